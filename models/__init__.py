@@ -1,0 +1,1 @@
+"""Puzzle definitions (plain data), their geometry, and their encodings for solvers."""

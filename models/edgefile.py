@@ -1,0 +1,489 @@
+"""The edge-matching puzzle file (TOML), and two foreign formats read as they are.
+
+    kind = "edge-matching"
+    title = "what it is"                  # optional
+    source = "where the facts come from"  # optional
+    rows = 3
+    cols = 3
+    rule = "complement"        # "equal": same colour; "complement": same picture, other half
+    halves = ["H", "T"]        # complement rule: the two halves of every picture
+    frame = "0"                # optional: an edge that must face the border, and only the border
+    apart = "diamond"          # optional: no two touching tiles may both carry this mark
+    levels = ["", "diamond"]   # optional instead of apart: the apart mark at each level
+    tiles = \"\"\"
+    # one tile per line: edges clockwise top right bottom left, then optional
+    # mark=NAME count=N name=NAME; a complement edge is HALF-PICTURE (as T-BLUE)
+    T-B H-Y H-R T-R  name=0
+    \"\"\"
+    fixed = \"\"\"
+    # row column tile rotation: 1-based row and column, the tile's name, 0/90/180/270 clockwise
+    \"\"\"
+
+    [colours]                  # optional: what the colour letters mean, for drawing
+    R = "red"
+
+    [published]                # optional: what others have published (not checked by readers)
+    note = "..."
+    solution = \"\"\"
+    GRYB* YBGR ...             # one row of cells per line: the four edges, '*' for the mark
+    \"\"\"
+
+Foreign formats (chosen by content, or by extension):
+- the C# Scramble Squares article's card file (seed 003): three header lines, then
+  `Name TOP RIGHT BOTTOM LEFT` with sides HEAD-COLOUR or TAIL-COLOUR, on a square board;
+- the Eternity II benchmark format (Heule's edge-matching instances): a hint count H, H hint
+  lines, then one line per piece `N E S W`; colour 0 is the frame; the board size follows from
+  the pieces.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from pathlib import Path
+
+from .edgematch import (
+    RULES,
+    Edge,
+    EdgePuzzle,
+    FixedTile,
+    Look,
+    Tile,
+    cells,
+    fits_frame,
+    rotated,
+)
+from .errors import InputError
+from .puzzlefile import FOREIGN_FORMATS, ForeignFormat, TomlDoc, register_kind
+
+FIELDS = {
+    "kind", "name", "title", "source", "rows", "cols", "rule", "halves", "frame", "apart",
+    "levels", "tiles", "fixed", "colours", "published",
+}
+PUBLISHED = {"note", "solutions", "solution", "solution_level1", "solution_level2"}
+TILE_OPTIONS = ("mark", "count", "name")
+TOML_FORMAT = "puzzlesat TOML"
+ARTICLE_FORMAT = "C# article card file"
+E2_FORMAT = "Eternity II benchmark format"
+
+
+# ---------------------------------------------------------------- TOML
+
+
+def lines_of(doc: TomlDoc, field: str, value: str) -> list[tuple[int | None, str]]:
+    """(file line, text) for each non-blank, non-comment line of a multi-line string field."""
+    start = doc.line_of(field)
+    if start is not None:
+        key_line = doc.text.splitlines()[start - 1]
+        # TOML drops a newline right after the opening quotes: the value starts a line below
+        after = key_line.split("=", 1)[1].strip() if "=" in key_line else ""
+        if after in ('"""', "'''"):
+            start += 1
+    out = []
+    for i, text in enumerate(value.split("\n")):
+        text = text.split("#", 1)[0].strip()
+        if text:
+            out.append((None if start is None else start + i, text))
+    return out
+
+
+def parse_edge(word: str, rule: str, halves: tuple[str, ...]) -> Edge:
+    """One edge: a colour (equal rule) or HALF-PICTURE (complement rule)."""
+    if rule == "equal":
+        return (word, "")
+    if "-" not in word:
+        raise ValueError(f"edge {word!r} is not HALF-PICTURE (e.g. {halves[0]}-RED)")
+    half, picture = word.split("-", 1)
+    if half not in halves:
+        raise ValueError(f"unknown half {half!r} in {word!r} (halves: {', '.join(halves)})")
+    if not picture:
+        raise ValueError(f"edge {word!r} names no picture")
+    return (picture, half)
+
+
+def edge_word(edge: Edge) -> str:
+    """How an edge is written in the TOML file."""
+    return edge[0] if not edge[1] else f"{edge[1]}-{edge[0]}"
+
+
+def read_edge_toml(doc: TomlDoc) -> EdgePuzzle:
+    doc.reject_unknown("", FIELDS)
+    rows = positive(doc, "rows")
+    cols = positive(doc, "cols")
+    rule = doc.get("rule", str, "equal")
+    if rule not in RULES:
+        raise doc.error("rule", f"unknown rule {rule!r} (one of: {', '.join(RULES)})")
+    halves: tuple[str, ...] = ()
+    if rule == "complement":
+        listed = doc.get("halves", list, required=True)
+        if len(listed) != 2 or not all(isinstance(h, str) and h for h in listed) or (
+            listed[0] == listed[1]
+        ):
+            raise doc.error("halves", "give the two halves of a picture, e.g. [\"HEAD\", \"TAIL\"]")
+        halves = tuple(listed)
+    elif "halves" in doc.data:
+        raise doc.error("halves", "halves belong to the complement rule only")
+
+    def edge(field: str, word: str, line: int | None = None) -> Edge:
+        try:
+            return parse_edge(word, rule, halves)
+        except ValueError as error:
+            if line is None:
+                raise doc.error(field, str(error)) from None
+            raise InputError(str(error), file=doc.path, line=line, field=field) from None
+
+    frame_word = doc.get("frame", str)
+    frame = None if frame_word is None else edge("frame", frame_word)
+    if "apart" in doc.data and "levels" in doc.data:
+        raise doc.error("levels", "give apart or levels, not both")
+    levels: tuple[str | None, ...] = ()
+    apart = doc.get("apart", str)
+    if "levels" in doc.data:
+        listed = doc.get("levels", list)
+        if not listed or not all(isinstance(m, str) for m in listed):
+            raise doc.error("levels", "give the apart mark of each level, \"\" for none")
+        levels = tuple(m or None for m in listed)
+        apart = levels[0]
+
+    tiles: list[Tile] = []
+    tile_lines: list[int | None] = []
+    names: dict[str, int] = {}
+    for line, text in lines_of(doc, "tiles", doc.get("tiles", str, required=True)):
+        words = text.split()
+        edge_words = [w for w in words if "=" not in w]
+        options = [w for w in words if "=" in w]
+        if len(edge_words) != 4:
+            raise InputError(
+                f"a tile has {len(edge_words)} edges; expected 4 (top right bottom left): {text!r}",
+                file=doc.path, line=line, field="tiles",
+            )
+        settings = {"mark": "", "count": "1", "name": ""}
+        for option in options:
+            key, _, value = option.partition("=")
+            if key not in TILE_OPTIONS or not value:
+                raise InputError(
+                    f"unknown tile option {option!r} (use {', '.join(k + '=...' for k in TILE_OPTIONS)})",
+                    file=doc.path, line=line, field="tiles",
+                )
+            settings[key] = value
+        if not settings["count"].isdigit() or int(settings["count"]) < 1:
+            raise InputError(
+                f"count must be a positive whole number, not {settings['count']!r}",
+                file=doc.path, line=line, field="tiles",
+            )
+        edges = tuple(edge("tiles", w, line) for w in edge_words)
+        n = int(settings["count"])
+        for k in range(n):
+            name = settings["name"] or str(len(tiles) + 1)
+            if settings["name"] and n > 1:
+                name = f"{name}-{k + 1}"
+            if name in names:
+                raise InputError(
+                    f"two tiles are named {name!r}", file=doc.path, line=line, field="tiles"
+                )
+            names[name] = len(tiles)
+            tiles.append(Tile(edges, settings["mark"], name))  # type: ignore[arg-type]
+            tile_lines.append(line)
+
+    if len(tiles) != rows * cols:
+        raise doc.error(
+            "tiles",
+            f"{len(tiles)} tiles (counting repeats) do not fill a {rows}x{cols} board of "
+            f"{rows * cols} cells",
+        )
+    fixed = read_fixed(doc, rows, cols, names, tiles)
+    colours = doc.get("colours", dict, {})
+    for key, value in colours.items():
+        if not isinstance(value, str):
+            raise doc.error(f"colours.{key}", f"expected a colour name, got {value!r}")
+    doc.reject_unknown("published", PUBLISHED)
+    published = {}
+    for key in doc.get("published", dict, {}):
+        published[key] = doc.get(f"published.{key}", int if key == "solutions" else str)
+    puzzle = EdgePuzzle(
+        name=doc.get("name", str, Path(doc.path).stem),
+        rows=rows,
+        cols=cols,
+        tiles=tuple(tiles),
+        rule=rule,
+        frame=frame,
+        apart=apart,
+        fixed=fixed,
+        title=doc.get("title", str, ""),
+        source=doc.get("source", str, ""),
+        published=published,
+        levels=levels,
+        level=1 if levels else 0,
+        file_format=TOML_FORMAT,
+        colour_names=dict(colours),
+    )
+    check_frame(puzzle, tile_lines, doc.path, "tiles", doc.line_of("frame"))
+    return puzzle
+
+
+def positive(doc: TomlDoc, field: str) -> int:
+    value = doc.get(field, int, required=True)
+    if value < 1:
+        raise doc.error(field, f"must be at least 1, not {value}")
+    return value
+
+
+def read_fixed(
+    doc: TomlDoc, rows: int, cols: int, names: dict[str, int], tiles: list[Tile]
+) -> tuple[FixedTile, ...]:
+    fixed = []
+    taken: set[tuple[int, int]] = set()
+    for line, text in lines_of(doc, "fixed", doc.get("fixed", str, "")):
+
+        def bad(message: str, line: int | None = line) -> InputError:
+            return InputError(message, file=doc.path, line=line, field="fixed")
+
+        words = text.split()
+        if len(words) != 4:
+            raise bad(f"expected: row column tile rotation, got {text!r}")
+        row, col, name, turn = words
+        if not (row.isdigit() and 1 <= int(row) <= rows and col.isdigit() and 1 <= int(col) <= cols):
+            raise bad(f"no cell at row {row}, column {col} on a {rows}x{cols} board")
+        if name not in names:
+            raise bad(f"no tile named {name!r}")
+        if turn not in ("0", "90", "180", "270"):
+            raise bad(f"rotation must be 0, 90, 180 or 270 (clockwise), not {turn!r}")
+        cell = (int(row) - 1, int(col) - 1)
+        if cell in taken or any(f.tile == names[name] for f in fixed):
+            raise bad("a cell or a tile is fixed twice")
+        taken.add(cell)
+        fixed.append(FixedTile(cell[0], cell[1], names[name], int(turn) // 90))
+    return tuple(fixed)
+
+
+def check_frame(
+    puzzle: EdgePuzzle,
+    tile_lines: list[int | None],
+    path: str,
+    field: str,
+    frame_line: int | None,
+) -> None:
+    """Every tile's frame edges must be able to face the border, and fill it exactly."""
+    if puzzle.frame is None:
+        return
+    board = cells(puzzle)
+    for i, tile in enumerate(puzzle.tiles):
+        if not any(fits_frame(puzzle, cell, rotated(tile.edges, r)) for cell in board for r in range(4)):
+            count = sum(edge == puzzle.frame for edge in tile.edges)
+            raise InputError(
+                f"tile {tile.name!r}: its {count} frame edge(s) cannot all face the border of a "
+                f"{puzzle.rows}x{puzzle.cols} board (and the border only)",
+                file=path, line=tile_lines[i], field=field,
+            )
+    border = 2 * (puzzle.rows + puzzle.cols)
+    frames = sum(edge == puzzle.frame for tile in puzzle.tiles for edge in tile.edges)
+    if frames != border:
+        raise InputError(
+            f"the tiles have {frames} frame edges; the border of a {puzzle.rows}x{puzzle.cols} "
+            f"board has {border}",
+            file=path, line=frame_line, field="frame",
+        )
+
+
+def published_looks(puzzle: EdgePuzzle, key: str) -> list[Look]:
+    """A published solution stored as text: rows of cells, each its edge letters, '*' if marked."""
+    text = str(puzzle.published[key])
+    shown: list[Look] = []
+    mark = puzzle.apart or next((t.mark for t in puzzle.tiles if t.mark), "")
+    for row in text.split("\n"):
+        for word in row.split():
+            marked = word.endswith("*")
+            letters = word.rstrip("*")
+            if len(letters) != 4:
+                raise ValueError(f"published cell {word!r} is not four edge letters")
+            shown.append((tuple((ch, "") for ch in letters), mark if marked else ""))
+    return shown
+
+
+def to_toml(puzzle: EdgePuzzle) -> str:
+    """The puzzle written in the TOML format (one line per physical tile)."""
+    lines = ['kind = "edge-matching"', f"name = {quote(puzzle.name)}"]
+    if puzzle.title:
+        lines.append(f"title = {quote(puzzle.title)}")
+    if puzzle.source:
+        lines.append(f"source = {quote(puzzle.source)}")
+    lines += [f"rows = {puzzle.rows}", f"cols = {puzzle.cols}", f"rule = {quote(puzzle.rule)}"]
+    if puzzle.rule == "complement":
+        halves = sorted({e[1] for t in puzzle.tiles for e in t.edges})
+        lines.append("halves = [" + ", ".join(quote(h) for h in halves) + "]")
+    if puzzle.frame is not None:
+        lines.append(f"frame = {quote(edge_word(puzzle.frame))}")
+    if puzzle.levels:
+        lines.append("levels = [" + ", ".join(quote(m or "") for m in puzzle.levels) + "]")
+    elif puzzle.apart:
+        lines.append(f"apart = {quote(puzzle.apart)}")
+    lines.append('tiles = """')
+    for tile in puzzle.tiles:
+        words = [edge_word(e) for e in tile.edges]
+        if tile.mark:
+            words.append(f"mark={tile.mark}")
+        if tile.name:
+            words.append(f"name={tile.name}")
+        lines.append(" ".join(words))
+    lines.append('"""')
+    if puzzle.fixed:
+        lines.append('fixed = """')
+        for f in puzzle.fixed:
+            lines.append(f"{f.row + 1} {f.col + 1} {puzzle.tiles[f.tile].name} {f.rotation * 90}")
+        lines.append('"""')
+    return "\n".join(lines) + "\n"
+
+
+def quote(text: str) -> str:
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+# ---------------------------------------------------------------- the C# article's card file
+
+ARTICLE_HALVES = ("HEAD", "TAIL")
+_ARTICLE_SIDE = re.compile(r"^[A-Za-z]+-[A-Za-z]+$")
+
+
+def sniff_article(path: str, text: str) -> bool:
+    """Card lines `Name SIDE SIDE ...` with sides WORD-WORD after three header lines (or .in)."""
+    if Path(path).suffix in (".in", ".toml"):
+        return Path(path).suffix == ".in"
+    body = [line.split() for line in text.splitlines()[3:] if line.strip()]
+    return bool(body) and all(
+        len(words) >= 2 and all(_ARTICLE_SIDE.match(w) for w in words[1:]) for words in body
+    )
+
+
+def read_article(path: str, text: str) -> EdgePuzzle:
+    """The article's CardReader: skip three lines; each card `Name TOP RIGHT BOTTOM LEFT`."""
+    tiles = []
+    lines = text.splitlines()
+    for number, line in enumerate(lines[3:], start=4):
+        words = line.split()
+        if not words:
+            continue
+
+        def bad(message: str, field: str = "card", number: int = number) -> InputError:
+            return InputError(message, file=path, line=number, field=field)
+
+        name, sides = words[0], words[1:]
+        if len(sides) != 4:
+            raise bad(f"card {name!r} has {len(sides)} sides; expected 4 (TOP RIGHT BOTTOM LEFT)")
+        edges = []
+        for side_name, word in zip(("TOP", "RIGHT", "BOTTOM", "LEFT"), sides):
+            half, _, colour = word.partition("-")
+            if half.upper() not in ARTICLE_HALVES:
+                raise bad(f"unknown half {half!r} in {word!r} (HEAD or TAIL)", side_name)
+            if not colour.isalpha():
+                raise bad(f"side {word!r} is not HEAD-COLOUR or TAIL-COLOUR", side_name)
+            edges.append((colour.upper(), half.upper()))
+        tiles.append(Tile(tuple(edges), "", name))  # type: ignore[arg-type]
+    if not tiles:
+        raise InputError("no cards after the three header lines", file=path, line=4, field="card")
+    side = math.isqrt(len(tiles))
+    if side * side != len(tiles):
+        raise InputError(
+            f"{len(tiles)} cards do not fill a square board (4, 9, 16, ... cards)",
+            file=path, line=len(lines), field="card",
+        )
+    return EdgePuzzle(
+        name=Path(path).stem,
+        rows=side,
+        cols=side,
+        tiles=tuple(tiles),
+        rule="complement",
+        title=f"{len(tiles)} cards read from a card file of the C# article",
+        source=path,
+        file_format=ARTICLE_FORMAT,
+    )
+
+
+def to_article(puzzle: EdgePuzzle) -> str:
+    """A complement-rule puzzle with HEAD/TAIL halves written as the article's card file."""
+    lines = [f"# {puzzle.name}", "# written by puzzlesat", "#"]
+    for i, tile in enumerate(puzzle.tiles):
+        sides = [f"{half}-{picture}" for picture, half in tile.edges]
+        lines.append(" ".join([tile.name or str(i), *sides]))
+    return "\n".join(lines) + "\n"
+
+
+# ---------------------------------------------------------------- the Eternity II benchmark format
+
+_INTEGERS = re.compile(r"^\s*-?\d+(\s+-?\d+)*\s*$")
+
+
+def sniff_e2(path: str, text: str) -> bool:
+    """Only integers, the first line a single one (the hint count)."""
+    if Path(path).suffix == ".toml":
+        return False
+    lines = [line for line in text.splitlines() if line.strip()]
+    return bool(lines) and len(lines[0].split()) == 1 and all(_INTEGERS.match(x) for x in lines)
+
+
+def board_size(corners: int, borders: int, pieces: int) -> tuple[int, int] | None:
+    """Rows and columns (rows <= cols) from the counts of corner, border and all pieces."""
+    if corners != 4 or borders % 2:
+        return None
+    total = borders // 2 + 4  # rows + cols
+    disc = total * total - 4 * pieces
+    if disc < 0 or math.isqrt(disc) ** 2 != disc:
+        return None
+    rows = (total - math.isqrt(disc)) // 2
+    cols = total - rows
+    return (rows, cols) if rows >= 2 and rows * cols == pieces else None
+
+
+def read_e2(path: str, text: str) -> EdgePuzzle:
+    """Heule's format: H, H hint lines, then `N E S W` per piece; colour 0 is the frame."""
+    lines = [(n, line.split()) for n, line in enumerate(text.splitlines(), start=1) if line.strip()]
+    first_line, first = lines[0]
+    hints = int(first[0])
+    if hints < 0 or hints > len(lines) - 1:
+        raise InputError(f"bad hint count {hints}", file=path, line=first_line, field="hints")
+    if hints:
+        raise InputError(
+            f"{hints} hint lines: hints are not supported (their meaning is not documented "
+            "with the instances)", file=path, line=first_line, field="hints",
+        )
+    tiles, tile_lines = [], []
+    for number, words in lines[1 + hints:]:
+        if len(words) != 4:
+            raise InputError(
+                f"a piece has {len(words)} edges; expected 4 (north east south west)",
+                file=path, line=number, field="piece",
+            )
+        tiles.append(Tile(tuple((w, "") for w in words), "", str(len(tiles) + 1)))  # type: ignore[arg-type]
+        tile_lines.append(number)
+    frame: Edge = ("0", "")
+    sides = [sum(e == frame for e in t.edges) for t in tiles]
+    size = board_size(sides.count(2), sides.count(1), len(tiles))
+    if size is None:
+        raise InputError(
+            f"{len(tiles)} pieces with {sides.count(2)} corners and {sides.count(1)} border "
+            "pieces do not make a rectangular board",
+            file=path, line=lines[-1][0], field="piece",
+        )
+    puzzle = EdgePuzzle(
+        name=Path(path).stem,
+        rows=size[0],
+        cols=size[1],
+        tiles=tuple(tiles),
+        rule="equal",
+        frame=frame,
+        title=f"{len(tiles)} pieces, frame colour 0 (Eternity II benchmark format)",
+        source=path,
+        file_format=E2_FORMAT,
+    )
+    check_frame(puzzle, tile_lines, path, "piece", first_line)
+    return puzzle
+
+
+def to_e2(puzzle: EdgePuzzle) -> str:
+    """An equal-rule puzzle with integer colours and frame 0 in the benchmark format."""
+    lines = ["0"] + [" ".join(e[0] for e in tile.edges) for tile in puzzle.tiles]
+    return "\r\n".join(lines) + "\r\n"
+
+
+register_kind("edge-matching", read_edge_toml)
+FOREIGN_FORMATS.append(ForeignFormat(E2_FORMAT, sniff_e2, read_e2))
+FOREIGN_FORMATS.append(ForeignFormat(ARTICLE_FORMAT, sniff_article, read_article))

@@ -1,0 +1,281 @@
+"""Edge-matching puzzles: square tiles placed on a grid and turned so touching edges match.
+
+Plain data and pure functions only. An edge is (picture, half): under the 'equal' rule two
+touching edges match when they are the same (half is "" there); under 'complement' they match
+when they show the same picture and opposite halves (head/tail, top/bottom).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+Edge = tuple[str, str]  # (picture or colour, half; "" under the 'equal' rule)
+RULES = ("equal", "complement")
+TOP, RIGHT, BOTTOM, LEFT = range(4)
+
+
+@dataclass(frozen=True)
+class Tile:
+    """A tile's four edges clockwise from the top, and an optional mark (such as a diamond)."""
+
+    edges: tuple[Edge, Edge, Edge, Edge]
+    mark: str = ""
+    name: str = ""
+
+
+@dataclass(frozen=True)
+class FixedTile:
+    """A tile (index into the puzzle's tiles) fixed at a cell in a given rotation."""
+
+    row: int
+    col: int
+    tile: int
+    rotation: int
+
+
+@dataclass(frozen=True)
+class EdgePuzzle:
+    """Tiles (one entry per physical tile) for a rows x cols board, and the rules they obey.
+
+    frame: an edge that must face the outer border, and nowhere else (None: border is free).
+    apart: a mark that no two orthogonally adjacent tiles may both carry (None: no such rule).
+    """
+
+    name: str
+    rows: int
+    cols: int
+    tiles: tuple[Tile, ...]
+    rule: str = "equal"
+    frame: Edge | None = None
+    apart: str | None = None
+    fixed: tuple[FixedTile, ...] = ()
+    title: str = ""
+    source: str = ""
+    published: dict[str, object] = field(default_factory=dict, compare=False)
+    kind: str = "edge-matching"
+    # added by the edge-matching family (defaults keep the fields above as they were):
+    levels: tuple[str | None, ...] = ()  # the `apart` mark at each level (Level 1 first); () none
+    level: int = 0  # the level these rules are (0: the puzzle has no levels)
+    file_format: str = "puzzlesat TOML"  # which reader read it
+    colour_names: dict[str, str] = field(default_factory=dict, compare=False)  # for drawing
+
+
+def rotated(edges: tuple[Edge, ...], rotation: int) -> tuple[Edge, ...]:
+    """The edges (top, right, bottom, left) after turning a tile clockwise `rotation` quarter turns."""
+    r = rotation % 4
+    return tuple(edges[(i - r) % 4] for i in range(4))
+
+
+def matches(a: Edge, b: Edge, rule: str) -> bool:
+    """Whether two touching edges match under the puzzle's rule."""
+    if rule == "equal":
+        return a == b
+    return a[0] == b[0] and a[1] != b[1]
+
+
+# ---------------------------------------------------------------- added by the edge-matching family
+# (the names above are shared with the reference solver and must stay as they are)
+
+Cell = tuple[int, int]
+Placed = tuple[int, int]  # (tile index, rotation) at one cell
+SIDE_NAMES = ("top", "right", "bottom", "left")
+
+
+@dataclass(frozen=True)
+class TileType:
+    """Tiles that look the same once turned: one of them is a rotation of another.
+
+    tiles: the physical tiles of this type (indices into the puzzle's tiles, the first one is the
+    representative whose edges are `edges`); rotations: the rotations of the representative that
+    look different (1, 2 or 4 of them: a tile like R G R G looks the same after a half turn).
+    """
+
+    edges: tuple[Edge, Edge, Edge, Edge]
+    mark: str
+    tiles: tuple[int, ...]
+    rotations: tuple[int, ...]
+
+    @property
+    def count(self) -> int:
+        return len(self.tiles)
+
+
+def same_look(a: Tile, b: Tile) -> bool:
+    """Whether tile b is tile a turned (same mark; names do not matter)."""
+    return a.mark == b.mark and any(rotated(a.edges, r) == b.edges for r in range(4))
+
+
+def look_key(tile: Tile) -> tuple:
+    """A key shared exactly by tiles that are rotations of each other."""
+    return (min(rotated(tile.edges, r) for r in range(4)), tile.mark)
+
+
+def distinct_rotations(edges: tuple[Edge, ...]) -> tuple[int, ...]:
+    """The rotations (0..3) that give different-looking tiles, the first of each look."""
+    seen: dict[tuple[Edge, ...], int] = {}
+    for r in range(4):
+        seen.setdefault(rotated(edges, r), r)
+    return tuple(seen.values())
+
+
+def tile_types(puzzle: EdgePuzzle) -> tuple[TileType, ...]:
+    """The puzzle's tiles grouped into types of identical tiles, in order of first appearance."""
+    groups: dict[tuple, list[int]] = {}
+    for i, tile in enumerate(puzzle.tiles):
+        groups.setdefault(look_key(tile), []).append(i)
+    types = []
+    for indices in groups.values():
+        first = puzzle.tiles[indices[0]]
+        types.append(TileType(first.edges, first.mark, tuple(indices), distinct_rotations(first.edges)))
+    return tuple(types)
+
+
+def type_rotation(tile_type: TileType, tile: Tile, rotation: int) -> int:
+    """The rotation of the type's representative that looks like `tile` turned by `rotation`."""
+    target = rotated(tile.edges, rotation)
+    for r in tile_type.rotations:
+        if rotated(tile_type.edges, r) == target:
+            return r
+    raise ValueError("the tile is not of this type")
+
+
+def cells(puzzle: EdgePuzzle) -> list[Cell]:
+    """The board's cells, row by row."""
+    return [(r, c) for r in range(puzzle.rows) for c in range(puzzle.cols)]
+
+
+def border_sides(puzzle: EdgePuzzle, cell: Cell) -> tuple[bool, bool, bool, bool]:
+    """For each side (top, right, bottom, left) of a cell: does it face the outer border?"""
+    r, c = cell
+    return (r == 0, c == puzzle.cols - 1, r == puzzle.rows - 1, c == 0)
+
+
+def fits_frame(puzzle: EdgePuzzle, cell: Cell, edges: tuple[Edge, ...]) -> bool:
+    """Frame rule: frame edges face the border, every border side shows a frame edge."""
+    if puzzle.frame is None:
+        return True
+    return all(
+        (edge == puzzle.frame) == outside for edge, outside in zip(edges, border_sides(puzzle, cell))
+    )
+
+
+def neighbour_pairs(puzzle: EdgePuzzle) -> list[tuple[Cell, Cell, int]]:
+    """Touching cells (a, b, side of a that b touches): b right of a (RIGHT) or below a (BOTTOM)."""
+    pairs = []
+    for r, c in cells(puzzle):
+        if c + 1 < puzzle.cols:
+            pairs.append(((r, c), (r, c + 1), RIGHT))
+        if r + 1 < puzzle.rows:
+            pairs.append(((r, c), (r + 1, c), BOTTOM))
+    return pairs
+
+
+def opposite(side: int) -> int:
+    return (side + 2) % 4
+
+
+def check_grid(puzzle: EdgePuzzle, grid: list[Placed]) -> str | None:
+    """Why a grid (tile index, rotation per cell, row by row) breaks the rules; None if it is valid."""
+    board = cells(puzzle)
+    if len(grid) != len(board):
+        return f"{len(grid)} cells given for a board of {len(board)}"
+    used = sorted(t for t, _ in grid)
+    if used != list(range(len(puzzle.tiles))):
+        return "the grid does not use every tile exactly once"
+    at = dict(zip(board, grid))
+    edges = {cell: rotated(puzzle.tiles[t].edges, rot) for cell, (t, rot) in at.items()}
+    for cell in board:
+        if not fits_frame(puzzle, cell, edges[cell]):
+            return f"the tile at row {cell[0] + 1}, column {cell[1] + 1} breaks the frame rule"
+    for a, b, side in neighbour_pairs(puzzle):
+        if not matches(edges[a][side], edges[b][opposite(side)], puzzle.rule):
+            return f"rows/columns {a} and {b} (0-based): touching edges do not match"
+        marks = (puzzle.tiles[at[a][0]].mark, puzzle.tiles[at[b][0]].mark)
+        if puzzle.apart and marks == (puzzle.apart, puzzle.apart):
+            return f"cells {a} and {b} (0-based) both carry a {puzzle.apart}"
+    for fixed in puzzle.fixed:
+        t, rot = at[(fixed.row, fixed.col)]
+        if rotated(puzzle.tiles[t].edges, rot) != rotated(
+            puzzle.tiles[fixed.tile].edges, fixed.rotation
+        ) or puzzle.tiles[t].mark != puzzle.tiles[fixed.tile].mark:
+            return f"the fixed tile at row {fixed.row + 1}, column {fixed.col + 1} is not there"
+    return None
+
+
+Look = tuple[tuple[Edge, ...], str]  # what a cell shows: its edges after rotation, and its mark
+
+
+def looks(puzzle: EdgePuzzle, grid: list[Placed]) -> tuple[Look, ...]:
+    """What each cell shows: two grids are the same when their looks are the same."""
+    return tuple((rotated(puzzle.tiles[t].edges, r), puzzle.tiles[t].mark) for t, r in grid)
+
+
+def grid_from_looks(puzzle: EdgePuzzle, shown: list[Look]) -> list[Placed] | None:
+    """Physical tiles and rotations that show the given looks, cell by cell; None if impossible."""
+    free: dict[tuple, list[int]] = {}
+    for i, tile in enumerate(puzzle.tiles):
+        free.setdefault(look_key(tile), []).append(i)
+    grid = []
+    for edges, mark in shown:
+        key = look_key(Tile(tuple(edges), mark))  # type: ignore[arg-type]
+        if not free.get(key):
+            return None
+        t = free[key].pop(0)
+        rotation = next(r for r in range(4) if rotated(puzzle.tiles[t].edges, r) == tuple(edges))
+        grid.append((t, rotation))
+    return grid
+
+
+def board_turns(puzzle: EdgePuzzle) -> tuple[int, ...]:
+    """Quarter turns of the whole board under which the rules stay the same.
+
+    A square board: 0..3 quarter turns; another rectangle: the half turn only. Fixed tiles pin
+    the board, so only the identity is left.
+    """
+    if puzzle.fixed:
+        return (0,)
+    return (0, 1, 2, 3) if puzzle.rows == puzzle.cols else (0, 2)
+
+
+def turned_cell(puzzle: EdgePuzzle, cell: Cell, turns: int) -> Cell:
+    """Where a cell goes when the board is turned clockwise `turns` quarter turns."""
+    r, c = cell
+    rows, cols = puzzle.rows, puzzle.cols
+    for _ in range(turns % 4):
+        r, c = c, rows - 1 - r
+        rows, cols = cols, rows
+    return (r, c)
+
+
+def turned_looks(puzzle: EdgePuzzle, shown: tuple[Look, ...], turns: int) -> tuple[Look, ...]:
+    """The looks of a grid after turning the whole board clockwise (square, or a half turn)."""
+    board = cells(puzzle)
+    out: dict[Cell, Look] = {}
+    for cell, (edges, mark) in zip(board, shown):
+        out[turned_cell(puzzle, cell, turns)] = (rotated(edges, turns), mark)
+    return tuple(out[cell] for cell in board)
+
+
+def label_factor(puzzle: EdgePuzzle) -> int:
+    """Ways to tell identical tiles apart in one grid: the product of m! over the tile types,
+    m being how many physical tiles share a type (a tile that looks the same after a turn does
+    not add to this: its turns do not make a different arrangement)."""
+    factor = 1
+    for tile_type in tile_types(puzzle):
+        for k in range(2, tile_type.count + 1):
+            factor *= k
+    return factor
+
+
+def at_level(puzzle: EdgePuzzle, level: int) -> EdgePuzzle:
+    """The puzzle with the rules of one of its levels (for puzzles that have levels)."""
+    from dataclasses import replace
+
+    if not puzzle.levels:
+        if level == 1:
+            return puzzle
+        raise ValueError(f"{puzzle.name} has no levels")
+    if not 1 <= level <= len(puzzle.levels):
+        raise ValueError(f"{puzzle.name} has levels 1..{len(puzzle.levels)}")
+    return replace(puzzle, apart=puzzle.levels[level - 1], level=level)
+

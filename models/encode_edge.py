@@ -1,0 +1,337 @@
+"""Encoders for edge-matching puzzles: CP-SAT and CNF. They never run a solver.
+
+Both encode the same placements: a tile type (identical tiles grouped) at a cell in one of its
+different-looking rotations. These placement variables are the keys: a solution is a grid, a
+tile type and rotation per cell, so counts are of distinct grids with identical tiles
+interchangeable. Options shared by both encoders:
+
+- turns: the grid must look the same after turning the board that many quarter turns (used to
+  count the grids a turn fixes, for counting up to turns of the board);
+- parity: marked tiles (the `apart` mark) only on cells with (row + col) % 2 == parity.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ortools.sat.python import cp_model
+from pysat.card import CardEnc
+from pysat.formula import IDPool
+
+from .edgematch import (
+    SIDE_NAMES,
+    Cell,
+    Edge,
+    EdgePuzzle,
+    Placed,
+    cells,
+    fits_frame,
+    matches,
+    neighbour_pairs,
+    opposite,
+    rotated,
+    tile_types,
+    turned_cell,
+    type_rotation,
+)
+from .encode_packing import CARD_ENCODINGS
+from .encoded import CnfModel, CpsatModel
+
+DEFAULT_CARD_ENCODING = "seqcounter"
+CPSAT_VARIANTS = ("booleans", "integers")
+# Measured (see the family's report): Booleans with edge-colour variables count and solve faster.
+DEFAULT_CPSAT_VARIANT = "booleans"
+
+
+@dataclass(frozen=True)
+class Placement:
+    """A tile type at a cell, turned `rotation` quarter turns clockwise; edges as they show."""
+
+    cell: Cell
+    tile_type: int
+    rotation: int
+    edges: tuple[Edge, Edge, Edge, Edge]
+    marked: bool
+
+    def label(self) -> str:
+        r, c = self.cell
+        return f"r{r + 1}c{c + 1} type {self.tile_type + 1} turned {self.rotation * 90}"
+
+
+def placements(puzzle: EdgePuzzle, parity: int | None = None) -> list[Placement]:
+    """Every placement allowed by the frame, the fixed tiles and the parity, cell by cell."""
+    types = tile_types(puzzle)
+    fixed = {}
+    for f in puzzle.fixed:
+        tile = puzzle.tiles[f.tile]
+        k = next(i for i, t in enumerate(types) if f.tile in t.tiles)
+        fixed[(f.row, f.col)] = (k, type_rotation(types[k], tile, f.rotation))
+    out = []
+    for cell in cells(puzzle):
+        for k, tile_type in enumerate(types):
+            marked = bool(puzzle.apart) and tile_type.mark == puzzle.apart
+            if parity is not None and marked and sum(cell) % 2 != parity:
+                continue
+            for rotation in tile_type.rotations:
+                if cell in fixed and fixed[cell] != (k, rotation):
+                    continue
+                edges = rotated(tile_type.edges, rotation)
+                if fits_frame(puzzle, cell, edges):
+                    out.append(Placement(cell, k, rotation, edges, marked))  # type: ignore[arg-type]
+    return out
+
+
+def turned_placement(puzzle: EdgePuzzle, p: Placement, turns: int) -> tuple[Cell, int, int]:
+    """(cell, type, rotation) of a placement after turning the board clockwise."""
+    tile_type = tile_types(puzzle)[p.tile_type]
+    edges = rotated(p.edges, turns)
+    rotation = next(r for r in tile_type.rotations if rotated(tile_type.edges, r) == edges)
+    return turned_cell(puzzle, p.cell, turns), p.tile_type, rotation
+
+
+@dataclass
+class Layout:
+    """The placements grouped the ways both encoders need them."""
+
+    options: list[Placement]
+    at_cell: dict[Cell, list[int]]
+    of_type: list[list[int]]
+    counts: list[int]
+    # per touching pair (a, b, side of a): values shown on a's side, and for each value the
+    # placements at a showing it and the placements at b matching it
+    seams: list[tuple[Cell, Cell, int, list[Edge], dict[Edge, list[int]], dict[Edge, list[int]]]]
+    turn_pairs: list[tuple[int, int | None]]
+
+
+def layout(puzzle: EdgePuzzle, turns: int = 0, parity: int | None = None) -> Layout:
+    options = placements(puzzle, parity)
+    types = tile_types(puzzle)
+    at_cell: dict[Cell, list[int]] = {cell: [] for cell in cells(puzzle)}
+    of_type: list[list[int]] = [[] for _ in types]
+    index = {}
+    for i, p in enumerate(options):
+        at_cell[p.cell].append(i)
+        of_type[p.tile_type].append(i)
+        index[(p.cell, p.tile_type, p.rotation)] = i
+    seams = []
+    for a, b, side in neighbour_pairs(puzzle):
+        values: list[Edge] = []
+        showing: dict[Edge, list[int]] = {}
+        for i in at_cell[a]:
+            value = options[i].edges[side]
+            if value not in showing:
+                values.append(value)
+                showing[value] = []
+            showing[value].append(i)
+        matching = {
+            v: [j for j in at_cell[b] if matches(v, options[j].edges[opposite(side)], puzzle.rule)]
+            for v in values
+        }
+        seams.append((a, b, side, values, showing, matching))
+    turn_pairs: list[tuple[int, int | None]] = []
+    if turns % 4:
+        for i, p in enumerate(options):
+            turn_pairs.append((i, index.get(turned_placement(puzzle, p, turns))))
+    return Layout(options, at_cell, of_type, [t.count for t in types], seams, turn_pairs)
+
+
+def key_labels(options: list[Placement]) -> list[str]:
+    return [p.label() for p in options]
+
+
+# ---------------------------------------------------------------- CP-SAT
+
+
+def encode_cpsat(
+    puzzle: EdgePuzzle, turns: int = 0, parity: int | None = None, variant: str = DEFAULT_CPSAT_VARIANT
+) -> CpsatModel:
+    """The CP-SAT model: placement Booleans (default) or a placement integer per cell."""
+    if variant == "integers":
+        return encode_cpsat_integers(puzzle, turns, parity)
+    if variant != "booleans":
+        raise ValueError(f"unknown CP-SAT variant {variant!r}")
+    lay = layout(puzzle, turns, parity)
+    model = cp_model.CpModel()
+    use = [model.new_bool_var(p.label()) for p in lay.options]
+    for indices in lay.at_cell.values():
+        model.add_exactly_one(use[i] for i in indices)
+    for indices, count in zip(lay.of_type, lay.counts):
+        model.add(sum(use[i] for i in indices) == count)
+    for a, b, side, values, showing, matching in lay.seams:
+        colour = {v: model.new_bool_var(f"{a}{SIDE_NAMES[side]}={v}") for v in values}
+        model.add_exactly_one(colour.values())
+        for v in values:
+            for i in showing[v]:
+                model.add_implication(use[i], colour[v])
+            model.add_bool_or([use[i] for i in showing[v]]).only_enforce_if(colour[v])
+            model.add_bool_or([use[j] for j in matching[v]]).only_enforce_if(colour[v])
+    add_apart_cpsat(puzzle, model, use, lay)
+    for i, j in lay.turn_pairs:
+        if j is None:
+            model.add(use[i] == 0)
+        elif i < j:
+            model.add(use[i] == use[j])
+    model.add_decision_strategy(use, cp_model.CHOOSE_FIRST, cp_model.SELECT_MAX_VALUE)
+    return CpsatModel(model, use, title=f"{len(use)} placement Booleans, edge colours")
+
+
+def add_apart_cpsat(puzzle: EdgePuzzle, model: cp_model.CpModel, use: list, lay: Layout) -> None:
+    if not puzzle.apart:
+        return
+    for a, b, _, _, _, _ in lay.seams:
+        marked = [use[i] for cell in (a, b) for i in lay.at_cell[cell] if lay.options[i].marked]
+        if marked:
+            model.add(sum(marked) <= 1)
+
+
+def encode_cpsat_integers(
+    puzzle: EdgePuzzle, turns: int = 0, parity: int | None = None
+) -> CpsatModel:
+    """A placement integer per cell; edge colours as integers tied to it by table constraints."""
+    lay = layout(puzzle, turns, parity)
+    model = cp_model.CpModel()
+    board = list(lay.at_cell)
+    choice = {cell: model.new_int_var(0, len(lay.at_cell[cell]) - 1, f"{cell}") for cell in board}
+    # edge colours: an integer per seam, the index of the value shown by the top or left cell
+    seam_var = {}
+    for a, b, side, values, _, _ in lay.seams:
+        seam_var[(a, side)] = (model.new_int_var(0, max(0, len(values) - 1), f"{a}{side}"), values)
+    for cell in board:
+        vars_, tables = [choice[cell]], []
+        sides = []
+        for side in range(4):
+            if (cell, side) in seam_var:
+                sides.append(("own", side, seam_var[(cell, side)]))
+            else:
+                other = neighbour_of(cell, side)
+                if other is not None and (other, opposite(side)) in seam_var:
+                    sides.append(("other", side, seam_var[(other, opposite(side))]))
+        for _, _, (var, _) in sides:
+            vars_.append(var)
+        for k, i in enumerate(lay.at_cell[cell]):
+            rows: list[list[int]] = [[k]]
+            for how, side, (_, values) in sides:
+                shown = lay.options[i].edges[side]
+                if how == "own":
+                    allowed = [values.index(shown)]
+                else:
+                    allowed = [n for n, v in enumerate(values) if matches(v, shown, puzzle.rule)]
+                rows = [row + [n] for row in rows for n in allowed]
+            tables.extend(rows)
+        model.add_allowed_assignments(vars_, tables)
+    is_option = {}
+    for cell in board:
+        for k, i in enumerate(lay.at_cell[cell]):
+            flag = model.new_bool_var(f"{cell}={k}")
+            model.add(choice[cell] == k).only_enforce_if(flag)
+            model.add(choice[cell] != k).only_enforce_if(~flag)
+            is_option[i] = flag
+    for indices, count in zip(lay.of_type, lay.counts):
+        model.add(sum(is_option[i] for i in indices) == count)
+    add_apart_cpsat(puzzle, model, [is_option[i] for i in range(len(lay.options))], lay)
+    for i, j in lay.turn_pairs:
+        if j is None:
+            model.add(is_option[i] == 0)
+        elif i < j:
+            model.add(is_option[i] == is_option[j])
+    keys = [is_option[i] for i in range(len(lay.options))]
+    return CpsatModel(model, keys, title=f"{len(board)} placement integers, table constraints")
+
+
+def neighbour_of(cell: Cell, side: int) -> Cell | None:
+    r, c = cell
+    return {0: (r - 1, c), 1: (r, c + 1), 2: (r + 1, c), 3: (r, c - 1)}[side]
+
+
+# ---------------------------------------------------------------- CNF
+
+
+def encode_cnf(
+    puzzle: EdgePuzzle,
+    encoding: str = DEFAULT_CARD_ENCODING,
+    turns: int = 0,
+    parity: int | None = None,
+) -> CnfModel:
+    """Placement variables 1..n (the keys) and edge-colour variables, after Heule (2008).
+
+    A placement implies the colour of each seam it touches; a colour of a seam implies that
+    some placement on each side shows (or matches) it. Exactly one placement per cell; each tile
+    type used as often as there are such tiles (cardinality in the chosen encoding).
+    """
+    if encoding not in CARD_ENCODINGS:
+        raise ValueError(f"unknown cardinality encoding {encoding!r}")
+    lay = layout(puzzle, turns, parity)
+    n = len(lay.options)
+    pool = IDPool(start_from=n + 1)
+    clauses: list[list[int]] = []
+    kind = CARD_ENCODINGS[encoding]
+    for indices in lay.at_cell.values():
+        lits = [i + 1 for i in indices]
+        if not lits:
+            clauses.append([])
+            continue
+        clauses += CardEnc.equals(lits=lits, bound=1, vpool=pool, encoding=kind).clauses
+    for indices, count in zip(lay.of_type, lay.counts):
+        lits = [i + 1 for i in indices]
+        if len(lits) < count:
+            clauses.append([])
+            continue
+        clauses += CardEnc.equals(lits=lits, bound=count, vpool=pool, encoding=kind).clauses
+    for a, b, side, values, showing, matching in lay.seams:
+        colour = {v: pool.id(("colour", a, side, v)) for v in values}
+        clauses.append([colour[v] for v in values])
+        for v in values:
+            for i in showing[v]:
+                clauses.append([-(i + 1), colour[v]])
+            clauses.append([-colour[v]] + [i + 1 for i in showing[v]])
+            clauses.append([-colour[v]] + [j + 1 for j in matching[v]])
+        for j in lay.at_cell[b]:
+            clauses.append([-(j + 1)] + [colour[v] for v in values if j in matching[v]])
+    if puzzle.apart:
+        for a, b, _, _, _, _ in lay.seams:
+            for i in (i for i in lay.at_cell[a] if lay.options[i].marked):
+                for j in (j for j in lay.at_cell[b] if lay.options[j].marked):
+                    clauses.append([-(i + 1), -(j + 1)])
+    for i, j in lay.turn_pairs:
+        if j is None:
+            clauses.append([-(i + 1)])
+        elif i < j:
+            clauses += [[-(i + 1), j + 1], [i + 1, -(j + 1)]]
+    return CnfModel(
+        clauses,
+        max(pool.top, n),
+        list(range(1, n + 1)),
+        key_labels(lay.options),
+        short_blocking=True,
+        title=f"{n} placements, edge colours, cardinality as {encoding}",
+    )
+
+
+# ---------------------------------------------------------------- reading a solution, splitting
+
+
+def grid_of(puzzle: EdgePuzzle, options: list[Placement], values: list[int]) -> list[Placed]:
+    """The (tile index, rotation) per cell of a solution, identical tiles handed out in order."""
+    types = tile_types(puzzle)
+    free = [list(t.tiles) for t in types]
+    chosen = {options[i].cell: options[i] for i, v in enumerate(values) if v}
+    grid = []
+    for cell in cells(puzzle):
+        p = chosen[cell]
+        tile = free[p.tile_type].pop(0)
+        target = p.edges
+        rotation = next(r for r in range(4) if rotated(puzzle.tiles[tile].edges, r) == target)
+        grid.append((tile, rotation))
+    return grid
+
+
+def split_cubes(options: list[Placement], puzzle: EdgePuzzle, wanted: int) -> list[tuple[int, ...]]:
+    """Cubes on the placements of the first cells (row by row) until there are `wanted` of them."""
+    cubes: list[tuple[int, ...]] = [()]
+    for cell in cells(puzzle):
+        if len(cubes) >= wanted:
+            break
+        here = [i + 1 for i, p in enumerate(options) if p.cell == cell]
+        cubes = [cube + (k,) for cube in cubes for k in here]
+    return cubes
+

@@ -1,0 +1,75 @@
+"""Encoders for the exact cover of a packing puzzle: CP-SAT and CNF. They never run a solver."""
+
+from __future__ import annotations
+
+from ortools.sat.python import cp_model
+from pysat.card import CardEnc, EncType
+from pysat.formula import IDPool
+
+from .encoded import CnfModel, CpsatModel
+from .packing import ExactCover
+
+# PySAT's encodings of "exactly one", selectable by name.
+CARD_ENCODINGS = {
+    "pairwise": EncType.pairwise,
+    "seqcounter": EncType.seqcounter,
+    "ladder": EncType.ladder,
+    "totalizer": EncType.totalizer,
+    "sortnetwrk": EncType.sortnetwrk,
+    "cardnetwrk": EncType.cardnetwrk,
+    "bitwise": EncType.bitwise,
+    "mtotalizer": EncType.mtotalizer,
+    "kmtotalizer": EncType.kmtotalizer,
+}
+DEFAULT_CARD_ENCODING = "pairwise"
+
+
+def columns_of(cover: ExactCover) -> list[list[int]]:
+    """For each column, the rows that cover it."""
+    rows_of: list[list[int]] = [[] for _ in cover.columns]
+    for k, row in enumerate(cover.rows):
+        for column in row:
+            rows_of[column].append(k)
+    return rows_of
+
+
+def encode_cpsat(cover: ExactCover) -> CpsatModel:
+    """One Boolean per placement; exactly one per piece and per cell.
+
+    The search covers the first empty cell first: placements are branched on in the order of the
+    first cell they cover, trying 'use it' before 'not'.
+    """
+    model = cp_model.CpModel()
+    use = [model.new_bool_var(label) for label in cover.labels]
+    for rows in columns_of(cover):
+        model.add_exactly_one(use[k] for k in rows)
+    first_cell = sorted(range(len(cover.rows)), key=lambda k: (cover.rows[k][1:], k))
+    model.add_decision_strategy(
+        [use[k] for k in first_cell], cp_model.CHOOSE_FIRST, cp_model.SELECT_MAX_VALUE
+    )
+    return CpsatModel(model, use, fixed_search=True)
+
+
+def encode_cnf(cover: ExactCover, encoding: str = DEFAULT_CARD_ENCODING) -> CnfModel:
+    """Variables 1..n for the placements; exactly one per piece and per cell, encoded as chosen."""
+    if encoding not in CARD_ENCODINGS:
+        raise ValueError(f"unknown cardinality encoding {encoding!r}")
+    n = len(cover.rows)
+    pool = IDPool(start_from=n + 1)
+    clauses: list[list[int]] = []
+    for rows in columns_of(cover):
+        lits = [k + 1 for k in rows]
+        if not lits:
+            clauses.append([])  # a column nothing covers: no solution
+            continue
+        clauses += CardEnc.equals(
+            lits=lits, bound=1, vpool=pool, encoding=CARD_ENCODINGS[encoding]
+        ).clauses
+    return CnfModel(
+        clauses,
+        max(pool.top, n),
+        list(range(1, n + 1)),
+        list(cover.labels),
+        short_blocking=True,
+        title=f"exact cover, {len(cover.columns)} columns, exactly-one as {encoding}",
+    )

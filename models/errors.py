@@ -1,0 +1,39 @@
+"""The one error type for bad user input."""
+
+from __future__ import annotations
+
+
+class InputError(Exception):
+    """Bad input: reported as one line naming file, line and field; the CLI exits with code 2."""
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        file: str | None = None,
+        line: int | None = None,
+        field: str | None = None,
+    ) -> None:
+        super().__init__(message)
+        self.message = message
+        self.file = file
+        self.line = line
+        self.field = field
+
+    def located(self, file: str | None = None, line: int | None = None) -> InputError:
+        """The same error with a file (and line) filled in where they were unknown."""
+        return InputError(
+            self.message,
+            file=self.file or file,
+            line=self.line if self.line is not None else line,
+            field=self.field,
+        )
+
+    def __str__(self) -> str:
+        where = ""
+        if self.file:
+            where = self.file + (f":{self.line}" if self.line else "") + ": "
+        elif self.line:
+            where = f"line {self.line}: "
+        field = f"{self.field}: " if self.field else ""
+        return f"{where}{field}{self.message}"

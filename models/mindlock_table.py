@@ -1,0 +1,241 @@
+"""God's algorithm for Mind Lock: breadth-first search from the solved positions over all ranks.
+
+The table keeps, per position rank, only its distance modulo 3 (2 bits, four positions a byte,
+the value 3 meaning "not reached"): from a position at distance d the neighbour whose residue is
+(d - 1) mod 3 is one move nearer, since neighbours lie at d - 1, d or d + 1. Walking those steps
+to a solved position gives an optimal solution and, by its length, the distance itself.
+
+The table is cached in the user's cache folder (XDG_CACHE_HOME, else ~/.cache, then puzzlesat/)
+with a checksum; a missing, stale or corrupt file is rebuilt.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import tempfile
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from .mindlock import (
+    ARRANGEMENTS,
+    GAP_CELLS,
+    MOVES,
+    POSITIONS,
+    Position,
+    apply_move,
+    arrangement,
+    code,
+    neighbours,
+    rank,
+)
+
+UNREACHED = 255  # in the byte-per-position distances of a build
+MAGIC = b"PZSMLK01"  # file format and version of the cached table
+DIGEST_BYTES = 16
+
+
+# ---------------------------------------------------------------- move tables on ranks
+
+
+def move_tables() -> tuple[list[int], list[int], list[int]]:
+    """For each move (push, horizontal, vertical), the rank reached from every rank.
+
+    Only moves with the gap on the front (push) or top row (vertical) are computed from the
+    rules; the others are their inverses, since every move is undone by the same move.
+    """
+    horizontal = [0] * POSITIONS
+    vertical = [0] * POSITIONS
+    push = [0] * POSITIONS
+    for gap_index, gap in enumerate(GAP_CELLS):
+        base = gap_index * ARRANGEMENTS
+        other = GAP_CELLS.index(gap ^ 1) * ARRANGEMENTS
+        horizontal[base : base + ARRANGEMENTS] = range(other, other + ARRANGEMENTS)
+    computed = [(gap, "vertical", vertical) for gap in (0, 1, 8, 9)]
+    computed += [(gap, "push", push) for gap in (0, 1, 2, 3)]
+    for number in range(ARRANGEMENTS):
+        pieces = arrangement(number)
+        for gap, move, table in computed:
+            before = tuple(pieces[:gap] + [0] + pieces[gap:])
+            table[GAP_CELLS.index(gap) * ARRANGEMENTS + number] = rank(apply_move(before, move))
+    for gap, _move, table in computed:
+        base = GAP_CELLS.index(gap) * ARRANGEMENTS
+        for source in range(base, base + ARRANGEMENTS):
+            table[table[source]] = source
+    return push, horizontal, vertical
+
+
+# ---------------------------------------------------------------- the search
+
+
+@dataclass
+class Build:
+    """A finished search: distances (a byte per rank), how many at each distance, the time."""
+
+    distances: bytearray
+    distance_counts: list[int]
+    seconds: float
+
+    @property
+    def positions(self) -> int:
+        return sum(self.distance_counts)
+
+    @property
+    def hardest_distance(self) -> int:
+        return len(self.distance_counts) - 1
+
+    def hardest(self) -> list[int]:
+        """The ranks at the greatest distance, in increasing order."""
+        last = self.hardest_distance
+        return [r for r, d in enumerate(self.distances) if d == last]
+
+
+def breadth_first(solved: Sequence[Position]) -> Build:
+    """Distances of all ranks from the nearest solved position (255: never reached)."""
+    start = time.perf_counter()
+    push, horizontal, vertical = move_tables()
+    distances = bytearray([UNREACHED]) * POSITIONS
+    frontier = sorted({rank(p) for p in solved})
+    for r in frontier:
+        distances[r] = 0
+    counts = [len(frontier)]
+    level = 0
+    while frontier:
+        level += 1
+        if level >= UNREACHED:
+            raise RuntimeError("distances beyond 254 do not fit a byte")
+        reached = []
+        add = reached.append
+        for r in frontier:
+            for s in (push[r], horizontal[r], vertical[r]):
+                if distances[s] == UNREACHED:
+                    distances[s] = level
+                    add(s)
+        frontier = reached
+        if reached:
+            counts.append(len(reached))
+    return Build(distances, counts, time.perf_counter() - start)
+
+
+# ---------------------------------------------------------------- the packed table
+
+_RESIDUE = bytes(3 if d == UNREACHED else d % 3 for d in range(256))
+
+
+def pack(distances: bytearray) -> bytes:
+    """Distance mod 3 in 2 bits per rank, rank r in bits 2(r%4).. of byte r//4."""
+    residues = distances.translate(_RESIDUE) + bytes(-len(distances) % 4)
+    packed = 0
+    for shift in range(4):
+        packed |= int.from_bytes(residues[shift::4], "little") << (2 * shift)
+    return packed.to_bytes(len(residues) // 4, "little")
+
+
+@dataclass(frozen=True)
+class Table:
+    """Distance mod 3 of every rank, and the ranks of the solved positions."""
+
+    packed: bytes
+    solved: frozenset[int]
+
+    def residue(self, number: int) -> int:
+        return (self.packed[number >> 2] >> ((number & 3) << 1)) & 3
+
+    def walk(self, position: Position) -> list[tuple[str, Position]]:
+        """An optimal solution: the moves, and the position after each, to a solved position."""
+        path: list[tuple[str, Position]] = []
+        number = rank(position)
+        while number not in self.solved:
+            here = self.residue(number)
+            if here == 3 or len(path) > POSITIONS:
+                raise ValueError("the position is not reached from a solved position")
+            nearer = (here + 2) % 3
+            for move, after in neighbours(position):
+                number = rank(after)
+                if self.residue(number) == nearer:
+                    path.append((move, after))
+                    position = after
+                    break
+            else:
+                raise ValueError("the table is inconsistent: no neighbour is one move nearer")
+        return path
+
+    def distance(self, position: Position) -> int:
+        return len(self.walk(position))
+
+
+def table_of(build: Build, solved: Sequence[Position]) -> Table:
+    return Table(pack(build.distances), frozenset(rank(p) for p in solved))
+
+
+def fingerprint(solved: Sequence[Position]) -> bytes:
+    """What a cached table depends on: the format, the moves and the solved positions."""
+    text = MAGIC + ",".join(MOVES).encode() + b"".join(
+        code(p).to_bytes(3, "little") for p in sorted(solved)
+    )
+    return hashlib.sha256(text).digest()
+
+
+def to_file_bytes(table: Table, solved: Sequence[Position]) -> bytes:
+    digest = hashlib.blake2b(fingerprint(solved) + table.packed, digest_size=DIGEST_BYTES)
+    return MAGIC + digest.digest() + table.packed
+
+
+def from_file_bytes(data: bytes, solved: Sequence[Position]) -> Table | None:
+    """The table in a file's bytes, or None when they are not a valid table for these rules."""
+    size = len(MAGIC) + DIGEST_BYTES + (POSITIONS + 3) // 4
+    if len(data) != size or not data.startswith(MAGIC):
+        return None
+    digest, packed = data[len(MAGIC) : len(MAGIC) + DIGEST_BYTES], data[len(MAGIC) + DIGEST_BYTES :]
+    expected = hashlib.blake2b(fingerprint(solved) + packed, digest_size=DIGEST_BYTES).digest()
+    if digest != expected:
+        return None
+    return Table(packed, frozenset(rank(p) for p in solved))
+
+
+# ---------------------------------------------------------------- the cache file
+
+
+def cache_path() -> Path:
+    """The table's file in the user's cache folder."""
+    base = os.environ.get("XDG_CACHE_HOME", "")
+    folder = Path(base) if base and os.path.isabs(base) else Path.home() / ".cache"
+    return folder / "puzzlesat" / "mind-lock-table.bin"
+
+
+def save(table: Table, solved: Sequence[Position], path: Path | None = None) -> Path:
+    """Write the table file atomically; returns its path."""
+    path = path or cache_path()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, temporary = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as out:
+            out.write(to_file_bytes(table, solved))
+        os.replace(temporary, path)
+    except BaseException:
+        if os.path.exists(temporary):
+            os.unlink(temporary)
+        raise
+    return path
+
+
+def load_or_build(solved: Sequence[Position], path: Path | None = None) -> tuple[Table, bool]:
+    """The cached table, or a fresh one (then saved) when the file is missing or corrupt.
+
+    Returns the table and whether it was built now.
+    """
+    path = path or cache_path()
+    try:
+        table = from_file_bytes(path.read_bytes(), solved)
+    except OSError:
+        table = None
+    if table is not None:
+        return table, False
+    table = table_of(breadth_first(solved), solved)
+    try:
+        save(table, solved, path)
+    except OSError:
+        pass  # a read-only cache folder: the table still answers, it is just not kept
+    return table, True

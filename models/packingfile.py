@@ -1,0 +1,68 @@
+"""The packing puzzle file: a board and pieces drawn as pictures, in TOML.
+
+kind = "packing"
+title = "IQ Block, eight pieces"      # optional
+source = "where the shapes come from" # optional
+flip = true                           # may pieces be turned over? (default true)
+board = \"\"\"
+XXXXXXXX
+XXX..XXX                              # '.' is a hole: not part of the board
+\"\"\"
+
+[pieces]                              # name = picture, 'X' a cell of the piece
+L = \"\"\"
+X.
+XX
+\"\"\"
+
+[published]                           # optional: figures others have published
+solutions = 48
+classes = 6
+note = "what was published, and where"
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from .packing import PackingPuzzle, Piece
+from .puzzlefile import TomlDoc, picture_rows, register_kind
+
+FIELDS = {"kind", "name", "title", "source", "flip", "board", "pieces", "published"}
+PUBLISHED = {"solutions", "classes", "note"}
+
+
+def read_packing(doc: TomlDoc) -> PackingPuzzle:
+    doc.reject_unknown("", FIELDS)
+    board = picture_rows(doc, "board", doc.get("board", str, required=True))
+    pieces_table = doc.get("pieces", dict, required=True)
+    if not pieces_table:
+        raise doc.error("pieces", "no pieces")
+    pieces = []
+    for name in pieces_table:
+        picture = picture_rows(doc, f"pieces.{name}", doc.get(f"pieces.{name}", str))
+        pieces.append(Piece(name, picture))
+    doc.reject_unknown("published", PUBLISHED)
+    published = {
+        key: doc.get(f"published.{key}", str if key == "note" else int)
+        for key in PUBLISHED
+        if key in doc.get("published", dict, {})
+    }
+    puzzle = PackingPuzzle(
+        name=doc.get("name", str, Path(doc.path).stem),
+        board=board,
+        pieces=tuple(pieces),
+        flip=doc.get("flip", bool, True),
+        title=doc.get("title", str, ""),
+        source=doc.get("source", str, ""),
+        published=published,
+    )
+    area = sum(len(p.cells) for p in puzzle.pieces)
+    if area != len(puzzle.cells):
+        raise doc.error(
+            "pieces", f"the pieces cover {area} cells but the board has {len(puzzle.cells)}"
+        )
+    return puzzle
+
+
+register_kind("packing", read_packing)

@@ -1,0 +1,122 @@
+"""Random N x N edge-matching boards with a planted solution, Eternity II style.
+
+As in Heule's generator for the em_R_B_C benchmark instances: every side facing the outer border
+shows the frame colour 0; the joints between two border tiles along the frame take one of the
+border colours; every other joint takes one of the interior colours. Colours are numbered as
+there: interior colours 1..C, border colours C+1..C+B. Unlike that generator, every colour is
+used at least once (so the counts are the board's real counts), and the tiles are shuffled and
+each turned at random, so a solver cannot read the solution off the tile order.
+"""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+from ..runners.report import write_text_atomic
+from .edgefile import to_e2
+from .edgematch import Edge, EdgePuzzle, Tile, rotated
+from .errors import InputError
+
+FRAME: Edge = ("0", "")
+
+
+def _colours(joints: int, colours: int, rng: random.Random, first: int, field: str) -> list[int]:
+    """A random colour (first .. first+colours-1) per joint, every colour used at least once."""
+    if joints and colours < 1:
+        raise InputError("must be at least 1", field=field)
+    if colours > joints:
+        raise InputError(
+            f"{colours} colours cannot all be used on {joints} joints", field=field
+        )
+    chosen = list(range(colours)) + [rng.randrange(colours) for _ in range(joints - colours)]
+    rng.shuffle(chosen)
+    return [first + c for c in chosen]
+
+
+def generate(size: int, border_colours: int, interior_colours: int, seed: int) -> EdgePuzzle:
+    """A size x size board with frame colour 0, solvable by construction (planted solution).
+
+    The planted solution is kept in `published["planted"]`: (tile index, rotation) per cell in
+    reading order, rotations as in `edgematch.rotated`.
+    """
+    if size < 2:
+        raise InputError("the board must be at least 2 x 2", field="size")
+    rng = random.Random(seed)
+    n = size
+    # joints: horizontal ones right of (r, c) for c < n-1, vertical ones below (r, c) for r < n-1
+    along_frame = [("h", 0, c) for c in range(n - 1)] + [("h", n - 1, c) for c in range(n - 1)]
+    along_frame += [("v", r, 0) for r in range(n - 1)] + [("v", r, n - 1) for r in range(n - 1)]
+    frame_joints = set(along_frame)
+    inside = [
+        (kind, r, c)
+        for kind in ("h", "v")
+        for r in range(n if kind == "h" else n - 1)
+        for c in range(n - 1 if kind == "h" else n)
+        if (kind, r, c) not in frame_joints
+    ]
+    colour: dict[tuple[str, int, int], str] = {}
+    for joint, value in zip(
+        inside, _colours(len(inside), interior_colours, rng, 1, "interior_colours")
+    ):
+        colour[joint] = str(value)
+    for joint, value in zip(
+        along_frame,
+        _colours(len(along_frame), border_colours, rng, interior_colours + 1, "border_colours"),
+    ):
+        colour[joint] = str(value)
+
+    def side(joint: tuple[str, int, int]) -> Edge:
+        return (colour[joint], "") if joint in colour else FRAME
+
+    planted_edges = []
+    for r in range(n):
+        for c in range(n):
+            planted_edges.append((
+                side(("v", r - 1, c)) if r > 0 else FRAME,
+                side(("h", r, c)) if c < n - 1 else FRAME,
+                side(("v", r, c)) if r < n - 1 else FRAME,
+                side(("h", r, c - 1)) if c > 0 else FRAME,
+            ))
+    order = list(range(n * n))
+    rng.shuffle(order)  # order[k]: the cell whose tile becomes tile k
+    turns = [rng.randrange(4) for _ in order]
+    tiles = tuple(
+        Tile(rotated(planted_edges[cell], -turns[k]), name=str(k + 1))
+        for k, cell in enumerate(order)
+    )
+    planted: list[tuple[int, int]] = [(0, 0)] * (n * n)
+    for k, cell in enumerate(order):
+        planted[cell] = (k, turns[k])
+    name = f"planted_{n}_{border_colours}_{interior_colours}_s{seed}"
+    return EdgePuzzle(
+        name=name,
+        rows=n,
+        cols=n,
+        tiles=tiles,
+        rule="equal",
+        frame=FRAME,
+        title=f"Random {n}x{n} board, {border_colours} border and {interior_colours} interior "
+        f"colours, seed {seed} (planted solution)",
+        source="puzzlesat.models.planted.generate",
+        published={"planted": planted},
+    )
+
+
+def write_benchmark(puzzle: EdgePuzzle, path: str | Path) -> None:
+    """Write the puzzle as an Eternity II benchmark file (atomically), to be read back by path."""
+    if puzzle.rule != "equal" or puzzle.frame != FRAME or puzzle.apart or puzzle.fixed:
+        raise InputError(
+            "only 'equal' puzzles with frame colour 0, no marks rule and no fixed tiles "
+            "can be written in the benchmark format",
+            field="format",
+        )
+    for index, tile in enumerate(puzzle.tiles):
+        for picture, half in tile.edges:
+            if half or not picture.isdigit() or tile.mark:
+                raise InputError(
+                    f"tile {index + 1}: colour {picture!r} is not a number, or the tile is "
+                    "marked; the benchmark format has neither",
+                    field="format",
+                )
+    write_text_atomic(path, to_e2(puzzle))

@@ -1,0 +1,230 @@
+"""Reading puzzle files: TOML documents whose errors name the file, line and field.
+
+Every puzzle file has a top-level `kind` naming its family; each family registers a reader.
+Files in other formats are recognised by a family's `sniff` and read by its own reader.
+"""
+
+from __future__ import annotations
+
+import importlib
+import re
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+
+from .errors import InputError
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover
+    import tomli as tomllib
+
+
+@dataclass
+class TomlDoc:
+    """A parsed TOML file that can say on which line a field stands."""
+
+    path: str
+    data: dict
+    text: str
+
+    def line_of(self, field: str) -> int | None:
+        """The line where a dotted field ('pieces.A0') is defined, if it can be found."""
+        return _key_lines(self.text).get(field)
+
+    def error(self, field: str, message: str, offset: int = 0) -> InputError:
+        """An error at a field; `offset` counts lines into a multi-line value."""
+        line = self.line_of(field)
+        while line is None and "." in field:  # fall back to the enclosing table
+            field_parent = field.rsplit(".", 1)[0]
+            line = self.line_of(field_parent)
+            if line is None:
+                field = field_parent
+        return InputError(
+            message, file=self.path, line=None if line is None else line + offset, field=field
+        )
+
+    def get(self, field: str, kind: type | tuple, default=None, required: bool = False):
+        """A top-level or dotted field of the expected type."""
+        value = self.data
+        for part in field.split("."):
+            if not isinstance(value, dict) or part not in value:
+                if required:
+                    raise InputError(
+                        f"missing field {field!r}", file=self.path, line=None, field=field
+                    )
+                return default
+            value = value[part]
+        if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+            names = (
+                kind.__name__ if isinstance(kind, type) else " or ".join(k.__name__ for k in kind)
+            )
+            raise self.error(field, f"expected {names}, got {type(value).__name__} {value!r}")
+        return value
+
+    def reject_unknown(self, table: str, allowed: set[str]) -> None:
+        """Name the first field of a table (or the top level, '') that the format does not have."""
+        values = self.data if not table else self.get(table, dict, {})
+        for key in values:
+            if key not in allowed:
+                field = f"{table}.{key}" if table else key
+                raise self.error(
+                    field, f"unknown field {key!r} (allowed: {', '.join(sorted(allowed))})"
+                )
+
+
+_TABLE = re.compile(r"^\s*\[\s*([^\]\[]+?)\s*\]\s*(#.*)?$")
+_KEY = re.compile(r"""^\s*("[^"]*"|'[^']*'|[A-Za-z0-9_\-]+)\s*=""")
+
+
+def _key_lines(text: str) -> dict[str, int]:
+    """Dotted key -> line number for keys and tables written one per line (as this format is)."""
+    lines: dict[str, int] = {}
+    table = ""
+    in_multiline = False
+    for number, line in enumerate(text.splitlines(), start=1):
+        if in_multiline:
+            if line.count('"""') % 2 == 1 or line.count("'''") % 2 == 1:
+                in_multiline = False
+            continue
+        match = _TABLE.match(line)
+        if match:
+            table = match.group(1).strip()
+            lines.setdefault(table, number)
+            continue
+        match = _KEY.match(line)
+        if match:
+            key = match.group(1).strip("\"'")
+            lines.setdefault(f"{table}.{key}" if table else key, number)
+            rest = line[match.end() :]
+            if rest.count('"""') % 2 == 1 or rest.count("'''") % 2 == 1:
+                in_multiline = True
+    return lines
+
+
+def read_toml(path: str, text: str) -> TomlDoc:
+    """Parse TOML text; a syntax error becomes an InputError at its line."""
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as error:
+        message = str(error)
+        line = getattr(error, "lineno", None)
+        if line is None:
+            found = re.search(r"line (\d+)", message)
+            line = int(found.group(1)) if found else None
+        message = re.sub(r"\s*\(at line \d+, column \d+\)", "", message)
+        raise InputError(
+            f"not valid TOML: {message}", file=path, line=line, field="syntax"
+        ) from None
+    return TomlDoc(path, data, text)
+
+
+def picture_rows(doc: TomlDoc, field: str, value: str, allowed: str = "X.") -> tuple[str, ...]:
+    """The rows of a picture written as a multi-line string, checked for its characters."""
+    raw = value.split("\n")
+    # a picture written as """\nXX\n""" starts on the line after its key
+    offset = 1 if raw and raw[0].strip() == "" else 0
+    rows = []
+    for i, row in enumerate(raw):
+        row = row.strip()
+        if not row:
+            continue
+        bad = [ch for ch in row if ch not in allowed]
+        if bad:
+            raise doc.error(
+                field,
+                f"unexpected character {bad[0]!r} in a picture "
+                f"(use {' and '.join(map(repr, allowed))})",
+                offset=i + (0 if offset else 0),
+            )
+        rows.append(row)
+    if not rows or not any(ch == allowed[0] for row in rows for ch in row):
+        raise doc.error(field, f"the picture has no cell marked {allowed[0]!r}")
+    return tuple(rows)
+
+
+# ---------------------------------------------------------------- kinds, formats and the catalog
+
+Reader = Callable[[TomlDoc], object]
+KIND_READERS: dict[str, Reader] = {}
+
+
+@dataclass
+class ForeignFormat:
+    """A format read as it is, recognised by its content or extension."""
+
+    name: str
+    sniff: Callable[[str, str], bool]  # (path, text) -> whether this format applies
+    read: Callable[[str, str], object]  # (path, text) -> puzzle
+
+
+FOREIGN_FORMATS: list[ForeignFormat] = []
+
+
+def register_kind(kind: str, reader: Reader) -> None:
+    KIND_READERS[kind] = reader
+
+
+def catalog_dir() -> Path:
+    return Path(str(resources.files("puzzlesat.models") / "catalog"))
+
+
+def catalog() -> dict[str, Path]:
+    """Built-in puzzle names -> their files."""
+    return {p.stem: p for p in sorted(catalog_dir().glob("*.toml"))}
+
+
+def read_puzzle_text(path: str, text: str):
+    """A puzzle from a file's text, by its kind (TOML) or a foreign format's reader."""
+    _register_builtin_kinds()
+    for fmt in FOREIGN_FORMATS:
+        if fmt.sniff(path, text):
+            return fmt.read(path, text)
+    doc = read_toml(path, text)
+    kind = doc.get("kind", str, required=False)
+    if kind is None:
+        raise InputError(
+            f"missing field 'kind' (one of: {', '.join(sorted(KIND_READERS))})",
+            file=path,
+            line=1,
+            field="kind",
+        )
+    if kind not in KIND_READERS:
+        raise doc.error(
+            "kind", f"unknown kind {kind!r} (one of: {', '.join(sorted(KIND_READERS))})"
+        )
+    return KIND_READERS[kind](doc)
+
+
+def load(name_or_path: str):
+    """A puzzle from the catalog by name, or from a user's file by path."""
+    _register_builtin_kinds()
+    path = Path(name_or_path)
+    known = catalog()
+    if name_or_path in known:
+        path = known[name_or_path]
+        shown = name_or_path
+    elif path.is_file():
+        shown = str(path)
+    else:
+        raise InputError(
+            f"no puzzle named {name_or_path!r} in the catalog and no such file "
+            "(see 'puzzlesat list')",
+            field="PUZZLE",
+        )
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        raise InputError(f"cannot read: {error}", file=shown, field="PUZZLE") from None
+    return read_puzzle_text(shown, text)
+
+
+# The modules that register a kind (and foreign formats) when imported.
+FAMILY_MODULES = ("packingfile", "edgefile", "mindlock")
+
+
+def _register_builtin_kinds() -> None:
+    for module in FAMILY_MODULES:
+        importlib.import_module(f"{__package__}.{module}")

@@ -1,0 +1,1 @@
+"""Solver backends, the reference solvers, and the command line."""

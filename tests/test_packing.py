@@ -1,0 +1,175 @@
+"""Packing puzzles: orientations, counts on every backend, symmetry reduction, export."""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+from pysat.formula import CNF
+from pysat.solvers import Solver
+
+from puzzlesat.models import puzzlefile
+from puzzlesat.models.packing import count_plan, piece_orientations, placements
+from puzzlesat.models.puzzlefile import read_puzzle_text
+from puzzlesat.runners import reference_packing
+from puzzlesat.runners.family_packing import count_solutions
+
+
+def test_orientation_counts():
+    assert sum(map(len, piece_orientations(puzzlefile.load("iq-block-8")))) == 38
+    assert sum(map(len, piece_orientations(puzzlefile.load("iq-block-10")))) == 62
+    # the free pentominoes: 63 orientations in all, X has 1, I has 2, F has 8
+    pentominoes = puzzlefile.load("pentomino-6x10")
+    by_name = dict(zip([p.name for p in pentominoes.pieces], piece_orientations(pentominoes)))
+    assert sum(map(len, by_name.values())) == 63
+    assert (len(by_name["X"]), len(by_name["I"]), len(by_name["F"])) == (1, 2, 8)
+
+
+@pytest.mark.parametrize(
+    "backend", ["cpsat", "pysat:cadical195", "pysat:glucose4", "pysat:minisat22", "reference"]
+)
+def test_iq_block_8_on_every_backend(backend):
+    puzzle = puzzlefile.load("iq-block-8")
+    plain = count_solutions(puzzle, backend, "none", jobs=2, quiet=True)
+    reduced = count_solutions(puzzle, backend, "symmetry", jobs=2, quiet=True)
+    assert plain.complete and reduced.complete
+    assert (plain.solutions, reduced.solutions, reduced.classes) == (48, 48, 6)
+
+
+@pytest.mark.parametrize("encoding", ["pairwise", "seqcounter", "ladder", "totalizer"])
+def test_cnf_encodings_agree(encoding):
+    puzzle = puzzlefile.load("iq-block-8")
+    found = count_solutions(puzzle, "pysat:minisat22", "symmetry", 2, encoding=encoding, quiet=True)
+    assert (found.solutions, found.classes) == (48, 6)
+
+
+def test_iq_block_10_full_count():
+    """101,792 = 8 x 12,724; the published 101,972 is not a multiple of 8 (see README)."""
+    found = count_solutions(puzzlefile.load("iq-block-10"), "cpsat", "symmetry", jobs=2, quiet=True)
+    assert found.complete
+    assert (found.solutions, found.classes) == (101_792, 12_724)
+
+
+@pytest.mark.parametrize(
+    "name, backend, classes",
+    [
+        ("pentomino-6x10", "reference", 2339),
+        ("pentomino-5x12", "cpsat", 1010),
+        ("pentomino-4x15", "cpsat", 368),
+        ("pentomino-3x20", "pysat:glucose4", 2),
+        ("pentomino-8x8-centre-hole", "cpsat", 65),
+    ],
+)
+def test_pentomino_classes(name, backend, classes):
+    found = count_solutions(puzzlefile.load(name), backend, "symmetry", jobs=2, quiet=True)
+    assert found.complete and found.classes == classes
+
+
+def test_reduced_count_equals_unreduced_on_an_odd_side():
+    """5x12 has an odd side: the reduced count (one placement per orbit) must still be exact."""
+    puzzle = puzzlefile.load("pentomino-5x12")
+    reduced = count_solutions(puzzle, "cpsat", "symmetry", jobs=2, quiet=True)
+    plain = reference_packing.count(puzzle, jobs=2)
+    assert plain.complete and reduced.complete
+    assert reduced.solutions == plain.total == 4 * reduced.classes
+
+
+def puzzle_from(text: str):
+    return read_puzzle_text("test.toml", text)
+
+
+SYMMETRIC = '''
+kind = "packing"
+board = """
+XXX
+XXX
+XXX
+"""
+[pieces]
+a = """
+XXX
+"""
+b = """
+XXX
+"""
+c = """
+XXX
+"""
+'''
+
+
+def brute_force(puzzle) -> list[tuple]:
+    """Every solution as a grid, by trying every combination of placements (tiny puzzles only)."""
+    options = placements(puzzle)
+    by_piece = [[p for p in options if p.piece == i] for i in range(len(puzzle.pieces))]
+    cells = set(puzzle.cells)
+    grids = []
+    for choice in itertools.product(*by_piece):
+        covered = [c for p in choice for c in p.cells]
+        if len(covered) == len(set(covered)) == len(cells):
+            grid = {c: p.piece for p in choice for c in p.cells}
+            grids.append(tuple(grid[c] for c in sorted(cells)))
+    return grids
+
+
+def test_symmetric_solutions_are_counted_by_burnside():
+    """A board where some solutions map onto themselves: classes are not solutions / |group|."""
+    puzzle = puzzle_from(SYMMETRIC)
+    grids = brute_force(puzzle)
+    cells = sorted(puzzle.cells)
+    images = [  # the eight symmetries of the 3x3 square
+        lambda r, c: (r, c),
+        lambda r, c: (c, 2 - r),
+        lambda r, c: (2 - r, 2 - c),
+        lambda r, c: (2 - c, r),
+        lambda r, c: (r, 2 - c),
+        lambda r, c: (2 - r, c),
+        lambda r, c: (c, r),
+        lambda r, c: (2 - c, 2 - r),
+    ]
+    classes = {
+        min(tuple(dict(zip(cells, g))[f(*cell)] for cell in cells) for f in images) for g in grids
+    }
+    fixed = sum(
+        1
+        for g in grids
+        for f in images[1:]
+        if tuple(dict(zip(cells, g))[f(*cell)] for cell in cells) == g
+    )
+    assert fixed > 0, "the test puzzle must have symmetric solutions"
+    assert (len(grids), len(classes)) == (12, 3)  # 12 / 8 is not even a whole number
+    for backend in ("cpsat", "pysat:cadical195", "reference"):
+        found = count_solutions(puzzle, backend, "symmetry", jobs=1, quiet=True)
+        assert (found.solutions, found.classes) == (len(grids), len(classes)), backend
+    plan = count_plan(puzzle, "symmetry")
+    assert len(plan.group) == 8 and len(plan.tasks) == 8
+
+
+def test_one_sided_pieces_have_no_mirror_symmetry():
+    text = SYMMETRIC.replace('kind = "packing"', 'kind = "packing"\nflip = false')
+    puzzle = puzzle_from(text)
+    assert count_plan(puzzle, "symmetry").group == [
+        "identity", "rotate 90", "rotate 180", "rotate 270"
+    ]
+    plain = count_solutions(puzzle, "reference", "none", jobs=1, quiet=True)
+    reduced = count_solutions(puzzle, "cpsat", "symmetry", jobs=1, quiet=True)
+    assert plain.solutions == reduced.solutions
+
+
+def test_exported_dimacs_counts_the_same(tmp_path):
+    """The exported CNF, read back by PySAT alone, has 48 models on its placement variables."""
+    from puzzlesat.runners.cli import main
+
+    path = tmp_path / "iq8.cnf"
+    assert main(["export", "iq-block-8", "--format", "dimacs", "-o", str(path)]) == 0
+    text = path.read_text()
+    keys = [int(line.split()[2]) for line in text.splitlines() if line.startswith("c var ")]
+    assert any("piece A0 orientation 0 cells" in line for line in text.splitlines())
+    cnf = CNF(from_string=text)
+    found = 0
+    with Solver(name="minisat22", bootstrap_with=cnf.clauses) as sat:
+        while sat.solve():
+            model = set(sat.get_model())
+            found += 1
+            sat.add_clause([-k for k in keys if k in model])
+    assert found == 48
