@@ -27,6 +27,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from itertools import combinations
+from math import comb
 from pathlib import Path
 
 from .errors import InputError
@@ -183,11 +184,7 @@ def describe_move(before: Position, move: str) -> str:
 
 ARRANGEMENTS = 330 * 35  # purple cells among 11, then green among the 7 left
 POSITIONS = len(GAP_CELLS) * ARRANGEMENTS  # 92,400
-_BINOMIAL = [[0] * 5 for _ in range(12)]
-for _n in range(12):
-    for _k in range(5):
-        _BINOMIAL[_n][_k] = 1 if _k == 0 else (0 if _n == 0 else
-                                             _BINOMIAL[_n - 1][_k - 1] + _BINOMIAL[_n - 1][_k])
+_BINOMIAL = [[comb(n, k) for k in range(5)] for n in range(12)]
 _GAP_INDEX = {cell: i for i, cell in enumerate(GAP_CELLS)}
 
 

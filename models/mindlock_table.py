@@ -55,13 +55,13 @@ def move_tables() -> tuple[list[int], list[int], list[int]]:
         horizontal[base : base + ARRANGEMENTS] = range(other, other + ARRANGEMENTS)
     computed = [(gap, "vertical", vertical) for gap in (0, 1, 8, 9)]
     computed += [(gap, "push", push) for gap in (0, 1, 2, 3)]
+    bases = [GAP_CELLS.index(gap) * ARRANGEMENTS for gap, _, _ in computed]
     for number in range(ARRANGEMENTS):
         pieces = arrangement(number)
-        for gap, move, table in computed:
+        for (gap, move, table), base in zip(computed, bases):
             before = tuple(pieces[:gap] + [0] + pieces[gap:])
-            table[GAP_CELLS.index(gap) * ARRANGEMENTS + number] = rank(apply_move(before, move))
-    for gap, _move, table in computed:
-        base = GAP_CELLS.index(gap) * ARRANGEMENTS
+            table[base + number] = rank(apply_move(before, move))
+    for (_gap, _move, table), base in zip(computed, bases):
         for source in range(base, base + ARRANGEMENTS):
             table[table[source]] = source
     return push, horizontal, vertical

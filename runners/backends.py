@@ -14,6 +14,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+import pysolvers
 from ortools.sat.python import cp_model
 from pysat.solvers import Solver, SolverNames
 
@@ -82,11 +83,15 @@ class Backend(ABC):
             if progress:
                 progress(sum(finished), sum(counts))
 
+        partial: list[tuple[int, bool]] = []
+        current: list[int] = []
         try:
             if jobs <= 1 or len(chunks) <= 1:
                 _init_worker(payload, ignore_interrupt=False)
                 for chunk, args in zip(chunks, jobs_args):
-                    record(chunk, _count_chunk(args))
+                    current[:] = chunk
+                    record(chunk, _count_chunk(args, partial))
+                current.clear()
             else:
                 context = multiprocessing.get_context("spawn")
                 with context.Pool(jobs, _init_worker, (payload, True)) as pool:
@@ -99,6 +104,8 @@ class Backend(ABC):
                         raise
         except KeyboardInterrupt:
             complete = False
+            for i, (n, done) in zip(current, partial):  # the chunk that was interrupted
+                counts[i], finished[i] = n, done
         complete = complete and all(finished)
         return Tally(counts, time.perf_counter() - start, complete)
 
@@ -155,8 +162,13 @@ def _cpsat_count(payload: tuple, cube: Cube, deadline: float | None) -> tuple[in
     solver.parameters.enumerate_all_solutions = True
     solver.parameters.num_workers = 1
     if fixed_search:
+        # follow the model's order like a plain backtracker: no presolve, LP, probing or
+        # symmetry detection (measured: 18% less CPU on IQ Block 10, same tree)
         solver.parameters.search_branching = cp_model.FIXED_SEARCH
         solver.parameters.cp_model_presolve = False
+        solver.parameters.linearization_level = 0
+        solver.parameters.cp_model_probing_level = 0
+        solver.parameters.symmetry_level = 0
     if deadline is not None:
         left = deadline - time.time()
         if left <= 0:
@@ -164,7 +176,19 @@ def _cpsat_count(payload: tuple, cube: Cube, deadline: float | None) -> tuple[in
         solver.parameters.max_time_in_seconds = left
     counter = _Counter()
     status = solver.solve(model, counter)
-    return counter.count, status in (cp_model.OPTIMAL, cp_model.INFEASIBLE)
+    finished = status in (cp_model.OPTIMAL, cp_model.INFEASIBLE)
+    if not finished and (deadline is None or time.time() < deadline):
+        # CP-SAT stops its search on Ctrl-C and returns: pass the interrupt on
+        raise _Interrupted(counter.count)
+    return counter.count, finished
+
+
+class _Interrupted(KeyboardInterrupt):
+    """Ctrl-C during a cube, carrying the solutions the cube had found."""
+
+    def __init__(self, found: int) -> None:
+        super().__init__()
+        self.found = found
 
 
 # ---------------------------------------------------------------- PySAT
@@ -222,9 +246,8 @@ class PysatBackend(Backend):
 
 def pysat_solvers() -> list[str]:
     """The canonical names of the SAT solvers PySAT ships (CryptoMiniSat only if installed)."""
-    names = [
-        aliases[-1] for aliases in vars(SolverNames).values() if isinstance(aliases, tuple) and aliases
-    ]
+    families = [names for names in vars(SolverNames).values() if isinstance(names, tuple)]
+    names = [aliases[-1] for aliases in families if aliases]
     if importlib.util.find_spec("pycryptosat") is None:
         names = [n for n in names if n not in SolverNames.cryptosat]
     return sorted(names)
@@ -260,7 +283,10 @@ def _cnf_count(payload: tuple, cube: Cube, deadline: float | None) -> tuple[int,
     found = 0
     while True:
         if deadline is None:
-            result = sat.solve(assumptions=assumptions)
+            try:
+                result = sat.solve(assumptions=assumptions)
+            except pysolvers.error:  # PySAT's form of Ctrl-C
+                raise _Interrupted(found) from None
         else:
             if time.time() >= deadline:
                 return found, False
@@ -294,12 +320,21 @@ def _init_worker(payload: tuple, ignore_interrupt: bool) -> None:
     _sat_solver = None
 
 
-def _count_chunk(args: tuple) -> list[tuple[int, bool]]:
+def _count_chunk(args: tuple, partial: list | None = None) -> list[tuple[int, bool]]:
+    """Count a chunk's cubes; on Ctrl-C, what was found so far is left in `partial`."""
     _, cubes, deadline = args
     payload = _payload_of_worker
     assert payload is not None
     count_cube = _cpsat_count if payload[0] == "cpsat" else _cnf_count
-    return [count_cube(payload, cube, deadline) for cube in cubes]
+    results = [] if partial is None else partial
+    results.clear()
+    try:
+        for cube in cubes:
+            results.append(count_cube(payload, cube, deadline))
+    except _Interrupted as interrupted:
+        results.append((interrupted.found, False))
+        raise
+    return list(results)
 
 
 def _count_indexed(item: tuple[int, tuple]) -> tuple[int, list[tuple[int, bool]]]:
