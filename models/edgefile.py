@@ -162,7 +162,8 @@ def read_edge_toml(doc: TomlDoc) -> EdgePuzzle:
             key, _, value = option.partition("=")
             if key not in TILE_OPTIONS or not value:
                 raise InputError(
-                    f"unknown tile option {option!r} (use {', '.join(k + '=...' for k in TILE_OPTIONS)})",
+                    f"unknown tile option {option!r} "
+                    f"(use {', '.join(k + '=...' for k in TILE_OPTIONS)})",
                     file=doc.path, line=line, field="tiles",
                 )
             settings[key] = value
@@ -242,7 +243,8 @@ def read_fixed(
         if len(words) != 4:
             raise bad(f"expected: row column tile rotation, got {text!r}")
         row, col, name, turn = words
-        if not (row.isdigit() and 1 <= int(row) <= rows and col.isdigit() and 1 <= int(col) <= cols):
+        on_board = row.isdigit() and col.isdigit() and 1 <= int(row) <= rows
+        if not (on_board and 1 <= int(col) <= cols):
             raise bad(f"no cell at row {row}, column {col} on a {rows}x{cols} board")
         if name not in names:
             raise bad(f"no tile named {name!r}")
@@ -268,7 +270,8 @@ def check_frame(
         return
     board = cells(puzzle)
     for i, tile in enumerate(puzzle.tiles):
-        if not any(fits_frame(puzzle, cell, rotated(tile.edges, r)) for cell in board for r in range(4)):
+        turns = [rotated(tile.edges, r) for r in range(4)]
+        if not any(fits_frame(puzzle, cell, edges) for cell in board for edges in turns):
             count = sum(edge == puzzle.frame for edge in tile.edges)
             raise InputError(
                 f"tile {tile.name!r}: its {count} frame edge(s) cannot all face the border of a "

@@ -7,7 +7,7 @@ when they show the same picture and opposite halves (head/tail, top/bottom).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 Edge = tuple[str, str]  # (picture or colour, half; "" under the 'equal' rule)
 RULES = ("equal", "complement")
@@ -61,7 +61,7 @@ class EdgePuzzle:
 
 
 def rotated(edges: tuple[Edge, ...], rotation: int) -> tuple[Edge, ...]:
-    """The edges (top, right, bottom, left) after turning a tile clockwise `rotation` quarter turns."""
+    """The edges (top, right, bottom, left) after turning a tile clockwise `rotation` times."""
     r = rotation % 4
     return tuple(edges[(i - r) % 4] for i in range(4))
 
@@ -126,7 +126,8 @@ def tile_types(puzzle: EdgePuzzle) -> tuple[TileType, ...]:
     types = []
     for indices in groups.values():
         first = puzzle.tiles[indices[0]]
-        types.append(TileType(first.edges, first.mark, tuple(indices), distinct_rotations(first.edges)))
+        turns = distinct_rotations(first.edges)
+        types.append(TileType(first.edges, first.mark, tuple(indices), turns))
     return tuple(types)
 
 
@@ -154,9 +155,8 @@ def fits_frame(puzzle: EdgePuzzle, cell: Cell, edges: tuple[Edge, ...]) -> bool:
     """Frame rule: frame edges face the border, every border side shows a frame edge."""
     if puzzle.frame is None:
         return True
-    return all(
-        (edge == puzzle.frame) == outside for edge, outside in zip(edges, border_sides(puzzle, cell))
-    )
+    outside = border_sides(puzzle, cell)
+    return all((edge == puzzle.frame) == out for edge, out in zip(edges, outside))
 
 
 def neighbour_pairs(puzzle: EdgePuzzle) -> list[tuple[Cell, Cell, int]]:
@@ -175,7 +175,7 @@ def opposite(side: int) -> int:
 
 
 def check_grid(puzzle: EdgePuzzle, grid: list[Placed]) -> str | None:
-    """Why a grid (tile index, rotation per cell, row by row) breaks the rules; None if it is valid."""
+    """Why a grid ((tile index, rotation) per cell, row by row) breaks the rules; None if valid."""
     board = cells(puzzle)
     if len(grid) != len(board):
         return f"{len(grid)} cells given for a board of {len(board)}"
@@ -269,8 +269,6 @@ def label_factor(puzzle: EdgePuzzle) -> int:
 
 def at_level(puzzle: EdgePuzzle, level: int) -> EdgePuzzle:
     """The puzzle with the rules of one of its levels (for puzzles that have levels)."""
-    from dataclasses import replace
-
     if not puzzle.levels:
         if level == 1:
             return puzzle

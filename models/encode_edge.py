@@ -38,6 +38,7 @@ from .encode_packing import CARD_ENCODINGS
 from .encoded import CnfModel, CpsatModel
 
 DEFAULT_CARD_ENCODING = "seqcounter"
+ONE_ONLY = ("pairwise", "ladder", "bitwise")  # encodings PySAT has for a bound of one only
 CPSAT_VARIANTS = ("booleans", "integers")
 # Measured (see the family's report): Booleans with edge-colour variables count and solve faster.
 DEFAULT_CPSAT_VARIANT = "booleans"
@@ -143,7 +144,10 @@ def key_labels(options: list[Placement]) -> list[str]:
 
 
 def encode_cpsat(
-    puzzle: EdgePuzzle, turns: int = 0, parity: int | None = None, variant: str = DEFAULT_CPSAT_VARIANT
+    puzzle: EdgePuzzle,
+    turns: int = 0,
+    parity: int | None = None,
+    variant: str = DEFAULT_CPSAT_VARIANT,
 ) -> CpsatModel:
     """The CP-SAT model: placement Booleans (default) or a placement integer per cell."""
     if variant == "integers":
@@ -157,7 +161,7 @@ def encode_cpsat(
         model.add_exactly_one(use[i] for i in indices)
     for indices, count in zip(lay.of_type, lay.counts):
         model.add(sum(use[i] for i in indices) == count)
-    for a, b, side, values, showing, matching in lay.seams:
+    for a, _, side, values, showing, matching in lay.seams:
         colour = {v: model.new_bool_var(f"{a}{SIDE_NAMES[side]}={v}") for v in values}
         model.add_exactly_one(colour.values())
         for v in values:
@@ -169,7 +173,7 @@ def encode_cpsat(
     for i, j in lay.turn_pairs:
         if j is None:
             model.add(use[i] == 0)
-        elif i < j:
+        elif i != j:  # every pair: a quarter turn is not its own inverse
             model.add(use[i] == use[j])
     model.add_decision_strategy(use, cp_model.CHOOSE_FIRST, cp_model.SELECT_MAX_VALUE)
     return CpsatModel(model, use, title=f"{len(use)} placement Booleans, edge colours")
@@ -194,7 +198,7 @@ def encode_cpsat_integers(
     choice = {cell: model.new_int_var(0, len(lay.at_cell[cell]) - 1, f"{cell}") for cell in board}
     # edge colours: an integer per seam, the index of the value shown by the top or left cell
     seam_var = {}
-    for a, b, side, values, _, _ in lay.seams:
+    for a, _, side, values, _, _ in lay.seams:
         seam_var[(a, side)] = (model.new_int_var(0, max(0, len(values) - 1), f"{a}{side}"), values)
     for cell in board:
         vars_, tables = [choice[cell]], []
@@ -232,7 +236,7 @@ def encode_cpsat_integers(
     for i, j in lay.turn_pairs:
         if j is None:
             model.add(is_option[i] == 0)
-        elif i < j:
+        elif i != j:  # every pair: a quarter turn is not its own inverse
             model.add(is_option[i] == is_option[j])
     keys = [is_option[i] for i in range(len(lay.options))]
     return CpsatModel(model, keys, title=f"{len(board)} placement integers, table constraints")
@@ -276,7 +280,9 @@ def encode_cnf(
         if len(lits) < count:
             clauses.append([])
             continue
-        clauses += CardEnc.equals(lits=lits, bound=count, vpool=pool, encoding=kind).clauses
+        # pairwise, ladder and bitwise encode bounds of one only: larger ones go to seqcounter
+        how = kind if count == 1 or encoding not in ONE_ONLY else CARD_ENCODINGS["seqcounter"]
+        clauses += CardEnc.equals(lits=lits, bound=count, vpool=pool, encoding=how).clauses
     for a, b, side, values, showing, matching in lay.seams:
         colour = {v: pool.id(("colour", a, side, v)) for v in values}
         clauses.append([colour[v] for v in values])
@@ -295,7 +301,7 @@ def encode_cnf(
     for i, j in lay.turn_pairs:
         if j is None:
             clauses.append([-(i + 1)])
-        elif i < j:
+        elif i != j:  # every pair: a quarter turn is not its own inverse
             clauses += [[-(i + 1), j + 1], [i + 1, -(j + 1)]]
     return CnfModel(
         clauses,

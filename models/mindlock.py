@@ -42,8 +42,9 @@ LAYERS = ("front", "middle", "back")
 GAP_CELLS = (0, 1, 2, 3, 8, 9, 10, 11)
 MOVES = ("push", "horizontal", "vertical")
 NOTATION_HELP = (
-    "a position: the front/middle/back layers row by row with P, G, Y and '.' for the gap "
-    "(e.g. .PPP/PYYY/GGGG), or the author's 24-bit hex code (e.g. 0x76bd98)"
+    "a position: the front/middle/back layers, each row by row as seen from the front, with "
+    "P, G, Y and '.' for the gap (e.g. .PPP/PYYY/GGGG), or the author's 24-bit hex code "
+    "(e.g. 0x76bd98)"
 )
 
 Position = tuple[int, ...]  # the code of the piece in each of the 12 cells

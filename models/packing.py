@@ -183,15 +183,15 @@ def count_plan(puzzle: PackingPuzzle, modulo: str, min_cubes: int = 1) -> CountP
         task = CountTask("all solutions", options, cubes, [1] * len(cubes))
         return CountPlan(names if modulo != "none" else ["identity"], [task])
     group = [t for _, t in named]
-    # the piece with the fewest placement orbits per placement cuts the search most
+    # Each orbit becomes a cube, so the piece with the fewest orbits leaves the least work
+    # (measured on IQ Block 10: CPU time grows with the orbits, 12 orbits 3x faster than 35);
+    # among those, the one whose orbits are largest reduces most.
+    orbits_of = [placement_orbits(puzzle, i, options, group) for i in range(len(puzzle.pieces))]
     best = min(
         range(len(puzzle.pieces)),
-        key=lambda i: (
-            len(placement_orbits(puzzle, i, options, group))
-            / max(1, sum(p.piece == i for p in options))
-        ),
+        key=lambda i: (len(orbits_of[i]), -sum(size for _, size in orbits_of[i])),
     )
-    orbits = placement_orbits(puzzle, best, options, group)
+    orbits = orbits_of[best]
     cubes, weights = [], []
     for k, size in orbits:
         for cube in split_cubes(puzzle, options, [(k + 1,)], max(1, min_cubes // len(orbits))):

@@ -41,7 +41,7 @@ def generate(size: int, border_colours: int, interior_colours: int, seed: int) -
     reading order, rotations as in `edgematch.rotated`.
     """
     if size < 2:
-        raise InputError("the board must be at least 2 x 2", field="size")
+        raise InputError("the board must be at least 2 x 2", field="SIZE")
     rng = random.Random(seed)
     n = size
     # joints: horizontal ones right of (r, c) for c < n-1, vertical ones below (r, c) for r < n-1
@@ -57,12 +57,12 @@ def generate(size: int, border_colours: int, interior_colours: int, seed: int) -
     ]
     colour: dict[tuple[str, int, int], str] = {}
     for joint, value in zip(
-        inside, _colours(len(inside), interior_colours, rng, 1, "interior_colours")
+        inside, _colours(len(inside), interior_colours, rng, 1, "--interior-colours")
     ):
         colour[joint] = str(value)
     for joint, value in zip(
         along_frame,
-        _colours(len(along_frame), border_colours, rng, interior_colours + 1, "border_colours"),
+        _colours(len(along_frame), border_colours, rng, interior_colours + 1, "--border-colours"),
     ):
         colour[joint] = str(value)
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import importlib.util
 import multiprocessing
 import signal
+import threading
 import time
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
@@ -85,8 +86,11 @@ class Backend(ABC):
 
         partial: list[tuple[int, bool]] = []
         current: list[int] = []
+        # with a time limit, worker processes let the deadline be enforced from here, even on
+        # solvers that cannot be interrupted (CaDiCaL, Lingeling)
+        in_process = (jobs <= 1 or len(chunks) <= 1) and deadline is None
         try:
-            if jobs <= 1 or len(chunks) <= 1:
+            if in_process:
                 _init_worker(payload, ignore_interrupt=False)
                 for chunk, args in zip(chunks, jobs_args):
                     current[:] = chunk
@@ -97,7 +101,17 @@ class Backend(ABC):
                 with context.Pool(jobs, _init_worker, (payload, True)) as pool:
                     try:
                         results = pool.imap_unordered(_count_indexed, list(enumerate(jobs_args)))
-                        for index, result in results:
+                        while True:
+                            # workers stop at the deadline themselves; a second's grace, then we do
+                            wait = None if deadline is None else max(0.0, deadline - time.time())
+                            wait = None if wait is None else wait + 1
+                            try:
+                                index, result = results.next(timeout=wait)
+                            except StopIteration:
+                                break
+                            except multiprocessing.TimeoutError:
+                                pool.terminate()
+                                break
                             record(chunks[index], result)
                     except KeyboardInterrupt:
                         pool.terminate()
@@ -120,7 +134,7 @@ class CpsatBackend(Backend):
     """Google OR-Tools CP-SAT."""
 
     encoding = "cpsat"
-    cubes_per_job = 8
+    cubes_per_job = 32
 
     def __init__(self, workers: int = 2) -> None:
         self.name = "cpsat"
@@ -151,10 +165,17 @@ class _Counter(cp_model.CpSolverSolutionCallback):
         self.count += 1
 
 
+_cpsat_base: tuple[str, cp_model.CpModel] | None = None
+
+
 def _cpsat_count(payload: tuple, cube: Cube, deadline: float | None) -> tuple[int, bool]:
+    global _cpsat_base
     _, text, keys, fixed_search = payload
-    model = cp_model.CpModel()
-    model.proto.parse_text_format(text)
+    if _cpsat_base is None or _cpsat_base[0] is not text:  # parse once per worker
+        base = cp_model.CpModel()
+        base.proto.parse_text_format(text)
+        _cpsat_base = (text, base)
+    model = _cpsat_base[1].clone()
     for literal in cube:
         var = model.get_bool_var_from_proto_index(keys[abs(literal) - 1])
         model.add(var == (1 if literal > 0 else 0))
@@ -177,8 +198,8 @@ def _cpsat_count(payload: tuple, cube: Cube, deadline: float | None) -> tuple[in
     counter = _Counter()
     status = solver.solve(model, counter)
     finished = status in (cp_model.OPTIMAL, cp_model.INFEASIBLE)
-    if not finished and (deadline is None or time.time() < deadline):
-        # CP-SAT stops its search on Ctrl-C and returns: pass the interrupt on
+    if not finished and deadline is None:
+        # no time limit, so CP-SAT stopped on Ctrl-C (it returns): pass the interrupt on
         raise _Interrupted(counter.count)
     return counter.count, finished
 
@@ -220,16 +241,19 @@ class PysatBackend(Backend):
 
     def solve(self, model: CnfModel, time_limit: float | None = None) -> Outcome:
         start = time.perf_counter()
-        with Solver(name=self.solver, bootstrap_with=model.clauses) as sat:
-            if time_limit is None:
-                found = sat.solve()
-            else:
-                found = _solve_limited(sat, [], start + time_limit)
-            seconds = time.perf_counter() - start
-            if found:
-                values = _key_values(sat.get_model(), model.keys)
-                return Outcome(values, seconds)
-        return Outcome(None, seconds, complete=found is False)
+        if time_limit is None:
+            found, values = _solve_cnf(self.solver, model.clauses, model.keys)
+        else:  # in a worker process, stopped at the deadline whatever the solver
+            context = multiprocessing.get_context("spawn")
+            with context.Pool(1) as pool:
+                pending = pool.apply_async(_solve_cnf, (self.solver, model.clauses, model.keys))
+                try:
+                    found, values = pending.get(timeout=time_limit)
+                except multiprocessing.TimeoutError:
+                    pool.terminate()
+                    found, values = None, None
+        seconds = time.perf_counter() - start
+        return Outcome(values, seconds, complete=found is not None)
 
     def count(self, model, cubes, jobs=1, time_limit=None, progress=None) -> Tally:
         if self.solver in NOT_INCREMENTAL:
@@ -257,10 +281,30 @@ def _key_values(assignment: list[int], keys: list[int]) -> list[int]:
     return [1 if assignment[k - 1] > 0 else 0 for k in keys]
 
 
-def _solve_limited(sat: Solver, assumptions: list[int], deadline: float) -> bool | None:
-    """Solve with a wall-clock limit: True, False, or None when the time ran out."""
-    import threading
+def _solve_cnf(name: str, clauses: list[list[int]], keys: list[int]) -> tuple[bool, list | None]:
+    """One solve: whether it is satisfiable, and the keys' values of a solution."""
+    with Solver(name=name, bootstrap_with=clauses) as sat:
+        if sat.solve():
+            return True, _key_values(sat.get_model(), keys)
+    return False, None
 
+
+def _interruptible(sat: Solver) -> bool:
+    try:
+        sat.clear_interrupt()
+    except NotImplementedError:
+        return False
+    return True
+
+
+def _solve_limited(sat: Solver, assumptions: list[int], deadline: float) -> bool | None:
+    """Solve with a wall-clock limit: True, False, or None when the time ran out.
+
+    A solver that cannot be interrupted solves without limit here; its worker process is
+    stopped from outside at the deadline.
+    """
+    if not _interruptible(sat):
+        return sat.solve(assumptions=assumptions)
     timer = threading.Timer(max(0.0, deadline - time.perf_counter()), sat.interrupt)
     timer.start()
     try:

@@ -10,6 +10,7 @@ checked move by move against the rules; `verify mind-lock` checks the two agains
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import statistics
 import sys
@@ -132,6 +133,7 @@ def table_command(args) -> int:
           + (f"; {unreached:,} of the {POSITIONS:,} ranks NOT reached" if unreached else ""))
     print(f"hardest distance (God's number): {build.hardest_distance} moves, "
           f"{len(build.hardest())} positions at that distance")
+    print("positions at each distance (the fewest moves to a solved position):")
     print("distance  positions")
     for distance, number in enumerate(build.distance_counts):
         print(f"{distance:8}  {number:9,}")
@@ -173,10 +175,11 @@ def replay(start: Position, solved: tuple[Position, ...], steps: int, values: li
         if any(len(colours) != 1 for colours in cells):
             raise PlanError(f"after move {t} a cell holds no piece or two")
         after = apply_move(position, types[0])
-        if tuple(colours[0] for colours in cells) != after:
+        said = tuple(colours[0] for colours in cells)
+        if said != after:
             raise PlanError(
                 f"move {t} ({types[0]}) from {notation(position)} leads to {notation(after)}, "
-                f"the solver says {''.join(str(c) for c in cells)}"
+                f"the solver says {notation(said)}"
             )
         position = after
         moves.append(types[0])
@@ -205,7 +208,14 @@ def plan_by_search(
             model = plan_cpsat(start, puzzle.solved, steps)
         else:
             model = plan_cnf(start, puzzle.solved, steps)
-        outcome = backend.solve(model, left)
+        try:
+            outcome = backend.solve(model, left)
+        except NotImplementedError as error:  # PySAT: CaDiCaL cannot be interrupted
+            raise InputError(
+                f"{backend_name} cannot stop at a time limit ({error}); drop --time-limit or "
+                "choose another backend",
+                field="--time-limit",
+            ) from None
         bounds.append({"k": steps, "seconds": round(outcome.seconds, 3),
                        "plan": outcome.values is not None})
         if outcome.values is None:
@@ -305,7 +315,12 @@ def solve(puzzle: MindLockPuzzle, args) -> int:
         print("\n".join(draw(after)))
         position = after
     how = {TABLE: "God's-algorithm table"}.get(backend, f"{backend}, iterative deepening")
-    print(f"solved in {len(plan.moves)} moves, the fewest possible ({how}, {plan.seconds:.3f} s)")
+    moves = len(plan.moves)
+    if not moves:
+        print(f"already solved: 0 moves ({how}, {plan.seconds:.3f} s)")
+    else:
+        print(f"solved in {moves} move{'s' * (moves != 1)}, the fewest possible "
+              f"({how}, {plan.seconds:.3f} s)")
     return 0
 
 
@@ -609,6 +624,7 @@ def bench_command(args) -> int:
             "best_pysat_at_most_10_s": bool(best_sat) and sat[best_sat]["median_seconds"] <= 10,
         },
         "repeat": repeat,
+        "load_average_1_5_15_min": [round(x, 2) for x in os.getloadavg()],
         "versions": report.versions(),
         "machine": report.machine(),
         "date": report.now(),

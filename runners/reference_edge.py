@@ -86,6 +86,7 @@ class Graph:
 
 
 def build(puzzle: EdgePuzzle) -> Graph:
+    """The tile types, the compatibility graph over (type, rotation) nodes, and the domains."""
     rows, cols, rule = puzzle.rows, puzzle.cols, puzzle.rule
     tiles: list[Tile] = list(puzzle.tiles)
     # tile types: identical tiles are rotations of each other with the same mark
@@ -98,7 +99,7 @@ def build(puzzle: EdgePuzzle) -> Graph:
     type_tiles: list[list[int]] = [[] for _ in range(types)]
     for index, t in enumerate(tile_type):
         type_tiles[t].append(index)
-    type_tiles_all = [list(members) for members in type_tiles]
+    type_mark = [tiles[members[0]].mark for members in type_tiles]
 
     node_type: list[int] = []
     node_edges: list[tuple] = []
@@ -115,7 +116,8 @@ def build(puzzle: EdgePuzzle) -> Graph:
                 node_edges.append(edges)
     nodes = len(node_type)
 
-    # the graph's edges, through masks of nodes by the edge they show on one side
+    # the graph's edges, through masks of nodes by the edge they show on one side (the masks
+    # for different edges are disjoint, so their sum is their union)
     with_left: dict[Edge, int] = {}
     with_top: dict[Edge, int] = {}
     for n, (top, _, _, left) in enumerate(node_edges):
@@ -164,7 +166,7 @@ def build(puzzle: EdgePuzzle) -> Graph:
         feasible = False
 
     marks = puzzle.apart is not None
-    marked = [marks and tiles[type_tiles_all[t][0]].mark == puzzle.apart for t in node_type]
+    marked = [marks and type_mark[t] == puzzle.apart for t in node_type]
     marked_tiles = sum(1 for tile in tiles if marks and tile.mark == puzzle.apart)
     return Graph(
         rows, cols, node_type, node_edges, type_nodes, type_tiles, stock, right_of, below_of,

@@ -10,6 +10,7 @@ import sys
 from types import SimpleNamespace
 
 import pytest
+
 from puzzlesat.models import mindlock_table, puzzlefile
 from puzzlesat.models.encode_mindlock import slide_identities
 from puzzlesat.models.errors import InputError
@@ -225,3 +226,44 @@ def test_cli_table_and_solve(tmp_path):
     text = run("solve", "mind-lock", "--from", "0x76bd98", "--backend", "cpsat", cache=tmp_path)
     assert text.returncode == 0, text.stderr
     assert "solved in 12 moves" in text.stdout
+
+
+def brute_force_plans(start, solved, steps):
+    """Move sequences of `steps` moves obeying the encodings' order rules that pass through a
+    solved position, by enumeration."""
+    words = {"horizontal": "h", "vertical": "v", "push": "p"}
+    banned = [a for a, _ in slide_identities()[:2]] + [slide_identities()[2][0]]
+
+    def allowed(word: str) -> bool:
+        if len(word) >= 2 and word[-1] == word[-2]:
+            return False
+        slides = len(word) - len(word.rstrip("hv"))
+        if slides >= 7:
+            return False
+        return not (slides == 6 and word[-6] == "v") and not any(word.endswith(b) for b in banned)
+
+    def extend(position, word, reached):
+        if len(word) == steps:
+            return int(reached)
+        total = 0
+        for move, after in neighbours(position):
+            longer = word + words[move]
+            if allowed(longer):
+                total += extend(after, longer, reached or after in solved)
+        return total
+
+    return extend(start, "", start in solved)
+
+
+@pytest.mark.parametrize("steps", [12, 14])
+def test_plan_models_have_exactly_the_legal_plans(steps, puzzle):
+    from puzzlesat.models.encode_mindlock import plan_cnf, plan_cpsat
+    from puzzlesat.runners.backends import backend_named
+
+    start = parse_position("0x76bd98")
+    expected = brute_force_plans(start, set(puzzle.solved), steps)
+    assert expected > 0
+    cnf = backend_named("pysat:cadical195").count(plan_cnf(start, puzzle.solved, steps), [()])
+    cpsat = backend_named("cpsat").count(plan_cpsat(start, puzzle.solved, steps), [()])
+    assert cnf.complete and cpsat.complete
+    assert cnf.total == cpsat.total == expected
