@@ -136,6 +136,9 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("puzzlesat: interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:  # output piped into a command that stopped reading (e.g. head)
+        sys.stderr.close()
+        return 0
 
 
 def list_catalog() -> int:

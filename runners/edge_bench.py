@@ -1,12 +1,13 @@
 """The edge-matching benchmark: Eternity II clue puzzles, Heule's em_* boards, planted N x N boards.
 
 Each run is the shared `puzzlesat bench --solve FILE --backend B --repeat 1 --time-limit S`,
-started in its own process: the figures come from the common bench machinery, and a solver that
-cannot be interrupted inside its library (PySAT's CaDiCaL) is stopped by ending its process at
-the time limit. What this module adds to `bench`: the series of planted boards of growing size
-(written to files so every row names a board that can be run again), stopping a backend's series
-at its first time-out, and a summary in results/edge-bench.csv and results/edge-bench.md.
-The benchmark files are read by path and skipped, with a message, when their folder is absent.
+started in its own process: the figures come from the common bench machinery, and a run that
+overstays its time limit (by more than GRACE seconds) is ended from here. What this module adds
+to `bench`: the series of planted boards of growing size (written to files so every row names a
+board that can be run again), stopping a backend's series at its first time-out, and a summary
+in results/edge-bench.csv and results/edge-bench.md, with the machine's load average (other
+work on the machine slows the runs). The benchmark files are read by path and skipped, with a
+message, when their folder is absent.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from __future__ import annotations
 import argparse
 import csv
 import io
+import os
 import re
 import subprocess
 import sys
@@ -33,7 +35,7 @@ INTERIOR_COLOURS = 17
 FIELDS = [
     "date", "group", "instance", "rows", "cols", "border_colours", "interior_colours", "seed",
     "backend", "runs", "median_seconds", "min_seconds", "max_seconds", "timed_out",
-    "time_limit", "result", "file", "cores", "python", "ortools", "python-sat",
+    "time_limit", "limit", "result", "load", "file", "cores", "python", "ortools", "python-sat",
 ]
 GRACE = 15.0  # seconds allowed beyond the time limit for start-up and encoding
 
@@ -92,7 +94,10 @@ def planted_instances(
 
 
 def interruptible(backend: str) -> bool:
-    """Whether the backend's solver honours a time limit inside its library."""
+    """Whether the backend's solver can be interrupted inside its library (PySAT's interrupt).
+
+    (The backends stop the others by ending their worker process.)
+    """
     if not backend.startswith("pysat:"):
         return True
     from pysat.solvers import Solver
@@ -115,7 +120,11 @@ class Run:
 
 
 def one_run(instance: Instance, backend: str, time_limit: float, limit_inside: bool) -> Run:
-    """One `puzzlesat bench --solve` run in its own process, ended at the time limit."""
+    """One `puzzlesat bench --solve` run in its own process, ended if it overstays the limit.
+
+    Without `limit_inside` the run is given no --time-limit (for a backend the CLI refuses one
+    for) and only ending the process stops it.
+    """
     with tempfile.TemporaryDirectory(prefix="edge-bench-") as scratch:
         command = [
             sys.executable, "-m", "puzzlesat.runners.cli", "bench", "--solve", str(instance.path),
@@ -130,6 +139,8 @@ def one_run(instance: Instance, backend: str, time_limit: float, limit_inside: b
         except subprocess.TimeoutExpired:
             return Run(time_limit, False, f"process ended after {time_limit + GRACE:.0f} s", {})
         rows_file = Path(scratch) / "bench.csv"
+        if done.returncode == 2 and limit_inside and "--time-limit" in done.stderr:
+            return Run(0.0, False, "refused: " + done.stderr.strip(), {})
         if done.returncode != 0 or not rows_file.exists():
             last = (done.stderr.strip().splitlines() or ["no output"])[-1]
             return Run(0.0, False, f"failed: {last}", {})
@@ -149,6 +160,10 @@ def bench_instance(
     runs: list[Run] = []
     for _ in range(repeat):
         run = one_run(instance, backend, time_limit, limit_inside)
+        if run.result.startswith("refused: "):  # the CLI takes no time limit for this backend
+            report.say(f"{backend}: {run.result}; ending its process at the limit instead")
+            limit_inside = False
+            run = one_run(instance, backend, time_limit, limit_inside)
         runs.append(run)
         report.say(
             f"{instance.name} {backend}: {run.seconds:.2f} s"
@@ -175,10 +190,13 @@ def bench_instance(
         "timed_out": timed_out,
         "time_limit": time_limit,
         "result": runs[-1].result,
+        "load": " ".join(f"{x:.1f}" for x in os.getloadavg()),
         "file": str(instance.path),
         "cores": report.machine()["cores"],
         **{k: v for k, v in report.versions().items() if k in FIELDS},
     }
+    summary["limit_inside"] = limit_inside
+    summary["limit"] = "--time-limit" if limit_inside else "process ended from outside"
     return summary, [r.row for r in runs if r.row]
 
 
@@ -191,7 +209,7 @@ def run_bench(args: argparse.Namespace) -> int:
     instances = shared_instances(Path(args.instances)) if not args.planted_only else []
     series = [(size, border_colours(size), args.interior_colours) for size in args.sizes]
     instances += planted_instances(series, args.seed, results / "edge-bench-boards")
-    inside = {backend: interruptible(backend) for backend in backends}
+    inside = dict.fromkeys(backends, True)  # False once the CLI refuses a time limit
     summaries: list[dict] = []
     stopped: set[str] = set()  # backends whose planted series has reached a time-out
     for instance in instances:
@@ -201,6 +219,7 @@ def run_bench(args: argparse.Namespace) -> int:
                 continue
             limit = args.time_limit if instance.group == "planted" else args.instance_time_limit
             summary, rows = bench_instance(instance, backend, args.repeat, limit, inside[backend])
+            inside[backend] = summary.pop("limit_inside")
             summaries.append(summary)
             if rows:
                 append_csv(results / "bench.csv", rows)
@@ -233,9 +252,13 @@ def markdown(summaries: list[dict], backends: list[str]) -> str:
         "time limit per run (in each table's heading; a backend stops after its first time-out), "
         f"{first['cores']} cores, Python {first.get('python')}, OR-Tools {first.get('ortools')}, "
         f"python-sat {first.get('python-sat')}; {first['date']}. `>` marks a time-out; `-` not "
-        "run (a planted series stops at a backend's first time-out). Each run is "
+        "run (a planted series stops at a backend's first time-out). 1-minute load average "
+        f"during the runs: {load_range(summaries)} (on {first['cores']} cores; above that, "
+        "runs share the cores with other work). Each run is "
         "`puzzlesat bench --solve FILE --backend B --repeat 1` in its own process (its rows "
-        "are also in bench.csv).",
+        "are also in bench.csv). † : the CLI refused a --time-limit for this backend, so it "
+        "ran without one (in the main process) and was ended from outside; PySAT backends solve in "
+        "a worker process when given a time limit, which adds its start-up to their times.",
         "",
     ]
     titles = {
@@ -267,6 +290,8 @@ def markdown(summaries: list[dict], backends: list[str]) -> str:
                     cells.append(f"> {float(s['time_limit']):g}")
                 else:
                     cells.append(f"{float(s['median_seconds']):.2f}")
+                if s is not None and s["limit"] != "--time-limit":
+                    cells[-1] += " †"
             board = f"{some['rows']}x{some['cols']}"
             if some["interior_colours"] is not None:
                 board += f", {some['border_colours']}+{some['interior_colours']} colours"
@@ -281,6 +306,11 @@ NOTES = {
     "solution early, so its times here flatter it; the planted boards below are shuffled and "
     "turned.",
 }
+
+
+def load_range(summaries: list[dict]) -> str:
+    loads = [float(s["load"].split()[0]) for s in summaries if s.get("load")]
+    return f"{min(loads):.1f} to {max(loads):.1f}" if loads else "unknown"
 
 
 def run_generate(args: argparse.Namespace) -> int:

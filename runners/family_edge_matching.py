@@ -37,15 +37,16 @@ from ..models.encode_packing import CARD_ENCODINGS
 from ..models.encoded import to_dimacs
 from ..models.errors import InputError
 from . import edge_bench, reference_edge, report
-from .backends import SAT_SOLVERS_FOR_VERIFY, backend_named
+from .backends import VERIFY_SOLVERS, backend_named
 
 KIND = "edge-matching"
 MODULI = ("none", "rotation")
 
-# Measured on this project's 2-core machine (see results/): CP-SAT counts the diamond blocks
-# fastest (5 s against 13 s for CaDiCaL); PySAT solves the Eternity II clue puzzles fastest
-# (0.04-0.4 s against 0.3-2.3 s for CP-SAT). Glucose is used for solve because it honours a
-# time limit, which CaDiCaL in PySAT cannot.
+# Measured on this project's 2-core machine: CP-SAT counts the diamond blocks fastest (Level 1,
+# 17,920 grids: 4.0 s against 5.7 s for CaDiCaL and 8.4 s for Glucose, in `verify`); PySAT
+# solves the Eternity II clue puzzles fastest (results/bench.csv: Glucose 0.05-0.28 s, CaDiCaL
+# 0.03-0.32 s, CP-SAT 0.2-1.8 s). Glucose is the solve default because it honours a time limit,
+# which CaDiCaL in PySAT cannot.
 FASTEST_COUNT_BACKEND = "cpsat"
 FASTEST_SOLVE_BACKEND = "pysat:glucose4"
 # Boards up to this many cells (and counts of grids a turn leaves unchanged) are counted in one
@@ -425,6 +426,8 @@ def count(puzzle: EdgePuzzle, args) -> int:
             "complete": found.complete,
             "label_tiles": args.label_tiles,
             "counted": counted,
+            "solutions": found.grids * factor,
+            "classes": None if found.classes is None else number,
             "grids": found.grids,
             "fixed_by_turn": {str(k * 90): v for k, v in found.fixed.items()} or None,
             "rules": rules_text(puzzle),
@@ -459,20 +462,17 @@ def export(puzzle: EdgePuzzle, args) -> int:
         f"variables 1..{len(model.keys)}: one per tile kind, rotation and cell; "
         f"exactly one per cell, each kind as often as it has tiles ({encoding}); edge colours",
     ]
-    text = to_dimacs(model, header)
-    if args.output == "-":
-        sys.stdout.write(text)
-    else:
-        report.write_text_atomic(args.output, text)
-        report.say(
-            f"wrote {args.output}: {model.nvars} variables, {len(model.clauses)} clauses, "
-            f"{len(model.keys)} placement variables"
-        )
+    report.write_export(
+        args.output,
+        to_dimacs(model, header),
+        f"{model.nvars} variables, {len(model.clauses)} clauses, "
+        f"{len(model.keys)} placement variables",
+    )
     return 0
 
 
 def verify_backends() -> list[str]:
-    return ["cpsat", *(f"pysat:{name}" for name in SAT_SOLVERS_FOR_VERIFY), "reference"]
+    return [*VERIFY_SOLVERS, "reference"]
 
 
 def verify(puzzle: EdgePuzzle, args) -> int:
@@ -497,8 +497,8 @@ def verify(puzzle: EdgePuzzle, args) -> int:
     complete = all(run.complete for run in runs)
     grids = {run.grids for run in runs}
     classes = {run.classes for run in runs}
-    parities = parity_check(puzzle, args) if complete and puzzle.apart else None
     agree = complete and len(grids) == 1 and len(classes) == 1
+    parities = parity_check(puzzle, args, min(grids)) if agree and puzzle.apart else None
     if parities is not None:
         agree = agree and parities["agree"]
     print(verify_table(runs))
@@ -551,9 +551,11 @@ def verify(puzzle: EdgePuzzle, args) -> int:
         print(f"{name}: {reduced:,} {meaning(puzzle, 'rotation', False)}")
     print(f"{name}: {total * factor:,} {meaning(puzzle, 'none', True)}")
     if parities is not None:
+        both = parities["even"] + parities["odd"]
         print(
-            f"{name}: marks on even cells {parities['even']:,} + on odd cells "
-            f"{parities['odd']:,} = {parities['even'] + parities['odd']:,} (all backends)"
+            f"{name}: grids with the marks on even cells {parities['even']:,} + on odd cells "
+            f"{parities['odd']:,} = {both:,} ({', '.join(parities['backends'])} agree), "
+            + ("equal to" if both == total else "NOT equal to") + f" the {total:,} grids"
         )
     for key, ok in published.items():
         print(f"{name}: published {key}: {'a valid solution' if ok else 'NOT VALID here'}")
@@ -561,23 +563,22 @@ def verify(puzzle: EdgePuzzle, args) -> int:
     return 0
 
 
-def parity_check(puzzle: EdgePuzzle, args) -> dict | None:
+def parity_check(puzzle: EdgePuzzle, args, total: int) -> dict | None:
     """The two checkerboard cases on CP-SAT, a SAT solver and the reference, and their sum."""
     if not any(t.mark == puzzle.apart for t in puzzle.tiles):
         return None
     cases = {}
-    for backend in ("cpsat", f"pysat:{SAT_SOLVERS_FOR_VERIFY[0]}", "reference"):
+    for backend in (*VERIFY_SOLVERS[:2], "reference"):
         try:
             cases[backend] = parity_split(puzzle, backend, args.jobs, args.time_limit)
         except ValueError as error:  # the reference: marks do not force a checkerboard
             report.say(f"reference: {error}")
     first = next(iter(cases.values()))
-    plain = count_grids(puzzle, "cpsat", jobs=args.jobs)[0]
     agree = all(c == first for c in cases.values())
     return {
         "even": first["even"],
         "odd": first["odd"],
-        "sum_equals_count": first["even"] + first["odd"] == plain,
+        "sum_equals_count": first["even"] + first["odd"] == total,
         "backends": sorted(cases),
         "agree": agree,
         "counted": "distinct grids with every marked tile on a cell with (row + col) even, and "

@@ -360,12 +360,11 @@ def export(puzzle: MindLockPuzzle, args) -> int:
         f"({hex_code(start)})",
         "a model of this CNF is a plan; the first keys are the move types of each move",
     ]
-    text = to_dimacs(model, header)
-    if args.output == "-":
-        sys.stdout.write(text)
-    else:
-        report.write_text_atomic(args.output, text)
-        report.say(f"wrote {args.output}: {model.nvars} variables, {len(model.clauses)} clauses")
+    report.write_export(
+        args.output,
+        to_dimacs(model, header),
+        f"{model.nvars} variables, {len(model.clauses)} clauses",
+    )
     return 0
 
 

@@ -14,7 +14,7 @@ from ..models.errors import InputError
 from ..models.geometry import Cell
 from ..models.packing import PackingPuzzle, count_plan, exact_cover, placements
 from . import reference_packing, report
-from .backends import SAT_SOLVERS_FOR_VERIFY, Backend, backend_named
+from .backends import VERIFY_SOLVERS, Backend, backend_named
 
 KIND = "packing"
 MODULI = ("none", "symmetry")
@@ -245,20 +245,17 @@ def export(puzzle: PackingPuzzle, args) -> int:
         f"variables 1..{len(options)}: one per placement; exactly one per piece and per cell "
         f"({encoding})",
     ]
-    text = to_dimacs(model, header)
-    if args.output == "-":
-        sys.stdout.write(text)
-    else:
-        report.write_text_atomic(args.output, text)
-        report.say(
-            f"wrote {args.output}: {model.nvars} variables, {len(model.clauses)} clauses, "
-            f"{len(options)} placement variables"
-        )
+    report.write_export(
+        args.output,
+        to_dimacs(model, header),
+        f"{model.nvars} variables, {len(model.clauses)} clauses, "
+        f"{len(options)} placement variables",
+    )
     return 0
 
 
 def verify_backends() -> list[str]:
-    return ["cpsat", *(f"pysat:{name}" for name in SAT_SOLVERS_FOR_VERIFY), "reference"]
+    return [*VERIFY_SOLVERS, "reference"]
 
 
 def verify(puzzle: PackingPuzzle, args) -> int:
@@ -276,14 +273,12 @@ def verify(puzzle: PackingPuzzle, args) -> int:
                 f"{found.seconds:8.2f} s"
                 + ("" if found.complete else "  INCOMPLETE")
             )
-    solutions = {run.solutions for run in runs}
-    classes = {run.classes for run in runs if run.classes is not None}
-    complete = all(run.complete for run in runs)
-    agree = complete and len(solutions) == 1 and len(classes) == 1
-    table = verify_table(runs)
-    print(table)
-    if not agree:
-        why = "some counts did not finish" if not complete else "the backends DISAGREE"
+    finished = [run for run in runs if run.complete]
+    solutions = {run.solutions for run in finished}
+    classes = {run.classes for run in finished if run.classes is not None}
+    print(verify_table(runs))
+    why = verify_failure(runs, solutions, classes)
+    if why:
         print(f"{puzzle.name}: verification failed: {why}; nothing written")
         return 1
     total, reduced = solutions.pop(), classes.pop()
@@ -330,6 +325,25 @@ def verify(puzzle: PackingPuzzle, args) -> int:
     return 0
 
 
+def verify_failure(runs: list[PackingCount], solutions: set, classes: set) -> str | None:
+    """Why a verification fails, or None when every finished count agrees.
+
+    A count stopped by --time-limit is a lower bound: it must not exceed the agreed count, and
+    every backend must have finished at least one count.
+    """
+    if len(solutions) != 1 or len(classes) != 1:
+        return "the backends DISAGREE" if solutions else "no count finished"
+    total = next(iter(solutions))
+    if any(run.solutions > total for run in runs if not run.complete):
+        return "an unfinished count found more solutions than the others: the backends DISAGREE"
+    unfinished = {r.backend for r in runs} - {r.backend for r in runs if r.complete}
+    if unfinished:
+        return f"no count finished on {', '.join(sorted(unfinished))}"
+    if not any(run.modulo == "none" for run in runs if run.complete):
+        return "no unreduced count finished to check the reduced ones"
+    return None
+
+
 def published_agrees(puzzle: PackingPuzzle, total: int, classes: int) -> dict[str, bool]:
     ours = {"solutions": total, "classes": classes}
     return {k: puzzle.published[k] == ours[k] for k in ours if k in puzzle.published}
@@ -337,6 +351,7 @@ def published_agrees(puzzle: PackingPuzzle, total: int, classes: int) -> dict[st
 
 def verify_table(runs: list[PackingCount]) -> str:
     lines = [f"{'backend':20} {'modulo':9} {'solutions':>10} {'classes':>8} {'seconds':>8}"]
+    # a count stopped by the time limit shows its lower bound, marked incomplete
     for r in runs:
         classes = "-" if r.classes is None else f"{r.classes:,}"
         state = "" if r.complete else "  incomplete"

@@ -23,11 +23,27 @@ def write_text_atomic(path: str | Path, text: str) -> None:
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as out:
             out.write(text)
+        os.chmod(temporary, 0o666 & ~_umask())  # mkstemp makes files private; results are not
         os.replace(temporary, path)
     except BaseException:
         if os.path.exists(temporary):
             os.unlink(temporary)
         raise
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+def write_export(output: str, text: str, summary: str) -> None:
+    """Write an exported file (or to stdout for '-'), saying what was written."""
+    if output == "-":
+        sys.stdout.write(text)
+    else:
+        write_text_atomic(output, text)
+        say(f"wrote {output}: {summary}")
 
 
 def write_json_atomic(path: str | Path, obj: object) -> None:
