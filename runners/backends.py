@@ -56,6 +56,7 @@ class Backend(ABC):
     name: str
     encoding: str  # which model it takes: "cpsat" or "cnf"
     cubes_per_job: int = 8  # how finely counting likes the work split
+    stops_itself: bool = True  # whether the solver honours a deadline without being killed
 
     @abstractmethod
     def solve(self, model, time_limit: float | None = None) -> Outcome: ...
@@ -88,7 +89,7 @@ class Backend(ABC):
         current: list[int] = []
         # with a time limit, worker processes let the deadline be enforced from here, even on
         # solvers that cannot be interrupted (CaDiCaL, Lingeling)
-        in_process = (jobs <= 1 or len(chunks) <= 1) and deadline is None
+        in_process = (jobs <= 1 or len(chunks) <= 1) and (deadline is None or self.stops_itself)
         try:
             if in_process:
                 _init_worker(payload, ignore_interrupt=False)
@@ -238,6 +239,9 @@ class PysatBackend(Backend):
             )
         self.solver = solver
         self.name = f"pysat:{solver}"
+        if solver not in NOT_INCREMENTAL:
+            with Solver(name=solver) as sat:
+                self.stops_itself = _interruptible(sat)
 
     def solve(self, model: CnfModel, time_limit: float | None = None) -> Outcome:
         start = time.perf_counter()

@@ -160,15 +160,6 @@ def check_encoding(encoding: str | None) -> None:
         )
 
 
-def check_time_limit(backend: str, time_limit: float | None) -> None:
-    if time_limit is not None and not edge_bench.interruptible(backend):
-        raise InputError(
-            f"{backend} cannot stop at a time limit inside PySAT; use another backend "
-            "(e.g. pysat:glucose4) or leave out --time-limit",
-            field="--time-limit",
-        )
-
-
 # ---------------------------------------------------------------- counting
 
 
@@ -212,7 +203,6 @@ def count_grids(
     parity, when asked): (count, seconds, complete)."""
     check_encoding(encoding)
     backend = backend_named(backend_name)
-    check_time_limit(backend_name, time_limit)
     start = time.perf_counter()
     if backend.encoding == "cpsat":
         model = encode_cpsat(puzzle, turns, parity, variant or DEFAULT_CPSAT_VARIANT)
@@ -325,7 +315,6 @@ def solve_once(
         return grid, time.perf_counter() - start, True
     encoding = getattr(args, "encoding", None)
     check_encoding(encoding)
-    check_time_limit(backend_name, time_limit)
     backend = backend_named(backend_name, getattr(args, "workers", 2))
     if backend.encoding == "cpsat":
         variant = getattr(args, "cpsat_model", None) or DEFAULT_CPSAT_VARIANT
