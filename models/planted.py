@@ -11,9 +11,7 @@ each turned at random, so a solver cannot read the solution off the tile order.
 from __future__ import annotations
 
 import random
-from pathlib import Path
 
-from ..runners.report import write_text_atomic
 from .edgefile import to_e2
 from .edgematch import Edge, EdgePuzzle, Tile, rotated
 from .errors import InputError
@@ -103,8 +101,8 @@ def generate(size: int, border_colours: int, interior_colours: int, seed: int) -
     )
 
 
-def write_benchmark(puzzle: EdgePuzzle, path: str | Path) -> None:
-    """Write the puzzle as an Eternity II benchmark file (atomically), to be read back by path."""
+def benchmark_text(puzzle: EdgePuzzle) -> str:
+    """The puzzle in the Eternity II benchmark format, to be saved and read back by path."""
     if puzzle.rule != "equal" or puzzle.frame != FRAME or puzzle.apart or puzzle.fixed:
         raise InputError(
             "only 'equal' puzzles with frame colour 0, no marks rule and no fixed tiles "
@@ -119,4 +117,4 @@ def write_benchmark(puzzle: EdgePuzzle, path: str | Path) -> None:
                     "marked; the benchmark format has neither",
                     field="format",
                 )
-    write_text_atomic(path, to_e2(puzzle))
+    return to_e2(puzzle)

@@ -86,29 +86,11 @@ def planted_instances(
     for size, border, interior in series:
         puzzle = planted.generate(size, border, interior, seed)
         path = folder / f"{puzzle.name}.txt"
-        planted.write_benchmark(puzzle, path)
+        report.write_text_atomic(path, planted.benchmark_text(puzzle))
         found.append(
             Instance("planted", puzzle.name, path, size, size, border, interior, seed)
         )
     return found
-
-
-def interruptible(backend: str) -> bool:
-    """Whether the backend's solver can be interrupted inside its library (PySAT's interrupt).
-
-    (The backends stop the others by ending their worker process.)
-    """
-    if not backend.startswith("pysat:"):
-        return True
-    from pysat.solvers import Solver
-
-    with Solver(name=backend.split(":", 1)[1]) as sat:
-        try:
-            sat.interrupt()
-            sat.clear_interrupt()
-        except NotImplementedError:
-            return False
-    return True
 
 
 @dataclass
@@ -316,7 +298,7 @@ def load_range(summaries: list[dict]) -> str:
 def run_generate(args: argparse.Namespace) -> int:
     """The `generate` command: write a planted board in the Eternity II benchmark format."""
     puzzle = planted.generate(args.size, args.border_colours, args.interior_colours, args.seed)
-    planted.write_benchmark(puzzle, args.output)
+    report.write_text_atomic(args.output, planted.benchmark_text(puzzle))
     print(f"wrote {args.output}: {puzzle.title}")
     return 0
 

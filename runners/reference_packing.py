@@ -8,6 +8,7 @@ solutions themselves, not by Burnside's lemma as the solver backends do.
 
 from __future__ import annotations
 
+import itertools
 import multiprocessing
 import signal
 import time
@@ -58,8 +59,11 @@ def build(puzzle: PackingPuzzle) -> Board:
             for m in ((False, True) if puzzle.flip else (False,))
         }
         masks = set()
+        height = max(r for r, _ in cells) + 1
+        width = max(c for _, c in cells) + 1
         for variant in variants:
-            for r0, c0 in cells:
+            # every offset of the shape's bounding box, even where its corner lies on a hole
+            for r0, c0 in itertools.product(range(height), range(width)):
                 mask = 0
                 for r, c in variant:
                     b = bit.get((r + r0, c + c0))

@@ -65,6 +65,12 @@ def test_pentomino_classes(name, backend, classes):
     assert found.complete and found.classes == classes
 
 
+def test_reference_on_a_board_with_a_hole():
+    """Shapes whose bounding-box corner lies over the hole must be placed too (520, not 326)."""
+    found = reference_packing.count(puzzlefile.load("pentomino-8x8-centre-hole"), jobs=2)
+    assert found.complete and found.total == 520
+
+
 def test_reduced_count_equals_unreduced_on_an_odd_side():
     """5x12 has an odd side: the reduced count (one placement per orbit) must still be exact."""
     puzzle = puzzlefile.load("pentomino-5x12")

@@ -12,6 +12,7 @@ import itertools
 import random
 
 import pytest
+
 from puzzlesat.models import planted, puzzlefile
 from puzzlesat.models.edgematch import EdgePuzzle, FixedTile, Tile
 from puzzlesat.runners import reference_edge
@@ -284,7 +285,7 @@ def test_planted_board_refuses_more_colours_than_joints():
 def test_benchmark_file_reads_back(tmp_path):
     puzzle = planted.generate(6, 3, 5, seed=3)
     path = tmp_path / "board.txt"
-    planted.write_benchmark(puzzle, path)
+    path.write_text(planted.benchmark_text(puzzle))
     again = puzzlefile.load(str(path))
     assert (again.rows, again.cols, again.rule, again.frame) == (6, 6, "equal", ("0", ""))
     assert [t.edges for t in again.tiles] == [t.edges for t in puzzle.tiles]
