@@ -401,6 +401,7 @@ def _chunks(items: list[int], parts: int) -> list[list[int]]:
 SAT_SOLVERS_FOR_VERIFY = ("cadical195", "glucose4")
 # the solver backends every verify runs (families add their reference solver)
 VERIFY_SOLVERS = ("cpsat", *(f"pysat:{name}" for name in SAT_SOLVERS_FOR_VERIFY))
+VERIFY_BACKENDS = (*VERIFY_SOLVERS, "reference")  # 'reference': each family's own reference
 
 
 def backend_named(name: str, workers: int = 2) -> Backend:

@@ -37,7 +37,7 @@ from ..models.encode_packing import CARD_ENCODINGS
 from ..models.encoded import to_dimacs
 from ..models.errors import InputError
 from . import edge_bench, reference_edge, report
-from .backends import VERIFY_SOLVERS, backend_named
+from .backends import VERIFY_BACKENDS, VERIFY_SOLVERS, backend_named
 
 KIND = "edge-matching"
 MODULI = ("none", "rotation")
@@ -460,10 +460,6 @@ def export(puzzle: EdgePuzzle, args) -> int:
     return 0
 
 
-def verify_backends() -> list[str]:
-    return [*VERIFY_SOLVERS, "reference"]
-
-
 def verify(puzzle: EdgePuzzle, args) -> int:
     """Count on every backend and the reference, plainly and up to turns; all must agree."""
     puzzle = leveled(puzzle, args)
@@ -473,7 +469,7 @@ def verify(puzzle: EdgePuzzle, args) -> int:
         modulo = "none"
     check_modulo(puzzle, modulo)
     runs: list[EdgeCount] = []
-    for backend in verify_backends():
+    for backend in list(VERIFY_BACKENDS):
         found = count_edge(
             puzzle, backend, modulo, args.jobs, args.time_limit, args.encoding, quiet=False
         )

@@ -14,7 +14,7 @@ from ..models.errors import InputError
 from ..models.geometry import Cell
 from ..models.packing import PackingPuzzle, count_plan, exact_cover, placements
 from . import reference_packing, report
-from .backends import VERIFY_SOLVERS, Backend, backend_named
+from .backends import VERIFY_BACKENDS, Backend, backend_named
 
 KIND = "packing"
 MODULI = ("none", "symmetry")
@@ -259,14 +259,10 @@ def export(puzzle: PackingPuzzle, args) -> int:
     return 0
 
 
-def verify_backends() -> list[str]:
-    return [*VERIFY_SOLVERS, "reference"]
-
-
 def verify(puzzle: PackingPuzzle, args) -> int:
     """Count on every backend, with and without symmetry reduction; all must agree."""
     runs: list[PackingCount] = []
-    for backend in verify_backends():
+    for backend in list(VERIFY_BACKENDS):
         for modulo in MODULI:
             limit = args.time_limit
             if modulo == "none" and args.unreduced_time_limit is not None:
@@ -368,7 +364,7 @@ def verify_table(runs: list[PackingCount]) -> str:
 
 
 def bench_backends(puzzle: PackingPuzzle, args) -> list[str]:
-    return verify_backends()
+    return list(VERIFY_BACKENDS)
 
 
 def bench_run(puzzle: PackingPuzzle, backend: str, args, solve: bool) -> report.BenchRun:
