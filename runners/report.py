@@ -128,7 +128,7 @@ def write_results_readme(folder: Path) -> None:
             label = f"{run['seconds']:.2f}" + ("" if run.get("complete", True) else " (incomplete)")
             seconds.setdefault(run["backend"], []).append(label)
         timing = "; ".join(f"{b} {' / '.join(s)}" for b, s in seconds.items())
-        classes = result.get("classes")
+        classes = result.get("classes", result.get("rotation_classes"))
         rows.append(
             f"| [{result['puzzle']}]({path.name}) | {result['count']:,} | "
             f"{'-' if classes is None else f'{classes:,}'} | {timing} |"
@@ -149,9 +149,11 @@ def write_results_readme(folder: Path) -> None:
         "",
         "`count`: every solution (for packing puzzles: rotations and reflections of a solution",
         "count as different; for edge-matching: distinct grids, identical tiles interchangeable;",
-        "each JSON file's `counted` says). `classes`: solutions up to the board's symmetries.",
-        "Seconds: per backend, the count without and with symmetry reduction, on the machine",
-        "named in each JSON file.",
+        "each JSON file's `counted` says). `classes`: solutions up to the board's symmetries",
+        "(packing: rotations and reflections; edge-matching: turning the whole board).",
+        "Seconds: per backend; for packing puzzles the count without / with symmetry reduction",
+        "(a count stopped by verify's time limit is marked incomplete: a lower bound), on the",
+        "machine named in each JSON file.",
         "",
         "| puzzle | count | classes | seconds per backend (plain / reduced) |",
         "|---|---:|---:|---|",
