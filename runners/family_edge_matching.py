@@ -7,7 +7,6 @@ import os
 import sys
 import time
 from dataclasses import dataclass, field
-from pathlib import Path
 
 from ..models.edgefile import TOML_FORMAT, edge_word, published_looks
 from ..models.edgematch import (
@@ -523,14 +522,8 @@ def verify(puzzle: EdgePuzzle, args) -> int:
             for r in runs
         ],
         "jobs": args.jobs,
-        "versions": report.versions(),
-        "machine": report.machine(),
-        "date": report.now(),
     }
-    path = Path(args.results) / f"{name}.json"
-    report.write_json_atomic(path, result)
-    if hasattr(report, "write_results_readme"):
-        report.write_results_readme(Path(args.results))
+    path = report.write_verified(args.results, name, result)
     print(f"{name}: all backends agree: {total:,} {meaning(puzzle, 'none', False)}")
     if reduced is not None:
         print(f"{name}: {reduced:,} {meaning(puzzle, 'rotation', False)}")

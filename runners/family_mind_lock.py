@@ -483,9 +483,6 @@ def verify(puzzle: MindLockPuzzle, args) -> int:
         "runs": [{"backend": b, "seconds": round(sum(s), 3), "complete": complete}
                  for b, s in seconds.items()],
         "plans": rows,
-        "versions": report.versions(),
-        "machine": report.machine(),
-        "date": report.now(),
     }
     if not ok:
         why = [k for k, v in checks.items() if not v]
@@ -493,9 +490,7 @@ def verify(puzzle: MindLockPuzzle, args) -> int:
         why += [] if complete else ["a plan did not finish"]
         print(f"mind-lock: verification FAILED: {'; '.join(why)}; nothing written")
         return 1
-    path = Path(args.results) / f"{puzzle.name}.json"
-    report.write_json_atomic(path, result)
-    report.write_results_readme(Path(args.results))
+    path = report.write_verified(args.results, puzzle.name, result)
     print(f"mind-lock: {build.positions:,} {COUNTED}")
     print(f"hardest distance {build.hardest_distance} moves ({len(hardest)} positions); "
           f"the table's distance equals the optimal plan length of "

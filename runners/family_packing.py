@@ -6,7 +6,6 @@ import argparse
 import sys
 import time
 from dataclasses import dataclass
-from pathlib import Path
 
 from ..models.encode_packing import CARD_ENCODINGS, DEFAULT_CARD_ENCODING, encode_cnf, encode_cpsat
 from ..models.encoded import to_dimacs
@@ -306,13 +305,8 @@ def verify(puzzle: PackingPuzzle, args) -> int:
             for r in runs
         ],
         "jobs": args.jobs,
-        "versions": report.versions(),
-        "machine": report.machine(),
-        "date": report.now(),
     }
-    path = Path(args.results) / f"{puzzle.name}.json"
-    report.write_json_atomic(path, result)
-    report.write_results_readme(Path(args.results))
+    path = report.write_verified(args.results, puzzle.name, result)
     print(
         f"{puzzle.name}: all backends agree: {total:,} {meaning(puzzle, 'none')}; "
         f"{reduced:,} {meaning(puzzle, 'symmetry')}"

@@ -46,6 +46,15 @@ def write_export(output: str, text: str, summary: str) -> None:
         say(f"wrote {output}: {summary}")
 
 
+def write_verified(folder: str | Path, name: str, result: dict) -> Path:
+    """Stamp a verified result (library versions, machine, date), write it, rebuild the index."""
+    result = {**result, "versions": versions(), "machine": machine(), "date": now()}
+    path = Path(folder) / f"{name}.json"
+    write_json_atomic(path, result)
+    write_results_readme(Path(folder))
+    return path
+
+
 def write_json_atomic(path: str | Path, obj: object) -> None:
     write_text_atomic(path, json.dumps(obj, indent=2, sort_keys=False) + "\n")
 
