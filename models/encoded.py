@@ -9,6 +9,20 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ortools.sat.python import cp_model
+from pysat.card import EncType
+
+# PySAT's encodings of "exactly one", selectable by name.
+CARD_ENCODINGS = {
+    "pairwise": EncType.pairwise,
+    "seqcounter": EncType.seqcounter,
+    "ladder": EncType.ladder,
+    "totalizer": EncType.totalizer,
+    "sortnetwrk": EncType.sortnetwrk,
+    "cardnetwrk": EncType.cardnetwrk,
+    "bitwise": EncType.bitwise,
+    "mtotalizer": EncType.mtotalizer,
+    "kmtotalizer": EncType.kmtotalizer,
+}
 
 
 @dataclass

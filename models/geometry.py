@@ -86,19 +86,28 @@ SYMMETRY_NAMES = (
 )
 
 
-def rectangle_symmetry(name: str, height: int, width: int) -> Transform | None:
-    """A named symmetry of a h x w rectangle, or None where it does not map it to itself."""
-    h, w = height - 1, width - 1
-    square = height == width
+def rectangle_symmetry(
+    name: str, top: int, left: int, bottom: int, right: int
+) -> Transform | None:
+    """A named symmetry of the rectangle with corners (top, left) and (bottom, right), or None
+    where it does not map that rectangle to itself. The rectangle need not start at (0, 0): a
+    board drawn with an empty margin keeps its symmetries."""
+    h, w = bottom - top, right - left
+    square = h == w
+
+    def shifted(f: Callable[[int, int], Cell]) -> Transform:
+        # the symmetry of the rectangle at (0, 0), applied about the board's own corner
+        return lambda p: (lambda q: (q[0] + top, q[1] + left))(f(p[0] - top, p[1] - left))
+
     table: dict[str, tuple[bool, Transform]] = {
         "identity": (True, lambda p: p),
-        "rotate 90": (square, lambda p: (p[1], w - p[0])),
-        "rotate 180": (True, lambda p: (h - p[0], w - p[1])),
-        "rotate 270": (square, lambda p: (h - p[1], p[0])),
-        "mirror left-right": (True, lambda p: (p[0], w - p[1])),
-        "mirror top-bottom": (True, lambda p: (h - p[0], p[1])),
-        "mirror diagonal": (square, lambda p: (p[1], p[0])),
-        "mirror anti-diagonal": (square, lambda p: (w - p[1], h - p[0])),
+        "rotate 90": (square, shifted(lambda r, c: (c, w - r))),
+        "rotate 180": (True, shifted(lambda r, c: (h - r, w - c))),
+        "rotate 270": (square, shifted(lambda r, c: (h - c, r))),
+        "mirror left-right": (True, shifted(lambda r, c: (r, w - c))),
+        "mirror top-bottom": (True, shifted(lambda r, c: (h - r, c))),
+        "mirror diagonal": (square, shifted(lambda r, c: (c, r))),
+        "mirror anti-diagonal": (square, shifted(lambda r, c: (w - c, h - r))),
     }
     exists, transform = table[name]
     return transform if exists else None
@@ -115,13 +124,13 @@ def board_symmetries(cells: Iterable[Cell], flip: bool) -> list[tuple[str, Trans
     Mirror images are symmetries of the puzzle only when pieces may be flipped.
     """
     cells = set(cells)
-    height = max(r for r, _ in cells) + 1
-    width = max(c for _, c in cells) + 1
+    top, bottom = min(r for r, _ in cells), max(r for r, _ in cells)
+    left, right = min(c for _, c in cells), max(c for _, c in cells)
     group = []
     for name in SYMMETRY_NAMES:
         if is_reflection(name) and not flip:
             continue
-        transform = rectangle_symmetry(name, height, width)
+        transform = rectangle_symmetry(name, top, left, bottom, right)
         if transform is not None and {transform(p) for p in cells} == cells:
             group.append((name, transform))
     return group

@@ -11,7 +11,7 @@ import pytest
 
 def run(*args: str, cwd=None) -> subprocess.CompletedProcess:
     return subprocess.run(
-        [sys.executable, "-m", "puzzlesat.runners.cli", *args],
+        [sys.executable, "-m", "puzzlesat.cli", *args],
         capture_output=True, text=True, cwd=cwd, timeout=600,
     )
 

@@ -16,8 +16,8 @@ from pathlib import Path
 import pytest
 from pysat.solvers import Solver
 
-from puzzlesat.models import puzzlefile
-from puzzlesat.models.edgefile import (
+from puzzlesat.models import files as puzzlefile
+from puzzlesat.models.edge_matching.reader import (
     ARTICLE_FORMAT,
     E2_FORMAT,
     published_looks,
@@ -27,7 +27,7 @@ from puzzlesat.models.edgefile import (
     to_e2,
     to_toml,
 )
-from puzzlesat.models.edgematch import (
+from puzzlesat.models.edge_matching import (
     EdgePuzzle,
     FixedTile,
     Tile,
@@ -38,12 +38,12 @@ from puzzlesat.models.edgematch import (
     looks,
     tile_types,
 )
-from puzzlesat.models.encode_edge import encode_cnf, encode_cpsat, placements
+from puzzlesat.models.edge_matching.encode import encode_cnf, encode_cpsat, placements
 from puzzlesat.models.errors import InputError
-from puzzlesat.models.puzzlefile import read_puzzle_text
-from puzzlesat.runners import reference_edge
-from puzzlesat.runners.backends import backend_named
-from puzzlesat.runners.family_edge_matching import count_edge, count_grids, parity_split
+from puzzlesat.models.files import read_puzzle_text
+from puzzlesat import reference_edge
+from puzzlesat.backends import backend_named
+from puzzlesat.family_edge_matching import count_edge, count_grids, parity_split
 
 SHARED = Path(__file__).resolve().parents[2] / "shared" / "benchmarks" / "edge-matching"
 
@@ -68,7 +68,7 @@ def load(name: str, level: int = 1) -> EdgePuzzle:
 
 def run(*args: str) -> subprocess.CompletedProcess:
     return subprocess.run(
-        [sys.executable, "-m", "puzzlesat.runners.cli", *args],
+        [sys.executable, "-m", "puzzlesat.cli", *args],
         capture_output=True, text=True, timeout=600,
     )
 

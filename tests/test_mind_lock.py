@@ -12,9 +12,9 @@ from types import SimpleNamespace
 import pytest
 
 from puzzlesat.models import mindlock_table, puzzlefile
-from puzzlesat.models.encode_mindlock import slide_identities
+from puzzlesat.models.mind_lock.encode import slide_identities
 from puzzlesat.models.errors import InputError
-from puzzlesat.models.mindlock import (
+from puzzlesat.models.mind_lock import (
     GAP_CELLS,
     MOVES,
     POSITIONS,
@@ -27,7 +27,7 @@ from puzzlesat.models.mindlock import (
     rank,
     unrank,
 )
-from puzzlesat.runners import family_mind_lock as family
+from puzzlesat import family_mind_lock as family
 
 
 @pytest.fixture(scope="module")
@@ -142,8 +142,8 @@ def test_planning_agrees_with_the_table(backend, build, puzzle):
 
 
 def test_replay_rejects_a_plan_that_breaks_the_rules(puzzle):
-    from puzzlesat.models.encode_mindlock import plan_cnf
-    from puzzlesat.runners.backends import backend_named
+    from puzzlesat.models.mind_lock.encode import plan_cnf
+    from puzzlesat.backends import backend_named
 
     start = parse_position("0x76bd98")
     model = plan_cnf(start, puzzle.solved, 12)
@@ -189,7 +189,7 @@ def test_notation_round_trip():
 def run(*args: str, cache) -> subprocess.CompletedProcess:
     env = dict(os.environ, XDG_CACHE_HOME=str(cache))
     return subprocess.run(
-        [sys.executable, "-m", "puzzlesat.runners.cli", *args],
+        [sys.executable, "-m", "puzzlesat.cli", *args],
         capture_output=True, text=True, timeout=600, env=env,
     )
 
@@ -257,8 +257,8 @@ def brute_force_plans(start, solved, steps):
 
 @pytest.mark.parametrize("steps", [12, 14])
 def test_plan_models_have_exactly_the_legal_plans(steps, puzzle):
-    from puzzlesat.models.encode_mindlock import plan_cnf, plan_cpsat
-    from puzzlesat.runners.backends import backend_named
+    from puzzlesat.models.mind_lock.encode import plan_cnf, plan_cpsat
+    from puzzlesat.backends import backend_named
 
     start = parse_position("0x76bd98")
     expected = brute_force_plans(start, set(puzzle.solved), steps)

@@ -8,11 +8,12 @@ import pytest
 from pysat.formula import CNF
 from pysat.solvers import Solver
 
-from puzzlesat.models import puzzlefile
-from puzzlesat.models.packing import count_plan, piece_orientations, placements
-from puzzlesat.models.puzzlefile import read_puzzle_text
-from puzzlesat.runners import reference_packing
-from puzzlesat.runners.family_packing import count_solutions
+from puzzlesat.models import files as puzzlefile
+from puzzlesat.models.packing import piece_orientations, placements
+from puzzlesat.models.packing.plan import count_plan
+from puzzlesat.models.files import read_puzzle_text
+from puzzlesat import reference_packing
+from puzzlesat.family_packing import count_solutions
 
 
 def test_orientation_counts():
@@ -164,7 +165,7 @@ def test_one_sided_pieces_have_no_mirror_symmetry():
 
 def test_exported_dimacs_counts_the_same(tmp_path):
     """The exported CNF, read back by PySAT alone, has 48 models on its placement variables."""
-    from puzzlesat.runners.cli import main
+    from puzzlesat.cli import main
 
     path = tmp_path / "iq8.cnf"
     assert main(["export", "iq-block-8", "--format", "dimacs", "-o", str(path)]) == 0

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from puzzlesat.models import puzzlefile
-from puzzlesat.runners.family_packing import count_solutions
+from puzzlesat.models import files as puzzlefile
+from puzzlesat.family_packing import count_solutions
 
 pytestmark = pytest.mark.slow
 

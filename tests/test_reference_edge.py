@@ -14,8 +14,8 @@ import random
 import pytest
 
 from puzzlesat.models import planted, puzzlefile
-from puzzlesat.models.edgematch import EdgePuzzle, FixedTile, Tile
-from puzzlesat.runners import reference_edge
+from puzzlesat.models.edge_matching import EdgePuzzle, FixedTile, Tile
+from puzzlesat import reference_edge
 
 # ---------------------------------------------------------------- brute force
 
@@ -229,7 +229,7 @@ def published_looks(text: str) -> tuple:
 
 @pytest.mark.parametrize("level", [1, 2])
 def test_diamond_blocks_published_solutions_found(level):
-    from puzzlesat.models.edgematch import at_level
+    from puzzlesat.models.edge_matching import at_level
 
     puzzle = at_level(puzzlefile.load("diamond-blocks"), level)
     wanted = published_looks(str(puzzle.published[f"solution_level{level}"]))
@@ -243,7 +243,7 @@ def test_diamond_blocks_published_solutions_found(level):
 
 
 def test_level2_is_the_sum_of_its_parities():
-    from puzzlesat.models.edgematch import at_level
+    from puzzlesat.models.edge_matching import at_level
 
     puzzle = at_level(puzzlefile.load("diamond-blocks"), 2)
     parities = reference_edge.parity_counts(puzzle)

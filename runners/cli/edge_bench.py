@@ -23,9 +23,10 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..models import planted, puzzlefile
+from ..models import files as puzzlefile
+from ..models.edge_matching import planted
 from ..models.errors import InputError
-from . import report
+from .. import output as report
 
 INSTANCES = "../shared/benchmarks/edge-matching"  # read by path, from the project's folder
 BACKENDS = ("cpsat", "pysat:cadical195", "pysat:glucose4", "reference")
@@ -109,7 +110,7 @@ def one_run(instance: Instance, backend: str, time_limit: float, limit_inside: b
     """
     with tempfile.TemporaryDirectory(prefix="edge-bench-") as scratch:
         command = [
-            sys.executable, "-m", "puzzlesat.runners.cli", "bench", "--solve", str(instance.path),
+            sys.executable, "-m", "puzzlesat.cli", "bench", "--solve", str(instance.path),
             "--backend", backend, "--repeat", "1", "--results", scratch,
         ]
         if limit_inside:
@@ -184,7 +185,7 @@ def bench_instance(
 
 def run_bench(args: argparse.Namespace) -> int:
     """The `edge-bench` command."""
-    from .cli import append_csv
+    from . import append_csv
 
     results = Path(args.results)
     backends = args.backend or list(BACKENDS)

@@ -222,7 +222,7 @@ def load(name_or_path: str):
 
 
 # The modules that register a kind (and foreign formats) when imported.
-FAMILY_MODULES = ("packingfile", "edgefile", "mindlock")
+FAMILY_MODULES = ("packing.reader", "edge_matching.reader", "mind_lock.reader")
 
 
 def _register_builtin_kinds() -> None:

@@ -8,8 +8,8 @@ import sys
 import time
 from dataclasses import dataclass, field
 
-from ..models.edgefile import TOML_FORMAT, edge_word, published_looks
-from ..models.edgematch import (
+from ..models.edge_matching.reader import TOML_FORMAT, edge_word, published_looks
+from ..models.edge_matching import (
     EdgePuzzle,
     Placed,
     at_level,
@@ -22,7 +22,7 @@ from ..models.edgematch import (
     tile_types,
     turned_looks,
 )
-from ..models.encode_edge import (
+from ..models.edge_matching.encode import (
     CPSAT_VARIANTS,
     DEFAULT_CARD_ENCODING,
     DEFAULT_CPSAT_VARIANT,
@@ -32,11 +32,13 @@ from ..models.encode_edge import (
     placements,
     split_cubes,
 )
-from ..models.encode_packing import CARD_ENCODINGS
+from ..models.encoded import CARD_ENCODINGS
 from ..models.encoded import to_dimacs
 from ..models.errors import InputError
-from . import edge_bench, reference_edge, report
-from .backends import VERIFY_BACKENDS, VERIFY_SOLVERS, backend_named
+from .. import output as report
+from ..backends import reference_edge
+from ..cli import edge_bench
+from ..backends import VERIFY_BACKENDS, VERIFY_SOLVERS, backend_named
 
 KIND = "edge-matching"
 MODULI = ("none", "rotation")

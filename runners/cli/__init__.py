@@ -14,11 +14,11 @@ import sys
 from pathlib import Path
 from types import ModuleType
 
-from ..models import puzzlefile
+from ..models import files as puzzlefile
 from ..models.errors import InputError
-from . import report
+from .. import output as report
 
-FAMILY_MODULES = ("family_packing", "family_edge_matching", "family_mind_lock")
+FAMILY_MODULES = ("packing", "edge_matching", "mind_lock")
 
 
 def families() -> dict[str, ModuleType]:
@@ -26,9 +26,9 @@ def families() -> dict[str, ModuleType]:
     found = {}
     for name in FAMILY_MODULES:
         try:
-            module = importlib.import_module(f"{__package__}.{name}")
+            module = importlib.import_module(f"puzzlesat.families.{name}")
         except ModuleNotFoundError as error:
-            if error.name == f"{__package__}.{name}":
+            if error.name == f"puzzlesat.families.{name}":
                 continue
             raise
         found[module.KIND] = module

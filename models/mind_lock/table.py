@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from .mindlock import (
+from . import (
     ARRANGEMENTS,
     GAP_CELLS,
     MOVES,

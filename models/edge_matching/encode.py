@@ -18,7 +18,7 @@ from ortools.sat.python import cp_model
 from pysat.card import CardEnc
 from pysat.formula import IDPool
 
-from .edgematch import (
+from . import (
     SIDE_NAMES,
     Cell,
     Edge,
@@ -34,8 +34,8 @@ from .edgematch import (
     turned_cell,
     type_rotation,
 )
-from .encode_packing import CARD_ENCODINGS
-from .encoded import CnfModel, CpsatModel
+from ..encoded import CARD_ENCODINGS
+from ..encoded import CnfModel, CpsatModel
 
 DEFAULT_CARD_ENCODING = "seqcounter"
 ONE_ONLY = ("pairwise", "ladder", "bitwise")  # encodings PySAT has for a bound of one only

@@ -18,11 +18,12 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..models import mindlock_table, puzzlefile
-from ..models.encode_mindlock import PlanLayout, plan_cnf, plan_cpsat, slide_identities
+from ..models import files as puzzlefile
+from ..models.mind_lock import table as mindlock_table
+from ..models.mind_lock.encode import PlanLayout, plan_cnf, plan_cpsat, slide_identities
 from ..models.encoded import to_dimacs
 from ..models.errors import InputError
-from ..models.mindlock import (
+from ..models.mind_lock import (
     NOTATION_HELP,
     POSITIONS,
     MindLockPuzzle,
@@ -38,8 +39,8 @@ from ..models.mindlock import (
     rank,
     unrank,
 )
-from . import report
-from .backends import SAT_SOLVERS_FOR_VERIFY, VERIFY_SOLVERS, backend_named
+from .. import output as report
+from ..backends import SAT_SOLVERS_FOR_VERIFY, VERIFY_SOLVERS, backend_named
 
 KIND = "mind-lock"
 TABLE = "table"

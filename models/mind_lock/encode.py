@@ -27,8 +27,8 @@ from dataclasses import dataclass
 from ortools.sat.python import cp_model
 from pysat.formula import IDPool
 
-from .encoded import CnfModel, CpsatModel
-from .mindlock import CELLS, COLOUR_NAMES, GAP, GAP_CELLS, MOVES, Position, move_cells
+from ..encoded import CnfModel, CpsatModel
+from . import CELLS, COLOUR_NAMES, GAP, GAP_CELLS, MOVES, Position, move_cells
 
 PUSH, HORIZONTAL, VERTICAL = range(3)  # indices into MOVES
 LONGEST_SLIDE_RUN = 6

@@ -7,13 +7,16 @@ import sys
 import time
 from dataclasses import dataclass
 
-from ..models.encode_packing import CARD_ENCODINGS, DEFAULT_CARD_ENCODING, encode_cnf, encode_cpsat
+from ..models.encoded import CARD_ENCODINGS
+from ..models.packing.encode import DEFAULT_CARD_ENCODING, encode_cnf, encode_cpsat
 from ..models.encoded import to_dimacs
 from ..models.errors import InputError
 from ..models.geometry import Cell
-from ..models.packing import PackingPuzzle, count_plan, exact_cover, placements
-from . import reference_packing, report
-from .backends import VERIFY_BACKENDS, Backend, backend_named
+from ..models.packing import PackingPuzzle, exact_cover, placements
+from ..models.packing.plan import count_plan
+from .. import output as report
+from ..backends import reference_packing
+from ..backends import VERIFY_BACKENDS, Backend, backend_named
 
 KIND = "packing"
 MODULI = ("none", "symmetry")

@@ -42,7 +42,7 @@ import math
 import re
 from pathlib import Path
 
-from .edgematch import (
+from . import (
     RULES,
     Edge,
     EdgePuzzle,
@@ -53,8 +53,8 @@ from .edgematch import (
     fits_frame,
     rotated,
 )
-from .errors import InputError
-from .puzzlefile import FOREIGN_FORMATS, ForeignFormat, TomlDoc, register_kind
+from ..errors import InputError
+from ..files import FOREIGN_FORMATS, ForeignFormat, TomlDoc, register_kind
 
 FIELDS = {
     "kind", "name", "title", "source", "rows", "cols", "rule", "halves", "frame", "apart",

@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import random
 
-from .edgefile import to_e2
-from .edgematch import Edge, EdgePuzzle, Tile, rotated
-from .errors import InputError
+from .reader import to_e2
+from . import Edge, EdgePuzzle, Tile, rotated
+from ..errors import InputError
 
 FRAME: Edge = ("0", "")
 

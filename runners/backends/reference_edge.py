@@ -29,7 +29,7 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
-from ..models.edgematch import Edge, EdgePuzzle, Tile
+from ..models.edge_matching import Edge, EdgePuzzle, Tile
 
 Placement = tuple[int, int]  # (tile index, clockwise quarter turns) on one cell
 PARITIES = ("even", "odd")  # marks on cells with (row + col) even, or odd

@@ -3,24 +3,12 @@
 from __future__ import annotations
 
 from ortools.sat.python import cp_model
-from pysat.card import CardEnc, EncType
+from pysat.card import CardEnc
 from pysat.formula import IDPool
 
-from .encoded import CnfModel, CpsatModel
-from .packing import ExactCover
+from ..encoded import CARD_ENCODINGS, CnfModel, CpsatModel
+from . import ExactCover
 
-# PySAT's encodings of "exactly one", selectable by name.
-CARD_ENCODINGS = {
-    "pairwise": EncType.pairwise,
-    "seqcounter": EncType.seqcounter,
-    "ladder": EncType.ladder,
-    "totalizer": EncType.totalizer,
-    "sortnetwrk": EncType.sortnetwrk,
-    "cardnetwrk": EncType.cardnetwrk,
-    "bitwise": EncType.bitwise,
-    "mtotalizer": EncType.mtotalizer,
-    "kmtotalizer": EncType.kmtotalizer,
-}
 DEFAULT_CARD_ENCODING = "pairwise"
 
 

@@ -1,0 +1,46 @@
+"""Reading a Mind Lock puzzle file: its solved positions and published figures."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from ..errors import InputError
+from ..files import TomlDoc, register_kind
+from . import MindLockPuzzle, parse_position
+
+FIELDS = {"kind", "name", "title", "source", "solved", "published"}
+PUBLISHED = {"positions", "example", "example_moves", "note"}
+
+
+def read_mind_lock(doc: TomlDoc) -> MindLockPuzzle:
+    doc.reject_unknown("", FIELDS)
+    written = doc.get("solved", list, required=True)
+    if not written:
+        raise doc.error("solved", "no solved positions")
+    solved = []
+    for text in written:
+        if not isinstance(text, str):
+            raise doc.error("solved", f"expected a position as a string, got {text!r}")
+        try:
+            solved.append(parse_position(text, "solved"))
+        except InputError as error:
+            raise doc.error("solved", error.message) from None
+    if len(set(solved)) != len(solved):
+        raise doc.error("solved", "a solved position is listed twice")
+    doc.reject_unknown("published", PUBLISHED)
+    kinds = {"positions": int, "example": str, "example_moves": int, "note": str}
+    published = {
+        key: doc.get(f"published.{key}", kinds[key])
+        for key in PUBLISHED
+        if key in doc.get("published", dict, {})
+    }
+    return MindLockPuzzle(
+        name=doc.get("name", str, Path(doc.path).stem),
+        solved=tuple(solved),
+        title=doc.get("title", str, ""),
+        source=doc.get("source", str, ""),
+        published=published,
+    )
+
+
+register_kind("mind-lock", read_mind_lock)
