@@ -21,7 +21,7 @@ from .executors import Executor, executor_named
 from .models import files
 from .models.errors import InputError
 from .outcomes import Count, Solution, Verification
-from .registry import family_of, names_for, resolve
+from .registry import default_backend, family_of, names_for, resolve
 
 Say = Callable[[str], None]
 
@@ -55,8 +55,10 @@ def solve(puzzle, backend: str | None = None, time_limit: float | None = None,
     fam = family_of(puzzle)
     fam.check_options(options, fam.options, "solve")
     time_limit = check_time_limit(time_limit)
-    chosen = resolve(backend, puzzle.kind, "solve", say)
-    return fam.solve(puzzle, chosen, time_limit, **options)
+    chosen = resolve(backend, puzzle.kind, "solve")
+    found = fam.solve(puzzle, chosen, time_limit, **options)
+    _say_default(say, backend, puzzle.kind, "solve")
+    return found
 
 
 def solutions(puzzle, backend: str | None = None, limit: int | None = None,
@@ -95,10 +97,20 @@ def count(puzzle, backend: str | None = None, modulo: str | None = None,
     time_limit = check_time_limit(time_limit)
     modulo = fam.check_modulo(puzzle, modulo or "none") or modulo or "none"
     runner = make_runner(jobs, executor, time_limit, checkpoint, say)
-    chosen = resolve(backend, puzzle.kind, "count", say)
+    chosen = resolve(backend, puzzle.kind, "count")
     with progress_bar(f"{chosen.name}", progress) as shown:
         runner.progress = shown
-        return fam.count(puzzle, chosen, modulo, runner, **options)
+        found = fam.count(puzzle, chosen, modulo, runner, **options)
+    _say_default(say, backend, puzzle.kind, "count")
+    return found
+
+
+def _say_default(say: Say | None, backend: str | None, kind: str, task: str) -> None:
+    """Say which backend was chosen for the user, and why (after the work: errors stay one
+    line)."""
+    if say and backend is None:
+        name, why = default_backend(kind, task)
+        say(f"backend: {name}, the default ({why})")
 
 
 def make_runner(jobs: int | None, executor: str | Executor | None, time_limit: float | None,
@@ -133,7 +145,7 @@ def verify(puzzle, backends: list[str] | None = None, jobs: int | None = None,
     def runner_for(limit: float | None = None) -> Runner:
         return make_runner(jobs, executor, limit if limit is not None else time_limit, None)
 
-    return fam.verify(puzzle, runner_for, backends=backends, **options)
+    return fam.verify(puzzle, runner_for, backends=backends, say=say, **options)
 
 
 def export(puzzle, fmt: str = "dimacs", **options) -> tuple[str, str]:

@@ -8,6 +8,7 @@ line (the process killed mid-write) is ignored; a file written for other work is
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 import os
@@ -19,9 +20,24 @@ FORMAT = "puzzlesat checkpoint 1"
 
 
 def digest(obj: object) -> str:
-    """A short stable hash of JSON-able data (what a checkpoint is keyed by)."""
-    text = json.dumps(obj, sort_keys=True, separators=(",", ":"), default=str)
+    """A short stable hash of data (puzzles included), the same in every process."""
+    text = json.dumps(_plain(obj), sort_keys=True, separators=(",", ":"))
     return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def _plain(obj: object) -> object:
+    """JSON-able data with sets sorted, so that the hash does not depend on hash seeds."""
+    if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
+        return {f.name: _plain(getattr(obj, f.name)) for f in dataclasses.fields(obj)}
+    if isinstance(obj, dict):
+        return {str(k): _plain(v) for k, v in obj.items()}
+    if isinstance(obj, (list, tuple)):
+        return [_plain(v) for v in obj]
+    if isinstance(obj, (set, frozenset)):
+        return sorted((_plain(v) for v in obj), key=repr)
+    if obj is None or isinstance(obj, (str, int, float, bool)):
+        return obj
+    return repr(obj)
 
 
 class Checkpoint:

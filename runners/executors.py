@@ -15,6 +15,7 @@ import time
 import uuid
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 from .backends import Cube, Interrupted, Values
@@ -94,6 +95,28 @@ def _pool_chunk(task: tuple[int, str, list[Cube], float | None]) -> tuple[int, l
 # ---------------------------------------------------------------- executors
 
 
+@contextmanager
+def deferred_interrupts():
+    """Hold SIGINT and SIGTERM until the block ends, then raise KeyboardInterrupt if one came."""
+    came: list[int] = []
+    old = {s: signal.signal(s, lambda number, frame: came.append(number))
+           for s in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        yield
+    finally:
+        for number, handler in old.items():
+            signal.signal(number, handler)
+    if came:
+        raise KeyboardInterrupt
+
+
+def python_handles_interrupts() -> None:
+    """Give Ctrl-C back to Python while this process only waits for workers: PySAT's solvers
+    install a C handler of their own, which would leave the interrupt unseen here."""
+    if signal.getsignal(signal.SIGINT) is not signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+
+
 class Executor(ABC):
     """Runs works' cubes and reports each finished chunk to `record`."""
 
@@ -162,8 +185,10 @@ class LocalExecutor(Executor):
                 tasks.append((len(tasks), work.token, [work.cubes[i] for i in part], deadline))
                 owners.append((work, part))
         payloads = {w.token: (w.backend, w.payload) for w in works if pending.get(w.token)}
+        python_handles_interrupts()
         context = multiprocessing.get_context("spawn")
-        pool = context.Pool(processes, _init_pool, (payloads,))
+        with deferred_interrupts():  # a worker half sent its payload would print a traceback
+            pool = context.Pool(processes, _init_pool, (payloads,))
         try:
             results = pool.imap_unordered(_pool_chunk, tasks)
             while True:
@@ -202,6 +227,7 @@ class DaskExecutor(Executor):
         import dask
 
         cluster = None
+        python_handles_interrupts()
         try:
             with dask.config.set({"distributed.worker.daemon": False}):
                 if self.address:

@@ -74,6 +74,14 @@ def versions() -> dict[str, str]:
     return found
 
 
+def load() -> str:
+    """The machine's load averages (1, 5, 15 minutes), recorded beside every timing."""
+    try:
+        return " ".join(f"{x:.2f}" for x in os.getloadavg())
+    except OSError:
+        return ""
+
+
 def machine() -> dict[str, object]:
     return {"cores": os.cpu_count(), "platform": platform.platform()}
 

@@ -8,7 +8,6 @@ default backend of each family and task comes from figures the project measured,
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
 
@@ -120,13 +119,15 @@ def backend(name: str) -> Backend:
     return made
 
 
-def resolve(name: str | None, kind: str, task: str, say: Callable[[str], None] | None = None
-            ) -> Backend:
+def default_backend(kind: str, task: str) -> tuple[str, str]:
+    """The measured default backend of a family for a task, and why."""
+    return DEFAULTS.get((kind, task), DEFAULTS[(kind, "solve")])
+
+
+def resolve(name: str | None, kind: str, task: str) -> Backend:
     """The backend for a user's name (None: the measured default) on a puzzle of `kind`."""
     if name is None:
-        name, why = DEFAULTS.get((kind, task), DEFAULTS[(kind, "solve")])
-        if say:
-            say(f"backend: {name} ({why})")
+        name = default_backend(kind, task)[0]
     base, argument = parse(name)
     if _entry(base).per_family:
         name = f"{base}:{kind}"
@@ -163,5 +164,5 @@ def names_for(kind: str, task: str = "solve") -> list[str]:
                 continue
             if made.takes in fam.takes:
                 found.append(entry.example or entry.base)
-    default = DEFAULTS.get((kind, task), DEFAULTS[(kind, "solve")])[0]
+    default = default_backend(kind, task)[0]
     return [default] + [n for n in found if n != default]

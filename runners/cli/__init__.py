@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import importlib.util
 import json
 import math
 import signal
@@ -136,7 +137,12 @@ def build_parser() -> argparse.ArgumentParser:
     by_name = {"solve": solve, "count": count, "verify": verify, "export": export,
                "bench": bench, "solutions": listing, "backends": backends}
     for kind in FAMILY_CLIS:
-        module = family_cli(kind)
+        try:
+            module = family_cli(kind)
+        except ModuleNotFoundError as error:  # a family whose command line is not installed
+            if error.name != FAMILY_CLIS[kind]:
+                raise
+            continue
         for name, command in by_name.items():
             module.add_arguments(name, command)
         if hasattr(module, "extra_commands"):
@@ -155,7 +161,7 @@ def load(args: argparse.Namespace, name: str | None = None):
     module = family_cli(puzzle.kind)
     options = {k: v for k, v in module.load_options(args).items() if v is not None}
     for kind in FAMILY_CLIS:  # flags of other families given for this puzzle are refused
-        if kind != puzzle.kind:
+        if kind != puzzle.kind and importlib.util.find_spec(FAMILY_CLIS[kind]):
             for flag, value in family_cli(kind).own_flags(args).items():
                 if value is not None and flag not in module.own_flags(args):
                     raise InputError(f"does not apply to {puzzle.kind} puzzles", field=flag)
@@ -165,7 +171,10 @@ def load(args: argparse.Namespace, name: str | None = None):
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    # SIGINT and SIGTERM stop a count the same way, even where the shell started us with
+    # SIGINT ignored (a background job): the user who sends it means it
     previous = signal.signal(signal.SIGTERM, _terminate)
+    previous_int = signal.signal(signal.SIGINT, signal.default_int_handler)
     try:
         if hasattr(args, "run"):  # a family's own command
             return args.run(args)
@@ -188,6 +197,7 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     finally:
         signal.signal(signal.SIGTERM, previous)
+        signal.signal(signal.SIGINT, previous_int)
 
 
 def _terminate(signum, frame) -> None:

@@ -161,7 +161,7 @@ class Packing(Family):
         )
 
     def verify(self, puzzle, runner_for, backends=None, unreduced_time_limit=None,
-               encoding=None) -> Verification:
+               encoding=None, say=None) -> Verification:
         """Count on every backend, with and without symmetry reduction; all must agree."""
         from ..registry import resolve
 
@@ -172,6 +172,8 @@ class Packing(Family):
                 runner = runner_for(unreduced_time_limit if modulo == "none" else None)
                 counts.append(self.count(puzzle, backend, modulo, runner,
                                          encoding if backend.takes == "cnf" else None))
+                if say:
+                    say(verify_table(counts[-1:]).splitlines()[1])
         finished = [c for c in counts if c.complete]
         solutions = {c.details["solutions"] for c in finished}
         classes = {c.details["classes"] for c in finished if c.modulo == "symmetry"}
