@@ -113,8 +113,10 @@ def build_parser() -> argparse.ArgumentParser:
                              help="none: every solution; symmetry: classes under the board's "
                              "symmetries")
         command.add_argument("--executor", default=None,
+                             action="append" if command is bench else "store",
                              help=f"where cubes run: {EXECUTOR_NAMES} (default local; Dask "
-                             "needs pip install 'puzzlesat[cluster]')")
+                             "needs pip install 'puzzlesat[cluster]')"
+                             + ("; repeat to compare executors" if command is bench else ""))
     count.add_argument("--checkpoint", metavar="FILE",
                        help="record each finished cube in FILE; run again with it to resume")
     listing.add_argument("--limit", type=positive, default=10, help="how many (default 10)")
