@@ -81,7 +81,7 @@ def test_time_limit_holds_on_the_reference():
     result = subprocess.run([*COMMAND, "count", "pentomino-6x10", "--backend", "reference",
                              "--jobs", "2", "--time-limit", "2", "--json"],
                             capture_output=True, text=True, timeout=60)
-    assert time.perf_counter() - begin < 5 + 3  # start-up of Python and the libraries
+    assert time.perf_counter() - begin < 5  # the whole process, start-up included
     assert result.returncode == 1, result.stderr
     assert json.loads(result.stdout)["complete"] is False
 

@@ -371,8 +371,6 @@ def test_count_positions_by_breadth_first_search(puzzle):
     assert caught.value.field == "--modulo"
 
 
-@pytest.mark.xfail(reason="the registry refuses the table for count and solutions "
-                          "(MindLockTable.can_count is False)", raises=InputError)
 def test_count_and_solutions_through_the_api_default_to_the_table(puzzle):
     assert puzzlesat.count(puzzle).number == 92_400
     [solution] = puzzlesat.solutions(puzzle, start=EXAMPLE)

@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 import pytest
+from test_packing import count_solutions
 
 from puzzlesat.models import files as puzzlefile
-
-from test_packing import count_solutions
 
 pytestmark = pytest.mark.slow
 
