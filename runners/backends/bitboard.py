@@ -43,8 +43,22 @@ except ImportError:  # pragma: no cover
 
 
 @njit(cache=True, nogil=True)
-def _search(low, high, start, end, full_low, full_high, stack_low, stack_high, nxt, last, depth,
-            budget, record, chosen):  # pragma: no cover - compiled
+def _search(
+    low,
+    high,
+    start,
+    end,
+    full_low,
+    full_high,
+    stack_low,
+    stack_high,
+    nxt,
+    last,
+    depth,
+    budget,
+    record,
+    chosen,
+):  # pragma: no cover - compiled
     """Run the search from its saved stack for at most `budget` nodes.
 
     Level d holds the words covered so far and the slice [nxt[d], last[d]) of options still to
@@ -183,8 +197,20 @@ class Search:
             return True
         b = self.board
         found, over = _search(
-            b.low, b.high, b.start, b.end, b.full_low, b.full_high, self.stack_low,
-            self.stack_high, self.nxt, self.last, self.depth, budget, record, self.picked,
+            b.low,
+            b.high,
+            b.start,
+            b.end,
+            b.full_low,
+            b.full_high,
+            self.stack_low,
+            self.stack_high,
+            self.nxt,
+            self.last,
+            self.depth,
+            budget,
+            record,
+            self.picked,
         )
         self.found += found
         self.done = bool(over)
@@ -235,7 +261,9 @@ class BitboardBackend(Backend):
         board = board_of(state.model, left_out) if left_out else state.board
         return Search(board, cube)
 
-    def count_cube(self, state: Prepared, cube: Cube, deadline: float | None) -> tuple[Values, bool]:
+    def count_cube(
+        self, state: Prepared, cube: Cube, deadline: float | None
+    ) -> tuple[Values, bool]:
         search = self._search(state, cube)
         try:
             while not search.run(SLICE):

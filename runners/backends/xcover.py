@@ -61,8 +61,10 @@ def restrict(model: CoverModel, cube: Cube) -> Restricted | None:
     for j, option in enumerate(model.options):
         if j in left_out or j in chosen:
             continue
-        if all(item not in taken or (taken[item] and model.colour(j, item) == taken[item])
-               for item in option):
+        if all(
+            item not in taken or (taken[item] and model.colour(j, item) == taken[item])
+            for item in option
+        ):
             kept.append(j)
     open_primary = [i for i in range(model.primary) if i not in taken]
     return Restricted(chosen, kept, open_primary)
@@ -83,7 +85,9 @@ def cover_arrays(model: CoverModel, restricted: Restricted):
         for item in model.options[j]:
             items.append(number[item])
             colour = model.colour(j, item)
-            colours.append(colour_number.setdefault(colour, len(colour_number) + 1) if colour else 0)
+            colours.append(
+                colour_number.setdefault(colour, len(colour_number) + 1) if colour else 0
+            )
         starts.append(len(items))
     return (
         np.array(items, dtype=np.uint32),
