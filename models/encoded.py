@@ -8,9 +8,12 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
-from ortools.sat.python import cp_model
 from pysat.card import EncType
+
+if TYPE_CHECKING:  # only for type hints: exact-cover workers need not import OR-Tools
+    from ortools.sat.python import cp_model
 
 from .errors import InputError
 
