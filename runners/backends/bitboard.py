@@ -247,6 +247,9 @@ class BitboardBackend(Backend):
     about = "bitboard backtracker on the first empty cell, compiled by numba (exact cover)"
     cubes_per_job = 4
     stops_itself = True
+    # The compiled search releases the GIL: its cubes may run on threads of one process, which
+    # saves each worker process's start (numba's import and cache load, 1-4 s on a busy machine).
+    releases_gil = COMPILED
     needs = "pip install 'puzzlesat[dlx]' (numba; without it the search runs slowly in Python)"
 
     @classmethod

@@ -5,7 +5,9 @@ every cube), one count of a puzzle:
 - the anchor: xcover on one thread, with the one-piece restriction of the count plan (the piece
   with fewest orbits kept to one placement per orbit, Knuth's classic trick) for
   --modulo symmetry, the whole cover for --modulo none;
-- ours: the compiled bitboard search on cubes spread over a pool of worker processes.
+- ours: the compiled bitboard search on cubes spread over a pool of spawned worker processes
+  (their start timed too), and over threads of this process (the compiled search releases the
+  GIL, so no worker has to start).
 Compiling (xcover's Algorithm C, the bitboard search) is done before any timed run; its cold
 cost (an empty numba cache, in a fresh process) is reported on its own rows. Medians of
 `repeats` runs; the ratio is ours / anchor, both medians from the same run.
@@ -38,7 +40,7 @@ from .pool import count_in_processes, count_in_threads
 
 PUZZLES = ("iq-block-10", "pentomino-6x10", "pentomino-8x8-centre-hole")
 MODULOS = ("symmetry", "none")
-EXTRA = (("pentomino-8x8-square", "symmetry"),)  # timed for ours only (the anchor too, once)
+EXTRA = (("pentomino-8x8-square", "symmetry"),)  # timed for our paths only, no anchor
 # Knuth's DLX1 (C, one thread, one piece in one orientation), measured on this machine and
 # quoted from issue 9: seconds of CPU, by (puzzle, modulo).
 DLX1_SECONDS = {
@@ -49,6 +51,7 @@ DLX1_SECONDS = {
     ("pentomino-8x8-centre-hole", "symmetry"): 0.26,
 }
 CUBES_PER_WORKER = 16
+ANCHOR = "xcover, 1 thread (anchor)"
 
 
 @dataclass
@@ -64,7 +67,7 @@ class Row:
     runs: str  # the seconds of every run, ';'-separated
     ratio_to_anchor: float | None
     dlx1_seconds: float | None
-    load: str  # os.getloadavg() when the row was measured
+    load: str  # the 1-minute load average as each run started, ';'-separated
 
 
 # ---------------------------------------------------------------- counting a plan
@@ -125,7 +128,7 @@ def warm_seconds(module: str) -> float:
 
 
 def _load() -> str:
-    return " ".join(f"{x:.2f}" for x in os.getloadavg())
+    return f"{os.getloadavg()[0]:.2f}"
 
 
 def run(
@@ -165,12 +168,16 @@ def run(
     cases = [(p, m) for p in puzzles for m in modulos] + list(extra)
     times: dict[tuple[str, str, str], list[float]] = {}
     answers: dict[tuple[str, str, str], tuple[int, int | None]] = {}
+    loads: dict[tuple[str, str, str], list[str]] = {}
     for _ in range(repeats):
         for name, modulo in cases:
-            for method, count in (
-                ("xcover, 1 thread (anchor)", partial(count_in_process, anchor, name, modulo)),
+            methods = [
+                (ANCHOR, partial(count_in_process, anchor, name, modulo)),
                 (f"bitboard, {jobs} processes", partial(count_in_pool, ours, name, modulo, jobs)),
-            ):
+                (f"bitboard, {jobs} threads", partial(count_threaded, ours, name, modulo, jobs)),
+            ]
+            for method, count in methods[(name, modulo) in extra :]:
+                loads.setdefault((name, modulo, method), []).append(_load())
                 start = time.perf_counter()
                 answer = count()
                 seconds = time.perf_counter() - start
@@ -182,10 +189,13 @@ def run(
     for name, modulo in cases:
         keys = [k for k in times if k[:2] == (name, modulo)]
         medians = {k[2]: statistics.median(times[k]) for k in keys}
-        base = medians["xcover, 1 thread (anchor)"]
-        if len({answers[k] for k in keys}) != 1:
+        base = medians.get(ANCHOR)
+        published = load(name).published.get("classes")
+        if len({answers[k] for k in keys}) != 1 or (
+            modulo == "symmetry" and published not in (None, answers[keys[0]][1])
+        ):
             raise ArithmeticError(
-                f"{name} {modulo}: methods disagree: {[answers[k] for k in keys]}"
+                f"{name} {modulo}: {[answers[k] for k in keys]}, published classes {published}"
             )
         for key in keys:
             solutions, classes = answers[key]
@@ -198,9 +208,9 @@ def run(
                     classes,
                     round(medians[key[2]], 3),
                     ";".join(f"{t:.3f}" for t in times[key]),
-                    round(medians[key[2]] / base, 3),
+                    None if base is None else round(medians[key[2]] / base, 3),
                     DLX1_SECONDS.get((name, modulo)),
-                    _load(),
+                    ";".join(loads[key]),
                 )
             )
     if results is not None:
@@ -219,14 +229,15 @@ def write(rows: list[Row], folder: Path, repeats: int, jobs: int) -> None:
         "# Packing counts: xcover (Algorithm C) anchor and the bitboard search",
         "",
         f"Medians of {repeats} runs, whole work in-process (plan, encoding, worker start, every "
-        f"cube); ours on {jobs} spawned processes, the anchor on one thread. Compile costs are "
+        f"cube); ours on {jobs} spawned processes (their start timed) and on {jobs} threads, the "
+        "anchor on one thread; ratio = median / the anchor's median. Compile costs are "
         "measured apart, in fresh processes, and never inside a timed run. dlx1: Knuth's DLX1, "
         "one thread, CPU seconds quoted from issue 9 (same machine, not re-measured here).",
         f"Machine: {platform.processor() or platform.machine()}, {os.cpu_count()} CPUs, "
         f"Python {platform.python_version()}.",
         "",
         "| puzzle | modulo | method | solutions | classes | median s | runs | ours/anchor | "
-        "dlx1 s | load |",
+        "dlx1 s | load (1 min) |",
         "|---|---|---|---|---|---|---|---|---|---|",
     ]
     for r in rows:
