@@ -117,24 +117,36 @@ def to_dlx(model: CoverModel, header: list[str]) -> str:
 
     Comment lines start with '|' (the header, then what every option means); the items line
     lists the primary items, then '|' and the secondary items; one option per line after it.
+    Names Knuth's programs cannot read (more than 8 characters, spaces, ':' or '|') are replaced
+    by short ones (items i1, i2, ...; colours c1, c2, ...), each named in a comment line.
     """
-    for name in model.items + [c for cs in model.colours for c in cs.values()]:
-        if not _DLX_NAME.match(name):
-            raise ValueError(f"{name!r} is not a name Knuth's programs read (1-8 characters)")
     lines = [f"| {line}" for line in header]
+    items, renamed = _dlx_names(model.items, "i")
+    colours, recoloured = _dlx_names(sorted({c for cs in model.colours for c in cs.values()}), "c")
+    colour_name = dict(zip(sorted({c for cs in model.colours for c in cs.values()}), colours))
+    lines += [f"| item {new} = {old}" for new, old in renamed]
+    lines += [f"| colour {new} = {old}" for new, old in recoloured]
     lines += [f"| option {i + 1}: {label}" for i, label in enumerate(model.labels)]
-    items = " ".join(model.items[: model.primary])
-    if len(model.items) > model.primary:
-        items += " | " + " ".join(model.items[model.primary :])
-    lines.append(items)
+    head = " ".join(items[: model.primary])
+    if len(items) > model.primary:
+        head += " | " + " ".join(items[model.primary :])
+    lines.append(head)
     for k, option in enumerate(model.options):
-        lines.append(
-            " ".join(
-                model.items[i] + (f":{model.colour(k, i)}" if model.colour(k, i) else "")
-                for i in option
-            )
-        )
+        words = []
+        for i in option:
+            colour = model.colour(k, i)
+            words.append(items[i] + (f":{colour_name[colour]}" if colour else ""))
+        lines.append(" ".join(words))
     return "\n".join(lines) + "\n"
+
+
+def _dlx_names(names: list[str], prefix: str) -> tuple[list[str], list[tuple[str, str]]]:
+    """The names as they are when Knuth's programs read them all, else short replacements
+    (with the pairs (new, old) to name in comments)."""
+    if all(_DLX_NAME.match(name) for name in names):
+        return list(names), []
+    short = [f"{prefix}{n + 1}" for n in range(len(names))]
+    return short, list(zip(short, names))
 
 
 def read_dlx(text: str, file: str = "") -> CoverModel:

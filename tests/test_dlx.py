@@ -171,3 +171,17 @@ def test_edge_cover_solution_is_a_valid_grid():
 def test_edge_cover_refuses_turns():
     with pytest.raises(ValueError, match="turn"):
         edge_cover.encode_cover(load("scramble-frog"), turns=2)
+
+
+def test_dlx_export_renames_what_knuth_cannot_read():
+    model = CoverModel(
+        ["a", "a long item name", "s"],
+        2,
+        [(0, 2), (1, 2), (0, 1)],
+        colours=[{2: "red"}, {2: "light red"}, {}],
+    )
+    text = to_dlx(model, ["renamed"])
+    assert "| item i2 = a long item name" in text and "| colour c1 = light red" in text
+    again = read_dlx(text)
+    assert again.options == model.options and again.primary == 2
+    assert again.colours[0][2] != again.colours[1][2]  # two colours stay two
