@@ -19,6 +19,7 @@ import csv
 import io
 import os
 import platform
+import resource
 import statistics
 import subprocess
 import sys
@@ -65,6 +66,7 @@ class Row:
     classes: int | None
     median_seconds: float
     runs: str  # the seconds of every run, ';'-separated
+    median_cpu_seconds: float | None  # CPU of this process and its workers (all threads)
     ratio_to_anchor: float | None
     dlx1_seconds: float | None
     load: str  # the 1-minute load average as each run started, ';'-separated
@@ -127,6 +129,12 @@ def warm_seconds(module: str) -> float:
 # ---------------------------------------------------------------- the benchmark
 
 
+def _cpu() -> float:
+    """CPU seconds of this process (every thread) and of its finished child processes."""
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return time.process_time() + children.ru_utime + children.ru_stime
+
+
 def _load() -> str:
     return f"{os.getloadavg()[0]:.2f}"
 
@@ -162,6 +170,7 @@ def run(
                     f"{seconds:.3f}",
                     None,
                     None,
+                    None,
                     _load(),
                 )
             )
@@ -169,6 +178,7 @@ def run(
     times: dict[tuple[str, str, str], list[float]] = {}
     answers: dict[tuple[str, str, str], tuple[int, int | None]] = {}
     loads: dict[tuple[str, str, str], list[str]] = {}
+    cpu: dict[tuple[str, str, str], list[float]] = {}
     for _ in range(repeats):
         for name, modulo in cases:
             methods = [
@@ -178,14 +188,18 @@ def run(
             ]
             for method, count in methods[(name, modulo) in extra :]:
                 loads.setdefault((name, modulo, method), []).append(_load())
-                start = time.perf_counter()
+                start, start_cpu = time.perf_counter(), _cpu()
                 answer = count()
                 seconds = time.perf_counter() - start
                 key = (name, modulo, method)
+                cpu.setdefault(key, []).append(_cpu() - start_cpu)
                 if answers.setdefault(key, answer) != answer:
                     raise ArithmeticError(f"{key}: {answer} after {answers[key]}")
                 times.setdefault(key, []).append(seconds)
-                say(f"{name} --modulo {modulo} {method}: {answer} in {seconds:.2f} s")
+                say(
+                    f"{name} --modulo {modulo} {method}: {answer} in {seconds:.2f} s "
+                    f"(CPU {cpu[key][-1]:.2f} s, load {loads[key][-1]})"
+                )
     for name, modulo in cases:
         keys = [k for k in times if k[:2] == (name, modulo)]
         medians = {k[2]: statistics.median(times[k]) for k in keys}
@@ -208,6 +222,7 @@ def run(
                     classes,
                     round(medians[key[2]], 3),
                     ";".join(f"{t:.3f}" for t in times[key]),
+                    round(statistics.median(cpu[key]), 3),
                     None if base is None else round(medians[key[2]] / base, 3),
                     DLX1_SECONDS.get((name, modulo)),
                     ";".join(loads[key]),
@@ -237,14 +252,15 @@ def write(rows: list[Row], folder: Path, repeats: int, jobs: int) -> None:
         f"Python {platform.python_version()}.",
         "",
         "| puzzle | modulo | method | solutions | classes | median s | runs | ours/anchor | "
-        "dlx1 s | load (1 min) |",
-        "|---|---|---|---|---|---|---|---|---|---|",
+        "median CPU s | dlx1 s | load (1 min) |",
+        "|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for r in rows:
         lines.append(
             f"| {r.puzzle} | {r.modulo} | {r.method} | {r.solutions:,} | "
             f"{'' if r.classes is None else f'{r.classes:,}'} | {r.median_seconds:.2f} | "
             f"{r.runs} | {'' if r.ratio_to_anchor is None else r.ratio_to_anchor} | "
+            f"{'' if r.median_cpu_seconds is None else f'{r.median_cpu_seconds:.2f}'} | "
             f"{'' if r.dlx1_seconds is None else r.dlx1_seconds} | {r.load} |"
         )
     for path, text in (

@@ -44,6 +44,8 @@ def count_in_processes(
     with context.Pool(jobs, _start_worker, (type(backend), payloads)) as pool:
         for t, k, n in pool.imap_unordered(_count_one, _work(cubes)):
             counts[t][k] = n
+        pool.close()
+        pool.join()  # workers end and are waited for: their CPU time is then counted
     return counts
 
 
