@@ -1,7 +1,8 @@
 """Knuth's Algorithm C (exact cover with colours, dancing cells) from the xcover library.
 
 xcover (PyPI, by John F. Rudge) compiles Algorithm C with numba; the first import compiles it
-(25-40 s on a small machine), later imports load numba's cache (about a second). `warm_up()`
+(20-56 s on this project's busy 2-core machine), later imports load numba's cache (0.7-3.6 s),
+kept beside xcover's own files (or in $NUMBA_CACHE_DIR where those are read-only). `warm_up()`
 does that once and says how long it took, so timings never include it.
 
 A cube (+k: option k-1 chosen, -k: option k-1 left out) is applied before the search: chosen
