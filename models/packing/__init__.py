@@ -87,6 +87,7 @@ class ExactCover:
     columns: list[str]
     rows: list[tuple[int, ...]]
     labels: list[str]
+    pieces: int = 0  # how many of the columns are pieces (the rest are cells)
 
 
 def exact_cover(puzzle: PackingPuzzle, options: list[Placement]) -> ExactCover:
@@ -96,7 +97,7 @@ def exact_cover(puzzle: PackingPuzzle, options: list[Placement]) -> ExactCover:
     columns = [p.name for p in puzzle.pieces] + [f"r{r}c{c}" for r, c in cells]
     rows = [(p.piece, *sorted(cell_column[c] for c in p.cells)) for p in options]
     labels = [placement_label(puzzle, p) for p in options]
-    return ExactCover(columns, rows, labels)
+    return ExactCover(columns, rows, labels, len(puzzle.pieces))
 
 
 def placement_label(puzzle: PackingPuzzle, placement: Placement) -> str:

@@ -1,4 +1,5 @@
-"""Encoders for the exact cover of a packing puzzle: CP-SAT and CNF. They never run a solver."""
+"""Encoders for the exact cover of a packing puzzle: CP-SAT, CNF and exact cover for dancing
+links. They never run a solver."""
 
 from __future__ import annotations
 
@@ -6,7 +7,7 @@ from ortools.sat.python import cp_model
 from pysat.card import CardEnc
 from pysat.formula import IDPool
 
-from ..encoded import CARD_ENCODINGS, CnfModel, CpsatModel
+from ..encoded import CARD_ENCODINGS, CnfModel, CoverModel, CpsatModel
 from . import ExactCover
 
 DEFAULT_CARD_ENCODING = "pairwise"
@@ -60,4 +61,21 @@ def encode_cnf(cover: ExactCover, encoding: str = DEFAULT_CARD_ENCODING) -> CnfM
         list(cover.labels),
         short_blocking=True,
         title=f"exact cover, {len(cover.columns)} columns, exactly-one as {encoding}",
+    )
+
+
+def encode_cover(cover: ExactCover) -> CoverModel:
+    """The exact cover itself: pieces and cells are primary items, option i is placement i.
+
+    A search covering the first uncovered item takes the cells in the puzzle's fill order (the
+    order of its columns), then the pieces.
+    """
+    pieces = cover.pieces
+    return CoverModel(
+        items=list(cover.columns),
+        primary=len(cover.columns),
+        options=[tuple(row) for row in cover.rows],
+        labels=list(cover.labels),
+        fill_order=list(range(pieces, len(cover.columns))) + list(range(pieces)),
+        title=f"exact cover, {len(cover.columns)} items, {len(cover.rows)} options",
     )

@@ -1,0 +1,274 @@
+"""Packing counts against dancing links: xcover (Knuth's Algorithm C) as the anchor, side by side.
+
+Each row times, in the same run and as whole work (count plan, encoding, worker start-up and
+every cube), one count of a puzzle:
+- the anchor: xcover on one thread, with the one-piece restriction of the count plan (the piece
+  with fewest orbits kept to one placement per orbit, Knuth's classic trick) for
+  --modulo symmetry, the whole cover for --modulo none;
+- ours: the compiled bitboard search on cubes spread over a pool of spawned worker processes
+  (their start timed too), and over threads of this process (the compiled search releases the
+  GIL, so no worker has to start).
+Compiling (xcover's Algorithm C, the bitboard search) is done before any timed run; its cold
+cost (an empty numba cache, in a fresh process) is reported on its own rows. Medians of
+`repeats` runs; the ratio is ours / anchor, both medians from the same run.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import os
+import platform
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from dataclasses import asdict, dataclass
+from functools import partial
+from pathlib import Path
+
+from ..backends.bitboard import BitboardBackend
+from ..backends.xcover import XcoverBackend
+from ..models.files import load
+from ..models.packing import exact_cover
+from ..models.packing.encode import encode_cover
+from ..models.packing.plan import count_plan
+from ..output import write_text_atomic
+from .pool import count_in_processes, count_in_threads
+
+PUZZLES = ("iq-block-10", "pentomino-6x10", "pentomino-8x8-centre-hole")
+MODULOS = ("symmetry", "none")
+EXTRA = (("pentomino-8x8-square", "symmetry"),)  # timed for our paths only, no anchor
+# Knuth's DLX1 (C, one thread, one piece in one orientation), measured on this machine and
+# quoted from issue 9: seconds of CPU, by (puzzle, modulo).
+DLX1_SECONDS = {
+    ("iq-block-10", "symmetry"): 3.8,
+    ("iq-block-10", "none"): 28.0,
+    ("pentomino-6x10", "symmetry"): 1.9,
+    ("pentomino-6x10", "none"): 7.8,
+    ("pentomino-8x8-centre-hole", "symmetry"): 0.26,
+}
+CUBES_PER_WORKER = 16
+ANCHOR = "xcover, 1 thread (anchor)"
+
+
+@dataclass
+class Row:
+    """One timed count: what was counted, by what, the median seconds and every run."""
+
+    puzzle: str
+    modulo: str
+    method: str
+    solutions: int
+    classes: int | None
+    median_seconds: float
+    runs: str  # the seconds of every run, ';'-separated
+    median_cpu_seconds: float | None  # CPU of this process and its workers (all threads)
+    ratio_to_anchor: float | None
+    dlx1_seconds: float | None
+    load: str  # the 1-minute load average as each run started, ';'-separated
+
+
+# ---------------------------------------------------------------- counting a plan
+
+
+def plan_models(name: str, modulo: str, min_cubes: int):
+    """The count plan of a catalog puzzle and the exact-cover model of each of its tasks."""
+    puzzle = load(name)
+    plan = count_plan(puzzle, modulo, min_cubes)
+    models = [encode_cover(exact_cover(puzzle, task.options)) for task in plan.tasks]
+    return plan, models
+
+
+def count_in_process(backend, name: str, modulo: str) -> tuple[int, int | None]:
+    """A whole count on one thread: the plan with one cube per orbit (or one cube)."""
+    plan, models = plan_models(name, modulo, 1)
+    counts = []
+    for task, model in zip(plan.tasks, models):
+        state = backend.prepare(backend.payload(model))
+        counts.append([backend.count_cube(state, cube, None)[0][0] for cube in task.cubes])
+    return plan.combine(counts)
+
+
+def count_in_pool(backend, name: str, modulo: str, jobs: int) -> tuple[int, int | None]:
+    """A whole count over `jobs` worker processes (spawned here, so their start is timed)."""
+    plan, models = plan_models(name, modulo, CUBES_PER_WORKER * jobs)
+    return plan.combine(count_in_processes(backend, models, [t.cubes for t in plan.tasks], jobs))
+
+
+def count_threaded(backend, name: str, modulo: str, jobs: int) -> tuple[int, int | None]:
+    """A whole count over `jobs` threads of this process (the compiled search releases the GIL)."""
+    plan, models = plan_models(name, modulo, CUBES_PER_WORKER * jobs)
+    return plan.combine(count_in_threads(backend, models, [t.cubes for t in plan.tasks], jobs))
+
+
+# ---------------------------------------------------------------- compile costs
+
+
+def cold_compile_seconds(module: str) -> float:
+    """Seconds a fresh process takes to compile a backend with an empty numba cache."""
+    with tempfile.TemporaryDirectory() as cache:
+        env = dict(os.environ, NUMBA_CACHE_DIR=cache)
+        code = f"from puzzlesat.backends.{module} import warm_up; print(warm_up())"
+        out = subprocess.run(
+            [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
+        )
+    return float(out.stdout.split()[-1])
+
+
+def warm_seconds(module: str) -> float:
+    """Seconds a fresh process takes to load a backend from numba's cache (after warm_up)."""
+    code = f"from puzzlesat.backends.{module} import warm_up; print(warm_up())"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    return float(out.stdout.split()[-1])
+
+
+# ---------------------------------------------------------------- the benchmark
+
+
+def _cpu() -> float:
+    """CPU seconds of this process (every thread) and of its finished child processes."""
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return time.process_time() + children.ru_utime + children.ru_stime
+
+
+def _load() -> str:
+    return f"{os.getloadavg()[0]:.2f}"
+
+
+def run(
+    puzzles: tuple[str, ...] = PUZZLES,
+    modulos: tuple[str, ...] = MODULOS,
+    extra: tuple[tuple[str, str], ...] = EXTRA,
+    repeats: int = 3,
+    jobs: int = 2,
+    results: Path | None = Path("results"),
+    progress: Callable[[str], None] | None = print,
+) -> list[Row]:
+    """Time the anchor and our counting path; write results/dlx-bench.csv and .md."""
+    say = progress or (lambda _: None)
+    anchor, ours = XcoverBackend(), BitboardBackend()
+    if not anchor.supported() or not ours.supported():
+        raise RuntimeError(f"the benchmark needs xcover and numba: {anchor.needs}")
+    rows = []
+    for module in ("xcover", "bitboard"):
+        warm_seconds(module)  # fill the cache before the cold measure's neighbour runs
+        cold, warm = cold_compile_seconds(module), warm_seconds(module)
+        say(f"{module}: cold compile {cold:.1f} s, cached load {warm:.2f} s")
+        for method, seconds in ((f"{module} cold compile", cold), (f"{module} cached load", warm)):
+            rows.append(
+                Row(
+                    "-",
+                    "-",
+                    method,
+                    0,
+                    None,
+                    round(seconds, 3),
+                    f"{seconds:.3f}",
+                    None,
+                    None,
+                    None,
+                    _load(),
+                )
+            )
+    cases = [(p, m) for p in puzzles for m in modulos] + list(extra)
+    times: dict[tuple[str, str, str], list[float]] = {}
+    answers: dict[tuple[str, str, str], tuple[int, int | None]] = {}
+    loads: dict[tuple[str, str, str], list[str]] = {}
+    cpu: dict[tuple[str, str, str], list[float]] = {}
+    for _ in range(repeats):
+        for name, modulo in cases:
+            methods = [
+                (ANCHOR, partial(count_in_process, anchor, name, modulo)),
+                (f"bitboard, {jobs} processes", partial(count_in_pool, ours, name, modulo, jobs)),
+                (f"bitboard, {jobs} threads", partial(count_threaded, ours, name, modulo, jobs)),
+            ]
+            for method, count in methods[(name, modulo) in extra :]:
+                loads.setdefault((name, modulo, method), []).append(_load())
+                start, start_cpu = time.perf_counter(), _cpu()
+                answer = count()
+                seconds = time.perf_counter() - start
+                key = (name, modulo, method)
+                cpu.setdefault(key, []).append(_cpu() - start_cpu)
+                if answers.setdefault(key, answer) != answer:
+                    raise ArithmeticError(f"{key}: {answer} after {answers[key]}")
+                times.setdefault(key, []).append(seconds)
+                say(
+                    f"{name} --modulo {modulo} {method}: {answer} in {seconds:.2f} s "
+                    f"(CPU {cpu[key][-1]:.2f} s, load {loads[key][-1]})"
+                )
+    for name, modulo in cases:
+        keys = [k for k in times if k[:2] == (name, modulo)]
+        medians = {k[2]: statistics.median(times[k]) for k in keys}
+        base = medians.get(ANCHOR)
+        published = load(name).published.get("classes")
+        if len({answers[k] for k in keys}) != 1 or (
+            modulo == "symmetry" and published not in (None, answers[keys[0]][1])
+        ):
+            raise ArithmeticError(
+                f"{name} {modulo}: {[answers[k] for k in keys]}, published classes {published}"
+            )
+        for key in keys:
+            solutions, classes = answers[key]
+            rows.append(
+                Row(
+                    name,
+                    modulo,
+                    key[2],
+                    solutions,
+                    classes,
+                    round(medians[key[2]], 3),
+                    ";".join(f"{t:.3f}" for t in times[key]),
+                    round(statistics.median(cpu[key]), 3),
+                    None if base is None else round(medians[key[2]] / base, 3),
+                    DLX1_SECONDS.get((name, modulo)),
+                    ";".join(loads[key]),
+                )
+            )
+    if results is not None:
+        write(rows, results, repeats, jobs)
+    return rows
+
+
+def write(rows: list[Row], folder: Path, repeats: int, jobs: int) -> None:
+    """results/dlx-bench.csv and dlx-bench.md, each written whole or not at all."""
+    folder.mkdir(parents=True, exist_ok=True)
+    table = io.StringIO()
+    writer = csv.DictWriter(table, fieldnames=list(asdict(rows[0])))
+    writer.writeheader()
+    writer.writerows(asdict(r) for r in rows)
+    lines = [
+        "# Packing counts: xcover (Algorithm C) anchor and the bitboard search",
+        "",
+        f"Medians of {repeats} runs, whole work in-process (plan, encoding, worker start, every "
+        f"cube); ours on {jobs} spawned processes (their start timed) and on {jobs} threads, the "
+        "anchor on one thread; ratio = median / the anchor's median. Compile costs are "
+        "measured apart, in fresh processes, and never inside a timed run. dlx1: Knuth's DLX1, "
+        "one thread, CPU seconds quoted from issue 9 (same machine, not re-measured here).",
+        f"Machine: {platform.processor() or platform.machine()}, {os.cpu_count()} CPUs, "
+        f"Python {platform.python_version()}.",
+        "",
+        "| puzzle | modulo | method | solutions | classes | median s | runs | ours/anchor | "
+        "median CPU s | dlx1 s | load (1 min) |",
+        "|---|---|---|---|---|---|---|---|---|---|---|",
+    ]
+    for r in rows:
+        lines.append(
+            f"| {r.puzzle} | {r.modulo} | {r.method} | {r.solutions:,} | "
+            f"{'' if r.classes is None else f'{r.classes:,}'} | {r.median_seconds:.2f} | "
+            f"{r.runs} | {'' if r.ratio_to_anchor is None else r.ratio_to_anchor} | "
+            f"{'' if r.median_cpu_seconds is None else f'{r.median_cpu_seconds:.2f}'} | "
+            f"{'' if r.dlx1_seconds is None else r.dlx1_seconds} | {r.load} |"
+        )
+    for path, text in (
+        ("dlx-bench.csv", table.getvalue()),
+        ("dlx-bench.md", "\n".join(lines) + "\n"),
+    ):
+        write_text_atomic(folder / path, text)
+
+
+if __name__ == "__main__":  # python -m puzzlesat.benchmarks.packing
+    run()

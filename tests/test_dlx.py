@@ -1,0 +1,194 @@
+"""Dancing links and the bitboard search: exact-cover models, DLX export, agreement with the
+reference solvers on packing and edge-matching puzzles."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from puzzlesat.backends import reference_edge, reference_packing
+from puzzlesat.backends.bitboard import BitboardBackend, board_of
+from puzzlesat.backends.xcover import XcoverBackend, count_cover
+from puzzlesat.models.edge_matching import at_level, check_grid
+from puzzlesat.models.edge_matching import cover as edge_cover
+from puzzlesat.models.edge_matching.encode import grid_of, split_cubes
+from puzzlesat.models.encoded import CoverModel, read_dlx, to_dlx
+from puzzlesat.models.errors import InputError
+from puzzlesat.models.files import load
+from puzzlesat.models.packing import exact_cover, placements
+from puzzlesat.models.packing.encode import encode_cover
+from puzzlesat.models.packing.plan import count_plan
+
+needs_xcover = pytest.mark.skipif(
+    not XcoverBackend.supported(), reason="xcover and numba not installed (the dlx extra)"
+)
+needs_numba = pytest.mark.skipif(
+    not BitboardBackend.supported(), reason="numba not installed (the dlx extra)"
+)
+
+
+def backends() -> list:
+    found = []
+    if BitboardBackend.supported():
+        found.append(BitboardBackend())
+    if XcoverBackend.supported():
+        found.append(XcoverBackend())
+    return found
+
+
+def plan_count(backend, name: str, modulo: str, min_cubes: int = 1) -> tuple[int, int | None]:
+    puzzle = load(name)
+    plan = count_plan(puzzle, modulo, min_cubes)
+    counts = []
+    for task in plan.tasks:
+        state = backend.prepare(backend.payload(encode_cover(exact_cover(puzzle, task.options))))
+        counts.append([])
+        for cube in task.cubes:
+            values, finished = backend.count_cube(state, cube, None)
+            assert finished
+            counts[-1].append(values[0])
+    return plan.combine(counts)
+
+
+@pytest.mark.parametrize("backend", backends(), ids=lambda b: b.name)
+@pytest.mark.parametrize("name", ["iq-block-8", "pentomino-3x20"])
+def test_packing_agrees_with_reference(backend, name):
+    reference = reference_packing.count(load(name), classes=True, jobs=1)
+    assert reference.complete
+    assert plan_count(backend, name, "none") == (reference.total, None)
+    assert plan_count(backend, name, "symmetry", min_cubes=20) == (
+        reference.total,
+        reference.classes,
+    )
+
+
+@needs_numba
+def test_bitboard_counts_pentomino_5x12():
+    puzzle = load("pentomino-5x12")
+    total, classes = plan_count(BitboardBackend(), "pentomino-5x12", "symmetry")
+    assert classes == puzzle.published["classes"]  # 1,010 classes
+    assert total == 4 * classes  # no solution is symmetric on a 5x12 board: 4,040
+    assert plan_count(BitboardBackend(), "pentomino-5x12", "none") == (total, None)
+
+
+@pytest.mark.parametrize("backend", backends(), ids=lambda b: b.name)
+def test_cubes_with_negative_literals_add_up(backend):
+    puzzle = load("iq-block-8")
+    model = encode_cover(exact_cover(puzzle, placements(puzzle)))
+    state = backend.prepare(backend.payload(model))
+    for k in (1, 7, 40):
+        used = backend.count_cube(state, (k,), None)[0][0]
+        unused = backend.count_cube(state, (-k,), None)[0][0]
+        assert used + unused == 48
+    assert backend.count_cube(state, (1, -1), None)[0] == (0,)
+
+
+@pytest.mark.parametrize("backend", backends(), ids=lambda b: b.name)
+def test_solutions_are_covers(backend):
+    puzzle = load("iq-block-8")
+    model = encode_cover(exact_cover(puzzle, placements(puzzle)))
+    found = list(backend.solutions(model))
+    assert len({tuple(v) for v in found}) == 48
+    for values in found:
+        covered = sorted(i for k, v in enumerate(values) if v for i in model.options[k])
+        assert covered == list(range(len(model.items)))
+    assert backend.solve(model).values in found
+
+
+@needs_numba
+def test_bitboard_stops_at_its_deadline():
+    puzzle = load("pentomino-6x10")
+    backend = BitboardBackend()
+    state = backend.prepare(encode_cover(exact_cover(puzzle, placements(puzzle))))
+    start = time.time()
+    (found,), finished = backend.count_cube(state, (), time.time())
+    assert not finished and found < 9356 and time.time() - start < 5
+
+
+@needs_numba
+def test_bitboard_refuses_colours():
+    model = CoverModel(["a", "s"], 1, [(0, 1)], colours=[{1: "red"}])
+    with pytest.raises(ValueError, match="without secondary items"):
+        board_of(model)
+
+
+@needs_xcover
+def test_dlx_export_of_iq_block_8_read_back():
+    puzzle = load("iq-block-8")
+    model = encode_cover(exact_cover(puzzle, placements(puzzle)))
+    text = to_dlx(model, ["IQ Block 8", "every solution"])
+    assert text.startswith("| IQ Block 8\n")
+    again = read_dlx(text)
+    assert again.items == model.items and again.options == model.options
+    assert count_cover(again) == 48
+
+
+def test_dlx_reader_names_the_line():
+    with pytest.raises(InputError) as error:
+        read_dlx("| a comment\na b | c\na c:red\nb d\n", file="x.dlx")
+    assert (error.value.line, error.value.file) == (4, "x.dlx")
+
+
+@needs_xcover
+@pytest.mark.parametrize(
+    "name, level", [("scramble-frog", 0), ("scramble-cowboys", 0), ("diamond-blocks", 2)]
+)
+def test_edge_cover_agrees_with_reference(name, level):
+    puzzle = load(name)
+    if level:
+        puzzle = at_level(puzzle, level)
+    reference = reference_edge.count(puzzle)
+    model = edge_cover.encode_cover(puzzle)
+    assert count_cover(model) == reference.grids
+    # the XCC export (colours as item:colour) reads back to the same count
+    assert count_cover(read_dlx(to_dlx(model, [name]))) == reference.grids
+
+
+@needs_xcover
+def test_edge_cover_diamond_blocks_level_1():
+    """17,920 grids (identical tiles interchangeable), as the reference counts them."""
+    puzzle = at_level(load("diamond-blocks"), 1)
+    assert count_cover(edge_cover.encode_cover(puzzle)) == reference_edge.count(puzzle).grids
+
+
+@needs_xcover
+def test_edge_cover_cubes_add_up():
+    """Cubes on the options of the first cells (as the family splits them) sum to the count."""
+    puzzle = at_level(load("diamond-blocks"), 2)
+    model = edge_cover.encode_cover(puzzle)
+    backend = XcoverBackend()
+    cubes = split_cubes(edge_cover.cover_options(puzzle), puzzle, 8)
+    assert len(cubes) >= 8
+    assert sum(backend.count_cube(model, cube, None)[0][0] for cube in cubes) == (
+        reference_edge.count(puzzle).grids
+    )
+
+
+@needs_xcover
+def test_edge_cover_solution_is_a_valid_grid():
+    puzzle = at_level(load("diamond-blocks"), 2)
+    model = edge_cover.encode_cover(puzzle)
+    values = XcoverBackend().solve(model).values
+    assert values is not None
+    grid = grid_of(puzzle, edge_cover.cover_options(puzzle), values)
+    assert check_grid(puzzle, grid) is None
+
+
+def test_edge_cover_refuses_turns():
+    with pytest.raises(ValueError, match="turn"):
+        edge_cover.encode_cover(load("scramble-frog"), turns=2)
+
+
+def test_dlx_export_renames_what_knuth_cannot_read():
+    model = CoverModel(
+        ["a", "a long item name", "s"],
+        2,
+        [(0, 2), (1, 2), (0, 1)],
+        colours=[{2: "red"}, {2: "light red"}, {}],
+    )
+    text = to_dlx(model, ["renamed"])
+    assert "| item i2 = a long item name" in text and "| colour c1 = light red" in text
+    again = read_dlx(text)
+    assert again.options == model.options and again.primary == 2
+    assert again.colours[0][2] != again.colours[1][2]  # two colours stay two
