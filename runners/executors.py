@@ -17,10 +17,11 @@ import time
 import uuid
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor, as_completed
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
-from .backends import Cube, Interrupted, Values
+from .backends import STOP, Cube, Interrupted, Values
 from .models.errors import InputError
 
 Result = tuple[Values, bool]  # a cube's numbers and whether it finished
@@ -166,6 +167,36 @@ def run_in_process(
     _thread_states().clear()
 
 
+def _releases_gil(backend_name: str) -> bool:
+    from .registry import backend
+
+    return backend(backend_name).releases_gil
+
+
+def run_on_threads(works: list[Work], pending: dict[str, list[int]], threads: int,
+                   deadline: float | None, record: Record) -> None:
+    """Count on threads of this process, for backends whose search releases the GIL: no worker
+    process to start (numba's import and cache load cost 1-4 s a process, results/dlx-bench.md)."""
+    STOP.clear()
+    pool = ThreadPoolExecutor(threads)
+    owners = {}
+    try:
+        for work in works:
+            for part in chunks(pending.get(work.token, []), CHUNKS_PER_PROCESS * threads):
+                future = pool.submit(run_chunk, work.backend, work.token, work.payload,
+                                     [work.cubes[i] for i in part], deadline)
+                owners[future] = (work, part)
+        for future in as_completed(owners):
+            work, part = owners[future]
+            record(work, part, future.result())
+    except KeyboardInterrupt:
+        STOP.set()  # the searches return at their next look at the clock
+        raise
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
+        STOP.clear()
+
+
 class LocalExecutor(Executor):
     """A pool of worker processes on this machine (spawned: safe with every solver library)."""
 
@@ -184,9 +215,13 @@ class LocalExecutor(Executor):
         if total == 0:
             return
         processes = self.processes(jobs, total)
-        stops = all(w.stops_itself for w in works if pending.get(w.token))
+        active = [w for w in works if pending.get(w.token)]
+        stops = all(w.stops_itself for w in active)
         if processes == 1 and (deadline is None or stops):
             run_in_process(works, pending, deadline, record)
+            return
+        if stops and all(_releases_gil(w.backend) for w in active):
+            run_on_threads(works, pending, processes, deadline, record)
             return
         tasks, owners = [], []
         for work in works:
@@ -228,7 +263,7 @@ class DaskExecutor(Executor):
 
     def run(self, works, pending, jobs, deadline, record) -> None:
         try:
-            from dask.distributed import as_completed
+            from dask.distributed import as_completed as finished_in_turn
         except ImportError:
             raise InputError(
                 "Dask is not installed: pip install 'puzzlesat[cluster]'", field="--executor"
@@ -258,7 +293,7 @@ class DaskExecutor(Executor):
                     owners[future.key] = (work, part)
             wait = None if deadline is None else max(0.0, deadline - time.time()) + GRACE
             try:
-                for future in as_completed(futures, timeout=wait):
+                for future in finished_in_turn(futures, timeout=wait):
                     work, part = owners[future.key]
                     record(work, part, future.result())
             except TimeoutError:

@@ -11,6 +11,7 @@ Backends are found by name in one registry (`runners/registry.py`).
 
 from __future__ import annotations
 
+import threading
 from abc import ABC, abstractmethod
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -26,6 +27,11 @@ TAKES = (
     "reference",  # a family's own reference-solver data, built independently of the encoders
     "table",  # a family's lookup table (Mind Lock's God's-algorithm table)
 )
+
+
+# Set while a count is being stopped (Ctrl-C, SIGTERM): backends whose cubes run on threads of
+# this process (releases_gil) look at it between slices of their search and return.
+STOP = threading.Event()
 
 
 @dataclass
@@ -61,6 +67,8 @@ class Backend(ABC):
     cubes_per_job: int = 8  # how finely counting likes the work split
     stops_itself: bool = True  # honours a deadline without being ended from outside
     can_count: bool = True
+    releases_gil: bool = False  # cubes may run on threads of one process (no worker start)
+    colours: bool = False  # for 'cover': whether it solves exact cover with colours (XCC)
     needs: str = ""  # what to install when not supported(), e.g. "pip install 'puzzlesat[dlx]'"
 
     @classmethod

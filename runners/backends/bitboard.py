@@ -21,7 +21,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..models.encoded import CoverModel
-from . import Backend, Cube, Interrupted, Outcome, Values
+from . import STOP, Backend, Cube, Interrupted, Outcome, Values
 
 WORD = 63  # bits per word: int64 without its sign bit, so no arithmetic overflows
 MAX_ITEMS = 2 * WORD
@@ -270,7 +270,7 @@ class BitboardBackend(Backend):
         search = self._search(state, cube)
         try:
             while not search.run(SLICE):
-                if deadline is not None and time.time() >= deadline:
+                if deadline is not None and time.time() >= deadline or STOP.is_set():
                     return (search.found,), False
         except KeyboardInterrupt:
             raise Interrupted((search.found,)) from None

@@ -138,6 +138,7 @@ class XcoverBackend(Backend):
     takes = "cover"
     about = "Knuth's Algorithm C, exact cover with colours (xcover, compiled by numba)"
     cubes_per_job = 4
+    colours = True
     stops_itself = False  # Algorithm C runs to its next solution before the deadline is seen
     needs = NEEDS
 

@@ -20,6 +20,24 @@ FLAGS = {"start": "--from"}
 
 # The solver backends every verify runs; each family adds its own reference method.
 VERIFY_SOLVERS = ("cpsat", "pysat:cadical195", "pysat:glucose4")
+# Verified too where their optional extra is installed (pip install 'puzzlesat[dlx]').
+VERIFY_OPTIONAL = ("bitboard", "xcover")
+
+
+def verify_backends(kind: str) -> tuple[str, ...]:
+    """The backends verify counts on for a family: the solvers, the dancing-links family where
+    installed and usable, and the family's own reference."""
+    from ..registry import backend, family
+
+    usable = []
+    for name in VERIFY_OPTIONAL:
+        try:
+            made = backend(name)
+        except InputError:
+            continue
+        if family(kind).accepts(made):
+            usable.append(name)
+    return (*VERIFY_SOLVERS, *usable, "reference")
 
 
 class Family(ABC):
@@ -34,6 +52,10 @@ class Family(ABC):
 
     @abstractmethod
     def summary(self, puzzle) -> str: ...
+
+    def accepts(self, backend: Backend) -> bool:
+        """Whether the family can encode the model the backend takes."""
+        return backend.takes in self.takes
 
     def at(self, puzzle, **options):
         """The puzzle with the load options applied (e.g. a level)."""

@@ -31,6 +31,7 @@ from ..models.edge_matching import (
     rotated,
     tile_types,
 )
+from ..models.edge_matching.cover import cover_options, encode_cover
 from ..models.edge_matching.encode import (
     CPSAT_VARIANTS,
     DEFAULT_CARD_ENCODING,
@@ -42,12 +43,12 @@ from ..models.edge_matching.encode import (
     split_cubes,
 )
 from ..models.edge_matching.reader import edge_word, published_looks
-from ..models.encoded import check_card_encoding, to_dimacs
+from ..models.encoded import check_card_encoding, to_dimacs, to_dlx
 from ..models.errors import InputError
 from ..models.symmetry import IDENTITY, Group, burnside
 from ..outcomes import Count, Solution, Verification
 from ..terminal import draw_edges
-from . import VERIFY_SOLVERS, Family
+from . import VERIFY_SOLVERS, Family, verify_backends
 
 # Boards up to this many cells (and the counts of grids a turn leaves unchanged) are counted in
 # one cube in this process: a 3x3 deck counts in 0.2 s, starting two worker processes takes
@@ -145,7 +146,8 @@ def _ceil_div(a: int, b: int) -> int:
 
 class EdgeMatching(Family):
     kind = "edge-matching"
-    takes = ("cpsat", "cnf", "reference")
+    takes = ("cpsat", "cnf", "cover", "reference")
+    export_formats = ("dimacs", "xcc")
     moduli = ("none", "symmetry")
     load_options = ("level",)
     options = ("encoding", "cpsat_model")
@@ -216,10 +218,28 @@ class EdgeMatching(Family):
                parity: int | None = None, encoding: str | None = None,
                cpsat_model: str | None = None):
         """The solver model of the puzzle (grids unchanged by `turns`, marks on a parity)."""
+        if backend.takes == "cover":
+            if turns:
+                raise InputError(
+                    f"{backend.name} counts edge-matching grids with --modulo none: classes up to "
+                    "turns need the grids a turn leaves unchanged, which exact cover with "
+                    "colours cannot say", field="--modulo")
+            return encode_cover(puzzle, 0, parity)
         if backend.takes == "cpsat":
             return encode_cpsat(puzzle, turns, parity, cpsat_model or DEFAULT_CPSAT_VARIANT)
         return encode_cnf(puzzle, check_card_encoding(encoding, DEFAULT_CARD_ENCODING), turns,
                           parity)
+
+    def accepts(self, backend: Backend) -> bool:
+        # exact cover needs colours here (the seams): the bitboard search has none
+        return super().accepts(backend) and (backend.takes != "cover" or backend.colours)
+
+    def _options(self, puzzle: EdgePuzzle, backend: Backend, parity: int | None = None) -> list:
+        """The options a model's keys stand for: placements of tile kinds, or (exact cover) of
+        tile copies."""
+        if backend.takes == "cover":
+            return cover_options(puzzle, parity)
+        return placements(puzzle, parity)
 
     def _solution(self, puzzle: EdgePuzzle, grid: list[Placed] | None, backend: str,
                   seconds: float, complete: bool = True) -> Solution:
@@ -253,7 +273,7 @@ class EdgeMatching(Family):
             left = None if time_limit is None else time_limit - (time.perf_counter() - start)
             outcome = backend.solve(model, None if left is None else max(0.001, left))
             grid = None if outcome.values is None else grid_of(
-                puzzle, placements(puzzle), outcome.values)
+                puzzle, self._options(puzzle, backend), outcome.values)
         return self._solution(puzzle, grid, backend.name, time.perf_counter() - start,
                               outcome.complete)
 
@@ -273,7 +293,7 @@ class EdgeMatching(Family):
                 yield self._solution(puzzle, reference.placements_of(model, nodes),
                                      backend.name, time.perf_counter() - start)
             return
-        options = placements(puzzle)
+        options = self._options(puzzle, backend)
         model = self.encode(puzzle, backend, encoding=encoding, cpsat_model=cpsat_model)
         for values in backend.solutions(model, limit):
             yield self._solution(puzzle, grid_of(puzzle, options, values), backend.name,
@@ -302,7 +322,7 @@ class EdgeMatching(Family):
             if k or self._small(puzzle):
                 cubes: list[tuple[int, ...]] = [()]
             else:
-                cubes = split_cubes(placements(puzzle, parity), puzzle,
+                cubes = split_cubes(self._options(puzzle, backend, parity), puzzle,
                                     backend.cubes_per_job * max(1, runner.jobs))
             label = "all grids" if not k else f"grids fixed by {TURN_NAMES[k]}"
             if parity is not None:
@@ -418,10 +438,10 @@ class EdgeMatching(Family):
         puzzle = self.at(puzzle)
         modulo = "none" if puzzle.fixed else "symmetry"
         counts: list[Count] = []
-        for name in backends or (*VERIFY_SOLVERS, "reference"):
+        for name in backends or verify_backends(self.kind):
             backend = resolve(name, self.kind, "count")
             counts.append(self.count(
-                puzzle, backend, modulo, runner_for(),
+                puzzle, backend, "none" if backend.takes == "cover" else modulo, runner_for(),
                 encoding if backend.takes == "cnf" else None,
                 cpsat_model if backend.takes == "cpsat" else None,
             ))
@@ -429,7 +449,7 @@ class EdgeMatching(Family):
                 say(verify_table(counts[-1:]).splitlines()[1])
         complete = all(c.complete for c in counts)
         grids = {c.details["grids"] for c in counts}
-        classes = {c.details["grid_classes"] for c in counts}
+        classes = {c.details["grid_classes"] for c in counts if c.modulo == modulo}
         agree = complete and len(grids) == 1 and len(classes) == 1
         why = "" if agree else (
             "some counts did not finish" if not complete else "the backends DISAGREE")
@@ -512,6 +532,18 @@ class EdgeMatching(Family):
 
     def export(self, puzzle, fmt, encoding=None) -> tuple[str, str]:
         puzzle = self.at(puzzle)
+        if fmt == "xcc":
+            cover = encode_cover(puzzle)
+            header = [
+                f"puzzlesat export of {display_name(puzzle)}: {puzzle.title}",
+                f"rules: {rules_text(puzzle)}",
+                "exact cover with colours for Knuth's DLX2: cells and tile copies are primary "
+                "items, each seam between two cells a secondary item coloured by the edge shown",
+                "each solution is one distinct grid (copies of identical tiles in cell order)",
+            ]
+            return to_dlx(cover, header), (
+                f"{len(cover.items)} items ({cover.primary} primary), "
+                f"{len(cover.options)} options")
         encoding = check_card_encoding(encoding, DEFAULT_CARD_ENCODING)
         model = encode_cnf(puzzle, encoding)
         header = [

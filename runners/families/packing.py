@@ -10,14 +10,19 @@ from ..backends import reference_packing as reference
 from ..checkpoint import digest
 from ..counting import Runner
 from ..executors import Work
-from ..models.encoded import check_card_encoding, to_dimacs
+from ..models.encoded import check_card_encoding, to_dimacs, to_dlx
 from ..models.packing import PackingPuzzle, Placement, exact_cover, placements
-from ..models.packing.encode import DEFAULT_CARD_ENCODING, encode_cnf, encode_cpsat
+from ..models.packing.encode import (
+    DEFAULT_CARD_ENCODING,
+    encode_cnf,
+    encode_cover,
+    encode_cpsat,
+)
 from ..models.packing.plan import count_plan, symmetry_group
 from ..models.symmetry import IDENTITY
 from ..outcomes import Count, Solution, Verification
 from ..terminal import draw_packing
-from . import VERIFY_SOLVERS, Family
+from . import Family, verify_backends
 
 
 def meaning(puzzle: PackingPuzzle, modulo: str) -> str:
@@ -33,8 +38,9 @@ def meaning(puzzle: PackingPuzzle, modulo: str) -> str:
 
 class Packing(Family):
     kind = "packing"
-    takes = ("cpsat", "cnf", "reference")
+    takes = ("cpsat", "cnf", "cover", "reference")
     options = ("encoding",)
+    export_formats = ("dimacs", "dlx")
 
     def summary(self, puzzle: PackingPuzzle) -> str:
         cells = puzzle.cells
@@ -49,6 +55,8 @@ class Packing(Family):
         cover = exact_cover(puzzle, options)
         if backend.takes == "cpsat":
             return encode_cpsat(cover)
+        if backend.takes == "cover":
+            return encode_cover(cover)
         return encode_cnf(cover, check_card_encoding(encoding, DEFAULT_CARD_ENCODING))
 
     def _solution(self, puzzle, grid, backend: str, seconds: float, complete=True) -> Solution:
@@ -166,7 +174,7 @@ class Packing(Family):
         from ..registry import resolve
 
         counts: list[Count] = []
-        for name in backends or (*VERIFY_SOLVERS, "reference"):
+        for name in backends or verify_backends(self.kind):
             backend = resolve(name, self.kind, "count")
             for modulo in self.moduli:
                 runner = runner_for(unreduced_time_limit if modulo == "none" else None)
@@ -199,8 +207,17 @@ class Packing(Family):
         return Verification(puzzle.name, not why, why or "", counts, result, table)
 
     def export(self, puzzle, fmt, encoding=None) -> tuple[str, str]:
-        encoding = check_card_encoding(encoding, DEFAULT_CARD_ENCODING)
         options = placements(puzzle)
+        if fmt == "dlx":
+            cover = encode_cover(exact_cover(puzzle, options))
+            header = [
+                f"puzzlesat export of {puzzle.name}: {puzzle.title}",
+                "exact cover for Knuth's DLX1: pieces and cells are items; one option per "
+                "placement (a piece in an orientation at a position)",
+            ]
+            return to_dlx(cover, header), (
+                f"{len(cover.items)} items, {len(cover.options)} options (placements)")
+        encoding = check_card_encoding(encoding, DEFAULT_CARD_ENCODING)
         model = encode_cnf(exact_cover(puzzle, options), encoding)
         header = [
             f"puzzlesat export of {puzzle.name}: {puzzle.title}",
