@@ -155,7 +155,7 @@ class RaceBackend(Backend):
             for backend, seed in self.members:
                 receiver, sender = context.Pipe(duplex=False)
                 process = context.Process(
-                    target=_run_member, args=(backend, model, seed, sender), daemon=True
+                    target=_run_member, args=(backend, model, seed, sender)
                 )
                 process.start()
                 started.append(process)

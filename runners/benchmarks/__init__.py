@@ -1,0 +1,1 @@
+"""Benchmarks as library code: instances, timed runs and results tables (no command line here)."""
