@@ -312,15 +312,22 @@ def encode_cnf(
             for i in (i for i in lay.at_cell[a] if lay.options[i].marked):
                 for j in (j for j in lay.at_cell[b] if lay.options[j].marked):
                     clauses.append([-(i + 1), -(j + 1)])
-    clauses += turn_clauses(lay)
+    title = f"{n} placements, edge colours, cardinality as {encoding}"
+    return placement_keyed(lay, clauses, pool, title, redundant)
+
+
+def placement_keyed(
+    lay: Layout, clauses: list[list[int]], pool: IDPool, title: str, redundant: bool
+) -> CnfModel:
+    """The CNF model with the placements 1..n as keys, after the board-turn clauses."""
+    n = len(lay.options)
     return CnfModel(
-        clauses,
+        clauses + turn_clauses(lay),
         max(pool.top, n),
         list(range(1, n + 1)),
         key_labels(lay.options),
         short_blocking=True,
-        title=f"{n} placements, edge colours, cardinality as {encoding}"
-        + ("" if redundant else ", no at-most-one per cell"),
+        title=title + ("" if redundant else ", no at-most-one per cell"),
     )
 
 
@@ -452,17 +459,11 @@ def encode_cnf_compact(
             for ka in (k for k in types_at[a] if lay.options[types_at[a][k][0]].marked):
                 for kb in (k for k in types_at[b] if lay.options[types_at[b][k][0]].marked):
                     clauses.append([-x_var[(a, ka)], -x_var[(b, kb)]])
-    clauses += turn_clauses(lay)
-    return CnfModel(
-        clauses,
-        max(pool.top, n),
-        list(range(1, n + 1)),
-        key_labels(lay.options),
-        short_blocking=True,
-        title=f"Heule's compact encoding: {len(x_var)} type-on-cell and {len(colour)} "
-        f"edge-colour variables, cardinality as {encoding}"
-        + ("" if redundant else ", no at-most-one per cell"),
+    title = (
+        f"Heule's compact encoding: {len(x_var)} type-on-cell and {len(colour)} edge-colour "
+        f"variables, cardinality as {encoding}"
     )
+    return placement_keyed(lay, clauses, pool, title, redundant)
 
 
 def colour_literals(name: tuple, colour: dict[tuple, int]) -> dict[Edge, int]:
