@@ -218,7 +218,11 @@ def test_edge_bench_writes_its_tables(tmp_path):
     from puzzlesat.benchmarks import edge
 
     instances = edge.planted_instances((5,), (1, 2), interior=4)
-    contenders = [edge.Contender("exec:cadical"), edge.Contender("exec:cadical", "compact")]
+    contenders = [edge.contender("exec:cadical"), edge.contender("exec:cadical+compact")]
+    assert edge.contender("cpsat+integers") == edge.Contender("cpsat", "integers")
+    assert not edge.contender("exec:cadical+noamo").redundant
+    with pytest.raises(InputError):
+        edge.contender("exec:cadical+fast")
     rows = edge.bench(instances, contenders, lambda name: ExecBackend(name.partition(":")[2]),
                       {"planted": 30.0}, tmp_path,
                       say=lambda _: None)

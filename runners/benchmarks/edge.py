@@ -35,6 +35,7 @@ from ..backends import Backend
 from ..models import files as puzzlefile
 from ..models.edge_matching import EdgePuzzle, check_grid, planted
 from ..models.edge_matching.encode import encode_cnf, encode_cpsat, grid_of, layout
+from ..models.errors import InputError
 
 INSTANCES = Path("../shared/benchmarks/edge-matching")  # read by path, from the project folder
 GRACE = 10.0  # seconds beyond the time limit before a run's process group is ended from here
@@ -71,6 +72,36 @@ class Contender:
         extra = "" if self.redundant else ", no AMO"
         model = "" if self.model == "placements" and self.redundant else f" ({self.model}{extra})"
         return self.backend + model
+
+
+MODELS = ("placements", "compact", "booleans", "integers")
+# What the benchmark runs by default (results/edge-bench.md): every CNF variant through CaDiCaL,
+# the other solvers on our default encoding, both CP-SAT models, and a race of two seeds.
+DEFAULT_CONTENDERS = (
+    "exec:cadical", "exec:cadical+noamo", "exec:cadical+compact", "exec:cadical+compact+noamo",
+    "race:exec:cadical*2", "exec:cryptominisat5", "pysat:cadical195", "pysat:glucose4",
+    "pysat:kissat404", "cpsat+booleans", "cpsat+integers",
+)
+PLANTED_CONTENDERS = (
+    "exec:cadical", "exec:cadical+compact", "race:exec:cadical*2", "pysat:cadical195",
+    "pysat:kissat404", "cpsat+booleans",
+)
+TIME_LIMITS = {"clue": 10.0, "em": 10.0, "planted": 60.0}
+
+
+def contender(text: str) -> Contender:
+    """'BACKEND[+MODEL][+noamo]', e.g. 'exec:cadical+compact+noamo' or 'cpsat+integers'."""
+    backend, *options = text.split("+")
+    model = next((o for o in options if o in MODELS), None)
+    unknown = [o for o in options if o not in MODELS and o != "noamo"]
+    if not backend or unknown:
+        raise InputError(
+            f"contender {text!r}: BACKEND[+MODEL][+noamo], MODEL one of {', '.join(MODELS)}",
+            field="--contender",
+        )
+    if model is None:
+        model = "booleans" if backend.partition(":")[0] == "cpsat" else "placements"
+    return Contender(backend, model, "noamo" not in options)
 
 
 @dataclass
@@ -118,6 +149,14 @@ def planted_instances(
                 planted.generate(size, border, interior, seed), seed,
             ))
     return found
+
+
+def default_instances(folder: Path = INSTANCES, seeds: Iterable[int] = (1, 2, 3)) -> dict:
+    """The benchmark's instance sets: clue and em (from `folder`, if present), planted."""
+    return {
+        "shared": clue_instances(folder) + em_instances(folder, seeds),
+        "planted": planted_instances(seeds=seeds),
+    }
 
 
 def border_colours(size: int) -> int:
