@@ -54,6 +54,10 @@ BACKENDS = (
     Entry("cpsat", "puzzlesat.backends.cpsat", "CpsatBackend", example="cpsat"),
     Entry("pysat", "puzzlesat.backends.pysat", "PysatBackend", argument="NAME",
           example="pysat:cadical195"),
+    Entry("exec", "puzzlesat.backends.exec", "ExecBackend", argument="NAME_OR_PATH",
+          example="exec:cadical"),
+    Entry("race", "puzzlesat.backends.race", "RaceBackend", argument="B1,B2,... or B*N",
+          example="race:exec:cadical*2"),
     Entry("reference", "", "", per_family=True, example="reference"),
     Entry("table", "", "", per_family=True, example="table"),
 )
@@ -78,7 +82,9 @@ DEFAULTS: dict[tuple[str, str], tuple[str, str]] = {
     ("mind-lock", "count"): ("table", "the breadth-first search counts every position"),
 }
 
-NAMES = "cpsat, pysat:NAME (e.g. pysat:cadical195), reference or table"
+NAMES = ("cpsat, pysat:NAME (e.g. pysat:cadical195), exec:NAME_OR_PATH (a SAT solver binary, "
+         "e.g. exec:cadical), race:B1,B2 or race:B*N (e.g. race:pysat:cadical195*2), reference "
+         "or table")
 
 
 def parse(name: str) -> tuple[str, str | None]:

@@ -108,6 +108,10 @@ class ExecBackend(Backend):
         self.seed = seed
         self.name = f"exec:{program}"
         self.flavour = FLAVOURS.get(os.path.basename(program), GENERIC)
+        self.needs = (
+            f"no solver binary {program!r} on PATH or at that path; install one, e.g. "
+            "`apt-get install cadical` for exec:cadical"
+        )
         self.why_not_count = (
             f"{self.name} cannot count: a solver binary starts afresh on every run, so counting "
             "by blocking clauses would mean one run of the binary per solution (17,920 runs for "
