@@ -173,7 +173,8 @@ def count(model) -> int:
     found = 0
     with Solver(name="cadical195", bootstrap_with=model.clauses) as sat:
         while sat.solve():
-            true = [k for k in model.keys if sat.get_model()[k - 1] > 0]
+            assignment = sat.get_model()
+            true = [k for k in model.keys if assignment[k - 1] > 0]
             sat.add_clause([-k for k in true])
             found += 1
     return found
