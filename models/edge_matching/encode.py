@@ -71,16 +71,21 @@ def placements(puzzle: EdgePuzzle, parity: int | None = None) -> list[Placement]
         k = next(i for i, t in enumerate(types) if f.tile in t.tiles)
         fixed[(f.row, f.col)] = (k, type_rotation(types[k], tile, f.rotation))
     out = []
+    looks = [[(r, rotated(t.edges, r)) for r in t.rotations] for t in types]
+    fit: dict[tuple, bool] = {}  # the frame rule depends on which sides face the border only
     for cell in cells(puzzle):
+        outside = border_sides(puzzle, cell)
         for k, tile_type in enumerate(types):
             marked = bool(puzzle.apart) and tile_type.mark == puzzle.apart
             if parity is not None and marked and sum(cell) % 2 != parity:
                 continue
-            for rotation in tile_type.rotations:
+            for rotation, edges in looks[k]:
                 if cell in fixed and fixed[cell] != (k, rotation):
                     continue
-                edges = rotated(tile_type.edges, rotation)
-                if fits_frame(puzzle, cell, edges):
+                key = (outside, k, rotation)
+                if key not in fit:
+                    fit[key] = fits_frame(puzzle, cell, edges)
+                if fit[key]:
                     out.append(Placement(cell, k, rotation, edges, marked))  # type: ignore[arg-type]
     return out
 

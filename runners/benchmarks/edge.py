@@ -296,11 +296,12 @@ def summary_cell(runs: list[dict], limit: float) -> str:
     solved = sum(r["status"] == "solved" for r in runs)
     middle = report.median(seconds)
     text = f"{middle:.2f}" if middle != float("inf") else f"> {limit:g}"
-    if len(runs) > 1:
-        finite = [s for s in seconds if s != float("inf")]
-        low = f"{min(finite):.2f}" if finite else "-"
+    finite = [s for s in seconds if s != float("inf")]
+    if len(runs) > 1 and finite:
         high = f"{max(seconds):.2f}" if max(seconds) != float("inf") else f"> {limit:g}"
-        text += f" ({low}–{high}, {solved}/{len(runs)})"
+        text += f" ({min(finite):.2f}–{high}, {solved}/{len(runs)})"
+    elif len(runs) > 1:
+        text += f" (0/{len(runs)})"
     if any(r["status"].startswith("failed") for r in runs):
         text += " FAILED"
     return text
@@ -308,6 +309,8 @@ def summary_cell(runs: list[dict], limit: float) -> str:
 
 def largest_within(rows: list[dict], label: str, limit: float) -> str:
     """The largest planted size whose median over seeds is within the limit, for a contender."""
+    if not any(r["group"] == "planted" and r["contender"] == label for r in rows):
+        return "-"
     best = ""
     for size in sorted({int(r["rows"]) for r in rows if r["group"] == "planted"}):
         runs = [r for r in rows if r["group"] == "planted" and int(r["rows"]) == size
