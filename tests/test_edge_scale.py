@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 from pysat.solvers import Solver
+from test_faults import children  # the /proc reader the fault tests use
 
 from puzzlesat.backends.exec import ExecBackend, minisat_lines, read_answer
 from puzzlesat.backends.race import RaceBackend, shuffled_cnf, split_members
@@ -46,19 +47,10 @@ def checked(puzzle, values) -> str | None:
 
 
 def descendants(pid: int) -> list[int]:
-    """Every live process below `pid`, read from /proc (zombies included: unreaped is left)."""
-    children: dict[int, list[int]] = {}
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                stat = (entry / "stat").read_text()
-            except OSError:
-                continue
-            ppid = int(stat.rsplit(")", 1)[1].split()[1])
-            children.setdefault(ppid, []).append(int(entry.name))
+    """Every process below `pid` (zombies included: an unreaped child is left behind too)."""
     found, todo = [], [pid]
     while todo:
-        for child in children.get(todo.pop(), []):
+        for child in children(todo.pop()):
             found.append(child)
             todo.append(child)
     return found
