@@ -56,6 +56,10 @@ BACKENDS = (
           example="pysat:cadical195"),
     Entry("bitboard", "puzzlesat.backends.bitboard", "BitboardBackend", example="bitboard"),
     Entry("xcover", "puzzlesat.backends.xcover", "XcoverBackend", example="xcover"),
+    Entry("exec", "puzzlesat.backends.exec", "ExecBackend", argument="NAME_OR_PATH",
+          example="exec:cadical"),
+    Entry("race", "puzzlesat.backends.race", "RaceBackend", argument="B1,B2,... or B*N",
+          example="race:exec:cadical*2"),
     Entry("reference", "", "", per_family=True, example="reference"),
     Entry("table", "", "", per_family=True, example="table"),
 )
@@ -87,7 +91,9 @@ DEFAULTS: dict[tuple[str, str], tuple[str, str]] = {
     ("mind-lock", "count"): ("table", "the breadth-first search counts every position"),
 }
 
-NAMES = "cpsat, pysat:NAME (e.g. pysat:cadical195), reference or table"
+NAMES = ("cpsat, pysat:NAME (e.g. pysat:cadical195), exec:NAME_OR_PATH (a SAT solver binary, "
+         "e.g. exec:cadical), race:B1,B2 or race:B*N (e.g. race:pysat:cadical195*2), reference "
+         "or table")
 
 
 def parse(name: str) -> tuple[str, str | None]:

@@ -13,6 +13,7 @@ interchangeable. Options shared by both encoders:
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import product
 
 from ortools.sat.python import cp_model
 from pysat.card import CardEnc
@@ -25,6 +26,7 @@ from . import (
     Edge,
     EdgePuzzle,
     Placed,
+    border_sides,
     cells,
     fits_frame,
     matches,
@@ -69,16 +71,21 @@ def placements(puzzle: EdgePuzzle, parity: int | None = None) -> list[Placement]
         k = next(i for i, t in enumerate(types) if f.tile in t.tiles)
         fixed[(f.row, f.col)] = (k, type_rotation(types[k], tile, f.rotation))
     out = []
+    looks = [[(r, rotated(t.edges, r)) for r in t.rotations] for t in types]
+    fit: dict[tuple, bool] = {}  # the frame rule depends on which sides face the border only
     for cell in cells(puzzle):
+        outside = border_sides(puzzle, cell)
         for k, tile_type in enumerate(types):
             marked = bool(puzzle.apart) and tile_type.mark == puzzle.apart
             if parity is not None and marked and sum(cell) % 2 != parity:
                 continue
-            for rotation in tile_type.rotations:
+            for rotation, edges in looks[k]:
                 if cell in fixed and fixed[cell] != (k, rotation):
                     continue
-                edges = rotated(tile_type.edges, rotation)
-                if fits_frame(puzzle, cell, edges):
+                key = (outside, k, rotation)
+                if key not in fit:
+                    fit[key] = fits_frame(puzzle, cell, edges)
+                if fit[key]:
                     out.append(Placement(cell, k, rotation, edges, marked))  # type: ignore[arg-type]
     return out
 
@@ -251,39 +258,42 @@ def neighbour_of(cell: Cell, side: int) -> Cell | None:
 # ---------------------------------------------------------------- CNF
 
 
+CNF_MODELS = ("placements", "compact")
+# Measured (NOTES-issue10.md): on shuffled em_* boards CaDiCaL solves the placement encoding
+# faster than Heule's compact one; the placements are the default.
+DEFAULT_CNF_MODEL = "placements"
+
+
 def encode_cnf(
     puzzle: EdgePuzzle,
     encoding: str = DEFAULT_CARD_ENCODING,
     turns: int = 0,
     parity: int | None = None,
+    model: str = DEFAULT_CNF_MODEL,
+    redundant: bool = True,
 ) -> CnfModel:
-    """Placement variables 1..n (the keys) and edge-colour variables, after Heule (2008).
+    """The CNF model: `placements` (ours, default) or Heule's `compact` encoding.
 
-    A placement implies the colour of each seam it touches; a colour of a seam implies that
-    some placement on each side shows (or matches) it. Exactly one placement per cell; each tile
-    type used as often as there are such tiles (cardinality in the chosen encoding).
+    Both have the same keys, variables 1..n, one per placement (`layout(...).options`), so a
+    solution is read and counted the same way whichever is chosen. `redundant=False` leaves out
+    the at-most-one placement (or tile type) per cell: each tile type is used exactly as often
+    as it has tiles and the counts add up to the cells, so at least one per cell already means
+    exactly one. Every variant is exact: counts agree (tests/test_edge_encodings.py).
     """
     if encoding not in CARD_ENCODINGS:
         raise ValueError(f"unknown cardinality encoding {encoding!r}")
+    if model == "compact":
+        return encode_cnf_compact(puzzle, encoding, turns, parity, redundant)
+    if model != "placements":
+        raise ValueError(f"unknown CNF model {model!r}; one of {', '.join(CNF_MODELS)}")
     lay = layout(puzzle, turns, parity)
     n = len(lay.options)
     pool = IDPool(start_from=n + 1)
-    clauses: list[list[int]] = []
-    kind = CARD_ENCODINGS[encoding]
-    for indices in lay.at_cell.values():
-        lits = [i + 1 for i in indices]
-        if not lits:
-            clauses.append([])
-            continue
-        clauses += CardEnc.equals(lits=lits, bound=1, vpool=pool, encoding=kind).clauses
-    for indices, count in zip(lay.of_type, lay.counts):
-        lits = [i + 1 for i in indices]
-        if len(lits) < count:
-            clauses.append([])
-            continue
-        # pairwise, ladder and bitwise encode bounds of one only: larger ones go to seqcounter
-        how = kind if count == 1 or encoding not in ONE_ONLY else CARD_ENCODINGS["seqcounter"]
-        clauses += CardEnc.equals(lits=lits, bound=count, vpool=pool, encoding=how).clauses
+    clauses = one_per_cell_and_type(
+        [[i + 1 for i in indices] for indices in lay.at_cell.values()],
+        [[i + 1 for i in indices] for indices in lay.of_type],
+        lay.counts, encoding, pool, redundant,
+    )
     # implied[(cell, side)][placement]: the colour variables of that seam the placement allows
     implied: dict[tuple[Cell, int], dict[int, list[int]]] = {}
     for a, b, side, values, showing, matching in lay.seams:
@@ -307,19 +317,196 @@ def encode_cnf(
             for i in (i for i in lay.at_cell[a] if lay.options[i].marked):
                 for j in (j for j in lay.at_cell[b] if lay.options[j].marked):
                     clauses.append([-(i + 1), -(j + 1)])
+    title = f"{n} placements, edge colours, cardinality as {encoding}"
+    return placement_keyed(lay, clauses, pool, title, redundant)
+
+
+def placement_keyed(
+    lay: Layout, clauses: list[list[int]], pool: IDPool, title: str, redundant: bool
+) -> CnfModel:
+    """The CNF model with the placements 1..n as keys, after the board-turn clauses."""
+    n = len(lay.options)
+    return CnfModel(
+        clauses + turn_clauses(lay),
+        max(pool.top, n),
+        list(range(1, n + 1)),
+        key_labels(lay.options),
+        short_blocking=True,
+        title=title + ("" if redundant else ", no at-most-one per cell"),
+    )
+
+
+def one_per_cell_and_type(
+    at_cell: list[list[int]],
+    of_type: list[list[int]],
+    counts: list[int],
+    encoding: str,
+    pool: IDPool,
+    redundant: bool,
+) -> list[list[int]]:
+    """Exactly one variable true per cell (at least one without `redundant`), each tile type's
+    variables true exactly as often as it has tiles."""
+    clauses: list[list[int]] = []
+    kind = CARD_ENCODINGS[encoding]
+    for lits in at_cell:
+        if not redundant or len(lits) <= 1:
+            clauses.append(lits)  # empty when nothing fits: no solution
+        else:
+            clauses += CardEnc.equals(lits=lits, bound=1, vpool=pool, encoding=kind).clauses
+    for lits, count in zip(of_type, counts):
+        if len(lits) < count:
+            clauses.append([])
+            continue
+        # pairwise, ladder and bitwise encode bounds of one only: larger ones go to seqcounter
+        how = kind if count == 1 or encoding not in ONE_ONLY else CARD_ENCODINGS["seqcounter"]
+        clauses += CardEnc.equals(lits=lits, bound=count, vpool=pool, encoding=how).clauses
+    return clauses
+
+
+def turn_clauses(lay: Layout) -> list[list[int]]:
+    """The grid looks the same after the board's turn: each placement equals its turned one."""
+    clauses = []
     for i, j in lay.turn_pairs:
         if j is None:
             clauses.append([-(i + 1)])
         elif i != j:  # every pair: a quarter turn is not its own inverse
             clauses += [[-(i + 1), j + 1], [i + 1, -(j + 1)]]
-    return CnfModel(
-        clauses,
-        max(pool.top, n),
-        list(range(1, n + 1)),
-        key_labels(lay.options),
-        short_blocking=True,
-        title=f"{n} placements, edge colours, cardinality as {encoding}",
+    return clauses
+
+
+def encode_cnf_compact(
+    puzzle: EdgePuzzle,
+    encoding: str = DEFAULT_CARD_ENCODING,
+    turns: int = 0,
+    parity: int | None = None,
+    redundant: bool = True,
+) -> CnfModel:
+    """Heule's compact encoding: a tile type on a cell (no rotation variables) and one colour
+    variable per value of each edge; which rotation a tile takes follows from the colours.
+
+    Edges are the seams between cells and, where the puzzle has no frame, the board's outer
+    sides (their colour is part of what a grid shows). A type at a cell limits the colour of
+    each edge to what its fitting rotations show there, and the colour of one edge limits each
+    other edge's; where these pairwise limits let a colour combination through that no rotation
+    shows, a clause forbids it, so the encoding is exact. The placement variables, the keys,
+    are defined from the type and colours (placement <-> type and its colours), so a solution is
+    read and counted as with `placements`; the solver needs them for nothing else.
+    """
+    lay = layout(puzzle, turns, parity)
+    n = len(lay.options)
+    pool = IDPool(start_from=n + 1)
+    types_at: dict[Cell, dict[int, list[int]]] = {cell: {} for cell in lay.at_cell}
+    for i, p in enumerate(lay.options):
+        types_at[p.cell].setdefault(p.tile_type, []).append(i)
+    x_var = {(c, k): pool.id(("type", c, k)) for c in types_at for k in types_at[c]}
+    x_type: list[list[int]] = [[] for _ in lay.counts]
+    for (_, k), var in x_var.items():
+        x_type[k].append(var)
+    clauses = one_per_cell_and_type(
+        [[x_var[(c, k)] for k in by_type] for c, by_type in types_at.items()],
+        x_type, lay.counts, encoding, pool, redundant,
     )
+    # edges: (cell, side) -> (edge name, translate a shown value to the edge's value)
+    edge_values: dict[tuple, list[Edge]] = {}
+    side_edge: dict[tuple[Cell, int], tuple] = {}
+    for a, b, side, values, _, _ in lay.seams:
+        edge_values[("seam", a, side)] = values
+        side_edge[(a, side)] = ("seam", a, side)
+        side_edge[(b, opposite(side))] = ("seam", a, side)
+    if puzzle.frame is None:
+        for cell, indices in lay.at_cell.items():
+            for side, outside in enumerate(border_sides(puzzle, cell)):
+                if outside:
+                    shown = list(dict.fromkeys(lay.options[i].edges[side] for i in indices))
+                    edge_values[("border", cell, side)] = shown
+                    side_edge[(cell, side)] = ("border", cell, side)
+
+    def edge_value(cell: Cell, side: int, shown: Edge) -> Edge | None:
+        name = side_edge[(cell, side)]
+        if name[0] == "border" or name[1] == cell:
+            return shown
+        found = [v for v in edge_values[name] if matches(v, shown, puzzle.rule)]
+        if len(found) > 1:
+            raise ValueError("the compact encoding needs at most one matching value per edge")
+        return found[0] if found else None
+
+    colour = {(name, v): pool.id(("colour", name, v)) for name, vs in edge_values.items()
+              for v in vs}
+    for name, values in edge_values.items():
+        clauses += CardEnc.equals(
+            lits=[colour[(name, v)] for v in values], bound=1, vpool=pool,
+            encoding=CARD_ENCODINGS[encoding],
+        ).clauses
+    for cell, by_type in types_at.items():
+        sides = [side for side in range(4) if (cell, side) in side_edge]
+        for k, indices in by_type.items():
+            x = x_var[(cell, k)]
+            tuples: dict[int, tuple] = {}
+            for i in indices:
+                shown = tuple(edge_value(cell, s, lay.options[i].edges[s]) for s in sides)
+                if None in shown:
+                    clauses.append([-(i + 1)])  # no neighbour can ever match this side
+                else:
+                    tuples[i] = shown
+            clauses += type_colour_clauses(
+                x, [colour_literals(side_edge[(cell, s)], colour) for s in sides],
+                set(tuples.values()),
+            )
+            for i, shown in tuples.items():  # placement <-> type and its colours
+                lits = [colour[(side_edge[(cell, s)], v)] for s, v in zip(sides, shown)]
+                clauses.append([-(i + 1), x])
+                clauses += [[-(i + 1), lit] for lit in lits]
+                clauses.append([i + 1, -x] + [-lit for lit in lits])
+            if not tuples:
+                clauses.append([-x])
+    if puzzle.apart:
+        for a, b, _, _, _, _ in lay.seams:
+            for ka in (k for k in types_at[a] if lay.options[types_at[a][k][0]].marked):
+                for kb in (k for k in types_at[b] if lay.options[types_at[b][k][0]].marked):
+                    clauses.append([-x_var[(a, ka)], -x_var[(b, kb)]])
+    title = (
+        f"Heule's compact encoding: {len(x_var)} type-on-cell and {len(colour)} edge-colour "
+        f"variables, cardinality as {encoding}"
+    )
+    return placement_keyed(lay, clauses, pool, title, redundant)
+
+
+def colour_literals(name: tuple, colour: dict[tuple, int]) -> dict[Edge, int]:
+    return {v: var for (edge, v), var in colour.items() if edge == name}
+
+
+def type_colour_clauses(
+    x: int, edges: list[dict[Edge, int]], allowed: set[tuple]
+) -> list[list[int]]:
+    """Clauses making a tile type at a cell (x) show one of the `allowed` colour tuples on its
+    edges (each edge a dict value -> colour variable): per edge, per pair of edges, and any
+    tuple the pairs let through forbidden outright."""
+    if not allowed:
+        return [[-x]]
+    clauses = []
+    width = len(edges)
+    seen = [sorted({t[s] for t in allowed}) for s in range(width)]
+    for s in range(width):
+        clauses.append([-x] + [edges[s][v] for v in seen[s]])
+    for s in range(width):
+        for a in seen[s]:
+            for t in range(width):
+                if t == s:
+                    continue
+                after = sorted({u[t] for u in allowed if u[s] == a})
+                if len(after) < len(seen[t]):
+                    clauses.append([-x, -edges[s][a]] + [edges[t][v] for v in after])
+    for candidate in product(*seen):
+        if candidate in allowed:
+            continue
+        if all(
+            any(u[s] == candidate[s] and u[t] == candidate[t] for u in allowed)
+            for s in range(width)
+            for t in range(width)
+            if s < t
+        ):
+            clauses.append([-x] + [-edges[s][v] for s, v in enumerate(candidate)])
+    return clauses
 
 
 def forbidden_pairs(

@@ -11,6 +11,7 @@ each turned at random, so a solver cannot read the solution off the tile order.
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 from ..errors import InputError
 from . import Edge, EdgePuzzle, Tile, rotated
@@ -98,6 +99,35 @@ def generate(size: int, border_colours: int, interior_colours: int, seed: int) -
         f"colours, seed {seed} (planted solution)",
         source="puzzlesat.models.planted.generate",
         published={"planted": planted},
+    )
+
+
+def shuffle(puzzle: EdgePuzzle, seed: int) -> EdgePuzzle:
+    """The puzzle with its tiles in a random order and each turned at random (fixed tiles follow).
+
+    Heule's em_* files list their pieces in the order of a solution, unturned; shuffled and
+    turned, they no longer favour a search that tries tiles in file order. Same seed, same board.
+    """
+    rng = random.Random(seed)
+    order = list(range(len(puzzle.tiles)))
+    rng.shuffle(order)  # order[k]: the old tile that becomes tile k
+    turns = [rng.randrange(4) for _ in order]
+    tiles = tuple(
+        replace(puzzle.tiles[old], edges=rotated(puzzle.tiles[old].edges, -turns[k]))
+        for k, old in enumerate(order)
+    )
+    new_index = {old: k for k, old in enumerate(order)}
+    fixed = tuple(
+        replace(f, tile=new_index[f.tile], rotation=(f.rotation + turns[new_index[f.tile]]) % 4)
+        for f in puzzle.fixed
+    )
+    return replace(
+        puzzle,
+        name=f"{puzzle.name}_s{seed}",
+        tiles=tiles,
+        fixed=fixed,
+        title=f"{puzzle.title} (tiles shuffled and turned, seed {seed})",
+        published={},
     )
 
 

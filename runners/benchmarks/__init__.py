@@ -1,2 +1,2 @@
-"""Benchmarks that are library code: each module's `run(...)` times methods side by side and
-writes its figures to results/."""
+"""Benchmarks as library code: instances, timed runs side by side and results tables
+(written to results/); the command line calls them in process."""
