@@ -63,15 +63,9 @@ class PysatBackend(Backend):
         start = time.perf_counter()
         if time_limit is None:
             found, values = _solve_cnf(self.solver, model.clauses, model.keys)
-        else:  # in a worker process, ended at the deadline whatever the solver
-            context = multiprocessing.get_context("spawn")
-            with context.Pool(1) as pool:
-                pending = pool.apply_async(_solve_cnf, (self.solver, model.clauses, model.keys))
-                try:
-                    found, values = pending.get(timeout=max(0.001, time_limit))
-                except multiprocessing.TimeoutError:
-                    pool.terminate()
-                    found, values = None, None
+        else:  # in a forked process, ended at the deadline whatever the solver (forked: a
+            # spawned one imports OR-Tools and PySAT again, 4.8-8.2 s against 0.4-2.8 s at load 10)
+            found, values = _solve_in_child(self.solver, model, time_limit)
         seconds = time.perf_counter() - start
         return Outcome(values, seconds, complete=found is not None)
 
@@ -119,6 +113,33 @@ def _block(sat: Solver, keys: list[int], values: list[int], short: bool) -> None
         sat.add_clause([-k for k, v in zip(keys, values) if v])
     else:
         sat.add_clause([-k if v else k for k, v in zip(keys, values)])
+
+
+def _solve_in_child(name: str, model: CnfModel, time_limit: float
+                    ) -> tuple[bool | None, list | None]:
+    """Solve in a forked child, ended at the time limit: (None, None) when it was."""
+    context = multiprocessing.get_context("fork")
+    receive, send = context.Pipe(duplex=False)
+    child = context.Process(target=_child_solve, args=(name, model.clauses, model.keys, send),
+                            daemon=True)
+    child.start()
+    send.close()
+    try:
+        if receive.poll(max(0.001, time_limit)):
+            return receive.recv()
+        return None, None
+    except EOFError:  # the child died without an answer
+        return None, None
+    finally:
+        if child.is_alive():
+            child.kill()
+        child.join()
+        receive.close()
+
+
+def _child_solve(name: str, clauses: list[list[int]], keys: list[int], send) -> None:
+    send.send(_solve_cnf(name, clauses, keys))
+    send.close()
 
 
 def _key_values(assignment: list[int], keys: list[int]) -> list[int]:

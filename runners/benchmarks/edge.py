@@ -24,6 +24,7 @@ import multiprocessing
 import os
 import re
 import signal
+import statistics
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -294,7 +295,7 @@ def summary_cell(runs: list[dict], limit: float) -> str:
         return "-"
     seconds = [float(r["seconds"]) if r["status"] == "solved" else float("inf") for r in runs]
     solved = sum(r["status"] == "solved" for r in runs)
-    middle = report.median(seconds)
+    middle = statistics.median(seconds)
     text = f"{middle:.2f}" if middle != float("inf") else f"> {limit:g}"
     finite = [s for s in seconds if s != float("inf")]
     if len(runs) > 1 and finite:
@@ -316,7 +317,7 @@ def largest_within(rows: list[dict], label: str, limit: float) -> str:
         runs = [r for r in rows if r["group"] == "planted" and int(r["rows"]) == size
                 and r["contender"] == label]
         seconds = [float(r["seconds"]) if r["status"] == "solved" else float("inf") for r in runs]
-        if runs and report.median(seconds) <= limit:
+        if runs and statistics.median(seconds) <= limit:
             best = f"{size}x{size}"
     return best or "none"
 

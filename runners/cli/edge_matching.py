@@ -8,7 +8,7 @@ import argparse
 from .. import output as report
 from ..families.edge_matching import display_name, rules_text
 from ..models.edge_matching import planted
-from ..models.edge_matching.encode import CPSAT_VARIANTS, DEFAULT_CPSAT_VARIANT
+from ..models.edge_matching.encode import CNF_MODELS, CPSAT_VARIANTS, DEFAULT_CPSAT_VARIANT
 from ..models.edge_matching.reader import TOML_FORMAT
 from ..outcomes import Count, Solution, Verification
 from ..terminal import draw_edges, use_colour
@@ -30,6 +30,17 @@ def add_arguments(command: str, parser: argparse.ArgumentParser) -> None:
             parser, "--cpsat-model", choices=CPSAT_VARIANTS, default=None,
             help=f"edge-matching CP-SAT model (default {DEFAULT_CPSAT_VARIANT}, measured faster)",
         )
+    if command in CPSAT_MODEL_COMMANDS or command == "export":
+        add_flag(
+            parser, "--cnf-model", choices=CNF_MODELS, default=None,
+            help="edge-matching CNF: placements (ours: placement variables with seam colours, "
+            "the default) or compact (Heule's: tile type on cell, colour per edge)",
+        )
+        add_flag(
+            parser, "--no-amo", dest="amo", action="store_false", default=None,
+            help="edge-matching CNF: leave out the at-most-one per cell (the tile counts imply "
+            "it; counts stay exact)",
+        )
     if command == "count":
         add_flag(
             parser, "--label-tiles", action="store_true", default=None,
@@ -43,6 +54,8 @@ def own_flags(args: argparse.Namespace) -> dict[str, object]:
         "--level": getattr(args, "level", None),
         "--cpsat-model": getattr(args, "cpsat_model", None),
         "--label-tiles": getattr(args, "label_tiles", None) or None,
+        "--cnf-model": getattr(args, "cnf_model", None),
+        "--no-amo": getattr(args, "amo", None),
     }
 
 
@@ -51,7 +64,9 @@ def load_options(args: argparse.Namespace) -> dict[str, object]:
 
 
 def options(args: argparse.Namespace, command: str) -> dict[str, object]:
-    found: dict[str, object] = {"encoding": getattr(args, "encoding", None)}
+    found: dict[str, object] = {"encoding": getattr(args, "encoding", None),
+                                "cnf_model": getattr(args, "cnf_model", None),
+                                "amo": getattr(args, "amo", None)}
     if command != "export":
         found["cpsat_model"] = getattr(args, "cpsat_model", None)
     if command == "count":
@@ -135,3 +150,54 @@ def extra_commands(subparsers) -> None:
         help="the file to write (Eternity II benchmark format; '-': standard output)",
     )
     generate.set_defaults(run=run_generate)
+
+    bench = subparsers.add_parser(
+        "edge-bench",
+        help="time backends and encodings solving the clue puzzles, Heule's em_* boards "
+        "(shuffled and turned under seeds) and planted boards; writes results/edge-bench.*",
+    )
+    bench.add_argument(
+        "--contender", action="append", metavar="BACKEND[+MODEL][+noamo]",
+        help="e.g. exec:cadical+compact+noamo or cpsat+integers; repeat for several "
+        "(default: every backend and encoding measured in results/edge-bench.md)")
+    bench.add_argument("--seeds", type=int, default=3, help="shuffling seeds per board (3)")
+    bench.add_argument("--sizes", type=int, nargs="+", default=[8, 9, 10, 11, 12],
+                       help="planted board sizes (default 8 to 12)")
+    bench.add_argument("--planted-only", action="store_true", help="skip ../shared's boards")
+    bench.add_argument("--shared-only", action="store_true", help="skip the planted boards")
+    bench.add_argument("--instances", default=None,
+                       help="the benchmark folder (default ../shared/benchmarks/edge-matching)")
+    bench.add_argument("--time-limit", type=float, default=None,
+                       help="seconds per run (default: 10 on clue and em_* boards, 60 planted)")
+    bench.add_argument("--results", default="results", help="results folder (default results)")
+    bench.set_defaults(run=run_edge_bench)
+
+
+def run_edge_bench(args: argparse.Namespace) -> int:
+    """The edge-matching benchmark (runners/benchmarks/edge.py), in this process."""
+    from pathlib import Path
+
+    from ..benchmarks import edge
+    from ..registry import backend
+
+    report.check_folder(args.results)
+    folder = Path(args.instances) if args.instances else edge.INSTANCES
+    seeds = range(1, args.seeds + 1)
+    instances = []
+    if not args.planted_only:
+        found = edge.clue_instances(folder) + edge.em_instances(folder, seeds)
+        if not found:
+            report.say(f"no benchmark boards in {folder}: skipped (planted boards only)")
+        instances += found
+    if not args.shared_only:
+        instances += edge.planted_instances(args.sizes, seeds)
+    names = args.contender or list(edge.DEFAULT_CONTENDERS)
+    contenders = [edge.contender(name) for name in names]
+    for name in {c.backend for c in contenders}:
+        backend(name)  # every backend checked (and available) before anything is timed
+    limits = dict(edge.TIME_LIMITS)
+    if args.time_limit is not None:
+        limits = dict.fromkeys(limits, args.time_limit)
+    edge.bench(instances, contenders, backend, limits, Path(args.results))
+    report.say(f"wrote {Path(args.results) / 'edge-bench.md'} and edge-bench.csv")
+    return 0

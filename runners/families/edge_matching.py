@@ -33,8 +33,10 @@ from ..models.edge_matching import (
 )
 from ..models.edge_matching.cover import cover_options, encode_cover
 from ..models.edge_matching.encode import (
+    CNF_MODELS,
     CPSAT_VARIANTS,
     DEFAULT_CARD_ENCODING,
+    DEFAULT_CNF_MODEL,
     DEFAULT_CPSAT_VARIANT,
     encode_cnf,
     encode_cpsat,
@@ -150,7 +152,7 @@ class EdgeMatching(Family):
     export_formats = ("dimacs", "xcc")
     moduli = ("none", "symmetry")
     load_options = ("level",)
-    options = ("encoding", "cpsat_model")
+    options = ("encoding", "cpsat_model", "cnf_model", "amo")
     count_options = ("label_tiles",)
 
     def summary(self, puzzle: EdgePuzzle) -> str:
@@ -198,7 +200,14 @@ class EdgeMatching(Family):
 
     # ---- models
 
-    def _check(self, backend: Backend, encoding: str | None, cpsat_model: str | None) -> None:
+    def _check(self, backend: Backend, encoding: str | None, cpsat_model: str | None,
+               cnf_model: str | None = None, amo: bool | None = None) -> None:
+        if cnf_model is not None and cnf_model not in CNF_MODELS:
+            raise InputError(f"unknown CNF model {cnf_model!r}; one of: {', '.join(CNF_MODELS)}",
+                             field="--cnf-model")
+        for flag, value in (("--cnf-model", cnf_model), ("--no-amo", amo)):
+            if value is not None and backend.takes != "cnf":
+                raise InputError(f"chooses the CNF; {backend.name} does not take CNF", field=flag)
         if encoding is not None:
             check_card_encoding(encoding, DEFAULT_CARD_ENCODING)
             if backend.takes != "cnf":
@@ -216,7 +225,8 @@ class EdgeMatching(Family):
 
     def encode(self, puzzle: EdgePuzzle, backend: Backend, turns: int = 0,
                parity: int | None = None, encoding: str | None = None,
-               cpsat_model: str | None = None):
+               cpsat_model: str | None = None, cnf_model: str | None = None,
+               amo: bool | None = None):
         """The solver model of the puzzle (grids unchanged by `turns`, marks on a parity)."""
         if backend.takes == "cover":
             if turns:
@@ -228,7 +238,7 @@ class EdgeMatching(Family):
         if backend.takes == "cpsat":
             return encode_cpsat(puzzle, turns, parity, cpsat_model or DEFAULT_CPSAT_VARIANT)
         return encode_cnf(puzzle, check_card_encoding(encoding, DEFAULT_CARD_ENCODING), turns,
-                          parity)
+                          parity, cnf_model or DEFAULT_CNF_MODEL, amo is not False)
 
     def accepts(self, backend: Backend) -> bool:
         # exact cover needs colours here (the seams): the bitboard search has none
@@ -258,10 +268,10 @@ class EdgeMatching(Family):
 
     # ---- solve, solutions
 
-    def solve(self, puzzle, backend, time_limit=None, encoding=None, cpsat_model=None
-              ) -> Solution:
+    def solve(self, puzzle, backend, time_limit=None, encoding=None, cpsat_model=None,
+              cnf_model=None, amo=None) -> Solution:
         puzzle = self.at(puzzle)
-        self._check(backend, encoding, cpsat_model)
+        self._check(backend, encoding, cpsat_model, cnf_model, amo)
         start = time.perf_counter()
         if backend.takes == "reference":
             model = reference.model(puzzle)
@@ -269,7 +279,8 @@ class EdgeMatching(Family):
             grid = None if outcome.values is None else reference.placements_of(
                 model, outcome.values)
         else:
-            model = self.encode(puzzle, backend, encoding=encoding, cpsat_model=cpsat_model)
+            model = self.encode(puzzle, backend, encoding=encoding, cpsat_model=cpsat_model,
+                                cnf_model=cnf_model, amo=amo)
             left = None if time_limit is None else time_limit - (time.perf_counter() - start)
             outcome = backend.solve(model, None if left is None else max(0.001, left))
             grid = None if outcome.values is None else grid_of(
@@ -277,13 +288,14 @@ class EdgeMatching(Family):
         return self._solution(puzzle, grid, backend.name, time.perf_counter() - start,
                               outcome.complete)
 
-    def solutions(self, puzzle, backend, limit=None, encoding=None, cpsat_model=None
-                  ) -> Iterator[Solution]:
+    def solutions(self, puzzle, backend, limit=None, encoding=None, cpsat_model=None,
+                  cnf_model=None, amo=None) -> Iterator[Solution]:
         puzzle = self.at(puzzle)
-        self._check(backend, encoding, cpsat_model)
-        return self._solutions(puzzle, backend, limit, encoding, cpsat_model)
+        self._check(backend, encoding, cpsat_model, cnf_model, amo)
+        return self._solutions(puzzle, backend, limit, encoding, cpsat_model, cnf_model, amo)
 
-    def _solutions(self, puzzle, backend, limit, encoding, cpsat_model) -> Iterator[Solution]:
+    def _solutions(self, puzzle, backend, limit, encoding, cpsat_model, cnf_model=None,
+                   amo=None) -> Iterator[Solution]:
         if limit == 0:
             return
         start = time.perf_counter()
@@ -294,7 +306,8 @@ class EdgeMatching(Family):
                                      backend.name, time.perf_counter() - start)
             return
         options = self._options(puzzle, backend)
-        model = self.encode(puzzle, backend, encoding=encoding, cpsat_model=cpsat_model)
+        model = self.encode(puzzle, backend, encoding=encoding, cpsat_model=cpsat_model,
+                            cnf_model=cnf_model, amo=amo)
         for values in backend.solutions(model, limit):
             yield self._solution(puzzle, grid_of(puzzle, options, values), backend.name,
                                  time.perf_counter() - start)
@@ -314,11 +327,12 @@ class EdgeMatching(Family):
         return len(puzzle.tiles) <= SMALL_BOARD
 
     def _solver_works(self, puzzle, backend, runner, turns, parity=None, encoding=None,
-                      cpsat_model=None) -> list[Work]:
+                      cpsat_model=None, cnf_model=None, amo=None) -> list[Work]:
         """One work per turn: the grids it leaves unchanged (turn 0: every grid, in cubes)."""
         works = []
         for k in turns:
-            model = self.encode(puzzle, backend, k, parity, encoding, cpsat_model)
+            model = self.encode(puzzle, backend, k, parity, encoding, cpsat_model, cnf_model,
+                                amo)
             if k or self._small(puzzle):
                 cubes: list[tuple[int, ...]] = [()]
             else:
@@ -332,15 +346,17 @@ class EdgeMatching(Family):
         return works
 
     def count(self, puzzle, backend, modulo, runner: Runner, encoding=None, cpsat_model=None,
+              cnf_model=None, amo=None,
               label_tiles=None) -> Count:
         """Distinct grids on one backend; with modulo 'symmetry' the classes up to turning the
         board (Burnside on the solvers, least turned images on the reference)."""
         puzzle = self.at(puzzle)
         modulo = self.check_modulo(puzzle, modulo)
-        self._check(backend, encoding, cpsat_model)
+        self._check(backend, encoding, cpsat_model, cnf_model, amo)
         start = time.perf_counter()
         key = {"puzzle": display_name(puzzle), "data": digest(puzzle), "modulo": modulo,
-               "backend": backend.name, "encoding": encoding, "cpsat_model": cpsat_model}
+               "backend": backend.name, "encoding": encoding, "cpsat_model": cpsat_model,
+               "cnf_model": cnf_model, "amo": amo}
         turns = board_turns(puzzle) if modulo == "symmetry" else (0,)
         fixed: dict[int, int] | None = None
         if backend.takes == "reference":
@@ -357,7 +373,7 @@ class EdgeMatching(Family):
             # a grid unchanged by a quarter turn one way is unchanged the other way too
             counted = [k for k in turns if k != 3]
             works = self._solver_works(puzzle, backend, runner, counted, None, encoding,
-                                       cpsat_model)
+                                       cpsat_model, cnf_model, amo)
             tallies = self._run(works, runner, key, self._small(puzzle))
             complete = all(t.complete for t in tallies)
             fixed = {k: t.total() for k, t in zip(counted, tallies)}
@@ -530,7 +546,7 @@ class EdgeMatching(Family):
 
     # ---- export
 
-    def export(self, puzzle, fmt, encoding=None) -> tuple[str, str]:
+    def export(self, puzzle, fmt, encoding=None, cnf_model=None, amo=None) -> tuple[str, str]:
         puzzle = self.at(puzzle)
         if fmt == "xcc":
             cover = encode_cover(puzzle)
@@ -545,7 +561,11 @@ class EdgeMatching(Family):
                 f"{len(cover.items)} items ({cover.primary} primary), "
                 f"{len(cover.options)} options")
         encoding = check_card_encoding(encoding, DEFAULT_CARD_ENCODING)
-        model = encode_cnf(puzzle, encoding)
+        if cnf_model is not None and cnf_model not in CNF_MODELS:
+            raise InputError(f"unknown CNF model {cnf_model!r}; one of: {', '.join(CNF_MODELS)}",
+                             field="--cnf-model")
+        model = encode_cnf(puzzle, encoding, 0, None, cnf_model or DEFAULT_CNF_MODEL,
+                           amo is not False)
         header = [
             f"puzzlesat export of {display_name(puzzle)}: {puzzle.title}",
             f"rules: {rules_text(puzzle)}",
