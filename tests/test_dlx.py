@@ -7,7 +7,7 @@ import time
 
 import pytest
 
-from puzzlesat.backends import reference_edge, reference_packing
+import puzzlesat
 from puzzlesat.backends.bitboard import BitboardBackend, board_of
 from puzzlesat.backends.xcover import XcoverBackend, count_cover
 from puzzlesat.models.edge_matching import at_level, check_grid
@@ -51,16 +51,24 @@ def plan_count(backend, name: str, modulo: str, min_cubes: int = 1) -> tuple[int
     return plan.combine(counts)
 
 
+def reference_grids(puzzle) -> int:
+    """Distinct grids by the reference backtracker, through the API."""
+    found = puzzlesat.count(puzzle, backend="reference", jobs=1)
+    assert found.complete
+    return found.number
+
+
 @pytest.mark.parametrize("backend", backends(), ids=lambda b: b.name)
 @pytest.mark.parametrize("name", ["iq-block-8", "pentomino-3x20"])
 def test_packing_agrees_with_reference(backend, name):
-    reference = reference_packing.count(load(name), classes=True, jobs=1)
+    reference = puzzlesat.count(name, backend="reference", modulo="symmetry", jobs=1)
     assert reference.complete
-    assert plan_count(backend, name, "none") == (reference.total, None)
-    assert plan_count(backend, name, "symmetry", min_cubes=20) == (
-        reference.total,
-        reference.classes,
-    )
+    total = reference.details["solutions"]
+    assert plan_count(backend, name, "none") == (total, None)
+    assert plan_count(backend, name, "symmetry", min_cubes=20) == (total, reference.number)
+    # and through the API, as a user counts
+    found = puzzlesat.count(name, backend=backend.name, modulo="symmetry", jobs=2)
+    assert (found.details["solutions"], found.number) == (total, reference.number)
 
 
 @needs_numba
@@ -138,18 +146,18 @@ def test_edge_cover_agrees_with_reference(name, level):
     puzzle = load(name)
     if level:
         puzzle = at_level(puzzle, level)
-    reference = reference_edge.count(puzzle)
+    reference = reference_grids(puzzle)
     model = edge_cover.encode_cover(puzzle)
-    assert count_cover(model) == reference.grids
+    assert count_cover(model) == reference
     # the XCC export (colours as item:colour) reads back to the same count
-    assert count_cover(read_dlx(to_dlx(model, [name]))) == reference.grids
+    assert count_cover(read_dlx(to_dlx(model, [name]))) == reference
 
 
 @needs_xcover
 def test_edge_cover_diamond_blocks_level_1():
     """17,920 grids (identical tiles interchangeable), as the reference counts them."""
     puzzle = at_level(load("diamond-blocks"), 1)
-    assert count_cover(edge_cover.encode_cover(puzzle)) == reference_edge.count(puzzle).grids
+    assert count_cover(edge_cover.encode_cover(puzzle)) == reference_grids(puzzle)
 
 
 @needs_xcover
@@ -161,7 +169,7 @@ def test_edge_cover_cubes_add_up():
     cubes = split_cubes(edge_cover.cover_options(puzzle), puzzle, 8)
     assert len(cubes) >= 8
     assert sum(backend.count_cube(model, cube, None)[0][0] for cube in cubes) == (
-        reference_edge.count(puzzle).grids
+        reference_grids(puzzle)
     )
 
 

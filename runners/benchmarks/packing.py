@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import csv
 import io
+import json
 import os
 import platform
 import resource
@@ -37,7 +38,6 @@ from ..models.packing import exact_cover
 from ..models.packing.encode import encode_cover
 from ..models.packing.plan import count_plan
 from ..output import write_text_atomic
-from .pool import count_in_processes, count_in_threads
 
 PUZZLES = ("iq-block-10", "pentomino-6x10", "pentomino-8x8-centre-hole")
 MODULOS = ("symmetry", "none")
@@ -51,8 +51,8 @@ DLX1_SECONDS = {
     ("pentomino-6x10", "none"): 7.8,
     ("pentomino-8x8-centre-hole", "symmetry"): 0.26,
 }
-CUBES_PER_WORKER = 16
 ANCHOR = "xcover, 1 thread (anchor)"
+WHOLE_ANCHOR = "xcover, whole `puzzlesat count --jobs 1` (anchor)"
 
 
 @dataclass
@@ -93,16 +93,21 @@ def count_in_process(backend, name: str, modulo: str) -> tuple[int, int | None]:
     return plan.combine(counts)
 
 
-def count_in_pool(backend, name: str, modulo: str, jobs: int) -> tuple[int, int | None]:
-    """A whole count over `jobs` worker processes (spawned here, so their start is timed)."""
-    plan, models = plan_models(name, modulo, CUBES_PER_WORKER * jobs)
-    return plan.combine(count_in_processes(backend, models, [t.cubes for t in plan.tasks], jobs))
+def count_ours(name: str, modulo: str, jobs: int) -> tuple[int, int | None]:
+    """Our counting path through the API: the default backend (the compiled bitboard search)
+    on the local executor, which runs it on threads of this process (it releases the GIL)."""
+    from .. import api
+
+    found = api.count(name, modulo=modulo, jobs=jobs)
+    return found.details["solutions"], found.details["classes"]
 
 
-def count_threaded(backend, name: str, modulo: str, jobs: int) -> tuple[int, int | None]:
-    """A whole count over `jobs` threads of this process (the compiled search releases the GIL)."""
-    plan, models = plan_models(name, modulo, CUBES_PER_WORKER * jobs)
-    return plan.combine(count_in_threads(backend, models, [t.cubes for t in plan.tasks], jobs))
+def whole_process(args: list[str]) -> tuple[int, int | None]:
+    """A whole `puzzlesat count` process, as a user runs it (start-up and imports included)."""
+    out = subprocess.run([sys.executable, "-m", "puzzlesat.cli", "count", *args, "--json"],
+                         capture_output=True, text=True, check=True)
+    found = json.loads(out.stdout)
+    return found["solutions"], found["classes"]
 
 
 # ---------------------------------------------------------------- compile costs
@@ -150,7 +155,7 @@ def run(
 ) -> list[Row]:
     """Time the anchor and our counting path; write results/dlx-bench.csv and .md."""
     say = progress or (lambda _: None)
-    anchor, ours = XcoverBackend(), BitboardBackend()
+    anchor, ours = XcoverBackend(), BitboardBackend()  # both must be installed
     if not anchor.supported() or not ours.supported():
         raise RuntimeError(f"the benchmark needs xcover and numba: {anchor.needs}")
     rows = []
@@ -183,10 +188,13 @@ def run(
         for name, modulo in cases:
             methods = [
                 (ANCHOR, partial(count_in_process, anchor, name, modulo)),
-                (f"bitboard, {jobs} processes", partial(count_in_pool, ours, name, modulo, jobs)),
-                (f"bitboard, {jobs} threads", partial(count_threaded, ours, name, modulo, jobs)),
+                (WHOLE_ANCHOR, partial(whole_process, [name, "--modulo", modulo, "--backend",
+                                                       "xcover", "--jobs", "1"])),
+                (f"ours: count, {jobs} jobs", partial(count_ours, name, modulo, jobs)),
+                (f"ours: whole `puzzlesat count`, {jobs} jobs",
+                 partial(whole_process, [name, "--modulo", modulo, "--jobs", str(jobs)])),
             ]
-            for method, count in methods[(name, modulo) in extra :]:
+            for method, count in methods[2 * ((name, modulo) in extra):]:
                 loads.setdefault((name, modulo, method), []).append(_load())
                 start, start_cpu = time.perf_counter(), _cpu()
                 answer = count()
@@ -203,7 +211,7 @@ def run(
     for name, modulo in cases:
         keys = [k for k in times if k[:2] == (name, modulo)]
         medians = {k[2]: statistics.median(times[k]) for k in keys}
-        base = medians.get(ANCHOR)
+        # in-process rows against the in-process anchor, whole processes against a whole one
         published = load(name).published.get("classes")
         if len({answers[k] for k in keys}) != 1 or (
             modulo == "symmetry" and published not in (None, answers[keys[0]][1])
@@ -223,7 +231,7 @@ def run(
                     round(medians[key[2]], 3),
                     ";".join(f"{t:.3f}" for t in times[key]),
                     round(statistics.median(cpu[key]), 3),
-                    None if base is None else round(medians[key[2]] / base, 3),
+                    _ratio(medians, key[2]),
                     DLX1_SECONDS.get((name, modulo)),
                     ";".join(loads[key]),
                 )
@@ -231,6 +239,11 @@ def run(
     if results is not None:
         write(rows, results, repeats, jobs)
     return rows
+
+
+def _ratio(medians: dict[str, float], method: str) -> float | None:
+    base = medians.get(WHOLE_ANCHOR if "whole" in method else ANCHOR)
+    return None if base is None else round(medians[method] / base, 3)
 
 
 def write(rows: list[Row], folder: Path, repeats: int, jobs: int) -> None:
@@ -243,11 +256,14 @@ def write(rows: list[Row], folder: Path, repeats: int, jobs: int) -> None:
     lines = [
         "# Packing counts: xcover (Algorithm C) anchor and the bitboard search",
         "",
-        f"Medians of {repeats} runs, whole work in-process (plan, encoding, worker start, every "
-        f"cube); ours on {jobs} spawned processes (their start timed) and on {jobs} threads, the "
-        "anchor on one thread; ratio = median / the anchor's median. Compile costs are "
-        "measured apart, in fresh processes, and never inside a timed run. dlx1: Knuth's DLX1, "
-        "one thread, CPU seconds quoted from issue 9 (same machine, not re-measured here).",
+        f"Medians of {repeats} runs. In-process rows time the whole work of a count (plan, "
+        f"encoding, every cube): the anchor on one thread, ours through `puzzlesat.count` with "
+        f"{jobs} jobs (the bitboard search on threads). Whole-process rows time `puzzlesat count "
+        "... --json` as a user runs it, start-up and imports included: the anchor with "
+        f"`--backend xcover --jobs 1`, ours with the default backend and `--jobs {jobs}`. Ratio "
+        "= median / the anchor's median of the same kind, from the same run. Compile costs "
+        "are measured apart, in fresh processes, and never inside a timed run. dlx1: Knuth's "
+        "DLX1, one thread, CPU seconds quoted from issue 9 (same machine, not re-measured).",
         f"Machine: {platform.processor() or platform.machine()}, {os.cpu_count()} CPUs, "
         f"Python {platform.python_version()}.",
         "",
@@ -270,5 +286,3 @@ def write(rows: list[Row], folder: Path, repeats: int, jobs: int) -> None:
         write_text_atomic(folder / path, text)
 
 
-if __name__ == "__main__":  # python -m puzzlesat.benchmarks.packing
-    run()

@@ -92,7 +92,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     for command in (backends, solve, count, listing, verify, export):
         command.add_argument("puzzle", metavar="PUZZLE", help=puzzle_help)
-    bench.add_argument("puzzles", metavar="PUZZLE", nargs="+", help=puzzle_help)
+    bench.add_argument("puzzles", metavar="PUZZLE", nargs="*", help=puzzle_help
+                       + " (with --anchor: default IQ Block 10, pentominoes 6x10, 8x8 hole)")
 
     for command in (solve, count, listing, bench):
         task = "solve" if command is solve else "count"
@@ -135,6 +136,9 @@ def build_parser() -> argparse.ArgumentParser:
     export.add_argument("-o", "--output", required=True, help="the file to write ('-': stdout)")
     bench.add_argument("--repeat", type=positive, default=3, help="runs per backend (default 3)")
     bench.add_argument("--solve", action="store_true", help="time solve instead of count")
+    bench.add_argument("--anchor", choices=["xcover"], default=None,
+                       help="packing: time our counting path against dancing links (xcover, "
+                       "one thread) side by side; writes results/dlx-bench.*")
 
     by_name = {"solve": solve, "count": count, "verify": verify, "export": export,
                "bench": bench, "solutions": listing, "backends": backends}

@@ -69,6 +69,10 @@ def bench(args: argparse.Namespace) -> int:
     from . import family_options, load
 
     report.check_folder(args.results)
+    if args.anchor:
+        return bench_against_dancing_links(args)
+    if not args.puzzles:
+        raise InputError("name at least one puzzle", field="PUZZLE")
     loaded = [load(args, name) for name in args.puzzles]  # every name checked before timing
     rows = []
     for (puzzle, module), name in zip(loaded, args.puzzles):
@@ -117,6 +121,28 @@ def bench(args: argparse.Namespace) -> int:
     report.say("ratio: median over the first backend and executor's median, in this run")
     append_csv(Path(args.results) / "bench.csv", rows)
     report.say(f"appended {len(rows)} rows to {Path(args.results) / 'bench.csv'}")
+    return 0
+
+
+def bench_against_dancing_links(args: argparse.Namespace) -> int:
+    """`bench --anchor xcover`: runners/benchmarks/packing.py, in this process."""
+    from ..benchmarks import packing
+    from . import load
+
+    puzzles = tuple(args.puzzles) or packing.PUZZLES
+    for name in puzzles:
+        puzzle, _ = load(args, name)
+        if puzzle.kind != "packing":
+            raise InputError(f"{name} is not a packing puzzle", field="--anchor")
+    modulos = (args.modulo,) if args.modulo else packing.MODULOS
+    extra = packing.EXTRA if not args.puzzles else ()
+    rows = packing.run(puzzles, modulos, extra, args.repeat, args.jobs or 2, Path(args.results),
+                       report.say)
+    for row in rows:
+        if row.ratio_to_anchor is not None:
+            print(f"{row.puzzle:26} {row.modulo:9} {row.method:52} {row.median_seconds:8.2f} s "
+                  f"ratio {row.ratio_to_anchor:.2f}")
+    report.say(f"wrote {Path(args.results) / 'dlx-bench.md'}")
     return 0
 
 
