@@ -79,23 +79,32 @@ def build(puzzle: PackingPuzzle) -> Board:
 
 
 def _symmetries(cells: list[tuple[int, int]], flip: bool) -> list[list[int]]:
-    """Permutations of cell positions for every turn (and mirror, if flip) that keeps the board."""
-    height = max(r for r, _ in cells) + 1
-    width = max(c for _, c in cells) + 1
+    """Permutations of cell positions for every turn (and mirror, if flip) that keeps the board.
+
+    The turns are those of the board's own bounding box: a picture with empty rows or columns
+    before the board (a margin of '.') has the same symmetries as without them.
+    """
+    top = min(r for r, _ in cells)
+    left = min(c for _, c in cells)
+    height = max(r for r, _ in cells) - top + 1
+    width = max(c for _, c in cells) - left + 1
     index = {cell: i for i, cell in enumerate(cells)}
     found = []
     for mirrored in (False, True) if flip else (False,):
         for q in range(4):
             perm = []
             for r, c in cells:
-                rr, cc = r, (width - 1 - c if mirrored else c)
+                rr, cc = r - top, c - left  # within the bounding box
+                if mirrored:
+                    cc = width - 1 - cc
                 h, w = height, width
                 for _ in range(q):  # a quarter turn of an h x w rectangle
                     rr, cc = cc, h - 1 - rr
                     h, w = w, h
-                if (h, w) != (height, width) or (rr, cc) not in index:
+                image = (rr + top, cc + left)
+                if (h, w) != (height, width) or image not in index:
                     break
-                perm.append(index[(rr, cc)])
+                perm.append(index[image])
             else:
                 if perm not in found:
                     found.append(perm)
@@ -160,6 +169,18 @@ def solve(puzzle: PackingPuzzle) -> dict[tuple[int, int], int] | None:
     except Found:
         return dict(zip(board.cells, first[0]))
     return None
+
+
+def solution_grids(puzzle: PackingPuzzle) -> tuple[Board, list[Grid]]:
+    """Every solution as a grid (piece index per cell of board.cells), found in this process.
+
+    For small puzzles and tests: `canonical(board, grid)` puts each one in its class's form.
+    """
+    board = build(puzzle)
+    found: list[Grid] = []
+    if not _area_mismatch(puzzle, board):
+        _search(board, 0, 0, [], lambda placed: found.append(grid_of(board, placed)))
+    return board, found
 
 
 def _area_mismatch(puzzle: PackingPuzzle, board: Board) -> bool:
