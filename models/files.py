@@ -34,6 +34,17 @@ class TomlDoc:
         """The line where a dotted field ('pieces.A0') is defined, if it can be found."""
         return _key_lines(self.text).get(field)
 
+    def value_line(self, field: str) -> int | None:
+        """The line on which a string field's value starts: a multi-line string whose opening
+        quotes end their line starts on the next one (TOML drops that newline)."""
+        start = self.line_of(field)
+        if start is None:
+            return None
+        lines = self.text.splitlines()
+        key_line = lines[start - 1] if start <= len(lines) else ""
+        after = key_line.split("=", 1)[1].strip() if "=" in key_line else ""
+        return start + 1 if after in ('"""', "'''") else start
+
     def error(self, field: str, message: str, offset: int = 0) -> InputError:
         """An error at a field; `offset` counts lines into a multi-line value."""
         line = self.line_of(field)
@@ -63,6 +74,18 @@ class TomlDoc:
             )
             raise self.error(field, f"expected {names}, got {type(value).__name__} {value!r}")
         return value
+
+    def published(self, kinds: dict[str, type]) -> dict[str, object]:
+        """The optional [published] table: figures others have published, each of its type;
+        a count (an int) is 0 or more."""
+        self.reject_unknown("published", set(kinds))
+        found: dict[str, object] = {}
+        for key in self.get("published", dict, {}):
+            value = self.get(f"published.{key}", kinds[key])
+            if kinds[key] is int and value < 0:
+                raise self.error(f"published.{key}", f"must be 0 or more, not {value}")
+            found[key] = value
+        return found
 
     def reject_unknown(self, table: str, allowed: set[str]) -> None:
         """Name the first field of a table (or the top level, '') that the format does not have."""
@@ -122,25 +145,51 @@ def read_toml(path: str, text: str) -> TomlDoc:
 
 
 def picture_rows(doc: TomlDoc, field: str, value: str, allowed: str = "X.") -> tuple[str, ...]:
-    """The rows of a picture written as a multi-line string, checked for its characters."""
-    raw = value.split("\n")
-    # a picture written as """\nXX\n""" starts on the line after its key
-    offset = 1 if raw and raw[0].strip() == "" else 0
+    """The rows of a picture written as a multi-line string, exactly as drawn.
+
+    Every character counts: a row is never shifted. Rows may be indented all alike (the common
+    indentation is dropped), but a row indented differently from the others is refused, as is a
+    blank in the middle of a row or a blank line between rows (draw cells outside the board or
+    piece as '.'). Rows may differ in length: the cells missing at the end of a shorter row are
+    holes, as if drawn with '.'. Blank lines before the first row and after the last are ignored.
+    """
+    first_line = doc.value_line(field)
+
+    def bad(message: str, i: int) -> InputError:
+        line = None if first_line is None else first_line + i
+        if line is None:
+            return doc.error(field, message)
+        return InputError(message, file=doc.path, line=line, field=field)
+
+    raw = [row.rstrip() for row in value.split("\n")]
+    drawn = [i for i, row in enumerate(raw) if row]
+    if not drawn:
+        raise doc.error(field, f"the picture has no cell marked {allowed[0]!r}")
+    indents = {i: raw[i][: len(raw[i]) - len(raw[i].lstrip())] for i in drawn}
+    indent = indents[drawn[0]]
     rows = []
-    for i, row in enumerate(raw):
-        row = row.strip()
+    for i in range(drawn[0], drawn[-1] + 1):
+        row = raw[i]
         if not row:
-            continue
-        bad = [ch for ch in row if ch not in allowed]
-        if bad:
-            raise doc.error(
-                field,
-                f"unexpected character {bad[0]!r} in a picture "
-                f"(use {' and '.join(map(repr, allowed))})",
-                offset=i + (0 if offset else 0),
+            raise bad(
+                "a blank line inside the picture: draw an empty row as '.' "
+                "(or remove the line)", i,
+            )
+        if indents[i] != indent:
+            raise bad(
+                f"row {i - drawn[0] + 1} of the picture starts with {len(indents[i])} blank(s) "
+                f"but row 1 with {len(indent)}: leading blanks would shift the row; draw cells "
+                "outside the picture as '.'", i,
+            )
+        row = row[len(indent):]
+        bad_characters = [ch for ch in row if ch not in allowed]
+        if bad_characters:
+            raise bad(
+                f"unexpected character {bad_characters[0]!r} in a picture "
+                f"(use {' and '.join(map(repr, allowed))}; a blank is not a hole, '.' is)", i,
             )
         rows.append(row)
-    if not rows or not any(ch == allowed[0] for row in rows for ch in row):
+    if not any(ch == allowed[0] for row in rows for ch in row):
         raise doc.error(field, f"the picture has no cell marked {allowed[0]!r}")
     return tuple(rows)
 
@@ -176,9 +225,13 @@ def catalog() -> dict[str, Path]:
     return {p.stem: p for p in sorted(catalog_dir().glob("*.toml"))}
 
 
+BYTE_ORDER_MARK = "\ufeff"
+
+
 def read_puzzle_text(path: str, text: str):
     """A puzzle from a file's text, by its kind (TOML) or a foreign format's reader."""
     _register_builtin_kinds()
+    text = text.removeprefix(BYTE_ORDER_MARK)  # written by some editors: accepted, never shown
     for fmt in FOREIGN_FORMATS:
         if fmt.sniff(path, text):
             return fmt.read(path, text)
@@ -206,8 +259,15 @@ def load(name_or_path: str):
     if name_or_path in known:
         path = known[name_or_path]
         shown = name_or_path
+    elif path.is_dir():
+        raise InputError("is a directory, not a puzzle file", file=str(path), field="PUZZLE")
     elif path.is_file():
         shown = str(path)
+    elif path.exists():
+        raise InputError(
+            "is not a regular file (a device, pipe or socket): give a puzzle file",
+            file=str(path), field="PUZZLE",
+        )
     else:
         raise InputError(
             f"no puzzle named {name_or_path!r} in the catalog and no such file "

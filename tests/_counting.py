@@ -1,5 +1,8 @@
 """Test helpers: count a packing puzzle from its count plan with CP-SAT directly.
 
+The reference solver's solutions are enumerated here in this process, and their classes found
+by canonical forms (the reference's own symmetries, sharing no code with the models).
+
 The backends are being rebuilt; until they land, the tests count the plan's tasks here: every
 task's cubes are enumerated exhaustively by CP-SAT on the task's exact cover, and the plan's own
 `combine` turns the counts into solutions and classes.
@@ -9,6 +12,7 @@ from __future__ import annotations
 
 from ortools.sat.python import cp_model
 
+from puzzlesat.backends import reference_packing
 from puzzlesat.models.packing import PackingPuzzle, exact_cover
 from puzzlesat.models.packing.plan import CountPlan, CountTask, count_plan
 
@@ -52,3 +56,23 @@ def count_packing(puzzle: PackingPuzzle, modulo: str) -> tuple[int, int | None, 
     counts = [[count_cube(puzzle, task, cube) for cube in task.cubes] for task in plan.tasks]
     solutions, classes = plan.combine(counts)
     return solutions, classes, plan
+
+
+def reference_grids(
+    puzzle: PackingPuzzle,
+) -> tuple[reference_packing.Board, list[reference_packing.Grid]]:
+    """Every solution found by the reference solver, as grids (piece index per board cell)."""
+    board = reference_packing.build(puzzle)
+    found: list[reference_packing.Grid] = []
+    area = sum(len(piece.cells) for piece in puzzle.pieces)
+    if area == len(board.cells):
+        reference_packing._search(
+            board, 0, 0, [], lambda placed: found.append(reference_packing.grid_of(board, placed))
+        )
+    return board, found
+
+
+def reference_classes(puzzle: PackingPuzzle) -> tuple[int, int]:
+    """(solutions, classes) by the reference: classes are the distinct canonical forms."""
+    board, grids = reference_grids(puzzle)
+    return len(grids), len({reference_packing.canonical(board, g) for g in grids})

@@ -9,7 +9,7 @@ Regression tests for two defects that gave wrong answers looking right:
 from __future__ import annotations
 
 import pytest
-from _counting import count_packing
+from _counting import count_packing, reference_grids
 
 from puzzlesat.backends import reference_packing
 from puzzlesat.models.geometry import board_symmetries, picture_cells
@@ -58,7 +58,7 @@ def test_a_margin_keeps_the_board_symmetries_in_the_models(margin):
 @pytest.mark.parametrize("margin", list(MARGINS))
 def test_a_margin_keeps_the_board_symmetries_in_the_reference(margin):
     found = square_puzzle(MARGINS[margin])
-    board, grids = reference_packing.solution_grids(found)
+    board, grids = reference_grids(found)
     assert len(board.symmetries) == 8  # was 2 with a leading margin (largest index + 1)
     assert len(grids) == 240
     assert len({reference_packing.canonical(board, g) for g in grids}) == 30
@@ -92,7 +92,7 @@ def test_a_board_with_only_the_identity_counts_its_classes(pieces, flip, expecte
     solutions, classes, _ = count_packing(found, "symmetry")
     assert classes is not None  # was null with complete = true
     assert solutions == classes == expected
-    board, grids = reference_packing.solution_grids(found)
+    board, grids = reference_grids(found)
     assert len(board.symmetries) == 1
     assert len(grids) == len({reference_packing.canonical(board, g) for g in grids}) == expected
 

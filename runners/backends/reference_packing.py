@@ -171,18 +171,6 @@ def solve(puzzle: PackingPuzzle) -> dict[tuple[int, int], int] | None:
     return None
 
 
-def solution_grids(puzzle: PackingPuzzle) -> tuple[Board, list[Grid]]:
-    """Every solution as a grid (piece index per cell of board.cells), found in this process.
-
-    For small puzzles and tests: `canonical(board, grid)` puts each one in its class's form.
-    """
-    board = build(puzzle)
-    found: list[Grid] = []
-    if not _area_mismatch(puzzle, board):
-        _search(board, 0, 0, [], lambda placed: found.append(grid_of(board, placed)))
-    return board, found
-
-
 def _area_mismatch(puzzle: PackingPuzzle, board: Board) -> bool:
     return sum(row.count("X") for piece in puzzle.pieces for row in piece.picture) != len(
         board.cells
