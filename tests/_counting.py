@@ -4,8 +4,8 @@ The reference solver's solutions are enumerated here in this process, and their 
 by canonical forms (the reference's own symmetries, sharing no code with the models).
 
 The backends are being rebuilt; until they land, the tests count the plan's tasks here: every
-task's cubes are enumerated exhaustively by CP-SAT on the task's exact cover, and the plan's own
-`combine` turns the counts into solutions and classes.
+task's cubes are enumerated exhaustively by CP-SAT on the models' encoding of the task's exact
+cover, and the plan's own `combine` turns the counts into solutions and classes.
 """
 
 from __future__ import annotations
@@ -13,41 +13,44 @@ from __future__ import annotations
 from ortools.sat.python import cp_model
 
 from puzzlesat.backends import reference_packing
+from puzzlesat.models.encoded import CpsatModel
 from puzzlesat.models.packing import PackingPuzzle, exact_cover
+from puzzlesat.models.packing.encode import encode_cpsat
 from puzzlesat.models.packing.plan import CountPlan, CountTask, count_plan
 
 
-class _Counter(cp_model.CpSolverSolutionCallback):
-    def __init__(self) -> None:
+class _Keys(cp_model.CpSolverSolutionCallback):
+    """Collects the distinct assignments of a model's keys (auxiliary variables aside)."""
+
+    def __init__(self, keys: list) -> None:
         super().__init__()
-        self.solutions = 0
+        self.keys = keys
+        self.found: set[tuple[int, ...]] = set()
 
     def on_solution_callback(self) -> None:
-        self.solutions += 1
+        self.found.add(tuple(self.value(k) for k in self.keys))
 
 
-def count_cube(puzzle: PackingPuzzle, task: CountTask, cube: tuple[int, ...]) -> int:
-    """The exact covers of the task's placements that agree with a cube, counted by CP-SAT."""
-    cover = exact_cover(puzzle, task.options)
-    model = cp_model.CpModel()
-    use = [model.new_bool_var(f"p{k}") for k in range(len(cover.rows))]
-    covering: list[list[int]] = [[] for _ in cover.columns]
-    for k, row in enumerate(cover.rows):
-        for column in row:
-            covering[column].append(k)
-    for rows in covering:
-        if not rows:
-            return 0  # a piece or a cell nothing covers
-        model.add_exactly_one(use[k] for k in rows)
-    for literal in cube:
-        model.add(use[abs(literal) - 1] == (1 if literal > 0 else 0))
+def count_cpsat(model: CpsatModel) -> int:
+    """The distinct key assignments of a CP-SAT model, enumerated exhaustively."""
     solver = cp_model.CpSolver()
     solver.parameters.enumerate_all_solutions = True
     solver.parameters.num_workers = 1
-    counter = _Counter()
-    status = solver.solve(model, counter)
+    if model.fixed_search:
+        solver.parameters.search_branching = cp_model.FIXED_SEARCH
+    keys = _Keys(model.keys)
+    status = solver.solve(model.model, keys)
     assert status in (cp_model.OPTIMAL, cp_model.INFEASIBLE), solver.status_name(status)
-    return counter.solutions
+    return len(keys.found)
+
+
+def count_cube(puzzle: PackingPuzzle, task: CountTask, cube: tuple[int, ...]) -> int:
+    """The exact covers of the task's placements that agree with a cube, counted by CP-SAT on
+    the models' own encoding."""
+    encoded = encode_cpsat(exact_cover(puzzle, task.options))
+    for literal in cube:
+        encoded.model.add(encoded.keys[abs(literal) - 1] == (1 if literal > 0 else 0))
+    return count_cpsat(encoded)
 
 
 def count_packing(puzzle: PackingPuzzle, modulo: str) -> tuple[int, int | None, CountPlan]:
