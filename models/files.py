@@ -235,7 +235,16 @@ def read_puzzle_text(path: str, text: str):
     for fmt in FOREIGN_FORMATS:
         if fmt.sniff(path, text):
             return fmt.read(path, text)
-    doc = read_toml(path, text)
+    try:
+        doc = read_toml(path, text)
+    except InputError as error:
+        if Path(path).suffix == ".toml" or not FOREIGN_FORMATS:
+            raise
+        others = " or ".join(fmt.name for fmt in FOREIGN_FORMATS)
+        raise InputError(
+            f"{error.message} (read as TOML: the file is not in the {others})",
+            file=error.file, line=error.line, field=error.field,
+        ) from None
     kind = doc.get("kind", str, required=False)
     if kind is None:
         raise InputError(

@@ -172,6 +172,12 @@ def read_edge_toml(doc: TomlDoc) -> EdgePuzzle:
             )
         edges = tuple(edge("tiles", w, line) for w in edge_words)
         n = int(settings["count"])
+        if len(tiles) + n > rows * cols:  # checked before making the tiles: count=10**9
+            raise InputError(
+                f"more tiles than the {rows * cols} cells of a {rows}x{cols} board "
+                f"(counting repeats: {len(tiles) + n} so far)",
+                file=doc.path, line=line, field="tiles",
+            )
         for k in range(n):
             name = settings["name"] or str(len(tiles) + 1)
             if settings["name"] and n > 1:
@@ -419,26 +425,25 @@ def _e2_lines(text: str) -> list[tuple[int, str]]:
     return [(n, line) for n, line in enumerate(text.splitlines(), start=1) if line.strip()]
 
 
-def sniff_e2(path: str, text: str) -> bool:
-    """A first line holding one number (the hint count), then lines of numbers; no TOML keys.
+_TOML_LINE = re.compile(r"""^\s*(\[|[A-Za-z_"'][^=]*=)""")  # a table header or a key
 
-    Files that are nearly in this format (a letter, a float, a comment or a bad count somewhere)
-    are recognised too, so that the Eternity II reader names what is wrong and where.
+
+def sniff_e2(path: str, text: str) -> bool:
+    """Lines of numbers, the first the hint count; no TOML keys or tables, no card sides.
+
+    Files that are nearly in this format (a letter, a fraction, a comment or a bad or missing
+    hint count somewhere) are recognised too, so that the Eternity II reader names what is
+    wrong and where: at least half of the lines hold a number.
     """
     if Path(path).suffix in (".toml", ".in"):
         return False
     lines = [line for _, line in _e2_lines(text) if not line.lstrip().startswith("#")]
-    if not lines or any("=" in line or line.lstrip().startswith("[") for line in lines):
+    if not lines or any(_TOML_LINE.match(line) for line in lines):
         return False
     if any(_ARTICLE_SIDE.match(word) for line in lines for word in line.split()):
         return False  # HEAD-RED: the C# article's card file
-    first = lines[0].split("#", 1)[0].split()
-    if len(first) != 1:
-        return False
-    if len(lines) == 1:
-        return bool(re.match(r"^[-+]?[\d.]", first[0]))
-    numeric = [line for line in lines[1:] if re.match(r"^\s*[-+]?\d", line)]
-    return 2 * len(numeric) >= len(lines) - 1
+    numeric = [line for line in lines if re.search(r"\d", line)]
+    return 2 * len(numeric) >= len(lines)
 
 
 def board_size(corners: int, borders: int, pieces: int) -> tuple[int, int] | None:
