@@ -3,7 +3,7 @@
 The one writer of files (`write_text_atomic`) never replaces anything but a regular file or a
 new path: a symbolic link is followed, a character device or a pipe is written in place, a
 directory, a block device or a socket is refused; every failure is an InputError naming the
-path. `check_writable` and `check_folder` test an output path or results folder before long work.
+path. `check_output` and `check_folder` test an output path or results folder before long work.
 """
 
 from __future__ import annotations
@@ -81,7 +81,7 @@ def target(path: str | Path, what: str = "output") -> Target:
     return Target(given, kind, note)
 
 
-def check_writable(path: str | Path, what: str = "output") -> Target:
+def check_output(path: str | Path, what: str = "--output") -> Target:
     """Before the work starts: InputError naming the path if the output cannot be written
     there (a directory, a folder that cannot be written or created, a read-only file system).
     Writes nothing that stays: a probe file is created in the folder and removed."""

@@ -41,7 +41,7 @@ def test_a_directory_is_a_one_line_error(tmp_path):
         "('-' for standard output)"
     )
     with pytest.raises(InputError):
-        output.check_writable(tmp_path)
+        output.check_output(tmp_path)
     assert tmp_path.is_dir()
 
 
@@ -79,7 +79,7 @@ def test_a_full_device_is_an_error_and_stays_a_device(tmp_path):
         output.write_text_atomic(full, "x" * 100_000, "--output")
     assert "No space left on device" in str(caught.value) and str(full) in str(caught.value)
     assert stat.S_ISCHR(full.stat().st_mode)
-    assert output.check_writable(full).kind == "character device"
+    assert output.check_output(full).kind == "character device"
 
 
 def test_a_pipe_is_written_in_place(tmp_path):
@@ -130,7 +130,7 @@ def test_dash_is_standard_output(capsys):
     output.write_export("-", "exported text\n", "a summary")
     captured = capsys.readouterr()
     assert captured.out == "exported text\n" and captured.err == ""
-    assert output.check_writable("-").kind == "standard output"
+    assert output.check_output("-").kind == "standard output"
 
 
 def test_an_export_says_what_it_followed(tmp_path, capsys):
@@ -153,7 +153,7 @@ def test_results_naming_a_file_is_refused_before_the_work(tmp_path):
     with pytest.raises(InputError, match="is a file, so no folder can be made there"):
         output.check_folder(file / "sub")
     with pytest.raises(InputError, match="is a file, so no folder can be made there"):
-        output.check_writable(file / "out.json")
+        output.check_output(file / "out.json")
     assert file.read_text() == "a file"
 
 
@@ -182,7 +182,7 @@ def test_a_read_only_file_is_refused_before_the_work(tmp_path):
     path.write_text("keep")
     path.chmod(0o400)
     with pytest.raises(InputError, match="read-only"):
-        output.check_writable(path)
+        output.check_output(path)
 
 
 READ_ONLY_CHECK = """
@@ -191,7 +191,7 @@ from puzzlesat import output
 from puzzlesat.models.errors import InputError
 folder = sys.argv[1]
 for check in (lambda: output.check_folder(folder),
-              lambda: output.check_writable(folder + "/out.json"),
+              lambda: output.check_output(folder + "/out.json"),
               lambda: output.write_text_atomic(folder + "/out.json", "text")):
     try:
         check()
