@@ -12,7 +12,7 @@ import pytest
 
 from puzzlesat.models.edge_matching.reader import ARTICLE_FORMAT, E2_FORMAT, read_e2
 from puzzlesat.models.errors import InputError
-from puzzlesat.models.files import load, read_puzzle_text
+from puzzlesat.models.files import catalog, load, read_puzzle_text
 
 PIECES = '[pieces]\nA = """\nXXX\n"""\nB = "XXX"\n'
 
@@ -200,3 +200,10 @@ def test_a_byte_order_mark_in_a_file_is_accepted(tmp_path):
     path = tmp_path / "board.txt"
     path.write_text("\ufeff" + E2, encoding="utf-8")
     assert load(str(path)).rows == 2
+
+
+@pytest.mark.parametrize("name", ["iq-block-8", "scramble-frog", "diamond-blocks", "mind-lock"])
+def test_windows_line_endings_read_the_same(name):
+    text = catalog()[name].read_text(encoding="utf-8")
+    path = f"{name}.toml"
+    assert read_puzzle_text(path, text.replace("\n", "\r\n")) == read_puzzle_text(path, text)
