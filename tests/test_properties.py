@@ -118,17 +118,16 @@ def packing_puzzles(draw) -> PackingPuzzle:
     return PackingPuzzle("random", board, tuple(pieces), flip)
 
 
-@settings(BOUNDED, max_examples=PACKING_EXAMPLES)
-@given(packing_puzzles())
-def test_packing_counts_agree_on_every_board_shape(puzzle):
-    check_packing(puzzle)
+def run_property(strategy, check, examples: int) -> None:
+    """A property over `examples` examples: the same ones every run, new ones in the slow run."""
+    fresh = examples == MANY
+    chosen = settings(BOUNDED, max_examples=examples, derandomize=not fresh, database=None)
+    chosen(given(strategy)(check))()
 
 
-@pytest.mark.slow
-@settings(BOUNDED, max_examples=MANY, derandomize=False, database=None)
-@given(packing_puzzles())
-def test_packing_counts_agree_on_many_more_board_shapes(puzzle):
-    check_packing(puzzle)
+@pytest.mark.parametrize("size", ["default", pytest.param("many", marks=pytest.mark.slow)])
+def test_packing_counts_agree_on_every_board_shape(size):
+    run_property(packing_puzzles(), check_packing, MANY if size == "many" else PACKING_EXAMPLES)
 
 
 def check_packing(puzzle: PackingPuzzle) -> None:
@@ -220,17 +219,9 @@ def turn_grid(rows: int, cols: int, shown: tuple, quarter_turns: int) -> tuple:
     return tuple(look for row in grid for look in row)
 
 
-@settings(BOUNDED, max_examples=EDGE_EXAMPLES)
-@given(edge_puzzles())
-def test_edge_matching_classes_by_burnside_equal_canonical_forms(puzzle):
-    check_edge(puzzle)
-
-
-@pytest.mark.slow
-@settings(BOUNDED, max_examples=MANY, derandomize=False, database=None)
-@given(edge_puzzles())
-def test_edge_matching_classes_on_many_more_boards(puzzle):
-    check_edge(puzzle)
+@pytest.mark.parametrize("size", ["default", pytest.param("many", marks=pytest.mark.slow)])
+def test_edge_matching_classes_by_burnside_equal_canonical_forms(size):
+    run_property(edge_puzzles(), check_edge, MANY if size == "many" else EDGE_EXAMPLES)
 
 
 def check_edge(puzzle: EdgePuzzle) -> None:
