@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 
 import pytest
+from _readonly import run_read_only
 
 from puzzlesat.models.files import load
 from puzzlesat.models.mind_lock import table as tables
@@ -92,3 +93,24 @@ def test_the_cache_path_follows_xdg_cache_home(monkeypatch, tmp_path):
     assert tables.cache_path() == tmp_path / "puzzlesat" / "mind-lock-table.bin"
     monkeypatch.setenv("XDG_CACHE_HOME", "relative/path")  # ignored, as the specification says
     assert tables.cache_path().parent.parent == tables.Path.home() / ".cache"
+
+
+READ_ONLY_CACHE = """
+import sys
+from pathlib import Path
+from puzzlesat.models.files import load
+from puzzlesat.models.mind_lock import table as tables
+solved = load("mind-lock").solved
+table, report = tables.load_or_build(solved, Path(sys.argv[1]) / "puzzlesat" / "table.bin")
+print(report.message())
+print(table.distance(solved[0]))
+"""
+
+
+def test_a_read_only_file_system_gives_a_warning(tmp_path):
+    source, run = run_read_only(tmp_path, READ_ONLY_CACHE)
+    assert run.returncode == 0 and "Traceback" not in run.stderr, run.stderr
+    message, distance = run.stdout.splitlines()
+    assert "Read-only file system" in message and "used from memory" in message
+    assert "stored it" not in message and distance == "0"
+    assert list(source.iterdir()) == []

@@ -10,14 +10,12 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import stat
-import subprocess
-import sys
 import threading
 from pathlib import Path
 
 import pytest
+from _readonly import run_read_only
 
 from puzzlesat import output
 from puzzlesat.models.errors import InputError
@@ -202,22 +200,7 @@ for check in (lambda: output.check_folder(folder),
 
 
 def test_a_read_only_file_system_is_refused_before_the_work(tmp_path):
-    """A read-only bind mount in a private mount namespace (gone when the process ends)."""
-    if not (ROOT and shutil.which("unshare") and shutil.which("mount")):
-        pytest.skip("needs root, unshare and mount for a read-only bind mount")
-    source, mounted = tmp_path / "source", tmp_path / "mounted"
-    source.mkdir()
-    mounted.mkdir()
-    script = (
-        f"mount --bind {source} {mounted} && mount -o remount,bind,ro {mounted} && "
-        f"exec {sys.executable} -c '{READ_ONLY_CHECK}' {mounted}"
-    )
-    run = subprocess.run(
-        ["unshare", "--mount", "--propagation", "private", "sh", "-c", script],
-        capture_output=True, text=True, timeout=60,
-    )
-    if run.returncode != 0 and "mount" in run.stderr:
-        pytest.skip(f"cannot make a read-only bind mount here: {run.stderr.strip()}")
+    source, run = run_read_only(tmp_path, READ_ONLY_CHECK)
     lines = run.stdout.splitlines()
     assert len(lines) == 3 and all("Read-only file system" in line for line in lines), run
     assert "Traceback" not in run.stderr
