@@ -7,7 +7,8 @@ only symmetry is the identity. For each puzzle:
 - the classes by Burnside's lemma (the models' count plan) equal the classes found by putting
   every solution of the reference solver in canonical form (its own symmetries, no shared code);
 - the reference finds as many solutions as CP-SAT on the models' encoding.
-Edge-matching: random planted boards (square and not, repeated tiles, with and without a frame):
+Edge-matching: random planted boards (square and not, repeated tiles, with and without a frame,
+marked tiles that may not touch):
 the grids counted by CP-SAT equal the reference's; the classes up to turning the board by
 Burnside (CP-SAT counts of the grids each turn leaves unchanged) equal the canonical forms of
 the reference's grids, turned by code written here.
@@ -191,16 +192,19 @@ def edge_puzzles(draw) -> EdgePuzzle:
     # horizontal seams (above each row, and below the last), vertical seams (left of each col)
     across = [[colour(r in (0, rows)) for _ in range(cols)] for r in range(rows + 1)]
     down = [[colour(c in (0, cols)) for c in range(cols + 1)] for _ in range(rows)]
+    apart = draw(st.booleans())  # marked tiles that may not touch: planted on a checkerboard
     tiles = []
     for r in range(rows):
         for c in range(cols):
             edges = (across[r][c], down[r][c + 1], across[r + 1][c], down[r][c])
             turns = rnd.randrange(4)
             edges = edges[turns:] + edges[:turns]
-            tiles.append(Tile(tuple((e, "") for e in edges), "", str(len(tiles) + 1)))
+            mark = "d" if apart and (r + c) % 2 == 0 and rnd.random() < 0.6 else ""
+            tiles.append(Tile(tuple((e, "") for e in edges), mark, str(len(tiles) + 1)))
     rnd.shuffle(tiles)
     return EdgePuzzle(
-        "random", rows, cols, tuple(tiles), "equal", ("0", "") if frame else None
+        "random", rows, cols, tuple(tiles), "equal", ("0", "") if frame else None,
+        apart="d" if apart else None,
     )
 
 
