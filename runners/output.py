@@ -171,7 +171,11 @@ def _replace_atomically(path: Path, text: str) -> None:
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as out:
             out.write(text)
-        os.chmod(temporary, 0o666 & ~_umask())  # mkstemp makes files private; results are not
+        try:  # a file replaced keeps its permissions; a new one gets the usual ones
+            mode = stat.S_IMODE(os.stat(path).st_mode)
+        except FileNotFoundError:
+            mode = 0o666 & ~_umask()  # mkstemp makes files private; results are not
+        os.chmod(temporary, mode)
         os.replace(temporary, path)
     except BaseException:
         if os.path.exists(temporary):

@@ -31,6 +31,21 @@ def test_a_new_file_and_a_regular_file_are_written_atomically(tmp_path):
     assert [p.name for p in path.parent.iterdir()] == ["out.txt"]  # no temporary left
 
 
+def test_a_replaced_file_keeps_its_permissions(tmp_path):
+    path = tmp_path / "script.sh"
+    path.write_text("old")
+    path.chmod(0o750)
+    output.write_text_atomic(path, "new")
+    assert stat.S_IMODE(path.stat().st_mode) == 0o750 and path.read_text() == "new"
+
+
+def test_a_loop_of_links_is_a_one_line_error(tmp_path):
+    (tmp_path / "a").symlink_to(tmp_path / "b")
+    (tmp_path / "b").symlink_to(tmp_path / "a")
+    with pytest.raises(InputError, match="symbolic links"):
+        output.write_text_atomic(tmp_path / "a", "text")
+
+
 def test_a_directory_is_a_one_line_error(tmp_path):
     with pytest.raises(InputError) as caught:
         output.write_text_atomic(tmp_path, "text", "--output")
