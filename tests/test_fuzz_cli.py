@@ -15,6 +15,7 @@ import contextlib
 import importlib.util
 import io
 import os
+import random
 import signal
 import subprocess
 import sys
@@ -35,8 +36,9 @@ pytestmark = pytest.mark.skipif(
 )
 
 EXAMPLES = 40
-GRACE = 20.0  # seconds beyond a run's --time-limit (start-up, model building on a busy machine)
+GRACE = 15.0  # seconds beyond a run's --time-limit (start-up, model building on a busy machine)
 UNLIMITED = 60.0  # the most a fuzzed run without --time-limit may take
+LONG = ("count", "verify", "bench", "solve", "solutions")  # runs that may take long
 TINY = 'kind = "packing"\nboard = """\nXXX\nXXX\n"""\n[pieces]\nL = """\nXX\nX.\n"""\nI = "XXX"\n'
 
 
@@ -90,30 +92,62 @@ def place(tmp_path_factory) -> Path:
     return folder
 
 
-COMMANDS = ["list", "backends", "solve", "count", "solutions", "verify", "export", "bench",
-            "generate", "nonsense", ""]
-PUZZLES = ["tiny.toml", "bad.toml", "iq-block-8", "mind-lock", "scramble-frog", "folder",
-           "missing.toml", "", "-", "file", "pipe"]
+PUZZLES = ["tiny.toml", "tiny.toml", "tiny.toml", "bad.toml", "iq-block-8", "mind-lock",
+           "scramble-frog", "folder", "missing.toml", "", "-", "file", "pipe"]
 VALUES = ["", "0", "1", "2", "-1", "nan", "inf", "-inf", "1e9", "100000", "0.5", "abc",
           "cpsat", "reference", "pysat:cadical195", "pysat:nonsense", "none", "symmetry",
           "local", "dimacs", "-", "folder", "file", "null", "out.txt", "pipe", "results"]
-FLAGS = ["--backend", "--time-limit", "--jobs", "--modulo", "--executor", "--limit",
-         "--encoding", "--results", "-o", "--format", "--repeat", "--checkpoint", "--level",
-         "--from", "--steps", "--label-tiles", "--json", "--solve", "--help", "--nonsense"]
+FAMILY_FLAGS = ["--level", "--from", "--steps", "--label-tiles"]  # each family's own
+FLAGS = {  # the flags each command has (as the issue and the command line describe them)
+    "solve": ["--backend", "--time-limit", "--encoding", "--json"],
+    "count": ["--backend", "--time-limit", "--jobs", "--modulo", "--executor", "--checkpoint",
+              "--encoding", "--json"],
+    "solutions": ["--backend", "--limit", "--encoding", "--json"],
+    "verify": ["--time-limit", "--jobs", "--modulo", "--executor", "--encoding", "--results"],
+    "export": ["-o", "-o", "--format", "--encoding"],
+    "bench": ["--backend", "--time-limit", "--jobs", "--modulo", "--repeat", "--solve",
+              "--results"],
+    "backends": ["--json"],
+    "list": [],
+    "generate": ["-o", "--rows", "--cols", "--colours", "--seed"],
+}
+COMMANDS = [*FLAGS, "nonsense", ""]
 SWITCHES = {"--json", "--solve", "--help", "--label-tiles", "--nonsense"}
+
+
+GOOD = {  # values that make a run go on to do its work
+    "--backend": ["cpsat", "reference", "pysat:cadical195"], "--time-limit": ["1", "2"],
+    "--jobs": ["1", "2", "100000"], "--modulo": ["none", "symmetry"], "--executor": ["local"],
+    "--checkpoint": ["checkpoint.json"], "--encoding": ["pairwise", "ladder"],
+    "--limit": ["1", "3"], "--results": ["results", "new/results", "file", "null"],
+    "-o": ["out.txt", "-", "null", "folder", "file", "pipe", "new/out.txt"],
+    "--format": ["dimacs"], "--repeat": ["1"],
+}
 
 
 @st.composite
 def command_lines(draw) -> list[str]:
-    argv = [draw(st.sampled_from(COMMANDS))]
-    if draw(st.integers(0, 9)):
-        argv.append(draw(st.sampled_from(PUZZLES)))
-    for flag in draw(st.lists(st.sampled_from(FLAGS), max_size=4)):
+    """Mostly the flags a command has, with good and bad values; sometimes anything."""
+    rnd = random.Random(draw(st.integers(0, 2**32)))  # a seed: every example a new line
+    command = rnd.choice(COMMANDS)
+    argv = [command]
+    if command == "generate":
+        argv.append(rnd.choice(["3", "100000", "-1", "abc"]))
+    elif command != "list" and rnd.random() < 0.9:
+        argv.append(rnd.choice(PUZZLES))
+    known = FLAGS.get(command, [])
+    for _ in range(rnd.randrange(5)):
+        if known and rnd.random() < 0.8:
+            flag = rnd.choice(known)
+        else:
+            flag = rnd.choice([*FAMILY_FLAGS, "--help", "--nonsense", "--jobs", "-o"])
         argv.append(flag)
-        if flag not in SWITCHES or not draw(st.integers(0, 5)):
-            argv.append(draw(st.sampled_from(VALUES)))
-    if draw(st.integers(0, 3)) and "--time-limit" not in argv:
-        argv += ["--time-limit", "5"]  # most runs are bounded; some are not
+        if flag in SWITCHES and rnd.random() < 0.8:
+            continue
+        argv.append(rnd.choice(GOOD[flag] if flag in GOOD and rnd.random() < 0.7 else VALUES))
+    if command in LONG and (argv[1:2] != ["tiny.toml"] or rnd.random() < 0.5):
+        # bounded (the last --time-limit given counts); only the tiny puzzle may run unbounded
+        argv += ["--time-limit", rnd.choice(["1", "2", "3"])]
     return argv
 
 
