@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import importlib
 import re
+import stat
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -260,22 +261,35 @@ def read_puzzle_text(path: str, text: str):
     return KIND_READERS[kind](doc)
 
 
+MAX_FILE_BYTES = 64 * 2**20  # the largest benchmark files are far below a megabyte
+
+
 def load(name_or_path: str):
     """A puzzle from the catalog by name, or from a user's file by path."""
     _register_builtin_kinds()
+    if not name_or_path.strip():
+        raise InputError(
+            "no puzzle given: a catalog name (see 'puzzlesat list') or a file", field="PUZZLE"
+        )
     path = Path(name_or_path)
     known = catalog()
+    shown = name_or_path if len(name_or_path) <= 200 else name_or_path[:200] + "..."
+    try:
+        mode = None if name_or_path in known else path.stat().st_mode
+    except (FileNotFoundError, NotADirectoryError, ValueError):  # ValueError: a NUL in it
+        mode = None
+    except OSError as error:  # a name too long, a loop of links, no permission
+        raise InputError(f"cannot read: {error.strerror}", file=shown, field="PUZZLE") from None
     if name_or_path in known:
         path = known[name_or_path]
-        shown = name_or_path
-    elif path.is_dir():
-        raise InputError("is a directory, not a puzzle file", file=str(path), field="PUZZLE")
-    elif path.is_file():
-        shown = str(path)
-    elif path.exists():
+    elif mode is not None and stat.S_ISDIR(mode):
+        raise InputError("is a directory, not a puzzle file", file=shown, field="PUZZLE")
+    elif mode is not None and stat.S_ISREG(mode):
+        pass
+    elif mode is not None:
         raise InputError(
             "is not a regular file (a device, pipe or socket): give a puzzle file",
-            file=str(path), field="PUZZLE",
+            file=shown, field="PUZZLE",
         )
     else:
         raise InputError(
@@ -284,9 +298,19 @@ def load(name_or_path: str):
             field="PUZZLE",
         )
     try:
+        if path.stat().st_size > MAX_FILE_BYTES:
+            raise InputError(
+                f"{path.stat().st_size:,} bytes: larger than any puzzle that could be counted "
+                f"(at most {MAX_FILE_BYTES // 2**20} MB)", file=shown, field="PUZZLE",
+            )
         text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as error:
-        raise InputError(f"cannot read: {error}", file=shown, field="PUZZLE") from None
+    except OSError as error:
+        raise InputError(f"cannot read: {error.strerror}", file=shown, field="PUZZLE") from None
+    except UnicodeDecodeError as error:
+        raise InputError(
+            f"not UTF-8 text (byte {error.object[error.start]:#04x} at offset {error.start})",
+            file=shown, field="PUZZLE",
+        ) from None
     return read_puzzle_text(shown, text)
 
 

@@ -193,7 +193,31 @@ def test_a_file_that_is_not_text_is_refused(tmp_path):
     path.write_bytes(b"\xff\xfe\x00kind")
     with pytest.raises(InputError) as caught:
         load(str(path))
-    assert "cannot read" in str(caught.value)
+    assert "not UTF-8 text (byte 0xff at offset 0)" in str(caught.value)
+
+
+@pytest.mark.parametrize(
+    "name, words",
+    [("", "no puzzle given"), ("  ", "no puzzle given"), ("a" * 5000, "File name too long"),
+     ("no\x00where", "no puzzle named"), ("missing.toml", "no puzzle named")],
+)
+def test_odd_puzzle_names_are_one_line_errors(name, words):
+    with pytest.raises(InputError) as caught:
+        load(name)
+    assert words in str(caught.value) and len(str(caught.value)) < 400
+
+
+def test_a_file_too_large_for_any_puzzle_is_refused_unread(tmp_path):
+    path = tmp_path / "huge.txt"
+    with open(path, "wb") as out:
+        out.truncate(65 * 2**20)  # sparse: takes no room on the disk
+    with pytest.raises(InputError, match="larger than any puzzle"):
+        load(str(path))
+
+
+def test_a_text_file_that_is_no_puzzle_is_reported_as_toml_and_not_eternity_ii():
+    error = refused("notes.txt", "root:x:0:0:root:/root:/bin/bash\nuser 1000 1000\n")
+    assert "not valid TOML" in error.message and "is not in the Eternity II" in error.message
 
 
 def test_a_byte_order_mark_in_a_file_is_accepted(tmp_path):

@@ -418,6 +418,7 @@ def to_article(puzzle: EdgePuzzle) -> str:
 # ---------------------------------------------------------------- the Eternity II benchmark format
 
 _WHOLE = re.compile(r"^\d+$")
+_NUMBER = re.compile(r"^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$")
 
 
 def _e2_lines(text: str) -> list[tuple[int, str]]:
@@ -433,7 +434,7 @@ def sniff_e2(path: str, text: str) -> bool:
 
     Files that are nearly in this format (a letter, a fraction, a comment or a bad or missing
     hint count somewhere) are recognised too, so that the Eternity II reader names what is
-    wrong and where: at least half of the lines hold a number.
+    wrong and where: more than half of the lines are mostly numbers.
     """
     if Path(path).suffix in (".toml", ".in"):
         return False
@@ -442,8 +443,14 @@ def sniff_e2(path: str, text: str) -> bool:
         return False
     if any(_ARTICLE_SIDE.match(word) for line in lines for word in line.split()):
         return False  # HEAD-RED: the C# article's card file
-    numeric = [line for line in lines if re.search(r"\d", line)]
-    return 2 * len(numeric) >= len(lines)
+    numeric = [line for line in lines if _mostly_numbers(line)]
+    return 2 * len(numeric) > len(lines)
+
+
+def _mostly_numbers(line: str) -> bool:
+    """At least half the words of a line are numbers (whole, negative or fractional)."""
+    words = line.split("#", 1)[0].split()
+    return bool(words) and 2 * sum(bool(_NUMBER.match(w)) for w in words) >= len(words)
 
 
 def board_size(corners: int, borders: int, pieces: int) -> tuple[int, int] | None:
