@@ -6,6 +6,7 @@ Files in other formats are recognised by a family's `sniff` and read by its own 
 
 from __future__ import annotations
 
+import functools
 import importlib
 import re
 import stat
@@ -41,7 +42,7 @@ class TomlDoc:
         start = self.line_of(field)
         if start is None:
             return None
-        lines = self.text.splitlines()
+        lines = _text_lines(self.text)
         key_line = lines[start - 1] if start <= len(lines) else ""
         after = key_line.split("=", 1)[1].strip() if "=" in key_line else ""
         return start + 1 if after in ('"""', "'''") else start
@@ -103,6 +104,12 @@ _TABLE = re.compile(r"^\s*\[\s*([^\]\[]+?)\s*\]\s*(#.*)?$")
 _KEY = re.compile(r"""^\s*("[^"]*"|'[^']*'|[A-Za-z0-9_\-]+)\s*=""")
 
 
+@functools.lru_cache(maxsize=4)  # asked once per field: a file of 40,000 pieces stays linear
+def _text_lines(text: str) -> list[str]:
+    return text.splitlines()
+
+
+@functools.lru_cache(maxsize=4)
 def _key_lines(text: str) -> dict[str, int]:
     """Dotted key -> line number for keys and tables written one per line (as this format is)."""
     lines: dict[str, int] = {}
