@@ -83,7 +83,8 @@ def target(path: str | Path, what: str = "output") -> Target:
 
 def check_output(path: str | Path, what: str = "--output") -> Target:
     """Before the work starts: InputError naming the path if the output cannot be written
-    there (a directory, a folder that cannot be written or created, a read-only file system).
+    there (a directory, a folder that does not exist or cannot be written, a read-only file
+    system).
     Writes nothing that stays: a probe file is created in the folder and removed."""
     if str(path) == STDOUT:
         return Target(Path(STDOUT), "standard output")
@@ -94,6 +95,10 @@ def check_output(path: str | Path, what: str = "--output") -> Target:
         return found
     if found.kind == "file" and not os.access(found.path, os.W_OK):
         raise InputError("the file is read-only", file=str(path), field=what)
+    if not found.path.parent.is_dir():  # a typo in a folder name is not a folder to make
+        raise InputError(
+            f"its folder {found.path.parent} does not exist", file=str(path), field=what
+        )
     _probe_folder(found.path.parent, str(path), what)
     return found
 
@@ -238,6 +243,14 @@ def versions() -> dict[str, str]:
         except metadata.PackageNotFoundError:
             found[package] = "not installed"
     return found
+
+
+def load() -> str:
+    """The machine's load averages (1, 5, 15 minutes), recorded beside every timing."""
+    try:
+        return " ".join(f"{x:.2f}" for x in os.getloadavg())
+    except OSError:
+        return ""
 
 
 def machine() -> dict[str, object]:

@@ -8,6 +8,7 @@ import os
 import pytest
 from _readonly import run_read_only
 
+from puzzlesat.models.errors import InputError
 from puzzlesat.models.files import load
 from puzzlesat.models.mind_lock import table as tables
 
@@ -98,6 +99,7 @@ def test_the_cache_path_follows_xdg_cache_home(monkeypatch, tmp_path):
 READ_ONLY_CACHE = """
 import sys
 from pathlib import Path
+from puzzlesat.models.errors import InputError
 from puzzlesat.models.files import load
 from puzzlesat.models.mind_lock import table as tables
 solved = load("mind-lock").solved
@@ -114,3 +116,11 @@ def test_a_read_only_file_system_gives_a_warning(tmp_path):
     assert "Read-only file system" in message and "used from memory" in message
     assert "stored it" not in message and distance == "0"
     assert list(source.iterdir()) == []
+
+
+def test_storing_where_it_cannot_is_a_one_line_error(tmp_path, build, solved):
+    (tmp_path / "cache").write_text("not a folder")
+    path = tmp_path / "cache" / "table.bin"
+    with pytest.raises(InputError) as caught:
+        tables.save(tables.table_of(build, solved), solved, path)
+    assert str(caught.value).startswith(f"{path}: cannot store the Mind Lock table: ")

@@ -165,7 +165,7 @@ def test_results_naming_a_file_is_refused_before_the_work(tmp_path):
     assert str(caught.value) == f"{file}: --results: names a file, not a folder"
     with pytest.raises(InputError, match="is a file, so no folder can be made there"):
         output.check_folder(file / "sub")
-    with pytest.raises(InputError, match="is a file, so no folder can be made there"):
+    with pytest.raises(InputError, match="out.json: --output: its folder .* does not exist"):
         output.check_output(file / "out.json")
     assert file.read_text() == "a file"
 
@@ -173,6 +173,12 @@ def test_results_naming_a_file_is_refused_before_the_work(tmp_path):
 def test_a_missing_results_folder_can_be_made(tmp_path):
     assert output.check_folder(tmp_path / "new" / "results") == tmp_path / "new" / "results"
     assert not (tmp_path / "new").exists()  # checking makes nothing
+
+
+def test_an_output_in_a_missing_folder_is_refused(tmp_path):
+    with pytest.raises(InputError, match="does not exist"):
+        output.check_output(tmp_path / "typo" / "out.cnf")
+    assert not (tmp_path / "typo").exists()
 
 
 @pytest.mark.skipif(ROOT, reason="root writes to read-only folders anyway (see the bind test)")

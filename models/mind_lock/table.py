@@ -20,6 +20,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..errors import InputError
 from . import (
     ARRANGEMENTS,
     GAP_CELLS,
@@ -221,8 +222,19 @@ def cache_path() -> Path:
 
 
 def save(table: Table, solved: Sequence[Position], path: Path | None = None) -> Path:
-    """Write the table file atomically; returns its path."""
+    """Write the table file atomically; returns its path. InputError, naming the file, when it
+    cannot be written (a read-only folder or file system, a file in place of a folder)."""
     path = path or cache_path()
+    try:
+        _write(table, solved, path)
+    except OSError as error:
+        raise InputError(
+            f"cannot store the Mind Lock table: {error.strerror or error}", file=str(path)
+        ) from None
+    return path
+
+
+def _write(table: Table, solved: Sequence[Position], path: Path) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, temporary = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
     try:
@@ -233,7 +245,6 @@ def save(table: Table, solved: Sequence[Position], path: Path | None = None) -> 
         if os.path.exists(temporary):
             os.unlink(temporary)
         raise
-    return path
 
 
 @dataclass(frozen=True)
@@ -279,7 +290,7 @@ def load_or_build(
         why = f"the cached table is corrupt: {error}"
     table = table_of(breadth_first(solved), solved)
     try:
-        save(table, solved, path)
+        _write(table, solved, path)
     except OSError as error:
         warning = (
             f"warning: cannot store it in {path} ({error.strerror or error}); the table is "
