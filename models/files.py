@@ -6,8 +6,10 @@ Files in other formats are recognised by a family's `sniff` and read by its own 
 
 from __future__ import annotations
 
+import functools
 import importlib
 import re
+import stat
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -33,6 +35,17 @@ class TomlDoc:
     def line_of(self, field: str) -> int | None:
         """The line where a dotted field ('pieces.A0') is defined, if it can be found."""
         return _key_lines(self.text).get(field)
+
+    def value_line(self, field: str) -> int | None:
+        """The line on which a string field's value starts: a multi-line string whose opening
+        quotes end their line starts on the next one (TOML drops that newline)."""
+        start = self.line_of(field)
+        if start is None:
+            return None
+        lines = _text_lines(self.text)
+        key_line = lines[start - 1] if start <= len(lines) else ""
+        after = key_line.split("=", 1)[1].strip() if "=" in key_line else ""
+        return start + 1 if after in ('"""', "'''") else start
 
     def error(self, field: str, message: str, offset: int = 0) -> InputError:
         """An error at a field; `offset` counts lines into a multi-line value."""
@@ -64,6 +77,18 @@ class TomlDoc:
             raise self.error(field, f"expected {names}, got {type(value).__name__} {value!r}")
         return value
 
+    def published(self, kinds: dict[str, type]) -> dict[str, object]:
+        """The optional [published] table: figures others have published, each of its type;
+        a count (an int) is 0 or more."""
+        self.reject_unknown("published", set(kinds))
+        found: dict[str, object] = {}
+        for key in self.get("published", dict, {}):
+            value = self.get(f"published.{key}", kinds[key])
+            if kinds[key] is int and value < 0:
+                raise self.error(f"published.{key}", f"must be 0 or more, not {value}")
+            found[key] = value
+        return found
+
     def reject_unknown(self, table: str, allowed: set[str]) -> None:
         """Name the first field of a table (or the top level, '') that the format does not have."""
         values = self.data if not table else self.get(table, dict, {})
@@ -79,6 +104,12 @@ _TABLE = re.compile(r"^\s*\[\s*([^\]\[]+?)\s*\]\s*(#.*)?$")
 _KEY = re.compile(r"""^\s*("[^"]*"|'[^']*'|[A-Za-z0-9_\-]+)\s*=""")
 
 
+@functools.lru_cache(maxsize=4)  # asked once per field: a file of 40,000 pieces stays linear
+def _text_lines(text: str) -> list[str]:
+    return text.splitlines()
+
+
+@functools.lru_cache(maxsize=4)
 def _key_lines(text: str) -> dict[str, int]:
     """Dotted key -> line number for keys and tables written one per line (as this format is)."""
     lines: dict[str, int] = {}
@@ -122,25 +153,51 @@ def read_toml(path: str, text: str) -> TomlDoc:
 
 
 def picture_rows(doc: TomlDoc, field: str, value: str, allowed: str = "X.") -> tuple[str, ...]:
-    """The rows of a picture written as a multi-line string, checked for its characters."""
-    raw = value.split("\n")
-    # a picture written as """\nXX\n""" starts on the line after its key
-    offset = 1 if raw and raw[0].strip() == "" else 0
+    """The rows of a picture written as a multi-line string, exactly as drawn.
+
+    Every character counts: a row is never shifted. Rows may be indented all alike (the common
+    indentation is dropped), but a row indented differently from the others is refused, as is a
+    blank in the middle of a row or a blank line between rows (draw cells outside the board or
+    piece as '.'). Rows may differ in length: the cells missing at the end of a shorter row are
+    holes, as if drawn with '.'. Blank lines before the first row and after the last are ignored.
+    """
+    first_line = doc.value_line(field)
+
+    def bad(message: str, i: int) -> InputError:
+        line = None if first_line is None else first_line + i
+        if line is None:
+            return doc.error(field, message)
+        return InputError(message, file=doc.path, line=line, field=field)
+
+    raw = [row.rstrip() for row in value.split("\n")]
+    drawn = [i for i, row in enumerate(raw) if row]
+    if not drawn:
+        raise doc.error(field, f"the picture has no cell marked {allowed[0]!r}")
+    indents = {i: raw[i][: len(raw[i]) - len(raw[i].lstrip())] for i in drawn}
+    indent = indents[drawn[0]]
     rows = []
-    for i, row in enumerate(raw):
-        row = row.strip()
+    for i in range(drawn[0], drawn[-1] + 1):
+        row = raw[i]
         if not row:
-            continue
-        bad = [ch for ch in row if ch not in allowed]
-        if bad:
-            raise doc.error(
-                field,
-                f"unexpected character {bad[0]!r} in a picture "
-                f"(use {' and '.join(map(repr, allowed))})",
-                offset=i + (0 if offset else 0),
+            raise bad(
+                "a blank line inside the picture: draw an empty row as '.' "
+                "(or remove the line)", i,
+            )
+        if indents[i] != indent:
+            raise bad(
+                f"row {i - drawn[0] + 1} of the picture starts with {len(indents[i])} blank(s) "
+                f"but row 1 with {len(indent)}: leading blanks would shift the row; draw cells "
+                "outside the picture as '.'", i,
+            )
+        row = row[len(indent):]
+        bad_characters = [ch for ch in row if ch not in allowed]
+        if bad_characters:
+            raise bad(
+                f"unexpected character {bad_characters[0]!r} in a picture "
+                f"(use {' and '.join(map(repr, allowed))}; a blank is not a hole, '.' is)", i,
             )
         rows.append(row)
-    if not rows or not any(ch == allowed[0] for row in rows for ch in row):
+    if not any(ch == allowed[0] for row in rows for ch in row):
         raise doc.error(field, f"the picture has no cell marked {allowed[0]!r}")
     return tuple(rows)
 
@@ -176,13 +233,26 @@ def catalog() -> dict[str, Path]:
     return {p.stem: p for p in sorted(catalog_dir().glob("*.toml"))}
 
 
+BYTE_ORDER_MARK = "\ufeff"
+
+
 def read_puzzle_text(path: str, text: str):
     """A puzzle from a file's text, by its kind (TOML) or a foreign format's reader."""
     _register_builtin_kinds()
+    text = text.removeprefix(BYTE_ORDER_MARK)  # written by some editors: accepted, never shown
     for fmt in FOREIGN_FORMATS:
         if fmt.sniff(path, text):
             return fmt.read(path, text)
-    doc = read_toml(path, text)
+    try:
+        doc = read_toml(path, text)
+    except InputError as error:
+        if Path(path).suffix == ".toml" or not FOREIGN_FORMATS:
+            raise
+        others = " or ".join(fmt.name for fmt in FOREIGN_FORMATS)
+        raise InputError(
+            f"{error.message} (read as TOML: the file is not in the {others})",
+            file=error.file, line=error.line, field=error.field,
+        ) from None
     kind = doc.get("kind", str, required=False)
     if kind is None:
         raise InputError(
@@ -198,16 +268,36 @@ def read_puzzle_text(path: str, text: str):
     return KIND_READERS[kind](doc)
 
 
+MAX_FILE_BYTES = 64 * 2**20  # the largest benchmark files are far below a megabyte
+
+
 def load(name_or_path: str):
     """A puzzle from the catalog by name, or from a user's file by path."""
     _register_builtin_kinds()
+    if not name_or_path.strip():
+        raise InputError(
+            "no puzzle given: a catalog name (see 'puzzlesat list') or a file", field="PUZZLE"
+        )
     path = Path(name_or_path)
     known = catalog()
+    shown = name_or_path if len(name_or_path) <= 200 else name_or_path[:200] + "..."
+    try:
+        mode = None if name_or_path in known else path.stat().st_mode
+    except (FileNotFoundError, NotADirectoryError, ValueError):  # ValueError: a NUL in it
+        mode = None
+    except OSError as error:  # a name too long, a loop of links, no permission
+        raise InputError(f"cannot read: {error.strerror}", file=shown, field="PUZZLE") from None
     if name_or_path in known:
         path = known[name_or_path]
-        shown = name_or_path
-    elif path.is_file():
-        shown = str(path)
+    elif mode is not None and stat.S_ISDIR(mode):
+        raise InputError("is a directory, not a puzzle file", file=shown, field="PUZZLE")
+    elif mode is not None and stat.S_ISREG(mode):
+        pass
+    elif mode is not None:
+        raise InputError(
+            "is not a regular file (a device, pipe or socket): give a puzzle file",
+            file=shown, field="PUZZLE",
+        )
     else:
         raise InputError(
             f"no puzzle named {name_or_path!r} in the catalog and no such file "
@@ -215,9 +305,19 @@ def load(name_or_path: str):
             field="PUZZLE",
         )
     try:
+        if path.stat().st_size > MAX_FILE_BYTES:
+            raise InputError(
+                f"{path.stat().st_size:,} bytes: larger than any puzzle that could be counted "
+                f"(at most {MAX_FILE_BYTES // 2**20} MB)", file=shown, field="PUZZLE",
+            )
         text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as error:
-        raise InputError(f"cannot read: {error}", file=shown, field="PUZZLE") from None
+    except OSError as error:
+        raise InputError(f"cannot read: {error.strerror}", file=shown, field="PUZZLE") from None
+    except UnicodeDecodeError as error:
+        raise InputError(
+            f"not UTF-8 text (byte {error.object[error.start]:#04x} at offset {error.start})",
+            file=shown, field="PUZZLE",
+        ) from None
     return read_puzzle_text(shown, text)
 
 

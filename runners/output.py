@@ -1,26 +1,183 @@
-"""Shared output: atomic results files, library versions, JSON lines, progress bars."""
+"""Shared output: atomic results files, library versions, JSON lines, progress bars.
+
+The one writer of files (`write_text_atomic`) never replaces anything but a regular file or a
+new path: a symbolic link is followed, a character device or a pipe is written in place, a
+directory, a block device or a socket is refused; every failure is an InputError naming the
+path. `check_output` and `check_folder` test an output path or results folder before long work.
+"""
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import platform
+import stat
 import sys
 import tempfile
+from dataclasses import dataclass
 from datetime import datetime, timezone
 from importlib import metadata
 from pathlib import Path
 
+from .models.errors import InputError
 
-def write_text_atomic(path: str | Path, text: str) -> None:
-    """Write a file so readers see the old or the new content, never half of it."""
-    path = Path(path)
+STDOUT = "-"  # an output path that means standard output
+
+
+@dataclass(frozen=True)
+class Target:
+    """Where an output path leads: the path written (a symbolic link followed), what is there
+    now, and a note for the person at the terminal when it is not a plain file."""
+
+    path: Path
+    kind: str  # new, file, character device, pipe, directory, block device, socket
+    note: str = ""
+
+
+# What is at a path, by the type bits of its mode; None: a path that does not exist yet.
+_KINDS = (
+    (stat.S_ISREG, "file"),
+    (stat.S_ISDIR, "directory"),
+    (stat.S_ISCHR, "character device"),
+    (stat.S_ISFIFO, "pipe"),
+    (stat.S_ISBLK, "block device"),
+    (stat.S_ISSOCK, "socket"),
+)
+WRITTEN_IN_PLACE = ("character device", "pipe")  # opened and written, never replaced
+REFUSED = ("directory", "block device", "socket")
+
+
+def target(path: str | Path, what: str = "output") -> Target:
+    """What writing to a path would touch; InputError (naming the path) for what is refused.
+
+    A symbolic link is followed (the file it points to is written, the link kept); a directory,
+    a block device or a socket is refused; a character device (such as /dev/null) or a pipe is
+    opened and written in place; anything else is replaced atomically or created.
+    """
+    given = Path(path)
+    note = ""
+    if given.is_symlink():
+        resolved = Path(os.path.realpath(given))
+        note = f"followed the symbolic link {given} to {resolved}"
+        given = resolved
+    try:
+        mode = os.stat(given).st_mode
+    except (FileNotFoundError, NotADirectoryError):  # a new path (its folder is checked later)
+        return Target(given, "new", note)
+    except OSError as error:
+        raise InputError(f"cannot write: {error.strerror}", file=str(path), field=what) from None
+    kind = next((name for test, name in _KINDS if test(mode)), "special file")
+    if kind in REFUSED or kind == "special file":
+        raise InputError(
+            f"is a {kind}, not a file: give a file name ('-' for standard output)",
+            file=str(path), field=what,
+        )
+    if kind in WRITTEN_IN_PLACE:
+        note = "; ".join(filter(None, [note, f"wrote in place to the {kind} {given}"]))
+    return Target(given, kind, note)
+
+
+def check_output(path: str | Path, what: str = "--output") -> Target:
+    """Before the work starts: InputError naming the path if the output cannot be written
+    there (a directory, a folder that does not exist or cannot be written, a read-only file
+    system).
+    Writes nothing that stays: a probe file is created in the folder and removed."""
+    if str(path) == STDOUT:
+        return Target(Path(STDOUT), "standard output")
+    found = target(path, what)
+    if found.kind in WRITTEN_IN_PLACE:
+        if not os.access(found.path, os.W_OK):
+            raise InputError(f"cannot write to this {found.kind}", file=str(path), field=what)
+        return found
+    if found.kind == "file" and not os.access(found.path, os.W_OK):
+        raise InputError("the file is read-only", file=str(path), field=what)
+    if not found.path.parent.is_dir():  # a typo in a folder name is not a folder to make
+        raise InputError(
+            f"its folder {found.path.parent} does not exist", file=str(path), field=what
+        )
+    _probe_folder(found.path.parent, str(path), what)
+    return found
+
+
+def check_folder(folder: str | Path, what: str = "--results") -> Path:
+    """Before the work starts: InputError naming the folder if results cannot be written in it
+    (it names a file, or it cannot be written or created)."""
+    folder = Path(folder)
+    if folder.exists() and not folder.is_dir():
+        raise InputError("names a file, not a folder", file=str(folder), field=what)
+    _probe_folder(folder, str(folder), what)
+    return folder
+
+
+def _probe_folder(folder: Path, shown: str, what: str) -> None:
+    """Whether a file can be created in a folder (or, where it does not exist yet, in the
+    nearest folder above it): tried for real, since permissions say nothing of a read-only
+    file system and root passes every permission check."""
+    existing = folder
+    while not existing.exists():
+        if existing.parent == existing:
+            break
+        existing = existing.parent
+    if existing.exists() and not existing.is_dir():
+        raise InputError(
+            f"{existing} is a file, so no folder can be made there", file=shown, field=what
+        )
+    try:
+        fd, probe = tempfile.mkstemp(prefix=".puzzlesat-probe.", dir=existing)
+    except OSError as error:
+        raise InputError(
+            f"cannot write in {existing}: {error.strerror}", file=shown, field=what
+        ) from None
+    os.close(fd)
+    os.unlink(probe)
+
+
+def write_text_atomic(path: str | Path, text: str, what: str = "output") -> str:
+    """Write a file so readers see the old or the new content, never half of it.
+
+    Only a regular file (or a new path) is ever replaced: see `target` for links, devices and
+    pipes. Returns a note on how it was written ('' for a plain file); InputError when it
+    cannot be written, naming the path.
+    """
+    found = target(path, what)
+    try:
+        if found.kind in WRITTEN_IN_PLACE:
+            _write_in_place(found, text)
+        else:
+            _replace_atomically(found.path, text)
+    except OSError as error:
+        raise InputError(
+            f"cannot write: {error.strerror or error}", file=str(path), field=what
+        ) from None
+    return found.note
+
+
+def _write_in_place(found: Target, text: str) -> None:
+    flags = os.O_WRONLY | (os.O_NONBLOCK if found.kind == "pipe" else 0)
+    try:
+        fd = os.open(found.path, flags)
+    except OSError as error:
+        if error.errno == errno.ENXIO:  # a pipe that no process reads
+            raise OSError(error.errno, "a pipe with no reader") from None
+        raise
+    if found.kind == "pipe":
+        os.set_blocking(fd, True)
+    with os.fdopen(fd, "w", encoding="utf-8") as out:
+        out.write(text)
+
+
+def _replace_atomically(path: Path, text: str) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, temporary = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as out:
             out.write(text)
-        os.chmod(temporary, 0o666 & ~_umask())  # mkstemp makes files private; results are not
+        try:  # a file replaced keeps its permissions; a new one gets the usual ones
+            mode = stat.S_IMODE(os.stat(path).st_mode)
+        except FileNotFoundError:
+            mode = 0o666 & ~_umask()  # mkstemp makes files private; results are not
+        os.chmod(temporary, mode)
         os.replace(temporary, path)
     except BaseException:
         if os.path.exists(temporary):
@@ -36,24 +193,38 @@ def _umask() -> int:
 
 def write_export(output: str, text: str, summary: str) -> None:
     """Write an exported file (or to stdout for '-'), saying what was written."""
-    if output == "-":
+    if output == STDOUT:
         sys.stdout.write(text)
-    else:
-        write_text_atomic(output, text)
-        say(f"wrote {output}: {summary}")
+        sys.stdout.flush()
+        return
+    note = write_text_atomic(output, text, "--output")
+    say(f"wrote {output}: {summary}" + (f" ({note})" if note else ""))
 
 
 def write_verified(folder: str | Path, name: str, result: dict) -> Path:
-    """Stamp a verified result (library versions, machine, date), write it, rebuild the index."""
+    """Stamp a verified result (library versions, machine, date), write it, rebuild the index.
+
+    When the file cannot be written (after what may have been a long count), the result is
+    printed to standard output rather than lost, and the InputError says so.
+    """
     result = {**result, "versions": versions(), "machine": machine(), "date": now()}
     path = Path(folder) / f"{name}.json"
-    write_json_atomic(path, result)
+    try:
+        check_folder(folder)
+        write_json_atomic(path, result, "--results")
+    except InputError as error:
+        sys.stdout.write(json.dumps(result, indent=2) + "\n")
+        sys.stdout.flush()
+        raise InputError(
+            f"{error.message}; the result was printed to standard output instead",
+            file=error.file, line=error.line, field=error.field,
+        ) from None
     write_results_readme(Path(folder))
     return path
 
 
-def write_json_atomic(path: str | Path, obj: object) -> None:
-    write_text_atomic(path, json.dumps(obj, indent=2, sort_keys=False) + "\n")
+def write_json_atomic(path: str | Path, obj: object, what: str = "output") -> str:
+    return write_text_atomic(path, json.dumps(obj, indent=2, sort_keys=False) + "\n", what)
 
 
 def json_line(obj: object) -> str:
@@ -140,30 +311,4 @@ def write_results_readme(folder: Path) -> None:
     ]
     if notes:
         lines += ["", "## Where we differ from published figures", "", *notes]
-    write_text_atomic(folder / "README.md", "\n".join(lines) + "\n")
-
-
-def check_folder(folder: str | Path) -> None:
-    """Refuse, before any work, a results folder that cannot be written."""
-    from .models.errors import InputError
-
-    path = Path(folder)
-    if path.exists() and not path.is_dir():
-        raise InputError("is not a folder", file=str(path), field="--results")
-    probe = path if path.exists() else next((p for p in path.parents if p.exists()), Path("."))
-    if not os.access(probe, os.W_OK | os.X_OK):
-        raise InputError("cannot be written", file=str(path), field="--results")
-
-
-def check_output(output: str) -> None:
-    """Refuse, before any work, an output path that cannot be written."""
-    from .models.errors import InputError
-
-    if output == "-":
-        return
-    path = Path(output)
-    if path.is_dir():
-        raise InputError("is a directory", file=output, field="--output")
-    parent = path.parent if str(path.parent) else Path(".")
-    if not parent.is_dir():
-        raise InputError("its folder does not exist", file=output, field="--output")
+    write_text_atomic(folder / "README.md", "\n".join(lines) + "\n", "--results")

@@ -43,7 +43,7 @@ XXX
 @pytest.mark.parametrize(
     "text, needles",
     [
-        (GOOD.replace('a = """', 'a = """\nXQX'), ["bad.toml:7", "pieces.a", "'Q'"]),
+        (GOOD.replace('a = """', 'a = """\nXQX'), ["bad.toml:8", "pieces.a", "'Q'"]),
         (GOOD.replace("[pieces]", "[pieces"), ["bad.toml:6", "syntax"]),
         (GOOD.replace('b = """\nXXX', 'b = """\nXX'), ["bad.toml:6", "pieces", "5 cells"]),
         (GOOD.replace('kind = "packing"', 'kind = "packing"\nflipp = true'), [":2", "flipp"]),

@@ -20,6 +20,7 @@ from pysat.card import CardEnc
 from pysat.formula import IDPool
 
 from ..encoded import CARD_ENCODINGS, CnfModel, CpsatModel
+from ..limits import check_placements
 from . import (
     SIDE_NAMES,
     Cell,
@@ -62,8 +63,29 @@ class Placement:
         return f"r{r + 1}c{c + 1} type {self.tile_type + 1} turned {self.rotation * 90}"
 
 
+def placement_estimate(puzzle: EdgePuzzle) -> int:
+    """How many placements the frame allows (fixed tiles and parity aside): cells are grouped
+    by the sides they have on the border, so this is quick on any board."""
+    types = tile_types(puzzle)
+    groups: dict[tuple[bool, ...], list[Cell]] = {}
+    for cell in cells(puzzle):
+        groups.setdefault(border_sides(puzzle, cell), []).append(cell)
+    total = 0
+    for members in groups.values():
+        fitting = sum(
+            fits_frame(puzzle, members[0], rotated(t.edges, r)) for t in types for r in t.rotations
+        )
+        total += fitting * len(members)
+    return total
+
+
 def placements(puzzle: EdgePuzzle, parity: int | None = None) -> list[Placement]:
-    """Every placement allowed by the frame, the fixed tiles and the parity, cell by cell."""
+    """Every placement allowed by the frame, the fixed tiles and the parity, cell by cell
+    (refused beyond the limit of models/limits.py)."""
+    check_placements(
+        placement_estimate(puzzle), f"{len(puzzle.tiles):,} tiles on {puzzle.rows}x{puzzle.cols}",
+        "tiles",
+    )
     types = tile_types(puzzle)
     fixed = {}
     for f in puzzle.fixed:

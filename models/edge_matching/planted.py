@@ -14,6 +14,7 @@ import random
 from dataclasses import replace
 
 from ..errors import InputError
+from ..limits import check_placements
 from . import Edge, EdgePuzzle, Tile, rotated
 from .reader import to_e2
 
@@ -41,6 +42,8 @@ def generate(size: int, border_colours: int, interior_colours: int, seed: int) -
     """
     if size < 2:
         raise InputError("the board must be at least 2 x 2", field="SIZE")
+    # refused before the work: a board no backend could load (all tiles distinct, 4 turns each)
+    check_placements(4 * size**4, f"a {size:,}x{size:,} board", "SIZE")
     rng = random.Random(seed)
     n = size
     # joints: horizontal ones right of (r, c) for c < n-1, vertical ones below (r, c) for r < n-1

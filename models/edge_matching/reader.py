@@ -60,7 +60,9 @@ FIELDS = {
     "kind", "name", "title", "source", "rows", "cols", "rule", "halves", "frame", "apart",
     "levels", "tiles", "fixed", "colours", "published",
 }
-PUBLISHED = {"note", "solutions", "solution", "solution_level1", "solution_level2"}
+PUBLISHED = {
+    "note": str, "solutions": int, "solution": str, "solution_level1": str, "solution_level2": str,
+}
 TILE_OPTIONS = ("mark", "count", "name")
 TOML_FORMAT = "puzzlesat TOML"
 ARTICLE_FORMAT = "C# article card file"
@@ -72,13 +74,7 @@ E2_FORMAT = "Eternity II benchmark format"
 
 def lines_of(doc: TomlDoc, field: str, value: str) -> list[tuple[int | None, str]]:
     """(file line, text) for each non-blank, non-comment line of a multi-line string field."""
-    start = doc.line_of(field)
-    if start is not None:
-        key_line = doc.text.splitlines()[start - 1]
-        # TOML drops a newline right after the opening quotes: the value starts a line below
-        after = key_line.split("=", 1)[1].strip() if "=" in key_line else ""
-        if after in ('"""', "'''"):
-            start += 1
+    start = doc.value_line(field)
     out = []
     for i, text in enumerate(value.split("\n")):
         text = text.split("#", 1)[0].strip()
@@ -90,6 +86,8 @@ def lines_of(doc: TomlDoc, field: str, value: str) -> list[tuple[int | None, str
 def parse_edge(word: str, rule: str, halves: tuple[str, ...]) -> Edge:
     """One edge: a colour (equal rule) or HALF-PICTURE (complement rule)."""
     if rule == "equal":
+        if word.startswith("-"):
+            raise ValueError(f"colour {word!r} starts with '-': no negative colours")
         return (word, "")
     if "-" not in word:
         raise ValueError(f"edge {word!r} is not HALF-PICTURE (e.g. {halves[0]}-RED)")
@@ -174,6 +172,12 @@ def read_edge_toml(doc: TomlDoc) -> EdgePuzzle:
             )
         edges = tuple(edge("tiles", w, line) for w in edge_words)
         n = int(settings["count"])
+        if len(tiles) + n > rows * cols:  # checked before making the tiles: count=10**9
+            raise InputError(
+                f"more tiles than the {rows * cols} cells of a {rows}x{cols} board "
+                f"(counting repeats: {len(tiles) + n} so far)",
+                file=doc.path, line=line, field="tiles",
+            )
         for k in range(n):
             name = settings["name"] or str(len(tiles) + 1)
             if settings["name"] and n > 1:
@@ -197,10 +201,7 @@ def read_edge_toml(doc: TomlDoc) -> EdgePuzzle:
     for key, value in colours.items():
         if not isinstance(value, str):
             raise doc.error(f"colours.{key}", f"expected a colour name, got {value!r}")
-    doc.reject_unknown("published", PUBLISHED)
-    published = {}
-    for key in doc.get("published", dict, {}):
-        published[key] = doc.get(f"published.{key}", int if key == "solutions" else str)
+    published = doc.published(PUBLISHED)
     puzzle = EdgePuzzle(
         name=doc.get("name", str, Path(doc.path).stem),
         rows=rows,
@@ -360,6 +361,7 @@ def sniff_article(path: str, text: str) -> bool:
 def read_article(path: str, text: str) -> EdgePuzzle:
     """The article's CardReader: skip three lines; each card `Name TOP RIGHT BOTTOM LEFT`."""
     tiles = []
+    names: dict[str, int] = {}  # card name -> its line
     lines = text.splitlines()
     for number, line in enumerate(lines[3:], start=4):
         words = line.split()
@@ -380,6 +382,9 @@ def read_article(path: str, text: str) -> EdgePuzzle:
             if not colour.isalpha():
                 raise bad(f"side {word!r} is not HEAD-COLOUR or TAIL-COLOUR", side_name)
             edges.append((colour.upper(), half.upper()))
+        if name in names:
+            raise bad(f"two cards are named {name!r} (the first on line {names[name]})")
+        names[name] = number
         tiles.append(Tile(tuple(edges), "", name))  # type: ignore[arg-type]
     if not tiles:
         raise InputError("no cards after the three header lines", file=path, line=4, field="card")
@@ -412,15 +417,40 @@ def to_article(puzzle: EdgePuzzle) -> str:
 
 # ---------------------------------------------------------------- the Eternity II benchmark format
 
-_INTEGERS = re.compile(r"^\s*-?\d+(\s+-?\d+)*\s*$")
+_WHOLE = re.compile(r"^\d+$")
+_NUMBER = re.compile(r"^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$")
+
+
+def _e2_lines(text: str) -> list[tuple[int, str]]:
+    """(line number, text) of the non-blank lines."""
+    return [(n, line) for n, line in enumerate(text.splitlines(), start=1) if line.strip()]
+
+
+_TOML_LINE = re.compile(r"""^\s*(\[|[A-Za-z_"'][^=]*=)""")  # a table header or a key
 
 
 def sniff_e2(path: str, text: str) -> bool:
-    """Only integers, the first line a single one (the hint count)."""
-    if Path(path).suffix == ".toml":
+    """Lines of numbers, the first the hint count; no TOML keys or tables, no card sides.
+
+    Files that are nearly in this format (a letter, a fraction, a comment or a bad or missing
+    hint count somewhere) are recognised too, so that the Eternity II reader names what is
+    wrong and where: more than half of the lines are mostly numbers.
+    """
+    if Path(path).suffix in (".toml", ".in"):
         return False
-    lines = [line for line in text.splitlines() if line.strip()]
-    return bool(lines) and len(lines[0].split()) == 1 and all(_INTEGERS.match(x) for x in lines)
+    lines = [line for _, line in _e2_lines(text) if not line.lstrip().startswith("#")]
+    if not lines or any(_TOML_LINE.match(line) for line in lines):
+        return False
+    if any(_ARTICLE_SIDE.match(word) for line in lines for word in line.split()):
+        return False  # HEAD-RED: the C# article's card file
+    numeric = [line for line in lines if _mostly_numbers(line)]
+    return 2 * len(numeric) > len(lines)
+
+
+def _mostly_numbers(line: str) -> bool:
+    """At least half the words of a line are numbers (whole, negative or fractional)."""
+    words = line.split("#", 1)[0].split()
+    return bool(words) and 2 * sum(bool(_NUMBER.match(w)) for w in words) >= len(words)
 
 
 def board_size(corners: int, borders: int, pieces: int) -> tuple[int, int] | None:
@@ -437,34 +467,64 @@ def board_size(corners: int, borders: int, pieces: int) -> tuple[int, int] | Non
 
 
 def read_e2(path: str, text: str) -> EdgePuzzle:
-    """Heule's format: H, H hint lines, then `N E S W` per piece; colour 0 is the frame."""
-    lines = [(n, line.split()) for n, line in enumerate(text.splitlines(), start=1) if line.strip()]
-    first_line, first = lines[0]
+    """Heule's format: H, H hint lines, then `N E S W` per piece; colour 0 is the frame.
+
+    Colours are whole numbers 0 or more, written in any way (07 is 7); the format has no
+    comments, no letters and no fractions.
+    """
+    lines = _e2_lines(text)
+
+    def bad(message: str, line: int, field: str = "piece") -> InputError:
+        return InputError(f"{E2_FORMAT}: {message}", file=path, line=line, field=field)
+
+    if not lines:
+        raise bad("the file is empty (expected the hint count on the first line)", 1, "hints")
+    for number, line in lines:
+        if "#" in line:
+            raise bad("the format has no comments ('#')", number, "syntax")
+    first_line, first = lines[0][0], lines[0][1].split()
+    if len(first) != 1 or not _WHOLE.match(first[0]):
+        raise bad(
+            f"the first line must be the hint count, a whole number 0 or more, not "
+            f"{lines[0][1].strip()!r}", first_line, "hints",
+        )
     hints = int(first[0])
-    if hints < 0 or hints > len(lines) - 1:
-        raise InputError(f"bad hint count {hints}", file=path, line=first_line, field="hints")
+    if hints > len(lines) - 1:
+        raise bad(
+            f"bad hint count {hints}: the file has only {len(lines) - 1} more lines",
+            first_line, "hints",
+        )
     if hints:
-        raise InputError(
+        raise bad(
             f"{hints} hint lines: hints are not supported (their meaning is not documented "
-            "with the instances)", file=path, line=first_line, field="hints",
+            "with the instances)", first_line, "hints",
         )
     tiles, tile_lines = [], []
-    for number, words in lines[1 + hints:]:
+    for number, line in lines[1 + hints:]:
+        words = line.split()
         if len(words) != 4:
-            raise InputError(
-                f"a piece has {len(words)} edges; expected 4 (north east south west)",
-                file=path, line=number, field="piece",
+            raise bad(
+                f"a piece has {len(words)} edges; expected 4 (north east south west)", number
             )
-        tiles.append(Tile(tuple((w, "") for w in words), "", str(len(tiles) + 1)))  # type: ignore[arg-type]
+        for word in words:
+            if word.startswith("-") and _WHOLE.match(word[1:]):
+                raise bad(f"negative colour {word}: colours are whole numbers 0 or more", number)
+            if not _WHOLE.match(word):
+                raise bad(
+                    f"colour {word!r} is not a whole number 0 or more (0 is the frame)", number
+                )
+        edges = tuple((str(int(w)), "") for w in words)
+        tiles.append(Tile(edges, "", str(len(tiles) + 1)))  # type: ignore[arg-type]
         tile_lines.append(number)
+    if not tiles:
+        raise bad("no pieces after the hint count", first_line)
     frame: Edge = ("0", "")
     sides = [sum(e == frame for e in t.edges) for t in tiles]
     size = board_size(sides.count(2), sides.count(1), len(tiles))
     if size is None:
-        raise InputError(
+        raise bad(
             f"{len(tiles)} pieces with {sides.count(2)} corners and {sides.count(1)} border "
-            "pieces do not make a rectangular board",
-            file=path, line=lines[-1][0], field="piece",
+            "pieces do not make a rectangular board", lines[-1][0],
         )
     puzzle = EdgePuzzle(
         name=Path(path).stem,

@@ -28,6 +28,7 @@ from ortools.sat.python import cp_model
 from pysat.formula import IDPool
 
 from ..encoded import CnfModel, CpsatModel
+from ..limits import check_steps
 from . import CELLS, COLOUR_NAMES, GAP, GAP_CELLS, MOVES, Position, move_cells
 
 PUSH, HORIZONTAL, VERTICAL = range(3)  # indices into MOVES
@@ -86,6 +87,7 @@ def _title(steps: int) -> str:
 
 def plan_cnf(start: Position, solved: Sequence[Position], steps: int) -> CnfModel:
     """CNF: a plan of at most `steps` moves from `start` to a solved position."""
+    check_steps(steps)
     pool = IDPool()
     move = [[pool.id(("move", t, j)) for j in range(3)] for t in range(steps)]
     x: list[list[dict[int, int]]] = [[] for _ in range(steps + 1)]
@@ -152,6 +154,7 @@ def _order_rules(t: int) -> list[list[tuple[int, int, bool]]]:
 
 def plan_cpsat(start: Position, solved: Sequence[Position], steps: int) -> CpsatModel:
     """CP-SAT: the same plan, with exactly-one constraints and enforced equalities."""
+    check_steps(steps)
     model = cp_model.CpModel()
     move = [[model.new_bool_var(f"move{t + 1}_{m}") for m in MOVES] for t in range(steps)]
     x = [

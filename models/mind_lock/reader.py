@@ -9,7 +9,7 @@ from ..files import TomlDoc, register_kind
 from . import MindLockPuzzle, parse_position
 
 FIELDS = {"kind", "name", "title", "source", "solved", "published"}
-PUBLISHED = {"positions", "example", "example_moves", "note"}
+PUBLISHED = {"positions": int, "example": str, "example_moves": int, "note": str}
 
 
 def read_mind_lock(doc: TomlDoc) -> MindLockPuzzle:
@@ -27,13 +27,7 @@ def read_mind_lock(doc: TomlDoc) -> MindLockPuzzle:
             raise doc.error("solved", error.message) from None
     if len(set(solved)) != len(solved):
         raise doc.error("solved", "a solved position is listed twice")
-    doc.reject_unknown("published", PUBLISHED)
-    kinds = {"positions": int, "example": str, "example_moves": int, "note": str}
-    published = {
-        key: doc.get(f"published.{key}", kinds[key])
-        for key in PUBLISHED
-        if key in doc.get("published", dict, {})
-    }
+    published = doc.published(PUBLISHED)
     return MindLockPuzzle(
         name=doc.get("name", str, Path(doc.path).stem),
         solved=tuple(solved),

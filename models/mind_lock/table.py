@@ -6,7 +6,8 @@ the value 3 meaning "not reached"): from a position at distance d the neighbour 
 to a solved position gives an optimal solution and, by its length, the distance itself.
 
 The table is cached in the user's cache folder (XDG_CACHE_HOME, else ~/.cache, then puzzlesat/)
-with a checksum; a missing, stale or corrupt file is rebuilt.
+with a checksum; a missing, unreadable, stale or corrupt file is rebuilt, and the report says
+which; a cache folder that cannot be written leaves the table in memory, with a warning.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..errors import InputError
 from . import (
     ARRANGEMENTS,
     GAP_CELLS,
@@ -183,16 +185,30 @@ def to_file_bytes(table: Table, solved: Sequence[Position]) -> bytes:
     return MAGIC + digest.digest() + table.packed
 
 
-def from_file_bytes(data: bytes, solved: Sequence[Position]) -> Table | None:
-    """The table in a file's bytes, or None when they are not a valid table for these rules."""
+class CorruptTable(ValueError):
+    """A cache file that is not a valid table for these rules; the message says why."""
+
+
+def read_file_bytes(data: bytes, solved: Sequence[Position]) -> Table:
+    """The table in a file's bytes; CorruptTable says why they are not a valid table."""
     size = len(MAGIC) + DIGEST_BYTES + (POSITIONS + 3) // 4
-    if len(data) != size or not data.startswith(MAGIC):
-        return None
+    if not data.startswith(MAGIC):
+        raise CorruptTable("not a table file of this version (its first bytes differ)")
+    if len(data) != size:
+        raise CorruptTable(f"wrong size ({len(data):,} bytes, expected {size:,})")
     digest, packed = data[len(MAGIC) : len(MAGIC) + DIGEST_BYTES], data[len(MAGIC) + DIGEST_BYTES :]
     expected = hashlib.blake2b(fingerprint(solved) + packed, digest_size=DIGEST_BYTES).digest()
     if digest != expected:
-        return None
+        raise CorruptTable("checksum mismatch (damaged, or built for other solved positions)")
     return Table(packed, frozenset(rank(p) for p in solved))
+
+
+def from_file_bytes(data: bytes, solved: Sequence[Position]) -> Table | None:
+    """The table in a file's bytes, or None when they are not a valid table for these rules."""
+    try:
+        return read_file_bytes(data, solved)
+    except CorruptTable:
+        return None
 
 
 # ---------------------------------------------------------------- the cache file
@@ -206,8 +222,19 @@ def cache_path() -> Path:
 
 
 def save(table: Table, solved: Sequence[Position], path: Path | None = None) -> Path:
-    """Write the table file atomically; returns its path."""
+    """Write the table file atomically; returns its path. InputError, naming the file, when it
+    cannot be written (a read-only folder or file system, a file in place of a folder)."""
     path = path or cache_path()
+    try:
+        _write(table, solved, path)
+    except OSError as error:
+        raise InputError(
+            f"cannot store the Mind Lock table: {error.strerror or error}", file=str(path)
+        ) from None
+    return path
+
+
+def _write(table: Table, solved: Sequence[Position], path: Path) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, temporary = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
     try:
@@ -218,24 +245,56 @@ def save(table: Table, solved: Sequence[Position], path: Path | None = None) -> 
         if os.path.exists(temporary):
             os.unlink(temporary)
         raise
-    return path
 
 
-def load_or_build(solved: Sequence[Position], path: Path | None = None) -> tuple[Table, bool]:
-    """The cached table, or a fresh one (then saved) when the file is missing or corrupt.
+@dataclass(frozen=True)
+class CacheReport:
+    """What happened to the cached table: read, or built (and why), and whether it is stored.
 
-    Returns the table and whether it was built now.
+    It is true when the table was built now, so `table, built = load_or_build(...)` still reads.
+    """
+
+    path: Path
+    built: bool
+    why: str = ""  # why it was built: missing, corrupt: ..., unreadable: ...
+    stored: bool = True  # whether the file now holds the table
+    warning: str = ""  # one line when it could not be stored (the table is used from memory)
+
+    def __bool__(self) -> bool:
+        return self.built
+
+    def message(self) -> str:
+        """One line for the person at the terminal ('' when the cached table was simply read)."""
+        if not self.built:
+            return ""
+        if self.stored:
+            return f"built the Mind Lock table ({self.why}) and stored it in {self.path}"
+        return f"built the Mind Lock table ({self.why}); {self.warning}"
+
+
+def load_or_build(
+    solved: Sequence[Position], path: Path | None = None
+) -> tuple[Table, CacheReport]:
+    """The cached table, or a fresh one (then stored, where the folder can be written) when the
+    file is missing, unreadable or corrupt. The report says which, and never raises for a cache
+    folder that cannot be written: the table is then used from memory.
     """
     path = path or cache_path()
     try:
-        table = from_file_bytes(path.read_bytes(), solved)
-    except OSError:
-        table = None
-    if table is not None:
-        return table, False
+        return read_file_bytes(path.read_bytes(), solved), CacheReport(path, built=False)
+    except FileNotFoundError:
+        why = f"no cached table at {path}"
+    except OSError as error:
+        why = f"the cached table is unreadable: {error.strerror or error}"
+    except CorruptTable as error:
+        why = f"the cached table is corrupt: {error}"
     table = table_of(breadth_first(solved), solved)
     try:
-        save(table, solved, path)
-    except OSError:
-        pass  # a read-only cache folder: the table still answers, it is just not kept
-    return table, True
+        _write(table, solved, path)
+    except OSError as error:
+        warning = (
+            f"warning: cannot store it in {path} ({error.strerror or error}); the table is "
+            "used from memory and will be built again next time"
+        )
+        return table, CacheReport(path, True, why, stored=False, warning=warning)
+    return table, CacheReport(path, True, why)

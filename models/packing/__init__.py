@@ -15,6 +15,7 @@ from ..geometry import (
     orientations,
     picture_cells,
 )
+from ..limits import check_placements
 
 
 @dataclass(frozen=True)
@@ -62,8 +63,20 @@ def piece_orientations(puzzle: PackingPuzzle) -> list[list[Shape]]:
     return [orientations(piece.cells, puzzle.flip) for piece in puzzle.pieces]
 
 
+def placement_estimate(puzzle: PackingPuzzle) -> int:
+    """At most how many placements the puzzle has: orientations times board cells, per piece."""
+    cells = sum(row.count("X") for row in puzzle.board)
+    by_picture: dict[tuple[str, ...], int] = {}
+    for piece in puzzle.pieces:
+        if piece.picture not in by_picture:
+            by_picture[piece.picture] = len(orientations(piece.cells, puzzle.flip))
+    return sum(by_picture[piece.picture] for piece in puzzle.pieces) * cells
+
+
 def placements(puzzle: PackingPuzzle) -> list[Placement]:
-    """Every placement of every piece that lies wholly on the board."""
+    """Every placement of every piece that lies wholly on the board (refused beyond the limit
+    of models/limits.py)."""
+    check_placements(placement_estimate(puzzle), f"{len(puzzle.pieces):,} pieces", "pieces")
     board = set(puzzle.cells)
     found = []
     for index, shapes in enumerate(piece_orientations(puzzle)):

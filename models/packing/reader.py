@@ -9,6 +9,11 @@ XXXXXXXX
 XXX..XXX                              # '.' is a hole: not part of the board
 \"\"\"
 
+Pictures are read exactly as drawn: every '.' counts and nothing is shifted. Rows may be
+indented all alike, but a row indented differently is refused (draw the cells outside the board
+as '.'), as are blanks inside a row and blank lines between rows. A row shorter than the others
+ends early: its missing cells are holes, as if drawn with '.'.
+
 [pieces]                              # name = picture, 'X' a cell of the piece
 L = \"\"\"
 X.
@@ -29,7 +34,7 @@ from ..files import TomlDoc, picture_rows, register_kind
 from . import PackingPuzzle, Piece
 
 FIELDS = {"kind", "name", "title", "source", "flip", "board", "pieces", "published"}
-PUBLISHED = {"solutions", "classes", "note"}
+PUBLISHED = {"solutions": int, "classes": int, "note": str}
 
 
 def read_packing(doc: TomlDoc) -> PackingPuzzle:
@@ -42,12 +47,7 @@ def read_packing(doc: TomlDoc) -> PackingPuzzle:
     for name in pieces_table:
         picture = picture_rows(doc, f"pieces.{name}", doc.get(f"pieces.{name}", str))
         pieces.append(Piece(name, picture))
-    doc.reject_unknown("published", PUBLISHED)
-    published = {
-        key: doc.get(f"published.{key}", str if key == "note" else int)
-        for key in PUBLISHED
-        if key in doc.get("published", dict, {})
-    }
+    published = doc.published(PUBLISHED)
     puzzle = PackingPuzzle(
         name=doc.get("name", str, Path(doc.path).stem),
         board=board,

@@ -30,9 +30,9 @@ class MindLockTable(Backend):
 
     def solve(self, model: TableQuery, time_limit: float | None = None) -> Outcome:
         start = time.perf_counter()
-        table, built = tables.load_or_build(model.solved)
-        if built:
-            self.notes.append(f"built the table and stored it in {tables.cache_path()}")
+        table, cache = tables.load_or_build(model.solved)
+        if cache.built:  # why it was built, and where it is stored (or a warning that it is not)
+            self.notes.append(cache.message())
         path = table.walk(model.start)
         return Outcome([MOVES.index(m) for m, _ in path], time.perf_counter() - start)
 

@@ -28,6 +28,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from ..models.edge_matching import Edge, EdgePuzzle, Tile, board_turns, looks, turned_looks
+from ..models.limits import check_placements
 from . import Backend, Outcome
 
 Placement = tuple[int, int]  # (tile index, clockwise quarter turns) on one cell
@@ -95,6 +96,8 @@ def build(puzzle: EdgePuzzle) -> Graph:
         key = (min(_turn(tile.edges, q) for q in range(4)), tile.mark)
         tile_type.append(type_of_key.setdefault(key, len(type_of_key)))
     types = len(type_of_key)
+    # every (type, rotation) node on every cell: refused before the work, not after it
+    check_placements(4 * types * rows * cols, f"{len(tiles):,} tiles on {rows}x{cols}", "tiles")
     type_tiles: list[list[int]] = [[] for _ in range(types)]
     for index, t in enumerate(tile_type):
         type_tiles[t].append(index)

@@ -1,9 +1,10 @@
 """Reference solver for packing puzzles, written independently of the models and encodings.
 
-It shares only the puzzle file reader: orientations, placements and symmetry are computed here
-again, in a different way (bitmasks over the board's cells), and solutions are found by filling
-the first empty cell. Classes under the board's symmetries are counted by canonical forms of the
-solutions themselves, not by Burnside's lemma as the solver backends do.
+It shares only the puzzle file reader (and the size limit in models/limits.py): orientations,
+placements and symmetry are computed here again, in a different way (bitmasks over the board's
+cells), and solutions are found by filling the first empty cell. Classes under the board's
+symmetries are counted by canonical forms of the solutions themselves, not by Burnside's lemma
+as the solver backends do.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from ..models.limits import check_placements
 from ..models.packing import PackingPuzzle
 from . import Backend, Outcome
 
@@ -48,18 +50,28 @@ def build(puzzle: PackingPuzzle) -> Board:
         cells.sort(key=lambda cell: (cell[1], cell[0]))
     bit = {cell: i for i, cell in enumerate(cells)}
     starting_at: list[list[tuple[int, int]]] = [[] for _ in cells]
-    for index, piece in enumerate(puzzle.pieces):
-        shape = [
+    shapes = {
+        piece.picture: [
             (r, c) for r, row in enumerate(piece.picture) for c, ch in enumerate(row) if ch == "X"
         ]
-        variants = {
+        for piece in puzzle.pieces
+    }
+    variants_of = {
+        picture: {
             _turn(shape, q, m)
             for q in range(4)
             for m in ((False, True) if puzzle.flip else (False,))
         }
+        for picture, shape in shapes.items()
+    }
+    height = max(r for r, _ in cells) + 1
+    width = max(c for _, c in cells) + 1
+    # every variant at every offset is tried: refused before the work, not after it
+    tries = sum(len(variants_of[piece.picture]) for piece in puzzle.pieces) * height * width
+    check_placements(tries, f"{len(puzzle.pieces):,} pieces", "pieces")
+    for index, piece in enumerate(puzzle.pieces):
+        variants = variants_of[piece.picture]
         masks = set()
-        height = max(r for r, _ in cells) + 1
-        width = max(c for _, c in cells) + 1
         for variant in variants:
             # every offset of the shape's bounding box, even where its corner lies on a hole
             for r0, c0 in itertools.product(range(height), range(width)):
@@ -78,23 +90,32 @@ def build(puzzle: PackingPuzzle) -> Board:
 
 
 def _symmetries(cells: list[tuple[int, int]], flip: bool) -> list[list[int]]:
-    """Permutations of cell positions for every turn (and mirror, if flip) that keeps the board."""
-    height = max(r for r, _ in cells) + 1
-    width = max(c for _, c in cells) + 1
+    """Permutations of cell positions for every turn (and mirror, if flip) that keeps the board.
+
+    The turns are those of the board's own bounding box: a picture with empty rows or columns
+    before the board (a margin of '.') has the same symmetries as without them.
+    """
+    top = min(r for r, _ in cells)
+    left = min(c for _, c in cells)
+    height = max(r for r, _ in cells) - top + 1
+    width = max(c for _, c in cells) - left + 1
     index = {cell: i for i, cell in enumerate(cells)}
     found = []
     for mirrored in (False, True) if flip else (False,):
         for q in range(4):
             perm = []
             for r, c in cells:
-                rr, cc = r, (width - 1 - c if mirrored else c)
+                rr, cc = r - top, c - left  # within the bounding box
+                if mirrored:
+                    cc = width - 1 - cc
                 h, w = height, width
                 for _ in range(q):  # a quarter turn of an h x w rectangle
                     rr, cc = cc, h - 1 - rr
                     h, w = w, h
-                if (h, w) != (height, width) or (rr, cc) not in index:
+                image = (rr + top, cc + left)
+                if (h, w) != (height, width) or image not in index:
                     break
-                perm.append(index[(rr, cc)])
+                perm.append(index[image])
             else:
                 if perm not in found:
                     found.append(perm)

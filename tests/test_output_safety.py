@@ -1,0 +1,245 @@
+"""Output can never destroy what it should not touch (runners/output.py, the one writer).
+
+`export -o /dev/full` once replaced the device with an 11 MB regular file: the atomic write
+renamed over whatever the path was. Only a regular file or a new path is ever replaced now.
+No test here writes to the real /dev/null or /dev/full: they use device nodes, pipes and
+symbolic links made in a temporary folder.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import stat
+import threading
+from pathlib import Path
+
+import pytest
+from _readonly import run_read_only
+
+from puzzlesat import output
+from puzzlesat.models.errors import InputError
+
+ROOT = os.geteuid() == 0
+
+
+def test_a_new_file_and_a_regular_file_are_written_atomically(tmp_path):
+    path = tmp_path / "deep" / "er" / "out.txt"
+    assert output.write_text_atomic(path, "one\n") == ""
+    assert output.write_text_atomic(path, "two\n") == ""
+    assert path.read_text() == "two\n"
+    assert [p.name for p in path.parent.iterdir()] == ["out.txt"]  # no temporary left
+
+
+def test_a_replaced_file_keeps_its_permissions(tmp_path):
+    path = tmp_path / "script.sh"
+    path.write_text("old")
+    path.chmod(0o750)
+    output.write_text_atomic(path, "new")
+    assert stat.S_IMODE(path.stat().st_mode) == 0o750 and path.read_text() == "new"
+
+
+def test_a_loop_of_links_is_a_one_line_error(tmp_path):
+    (tmp_path / "a").symlink_to(tmp_path / "b")
+    (tmp_path / "b").symlink_to(tmp_path / "a")
+    with pytest.raises(InputError, match="symbolic links"):
+        output.write_text_atomic(tmp_path / "a", "text")
+
+
+def test_a_directory_is_a_one_line_error(tmp_path):
+    with pytest.raises(InputError) as caught:
+        output.write_text_atomic(tmp_path, "text", "--output")
+    assert str(caught.value) == (
+        f"{tmp_path}: --output: is a directory, not a file: give a file name "
+        "('-' for standard output)"
+    )
+    with pytest.raises(InputError):
+        output.check_output(tmp_path)
+    assert tmp_path.is_dir()
+
+
+def test_a_symbolic_link_is_followed_and_kept(tmp_path):
+    real = tmp_path / "real.txt"
+    real.write_text("old")
+    link = tmp_path / "link.txt"
+    link.symlink_to(real)
+    note = output.write_text_atomic(link, "new")
+    assert note == f"followed the symbolic link {link} to {real}"
+    assert link.is_symlink() and real.read_text() == "new"
+
+
+def test_a_symbolic_link_to_a_directory_is_refused(tmp_path):
+    link = tmp_path / "link"
+    link.symlink_to(tmp_path)
+    with pytest.raises(InputError, match="is a directory"):
+        output.write_text_atomic(link, "text")
+    assert link.is_symlink()
+
+
+def test_a_link_to_a_character_device_writes_in_place(tmp_path):
+    link = tmp_path / "null"
+    link.symlink_to(os.devnull)  # what `-o /dev/null` does, through a temporary link
+    note = output.write_text_atomic(link, "discarded")
+    assert "wrote in place to the character device" in note
+    assert stat.S_ISCHR(os.stat(os.devnull).st_mode) and link.is_symlink()
+
+
+@pytest.mark.skipif(not ROOT, reason="making a device node needs root")
+def test_a_full_device_is_an_error_and_stays_a_device(tmp_path):
+    full = tmp_path / "full"
+    os.mknod(full, 0o666 | stat.S_IFCHR, os.makedev(1, 7))  # the kernel's "full" device
+    with pytest.raises(InputError) as caught:
+        output.write_text_atomic(full, "x" * 100_000, "--output")
+    assert "No space left on device" in str(caught.value) and str(full) in str(caught.value)
+    assert stat.S_ISCHR(full.stat().st_mode)
+    assert output.check_output(full).kind == "character device"
+
+
+def test_a_pipe_is_written_in_place(tmp_path):
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    received: list[str] = []
+    ready = threading.Event()
+
+    def reader() -> None:
+        ready.set()
+        with open(fifo, encoding="utf-8") as pipe:
+            received.append(pipe.read())
+
+    thread = threading.Thread(target=reader)
+    thread.start()
+    ready.wait()
+    for _ in range(200):  # wait until the reader has the pipe open
+        try:
+            note = output.write_text_atomic(fifo, "through the pipe")
+            break
+        except InputError:
+            threading.Event().wait(0.01)
+    thread.join(5)
+    assert received == ["through the pipe"] and "pipe" in note
+    assert stat.S_ISFIFO(fifo.stat().st_mode)
+
+
+def test_a_pipe_with_no_reader_is_an_error_not_a_hang(tmp_path):
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    with pytest.raises(InputError, match="a pipe with no reader"):
+        output.write_text_atomic(fifo, "nobody reads")
+    assert stat.S_ISFIFO(fifo.stat().st_mode)
+
+
+def test_a_socket_is_refused(tmp_path):
+    import socket
+
+    path = tmp_path / "s"
+    with socket.socket(socket.AF_UNIX) as server:
+        server.bind(str(path))
+        with pytest.raises(InputError, match="is a socket"):
+            output.write_text_atomic(path, "text")
+        assert stat.S_ISSOCK(path.stat().st_mode)
+
+
+def test_dash_is_standard_output(capsys):
+    output.write_export("-", "exported text\n", "a summary")
+    captured = capsys.readouterr()
+    assert captured.out == "exported text\n" and captured.err == ""
+    assert output.check_output("-").kind == "standard output"
+
+
+def test_an_export_says_what_it_followed(tmp_path, capsys):
+    real = tmp_path / "real.txt"
+    (tmp_path / "link.txt").symlink_to(real)
+    output.write_export(str(tmp_path / "link.txt"), "text", "3 lines")
+    err = capsys.readouterr().err
+    assert "3 lines" in err and "followed the symbolic link" in err
+
+
+# ---------------------------------------------------------------- checked before the work
+
+
+def test_results_naming_a_file_is_refused_before_the_work(tmp_path):
+    file = tmp_path / "results"
+    file.write_text("a file")
+    with pytest.raises(InputError) as caught:
+        output.check_folder(file)
+    assert str(caught.value) == f"{file}: --results: names a file, not a folder"
+    with pytest.raises(InputError, match="is a file, so no folder can be made there"):
+        output.check_folder(file / "sub")
+    with pytest.raises(InputError, match="out.json: --output: its folder .* does not exist"):
+        output.check_output(file / "out.json")
+    assert file.read_text() == "a file"
+
+
+def test_a_missing_results_folder_can_be_made(tmp_path):
+    assert output.check_folder(tmp_path / "new" / "results") == tmp_path / "new" / "results"
+    assert not (tmp_path / "new").exists()  # checking makes nothing
+
+
+def test_an_output_in_a_missing_folder_is_refused(tmp_path):
+    with pytest.raises(InputError, match="does not exist"):
+        output.check_output(tmp_path / "typo" / "out.cnf")
+    assert not (tmp_path / "typo").exists()
+
+
+@pytest.mark.skipif(ROOT, reason="root writes to read-only folders anyway (see the bind test)")
+def test_a_read_only_folder_is_refused_before_the_work(tmp_path):
+    folder = tmp_path / "ro"
+    folder.mkdir()
+    folder.chmod(0o500)
+    try:
+        with pytest.raises(InputError, match="Permission denied"):
+            output.check_folder(folder)
+        with pytest.raises(InputError, match="Permission denied"):
+            output.write_text_atomic(folder / "x.txt", "text")
+    finally:
+        folder.chmod(0o700)
+
+
+@pytest.mark.skipif(ROOT, reason="root writes to read-only files anyway")
+def test_a_read_only_file_is_refused_before_the_work(tmp_path):
+    path = tmp_path / "ro.txt"
+    path.write_text("keep")
+    path.chmod(0o400)
+    with pytest.raises(InputError, match="read-only"):
+        output.check_output(path)
+
+
+READ_ONLY_CHECK = """
+import sys
+from puzzlesat import output
+from puzzlesat.models.errors import InputError
+folder = sys.argv[1]
+for check in (lambda: output.check_folder(folder),
+              lambda: output.check_output(folder + "/out.json"),
+              lambda: output.write_text_atomic(folder + "/out.json", "text")):
+    try:
+        check()
+        print("no error")
+    except InputError as error:
+        print(error)
+"""
+
+
+def test_a_read_only_file_system_is_refused_before_the_work(tmp_path):
+    source, run = run_read_only(tmp_path, READ_ONLY_CHECK)
+    lines = run.stdout.splitlines()
+    assert len(lines) == 3 and all("Read-only file system" in line for line in lines), run
+    assert "Traceback" not in run.stderr
+    assert list(source.iterdir()) == []
+
+
+def test_verified_results_that_cannot_be_written_are_printed(tmp_path, capsys):
+    file = tmp_path / "results"
+    file.write_text("a file")
+    with pytest.raises(InputError) as caught:
+        output.write_verified(file, "puzzle", {"puzzle": "p", "count": 48})
+    assert "printed to standard output instead" in str(caught.value)
+    printed = json.loads(capsys.readouterr().out)
+    assert printed["count"] == 48 and "versions" in printed
+
+
+def test_verified_results_are_written_with_their_index(tmp_path):
+    result = {"puzzle": "p", "count": 48, "classes": 6, "runs": []}
+    path = output.write_verified(tmp_path, "p", result)
+    assert json.loads(path.read_text())["count"] == 48
+    assert "| [p](p.json) | 48 | 6 |" in Path(tmp_path / "README.md").read_text()
