@@ -123,9 +123,11 @@ def make_runner(jobs: int | None, executor: str | Executor | None, time_limit: f
         jobs = cores()
     if not isinstance(jobs, int) or isinstance(jobs, bool) or jobs < 1:
         raise InputError(f"must be a whole number of at least 1, not {jobs!r}", field="--jobs")
-    most = 4096
+    most = 4096  # more cubes than this many jobs' worth only lengthen the planning
     if jobs > most:
-        raise InputError(f"at most {most} (asked {jobs})", field="--jobs")
+        if say:
+            say(f"note: --jobs {jobs} is capped at {most}")
+        jobs = most
     if say and jobs > cores() and chosen.name == "local":
         say(f"note: --jobs {jobs} is more than the {cores()} cores here; the local pool uses "
             f"{cores()} processes")

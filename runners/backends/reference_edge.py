@@ -27,7 +27,7 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
-from ..models.edge_matching import Edge, EdgePuzzle, Tile, board_turns, looks, turned_looks
+from ..models.edge_matching import Edge, EdgePuzzle, Tile
 from ..models.limits import check_placements
 from . import Backend, Outcome
 
@@ -445,19 +445,37 @@ class ReferenceEdge(Backend):
         counted = [0, 0]
         keep = None
         if model.classes:
-            turns = board_turns(model.puzzle)
+            graph = model.graph
 
             def keep(grid: list[int]) -> None:
-                shown = looks(model.puzzle, placements_of(model, grid))
+                shown = tuple((graph.node_type[n], graph.node_edges[n]) for n in grid)
                 counted[0] += 1
-                counted[1] += all(
-                    turned_looks(model.puzzle, shown, k) >= shown for k in turns
-                )
+                counted[1] += all(_turned(graph, shown, k) >= shown for k in _turns(graph))
         try:
             n = _searcher(model.graph, model.domains[which], keep, stop)(1 << node)
         except TimeoutError:
             return (tuple(counted) if model.classes else (counted[0],)), False
         return (tuple(counted) if model.classes else (n,)), True
+
+
+def _turns(graph: Graph) -> tuple[int, ...]:
+    """Quarter turns that map the board onto itself: all four on a square, else a half turn."""
+    return (0, 1, 2, 3) if graph.rows == graph.cols else (0, 2)
+
+
+def _turned(graph: Graph, shown: tuple, quarter_turns: int) -> tuple:
+    """A grid (tile type and its edges per cell, reading order) after turning the board clockwise:
+    each cell moves, and each tile turns with it. Written here again, independently of the
+    models' turned_looks."""
+    rows, cols = graph.rows, graph.cols
+    out = [None] * (rows * cols)
+    for i, (kind, edges) in enumerate(shown):
+        r, c = divmod(i, cols)
+        h, w = rows, cols
+        for _ in range(quarter_turns % 4):  # (r, c) on h x w -> (c, h - 1 - r) on w x h
+            r, c, h, w = c, h - 1 - r, w, h
+        out[r * w + c] = (kind, _turn(edges, quarter_turns))
+    return tuple(out)
 
 
 def placements_of(model: ReferenceModel, grid: list[int]) -> list[Placement]:
