@@ -11,6 +11,7 @@ import html
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..backends import reference_edge
 from ..models import edge_matching as em
 from ..models import mind_lock as ml
 from ..models.errors import InputError
@@ -97,8 +98,14 @@ def edge_gallery(puzzle: em.EdgePuzzle, modulo: str, cap: int) -> Gallery:
         f"interchangeable, turning the whole board gives a different grid); "
         f"{_plural(classes, 'class')} up to the board's {turns} turns."
     )
+    notes = []
     if not grids:
         statement += " There is no solution: nothing to draw but the tiles."
+        for other in range(1, len(puzzle.levels) + 1):
+            if other != puzzle.level:
+                counted = reference_edge.count(em.at_level(puzzle, other))
+                notes.append(f"For comparison, Level {other} has {_plural(counted.grids, 'grid')}"
+                             f" (counted by the reference solver).")
     shown = found.representatives(members) if modulo == "rotation" else members
     figures = []
     for i, member in enumerate(shown[:cap], 1):
@@ -109,7 +116,7 @@ def edge_gallery(puzzle: em.EdgePuzzle, modulo: str, cap: int) -> Gallery:
         figures.append(Figure(f"{'class' if modulo == 'rotation' else 'grid'}-{i:04d}.svg",
                               draw_edge.draw_solution(puzzle, member.grid, caption), caption))
     title = (puzzle.title or puzzle.name) + level
-    return Gallery(title, statement, draw_edge.draw_tiles(puzzle), figures, len(shown))
+    return Gallery(title, statement, draw_edge.draw_tiles(puzzle), figures, len(shown), notes)
 
 
 def mind_lock_gallery(puzzle: ml.MindLockPuzzle, cap: int) -> Gallery:
@@ -152,7 +159,7 @@ body{font-family:system-ui,Arial,sans-serif;margin:1.5em;color:#222;max-width:12
 h1{font-size:1.4em} p.count{font-size:1.1em;background:#f4f4f4;padding:.6em;border-radius:4px}
 .figures{display:flex;flex-wrap:wrap;gap:14px} figure{margin:0;text-align:center}
 figure img{border:1px solid #ddd;background:#fff;max-width:100%} figcaption{font-size:.85em}
-nav a{margin-right:.6em} .note{color:#a33}
+nav a{margin-right:.6em} .note{color:#8a4b00}
 """
 
 

@@ -10,6 +10,8 @@ from __future__ import annotations
 import xml.etree.ElementTree as ET
 from collections.abc import Iterable
 
+from ..models.errors import InputError
+
 SVG_NS = "http://www.w3.org/2000/svg"
 ET.register_namespace("", SVG_NS)
 
@@ -136,12 +138,17 @@ def side_triangles(x: float, y: float, size: float) -> list[list[tuple[float, fl
 
 def write(svg: Svg, path: str) -> None:
     """Write a drawing as .svg, or as .png through a well-kept renderer (cairosvg)."""
+    try:
+        _write(svg, path)
+    except OSError as error:
+        raise InputError(f"cannot write: {error}", file=str(path), field="-o") from None
+
+
+def _write(svg: Svg, path: str) -> None:
     if str(path).lower().endswith(".png"):
         try:
-            import cairosvg  # noqa: PLC0415 - optional extra 'plots'
+            import cairosvg  # optional extra 'plots'
         except ImportError as error:
-            from ..models.errors import InputError
-
             raise InputError(
                 "PNG output needs the optional package cairosvg (pip install 'puzzlesat[plots]'); "
                 "write .svg instead",
