@@ -79,6 +79,7 @@ def draw_chart(timings: list[Timing], title: str, out_stem: Path, note: str = ""
             "charts need matplotlib: pip install 'puzzlesat[plots]'", field="--chart"
         ) from error
     matplotlib.use("Agg")
+    matplotlib.rcParams["svg.hashsalt"] = "puzzlesat"  # the same SVG for the same figures
     from matplotlib import pyplot as plt
     from matplotlib.patches import Patch
 

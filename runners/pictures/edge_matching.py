@@ -92,7 +92,7 @@ def draw_tiles(puzzle: EdgePuzzle, size: float = 56, per_row: int = 8) -> Svg:
     types = tile_types(puzzle)
     columns = min(per_row, len(types))
     lines = -(-len(types) // columns)
-    slot_w, slot_h = size + 2 * MARGIN + 8, size + 2 * MARGIN + 20
+    slot_w, slot_h = size + 2 * MARGIN + 16, size + 2 * MARGIN + 20
     svg = Svg(columns * slot_w, lines * slot_h,
               f"{puzzle.name}: {len(puzzle.tiles)} tiles of {len(types)} kinds")
     colours = edge_colours(puzzle)
@@ -100,7 +100,8 @@ def draw_tiles(puzzle: EdgePuzzle, size: float = 56, per_row: int = 8) -> Svg:
         x = (index % columns) * slot_w + MARGIN + 4
         y = (index // columns) * slot_h + MARGIN
         first = puzzle.tiles[tile_type.tiles[0]]
-        names = ", ".join(puzzle.tiles[t].name for t in tile_type.tiles if puzzle.tiles[t].name)
+        named = [puzzle.tiles[t].name for t in tile_type.tiles if puzzle.tiles[t].name]
+        names = f"{named[0]}\u2013{named[-1]}" if len(named) > 2 else ", ".join(named)
         draw_tile(svg, puzzle, tile_type.edges, tile_type.mark, x, y, size, colours,
                   class_="tile", data_count=tile_type.count, data_name=first.name)
         label = (names or f"kind {index + 1}") + f" \u00d7{tile_type.count}"

@@ -100,7 +100,7 @@ def edge_page(puzzle: em.EdgePuzzle, level: int | None = None, seed: int = 11) -
         rules += " The frame edge faces the outer border, and only there."
     help_text = ("Drag a tile onto another, or click two tiles, to swap them. Right-click a tile, "
                  "or select it and press r (R turns back), to turn it clockwise. Red lines: "
-                 "edges that do not match; dashed red squares: marked tiles side by side.")
+                 "edges that do not match; dashed orange squares: marked tiles side by side.")
     return _page("edge-matching", puzzle.title or puzzle.name, rules, controls, svg.inline(),
                  data, "edge.js", help_text)
 
