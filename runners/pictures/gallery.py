@@ -8,6 +8,7 @@ and one SVG file per picture. Large sets are capped with a note saying how many 
 from __future__ import annotations
 
 import html
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -55,6 +56,20 @@ def _plural(n: int, word: str) -> str:
     return f"{n:,} {word}{'es' if word.endswith('s') else 's'}"
 
 
+def _figures(members: list[found.Member], by_class: bool, word: str, cap: int,
+             draw: Callable[[object, str], Svg]) -> list[Figure]:
+    """One figure per member (at most `cap`): a class with its orbit, or a solution with both."""
+    figures = []
+    for i, member in enumerate(members[:cap], 1):
+        if by_class:
+            caption = f"class {member.klass}: orbit of {member.orbit}"
+        else:
+            caption = f"{word} {i}: class {member.klass} (orbit of {member.orbit})"
+        name = f"{'class' if by_class else word}-{i:04d}.svg"
+        figures.append(Figure(name, draw(member.grid, caption), caption))
+    return figures
+
+
 def packing_gallery(puzzle: PackingPuzzle, modulo: str, cap: int) -> Gallery:
     grids = found.packing_solutions(puzzle)
     members = found.packing_classes(puzzle, grids)
@@ -68,15 +83,8 @@ def packing_gallery(puzzle: PackingPuzzle, modulo: str, cap: int) -> Gallery:
         f"{symmetries} symmetries."
     )
     shown = found.representatives(members) if modulo == "symmetry" else members
-    figures = []
-    for i, member in enumerate(shown[:cap], 1):
-        if modulo == "symmetry":
-            caption = f"class {member.klass}: orbit of {member.orbit}"
-        else:
-            caption = f"solution {i}: class {member.klass} (orbit of {member.orbit})"
-        svg = draw_packing.draw_solution(puzzle, member.grid, caption)
-        figures.append(Figure(f"{'class' if modulo == 'symmetry' else 'solution'}-{i:04d}.svg",
-                              svg, caption))
+    figures = _figures(shown, modulo != "none", "solution", cap,
+                       lambda grid, caption: draw_packing.draw_solution(puzzle, grid, caption))
     return Gallery(puzzle.title or puzzle.name, statement, draw_packing.draw_pieces(puzzle),
                    figures, len(shown))
 
@@ -107,14 +115,8 @@ def edge_gallery(puzzle: em.EdgePuzzle, modulo: str, cap: int) -> Gallery:
                 notes.append(f"For comparison, Level {other} has {_plural(counted.grids, 'grid')}"
                              f" (counted by the reference solver).")
     shown = found.representatives(members) if modulo == "rotation" else members
-    figures = []
-    for i, member in enumerate(shown[:cap], 1):
-        if modulo == "rotation":
-            caption = f"class {member.klass}: orbit of {member.orbit}"
-        else:
-            caption = f"grid {i}: class {member.klass} (orbit of {member.orbit})"
-        figures.append(Figure(f"{'class' if modulo == 'rotation' else 'grid'}-{i:04d}.svg",
-                              draw_edge.draw_solution(puzzle, member.grid, caption), caption))
+    figures = _figures(shown, modulo != "none", "grid", cap,
+                       lambda grid, caption: draw_edge.draw_solution(puzzle, grid, caption))
     title = (puzzle.title or puzzle.name) + level
     return Gallery(title, statement, draw_edge.draw_tiles(puzzle), figures, len(shown), notes)
 
