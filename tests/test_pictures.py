@@ -191,3 +191,25 @@ def test_play_rejects_a_level_the_puzzle_lacks():
         play.play_page(load("diamond-blocks"), 3)
     with pytest.raises(InputError, match="no levels"):
         play.play_page(load("scramble-frog"), 2)
+
+
+def test_committed_gallery_pictures_parse_with_one_shape_per_cell():
+    from pathlib import Path
+
+    from puzzlesat.pictures.generate import GALLERIES, load_at
+
+    results = Path(__file__).resolve().parent.parent / "results" / "gallery"
+    if not results.exists():
+        pytest.skip("no committed galleries in this checkout")
+    for spec in GALLERIES:
+        puzzle = load_at(spec.puzzle, spec.level)
+        if puzzle.kind == "packing":
+            cells = len(picture_cells(puzzle.board))
+        elif puzzle.kind == "edge-matching":
+            cells = puzzle.rows * puzzle.cols
+        else:
+            cells = 12 * 23  # a hardest position and the 22 after it
+        pictures = sorted((results / spec.folder).glob("*-*.svg"))
+        assert (results / spec.folder / "index.html").exists()
+        for path in pictures:
+            assert len(cells_of(ET.parse(path).getroot())) == cells, path

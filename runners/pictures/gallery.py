@@ -12,7 +12,6 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..backends import reference_edge
 from ..models import edge_matching as em
 from ..models import mind_lock as ml
 from ..models.errors import InputError
@@ -111,8 +110,8 @@ def edge_gallery(puzzle: em.EdgePuzzle, modulo: str, cap: int) -> Gallery:
         statement += " There is no solution: nothing to draw but the tiles."
         for other in range(1, len(puzzle.levels) + 1):
             if other != puzzle.level:
-                counted = reference_edge.count(em.at_level(puzzle, other))
-                notes.append(f"For comparison, Level {other} has {_plural(counted.grids, 'grid')}"
+                counted = len(found.edge_solutions(em.at_level(puzzle, other)))
+                notes.append(f"For comparison, Level {other} has {_plural(counted, 'grid')}"
                              f" (counted by the reference solver).")
     shown = found.representatives(members) if modulo == "rotation" else members
     figures = _figures(shown, modulo != "none", "grid", cap,
