@@ -25,11 +25,13 @@ def draw_position(svg: Svg, position: Position, x: float, y: float, cell: float 
                   labels: bool = True, parent=None, **attributes):
     """The front, middle and back layers side by side at (x, y); the gap dashed."""
     group = svg.group(parent, class_="position", data_position=notation(position), **attributes)
-    top = y + (12 if labels else 0)
+    label = max(12.0, cell * 0.4)  # the height of the layer names above the faces
+    top = y + (label if labels else 0)
     for layer, name in enumerate(LAYERS):
         fx = x + layer * (2 * cell + FACE_GAP)
         if labels:
-            svg.text(fx + cell, y + 5, name, group, size=9, fill="#555555")
+            svg.text(fx + cell, y + label / 2 - 1, name, group, size=label * 0.75,
+                     fill="#555555")
         svg.rect(fx - 1.5, top - 1.5, 2 * cell + 3, 2 * cell + 3, group, rx=3,
                  fill="#dddddd" if layer == 1 else "#f3f3f3", stroke="#999999")
         for k in range(4):

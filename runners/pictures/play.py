@@ -21,7 +21,7 @@ from . import edge_matching as draw_edge
 from . import mind_lock as draw_lock
 from . import packing as draw_packing
 from . import solutions as found
-from .svg import SVG_NS, Svg, text_colour
+from .svg import Svg, text_colour
 
 HINT_SOLUTIONS = 64  # edge matching: solutions embedded per level for hints
 PACKING_SOLUTIONS = 2000  # packing: solutions embedded (all of them when there are fewer)
@@ -166,10 +166,8 @@ def mind_lock_page(puzzle: ml.MindLockPuzzle, start: ml.Position | None = None) 
     distance, hardest = found.hardest(puzzle)
     start = start or hardest[0]
     cell = 64
-    svg = Svg(draw_lock.position_width(cell) + 40, 2 * cell + 60, "Mind Lock")
+    svg = Svg(draw_lock.position_width(cell) + 40, 2 * cell + 64, "Mind Lock")
     draw_lock.draw_position(svg, start, 20, 14, cell)
-    for text in svg.root.iter(f"{{{SVG_NS}}}text"):
-        text.set("font-size", "15")
     options = "".join(
         f'<option value="{ml.notation(p)}"{" selected" if p == start else ""}>'
         f"{ml.notation(p)} ({distance} moves)</option>"
