@@ -84,3 +84,10 @@ def test_bench_charts(tmp_path):
     edge = ROOT / "results" / "edge-bench.csv"
     if edge.exists():
         assert charts.edge_bench_chart(edge, tmp_path / "edge")[0].stat().st_size > 0
+
+
+def test_draw_png(tmp_path):
+    pytest.importorskip("cairosvg", reason="PNG drawings need cairosvg (the extra 'plots')")
+    out = tmp_path / "s.png"
+    assert main(["draw", "iq-block-8", "--solution", "48", "-o", str(out)]) == 0
+    assert out.read_bytes().startswith(b"\x89PNG")

@@ -147,8 +147,8 @@ def write(svg: Svg, path: str) -> None:
 def _write(svg: Svg, path: str) -> None:
     if str(path).lower().endswith(".png"):
         try:
-            import cairosvg  # optional extra 'plots'
-        except ImportError as error:
+            import cairosvg  # optional extra 'plots'; OSError: the cairo library is missing
+        except (ImportError, OSError) as error:
             raise InputError(
                 "PNG output needs the optional package cairosvg (pip install 'puzzlesat[plots]'); "
                 "write .svg instead",
