@@ -24,7 +24,7 @@ from . import solutions as found
 from .svg import Svg, text_colour
 
 HINT_SOLUTIONS = 64  # edge matching: solutions embedded per level for hints
-PACKING_SOLUTIONS = 2000  # packing: solutions embedded (all of them when there are fewer)
+PACKING_SOLUTIONS = 1000  # packing: solutions embedded (all of them when there are fewer)
 
 
 def template(name: str) -> str:
@@ -122,7 +122,7 @@ def packing_page(puzzle: PackingPuzzle) -> str:
     slot = (extent + 0.5) * size
     origin = (20, 20)
     tray_x = origin[0] + width * size + 40
-    columns = 4
+    columns = max(2, int((1060 - tray_x) // slot))  # the page fits about 1,100 pixels across
     tray = [(tray_x + (i % columns) * slot, origin[1] + (i // columns) * slot)
             for i in range(len(puzzle.pieces))]
     lines = -(-len(puzzle.pieces) // columns)
@@ -149,7 +149,8 @@ def packing_page(puzzle: PackingPuzzle) -> str:
     total = f"all {len(grids)}" if complete else f"the first {len(grids)}"
     rules = (f"Cover every white cell with the {len(puzzle.pieces)} pieces, each used once. "
              f"The page holds {total} solutions found by the reference solver: hints follow "
-             f"them, and a piece placed where none of them has it is outlined in red.")
+             "them" + (", and a piece placed where no solution has it is outlined in red."
+                       if complete else "."))
     help_text = ("Drag a piece onto the board (it snaps to the grid), or click a piece and then "
                  "a cell for its first cell. Right-click or r turns the selected piece "
                  "clockwise, f flips it. Drag a piece off the board to put it back.")

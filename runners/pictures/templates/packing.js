@@ -218,7 +218,8 @@ function hint() {
     remember();
     pieces[index] = { cells: pieces[index].cells, at: null };
     draw();
-    setStatus(`hint: no solution has the pieces where they are; piece ${DATA.pieces[index].name} taken off`, false);
+    const which = DATA.complete ? "no solution has" : `none of the ${DATA.solutions.length} solutions in this page has`;
+    setStatus(`hint: ${which} the pieces where they are; piece ${DATA.pieces[index].name} taken off`, false);
     return;
   }
   const index = pieces.findIndex((p) => !p.at);
