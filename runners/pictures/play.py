@@ -67,13 +67,14 @@ def edge_page(puzzle: em.EdgePuzzle, level: int | None = None, seed: int = 11) -
         rules = em.at_level(puzzle, n) if levels else puzzle
         solutions[str(n)] = [list(map(list, g))
                              for g in found.edge_solutions(rules, limit=HINT_SOLUTIONS)]
-    size = 90
+    size = max(40, min(130, 480 // max(puzzle.rows, puzzle.cols)))  # 4x4: 120 pixels a tile
     colours = draw_edge.edge_colours(puzzle)
     svg = Svg(puzzle.cols * size, puzzle.rows * size, puzzle.title or puzzle.name)
     defs = svg.add("defs")
-    for index, tile in enumerate(puzzle.tiles):
-        draw_edge.draw_tile(svg, puzzle, tile.edges, tile.mark, 0, 0, size, colours, defs,
-                            id=f"tile-{index}")
+    for index, tile in enumerate(puzzle.tiles):  # every tile in its four rotations, upright text
+        for rotation in range(4):
+            draw_edge.draw_tile(svg, puzzle, em.rotated(tile.edges, rotation), tile.mark, 0, 0,
+                                size, colours, defs, id=f"tile-{index}-{rotation}")
     svg.group(id="cells")
     svg.group(id="marks")
     data = {

@@ -53,10 +53,7 @@ function draw() {
       class: "cell", "data-cell": i, "data-tile": placed.tile, "data-rotation": placed.rotation,
       transform: `translate(${x},${y})`,
     }, layer);
-    svgElement("use", {
-      href: `#tile-${placed.tile}`,
-      transform: `rotate(${90 * placed.rotation} ${SIZE / 2} ${SIZE / 2})`,
-    }, g);
+    svgElement("use", { href: `#tile-${placed.tile}-${placed.rotation}` }, g);
     if (selected === i) svgElement("rect", {
       class: "selected-outline", x: 2, y: 2, width: SIZE - 4, height: SIZE - 4,
     }, g);
@@ -228,7 +225,7 @@ function hint() {
   draw();
   if (document.body.dataset.solved !== "true") {
     const r = Math.floor(cell / DATA.cols) + 1, c = (cell % DATA.cols) + 1;
-    setStatus(`hint: tile ${DATA.tiles[board[cell].tile].name || board[cell].tile} placed at row ${r}, column ${c}`, false);
+    setStatus(`hint: tile ${DATA.tiles[board[cell].tile].name || board[cell].tile + 1} placed at row ${r}, column ${c}`, false);
   }
 }
 
