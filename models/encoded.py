@@ -64,3 +64,17 @@ def to_dimacs(model: CnfModel, header: list[str]) -> str:
     lines.append(f"p cnf {model.nvars} {len(model.clauses)}")
     lines.extend(" ".join(map(str, clause)) + " 0" for clause in model.clauses)
     return "\n".join(lines) + "\n"
+
+
+def check_card_encoding(encoding: str | None, default: str) -> str:
+    """The cardinality encoding asked for (or the default), checked against CARD_ENCODINGS."""
+    from .errors import InputError
+
+    if encoding is None:
+        return default
+    if encoding not in CARD_ENCODINGS:
+        raise InputError(
+            f"unknown encoding {encoding!r}; one of: {', '.join(CARD_ENCODINGS)}",
+            field="--encoding",
+        )
+    return encoding

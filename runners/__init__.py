@@ -1,1 +1,30 @@
-"""Solver backends, the reference solvers, and the command line."""
+"""puzzlesat: solve and count combinatorial puzzles with CP-SAT, SAT solvers and reference solvers.
+
+    import puzzlesat
+    puzzle = puzzlesat.load("iq-block-8")
+    puzzlesat.solve(puzzle)                      # a Solution, decoded and drawn by str()
+    puzzlesat.count(puzzle, modulo="symmetry")   # a Count: number, what it means, complete?
+    list(puzzlesat.solutions(puzzle, limit=3))   # Solutions one by one
+    puzzlesat.verify(puzzle)                     # every backend, all must agree
+    puzzlesat.backends(puzzle)                   # names usable for it, default first
+"""
+
+from .api import backends, count, export, load, solutions, solve, verify
+from .models.errors import InputError
+from .models.symmetry import Group
+from .outcomes import Count, Solution, Verification
+
+__all__ = [
+    "Count",
+    "Group",
+    "InputError",
+    "Solution",
+    "Verification",
+    "backends",
+    "count",
+    "export",
+    "load",
+    "solutions",
+    "solve",
+    "verify",
+]

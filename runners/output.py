@@ -74,6 +74,14 @@ def versions() -> dict[str, str]:
     return found
 
 
+def load() -> str:
+    """The machine's load averages (1, 5, 15 minutes), recorded beside every timing."""
+    try:
+        return " ".join(f"{x:.2f}" for x in os.getloadavg())
+    except OSError:
+        return ""
+
+
 def machine() -> dict[str, object]:
     return {"cores": os.cpu_count(), "platform": platform.platform()}
 
@@ -171,3 +179,29 @@ def write_results_readme(folder: Path) -> None:
     if notes:
         lines += ["", "## Where we differ from published figures", "", *notes]
     write_text_atomic(folder / "README.md", "\n".join(lines) + "\n")
+
+
+def check_folder(folder: str | Path) -> None:
+    """Refuse, before any work, a results folder that cannot be written."""
+    from .models.errors import InputError
+
+    path = Path(folder)
+    if path.exists() and not path.is_dir():
+        raise InputError("is not a folder", file=str(path), field="--results")
+    probe = path if path.exists() else next((p for p in path.parents if p.exists()), Path("."))
+    if not os.access(probe, os.W_OK | os.X_OK):
+        raise InputError("cannot be written", file=str(path), field="--results")
+
+
+def check_output(output: str) -> None:
+    """Refuse, before any work, an output path that cannot be written."""
+    from .models.errors import InputError
+
+    if output == "-":
+        return
+    path = Path(output)
+    if path.is_dir():
+        raise InputError("is a directory", file=output, field="--output")
+    parent = path.parent if str(path.parent) else Path(".")
+    if not parent.is_dir():
+        raise InputError("its folder does not exist", file=output, field="--output")

@@ -13,9 +13,13 @@ import random
 
 import pytest
 
-from puzzlesat.models import planted, puzzlefile
-from puzzlesat.models.edge_matching import EdgePuzzle, FixedTile, Tile
-from puzzlesat import reference_edge
+import puzzlesat
+from puzzlesat.backends import reference_edge
+from puzzlesat.backends.reference_edge import ReferenceEdge
+from puzzlesat.counting import Runner
+from puzzlesat.executors import LocalExecutor, Work
+from puzzlesat.models import files as puzzlefile
+from puzzlesat.models.edge_matching import EdgePuzzle, FixedTile, Tile, at_level, planted
 
 # ---------------------------------------------------------------- brute force
 
@@ -75,6 +79,19 @@ def brute_force(puzzle: EdgePuzzle) -> set[tuple]:
     return found
 
 
+def reference_count(puzzle: EdgePuzzle, classes: bool = False) -> tuple[int, ...]:
+    """The backend's count, cube by cube in this process: (grids,) or (grids, classes)."""
+    backend = ReferenceEdge()
+    model = reference_edge.model(puzzle, classes=classes)
+    state = backend.prepare(backend.payload(model))
+    totals = [0, 0] if classes else [0]
+    for cube in reference_edge.cubes(model):
+        values, finished = backend.count_cube(state, cube, None)
+        assert finished
+        totals = [a + b for a, b in zip(totals, values)]
+    return tuple(totals)
+
+
 def reference_grids(puzzle: EdgePuzzle) -> list[tuple]:
     out = []
     for grid in reference_edge.grids(puzzle):
@@ -91,10 +108,30 @@ def check(puzzle: EdgePuzzle) -> int:
     found = reference_grids(puzzle)
     assert len(found) == len(set(found)), "a grid found twice"
     assert set(found) == expected
-    assert reference_edge.count(puzzle).grids == len(expected)
+    assert reference_count(puzzle) == (len(expected),)
     first = reference_edge.solve(puzzle)
     assert (first is None) == (not expected)
+    solved = ReferenceEdge().solve(reference_edge.model(puzzle))
+    assert solved.complete and (solved.values is None) == (not expected)
+    if not puzzle.fixed:  # classes up to turning the board: the orbits of the brute force
+        turns = [1, 2, 3] if puzzle.rows == puzzle.cols else [2]
+        orbits = {min([g] + [turn_grid(g, puzzle.rows, puzzle.cols, k) for k in turns])
+                  for g in expected}
+        assert reference_count(puzzle, classes=True) == (len(expected), len(orbits))
     return len(expected)
+
+
+def turn_grid(shown: tuple, rows: int, cols: int, k: int) -> tuple:
+    """A grid of looks turned clockwise k quarter turns (rows x cols; k odd: square only)."""
+    out = dict(enumerate(shown))
+    for _ in range(k):
+        turned = {}
+        for i, (edges, mark) in out.items():
+            r, c = divmod(i, cols)
+            turned[c * rows + (rows - 1 - r)] = (turn(edges, 1), mark)
+        out = turned
+        rows, cols = cols, rows
+    return tuple(out[i] for i in range(len(shown)))
 
 
 # ---------------------------------------------------------------- tiny random puzzles
@@ -202,6 +239,13 @@ def test_apart_rule(seed):
     assert n <= len(brute_force(EdgePuzzle("no rule", rows, cols, tiles)))
     if reference_edge.build(puzzle).checkerboard:
         assert sum(reference_edge.parity_counts(puzzle).values()) == n
+        by_parity = []
+        for p in (0, 1):
+            model = reference_edge.model(puzzle, parity=p)
+            by_parity.append(sum(ReferenceEdge().count_cube(model, cube, None)[0][0]
+                                 for cube in reference_edge.cubes(model)))
+        assert by_parity == [reference_edge.parity_counts(puzzle)[name]
+                             for name in reference_edge.PARITIES]
 
 
 def test_parity_counts_refused_without_checkerboard():
@@ -212,8 +256,9 @@ def test_parity_counts_refused_without_checkerboard():
 
 def test_too_few_tiles_give_no_grid():
     tiles = (Tile((("R", ""),) * 4),) * 3
-    assert reference_edge.count(EdgePuzzle("short", 2, 2, tiles)).grids == 0
+    assert reference_count(EdgePuzzle("short", 2, 2, tiles)) == (0,)
     assert reference_edge.solve(EdgePuzzle("short", 2, 2, tiles)) is None
+    assert puzzlesat.count(EdgePuzzle("short", 2, 2, tiles), "reference").number == 0
 
 
 # ---------------------------------------------------------------- the catalog's diamond blocks
@@ -229,8 +274,6 @@ def published_looks(text: str) -> tuple:
 
 @pytest.mark.parametrize("level", [1, 2])
 def test_diamond_blocks_published_solutions_found(level):
-    from puzzlesat.models.edge_matching import at_level
-
     puzzle = at_level(puzzlefile.load("diamond-blocks"), level)
     wanted = published_looks(str(puzzle.published[f"solution_level{level}"]))
     found = {
@@ -238,24 +281,28 @@ def test_diamond_blocks_published_solutions_found(level):
         for grid in reference_edge.grids(puzzle)
     }
     assert wanted in found
-    result = reference_edge.count(puzzle)
-    assert result.complete and result.grids == len(found)
+    result = puzzlesat.count(puzzle, "reference", jobs=1)
+    assert result.complete and result.number == len(found)
 
 
 def test_level2_is_the_sum_of_its_parities():
-    from puzzlesat.models.edge_matching import at_level
-
     puzzle = at_level(puzzlefile.load("diamond-blocks"), 2)
     parities = reference_edge.parity_counts(puzzle)
     assert set(parities) == {"even", "odd"}
-    assert sum(parities.values()) == reference_edge.count(puzzle).grids > 0
+    assert sum(parities.values()) == reference_count(puzzle)[0] > 0
 
 
 def test_count_in_worker_processes_agrees():
     puzzle = puzzlefile.load("scramble-frog")
-    one = reference_edge.count(puzzle)
-    two = reference_edge.count(puzzle, jobs=2)
-    assert two.complete and two.grids == one.grids > 0
+    one = reference_count(puzzle, classes=True)
+    backend = ReferenceEdge()
+    model = reference_edge.model(puzzle, classes=True)
+    work = Work("all", "reference:edge-matching", backend.payload(model),
+                reference_edge.cubes(model))
+    runner = Runner(LocalExecutor(), 2)
+    [tally] = runner.run([work], {"test": "reference in two processes"})
+    assert tally.complete and (tally.total(0), tally.total(1)) == one
+    assert one[0] > 0
 
 
 # ---------------------------------------------------------------- planted boards

@@ -18,6 +18,7 @@ from ortools.sat.python import cp_model
 from pysat.card import CardEnc
 from pysat.formula import IDPool
 
+from ..encoded import CARD_ENCODINGS, CnfModel, CpsatModel
 from . import (
     SIDE_NAMES,
     Cell,
@@ -34,8 +35,6 @@ from . import (
     turned_cell,
     type_rotation,
 )
-from ..encoded import CARD_ENCODINGS
-from ..encoded import CnfModel, CpsatModel
 
 DEFAULT_CARD_ENCODING = "seqcounter"
 ONE_ONLY = ("pairwise", "ladder", "bitwise")  # encodings PySAT has for a bound of one only

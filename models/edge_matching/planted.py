@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import random
 
-from .reader import to_e2
-from . import Edge, EdgePuzzle, Tile, rotated
 from ..errors import InputError
+from . import Edge, EdgePuzzle, Tile, rotated
+from .reader import to_e2
 
 FRAME: Edge = ("0", "")
 

@@ -42,6 +42,8 @@ import math
 import re
 from pathlib import Path
 
+from ..errors import InputError
+from ..files import FOREIGN_FORMATS, ForeignFormat, TomlDoc, register_kind
 from . import (
     RULES,
     Edge,
@@ -53,8 +55,6 @@ from . import (
     fits_frame,
     rotated,
 )
-from ..errors import InputError
-from ..files import FOREIGN_FORMATS, ForeignFormat, TomlDoc, register_kind
 
 FIELDS = {
     "kind", "name", "title", "source", "rows", "cols", "rule", "halves", "frame", "apart",

@@ -11,8 +11,6 @@ from dataclasses import dataclass, field
 from ..geometry import (
     Cell,
     Shape,
-    Transform,
-    board_symmetries,
     fill_order,
     orientations,
     picture_cells,

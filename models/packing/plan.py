@@ -13,7 +13,6 @@ from ..geometry import Cell, Transform, board_symmetries
 from ..symmetry import IDENTITY, Group, burnside, orbit_representatives
 from . import PackingPuzzle, Placement, placements
 
-
 Cube = tuple[int, ...]  # signed 1-based placement indices: +k uses placement k-1, -k forbids it
 
 

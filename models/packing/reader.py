@@ -25,8 +25,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from . import PackingPuzzle, Piece
 from ..files import TomlDoc, picture_rows, register_kind
+from . import PackingPuzzle, Piece
 
 FIELDS = {"kind", "name", "title", "source", "flip", "board", "pieces", "published"}
 PUBLISHED = {"solutions", "classes", "note"}

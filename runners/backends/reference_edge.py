@@ -23,13 +23,12 @@ domain pre-filtered to marked or unmarked nodes. Otherwise adjacency is checked 
 
 from __future__ import annotations
 
-import multiprocessing
-import signal
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
-from ..models.edge_matching import Edge, EdgePuzzle, Tile
+from ..models.edge_matching import Edge, EdgePuzzle, Tile, board_turns, looks, turned_looks
+from . import Backend, Outcome
 
 Placement = tuple[int, int]  # (tile index, clockwise quarter turns) on one cell
 PARITIES = ("even", "odd")  # marks on cells with (row + col) even, or odd
@@ -375,89 +374,102 @@ def parity_counts(puzzle: EdgePuzzle) -> dict[str, int]:
     }
 
 
-# ---------------------------------------------------------------- counting, in parallel
+# ---------------------------------------------------------------- the backend
 
 
 @dataclass
-class ReferenceEdgeCount:
-    """Distinct grids (identical tiles interchangeable); a lower bound when not complete."""
+class ReferenceModel:
+    """What the reference solver works on: the graph, the searches (one per checkerboard parity,
+    or one), and with `classes` the puzzle, to count grids that are their class's least turn."""
 
-    grids: int
-    seconds: float
-    complete: bool
+    puzzle: EdgePuzzle
+    graph: Graph
+    domains: list[list[int]]
+    classes: bool
 
 
-_worker: tuple[Graph, list[list[int]], float | None] | None = None
-
-
-def _start_worker(puzzle: EdgePuzzle, deadline: float | None) -> None:
-    global _worker
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+def model(puzzle: EdgePuzzle, classes: bool = False, parity: int | None = None) -> ReferenceModel:
     graph = build(puzzle)
-    _worker = (graph, _domains(graph), deadline)
+    if parity is not None:
+        if not graph.checkerboard:
+            raise ValueError(f"{puzzle.name}: the marked tiles do not force a checkerboard layout")
+        domains = [parity_domain(graph, parity)]
+    else:
+        domains = _domains(graph)
+    return ReferenceModel(puzzle, graph, domains, classes)
 
 
-def _branch(task: tuple[int, int]) -> tuple[int, bool]:
-    assert _worker is not None
-    graph, domains, deadline = _worker
-    which, node = task
-    left = None if deadline is None else deadline - time.time()
-    if left is not None and left <= 0:
-        return 0, False
-    stop = None if left is None else time.perf_counter() + left
-    try:
-        return _searcher(graph, domains[which], None, stop)(1 << node), True
-    except TimeoutError:
-        return 0, False
-
-
-def count(
-    puzzle: EdgePuzzle,
-    jobs: int = 1,
-    progress: Callable[[int, int], None] | None = None,
-    time_limit: float | None = None,
-) -> ReferenceEdgeCount:
-    """Count distinct grids (identical tiles interchangeable), split by the first cell's node.
-
-    With jobs > 1 the branches run in worker processes. On KeyboardInterrupt or when
-    `time_limit` passes, the grids of the finished branches are reported with complete=False.
-    """
-    start = time.perf_counter()
-    graph = build(puzzle)
-    domains = _domains(graph)
-    tasks = [
+def cubes(model: ReferenceModel) -> list[tuple[int, int]]:
+    """One branch per search and node on the first cell."""
+    graph = model.graph
+    return [
         (which, n)
-        for which, domain in enumerate(domains)
+        for which, domain in enumerate(model.domains)
         for n in range(len(graph.node_type))
         if graph.feasible and domain[0] >> n & 1
     ]
-    total, done, complete = 0, 0, True
-    if jobs <= 1:
-        deadline = None if time_limit is None else start + time_limit
-        try:
-            for which, n in tasks:
-                total += _searcher(graph, domains[which], None, deadline)(1 << n)
-                done += 1
-                if progress:
-                    progress(done, total)
-        except (KeyboardInterrupt, TimeoutError):
-            complete = False
-        return ReferenceEdgeCount(total, time.perf_counter() - start, complete)
 
-    deadline = None if time_limit is None else time.time() + time_limit
-    context = multiprocessing.get_context("spawn")
-    pool = context.Pool(jobs, _start_worker, (puzzle, deadline))
-    try:
-        for n, finished in pool.imap_unordered(_branch, tasks):
-            total += n
-            complete = complete and finished
-            done += 1
-            if progress:
-                progress(done, total)
-        pool.close()
-    except KeyboardInterrupt:
-        complete = False
-        pool.terminate()
-    finally:
-        pool.join()
-    return ReferenceEdgeCount(total, time.perf_counter() - start, complete)
+
+class ReferenceEdge(Backend):
+    """The compatibility-graph backtracker of seed 000; classes up to turns by least images."""
+
+    name = "reference:edge-matching"
+    takes = "reference"
+    about = "independent compatibility-graph backtracker; classes by least turned image"
+
+    def solve(self, model: ReferenceModel, time_limit: float | None = None) -> Outcome:
+        start = time.perf_counter()
+        try:
+            for grid in self.enumerate(model, (), 1, time_limit):
+                return Outcome(grid, time.perf_counter() - start)
+        except TimeoutError:
+            return Outcome(None, time.perf_counter() - start, complete=False)
+        return Outcome(None, time.perf_counter() - start)
+
+    def enumerate(self, state, cube, limit, time_limit: float | None = None):
+        """Grids as node per cell (decode with `placements_of`)."""
+        model: ReferenceModel = state
+        deadline = None if time_limit is None else time.perf_counter() + time_limit
+        found: list[list[int]] = []
+
+        def keep(grid: list[int]) -> None:
+            found.append(list(grid))
+            if limit is not None and len(found) >= limit:
+                raise _Stop
+
+        searches = [cube] if cube else [(w, None) for w in range(len(model.domains))]
+        try:
+            for which, node in searches:
+                first = model.graph.all_nodes if node is None else 1 << node
+                _searcher(model.graph, model.domains[which], keep, deadline)(first)
+        except _Stop:
+            pass
+        yield from found
+
+    def count_cube(self, state, cube, deadline):
+        model: ReferenceModel = state
+        which, node = cube
+        left = None if deadline is None else deadline - time.time()
+        if left is not None and left <= 0:
+            return ((0, 0) if model.classes else (0,)), False
+        stop = None if left is None else time.perf_counter() + left
+        counted = [0, 0]
+        keep = None
+        if model.classes:
+            turns = board_turns(model.puzzle)
+
+            def keep(grid: list[int]) -> None:
+                shown = looks(model.puzzle, placements_of(model, grid))
+                counted[0] += 1
+                counted[1] += all(
+                    turned_looks(model.puzzle, shown, k) >= shown for k in turns
+                )
+        try:
+            n = _searcher(model.graph, model.domains[which], keep, stop)(1 << node)
+        except TimeoutError:
+            return (tuple(counted) if model.classes else (counted[0],)), False
+        return (tuple(counted) if model.classes else (n,)), True
+
+
+def placements_of(model: ReferenceModel, grid: list[int]) -> list[Placement]:
+    return _placements(model.graph, model.puzzle, grid)

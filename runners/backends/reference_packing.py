@@ -9,13 +9,12 @@ solutions themselves, not by Burnside's lemma as the solver backends do.
 from __future__ import annotations
 
 import itertools
-import multiprocessing
-import signal
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
 from ..models.packing import PackingPuzzle
+from . import Backend, Outcome
 
 Grid = tuple[int, ...]  # the piece index on every board cell, in reading order
 
@@ -114,17 +113,6 @@ def _search(board: Board, filled: int, used: int, placed: list, found: Callable)
             placed.pop()
 
 
-def _count(board: Board, filled: int, used: int) -> int:
-    if used == (1 << board.pieces) - 1:
-        return 1
-    first = (~filled & (filled + 1)).bit_length() - 1
-    total = 0
-    for piece_bit, mask in board.starting_at[first]:
-        if not used & piece_bit and not filled & mask:
-            total += _count(board, filled | mask, used | piece_bit)
-    return total
-
-
 def grid_of(board: Board, placed: list[tuple[int, int]]) -> Grid:
     grid = [0] * len(board.cells)
     for piece_bit, mask in placed:
@@ -141,111 +129,151 @@ def canonical(board: Board, grid: Grid) -> Grid:
     return min(tuple(grid[i] for i in perm) for perm in board.symmetries)
 
 
-def solve(puzzle: PackingPuzzle) -> dict[tuple[int, int], int] | None:
-    """One solution as piece index per cell, or None."""
-    board = build(puzzle)
-    if _area_mismatch(puzzle, board):
-        return None
-    first: list[Grid] = []
-
-    class Found(Exception):
-        pass
-
-    def keep(placed: list) -> None:
-        first.append(grid_of(board, placed))
-        raise Found
-
-    try:
-        _search(board, 0, 0, [], keep)
-    except Found:
-        return dict(zip(board.cells, first[0]))
-    return None
-
-
 def _area_mismatch(puzzle: PackingPuzzle, board: Board) -> bool:
     return sum(row.count("X") for piece in puzzle.pieces for row in piece.picture) != len(
         board.cells
     )
 
 
-# ---------------------------------------------------------------- counting, in parallel
+# ---------------------------------------------------------------- the backend
+
+
+class _Timeout(Exception):
+    """The deadline passed during a search."""
+
+
+def _counter(board: Board, deadline: float | None, classes: bool):
+    """A search counting solutions (and, with `classes`, those that are their class's canonical
+    form, one per class), checking the clock every few thousand nodes."""
+    ticks = 0
+    full = (1 << board.pieces) - 1
+    found = [0, 0]
+
+    def walk(filled: int, used: int, placed: list) -> None:
+        nonlocal ticks
+        ticks += 1
+        if deadline is not None and not ticks & 4095 and time.time() > deadline:
+            raise _Timeout
+        if used == full:
+            found[0] += 1
+            if classes:
+                grid = grid_of(board, placed)
+                found[1] += canonical(board, grid) == grid
+            return
+        first = (~filled & (filled + 1)).bit_length() - 1
+        for piece_bit, mask in board.starting_at[first]:
+            if not used & piece_bit and not filled & mask:
+                placed.append((piece_bit, mask))
+                walk(filled | mask, used | piece_bit, placed)
+                placed.pop()
+
+    return walk, found
+
+
+class ReferencePacking(Backend):
+    """The independent backtracker: fills the first empty cell; classes by canonical forms."""
+
+    name = "reference:packing"
+    takes = "reference"
+    about = "independent backtracker (bitmasks); classes by canonical forms, not Burnside"
+    cubes_per_job = 16
+
+    def solve(self, model: ReferenceModel, time_limit: float | None = None) -> Outcome:
+        start = time.perf_counter()
+        deadline = None if time_limit is None else time.time() + time_limit
+        try:
+            for grid in self.enumerate(model, (), 1, deadline):
+                return Outcome(list(grid), time.perf_counter() - start)
+        except _Timeout:
+            return Outcome(None, time.perf_counter() - start, complete=False)
+        return Outcome(None, time.perf_counter() - start)
+
+    def enumerate(self, state, cube, limit, deadline: float | None = None):
+        model: ReferenceModel = state
+        board = model.board
+        if model.area_mismatch:
+            return
+        found: list[Grid] = []
+
+        class Enough(Exception):
+            pass
+
+        def keep(placed: list) -> None:
+            found.append(grid_of(board, placed))
+            if limit is not None and len(found) >= limit:
+                raise Enough
+
+        filled, used, placed = _cube_start(board, cube)
+        try:
+            _search(board, filled, used, list(placed), keep)
+        except Enough:
+            pass
+        yield from found
+
+    def count_cube(self, state, cube, deadline):
+        model: ReferenceModel = state
+        if model.area_mismatch:
+            return (0, 0) if model.classes else (0,), True
+        filled, used, placed = _cube_start(model.board, cube)
+        walk, found = _counter(model.board, deadline, model.classes)
+        finished = True
+        try:
+            walk(filled, used, list(placed))
+        except _Timeout:
+            finished = False
+        return (tuple(found) if model.classes else (found[0],)), finished
 
 
 @dataclass
-class ReferenceCount:
-    total: int
-    classes: int | None
-    seconds: float
-    complete: bool
+class ReferenceModel:
+    """What the reference solver works on: its own board, and whether to count classes."""
+
+    board: Board
+    classes: bool
+    area_mismatch: bool
 
 
-_board: Board | None = None
-
-
-def _start(board: Board) -> None:
-    global _board
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    _board = board
-
-
-def _branch_count(branch: tuple[int, int]) -> int:
-    assert _board is not None
-    piece_bit, mask = branch
-    return _count(_board, mask, piece_bit)
-
-
-def _branch_classes(branch: tuple[int, int]) -> tuple[int, set[Grid]]:
-    assert _board is not None
-    board = _board
-    piece_bit, mask = branch
-    classes: set[Grid] = set()
-    total = 0
-
-    def keep(placed: list) -> None:
-        nonlocal total
-        total += 1
-        classes.add(canonical(board, grid_of(board, [(piece_bit, mask), *placed])))
-
-    _search(board, mask, piece_bit, [], keep)
-    return total, classes
-
-
-def count(
-    puzzle: PackingPuzzle,
-    classes: bool = False,
-    jobs: int = 1,
-    progress: Callable[[int, int], None] | None = None,
-) -> ReferenceCount:
-    """All solutions, and with `classes` the number of classes under the board's symmetries.
-
-    The work is split by the placement covering the first cell, one branch per task.
-    """
-    start = time.perf_counter()
+def model(puzzle: PackingPuzzle, classes: bool = False) -> ReferenceModel:
     board = build(puzzle)
-    if _area_mismatch(puzzle, board):
-        return ReferenceCount(0, 0 if classes else None, time.perf_counter() - start, True)
-    branches = board.starting_at[0]
-    work = _branch_classes if classes else _branch_count
-    total, seen, done, complete = 0, set(), 0, True
-    context = multiprocessing.get_context("spawn")
-    pool = context.Pool(max(1, jobs), _start, (board,))
-    try:
-        for result in pool.imap_unordered(work, branches):
-            if classes:
-                n, found = result
-                seen |= found
-            else:
-                n = result
-            total += n
-            done += 1
-            if progress:
-                progress(done, total)
-        pool.close()
-    except KeyboardInterrupt:
-        complete = False
-        pool.terminate()
-    finally:
-        pool.join()
-    return ReferenceCount(
-        total, len(seen) if classes else None, time.perf_counter() - start, complete
-    )
+    return ReferenceModel(board, classes, _area_mismatch(puzzle, board))
+
+
+def cubes(model: ReferenceModel, at_least: int) -> list[tuple[int, ...]]:
+    """Branches of the search (the placement index at each of the first empty cells), at least
+    `at_least` of them where the search is that wide; together they cover it once."""
+    board = model.board
+    found: list[tuple[int, ...]] = [()]
+    while len(found) < at_least:
+        deeper = []
+        for cube in found:
+            filled, used, _ = _cube_start(board, cube)
+            if used == (1 << board.pieces) - 1:
+                deeper.append(cube)
+                continue
+            first = (~filled & (filled + 1)).bit_length() - 1
+            for k, (piece_bit, mask) in enumerate(board.starting_at[first]):
+                if not used & piece_bit and not filled & mask:
+                    deeper.append((*cube, k))
+        if deeper == found or not deeper:
+            return deeper
+        found = deeper
+        if len(found[0]) > 3:
+            break
+    return found
+
+
+def _cube_start(board: Board, cube: tuple[int, ...]) -> tuple[int, int, list]:
+    filled = used = 0
+    placed = []
+    for k in cube:
+        first = (~filled & (filled + 1)).bit_length() - 1
+        piece_bit, mask = board.starting_at[first][k]
+        filled |= mask
+        used |= piece_bit
+        placed.append((piece_bit, mask))
+    return filled, used, placed
+
+
+def grid_cells(model: ReferenceModel, grid: Grid) -> dict[tuple[int, int], int]:
+    """A solution as piece index per board cell."""
+    return dict(zip(model.board.cells, grid))

@@ -1,38 +1,38 @@
-"""The puzzlesat command line: list, solve, count, verify, export and bench any puzzle.
+"""The puzzlesat command line: list, backends, solve, count, verify, export and bench any puzzle.
 
-Commands load a puzzle (a catalog name or a file path) and hand it to its family's module,
-`runners/family_<kind>.py`, which knows how to encode, run and report that kind of puzzle.
+Commands parse their flags, call the Python API (runners/api.py) and print. Each family's own
+flags and printing live in runners/cli/<family>.py (`FAMILY_CLIS`); nothing below this package
+sees an argparse namespace.
 """
 
 from __future__ import annotations
 
 import argparse
-import csv
 import importlib
-import io
+import importlib.util
+import json
+import math
+import signal
 import sys
-from pathlib import Path
 from types import ModuleType
 
-from ..models import files as puzzlefile
-from ..models.errors import InputError
+from .. import api
 from .. import output as report
+from ..executors import EXECUTOR_NAMES
+from ..models import files
+from ..models.errors import InputError
+from ..registry import DEFAULTS, family_of
 
-FAMILY_MODULES = ("packing", "edge_matching", "mind_lock")
+FAMILY_CLIS = {
+    "packing": "puzzlesat.cli.packing",
+    "edge-matching": "puzzlesat.cli.edge_matching",
+    "mind-lock": "puzzlesat.cli.mind_lock",
+}
+COMMANDS = ("solve", "count", "verify", "export", "bench", "solutions")
 
 
-def families() -> dict[str, ModuleType]:
-    """kind -> the module that runs puzzles of that kind."""
-    found = {}
-    for name in FAMILY_MODULES:
-        try:
-            module = importlib.import_module(f"puzzlesat.families.{name}")
-        except ModuleNotFoundError as error:
-            if error.name == f"puzzlesat.families.{name}":
-                continue
-            raise
-        found[module.KIND] = module
-    return found
+def family_cli(kind: str) -> ModuleType:
+    return importlib.import_module(FAMILY_CLIS[kind])
 
 
 class Parser(argparse.ArgumentParser):
@@ -42,94 +42,150 @@ class Parser(argparse.ArgumentParser):
         self.exit(2, f"puzzlesat: error: {message} (see '{self.prog} --help')\n")
 
 
+def seconds(text: str) -> float:
+    """A --time-limit value: a finite positive number of seconds."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
+    if not math.isfinite(value) or value <= 0:
+        raise argparse.ArgumentTypeError(f"must be a positive number of seconds, not {text}")
+    return value
+
+
+def positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
+    return value
+
+
+def add_flag(parser: argparse.ArgumentParser, flag: str, **options) -> None:
+    """Add a flag unless another family already added it to this shared command."""
+    if flag not in parser._option_string_actions:  # noqa: SLF001 (argparse has no public test)
+        parser.add_argument(flag, **options)
+
+
+def defaults_help(task: str) -> str:
+    return "; ".join(f"{kind}: {name} ({why})" for (kind, t), (name, why) in DEFAULTS.items()
+                     if t == task)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = Parser(prog="puzzlesat", description=__doc__.splitlines()[0])
     commands = parser.add_subparsers(dest="command", required=True, parser_class=Parser)
     puzzle_help = "a catalog name (see 'puzzlesat list') or the path of a puzzle file"
 
     commands.add_parser("list", help="show the built-in puzzles")
-
+    backends = commands.add_parser("backends", help="the backends usable for a puzzle")
     solve = commands.add_parser("solve", help="find one solution and draw it")
     count = commands.add_parser("count", help="count every solution, saying what is counted")
+    listing = commands.add_parser("solutions", help="list solutions, one after another")
     verify = commands.add_parser(
-        "verify", help="count with every backend and the reference; write results/PUZZLE.json"
+        "verify", help="count with every backend and method; write results/PUZZLE.json"
     )
-    export = commands.add_parser("export", help="write the puzzle's CNF for external SAT solvers")
+    export = commands.add_parser("export", help="write the puzzle for external solvers")
     bench = commands.add_parser("bench", help="time backends and append the figures to results/")
 
-    for command in (solve, count, verify, export):
+    for command in (backends, solve, count, listing, verify, export):
         command.add_argument("puzzle", metavar="PUZZLE", help=puzzle_help)
     bench.add_argument("puzzles", metavar="PUZZLE", nargs="+", help=puzzle_help)
 
-    for command in (solve, count, bench):
+    for command in (solve, count, listing, bench):
+        task = "solve" if command is solve else "count"
         command.add_argument(
             "--backend",
             action="append" if command is bench else "store",
-            help="cpsat, pysat:NAME (e.g. pysat:cadical195) or reference; default: the fastest "
-            "measured for the puzzle's family"
+            help="cpsat, pysat:NAME (e.g. pysat:cadical195), reference, ... (see 'puzzlesat "
+            f"backends PUZZLE'); default, measured fastest: {defaults_help(task)}"
             + ("; repeat for several" if command is bench else ""),
         )
     for command in (solve, count, verify, bench):
-        command.add_argument("--time-limit", type=float, help="seconds before giving up")
-        command.add_argument(
-            "--workers", type=int, default=2, help="CP-SAT search workers for a solve (default 2)"
-        )
+        command.add_argument("--time-limit", type=seconds, metavar="S",
+                             help="seconds before giving up (model building included)")
     for command in (count, verify, bench):
+        command.add_argument("--jobs", type=positive, default=None,
+                             help="worker processes (default: the cores here)")
+        command.add_argument("--modulo", default=None,
+                             help="none: every solution; symmetry: classes under the board's "
+                             "symmetries")
+        command.add_argument("--executor", default=None,
+                             help=f"where cubes run: {EXECUTOR_NAMES} (default local; Dask "
+                             "needs pip install 'puzzlesat[cluster]')")
+    count.add_argument("--checkpoint", metavar="FILE",
+                       help="record each finished cube in FILE; run again with it to resume")
+    listing.add_argument("--limit", type=positive, default=10, help="how many (default 10)")
+    for command in (solve, count, listing, export, verify, bench):
         command.add_argument(
-            "--jobs", type=int, default=2, help="worker processes for counting (default 2)"
-        )
-        command.add_argument(
-            "--modulo",
-            default="none",
-            help="count all solutions (none) or classes under the puzzle's symmetries",
-        )
-    for command in (solve, count, verify, export, bench):
-        command.add_argument(
-            "--encoding",
-            default=None,
+            "--encoding", default=None,
             help="how CNF encodes 'exactly one': pairwise, seqcounter, ladder, totalizer, ...",
         )
-    for command in (solve, count):
-        command.add_argument("--json", action="store_true", help="print one JSON object")
+    for command in (solve, count, listing, backends):
+        command.add_argument("--json", action="store_true", help="print JSON")
     for command in (verify, bench):
         command.add_argument(
             "--results", default="results", help="folder for results files (default: results)"
         )
-    export.add_argument("--format", default="dimacs", choices=["dimacs"], help="file format")
+    export.add_argument("--format", default="dimacs", help="file format (default dimacs)")
     export.add_argument("-o", "--output", required=True, help="the file to write ('-': stdout)")
-    bench.add_argument("--repeat", type=int, default=3, help="runs per backend (default 3)")
+    bench.add_argument("--repeat", type=positive, default=3, help="runs per backend (default 3)")
     bench.add_argument("--solve", action="store_true", help="time solve instead of count")
 
-    by_name = {"solve": solve, "count": count, "verify": verify, "export": export, "bench": bench}
-    for family in families().values():
+    by_name = {"solve": solve, "count": count, "verify": verify, "export": export,
+               "bench": bench, "solutions": listing, "backends": backends}
+    for kind in FAMILY_CLIS:
+        try:
+            module = family_cli(kind)
+        except ModuleNotFoundError as error:  # a family whose command line is not installed
+            if error.name != FAMILY_CLIS[kind]:
+                raise
+            continue
         for name, command in by_name.items():
-            family.add_arguments(name, command)
-        if hasattr(family, "extra_commands"):
-            family.extra_commands(commands)
+            module.add_arguments(name, command)
+        if hasattr(module, "extra_commands"):
+            module.extra_commands(commands)
     return parser
 
 
-def family_of(puzzle) -> ModuleType:
-    return families()[puzzle.kind]
+def family_options(module: ModuleType, args: argparse.Namespace, command: str) -> dict:
+    """The family's options for an API call, from its flags (None where not given)."""
+    return {k: v for k, v in module.options(args, command).items() if v is not None}
+
+
+def load(args: argparse.Namespace, name: str | None = None):
+    """The puzzle named on the command line, with the family's load options (e.g. --level)."""
+    puzzle = files.load(name or args.puzzle)
+    module = family_cli(puzzle.kind)
+    options = {k: v for k, v in module.load_options(args).items() if v is not None}
+    for kind in FAMILY_CLIS:  # flags of other families given for this puzzle are refused
+        if kind != puzzle.kind and importlib.util.find_spec(FAMILY_CLIS[kind]):
+            for flag, value in family_cli(kind).own_flags(args).items():
+                if value is not None and flag not in module.own_flags(args):
+                    raise InputError(f"does not apply to {puzzle.kind} puzzles", field=flag)
+    return family_of(puzzle).at(puzzle, **options), module
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    # SIGINT and SIGTERM stop a count the same way, even where the shell started us with
+    # SIGINT ignored (a background job): the user who sends it means it
+    previous = signal.signal(signal.SIGTERM, _terminate)
+    previous_int = signal.signal(signal.SIGINT, signal.default_int_handler)
     try:
-        for option in ("jobs", "workers", "repeat"):
-            if getattr(args, option, 1) is not None and getattr(args, option, 1) < 1:
-                raise InputError("must be at least 1", field=f"--{option}")
-        if getattr(args, "time_limit", None) is not None and args.time_limit <= 0:
-            raise InputError("must be a positive number of seconds", field="--time-limit")
         if hasattr(args, "run"):  # a family's own command
             return args.run(args)
         if args.command == "list":
             return list_catalog()
         if args.command == "bench":
+            from .bench import bench
+
             return bench(args)
-        puzzle = puzzlefile.load(args.puzzle)
-        return getattr(family_of(puzzle), args.command)(puzzle, args)
+        puzzle, module = load(args)
+        return globals()[f"run_{args.command}"](puzzle, module, args)
     except InputError as error:
         print(f"puzzlesat: error: {error}", file=sys.stderr)
         return 2
@@ -139,92 +195,90 @@ def main(argv: list[str] | None = None) -> int:
     except BrokenPipeError:  # output piped into a command that stopped reading (e.g. head)
         sys.stderr.close()
         return 0
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+        signal.signal(signal.SIGINT, previous_int)
+
+
+def _terminate(signum, frame) -> None:
+    """SIGTERM: stop like Ctrl-C, so a count reports what it found and no worker is left."""
+    raise KeyboardInterrupt
 
 
 def list_catalog() -> int:
-    by_kind = families()
-    for name in puzzlefile.catalog():
-        puzzle = puzzlefile.load(name)
-        summary = by_kind[puzzle.kind].summary(puzzle) if puzzle.kind in by_kind else ""
-        print(f"{name:28} {puzzle.kind:14} {summary}")
+    for name in files.catalog():
+        puzzle = files.load(name)
+        print(f"{name:28} {puzzle.kind:14} {family_of(puzzle).summary(puzzle)}")
     return 0
 
 
-# ---------------------------------------------------------------- bench
-
-BENCH_FIELDS = [
-    "date",
-    "puzzle",
-    "task",
-    "backend",
-    "runs",
-    "median_seconds",
-    "min_seconds",
-    "max_seconds",
-    "complete",
-    "result",
-    "cores",
-    "python",
-    "ortools",
-    "python-sat",
-]
-
-
-def bench(args: argparse.Namespace) -> int:
-    """Time each backend on each puzzle, print medians and ratios, append rows to bench.csv."""
-    rows = []
-    for name in args.puzzles:
-        puzzle = puzzlefile.load(name)
-        family = family_of(puzzle)
-        backends = args.backend or family.bench_backends(puzzle, args)
-        measured = []
-        for backend in backends:
-            runs = [family.bench_run(puzzle, backend, args, args.solve) for _ in range(args.repeat)]
-            seconds = [run.seconds for run in runs]
-            measured.append((backend, runs, report.median(seconds)))
-            report.say(f"{name} {backend}: {', '.join(f'{s:.2f}' for s in seconds)} s")
-        fastest = min((m for _, r, m in measured if all(x.complete for x in r)), default=None)
-        for backend, runs, middle in measured:
-            complete = all(run.complete for run in runs)
-            rows.append(
-                {
-                    "date": report.now(),
-                    "puzzle": name,
-                    "task": "solve" if args.solve else f"count --modulo {args.modulo}",
-                    "backend": backend,
-                    "runs": len(runs),
-                    "median_seconds": f"{middle:.3f}",
-                    "min_seconds": f"{min(r.seconds for r in runs):.3f}",
-                    "max_seconds": f"{max(r.seconds for r in runs):.3f}",
-                    "complete": complete,
-                    "result": runs[-1].what,
-                    "cores": report.machine()["cores"],
-                    **{k: v for k, v in report.versions().items() if k in BENCH_FIELDS},
-                    "ratio": (middle / fastest) if fastest and complete else None,
-                }
-            )
-    print(f"{'puzzle':28} {'task':22} {'backend':20} {'median s':>9} {'ratio':>7}  result")
-    for row in rows:
-        ratio = f"{row['ratio']:.2f}" if row["ratio"] is not None else "-"
-        flag = "" if row["complete"] else "  (incomplete: time limit)"
-        print(
-            f"{row['puzzle']:28} {row['task']:22} {row['backend']:20} "
-            f"{float(row['median_seconds']):9.3f} {ratio:>7}  {row['result']}{flag}"
-        )
-    append_csv(Path(args.results) / "bench.csv", rows)
-    report.say(f"appended {len(rows)} rows to {Path(args.results) / 'bench.csv'}")
+def run_backends(puzzle, module, args) -> int:
+    names = {task: api.backends(puzzle, task) for task in ("solve", "count")}
+    if args.json:
+        print(json.dumps(names))
+        return 0
+    for task, found in names.items():
+        print(f"{task}: {found[0]} (default), " + ", ".join(found[1:]))
     return 0
 
 
-def append_csv(path: Path, rows: list[dict]) -> None:
-    """Append rows to a CSV file, atomically (the whole file is rewritten through a rename)."""
-    old = path.read_text(encoding="utf-8") if path.exists() else ""
-    out = io.StringIO()
-    writer = csv.DictWriter(out, fieldnames=BENCH_FIELDS, extrasaction="ignore")
-    if not old:
-        writer.writeheader()
-    writer.writerows(rows)
-    report.write_text_atomic(path, old + out.getvalue())
+def run_solve(puzzle, module, args) -> int:
+    options = family_options(module, args, "solve")
+    solution = api.solve(puzzle, args.backend, args.time_limit, say=report.say, **options)
+    return module.print_solution(puzzle, solution, args.json)
+
+
+def run_solutions(puzzle, module, args) -> int:
+    options = family_options(module, args, "solutions")
+    shown = 0
+    for solution in api.solutions(puzzle, args.backend, args.limit, **options):
+        shown += 1
+        if args.json:
+            print(json.dumps(solution.to_json()))
+        else:
+            print(f"solution {shown}:")
+            print(str(solution))
+    report.say(f"{shown} solution{'s' * (shown != 1)} shown (--limit {args.limit})")
+    return 0
+
+
+def run_count(puzzle, module, args) -> int:
+    options = family_options(module, args, "count")
+    count = api.count(
+        puzzle, args.backend, args.modulo, args.jobs, args.executor, args.time_limit,
+        args.checkpoint, progress=not args.json, say=report.say, **options,
+    )
+    if args.json:
+        print(json.dumps(count.to_json()))
+    else:
+        print(count.sentence())
+        for line in module.count_lines(puzzle, count):
+            print(line)
+    return 0 if count.complete else 1
+
+
+def run_verify(puzzle, module, args) -> int:
+    report.check_folder(args.results)
+    options = family_options(module, args, "verify")
+    found = api.verify(puzzle, jobs=args.jobs, executor=args.executor,
+                       time_limit=args.time_limit, say=report.say, **options)
+    print(found.table)
+    if not found.agree:
+        print(f"{puzzle.name}: verification failed: {found.why}; nothing written")
+        return 1
+    path = report.write_verified(args.results, found.result["puzzle"], found.result)
+    for line in module.verify_lines(puzzle, found):
+        print(line)
+    print(f"wrote {path}")
+    return 0
+
+
+def run_export(puzzle, module, args) -> int:
+    report.check_output(args.output)
+    options = family_options(module, args, "export")
+    text, summary = api.export(puzzle, args.format, **options)
+    report.write_export(args.output, text, summary)
+    return 0
 
 
 if __name__ == "__main__":

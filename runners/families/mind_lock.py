@@ -1,34 +1,37 @@
-"""The Mind Lock family on the command line: God's-algorithm table, optimal solving, planning.
+"""Mind Lock: optimal plans, positions counted by breadth-first search, verification, the table.
 
-`puzzlesat mind-lock table` builds the table of all positions (breadth-first search from the
-solved positions); `solve mind-lock --from POSITION` answers from it (`--backend table`, the
-default) or plans with CP-SAT / a PySAT solver by iterative deepening, each plan replayed and
-checked move by move against the rules; `verify mind-lock` checks the two against each other;
-`puzzlesat mind-lock bench` times the issue's targets and writes results/mind-lock-bench.json.
+An optimal plan from a position comes from God's-algorithm table (the 'table' backend, the
+default) or from CP-SAT / a PySAT solver by iterative deepening on "reach a solved position in at
+most k moves", each plan replayed and checked move by move against the rules. `count` counts the
+positions the breadth-first search reaches from the solved ones; `verify` checks the planners
+against the table; `build_table` and `bench` are the library side of `puzzlesat mind-lock table`
+and `puzzlesat mind-lock bench`.
 """
 
 from __future__ import annotations
 
-import argparse
 import os
 import random
 import statistics
-import sys
 import time
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from functools import cache
 from pathlib import Path
 
-from ..models import files as puzzlefile
-from ..models.mind_lock import table as mindlock_table
-from ..models.mind_lock.encode import PlanLayout, plan_cnf, plan_cpsat, slide_identities
+from ..backends import Backend
+from ..backends.mind_lock_table import TableQuery
+from ..counting import Runner
 from ..models.encoded import to_dimacs
 from ..models.errors import InputError
 from ..models.mind_lock import (
+    MOVES,
     NOTATION_HELP,
     POSITIONS,
     MindLockPuzzle,
     Position,
     apply_move,
+    checked,
     describe_move,
     draw,
     draw_header,
@@ -39,112 +42,34 @@ from ..models.mind_lock import (
     rank,
     unrank,
 )
-from .. import output as report
-from ..backends import SAT_SOLVERS_FOR_VERIFY, VERIFY_SOLVERS, backend_named
+from ..models.mind_lock import table as tables
+from ..models.mind_lock.encode import PlanLayout, plan_cnf, plan_cpsat, slide_identities
+from ..outcomes import Count, Solution, Verification
+from . import VERIFY_SOLVERS, Family
+
+Say = Callable[[str], None]
 
 KIND = "mind-lock"
 TABLE = "table"
-# The planner measured fastest on a hardest position (results/mind-lock-bench.json); the
-# default backend of solve is the table, which answers in well under a millisecond.
-BEST_SAT = "pysat:cadical195"
-VERIFY_BACKENDS = VERIFY_SOLVERS  # the planners; the table is this family's reference
-DEFAULT_SAMPLE = 12
-DEFAULT_SEED = 2002
+HARDEST = "hardest"  # --from hardest: the first hardest position in rank order
 COUNTED = (
     "positions: arrangements of 4 purple, 4 green and 3 yellow pieces and the gap in the 12 "
     "cells, pieces of one colour interchangeable, the gap on the front or back face"
 )
-
-
-def _add(parser: argparse.ArgumentParser, flag: str, **options) -> None:
-    """Add a flag unless another family already added it to this shared command."""
-    if flag not in parser._option_string_actions:  # noqa: SLF001 (argparse has no public test)
-        parser.add_argument(flag, **options)
-
-
-def add_arguments(command: str, parser: argparse.ArgumentParser) -> None:
-    if command in ("solve", "export"):
-        _add(parser, "--from", dest="start", metavar="POSITION",
-             help=f"mind-lock: {NOTATION_HELP}")
-    if command == "export":
-        _add(parser, "--steps", type=int, metavar="K",
-             help="mind-lock: the plan length bound k of the exported CNF")
-    if command == "verify":
-        _add(parser, "--sample", type=int, metavar="N",
-             help=f"mind-lock: random positions to plan besides the hardest "
-                  f"(default {DEFAULT_SAMPLE})")
-        _add(parser, "--seed", type=int, metavar="S",
-             help=f"mind-lock: seed of the random sample (default {DEFAULT_SEED})")
-
-
-def summary(puzzle: MindLockPuzzle) -> str:
-    return f"sliding puzzle, 12 cells, {len(puzzle.solved)} solved positions; {puzzle.title}"
-
-
-# ---------------------------------------------------------------- the table
-
-
-@dataclass
-class TableReport:
-    """A fresh build of God's algorithm and where its table is stored."""
-
-    build: mindlock_table.Build
-    table: mindlock_table.Table
-    path: Path
-    table_bytes: int
-
-    def as_json(self) -> dict:
-        build = self.build
-        return {
-            "positions": build.positions,
-            "counted": COUNTED,
-            "hardest_distance": build.hardest_distance,
-            "hardest_positions": len(build.hardest()),
-            "hardest": [
-                {"position": notation(unrank(r)), "code": hex_code(unrank(r))}
-                for r in build.hardest()
-            ],
-            "distance_counts": {str(d): n for d, n in enumerate(build.distance_counts)},
-            "table_bytes": self.table_bytes,
-            "table_file": str(self.path),
-            "seconds": round(build.seconds, 3),
-        }
-
-
-def build_table(puzzle: MindLockPuzzle) -> TableReport:
-    """Search all positions, check they are all reached, store the table in the cache."""
-    build = mindlock_table.breadth_first(puzzle.solved)
-    table = mindlock_table.table_of(build, puzzle.solved)
-    path = mindlock_table.save(table, puzzle.solved)
-    return TableReport(build, table, path, path.stat().st_size)
-
-
-def table_command(args) -> int:
-    puzzle = puzzlefile.load("mind-lock")
-    built = build_table(puzzle)
-    summary = built.as_json()
-    if args.json:
-        print(report.json_line(summary))
-        return 0
-    build = built.build
-    unreached = POSITIONS - build.positions
-    print(f"Mind Lock, God's algorithm: breadth-first search from the {len(puzzle.solved)} "
-          f"solved positions")
-    print(f"positions reached: {build.positions:,} ({COUNTED})"
-          + (f"; {unreached:,} of the {POSITIONS:,} ranks NOT reached" if unreached else ""))
-    print(f"hardest distance (God's number): {build.hardest_distance} moves, "
-          f"{len(build.hardest())} positions at that distance")
-    print("positions at each distance (the fewest moves to a solved position):")
-    print("distance  positions")
-    for distance, number in enumerate(build.distance_counts):
-        print(f"{distance:8}  {number:9,}")
-    print(f"table: {built.table_bytes:,} bytes on disk (distance mod 3, 2 bits a position, "
-          f"and a checksum) at {built.path}")
-    print(f"built in {build.seconds:.2f} s")
-    return 0
-
-
-# ---------------------------------------------------------------- planning
+# The planners verify checks against the table (the table is this family's reference).
+PLANNERS = VERIFY_SOLVERS
+# verify plans --sample positions in all: the hardest first (half of them, rounded up, at most
+# all 16), then random others (before, it always planned all 16 hardest besides the sample: over
+# 5 minutes). The default, 4 positions (2 hardest, 2 random), stays within about a minute on this
+# project's 2-core machine: a plan takes a median 3.0-4.7 s per planner (results/mind-lock.json,
+# 28 plans each), so 4 x 3 plans are about 45 s, plus about 5 s for the table build and the rule
+# checks; measured: 35 s of CPU time (2 minutes of wall time with the machine shared, load 9).
+DEFAULT_SAMPLE = 4
+DEFAULT_SEED = 2002
+# The longest plan export writes. God's number is 22 (the table), so no optimal plan needs more;
+# a larger k only makes a larger file: the CNF grows by about 700 clauses a step, 1,000 steps
+# are about 700,000 clauses (17 MB of DIMACS, 3 s to build), 100,000 would be 1.7 GB.
+MAX_STEPS = 1000
 
 
 class PlanError(Exception):
@@ -160,6 +85,9 @@ class Plan:
     seconds: float
     complete: bool = True
     bounds: list[dict] = field(default_factory=list)  # per k tried: seconds and outcome
+
+
+# ---------------------------------------------------------------- planning
 
 
 def replay(start: Position, solved: tuple[Position, ...], steps: int, values: list[int]) -> Plan:
@@ -190,25 +118,30 @@ def replay(start: Position, solved: tuple[Position, ...], steps: int, values: li
     raise PlanError(f"the plan of {steps} moves does not reach a solved position")
 
 
-def plan_by_search(
-    puzzle: MindLockPuzzle,
-    start: Position,
-    backend_name: str,
-    workers: int = 2,
-    time_limit: float | None = None,
-) -> Plan:
-    """An optimal plan by iterative deepening: the first k with a plan of at most k moves."""
-    backend = backend_named(backend_name, workers)
+def plan_by_search(puzzle: MindLockPuzzle, start: Position, backend: Backend,
+                   time_limit: float | None = None) -> Plan:
+    """An optimal plan by iterative deepening: the first k with a plan of at most k moves.
+
+    The time limit covers the whole deepening (each k gets what is left); a search stopped by it
+    returns a Plan with complete False and the bounds tried. With a time limit a SAT solver
+    deepens in one worker process, ended at the limit (PySAT solvers are stopped from outside).
+    """
+    if time_limit is not None and backend.takes == "cnf":
+        return _search_in_worker(puzzle, start, backend, time_limit)
     begin = time.perf_counter()
-    bounds = []
+    bounds: list[dict] = []
     for steps in range(POSITIONS):  # no distance can reach the number of positions
         left = None if time_limit is None else time_limit - (time.perf_counter() - begin)
         if left is not None and left <= 0:
             return Plan([], [], time.perf_counter() - begin, False, bounds)
-        if backend.encoding == "cpsat":
+        if backend.takes == "cpsat":
             model = plan_cpsat(start, puzzle.solved, steps)
         else:
             model = plan_cnf(start, puzzle.solved, steps)
+        if left is not None:
+            left = time_limit - (time.perf_counter() - begin)  # model building included
+            if left <= 0:
+                return Plan([], [], time.perf_counter() - begin, False, bounds)
         outcome = backend.solve(model, left)
         bounds.append({"k": steps, "seconds": round(outcome.seconds, 3),
                        "plan": outcome.values is not None})
@@ -227,153 +160,103 @@ def plan_by_search(
     raise PlanError("no plan within the number of positions")
 
 
-def plan_by_table(puzzle: MindLockPuzzle, start: Position) -> Plan:
+def _search_in_worker(puzzle: MindLockPuzzle, start: Position, backend: Backend,
+                      time_limit: float) -> Plan:
+    """The whole deepening in one spawned process, ended at the time limit: a PySAT solve with a
+    time limit otherwise starts a process for every k."""
+    import multiprocessing
+
     begin = time.perf_counter()
-    table, built = mindlock_table.load_or_build(puzzle.solved)
-    if built:
-        report.say(f"built the table and stored it in {mindlock_table.cache_path()}")
-    path = table.walk(start)
-    return Plan([m for m, _ in path], [p for _, p in path], time.perf_counter() - begin)
+    context = multiprocessing.get_context("spawn")
+    with context.Pool(1) as pool:  # leaving the block ends the worker, finished or not
+        pending = pool.apply_async(plan_by_search, (puzzle, start, backend, None))
+        try:
+            found = pending.get(timeout=max(0.001, time_limit - (time.perf_counter() - begin)))
+        except multiprocessing.TimeoutError:
+            return Plan([], [], time.perf_counter() - begin, False)
+    found.seconds = time.perf_counter() - begin
+    return found
 
 
-def solve_position(puzzle: MindLockPuzzle, start: Position, backend: str, args) -> Plan:
-    if backend == TABLE:
-        return plan_by_table(puzzle, start)
-    return plan_by_search(puzzle, start, backend, args.workers, args.time_limit)
-
-
-def start_position(args) -> Position:
-    text = getattr(args, "start", None)
-    if text is None:
-        raise InputError(f"required for mind-lock: {NOTATION_HELP}", field="--from")
-    return parse_position(text, "--from")
-
-
-def check_encoding(args) -> None:
-    encoding = getattr(args, "encoding", None)
-    if encoding not in (None, "pairwise"):
-        raise InputError(
-            "mind-lock CNF has one 'exactly one' over three move types, always written pairwise",
-            field="--encoding",
-        )
-
-
-def check_backend(name: str) -> None:
-    """An unknown backend is an input error before any work."""
-    if name != TABLE and name != "cpsat" and not name.startswith("pysat:"):
-        raise InputError(
-            f"unknown backend {name!r} for mind-lock; use table (the default), cpsat or "
-            "pysat:NAME (e.g. pysat:cadical195)",
-            field="--backend",
-        )
-    if name != TABLE:
-        backend_named(name)
-
-
-def solve(puzzle: MindLockPuzzle, args) -> int:
-    start = start_position(args)
-    check_encoding(args)
-    backend = args.backend or TABLE
-    check_backend(backend)
+def plan_by_table(puzzle: MindLockPuzzle, start: Position, backend: Backend) -> Plan:
+    """An optimal plan read off God's-algorithm table (the MindLockTable backend)."""
+    begin = time.perf_counter()
     try:
-        plan = solve_position(puzzle, start, backend, args)
-    except PlanError as error:
-        print(f"mind-lock: the {backend} plan breaks the rules: {error}", file=sys.stderr)
-        return 1
-    if args.json:
-        print(report.json_line({
-            "puzzle": puzzle.name,
-            "start": notation(start),
-            "start_code": hex_code(start),
-            "backend": backend,
-            "complete": plan.complete,
-            "length": len(plan.moves) if plan.complete else None,
-            "optimal": plan.complete,
-            "moves": plan.moves,
-            "positions": [notation(p) for p in plan.positions],
-            "codes": [hex_code(p) for p in plan.positions],
-            "seconds": round(plan.seconds, 4),
-            **({"bounds": plan.bounds} if plan.bounds else {}),
-        }))
-        return 0 if plan.complete else 1
-    if not plan.complete:
-        print(f"mind-lock: no optimal plan found within the time limit ({backend}, "
-              f"{plan.seconds:.2f} s; k up to {len(plan.bounds) - 1} tried)")
-        return 1
-    print(f"start: {notation(start)} ({hex_code(start)})")
-    print(draw_header())
-    print("\n".join(draw(start)))
-    position = start
-    for number, (move, after) in enumerate(zip(plan.moves, plan.positions), start=1):
-        print(f"move {number}: {describe_move(position, move)} -> {notation(after)}")
-        print("\n".join(draw(after)))
-        position = after
-    how = {TABLE: "God's-algorithm table"}.get(backend, f"{backend}, iterative deepening")
-    moves = len(plan.moves)
-    if not moves:
-        print(f"already solved: 0 moves ({how}, {plan.seconds:.3f} s)")
-    else:
-        print(f"solved in {moves} move{'s' * (moves != 1)}, the fewest possible "
-              f"({how}, {plan.seconds:.3f} s)")
-    return 0
+        outcome = backend.solve(TableQuery(start, puzzle.solved))
+    except ValueError as error:  # a puzzle file whose solved positions do not reach the start
+        raise InputError(f"no plan from {notation(start)}: {error}", field="--from") from None
+    moves = [MOVES[i] for i in outcome.values or []]
+    positions, position = [], start
+    for move in moves:
+        position = apply_move(position, move)
+        positions.append(position)
+    return Plan(moves, positions, time.perf_counter() - begin)
 
 
-# ---------------------------------------------------------------- count, export
+def plan(puzzle: MindLockPuzzle, start: Position, backend: Backend,
+         time_limit: float | None = None) -> Plan:
+    """An optimal plan from `start` with the backend: the table's walk, or iterative deepening."""
+    if backend.takes == "table":
+        return plan_by_table(puzzle, start, backend)
+    return plan_by_search(puzzle, start, backend, time_limit)
 
 
-def count(puzzle: MindLockPuzzle, args) -> int:
-    if args.modulo != "none":
-        raise InputError("mind-lock counts positions with --modulo none only", field="--modulo")
-    if args.backend not in (None, TABLE):
-        raise InputError(
-            "mind-lock positions are counted by the breadth-first search: use --backend table",
-            field="--backend",
-        )
-    build = mindlock_table.breadth_first(puzzle.solved)
-    if args.json:
-        print(report.json_line({
-            "puzzle": puzzle.name, "count": build.positions, "counted": COUNTED,
-            "backend": TABLE, "seconds": round(build.seconds, 3), "complete": True,
-        }))
-        return 0
-    print(f"{puzzle.name}: {build.positions:,} {COUNTED}, all reached by breadth-first search "
-          f"from the {len(puzzle.solved)} solved positions ({build.seconds:.2f} s)")
-    return 0
+def _how(backend: Backend) -> str:
+    return "God's-algorithm table" if backend.takes == "table" else (
+        f"{backend.name}, iterative deepening")
 
 
-def export(puzzle: MindLockPuzzle, args) -> int:
-    start = start_position(args)
-    check_encoding(args)
-    steps = getattr(args, "steps", None)
-    if steps is None or steps < 0:
-        raise InputError("required for mind-lock: the plan length bound k (0 or more)",
-                         field="--steps")
-    model = plan_cnf(start, puzzle.solved, steps)
-    header = [
-        f"puzzlesat export of {puzzle.name}: {model.title}, from {notation(start)} "
-        f"({hex_code(start)})",
-        "a model of this CNF is a plan; the first keys are the move types of each move",
-    ]
-    report.write_export(
-        args.output,
-        to_dimacs(model, header),
-        f"{model.nvars} variables, {len(model.clauses)} clauses",
-    )
-    return 0
+# ---------------------------------------------------------------- the table
 
 
-# ---------------------------------------------------------------- verify
+@dataclass
+class TableReport:
+    """A fresh build of God's algorithm and where its table is stored."""
+
+    build: tables.Build
+    table: tables.Table
+    path: Path
+    table_bytes: int
+
+    def as_json(self) -> dict:
+        build = self.build
+        return {
+            "positions": build.positions,
+            "counted": COUNTED,
+            "hardest_distance": build.hardest_distance,
+            "hardest_positions": len(build.hardest()),
+            "hardest": [
+                {"position": notation(unrank(r)), "code": hex_code(unrank(r))}
+                for r in build.hardest()
+            ],
+            "distance_counts": {str(d): n for d, n in enumerate(build.distance_counts)},
+            "table_bytes": self.table_bytes,
+            "table_file": str(self.path),
+            "seconds": round(build.seconds, 3),
+        }
 
 
-def check_rules(build: mindlock_table.Build, table: mindlock_table.Table) -> dict[str, bool]:
+def build_table(puzzle: MindLockPuzzle) -> TableReport:
+    """Search all positions from the solved ones and store the table in the cache."""
+    build = tables.breadth_first(puzzle.solved)
+    table = tables.table_of(build, puzzle.solved)
+    path = tables.save(table, puzzle.solved)
+    return TableReport(build, table, path, path.stat().st_size)
+
+
+# ---------------------------------------------------------------- verify's rule checks
+
+
+def check_rules(build: tables.Build, table: tables.Table) -> dict[str, bool]:
     """Every rank a position and back; three distinct moves from every position, each undone
-    by itself; the slide identities the encodings rely on; distances consistent with moves;
-    the packed table's residues equal to the distances mod 3."""
+    by itself; the move tables on ranks (the search's) equal to the rules; the slide identities
+    the encodings rely on, on every position; distances consistent with moves; the packed
+    table's residues equal to the distances mod 3."""
     checks = {"rank_is_a_bijection": True, "three_moves_everywhere": True,
-              "every_move_reversible": True, "slide_identities_hold": True,
-              "distances_consistent": True, "table_residues_match": True,
-              "all_positions_reached": build.positions == POSITIONS}
-    identities = [(list(_letters(a)), list(_letters(b))) for a, b in slide_identities()]
+              "every_move_reversible": True, "move_tables_match_the_rules": True,
+              "slide_identities_hold": True, "distances_consistent": True,
+              "table_residues_match": True, "all_positions_reached": build.positions == POSITIONS}
+    by_move = dict(zip(MOVES, tables.move_tables()))
     for number in range(POSITIONS):
         position = unrank(number)
         if rank(position) != number:
@@ -384,15 +267,26 @@ def check_rules(build: mindlock_table.Build, table: mindlock_table.Table) -> dic
             checks["three_moves_everywhere"] = False
         if any(apply_move(p, move) != position for move, p in after):
             checks["every_move_reversible"] = False
-        for one, other in identities:
-            if _run(position, one) != _run(position, other):
-                checks["slide_identities_hold"] = False
+        ranks = [rank(p) for _, p in after]
+        if any(by_move[move][number] != r for (move, _), r in zip(after, ranks)):
+            checks["move_tables_match_the_rules"] = False
         distance = build.distances[number]
-        near = [build.distances[rank(p)] for _, p in after]
+        near = [build.distances[r] for r in ranks]
         if any(abs(d - distance) > 1 for d in near) or (distance and distance - 1 not in near):
             checks["distances_consistent"] = False
-        if table.residue(number) != (3 if distance == mindlock_table.UNREACHED else distance % 3):
+        if table.residue(number) != (3 if distance == tables.UNREACHED else distance % 3):
             checks["table_residues_match"] = False
+    # on ranks through the move tables, just checked against the rules: fast for every position
+    for one, other in slide_identities():
+        ends = []
+        for word in (one, other):
+            reached = list(range(POSITIONS))
+            for move in _letters(word):
+                step = by_move[move]
+                reached = [step[r] for r in reached]
+            ends.append(reached)
+        if ends[0] != ends[1]:
+            checks["slide_identities_hold"] = False
     return checks
 
 
@@ -400,108 +294,328 @@ def _letters(word: str) -> list[str]:
     return [{"h": "horizontal", "v": "vertical", "p": "push"}[c] for c in word]
 
 
-def _run(position: Position, moves: list[str]) -> Position:
-    for move in moves:
-        position = apply_move(position, move)
-    return position
-
-
-def verify(puzzle: MindLockPuzzle, args) -> int:
-    """The table against CP-SAT and PySAT planning on the hardest positions and a sample."""
-    sample_size = DEFAULT_SAMPLE if getattr(args, "sample", None) is None else args.sample
-    seed = DEFAULT_SEED if getattr(args, "seed", None) is None else args.seed
-    if sample_size < 0:
-        raise InputError("must be 0 or more", field="--sample")
-    check_encoding(args)
-    built = build_table(puzzle)
-    build = built.build
-    report.say(f"table: {build.positions:,} positions, hardest {build.hardest_distance} moves, "
-               f"built in {build.seconds:.2f} s")
-    cached, _ = mindlock_table.load_or_build(puzzle.solved)
-    checks = check_rules(build, cached)
-    checks["cached_table_is_the_build"] = cached.packed == built.table.packed
-    report.say("rules: " + ", ".join(f"{k} {'ok' if v else 'FAILED'}" for k, v in checks.items()))
-    hardest = build.hardest()
+def chosen_positions(build: tables.Build, sample: int, seed: int) -> list[tuple[str, int]]:
+    """The positions verify plans: `sample` in all, the hardest first (half, rounded up, at most
+    all of them), then random other ranks drawn with `seed`; as (why chosen, rank)."""
+    hardest = build.hardest()[: min(len(build.hardest()), -(-sample // 2))]
     others = [r for r in range(POSITIONS) if build.distances[r] != build.hardest_distance]
-    sample = sorted(random.Random(seed).sample(others, min(sample_size, len(others))))
-    cases = [("hardest", r) for r in hardest] + [("sample", r) for r in sample]
-    rows, seconds = [], {name: [] for name in (TABLE, *VERIFY_BACKENDS)}
-    complete, agree = True, True
-    for what, number in cases:
-        position = unrank(number)
-        row = {"position": notation(position), "code": hex_code(position), "chosen": what,
-               "bfs_distance": build.distances[number]}
-        for backend in (TABLE, *VERIFY_BACKENDS):
-            try:
-                plan = solve_position(puzzle, position, backend, args)
-            except PlanError as error:
-                row[backend] = {"error": str(error)}
-                agree = False
-                continue
-            length = len(plan.moves) if plan.complete else None
-            row[backend] = {"length": length, "seconds": round(plan.seconds, 4)}
-            seconds[backend].append(plan.seconds)
-            complete = complete and plan.complete
-            if length is not None and length != row["bfs_distance"]:
-                agree = False
-        rows.append(row)
-        report.say(f"{what:7} {row['position']} distance {row['bfs_distance']:2}: " + ", ".join(
-            f"{b} {row[b].get('length')} in {row[b].get('seconds', 0):.2f} s"
-            for b in (TABLE, *VERIFY_BACKENDS)))
-    example = parse_position(str(puzzle.published.get("example", "0x76bd98")), "published.example")
-    example_distance = build.distances[rank(example)]
-    ok = complete and agree and all(checks.values())
-    published = {"positions": build.positions, "example_moves": example_distance}
-    result = {
-        "puzzle": puzzle.name,
-        "title": puzzle.title,
-        "kind": KIND,
-        "count": build.positions,
-        "counted": COUNTED,
-        "positions": build.positions,
-        "hardest_distance": build.hardest_distance,
-        "hardest_positions": len(hardest),
-        "hardest": [{"position": notation(unrank(r)), "code": hex_code(unrank(r))}
-                    for r in hardest],
-        "distance_counts": {str(d): n for d, n in enumerate(build.distance_counts)},
-        "table_bytes": built.table_bytes,
-        "build_seconds": round(build.seconds, 3),
-        "example": {"position": notation(example), "code": hex_code(example),
-                    "moves": example_distance},
-        "example_moves": example_distance,
-        "published": puzzle.published,
-        "published_agrees": {k: puzzle.published[k] == v for k, v in published.items()
-                             if k in puzzle.published},
-        "checks": checks,
-        "plans_agree_with_table": agree,
-        "plans_complete": complete,
-        "sample": {"size": len(sample), "seed": seed},
-        "solve_seconds": {
-            b: {"plans": len(s), "median": round(statistics.median(s), 4) if s else None,
-                "max": round(max(s), 4) if s else None, "total": round(sum(s), 3)}
-            for b, s in seconds.items()
-        },
-        "runs": [{"backend": b, "seconds": round(sum(s), 3), "complete": complete}
-                 for b, s in seconds.items()],
-        "plans": rows,
-    }
-    if not ok:
+    rest = min(sample - len(hardest), len(others))
+    drawn = sorted(random.Random(seed).sample(others, rest))
+    return [("hardest", r) for r in hardest] + [("sample", r) for r in drawn]
+
+
+# ---------------------------------------------------------------- the family
+
+
+class MindLock(Family):
+    kind = KIND
+    takes = ("cpsat", "cnf", "table")
+    moduli = ("none",)
+    options = ("start", "encoding")
+    export_formats = ("dimacs",)
+
+    def summary(self, puzzle: MindLockPuzzle) -> str:
+        return f"sliding puzzle, 12 cells, {len(puzzle.solved)} solved positions; {puzzle.title}"
+
+    # ---- options
+
+    def start_position(self, puzzle: MindLockPuzzle, start) -> Position:
+        """The --from position: notation, hex code, 'hardest' (the first hardest position in
+        rank order) or a position tuple."""
+        if start is None:
+            raise InputError(f"required for mind-lock: {NOTATION_HELP}, or 'hardest'",
+                             field="--from")
+        if isinstance(start, str) and start.strip().lower() == HARDEST:
+            return hardest_position(puzzle)
+        if isinstance(start, str):
+            return parse_position(start, "--from")
+        if isinstance(start, (tuple, list)):
+            return checked(tuple(start), "--from")
+        raise InputError(f"expected a position as text, not {start!r}: {NOTATION_HELP}",
+                         field="--from")
+
+    def check_encoding(self, encoding: str | None, backend: Backend | None = None) -> None:
+        if encoding not in (None, "pairwise"):
+            raise InputError(
+                "mind-lock CNF has one 'exactly one' over three move types, always written "
+                "pairwise", field="--encoding",
+            )
+        if encoding is not None and backend is not None and backend.takes != "cnf":
+            raise InputError(f"chooses how CNF encodes 'exactly one'; {backend.name} does not "
+                             "take CNF", field="--encoding")
+
+    # ---- solve, solutions
+
+    def solve(self, puzzle, backend, time_limit=None, start=None, encoding=None) -> Solution:
+        """An optimal plan from `start` (the table's walk, or iterative deepening on CP-SAT or a
+        SAT solver with the time limit over the whole deepening); grid is the positions from the
+        start to a solved one, moves the move names between them."""
+        position = self.start_position(puzzle, start)
+        self.check_encoding(encoding, backend)
+        found = plan(puzzle, position, backend, time_limit)
+        return self._solution(puzzle, position, found, backend)
+
+    def solutions(self, puzzle, backend, limit=None, start=None, encoding=None
+                  ) -> Iterator[Solution]:
+        """Mind Lock lists the optimal plan: one Solution (none with limit 0), as `solve` finds
+        it; other plans of the same length are not enumerated."""
+        position = self.start_position(puzzle, start)
+        self.check_encoding(encoding, backend)
+        if limit == 0:
+            return iter(())
+        return iter([self._solution(puzzle, position, plan(puzzle, position, backend), backend)])
+
+    def _solution(self, puzzle, start: Position, found: Plan, backend: Backend) -> Solution:
+        data = {
+            "puzzle": puzzle.name,
+            "start": notation(start),
+            "start_code": hex_code(start),
+            "backend": backend.name,
+            "complete": found.complete,
+            "length": len(found.moves) if found.complete else None,
+            "optimal": found.complete,
+            "moves": found.moves,
+            "positions": [notation(p) for p in found.positions],
+            "codes": [hex_code(p) for p in found.positions],
+            "seconds": round(found.seconds, 4),
+            **({"bounds": found.bounds} if found.bounds else {}),
+        }
+        if not found.complete:
+            tried = len(found.bounds) - 1
+            note = ("no optimal plan found within the time limit"
+                    + (f" (k up to {tried} tried)" if tried >= 0 else ""))
+            return Solution(puzzle.name, self.kind, None, backend.name, found.seconds, False,
+                            data=data, note=note)
+        lines = [f"start: {notation(start)} ({hex_code(start)})", draw_header(), *draw(start)]
+        position = start
+        for number, (move, after) in enumerate(zip(found.moves, found.positions), start=1):
+            lines.append(f"move {number}: {describe_move(position, move)} -> {notation(after)}")
+            lines.extend(draw(after))
+            position = after
+        moves = len(found.moves)
+        how = _how(backend)
+        if not moves:
+            lines.append(f"already solved: 0 moves ({how}, {found.seconds:.3f} s)")
+        else:
+            lines.append(f"solved in {moves} move{'s' * (moves != 1)}, the fewest possible "
+                         f"({how}, {found.seconds:.3f} s)")
+        return Solution(puzzle.name, self.kind, [start, *found.positions], backend.name,
+                        found.seconds, True, moves=list(found.moves), data=data, lines=lines,
+                        note=f"optimal: {moves} move{'s' * (moves != 1)}")
+
+    # ---- count
+
+    def count(self, puzzle, backend, modulo, runner: Runner, start=None, encoding=None) -> Count:
+        """The positions the breadth-first search reaches from the solved ones (every one of the
+        92,400 ranks, found, not assumed); only the 'table' backend counts them."""
+        self.check_modulo(puzzle, modulo)
+        if backend.takes != "table":
+            raise InputError(
+                f"mind-lock positions are counted by the breadth-first search: use --backend "
+                f"table ({backend.name} plans from one position, see 'solve')", field="--backend",
+            )
+        if start is not None:
+            raise InputError("count counts every position; --from applies to solve, solutions "
+                             "and export", field="--from")
+        self.check_encoding(encoding)
+        build = tables.breadth_first(puzzle.solved)
+        return Count(
+            puzzle.name, build.positions, COUNTED, "none", True, build.seconds, TABLE,
+            runner.executor.name,
+            details={"solved_positions": len(puzzle.solved),
+                     "hardest_distance": build.hardest_distance,
+                     "hardest_positions": len(build.hardest()),
+                     "distance_counts": {str(d): n for d, n in enumerate(build.distance_counts)}},
+        )
+
+    # ---- export
+
+    def export(self, puzzle, fmt, start=None, encoding=None, steps=None) -> tuple[str, str]:
+        """The CNF of "a plan of at most `steps` moves from `start`" in DIMACS."""
+        position = self.start_position(puzzle, start)
+        self.check_encoding(encoding)
+        steps = check_steps(steps)
+        model = plan_cnf(position, puzzle.solved, steps)
+        header = [
+            f"puzzlesat export of {puzzle.name}: {model.title}, from {notation(position)} "
+            f"({hex_code(position)})",
+            "a model of this CNF is a plan; the first keys are the move types of each move",
+        ]
+        return to_dimacs(model, header), f"{model.nvars} variables, {len(model.clauses)} clauses"
+
+    # ---- verify
+
+    def verify(self, puzzle, runner_for, backends=None, sample=None, seed=None,
+               time_limit=None, encoding=None, say: Say | None = None) -> Verification:
+        """The table against CP-SAT and PySAT planning on `sample` positions (default 4): the
+        hardest first (half of them, rounded up), then random ones drawn with `seed`; and the
+        rules checked on every position.
+
+        time_limit (else the runner's): seconds per plan; a plan stopped by it is reported as
+        incomplete, and the verification then fails (nothing is claimed for it).
+        """
+        from ..registry import resolve
+
+        sample = DEFAULT_SAMPLE if sample is None else sample
+        seed = DEFAULT_SEED if seed is None else seed
+        if not isinstance(sample, int) or isinstance(sample, bool) or sample < 0:
+            raise InputError(f"must be 0 or more, not {sample!r}", field="--sample")
+        if not isinstance(seed, int) or isinstance(seed, bool):
+            raise InputError(f"must be a whole number, not {seed!r}", field="--seed")
+        self.check_encoding(encoding)
+        if time_limit is None:
+            time_limit = runner_for().left()
+        table_backend = resolve(TABLE, self.kind, "solve")
+        planners = []
+        for name in backends or PLANNERS:
+            chosen = resolve(name, self.kind, "solve")
+            if chosen.takes != "table" and chosen.name not in [p.name for p in planners]:
+                planners.append(chosen)
+        names = [TABLE, *(p.name for p in planners)]
+        say = say or (lambda message: None)
+
+        built = build_table(puzzle)
+        build = built.build
+        say(f"table: {build.positions:,} positions, hardest {build.hardest_distance} moves, "
+            f"built in {build.seconds:.2f} s")
+        cached, _ = tables.load_or_build(puzzle.solved)
+        checks = check_rules(build, cached)
+        checks["cached_table_is_the_build"] = cached.packed == built.table.packed
+        say("rules: " + ", ".join(f"{k} {'ok' if v else 'FAILED'}" for k, v in checks.items()))
+
+        cases = chosen_positions(build, sample, seed)
+        rows: list[dict] = []
+        seconds: dict[str, list[float]] = {name: [] for name in names}
+        unfinished: dict[str, int] = {name: 0 for name in names}
+        agree = True
+        for what, number in cases:
+            position = unrank(number)
+            row: dict = {"position": notation(position), "code": hex_code(position),
+                         "chosen": what, "bfs_distance": build.distances[number]}
+            for backend in (table_backend, *planners):
+                name = TABLE if backend is table_backend else backend.name
+                try:
+                    found = plan(puzzle, position, backend, time_limit)
+                except PlanError as error:
+                    row[name] = {"error": str(error)}
+                    agree = False
+                    continue
+                length = len(found.moves) if found.complete else None
+                row[name] = {"length": length, "seconds": round(found.seconds, 4),
+                             "complete": found.complete}
+                seconds[name].append(found.seconds)
+                if not found.complete:
+                    unfinished[name] += 1
+                elif length != row["bfs_distance"]:
+                    agree = False
+            rows.append(row)
+            say(f"{what:7} {row['position']} distance {row['bfs_distance']:2}: "
+                + ", ".join(f"{n} {_cell(row[n])}" for n in names))
+
+        complete = not any(unfinished.values())
+        example = parse_position(str(puzzle.published.get("example", "0x76bd98")),
+                                 "published.example")
+        example_distance = build.distances[rank(example)]
+        hardest = build.hardest()
         why = [k for k, v in checks.items() if not v]
-        why += [] if agree else ["a plan's length differs from the table's distance"]
-        why += [] if complete else ["a plan did not finish"]
-        print(f"mind-lock: verification FAILED: {'; '.join(why)}; nothing written")
-        return 1
-    path = report.write_verified(args.results, puzzle.name, result)
-    print(f"mind-lock: {build.positions:,} {COUNTED}")
-    print(f"hardest distance {build.hardest_distance} moves ({len(hardest)} positions); "
-          f"the table's distance equals the optimal plan length of "
-          f"{', '.join(VERIFY_BACKENDS)} on all {len(hardest)} hardest positions and "
-          f"{len(sample)} random ones (seed {seed})")
-    print(f"every position has exactly three moves, each undone by itself; example "
-          f"{hex_code(example)}: {example_distance} moves (published: "
-          f"{puzzle.published.get('example_moves', '-')})")
-    print(f"wrote {path}")
-    return 0
+        if not agree:
+            why.append("a plan's length differs from the table's distance (the backends "
+                       "DISAGREE)")
+        if not complete:
+            why.append("plans did not finish within the time limit: " + ", ".join(
+                f"{n} on {k} position{'s' * (k != 1)}" for n, k in unfinished.items() if k))
+        count = Count(puzzle.name, build.positions, COUNTED, "none", True, build.seconds, TABLE,
+                      details={"hardest_distance": build.hardest_distance})
+        table = verify_table(rows, names)
+        published = {"positions": build.positions, "example_moves": example_distance}
+        result: dict[str, object] = {}
+        if not why:
+            result = {
+                "puzzle": puzzle.name,
+                "title": puzzle.title,
+                "kind": self.kind,
+                "count": build.positions,
+                "counted": COUNTED,
+                "positions": build.positions,
+                "hardest_distance": build.hardest_distance,
+                "hardest_positions": len(hardest),
+                "hardest": [{"position": notation(unrank(r)), "code": hex_code(unrank(r))}
+                            for r in hardest],
+                "distance_counts": {str(d): n for d, n in enumerate(build.distance_counts)},
+                "table_bytes": built.table_bytes,
+                "build_seconds": round(build.seconds, 3),
+                "example": {"position": notation(example), "code": hex_code(example),
+                            "moves": example_distance},
+                "example_moves": example_distance,
+                "published": puzzle.published,
+                "published_agrees": {k: puzzle.published[k] == v for k, v in published.items()
+                                     if k in puzzle.published},
+                "checks": checks,
+                # None: no plan was made (--sample 0 or no planner)
+                "plans_agree_with_table": agree if rows and planners else None,
+                "plans_complete": complete if rows and planners else None,
+                "sample": {"size": len(cases), "seed": seed,
+                           "hardest": sum(1 for what, _ in cases if what == "hardest"),
+                           "random": sum(1 for what, _ in cases if what == "sample")},
+                "solve_seconds": {
+                    n: {"plans": len(s), "median": round(statistics.median(s), 4) if s else None,
+                        "max": round(max(s), 4) if s else None, "total": round(sum(s), 3)}
+                    for n, s in seconds.items()
+                },
+                "runs": [{"backend": n, "seconds": round(sum(s), 3),
+                          "complete": not unfinished[n]} for n, s in seconds.items()],
+                "plans": rows,
+            }
+        return Verification(puzzle.name, not why, "; ".join(why), [count], result, table)
+
+
+def check_steps(steps) -> int:
+    """export's plan length bound k: 0 to MAX_STEPS."""
+    if steps is None:
+        raise InputError("required for mind-lock: the plan length bound k (0 or more)",
+                         field="--steps")
+    if not isinstance(steps, int) or isinstance(steps, bool):
+        raise InputError(f"must be a whole number, not {steps!r}", field="--steps")
+    if steps < 0:
+        raise InputError(f"must be 0 or more, not {steps}", field="--steps")
+    if steps > MAX_STEPS:
+        raise InputError(
+            f"at most {MAX_STEPS} (asked {steps}): no optimal plan needs more than 22 moves "
+            f"(God's number), and the CNF grows by about 700 clauses a step", field="--steps",
+        )
+    return steps
+
+
+def _cell(entry: dict) -> str:
+    """One planner's outcome on one position, for the terminal."""
+    if "error" in entry:
+        return f"ERROR ({entry['error']})"
+    if not entry["complete"]:
+        return f"incomplete (time limit, {entry['seconds']:.2f} s)"
+    return f"{entry['length']} in {entry['seconds']:.2f} s"
+
+
+def verify_table(rows: list[dict], names: list[str]) -> str:
+    """The plans side by side: per position its table distance and each planner's length."""
+    width = max(15, *(len(r["position"]) for r in rows)) if rows else 15
+    lines = [f"{'position':{width}} {'chosen':7} {'distance':>8}  "
+             + "  ".join(f"{n:>22}" for n in names)]
+    for row in rows:
+        cells = []
+        for name in names:
+            entry = row[name]
+            if "error" in entry:
+                text = "plan breaks the rules"
+            elif not entry["complete"]:
+                text = f"incomplete {entry['seconds']:.2f} s"
+            else:
+                text = f"{entry['length']} in {entry['seconds']:.2f} s"
+            cells.append(f"{text:>22}")
+        lines.append(f"{row['position']:{width}} {row['chosen']:7} {row['bfs_distance']:>8}  "
+                     + "  ".join(cells))
+    if not rows:
+        lines.append("(no positions planned: --sample 0)")
+    return "\n".join(lines)
 
 
 # ---------------------------------------------------------------- bench
@@ -509,52 +623,64 @@ def verify(puzzle: MindLockPuzzle, args) -> int:
 
 def hardest_position(puzzle: MindLockPuzzle) -> Position:
     """The first hardest position in rank order (the bench's planning instance)."""
-    return unrank(mindlock_table.breadth_first(puzzle.solved).hardest()[0])
+    return unrank(_first_hardest(puzzle.solved))
 
 
-def bench_backends(puzzle: MindLockPuzzle, args) -> list[str]:
-    return [TABLE, "cpsat", BEST_SAT] if args.solve else [TABLE]
+@cache
+def _first_hardest(solved: tuple[Position, ...]) -> int:
+    return tables.breadth_first(solved).hardest()[0]
 
 
-def bench_run(puzzle: MindLockPuzzle, backend: str, args, solve: bool) -> report.BenchRun:
-    """solve: an optimal plan for a hardest position; count: the breadth-first search."""
-    if not solve:
-        if backend != TABLE:
-            raise InputError("mind-lock positions are counted by the table's search only",
-                             field="--backend")
-        build = mindlock_table.breadth_first(puzzle.solved)
-        return report.BenchRun(build.seconds, True, f"{build.positions} positions")
-    check_backend(backend)
-    plan = solve_position(puzzle, hardest_position(puzzle), backend, args)
-    what = f"{len(plan.moves)} moves (optimal)" if plan.complete else "time limit"
-    return report.BenchRun(plan.seconds, plan.complete, what)
+def bench(puzzle: MindLockPuzzle, repeat: int = 3, queries: int = 2000,
+          backends: list[str] | None = None, workers: int = 2, time_limit: float | None = None,
+          say: Say | None = None) -> dict:
+    """Time the issue's targets: table build (search, pack, write), size, load, queries, and
+    the planners on a hardest position; the figures as results/mind-lock-bench.json holds them.
 
+    backends: planners to time (default: the ones verify runs); workers: CP-SAT's workers.
+    """
+    from ..backends.cpsat import CpsatBackend
+    from ..output import machine, now, versions
+    from ..registry import resolve
 
-def bench_command(args) -> int:
-    """Time the issue's targets: table build, size, query, planners on a hardest position."""
-    puzzle = puzzlefile.load("mind-lock")
-    repeat = args.repeat
-    if args.queries < 1:
-        raise InputError("must be at least 1", field="--queries")
+    say = say or (lambda message: None)
+    for name, value, least in (("--repeat", repeat, 1), ("--queries", queries, 1),
+                               ("--workers", workers, 1)):
+        if not isinstance(value, int) or isinstance(value, bool) or value < least:
+            raise InputError(f"must be a whole number of at least {least}, not {value!r}",
+                             field=name)
+    if queries > POSITIONS:
+        raise InputError(f"at most {POSITIONS:,} (the positions), not {queries}",
+                         field="--queries")
+    planners = []
+    for name in backends or PLANNERS:
+        chosen = resolve(name, KIND, "solve")
+        if chosen.takes == "table":
+            raise InputError("the table is timed anyway; --backend names the planners "
+                             "(cpsat, pysat:NAME)", field="--backend")
+        if chosen.takes == "cpsat" and workers != chosen.workers:
+            chosen = CpsatBackend(workers)
+        planners.append(chosen)
     builds = []
     for _ in range(repeat):
         begin = time.perf_counter()
-        build = mindlock_table.breadth_first(puzzle.solved)
-        table = mindlock_table.table_of(build, puzzle.solved)
-        path = mindlock_table.save(table, puzzle.solved)
+        build = tables.breadth_first(puzzle.solved)
+        table = tables.table_of(build, puzzle.solved)
+        path = tables.save(table, puzzle.solved)
         builds.append(time.perf_counter() - begin)
-    report.say(f"table build (search, pack, write): {', '.join(f'{s:.3f}' for s in builds)} s")
+    say(f"table build (search, pack, write): {', '.join(f'{s:.3f}' for s in builds)} s")
     size = path.stat().st_size
     loads = []
     for _ in range(max(repeat, 5)):
         begin = time.perf_counter()
-        table, built = mindlock_table.load_or_build(puzzle.solved)
+        table, built = tables.load_or_build(puzzle.solved)
         loads.append(time.perf_counter() - begin)
-        assert not built
+        if built:
+            raise PlanError(f"the table just saved in {path} was not read back")
     hardest = build.hardest()
-    chosen = random.Random(DEFAULT_SEED).sample(range(POSITIONS), args.queries)
-    queries, hardest_queries = [], []
-    for numbers, times in ((chosen, queries), (hardest, hardest_queries)):
+    chosen_ranks = random.Random(DEFAULT_SEED).sample(range(POSITIONS), queries)
+    timed, hardest_timed = [], []
+    for numbers, times in ((chosen_ranks, timed), (hardest, hardest_timed)):
         for number in numbers:
             position = unrank(number)
             begin = time.perf_counter()
@@ -563,30 +689,28 @@ def bench_command(args) -> int:
             if length != build.distances[number]:
                 raise PlanError(f"the table walk from {notation(position)} has {length} moves, "
                                 f"the search says {build.distances[number]}")
-    report.say(f"query: median {statistics.median(queries) * 1e3:.3f} ms over {len(queries)} "
-               f"random positions, {statistics.median(hardest_queries) * 1e3:.3f} ms on the "
-               f"hardest")
+    say(f"query: median {statistics.median(timed) * 1e3:.3f} ms over {len(timed)} random "
+        f"positions, {statistics.median(hardest_timed) * 1e3:.3f} ms on the hardest")
     target = unrank(hardest[0])
-    planners = {}
-    for backend in args.backend or []:
-        check_backend(backend)
-    for backend in args.backend or ("cpsat", *(f"pysat:{n}" for n in SAT_SOLVERS_FOR_VERIFY)):
-        runs = [plan_by_search(puzzle, target, backend, args.workers, args.time_limit)
-                for _ in range(repeat)]
-        times = [plan.seconds for plan in runs]
-        planners[backend] = {
+    figures: dict[str, dict] = {}
+    for backend in planners:
+        runs = [plan_by_search(puzzle, target, backend, time_limit) for _ in range(repeat)]
+        times = [found.seconds for found in runs]
+        figures[backend.name] = {
             "runs": [round(s, 3) for s in times],
             "median_seconds": round(statistics.median(times), 3),
-            "complete": all(plan.complete for plan in runs),
+            "complete": all(found.complete for found in runs),
             "length": len(runs[0].moves) if runs[0].complete else None,
         }
-        report.say(f"{backend}: {', '.join(f'{s:.2f}' for s in times)} s, "
-                   f"{planners[backend]['length']} moves")
-    sat = {b: p for b, p in planners.items() if b.startswith("pysat:") and p["complete"]}
+        say(f"{backend.name}: {', '.join(f'{s:.2f}' for s in times)} s, "
+            + (f"{figures[backend.name]['length']} moves" if runs[0].complete
+               else "incomplete (time limit)"))
+    sat = {b: p for b, p in figures.items() if b.startswith("pysat:") and p["complete"]}
     best_sat = min(sat, key=lambda b: sat[b]["median_seconds"]) if sat else None
     build_median = statistics.median(builds)
-    query_median = statistics.median(queries)
-    result = {
+    query_median = statistics.median(timed)
+    cpsat = figures.get("cpsat", {})
+    return {
         "puzzle": puzzle.name,
         "what": "Mind Lock benchmark: table build, size, query; optimal planning of a hardest "
                 "position by iterative deepening",
@@ -597,70 +721,29 @@ def bench_command(args) -> int:
         "table_bytes": size,
         "table_load_seconds": {"median": round(statistics.median(loads), 6)},
         "query_seconds": {
-            "median": round(query_median, 6), "max": round(max(queries), 6),
-            "queries": len(queries), "what": "random positions (seeded), table in memory",
-            "hardest_median": round(statistics.median(hardest_queries), 6),
+            "median": round(query_median, 6), "max": round(max(timed), 6),
+            "queries": len(timed), "what": "random positions (seeded), table in memory",
+            "hardest_median": round(statistics.median(hardest_timed), 6),
         },
         "planning_position": {"position": notation(target), "code": hex_code(target)},
-        "planners": planners,
+        "planners": figures,
         "best_pysat": best_sat,
-        "targets": {
+        "targets": {  # None: not measured in this run (no such planner timed)
             "table_build_at_most_2_s": build_median <= 2.0,
             "table_at_most_25_KB": size <= 25_000,
             "query_under_1_ms": query_median < 1e-3,
-            "cpsat_at_most_10_s": planners.get("cpsat", {}).get("median_seconds", 1e9) <= 10,
-            "best_pysat_at_most_10_s": bool(best_sat) and sat[best_sat]["median_seconds"] <= 10,
+            "cpsat_at_most_10_s": None if not cpsat else (
+                cpsat["complete"] and cpsat["median_seconds"] <= 10),
+            "best_pysat_at_most_10_s": None if not any(b.startswith("pysat:") for b in figures)
+            else bool(best_sat) and sat[best_sat]["median_seconds"] <= 10,
         },
         "repeat": repeat,
+        "time_limit": time_limit,
         "load_average_1_5_15_min": [round(x, 2) for x in os.getloadavg()],
-        "versions": report.versions(),
-        "machine": report.machine(),
-        "date": report.now(),
+        "versions": versions(),
+        "machine": machine(),
+        "date": now(),
     }
-    out = Path(args.results) / "mind-lock-bench.json"
-    report.write_json_atomic(out, result)
-    if args.json:
-        print(report.json_line(result))
-        return 0
-    print(f"table build: median {build_median:.3f} s of {repeat} (target 2 s); "
-          f"{size:,} bytes on disk (target 25 KB)")
-    print(f"query by table: median {query_median * 1e3:.3f} ms over {len(queries)} random "
-          f"positions (target 1 ms); hardest: {statistics.median(hardest_queries) * 1e3:.3f} ms")
-    for backend, figures in planners.items():
-        print(f"{backend:20} optimal plan of a hardest position ({figures['length']} moves): "
-              f"median {figures['median_seconds']:.2f} s of {repeat} (target 10 s)")
-    print("targets: " + ", ".join(f"{k} {'met' if v else 'NOT met'}"
-                                  for k, v in result["targets"].items()))
-    print(f"wrote {out}")
-    return 0
 
 
-def extra_commands(subparsers) -> None:
-    """`puzzlesat mind-lock table` and `puzzlesat mind-lock bench`."""
-    family = subparsers.add_parser(
-        "mind-lock", help="Mind Lock: build God's-algorithm table, benchmark it"
-    )
-    commands = family.add_subparsers(dest="mind_lock_command", required=True,
-                                     parser_class=type(family))
-    table = commands.add_parser(
-        "table", help="search all positions from the solved ones; print the distance counts"
-    )
-    table.add_argument("--json", action="store_true", help="print one JSON object")
-    table.set_defaults(run=table_command)
-    bench = commands.add_parser(
-        "bench", help="time the table (build, query) and the planners; write "
-                      "results/mind-lock-bench.json"
-    )
-    bench.add_argument("--repeat", type=int, default=3, help="runs per measure (default 3)")
-    bench.add_argument("--queries", type=int, default=2000,
-                       help="random positions queried (default 2000)")
-    bench.add_argument("--backend", action="append",
-                       help="planner to time (repeat for several); default: cpsat and "
-                            + ", ".join(f"pysat:{n}" for n in SAT_SOLVERS_FOR_VERIFY))
-    bench.add_argument("--workers", type=int, default=2, help="CP-SAT workers (default 2)")
-    bench.add_argument("--time-limit", type=float, help="seconds per plan before giving up")
-    bench.add_argument("--results", default="results", help="results folder (default results)")
-    bench.add_argument("--json", action="store_true", help="print one JSON object")
-    bench.set_defaults(run=bench_command)
-
-
+FAMILY = MindLock()

@@ -1,47 +1,23 @@
-"""The packing family on the command line: solve, count, verify, export and bench."""
+"""Packing puzzles: solve, count (exactly, up to the board's symmetries), list, verify, export."""
 
 from __future__ import annotations
 
-import argparse
-import sys
 import time
-from dataclasses import dataclass
+from collections.abc import Iterator
 
-from ..models.encoded import CARD_ENCODINGS
+from ..backends import Backend
+from ..backends import reference_packing as reference
+from ..checkpoint import digest
+from ..counting import Runner
+from ..executors import Work
+from ..models.encoded import check_card_encoding, to_dimacs
+from ..models.packing import PackingPuzzle, Placement, exact_cover, placements
 from ..models.packing.encode import DEFAULT_CARD_ENCODING, encode_cnf, encode_cpsat
-from ..models.encoded import to_dimacs
-from ..models.errors import InputError
-from ..models.geometry import Cell
-from ..models.packing import PackingPuzzle, exact_cover, placements
-from ..models.packing.plan import count_plan
-from .. import output as report
-from ..backends import reference_packing
-from ..backends import VERIFY_BACKENDS, Backend, backend_named
-
-KIND = "packing"
-MODULI = ("none", "symmetry")
-
-# The backend measured fastest for packing puzzles (results/bench.csv: IQ Block 10 and the
-# pentominoes, counted on this project's 2-core machine); used when --backend is not given.
-FASTEST_BACKEND = "cpsat"
-
-
-def add_arguments(command: str, parser: argparse.ArgumentParser) -> None:
-    if command == "verify":
-        parser.add_argument(
-            "--unreduced-time-limit", type=float, default=None,
-            help="packing: seconds for each count without symmetry reduction (the slow "
-            "cross-check; one stopped early is a lower bound); default: --time-limit",
-        )
-
-
-def summary(puzzle: PackingPuzzle) -> str:
-    cells = puzzle.cells
-    height = max(r for r, _ in cells) + 1
-    width = max(c for _, c in cells) + 1
-    holes = height * width - len(cells)
-    board = f"{height}x{width}" + (f" with {holes} holes" if holes else "")
-    return f"{len(puzzle.pieces)} pieces on {board}; {puzzle.title}"
+from ..models.packing.plan import count_plan, symmetry_group
+from ..models.symmetry import IDENTITY
+from ..outcomes import Count, Solution, Verification
+from ..terminal import draw_packing
+from . import VERIFY_SOLVERS, Family
 
 
 def meaning(puzzle: PackingPuzzle, modulo: str) -> str:
@@ -51,362 +27,229 @@ def meaning(puzzle: PackingPuzzle, modulo: str) -> str:
             "solutions: ways to cover the board, each piece used once; rotations and reflections "
             "of a solution count as different"
         )
-    group = "rotations and reflections" if puzzle.flip else "rotations"
-    return (
-        f"classes of solutions under the board's symmetries ({group} that map the board to itself)"
-    )
+    group = symmetry_group(puzzle)
+    return f"classes of solutions under the board's symmetry group ({group.describe()})"
 
 
-@dataclass
-class PackingCount:
-    backend: str
-    modulo: str
-    solutions: int
-    classes: int | None
-    seconds: float
-    complete: bool
+class Packing(Family):
+    kind = "packing"
+    takes = ("cpsat", "cnf", "reference")
+    options = ("encoding",)
 
-    @property
-    def count(self) -> int | None:
-        return self.solutions if self.modulo == "none" else self.classes
+    def summary(self, puzzle: PackingPuzzle) -> str:
+        cells = puzzle.cells
+        height = max(r for r, _ in cells) - min(r for r, _ in cells) + 1
+        width = max(c for _, c in cells) - min(c for _, c in cells) + 1
+        holes = height * width - len(cells)
+        board = f"{height}x{width}" + (f" with {holes} holes" if holes else "")
+        return f"{len(puzzle.pieces)} pieces on {board}; {puzzle.title}"
 
+    def encode(self, puzzle: PackingPuzzle, backend: Backend, options: list[Placement],
+               encoding: str | None = None):
+        cover = exact_cover(puzzle, options)
+        if backend.takes == "cpsat":
+            return encode_cpsat(cover)
+        return encode_cnf(cover, check_card_encoding(encoding, DEFAULT_CARD_ENCODING))
 
-def check_modulo(modulo: str) -> None:
-    if modulo not in MODULI:
-        raise InputError(
-            f"packing puzzles count with --modulo none or symmetry, not {modulo!r}",
-            field="--modulo",
+    def _solution(self, puzzle, grid, backend: str, seconds: float, complete=True) -> Solution:
+        if grid is None:
+            note = "no solution exists" if complete else "no solution found within the time limit"
+            return Solution(puzzle.name, self.kind, None, backend, seconds, complete, note=note)
+        lines = draw_packing(puzzle, grid, colour=False)
+        return Solution(puzzle.name, self.kind, grid, backend, seconds, True, data=lines,
+                        lines=lines)
+
+    def _grid(self, options: list[Placement], values: list[int]) -> dict:
+        grid = {}
+        for placement, used in zip(options, values):
+            if used:
+                for cell in placement.cells:
+                    grid[cell] = placement.piece
+        return grid
+
+    def solve(self, puzzle, backend, time_limit=None, encoding=None) -> Solution:
+        start = time.perf_counter()
+        self._check_encoding(backend, encoding)
+        if backend.takes == "reference":
+            model = reference.model(puzzle)
+            outcome = backend.solve(model, time_limit)
+            grid = None if outcome.values is None else reference.grid_cells(model, outcome.values)
+        else:
+            options = placements(puzzle)
+            left = None if time_limit is None else time_limit - (time.perf_counter() - start)
+            outcome = backend.solve(self.encode(puzzle, backend, options, encoding), left)
+            grid = None if outcome.values is None else self._grid(options, outcome.values)
+        return self._solution(puzzle, grid, backend.name, time.perf_counter() - start,
+                              outcome.complete)
+
+    def solutions(self, puzzle, backend, limit=None, encoding=None) -> Iterator[Solution]:
+        start = time.perf_counter()
+        self._check_encoding(backend, encoding)
+        if backend.takes == "reference":
+            model = reference.model(puzzle)
+            for grid in backend.enumerate(model, (), limit):
+                yield self._solution(puzzle, reference.grid_cells(model, grid), backend.name,
+                                     time.perf_counter() - start)
+            return
+        options = placements(puzzle)
+        model = self.encode(puzzle, backend, options, encoding)
+        for values in backend.solutions(model, limit):
+            yield self._solution(puzzle, self._grid(options, values), backend.name,
+                                 time.perf_counter() - start)
+
+    def _check_encoding(self, backend: Backend, encoding: str | None) -> None:
+        if encoding is not None:
+            check_card_encoding(encoding, DEFAULT_CARD_ENCODING)
+            if backend.takes != "cnf":
+                from ..models.errors import InputError
+
+                raise InputError(f"chooses how CNF encodes 'exactly one'; {backend.name} "
+                                 "does not take CNF", field="--encoding")
+
+    def count(self, puzzle, backend, modulo, runner: Runner, encoding=None) -> Count:
+        """Solutions (and classes, with modulo 'symmetry') on one backend."""
+        self.check_modulo(puzzle, modulo)
+        self._check_encoding(backend, encoding)
+        start = time.perf_counter()
+        key = {"puzzle": puzzle.name, "data": digest(puzzle), "modulo": modulo,
+               "backend": backend.name, "encoding": encoding}
+        if backend.takes == "reference":
+            return self._reference_count(puzzle, backend, modulo, runner, key, start)
+        plan = count_plan(puzzle, modulo, min_cubes=backend.cubes_per_job * max(1, runner.jobs))
+        works = []
+        for task in plan.tasks:
+            if runner.expired():
+                break
+            model = self.encode(puzzle, backend, task.options, encoding)
+            works.append(Work(task.label, backend.name, backend.payload(model), task.cubes,
+                              task.weights, backend.stops_itself, shown=not works))
+        tallies = runner.run(works, key) if len(works) == len(plan.tasks) else []
+        complete = len(tallies) == len(plan.tasks) and all(t.complete for t in tallies)
+        details: dict[str, object] = {"reduced_by": plan.reduced_by}
+        if complete:
+            solutions, classes = plan.combine([[v[0] for v in t.values] for t in tallies])
+            details["fixed_points"] = {
+                t.work.label: t.total() for t in tallies[1:]
+            } or None
+        else:  # a lower bound on the solutions, and so on the classes (at most |G| per class)
+            solutions = tallies[0].total() if tallies else 0
+            classes = None if modulo == "none" else -(-solutions // plan.group.order)
+        details.update(solutions=solutions, classes=classes)
+        return Count(
+            puzzle.name, solutions if modulo == "none" else classes, meaning(puzzle, modulo),
+            modulo, complete, time.perf_counter() - start, backend.name,
+            runner.executor.name, plan.group if modulo != "none" else IDENTITY, details,
         )
 
-
-def encode(puzzle: PackingPuzzle, options, backend: Backend, encoding: str | None):
-    cover = exact_cover(puzzle, options)
-    if backend.encoding == "cpsat":
-        return encode_cpsat(cover)
-    return encode_cnf(cover, encoding or DEFAULT_CARD_ENCODING)
-
-
-def check_encoding(encoding: str | None) -> None:
-    if encoding is not None and encoding not in CARD_ENCODINGS:
-        raise InputError(
-            f"unknown encoding {encoding!r}; one of: {', '.join(CARD_ENCODINGS)}",
-            field="--encoding",
+    def _reference_count(self, puzzle, backend, modulo, runner, key, start) -> Count:
+        """The reference enumerates every solution; classes by canonical forms."""
+        classes = modulo == "symmetry"
+        model = reference.model(puzzle, classes=classes)
+        cubes = reference.cubes(model, backend.cubes_per_job * max(1, runner.jobs))
+        work = Work("reference: all solutions", backend.name, backend.payload(model), cubes)
+        [tally] = runner.run([work], key)
+        solutions = tally.total(0)
+        number = tally.total(1) if classes else solutions
+        if classes and not tally.complete:  # a lower bound: at most |G| solutions per class
+            number = max(number, -(-solutions // symmetry_group(puzzle).order))
+        return Count(
+            puzzle.name, number, meaning(puzzle, modulo), modulo, tally.complete,
+            time.perf_counter() - start, backend.name, runner.executor.name,
+            symmetry_group(puzzle) if classes else IDENTITY,
+            {"solutions": solutions, "classes": number if classes else None,
+             "classes_by": "canonical forms" if classes else None},
         )
 
+    def verify(self, puzzle, runner_for, backends=None, unreduced_time_limit=None,
+               encoding=None, say=None) -> Verification:
+        """Count on every backend, with and without symmetry reduction; all must agree."""
+        from ..registry import resolve
 
-def count_solutions(
-    puzzle: PackingPuzzle,
-    backend_name: str,
-    modulo: str = "none",
-    jobs: int = 1,
-    time_limit: float | None = None,
-    encoding: str | None = None,
-    quiet: bool = False,
-) -> PackingCount:
-    """Count solutions (and classes, with modulo 'symmetry') on one backend."""
-    check_modulo(modulo)
-    check_encoding(encoding)
-    start = time.perf_counter()
-    if backend_name == "reference":
-        with report.progress_bar(len(reference_branches(puzzle)), "reference") as update:
-            found = reference_packing.count(
-                puzzle, classes=modulo == "symmetry", jobs=jobs, progress=None if quiet else update
-            )
-        return PackingCount(
-            "reference", modulo, found.total, found.classes, found.seconds, found.complete
-        )
-    backend = backend_named(backend_name)
-    plan = count_plan(puzzle, modulo, min_cubes=backend.cubes_per_job * jobs)
-    counts, complete = [], True
-    for task in plan.tasks:
-        model = encode(puzzle, task.options, backend, encoding)
-        left = None if time_limit is None else time_limit - (time.perf_counter() - start)
-        if left is not None and left <= 0:
-            counts.append([0] * len(task.cubes))
-            complete = False
-            continue
-        with report.progress_bar(len(task.cubes), f"{backend.name}: {task.label}") as update:
-            tally = backend.count(model, task.cubes, jobs, left, None if quiet else update)
-        counts.append(tally.counts)
-        complete = complete and tally.complete
-    if complete:
-        solutions, classes = plan.combine(counts)
-    else:  # a lower bound on the solutions; classes need every fixed-point count
-        solutions = sum(w * n for w, n in zip(plan.tasks[0].weights, counts[0]))
-        classes = None
-    return PackingCount(
-        backend.name, modulo, solutions, classes, time.perf_counter() - start, complete
-    )
-
-
-def reference_branches(puzzle: PackingPuzzle) -> list:
-    return reference_packing.build(puzzle).starting_at[0]
-
-
-def solve_once(puzzle: PackingPuzzle, backend_name: str, args) -> tuple[dict | None, float, bool]:
-    """One solution as piece index per cell, the seconds taken, and whether the search finished."""
-    start = time.perf_counter()
-    if backend_name == "reference":
-        grid = reference_packing.solve(puzzle)
-        return grid, time.perf_counter() - start, True
-    check_encoding(args.encoding)
-    backend = backend_named(backend_name, args.workers)
-    options = placements(puzzle)
-    outcome = backend.solve(encode(puzzle, options, backend, args.encoding), args.time_limit)
-    if outcome.values is None:
-        return None, time.perf_counter() - start, outcome.complete
-    grid = {}
-    for placement, used in zip(options, outcome.values):
-        if used:
-            for cell in placement.cells:
-                grid[cell] = placement.piece
-    return grid, time.perf_counter() - start, True
-
-
-# ---------------------------------------------------------------- commands
-
-
-def chosen_backend(args) -> str:
-    if args.backend:
-        return args.backend
-    report.say(f"backend: {FASTEST_BACKEND} (measured fastest for packing puzzles)")
-    return FASTEST_BACKEND
-
-
-def solve(puzzle: PackingPuzzle, args) -> int:
-    check_encoding(args.encoding)
-    backend = chosen_backend(args)
-    grid, seconds, complete = solve_once(puzzle, backend, args)
-    if args.json:
-        print(
-            report.json_line(
-                {
-                    "puzzle": puzzle.name,
-                    "backend": backend,
-                    "seconds": round(seconds, 3),
-                    "complete": complete,
-                    "solved": grid is not None,
-                    "solution": None if grid is None else draw(puzzle, grid, colour=False),
-                }
-            )
-        )
-        return 0 if grid is not None else 1
-    if grid is None:
-        why = "no solution exists" if complete else "no solution found within the time limit"
-        print(f"{puzzle.name}: {why} ({backend}, {seconds:.2f} s)")
-        return 1
-    print("\n".join(draw(puzzle, grid, colour=sys.stdout.isatty())))
-    print(f"{puzzle.name}: solved by {backend} in {seconds:.2f} s")
-    return 0
-
-
-def count(puzzle: PackingPuzzle, args) -> int:
-    check_modulo(args.modulo)
-    check_encoding(args.encoding)
-    backend = chosen_backend(args)
-    found = count_solutions(
-        puzzle, backend, args.modulo, args.jobs, args.time_limit, args.encoding, quiet=args.json
-    )
-    if args.json:
-        print(
-            report.json_line(
-                {
-                    "puzzle": puzzle.name,
-                    "count": found.count,
-                    "modulo": args.modulo,
-                    "backend": found.backend,
-                    "seconds": round(found.seconds, 3),
-                    "complete": found.complete,
-                    "counted": meaning(puzzle, args.modulo),
-                    "solutions": found.solutions,
-                    "classes": found.classes,
-                }
-            )
-        )
-        return 0 if found.complete else 1
-    print(describe(puzzle, found))
-    return 0 if found.complete else 1
-
-
-def describe(puzzle: PackingPuzzle, found: PackingCount) -> str:
-    where = f"({found.backend}, {found.seconds:.2f} s)"
-    if not found.complete:
-        return (
-            f"{puzzle.name}: INCOMPLETE count, stopped early: at least {found.solutions:,} "
-            f"{meaning(puzzle, 'none')} {where}"
-        )
-    lines = [f"{puzzle.name}: {found.solutions:,} {meaning(puzzle, 'none')} {where}"]
-    if found.classes is not None:
-        lines.append(f"{puzzle.name}: {found.classes:,} {meaning(puzzle, 'symmetry')}")
-    return "\n".join(lines)
-
-
-def export(puzzle: PackingPuzzle, args) -> int:
-    check_encoding(args.encoding)
-    encoding = args.encoding or DEFAULT_CARD_ENCODING
-    options = placements(puzzle)
-    model = encode_cnf(exact_cover(puzzle, options), encoding)
-    header = [
-        f"puzzlesat export of {puzzle.name}: {puzzle.title}",
-        "a model of this CNF is a solution; count models projected on the placement variables",
-        f"variables 1..{len(options)}: one per placement; exactly one per piece and per cell "
-        f"({encoding})",
-    ]
-    report.write_export(
-        args.output,
-        to_dimacs(model, header),
-        f"{model.nvars} variables, {len(model.clauses)} clauses, "
-        f"{len(options)} placement variables",
-    )
-    return 0
-
-
-def verify(puzzle: PackingPuzzle, args) -> int:
-    """Count on every backend, with and without symmetry reduction; all must agree."""
-    runs: list[PackingCount] = []
-    for backend in list(VERIFY_BACKENDS):
-        for modulo in MODULI:
-            limit = args.time_limit
-            if modulo == "none" and args.unreduced_time_limit is not None:
-                limit = args.unreduced_time_limit
-            found = count_solutions(puzzle, backend, modulo, args.jobs, limit, args.encoding)
-            runs.append(found)
-            report.say(
-                f"{backend:18} --modulo {modulo:9} solutions {found.solutions:>9,} classes "
-                f"{'-' if found.classes is None else f'{found.classes:,}':>7} "
-                f"{found.seconds:8.2f} s"
-                + ("" if found.complete else "  INCOMPLETE")
-            )
-    finished = [run for run in runs if run.complete]
-    solutions = {run.solutions for run in finished}
-    classes = {run.classes for run in finished if run.classes is not None}
-    print(verify_table(runs))
-    why = verify_failure(runs, solutions, classes)
-    if why:
-        print(f"{puzzle.name}: verification failed: {why}; nothing written")
-        return 1
-    total, reduced = solutions.pop(), classes.pop()
-    result = {
-        "puzzle": puzzle.name,
-        "title": puzzle.title,
-        "kind": KIND,
-        "count": total,
-        "counted": meaning(puzzle, "none"),
-        "classes": reduced,
-        "classes_counted": meaning(puzzle, "symmetry"),
-        "published": puzzle.published,
-        "published_agrees": published_agrees(puzzle, total, reduced),
-        "runs": [
-            {
-                "backend": r.backend,
-                "modulo": r.modulo,
-                "solutions": r.solutions,
-                "classes": r.classes,
-                "seconds": round(r.seconds, 3),
-                "complete": r.complete,
+        counts: list[Count] = []
+        for name in backends or (*VERIFY_SOLVERS, "reference"):
+            backend = resolve(name, self.kind, "count")
+            for modulo in self.moduli:
+                runner = runner_for(unreduced_time_limit if modulo == "none" else None)
+                counts.append(self.count(puzzle, backend, modulo, runner,
+                                         encoding if backend.takes == "cnf" else None))
+                if say:
+                    say(verify_table(counts[-1:]).splitlines()[1])
+        finished = [c for c in counts if c.complete]
+        solutions = {c.details["solutions"] for c in finished}
+        classes = {c.details["classes"] for c in finished if c.modulo == "symmetry"}
+        why = _disagreement(counts, solutions, classes)
+        table = verify_table(counts)
+        result: dict[str, object] = {}
+        if not why:
+            total, reduced = solutions.pop(), classes.pop()
+            group = symmetry_group(puzzle)
+            result = {
+                "puzzle": puzzle.name, "title": puzzle.title, "kind": self.kind,
+                "count": total, "counted": meaning(puzzle, "none"),
+                "classes": reduced, "classes_counted": meaning(puzzle, "symmetry"),
+                "group": group.to_json(),
+                "published": puzzle.published,
+                "published_agrees": {
+                    k: puzzle.published[k] == v
+                    for k, v in (("solutions", total), ("classes", reduced))
+                    if k in puzzle.published
+                },
+                "runs": [_run_json(c) for c in counts],
             }
-            for r in runs
-        ],
-        "jobs": args.jobs,
-    }
-    path = report.write_verified(args.results, puzzle.name, result)
-    print(
-        f"{puzzle.name}: all backends agree: {total:,} {meaning(puzzle, 'none')}; "
-        f"{reduced:,} {meaning(puzzle, 'symmetry')}"
-    )
-    differs = [k for k, ok in result["published_agrees"].items() if not ok]
-    if differs:
-        print(
-            f"{puzzle.name}: differs from the published figure for: {', '.join(differs)} "
-            f"(published: {puzzle.published})"
+        return Verification(puzzle.name, not why, why or "", counts, result, table)
+
+    def export(self, puzzle, fmt, encoding=None) -> tuple[str, str]:
+        encoding = check_card_encoding(encoding, DEFAULT_CARD_ENCODING)
+        options = placements(puzzle)
+        model = encode_cnf(exact_cover(puzzle, options), encoding)
+        header = [
+            f"puzzlesat export of {puzzle.name}: {puzzle.title}",
+            "a model of this CNF is a solution; count models projected on the placement variables",
+            f"variables 1..{len(options)}: one per placement; exactly one per piece and per cell "
+            f"({encoding})",
+        ]
+        return to_dimacs(model, header), (
+            f"{model.nvars} variables, {len(model.clauses)} clauses, "
+            f"{len(options)} placement variables"
         )
-    print(f"wrote {path}")
-    return 0
 
 
-def verify_failure(runs: list[PackingCount], solutions: set, classes: set) -> str | None:
+def _disagreement(counts: list[Count], solutions: set, classes: set) -> str | None:
     """Why a verification fails, or None when every finished count agrees.
 
-    A count stopped by --time-limit is a lower bound: it must not exceed the agreed count, and
+    A count stopped by a time limit is a lower bound: it must not exceed the agreed count, and
     every backend must have finished at least one count.
     """
     if len(solutions) != 1 or len(classes) != 1:
         return "the backends DISAGREE" if solutions else "no count finished"
     total = next(iter(solutions))
-    if any(run.solutions > total for run in runs if not run.complete):
+    if any(c.details["solutions"] > total for c in counts if not c.complete):
         return "an unfinished count found more solutions than the others: the backends DISAGREE"
-    unfinished = {r.backend for r in runs} - {r.backend for r in runs if r.complete}
+    unfinished = {c.backend for c in counts} - {c.backend for c in counts if c.complete}
     if unfinished:
         return f"no count finished on {', '.join(sorted(unfinished))}"
-    if not any(run.modulo == "none" for run in runs if run.complete):
+    if not any(c.modulo == "none" for c in counts if c.complete):
         return "no unreduced count finished to check the reduced ones"
     return None
 
 
-def published_agrees(puzzle: PackingPuzzle, total: int, classes: int) -> dict[str, bool]:
-    ours = {"solutions": total, "classes": classes}
-    return {k: puzzle.published[k] == ours[k] for k in ours if k in puzzle.published}
+def _run_json(count: Count) -> dict[str, object]:
+    return {
+        "backend": count.backend, "modulo": count.modulo,
+        "solutions": count.details["solutions"], "classes": count.details["classes"],
+        "seconds": round(count.seconds, 3), "complete": count.complete,
+    }
 
 
-def verify_table(runs: list[PackingCount]) -> str:
-    lines = [f"{'backend':20} {'modulo':9} {'solutions':>10} {'classes':>8} {'seconds':>8}"]
+def verify_table(counts: list[Count]) -> str:
+    lines = [f"{'backend':22} {'modulo':9} {'solutions':>10} {'classes':>8} {'seconds':>8}"]
     # a count stopped by the time limit shows its lower bound, marked incomplete
-    for r in runs:
-        classes = "-" if r.classes is None else f"{r.classes:,}"
-        state = "" if r.complete else "  incomplete"
-        lines.append(
-            f"{r.backend:20} {r.modulo:9} {r.solutions:>10,} {classes:>8} {r.seconds:8.2f}{state}"
-        )
+    for c in counts:
+        classes = "-" if c.details["classes"] is None else f"{c.details['classes']:,}"
+        state = "" if c.complete else "  incomplete (a lower bound)"
+        lines.append(f"{c.backend:22} {c.modulo:9} {c.details['solutions']:>10,} {classes:>8} "
+                     f"{c.seconds:8.2f}{state}")
     return "\n".join(lines)
 
 
-def bench_backends(puzzle: PackingPuzzle, args) -> list[str]:
-    return list(VERIFY_BACKENDS)
-
-
-def bench_run(puzzle: PackingPuzzle, backend: str, args, solve: bool) -> report.BenchRun:
-    if solve:
-        grid, seconds, complete = solve_once(puzzle, backend, args)
-        return report.BenchRun(seconds, complete, "solved" if grid else "no solution")
-    found = count_solutions(
-        puzzle, backend, args.modulo, args.jobs, args.time_limit, args.encoding, quiet=True
-    )
-    what = f"{found.solutions} solutions" + (
-        f", {found.classes} classes" if found.classes is not None else ""
-    )
-    return report.BenchRun(found.seconds, found.complete, what)
-
-
-# ---------------------------------------------------------------- drawing
-
-PALETTE = [196, 46, 21, 226, 201, 51, 208, 93, 118, 27, 214, 160, 34, 99, 220, 130]
-
-
-def letters(puzzle: PackingPuzzle) -> list[str]:
-    """One character per piece: its name where names are single characters, else A, B, C..."""
-    names = [p.name for p in puzzle.pieces]
-    if all(len(n) == 1 for n in names) and len(set(names)) == len(names):
-        return names
-    return [chr(ord("A") + i) if i < 26 else chr(ord("a") + i - 26) for i in range(len(names))]
-
-
-def draw(puzzle: PackingPuzzle, grid: dict[Cell, int], colour: bool) -> list[str]:
-    """The solution as rows of letters (coloured blocks on a colour terminal), with a legend."""
-    marks = letters(puzzle)
-    height = max(r for r, _ in grid) + 1
-    width = max(c for _, c in grid) + 1
-    rows = []
-    for r in range(height):
-        row = ""
-        for c in range(width):
-            piece = grid.get((r, c))
-            if piece is None:
-                row += "  "
-            elif colour:
-                row += f"\x1b[48;5;{PALETTE[piece % len(PALETTE)]}m\x1b[30m{marks[piece]} \x1b[0m"
-            else:
-                row += marks[piece] + " "
-        rows.append(row.rstrip())
-    if marks != [p.name for p in puzzle.pieces]:
-        rows.append("  ".join(f"{m}={p.name}" for m, p in zip(marks, puzzle.pieces)))
-    return rows
+FAMILY = Packing()

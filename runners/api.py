@@ -1,0 +1,162 @@
+"""The Python API: load a puzzle, solve it, count its solutions, list them, verify the count.
+
+    >>> import puzzlesat
+    >>> puzzle = puzzlesat.load("iq-block-8")
+    >>> puzzlesat.count(puzzle, modulo="symmetry")
+    <Count iq-block-8: 6 (symmetry: classes of solutions ...); complete, cpsat, local, 0.61 s>
+
+Every family answers the same calls and returns the same types (Count, Solution,
+Verification); backends are named as on the command line ('cpsat', 'pysat:cadical195',
+'reference', ...).
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable, Iterator
+
+from .counting import Progress, Runner, progress_bar
+from .executors import Executor, executor_named
+from .models import files
+from .models.errors import InputError
+from .outcomes import Count, Solution, Verification
+from .registry import default_backend, family_of, names_for, resolve
+
+Say = Callable[[str], None]
+
+
+def load(name_or_path: str, **options):
+    """A puzzle from the catalog by name, or from a file by path; options such as level=2."""
+    puzzle = files.load(name_or_path)
+    return family_of(puzzle).at(puzzle, **options)
+
+
+def backends(puzzle, task: str = "solve") -> list[str]:
+    """The backend names usable for the puzzle (for `task`: 'solve' or 'count'), default first."""
+    return names_for(_puzzle(puzzle).kind, task)
+
+
+def check_time_limit(time_limit: float | None) -> float | None:
+    if time_limit is None:
+        return None
+    if not isinstance(time_limit, (int, float)) or isinstance(time_limit, bool) or not (
+        math.isfinite(time_limit) and time_limit > 0
+    ):
+        raise InputError(f"must be a positive number of seconds, not {time_limit!r}",
+                         field="--time-limit")
+    return float(time_limit)
+
+
+def solve(puzzle, backend: str | None = None, time_limit: float | None = None,
+          say: Say | None = None, **options) -> Solution:
+    """One solution, decoded (Solution.found is False when there is none or time ran out)."""
+    puzzle = _puzzle(puzzle)
+    fam = family_of(puzzle)
+    fam.check_options(options, fam.options, "solve")
+    time_limit = check_time_limit(time_limit)
+    chosen = resolve(backend, puzzle.kind, "solve")
+    found = fam.solve(puzzle, chosen, time_limit, **options)
+    _say_default(say, backend, puzzle.kind, "solve")
+    return found
+
+
+def solutions(puzzle, backend: str | None = None, limit: int | None = None,
+              **options) -> Iterator[Solution]:
+    """Every solution (up to `limit`), decoded, one at a time."""
+    puzzle = _puzzle(puzzle)
+    fam = family_of(puzzle)
+    fam.check_options(options, fam.options, "solutions")
+    if limit is not None and (not isinstance(limit, int) or limit < 0):
+        raise InputError(f"must be 0 or more, not {limit!r}", field="limit")
+    chosen = resolve(backend or _enumerator(puzzle), puzzle.kind, "count")
+    return fam.solutions(puzzle, chosen, limit, **options)
+
+
+def _enumerator(puzzle) -> str:
+    # the reference lists solutions in the order its search meets them, fastest to start
+    return "reference" if "reference" in names_for(puzzle.kind) else names_for(puzzle.kind)[0]
+
+
+def count(puzzle, backend: str | None = None, modulo: str | None = None,
+          jobs: int | None = None, executor: str | Executor | None = None,
+          time_limit: float | None = None, checkpoint: str | None = None,
+          progress: bool | Progress | None = None, say: Say | None = None,
+          **options) -> Count:
+    """Count every solution (modulo 'none') or the classes up to symmetry (modulo 'symmetry').
+
+    jobs: worker processes (or cluster slots); executor: 'local', 'dask-local[:N]',
+    'dask://HOST:PORT' or an Executor; checkpoint: a file recording each finished cube, so that
+    the same call resumes after a crash; progress: True for a bar on standard error, or a
+    callable(done, total, found). A count stopped by the time limit or an interrupt is returned
+    with complete=False (its number a lower bound).
+    """
+    puzzle = _puzzle(puzzle)
+    fam = family_of(puzzle)
+    fam.check_options(options, fam.options + getattr(fam, "count_options", ()), "count")
+    time_limit = check_time_limit(time_limit)
+    modulo = fam.check_modulo(puzzle, modulo or "none") or modulo or "none"
+    runner = make_runner(jobs, executor, time_limit, checkpoint, say)
+    chosen = resolve(backend, puzzle.kind, "count")
+    with progress_bar(f"{chosen.name}", progress) as shown:
+        runner.progress = shown
+        found = fam.count(puzzle, chosen, modulo, runner, **options)
+    _say_default(say, backend, puzzle.kind, "count")
+    return found
+
+
+def _say_default(say: Say | None, backend: str | None, kind: str, task: str) -> None:
+    """Say which backend was chosen for the user, and why (after the work: errors stay one
+    line)."""
+    if say and backend is None:
+        name, why = default_backend(kind, task)
+        say(f"backend: {name}, the default ({why})")
+
+
+def make_runner(jobs: int | None, executor: str | Executor | None, time_limit: float | None,
+                checkpoint: str | None, say: Say | None = None) -> Runner:
+    """A Runner from the API's arguments, checked."""
+    from .executors import cores
+
+    chosen = executor if isinstance(executor, Executor) else executor_named(executor)
+    if jobs is None:
+        jobs = cores()
+    if not isinstance(jobs, int) or isinstance(jobs, bool) or jobs < 1:
+        raise InputError(f"must be a whole number of at least 1, not {jobs!r}", field="--jobs")
+    most = 4096
+    if jobs > most:
+        raise InputError(f"at most {most} (asked {jobs})", field="--jobs")
+    if say and jobs > cores() and chosen.name == "local":
+        say(f"note: --jobs {jobs} is more than the {cores()} cores here; the local pool uses "
+            f"{cores()} processes")
+    deadline = None if time_limit is None else time.time() + time_limit
+    return Runner(chosen, jobs, deadline, checkpoint)
+
+
+def verify(puzzle, backends: list[str] | None = None, jobs: int | None = None,
+           executor: str | Executor | None = None, time_limit: float | None = None,
+           say: Say | None = None, **options) -> Verification:
+    """Count with every backend and method (with and without symmetry reduction where the family
+    has it); Verification.agree says whether every count agrees."""
+    puzzle = _puzzle(puzzle)
+    fam = family_of(puzzle)
+    time_limit = check_time_limit(time_limit)
+
+    def runner_for(limit: float | None = None) -> Runner:
+        return make_runner(jobs, executor, limit if limit is not None else time_limit, None)
+
+    return fam.verify(puzzle, runner_for, backends=backends, say=say, **options)
+
+
+def export(puzzle, fmt: str = "dimacs", **options) -> tuple[str, str]:
+    """The puzzle in an export format: (text, one-line summary)."""
+    puzzle = _puzzle(puzzle)
+    fam = family_of(puzzle)
+    if fmt not in fam.export_formats:
+        raise InputError(f"{puzzle.kind} puzzles export as {', '.join(fam.export_formats)}",
+                         field="--format")
+    return fam.export(puzzle, fmt, **options)
+
+
+def _puzzle(puzzle):
+    return load(puzzle) if isinstance(puzzle, str) else puzzle

@@ -1,0 +1,40 @@
+"""Mind Lock's God's-algorithm table as a backend: an optimal plan read off the table."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+from ..models.mind_lock import MOVES, Position
+from ..models.mind_lock import table as tables
+from . import Backend, Outcome
+
+
+@dataclass
+class TableQuery:
+    """Plan from `start` to any of the `solved` positions."""
+
+    start: Position
+    solved: tuple[Position, ...]
+
+
+class MindLockTable(Backend):
+    """The breadth-first table of every position's distance (2 bits a position, cached)."""
+
+    name = "table:mind-lock"
+    takes = "table"
+    about = "God's-algorithm table (breadth-first search, 2 bits a position)"
+    # it counts positions: the family runs its breadth-first search (no cubes to split)
+    can_count = True
+    notes: list[str] = []
+
+    def solve(self, model: TableQuery, time_limit: float | None = None) -> Outcome:
+        start = time.perf_counter()
+        table, built = tables.load_or_build(model.solved)
+        if built:
+            self.notes.append(f"built the table and stored it in {tables.cache_path()}")
+        path = table.walk(model.start)
+        return Outcome([MOVES.index(m) for m, _ in path], time.perf_counter() - start)
+
+    def count_cube(self, state, cube, deadline):
+        raise NotImplementedError("Mind Lock positions are counted by the breadth-first search")

@@ -1,0 +1,134 @@
+"""Checkpoints: each finished cube's count, appended durably, so a count survives a crash.
+
+The file holds JSON lines: a header naming what is counted (the puzzle, its options, the
+backend, the cubes), then one line per finished cube. Each line is flushed and fsynced before the
+count goes on. Run again with the same file, only the cubes not in it are counted. A torn last
+line (the process killed mid-write) is ignored; a file written for other work is refused.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+import os
+from pathlib import Path
+
+from .models.errors import InputError
+
+FORMAT = "puzzlesat checkpoint 1"
+
+
+def digest(obj: object) -> str:
+    """A short stable hash of data (puzzles included), the same in every process."""
+    text = json.dumps(_plain(obj), sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def _plain(obj: object) -> object:
+    """JSON-able data with sets sorted, so that the hash does not depend on hash seeds."""
+    if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
+        return {f.name: _plain(getattr(obj, f.name)) for f in dataclasses.fields(obj)}
+    if isinstance(obj, dict):
+        return {str(k): _plain(v) for k, v in obj.items()}
+    if isinstance(obj, (list, tuple)):
+        return [_plain(v) for v in obj]
+    if isinstance(obj, (set, frozenset)):
+        return sorted((_plain(v) for v in obj), key=repr)
+    if obj is None or isinstance(obj, (str, int, float, bool)):
+        return obj
+    return repr(obj)
+
+
+class Checkpoint:
+    """An append-only record of finished cubes for one count."""
+
+    def __init__(self, path: str | Path, key: dict[str, object]) -> None:
+        self.path = Path(path)
+        self.key = key
+        self.done: dict[tuple[str, int], list[int]] = {}
+        self._file = None
+        self._read()
+
+    def _read(self) -> None:
+        field = "--checkpoint"
+        if self.path.is_dir():
+            raise InputError("is a directory", file=str(self.path), field=field)
+        if not self.path.exists() or self.path.stat().st_size == 0:
+            return
+        try:
+            lines = self.path.read_text(encoding="utf-8").split("\n")
+        except (OSError, UnicodeDecodeError) as error:
+            raise InputError(f"cannot read: {error}", file=str(self.path), field=field) from None
+        complete = lines[-1] == ""  # a file ending without a newline has a torn last line
+        lines = lines[:-1] if complete else lines[:-1]
+        for number, line in enumerate(lines, start=1):
+            try:
+                entry = json.loads(line)
+            except ValueError:
+                raise InputError(
+                    "not a checkpoint line (a damaged file?)", file=str(self.path),
+                    line=number, field=field,
+                ) from None
+            if number == 1:
+                if not isinstance(entry, dict) or entry.get("format") != FORMAT:
+                    raise InputError("not a puzzlesat checkpoint", file=str(self.path), line=1,
+                                     field=field)
+                if entry.get("key") != self.key:
+                    raise InputError(
+                        "written for other work: " + _difference(entry.get("key"), self.key)
+                        + "; use another file or the same command", file=str(self.path),
+                        line=1, field=field,
+                    )
+                continue
+            self.done[(entry["work"], entry["cube"])] = entry["values"]
+        if not complete and lines:
+            self._truncate_torn()
+
+    def _truncate_torn(self) -> None:
+        """Cut a torn last line so that appended lines start on a line of their own."""
+        data = self.path.read_bytes()
+        self.path.write_bytes(data[: data.rfind(b"\n") + 1])
+
+    def _open(self):
+        if self._file is None:
+            fresh = not self.path.exists() or self.path.stat().st_size == 0
+            try:
+                self._file = open(self.path, "a", encoding="utf-8")  # noqa: SIM115
+            except OSError as error:
+                raise InputError(f"cannot write: {error.strerror}", file=str(self.path),
+                                 field="--checkpoint") from None
+            if fresh:
+                self._write([{"format": FORMAT, "key": self.key}])
+        return self._file
+
+    def check_writable(self) -> None:
+        """Open the file now, so that a path that cannot be written fails before the work."""
+        self._open()
+
+    def _write(self, entries: list[dict]) -> None:
+        out = self._open()
+        out.write("".join(json.dumps(e, separators=(",", ":")) + "\n" for e in entries))
+        out.flush()
+        os.fsync(out.fileno())
+
+    def record(self, work: str, cubes: list[int], values: list[list[int]]) -> None:
+        """Append finished cubes (their index within the work, and their numbers)."""
+        entries = [{"work": work, "cube": i, "values": list(v)} for i, v in zip(cubes, values)]
+        for entry in entries:
+            self.done[(work, entry["cube"])] = entry["values"]
+        self._write(entries)
+
+    def close(self) -> None:
+        if self._file is not None:
+            self._file.close()
+            self._file = None
+
+
+def _difference(old: object, new: dict[str, object]) -> str:
+    if not isinstance(old, dict):
+        return "its header is damaged"
+    for name in new:
+        if old.get(name) != new[name]:
+            return f"its {name} is {old.get(name)!r}, this count's is {new[name]!r}"
+    return "its header differs"

@@ -1,0 +1,121 @@
+"""`puzzlesat bench`: time backends on puzzles, print medians and ratios, append to bench.csv.
+
+The one benchmark command: other benchmarks (the edge-matching set) call `time_runs` in
+process rather than running the command line again.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import io
+import statistics
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from .. import api
+from .. import output as report
+from ..models.errors import InputError
+from ..registry import family_of
+
+BENCH_FIELDS = [
+    "date", "puzzle", "task", "backend", "executor", "jobs", "runs", "median_seconds",
+    "min_seconds", "max_seconds", "complete", "result", "load", "cores", "python", "ortools",
+    "python-sat",
+]
+
+
+@dataclass
+class Timed:
+    """One timed run: seconds, whether it finished, and what it found."""
+
+    seconds: float
+    complete: bool
+    what: str
+
+
+def time_runs(run: Callable[[], Timed], repeat: int) -> list[Timed]:
+    return [run() for _ in range(repeat)]
+
+
+def bench(args: argparse.Namespace) -> int:
+    """Time each backend on each puzzle, print medians and ratios, append rows to bench.csv."""
+    from . import family_options, load
+
+    report.check_folder(args.results)
+    loaded = [load(args, name) for name in args.puzzles]  # every name checked before timing
+    rows = []
+    for (puzzle, module), name in zip(loaded, args.puzzles):
+        task = "solve" if args.solve else "count"
+        options = family_options(module, args, task)
+        backends = args.backend or api.backends(puzzle, task)[:1] + [
+            b for b in ("cpsat", "pysat:cadical195", "reference") if b in api.backends(puzzle)
+            and b != api.backends(puzzle, task)[0]
+        ]
+        modulo = family_of(puzzle).check_modulo(puzzle, args.modulo or "none") or (
+            args.modulo or "none")
+        measured = []
+        for backend in backends:
+            def run(backend: str = backend) -> Timed:
+                start = time.perf_counter()
+                if args.solve:
+                    found = api.solve(puzzle, backend, args.time_limit, **options)
+                    what = "solved" if found.found else found.note
+                    return Timed(time.perf_counter() - start, found.complete, what)
+                count = api.count(puzzle, backend, modulo, args.jobs, args.executor,
+                                  args.time_limit, **options)
+                return Timed(time.perf_counter() - start, count.complete,
+                             f"{count.number} {count.counted.split(':')[0]}")
+
+            runs = time_runs(run, args.repeat)
+            seconds = [r.seconds for r in runs]
+            measured.append((backend, runs, statistics.median(seconds)))
+            report.say(f"{name} {backend}: {', '.join(f'{s:.2f}' for s in seconds)} s")
+        fastest = min((m for _, r, m in measured if all(x.complete for x in r)), default=None)
+        for backend, runs, middle in measured:
+            complete = all(r.complete for r in runs)
+            rows.append({
+                "date": report.now(), "puzzle": name,
+                "task": "solve" if args.solve else f"count --modulo {modulo}",
+                "backend": backend, "executor": args.executor or "local",
+                "jobs": args.jobs or "", "runs": len(runs),
+                "median_seconds": f"{middle:.3f}",
+                "min_seconds": f"{min(r.seconds for r in runs):.3f}",
+                "max_seconds": f"{max(r.seconds for r in runs):.3f}",
+                "complete": complete, "result": runs[-1].what,
+                "load": report.load(), "cores": report.machine()["cores"],
+                **{k: v for k, v in report.versions().items() if k in BENCH_FIELDS},
+                "ratio": (middle / fastest) if fastest and complete else None,
+            })
+    print(f"{'puzzle':28} {'task':22} {'backend':20} {'median s':>9} {'ratio':>7}  result")
+    for row in rows:
+        ratio = f"{row['ratio']:.2f}" if row["ratio"] is not None else "-"
+        flag = "" if row["complete"] else "  (incomplete: time limit)"
+        print(f"{row['puzzle']:28} {row['task']:22} {row['backend']:20} "
+              f"{float(row['median_seconds']):9.3f} {ratio:>7}  {row['result']}{flag}")
+    append_csv(Path(args.results) / "bench.csv", rows)
+    report.say(f"appended {len(rows)} rows to {Path(args.results) / 'bench.csv'}")
+    return 0
+
+
+def append_csv(path: Path, rows: list[dict], fields: list[str] = BENCH_FIELDS) -> None:
+    """Append rows to a CSV file, atomically (the whole file is rewritten through a rename).
+
+    Columns added since the file was started are appended to its header."""
+    old_rows: list[dict] = []
+    header = list(fields)
+    if path.exists():
+        try:
+            reader = csv.DictReader(io.StringIO(path.read_text(encoding="utf-8")))
+            old_rows = list(reader)
+            header = list(reader.fieldnames or []) + [f for f in fields
+                                                      if f not in (reader.fieldnames or [])]
+        except (OSError, UnicodeDecodeError, csv.Error) as error:
+            raise InputError(f"cannot read: {error}", file=str(path), field="--results") from None
+    out = io.StringIO()
+    writer = csv.DictWriter(out, fieldnames=header, extrasaction="ignore")
+    writer.writeheader()
+    writer.writerows(old_rows + rows)
+    report.write_text_atomic(path, out.getvalue())

@@ -1,0 +1,144 @@
+"""Edge-matching puzzles on the command line: their flags (--level, --cpsat-model,
+--label-tiles), how their answers are printed, and `puzzlesat generate` (planted boards)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+from .. import output as report
+from ..families.edge_matching import display_name, rules_text
+from ..models.edge_matching import planted
+from ..models.edge_matching.encode import CPSAT_VARIANTS, DEFAULT_CPSAT_VARIANT
+from ..models.edge_matching.reader import TOML_FORMAT
+from ..outcomes import Count, Solution, Verification
+from ..terminal import draw_edges, use_colour
+from . import add_flag
+
+LEVEL_COMMANDS = ("solve", "count", "verify", "export", "bench", "solutions", "backends")
+CPSAT_MODEL_COMMANDS = ("solve", "count", "solutions", "verify", "bench")
+
+
+def add_arguments(command: str, parser: argparse.ArgumentParser) -> None:
+    if command in LEVEL_COMMANDS:
+        add_flag(
+            parser, "--level", type=int, choices=(1, 2), default=None,
+            help="edge-matching puzzles with levels (diamond blocks): 1 (default) matching "
+            "edges; 2 also no two diamond tiles side by side",
+        )
+    if command in CPSAT_MODEL_COMMANDS:
+        add_flag(
+            parser, "--cpsat-model", choices=CPSAT_VARIANTS, default=None,
+            help=f"edge-matching CP-SAT model (default {DEFAULT_CPSAT_VARIANT}, measured faster)",
+        )
+    if command == "count":
+        add_flag(
+            parser, "--label-tiles", action="store_true", default=None,
+            help="edge-matching: count arrangements of physically distinct tiles (identical "
+            "tiles told apart) instead of distinct grids",
+        )
+
+
+def own_flags(args: argparse.Namespace) -> dict[str, object]:
+    return {
+        "--level": getattr(args, "level", None),
+        "--cpsat-model": getattr(args, "cpsat_model", None),
+        "--label-tiles": getattr(args, "label_tiles", None) or None,
+    }
+
+
+def load_options(args: argparse.Namespace) -> dict[str, object]:
+    return {"level": getattr(args, "level", None)}
+
+
+def options(args: argparse.Namespace, command: str) -> dict[str, object]:
+    found: dict[str, object] = {"encoding": getattr(args, "encoding", None)}
+    if command != "export":
+        found["cpsat_model"] = getattr(args, "cpsat_model", None)
+    if command == "count":
+        found["label_tiles"] = getattr(args, "label_tiles", None) or None
+    return found
+
+
+def say_reader(puzzle) -> None:
+    """Name the reader of a file not in the TOML format (the format was recognised)."""
+    if puzzle.file_format != TOML_FORMAT:
+        report.say(f"read {puzzle.source or puzzle.name} as: {puzzle.file_format}")
+
+
+def print_solution(puzzle, solution: Solution, as_json: bool) -> int:
+    say_reader(puzzle)
+    name = display_name(puzzle)
+    if as_json:
+        print(json.dumps({**solution.to_json(), "format": puzzle.file_format,
+                          "rules": rules_text(puzzle)}))
+    elif not solution.found:
+        print(f"{name}: {solution.note} ({rules_text(puzzle)}; {solution.backend}, "
+              f"{solution.seconds:.2f} s)")
+    else:
+        print("\n".join(draw_edges(puzzle, solution.grid, colour=use_colour())))
+        print(f"{name}: solved by {solution.backend} in {solution.seconds:.2f} s "
+              f"({rules_text(puzzle)}; checked)")
+    return 0 if solution.found else 1
+
+
+def count_lines(puzzle, count: Count) -> list[str]:
+    say_reader(puzzle)
+    name = count.puzzle
+    lines = [f"{name}: rules: {rules_text(puzzle)}"]
+    fixed = count.details.get("fixed_by_turn")
+    if count.complete and fixed:
+        shown = ", ".join(f"{k}°: {v:,}" for k, v in fixed.items())
+        lines.append(f"{name}: grids unchanged by each turn of the board (Burnside): {shown}")
+    return lines
+
+
+def verify_lines(puzzle, found: Verification) -> list[str]:
+    say_reader(puzzle)
+    result = found.result
+    name = result["puzzle"]
+    total = result["count"]
+    lines = [f"{name}: all backends agree: {total:,} {result['counted']}"]
+    if result["rotation_classes"] is not None:
+        lines.append(f"{name}: {result['rotation_classes']:,} {result['rotation_counted']}")
+    lines.append(f"{name}: {result['label_tiles']:,} {result['label_tiles_counted']}")
+    parities = result.get("parity")
+    if parities is not None:
+        both = parities["even"] + parities["odd"]
+        lines.append(
+            f"{name}: grids with the marks on even cells {parities['even']:,} + on odd cells "
+            f"{parities['odd']:,} = {both:,} ({', '.join(parities['backends'])} agree), "
+            + ("equal to" if both == total else "NOT equal to") + f" the {total:,} grids"
+        )
+        for note in parities.get("notes", []):
+            lines.append(f"{name}: note: {note}")
+    for key, ok in result["published_solutions"].items():
+        lines.append(f"{name}: published {key}: {'a valid solution' if ok else 'NOT VALID here'}")
+    return lines
+
+
+# ---------------------------------------------------------------- puzzlesat generate
+
+
+def run_generate(args: argparse.Namespace) -> int:
+    """Write a planted board in the Eternity II benchmark format."""
+    report.check_output(args.output)
+    puzzle = planted.generate(args.size, args.border_colours, args.interior_colours, args.seed)
+    report.write_export(args.output, planted.benchmark_text(puzzle), puzzle.title)
+    return 0
+
+
+def extra_commands(subparsers) -> None:
+    """`puzzlesat generate`."""
+    generate = subparsers.add_parser(
+        "generate", help="write a random N x N edge-matching board with a planted solution"
+    )
+    generate.add_argument("size", type=int, help="the board is SIZE x SIZE")
+    generate.add_argument("--border-colours", type=int, default=5, help="(default 5)")
+    generate.add_argument("--interior-colours", type=int, default=17, help="(default 17)")
+    generate.add_argument("--seed", type=int, default=1, help="random seed (default 1)")
+    generate.add_argument(
+        "-o", "--output", required=True,
+        help="the file to write (Eternity II benchmark format; '-': standard output)",
+    )
+    generate.set_defaults(run=run_generate)

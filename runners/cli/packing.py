@@ -1,0 +1,66 @@
+"""Packing puzzles on the command line: their flags and how their answers are printed."""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+from ..outcomes import Count, Solution, Verification
+from ..terminal import draw_packing, use_colour
+
+
+def add_arguments(command: str, parser: argparse.ArgumentParser) -> None:
+    if command == "verify":
+        parser.add_argument(
+            "--unreduced-time-limit", type=float, default=None, metavar="S",
+            help="packing: seconds for each count without symmetry reduction (the slow "
+            "cross-check; one stopped early is a lower bound); default: --time-limit",
+        )
+
+
+def own_flags(args: argparse.Namespace) -> dict[str, object]:
+    return {"--unreduced-time-limit": getattr(args, "unreduced_time_limit", None)}
+
+
+def load_options(args: argparse.Namespace) -> dict[str, object]:
+    return {}
+
+
+def options(args: argparse.Namespace, command: str) -> dict[str, object]:
+    found = {"encoding": getattr(args, "encoding", None)}
+    if command == "verify":
+        found["unreduced_time_limit"] = getattr(args, "unreduced_time_limit", None)
+    return found
+
+
+def print_solution(puzzle, solution: Solution, as_json: bool) -> int:
+    if as_json:
+        print(json.dumps(solution.to_json()))
+    elif not solution.found:
+        print(f"{puzzle.name}: {solution.note} ({solution.backend}, {solution.seconds:.2f} s)")
+    else:
+        print("\n".join(draw_packing(puzzle, solution.grid, colour=use_colour())))
+        print(f"{puzzle.name}: solved by {solution.backend} in {solution.seconds:.2f} s")
+    return 0 if solution.found else 1
+
+
+def count_lines(puzzle, count: Count) -> list[str]:
+    lines = []
+    if count.modulo != "none" and count.complete:
+        lines.append(f"{puzzle.name}: {count.details['solutions']:,} solutions in all "
+                     f"(rotations and reflections counted as different)")
+        lines.append(f"{puzzle.name}: symmetry group: {count.group.describe()}")
+    return lines
+
+
+def verify_lines(puzzle, found: Verification) -> list[str]:
+    result = found.result
+    lines = [
+        f"{puzzle.name}: all backends agree: {result['count']:,} {result['counted']}; "
+        f"{result['classes']:,} {result['classes_counted']}"
+    ]
+    differs = [k for k, ok in result["published_agrees"].items() if not ok]
+    if differs:
+        lines.append(f"{puzzle.name}: differs from the published figure for: "
+                     f"{', '.join(differs)} (published: {puzzle.published})")
+    return lines

@@ -1,0 +1,152 @@
+"""The counting engine: run works' cubes on an executor, with checkpoint, progress and limits.
+
+Families plan a count as works (a model, a backend, cubes); this module runs them and returns
+every cube's numbers and whether it finished. Time limits, Ctrl-C and SIGTERM end the workers
+and leave a partial tally (a lower bound), never a traceback.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from collections.abc import Callable
+from contextlib import contextmanager
+from dataclasses import dataclass
+
+from .backends import Values
+from .checkpoint import Checkpoint, digest
+from .executors import Executor, Result, Work
+
+Progress = Callable[[int, int, int], None]  # (cubes done, cubes in all, solutions so far)
+
+
+@dataclass
+class Tally:
+    """Each cube's numbers (None where not counted) and whether it finished."""
+
+    work: Work
+    values: list[Values | None]
+    finished: list[bool]
+
+    def total(self, index: int = 0) -> int:
+        """The weighted sum of one number over the cubes counted (a lower bound if not all)."""
+        weights = self.work.weights or [1] * len(self.values)
+        return sum(w * v[index] for w, v in zip(weights, self.values) if v is not None)
+
+    @property
+    def complete(self) -> bool:
+        return all(self.finished)
+
+
+def run(
+    works: list[Work],
+    executor: Executor,
+    jobs: int,
+    deadline: float | None = None,
+    checkpoint: Checkpoint | None = None,
+    progress: Progress | None = None,
+) -> tuple[list[Tally], bool]:
+    """Count every cube of every work; (tallies, interrupted).
+
+    Cubes already in the checkpoint are taken from it; each cube that finishes is appended.
+    """
+    tallies = {w.token: Tally(w, [None] * len(w.cubes), [False] * len(w.cubes)) for w in works}
+    pending: dict[str, list[int]] = {}
+    for work in works:
+        tally = tallies[work.token]
+        for i in range(len(work.cubes)):
+            saved = checkpoint.done.get((work.label, i)) if checkpoint else None
+            if saved is not None:
+                tally.values[i], tally.finished[i] = tuple(saved), True
+            else:
+                pending.setdefault(work.token, []).append(i)
+    total = sum(len(w.cubes) for w in works)
+
+    def shown() -> int:
+        return sum(t.total() for t in tallies.values() if t.work.shown)
+
+    done = sum(sum(t.finished) for t in tallies.values())
+    if progress:
+        progress(done, total, shown())
+
+    def record(work: Work, indexes: list[int], results: list[Result]) -> None:
+        nonlocal done
+        tally = tallies[work.token]
+        finished = []
+        for i, (values, ok) in zip(indexes, results):
+            tally.values[i], tally.finished[i] = tuple(values), ok
+            if ok:
+                finished.append(i)
+                done += 1
+        if checkpoint and finished:
+            checkpoint.record(work.label, finished, [tally.values[i] for i in finished])
+        if progress:
+            progress(done, total, shown())
+
+    interrupted = False
+    try:
+        executor.run(works, pending, jobs, deadline, record)
+    except KeyboardInterrupt:
+        interrupted = True
+    return [tallies[w.token] for w in works], interrupted
+
+
+@contextmanager
+def progress_bar(what: str, show: bool | Progress | None):
+    """A Progress for `count(progress=...)`: True draws a bar on standard error (with the running
+    count, cubes done and an estimate of the time left), a callable is used as it is."""
+    if callable(show):
+        yield show
+        return
+    if not show:
+        yield None
+        return
+    from tqdm import tqdm
+
+    # tqdm estimates the time left from the cubes' pace
+    bar = tqdm(total=0, desc=what, unit="cube", file=sys.stderr, leave=False, disable=None)
+
+    def update(done: int, total: int, found: int) -> None:
+        if bar.total != total:
+            bar.total = total
+        bar.update(done - bar.n)
+        bar.set_postfix_str(f"{found:,} found", refresh=False)
+
+    try:
+        yield update
+    finally:
+        bar.close()
+
+
+@dataclass
+class Runner:
+    """How a count runs: where (executor, jobs), until when, with which checkpoint and display."""
+
+    executor: Executor
+    jobs: int = 1
+    deadline: float | None = None  # a time.time() value
+    checkpoint: str | None = None  # a checkpoint file's path
+    progress: Progress | None = None
+    interrupted: bool = False
+
+    def left(self) -> float | None:
+        return None if self.deadline is None else self.deadline - time.time()
+
+    def expired(self) -> bool:
+        return self.deadline is not None and time.time() >= self.deadline
+
+    def run(self, works: list[Work], key: dict[str, object]) -> list[Tally]:
+        """Run works (skipping what the checkpoint holds); remembers an interrupt."""
+        saved = None
+        if self.checkpoint:
+            key = {**key, "cubes": digest([[w.label, w.cubes] for w in works])}
+            saved = Checkpoint(self.checkpoint, key)
+            saved.check_writable()
+        try:
+            tallies, interrupted = run(works, self.executor, self.jobs, self.deadline, saved,
+                                       self.progress)
+        finally:
+            if saved:
+                saved.close()
+        self.interrupted = self.interrupted or interrupted
+        return tallies

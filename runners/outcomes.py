@@ -1,0 +1,120 @@
+"""What the API returns, the same for every family: a Count, a Solution, a Verification."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .models.symmetry import IDENTITY, Group
+
+
+@dataclass
+class Count:
+    """An exact count and what it means; with complete False, `number` is a lower bound."""
+
+    puzzle: str
+    number: int | None
+    counted: str  # what is counted, as a sentence
+    modulo: str  # "none" or "symmetry"
+    complete: bool
+    seconds: float
+    backend: str
+    executor: str = "local"
+    group: Group = IDENTITY  # the symmetry group the classes are taken under
+    details: dict[str, object] = field(default_factory=dict)  # the family's other numbers
+
+    def sentence(self) -> str:
+        where = f"({self.backend}, {self.executor}, {self.seconds:.2f} s)"
+        if self.number is None:
+            return f"{self.puzzle}: no count: {self.counted} {where}"
+        if not self.complete:
+            return (
+                f"{self.puzzle}: INCOMPLETE count, stopped early: at least {self.number:,} "
+                f"{self.counted} {where}"
+            )
+        return f"{self.puzzle}: {self.number:,} {self.counted} {where}"
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "puzzle": self.puzzle,
+            "count": self.number,
+            "counted": self.counted,
+            "modulo": self.modulo,
+            "group": self.group.to_json(),
+            "complete": self.complete,
+            "lower_bound": not self.complete,
+            "backend": self.backend,
+            "executor": self.executor,
+            "seconds": round(self.seconds, 3),
+            **self.details,
+        }
+
+    def __repr__(self) -> str:
+        bound = "" if self.complete else "at least "
+        number = "?" if self.number is None else f"{self.number:,}"
+        return (
+            f"<Count {self.puzzle}: {bound}{number} ({self.modulo}: {self.counted.split(':')[0]}); "
+            f"{'complete' if self.complete else 'INCOMPLETE'}, {self.backend}, {self.executor}, "
+            f"{self.seconds:.2f} s>"
+        )
+
+
+@dataclass
+class Solution:
+    """One solution, decoded: `grid` is the family's own form (None when none was found).
+
+    Packing: {(row, col): piece index}. Edge matching: [(tile index, quarter turns)] per cell in
+    reading order. Mind Lock: the positions from the start to a solved one (`moves` between).
+    """
+
+    puzzle: str
+    kind: str
+    grid: object | None
+    backend: str
+    seconds: float
+    complete: bool = True  # False: stopped by the time limit before it could decide
+    moves: list[str] | None = None
+    data: object = None  # the solution as JSON-able data
+    lines: list[str] = field(default_factory=list)  # the solution drawn as text
+    note: str = ""  # what the solution is (e.g. "optimal: 12 moves"), or why there is none
+
+    @property
+    def found(self) -> bool:
+        return self.grid is not None
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "puzzle": self.puzzle,
+            "kind": self.kind,
+            "solved": self.found,
+            "complete": self.complete,
+            "backend": self.backend,
+            "seconds": round(self.seconds, 3),
+            "note": self.note,
+            "solution": self.data,
+            **({"moves": self.moves} if self.moves is not None else {}),
+        }
+
+    def __str__(self) -> str:
+        return "\n".join(self.lines) if self.found else f"{self.puzzle}: {self.note}"
+
+    def __repr__(self) -> str:
+        if not self.found:
+            return f"<Solution {self.puzzle}: none ({self.note}); {self.backend}>"
+        what = self.note or "found"
+        return f"<Solution {self.puzzle}: {what}; {self.backend}, {self.seconds:.2f} s>"
+
+
+@dataclass
+class Verification:
+    """Counts of one puzzle on several backends and methods, and whether they all agree."""
+
+    puzzle: str
+    agree: bool
+    why: str  # why not, when they do not agree
+    counts: list[Count]
+    result: dict[str, object]  # the figures to record (results/PUZZLE.json), with the evidence
+    table: str  # the counts side by side, for the terminal
+
+    def __repr__(self) -> str:
+        state = "all agree" if self.agree else f"FAILED: {self.why}"
+        return f"<Verification {self.puzzle}: {state}; {len(self.counts)} counts>"

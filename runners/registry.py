@@ -1,0 +1,168 @@
+"""One registry: the puzzle families, and the backends by name (`base` or `base:argument`).
+
+Names are parsed in one place (`parse`). A family's own solvers (the reference backtrackers, the
+Mind Lock table) are registered as its backends under the names 'reference' and 'table'. The
+default backend of each family and task comes from figures the project measured, kept here.
+"""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass
+from functools import cache
+
+from .backends import Backend
+from .models.errors import InputError
+
+# kind -> the module of its family (runners/families/), imported when first needed
+FAMILIES = {
+    "packing": "puzzlesat.families.packing",
+    "edge-matching": "puzzlesat.families.edge_matching",
+    "mind-lock": "puzzlesat.families.mind_lock",
+}
+
+
+def family(kind: str):
+    """The Family object that runs puzzles of a kind."""
+    if kind not in FAMILIES:
+        raise InputError(f"unknown kind {kind!r} (one of: {', '.join(FAMILIES)})", field="kind")
+    return importlib.import_module(FAMILIES[kind]).FAMILY
+
+
+def family_of(puzzle):
+    return family(puzzle.kind)
+
+
+@dataclass(frozen=True)
+class Entry:
+    """A backend family in the registry: its base name and how to build one from the argument."""
+
+    base: str
+    module: str  # where its class lives
+    cls: str
+    argument: str = ""  # what follows 'base:', if anything ('' = nothing)
+    per_family: bool = False  # one per puzzle family ('reference', 'table')
+    example: str = ""
+
+    def build(self, argument: str | None) -> Backend:
+        cls = getattr(importlib.import_module(self.module), self.cls)
+        return cls(argument) if self.argument else cls()
+
+
+# The ordered table of backends: the order listings show them in.
+BACKENDS = (
+    Entry("cpsat", "puzzlesat.backends.cpsat", "CpsatBackend", example="cpsat"),
+    Entry("pysat", "puzzlesat.backends.pysat", "PysatBackend", argument="NAME",
+          example="pysat:cadical195"),
+    Entry("reference", "", "", per_family=True, example="reference"),
+    Entry("table", "", "", per_family=True, example="table"),
+)
+REFERENCE_CLASSES = {  # kind -> (module, class) of its own solver for 'reference' and 'table'
+    ("reference", "packing"): ("puzzlesat.backends.reference_packing", "ReferencePacking"),
+    ("reference", "edge-matching"): ("puzzlesat.backends.reference_edge", "ReferenceEdge"),
+    ("table", "mind-lock"): ("puzzlesat.backends.mind_lock_table", "MindLockTable"),
+}
+
+# Defaults from measurements (results/bench.csv, on this project's 2-core machine):
+DEFAULTS: dict[tuple[str, str], tuple[str, str]] = {
+    ("packing", "count"): (
+        "cpsat", "measured fastest counting IQ Block 10 (6.2 s; reference 37 s, CaDiCaL 32 s)"),
+    ("packing", "solve"): ("cpsat", "solves every catalog packing puzzle in under a second"),
+    ("edge-matching", "count"): (
+        "cpsat", "counted the diamond blocks Level 1 in 4.0 s (CaDiCaL 5.7 s, Glucose 8.4 s)"),
+    ("edge-matching", "solve"): (
+        "pysat:glucose4",
+        "solved the Eternity II clue puzzles fastest (0.05-0.28 s) and honours a time limit"),
+    ("mind-lock", "solve"): (
+        "table", "God's-algorithm table: an optimal solution in 0.08 ms after a 0.4 s build"),
+    ("mind-lock", "count"): ("table", "the breadth-first search counts every position"),
+}
+
+NAMES = "cpsat, pysat:NAME (e.g. pysat:cadical195), reference or table"
+
+
+def parse(name: str) -> tuple[str, str | None]:
+    """'base' or 'base:argument' -> (base, argument); the one place names are split."""
+    if not isinstance(name, str) or not name.strip():
+        raise InputError(f"a backend name is needed ({NAMES})", field="--backend")
+    base, colon, argument = name.strip().partition(":")
+    entry = _entry(base)
+    if entry.argument and not argument:
+        raise InputError(f"{base} needs {base}:{entry.argument}, e.g. {entry.example}",
+                         field="--backend")
+    if colon and not entry.argument and not entry.per_family:
+        raise InputError(f"{base} takes no ':{argument}'", field="--backend")
+    return base, (argument if colon else None)
+
+
+def _entry(base: str) -> Entry:
+    for entry in BACKENDS:
+        if entry.base == base:
+            return entry
+    raise InputError(f"unknown backend {base!r}; use {NAMES}", field="--backend")
+
+
+@cache
+def backend(name: str) -> Backend:
+    """The backend of a full name ('reference:packing' for a family's own; see `resolve`)."""
+    base, argument = parse(name)
+    entry = _entry(base)
+    if entry.per_family:
+        where = REFERENCE_CLASSES.get((base, argument or ""))
+        if where is None:
+            raise InputError(f"no {base} backend for {argument} puzzles", field="--backend")
+        made = getattr(importlib.import_module(where[0]), where[1])()
+    else:
+        made = entry.build(argument)
+    if not made.supported():
+        raise InputError(f"{name} is not available here: {made.needs}", field="--backend")
+    return made
+
+
+def default_backend(kind: str, task: str) -> tuple[str, str]:
+    """The measured default backend of a family for a task, and why."""
+    return DEFAULTS.get((kind, task), DEFAULTS[(kind, "solve")])
+
+
+def resolve(name: str | None, kind: str, task: str) -> Backend:
+    """The backend for a user's name (None: the measured default) on a puzzle of `kind`."""
+    if name is None:
+        name = default_backend(kind, task)[0]
+    base, argument = parse(name)
+    if _entry(base).per_family:
+        name = f"{base}:{kind}"
+    made = backend(name)
+    fam = family(kind)
+    if made.takes not in fam.takes:
+        raise InputError(
+            f"{made.name} does not solve {kind} puzzles (usable: {', '.join(names_for(kind))})",
+            field="--backend",
+        )
+    if task == "count" and not made.can_count:
+        raise InputError(getattr(made, "why_not_count", f"{made.name} cannot count"),
+                         field="--backend")
+    return made
+
+
+def names_for(kind: str, task: str = "solve") -> list[str]:
+    """The backend names usable for a family, the default first."""
+    from .backends.pysat import pysat_solvers
+
+    fam = family(kind)
+    found = []
+    for entry in BACKENDS:
+        if entry.per_family:
+            if (entry.base, kind) in REFERENCE_CLASSES:
+                found.append(entry.base)
+        elif entry.base == "pysat":
+            if "cnf" in fam.takes:
+                found += [f"pysat:{s}" for s in pysat_solvers()]
+        else:
+            try:
+                made = backend(entry.example or entry.base)
+            except InputError:
+                continue
+            if made.takes in fam.takes:
+                found.append(entry.example or entry.base)
+    default = default_backend(kind, task)[0]
+    return [default] + [n for n in found if n != default]

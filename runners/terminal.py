@@ -1,0 +1,150 @@
+"""Solutions drawn as text for a terminal: coloured blocks where the terminal shows colour."""
+
+from __future__ import annotations
+
+import os
+import sys
+
+from .models.edge_matching import EdgePuzzle, Placed, rotated
+from .models.geometry import Cell
+from .models.packing import PackingPuzzle
+
+
+def use_colour() -> bool:
+    return sys.stdout.isatty() and "NO_COLOR" not in os.environ
+
+
+
+PACKING_PALETTE = [196, 46, 21, 226, 201, 51, 208, 93, 118, 27, 214, 160, 34, 99, 220, 130]
+
+
+def letters(puzzle: PackingPuzzle) -> list[str]:
+    """One character per piece: its name where names are single characters, else A, B, C..."""
+    names = [p.name for p in puzzle.pieces]
+    if all(len(n) == 1 for n in names) and len(set(names)) == len(names):
+        return names
+    return [chr(ord("A") + i) if i < 26 else chr(ord("a") + i - 26) for i in range(len(names))]
+
+
+def draw_packing(puzzle: PackingPuzzle, grid: dict[Cell, int], colour: bool) -> list[str]:
+    """The solution as rows of letters (coloured blocks on a colour terminal), with a legend."""
+    marks = letters(puzzle)
+    height = max(r for r, _ in grid) + 1
+    width = max(c for _, c in grid) + 1
+    rows = []
+    for r in range(height):
+        row = ""
+        for c in range(width):
+            piece = grid.get((r, c))
+            if piece is None:
+                row += "  "
+            elif colour:
+                shade = PACKING_PALETTE[piece % len(PACKING_PALETTE)]
+                row += f"\x1b[48;5;{shade}m\x1b[30m{marks[piece]} \x1b[0m"
+            else:
+                row += marks[piece] + " "
+        rows.append(row.rstrip())
+    if marks != [p.name for p in puzzle.pieces]:
+        rows.append("  ".join(f"{m}={p.name}" for m, p in zip(marks, puzzle.pieces)))
+    return rows
+
+NAMED_COLOURS = {
+    "red": 196, "green": 40, "blue": 33, "yellow": 226, "white": 255, "black": 240,
+    "orange": 208, "purple": 129, "pink": 213, "brown": 130, "grey": 246, "gray": 246,
+    "cyan": 51, "magenta": 201,
+}
+PALETTE = [196, 40, 33, 226, 201, 51, 208, 129, 118, 27, 214, 160, 34, 99, 220, 130, 250, 94]
+
+
+def codes(puzzle: EdgePuzzle) -> tuple[dict, list[str]]:
+    """A short code per edge value (picture, then half), and the legend lines explaining them."""
+    pictures = sorted({e[0] for t in puzzle.tiles for e in t.edges})
+    halves = sorted({e[1] for t in puzzle.tiles for e in t.edges if e[1]})
+    if all(len(p) <= 2 for p in pictures):
+        short = {p: p for p in pictures}
+    else:
+        length = 1
+        while len({p[:length].upper() for p in pictures}) < len(pictures):
+            length += 1
+        short = {p: p[:length].upper() for p in pictures}
+    half_code = {h: h[0].lower() for h in halves}
+    if len(set(half_code.values())) < len(halves):
+        half_code = {h: str(i + 1) for i, h in enumerate(halves)}
+    table = {}
+    for t in puzzle.tiles:
+        for e in t.edges:
+            table[e] = short[e[0]] + (half_code[e[1]] if e[1] else "")
+    legend = []
+    named = [p for p in pictures if short[p] != p or p in puzzle.colour_names]
+    if named:
+        legend.append(
+            "edges: " + ", ".join(f"{short[p]} = {puzzle.colour_names.get(p, p)}" for p in named)
+        )
+    if halves:
+        legend.append(
+            "halves: " + ", ".join(f"{half_code[h]} = {h}" for h in halves)
+            + " (touching edges show the same picture, different halves)"
+        )
+    return table, legend
+
+
+def paint(puzzle: EdgePuzzle, edge, text: str, pictures: list[str]) -> str:
+    name = puzzle.colour_names.get(edge[0], edge[0]).lower()
+    shade = NAMED_COLOURS.get(name, PALETTE[pictures.index(edge[0]) % len(PALETTE)])
+    return f"\x1b[48;5;{shade}m\x1b[30m{text}\x1b[0m"
+
+
+def mark_symbol(mark: str) -> str:
+    if not mark:
+        return " "
+    if mark == "diamond":
+        encoding = (getattr(sys.stdout, "encoding", "") or "").lower()
+        return "◆" if "utf" in encoding else "*"
+    return mark[0].upper()
+
+
+def draw_edges(puzzle: EdgePuzzle, grid: list[Placed], colour: bool) -> list[str]:
+    """Each tile as a box showing its four edges where they touch the neighbours' edges, and its
+    mark in the middle; then a legend and each cell's tile and turn."""
+    table, legend = codes(puzzle)
+    k = max(len(code) for code in table.values())
+    inner = 3 * k + 2
+    pictures = sorted({e[0] for t in puzzle.tiles for e in t.edges})
+
+    def show(edge, width: int, align: str) -> str:
+        code = table[edge]
+        padded = {"<": code.ljust, ">": code.rjust, "^": code.center}[align](width)
+        if not colour:
+            return padded
+        left = len(padded) - len(padded.lstrip())
+        return padded[:left] + paint(puzzle, edge, code, pictures) + padded[left + len(code):]
+
+    rule = "+" + "+".join("-" * inner for _ in range(puzzle.cols)) + "+"
+    lines = [rule]
+    for r in range(puzzle.rows):
+        top, middle, bottom = [], [], []
+        for c in range(puzzle.cols):
+            t, rotation = grid[r * puzzle.cols + c]
+            edges = rotated(puzzle.tiles[t].edges, rotation)
+            top.append(show(edges[0], inner, "^"))
+            middle.append(
+                show(edges[3], k, "<") + mark_symbol(puzzle.tiles[t].mark).center(k + 2)
+                + show(edges[1], k, ">")
+            )
+            bottom.append(show(edges[2], inner, "^"))
+        for part in (top, middle, bottom):
+            lines.append("|" + "|".join(part) + "|")
+        lines.append(rule)
+    lines += legend
+    if any(t.mark for t in puzzle.tiles):
+        marks = sorted({t.mark for t in puzzle.tiles if t.mark})
+        lines.append("marks: " + ", ".join(f"{mark_symbol(m)} = {m}" for m in marks))
+    for r in range(puzzle.rows):
+        cells = []
+        for c in range(puzzle.cols):
+            t, rotation = grid[r * puzzle.cols + c]
+            cells.append(f"{puzzle.tiles[t].name or t + 1}@{rotation * 90}")
+        lines.append(f"row {r + 1}: " + "  ".join(cells))
+    lines.append("(tile@degrees: the tile, as listed in the puzzle, turned clockwise)")
+    return lines
+

@@ -1,0 +1,141 @@
+"""Faults: SIGINT and SIGTERM during a count, time limits, checkpoints after SIGKILL.
+
+Every count stopped early prints its partial count marked incomplete (a lower bound), exits 1,
+prints no traceback and leaves no worker process behind.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+import puzzlesat
+
+COMMAND = [sys.executable, "-m", "puzzlesat.cli"]
+
+
+def children(pid: int) -> set[int]:
+    """The processes whose parent is `pid` (read from /proc)."""
+    found = set()
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                stat = (entry / "stat").read_text()
+            except OSError:
+                continue
+            if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
+                found.add(int(entry.name))
+    return found
+
+
+def alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
+
+
+def start(*args: str) -> subprocess.Popen:
+    return subprocess.Popen([*COMMAND, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True)
+
+
+def wait_for_workers(process: subprocess.Popen, at_least: int, timeout: float = 60) -> set[int]:
+    """The count's worker processes, once at least `at_least` of them run."""
+    end = time.time() + timeout
+    while time.time() < end:
+        kids = children(process.pid)
+        if len(kids) >= at_least:
+            return kids
+        time.sleep(0.2)
+    raise AssertionError("the count started no workers")
+
+
+@pytest.mark.parametrize("backend", ["cpsat", "pysat:cadical195", "reference"])
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
+def test_a_signal_stops_a_count_with_its_partial_count(backend, sig):
+    process = start("count", "pentomino-6x10", "--jobs", "2", "--backend", backend, "--json")
+    kids = wait_for_workers(process, 2)
+    time.sleep(2)  # let some cubes finish
+    process.send_signal(sig)
+    out, err = process.communicate(timeout=30)
+    assert process.returncode == 1, err
+    assert "Traceback" not in err
+    result = json.loads(out)
+    assert result["complete"] is False and result["lower_bound"] is True
+    assert 0 <= result["count"] < 9356
+    time.sleep(0.5)
+    assert not [k for k in kids if alive(k)], "worker processes were left behind"
+
+
+def test_time_limit_holds_on_the_reference():
+    begin = time.perf_counter()
+    result = subprocess.run([*COMMAND, "count", "pentomino-6x10", "--backend", "reference",
+                             "--jobs", "2", "--time-limit", "2", "--json"],
+                            capture_output=True, text=True, timeout=60)
+    assert time.perf_counter() - begin < 5 + 3  # start-up of Python and the libraries
+    assert result.returncode == 1, result.stderr
+    assert json.loads(result.stdout)["complete"] is False
+
+
+def test_a_count_killed_and_resumed_from_its_checkpoint_gives_the_full_count(tmp_path):
+    checkpoint = tmp_path / "count.jsonl"
+    args = ["count", "pentomino-5x12", "--modulo", "symmetry", "--jobs", "2", "--json",
+            "--checkpoint", str(checkpoint)]
+    process = start(*args)
+    end = time.time() + 120
+    while time.time() < end:  # until some cubes are recorded
+        if checkpoint.exists() and checkpoint.read_text().count("\n") >= 4:
+            break
+        time.sleep(0.1)
+    process.kill()
+    process.communicate()
+    done_before = checkpoint.read_text().count("\n") - 1
+    assert done_before >= 3
+    with checkpoint.open("a") as out:  # a torn last line, as if killed mid-write
+        out.write('{"work": "one placement per orbit", "cu')
+    result = subprocess.run([*COMMAND, *args], capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout)["count"] == 1010  # published, and agreed by every backend
+    assert checkpoint.read_text().count("\n") - 1 > done_before
+
+
+def test_a_checkpoint_of_other_work_is_refused(tmp_path):
+    checkpoint = tmp_path / "count.jsonl"
+    puzzle = puzzlesat.load("iq-block-8")
+    first = puzzlesat.count(puzzle, modulo="symmetry", jobs=1, checkpoint=str(checkpoint))
+    assert first.number == 6
+    again = puzzlesat.count(puzzle, modulo="symmetry", jobs=1, checkpoint=str(checkpoint))
+    assert again.number == 6 and again.complete
+    with pytest.raises(puzzlesat.InputError, match="written for other work"):
+        puzzlesat.count("pentomino-3x20", jobs=1, checkpoint=str(checkpoint))
+    result = subprocess.run([*COMMAND, "count", "pentomino-3x20", "--checkpoint",
+                             str(checkpoint)], capture_output=True, text=True, timeout=60)
+    assert result.returncode == 2
+    assert result.stderr.count("\n") == 1 and "written for other work" in result.stderr
+
+
+def test_jobs_beyond_the_cores_are_capped_with_a_note():
+    begin = time.perf_counter()
+    result = subprocess.run([*COMMAND, "count", "iq-block-8", "--jobs", "64"],
+                            capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stderr
+    assert "48 solutions" in result.stdout
+    assert f"more than the {len(os.sched_getaffinity(0))} cores" in result.stderr
+    assert time.perf_counter() - begin < 60
+
+
+@pytest.mark.parametrize("value", ["nan", "inf", "0", "-1", "soon"])
+def test_bad_time_limits_are_refused(value):
+    result = subprocess.run([*COMMAND, "count", "iq-block-8", "--time-limit", value],
+                            capture_output=True, text=True, timeout=60)
+    assert result.returncode == 2
+    assert "Traceback" not in result.stderr and "--time-limit" in result.stderr
