@@ -94,7 +94,7 @@ def test_block_reference_counts_copies():
 def test_mind_lock_strip_has_twelve_cells_per_position():
     puzzle = load("mind-lock")
     start = ml.parse_position("0x76bd98")
-    walk = solutions.optimal_walk(solutions.mind_lock_table(puzzle), start)
+    walk = solutions.optimal_walk(puzzle, start)
     assert len(walk.moves) == 12  # the author's example: 12 moves
     root = parsed(draw_lock.draw_path(walk.positions, walk.moves))
     assert len(cells_of(root)) == 12 * len(walk.positions)

@@ -22,6 +22,7 @@ from ..executors import EXECUTOR_NAMES
 from ..models import files
 from ..models.errors import InputError
 from ..registry import DEFAULTS, family_of
+from . import pictures
 
 FAMILY_CLIS = {
     "packing": "puzzlesat.cli.packing",
@@ -133,7 +134,10 @@ def build_parser() -> argparse.ArgumentParser:
     export.add_argument("-o", "--output", required=True, help="the file to write ('-': stdout)")
     bench.add_argument("--repeat", type=positive, default=3, help="runs per backend (default 3)")
     bench.add_argument("--solve", action="store_true", help="time solve instead of count")
+    bench.add_argument("--no-chart", action="store_true",
+                       help="do not redraw results/bench-chart.png (needs matplotlib)")
 
+    pictures.add_commands(commands)  # draw, gallery, play
     by_name = {"solve": solve, "count": count, "verify": verify, "export": export,
                "bench": bench, "solutions": listing, "backends": backends}
     for kind in FAMILY_CLIS:

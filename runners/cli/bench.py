@@ -18,6 +18,7 @@ from pathlib import Path
 from .. import api
 from .. import output as report
 from ..models.errors import InputError
+from ..pictures import charts
 from ..registry import family_of
 
 BENCH_FIELDS = [
@@ -97,6 +98,8 @@ def bench(args: argparse.Namespace) -> int:
               f"{float(row['median_seconds']):9.3f} {ratio:>7}  {row['result']}{flag}")
     append_csv(Path(args.results) / "bench.csv", rows)
     report.say(f"appended {len(rows)} rows to {Path(args.results) / 'bench.csv'}")
+    if not args.no_chart:
+        charts.write_chart(Path(args.results), "bench.csv", report.say)
     return 0
 
 

@@ -26,6 +26,7 @@ from pathlib import Path
 from ..models import files as puzzlefile
 from ..models.edge_matching import planted
 from ..models.errors import InputError
+from ..pictures import charts
 from .. import output as report
 
 INSTANCES = "../shared/benchmarks/edge-matching"  # read by path, from the project's folder
@@ -111,7 +112,7 @@ def one_run(instance: Instance, backend: str, time_limit: float, limit_inside: b
     with tempfile.TemporaryDirectory(prefix="edge-bench-") as scratch:
         command = [
             sys.executable, "-m", "puzzlesat.cli", "bench", "--solve", str(instance.path),
-            "--backend", backend, "--repeat", "1", "--results", scratch,
+            "--backend", backend, "--repeat", "1", "--results", scratch, "--no-chart",
         ]
         if limit_inside:
             command += ["--time-limit", str(time_limit)]
@@ -211,6 +212,7 @@ def run_bench(args: argparse.Namespace) -> int:
             write_summary(results, summaries, backends)  # after each, so a stop keeps them
     print(markdown(summaries, backends))
     report.say(f"wrote {results / 'edge-bench.csv'} and {results / 'edge-bench.md'}")
+    charts.write_chart(results, "edge-bench.csv", report.say)
     return 0
 
 

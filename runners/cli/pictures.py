@@ -11,10 +11,9 @@ import argparse
 import sys
 from pathlib import Path
 
-from ..models import edge_matching as em
+from .. import api
 from ..models import mind_lock as ml
 from ..models.errors import InputError
-from ..models.files import load
 from ..pictures import edge_matching as draw_edge
 from ..pictures import gallery as galleries
 from ..pictures import mind_lock as draw_lock
@@ -74,15 +73,7 @@ def add_commands(subparsers) -> None:
 
 def load_puzzle(name: str, level: int | None):
     """The puzzle, at the level asked for (edge-matching puzzles with levels only)."""
-    puzzle = load(name)
-    if level is None:
-        return puzzle
-    if puzzle.kind != "edge-matching":
-        raise InputError(f"{puzzle.kind} puzzles have no levels", field="--level")
-    try:
-        return em.at_level(puzzle, level)
-    except ValueError as error:
-        raise InputError(str(error), field="--level") from None
+    return api.load(name, level=level)
 
 
 def _drawings(puzzle, modulo: str) -> list[tuple[str, Svg]]:
@@ -107,7 +98,7 @@ def run_draw(args: argparse.Namespace) -> int:
         if puzzle.kind != "mind-lock":
             raise InputError("only Mind Lock draws a solution from a position", field="--from")
         start = ml.parse_position(args.start)
-        walk = found.optimal_walk(found.mind_lock_table(puzzle), start)
+        walk = found.optimal_walk(puzzle, start)
         title = f"{ml.notation(start)}: an optimal solution, {len(walk.moves)} moves"
         write(draw_lock.draw_path(walk.positions, walk.moves, title), args.output)
         print(f"wrote {title} to {args.output}")
@@ -139,7 +130,7 @@ def run_gallery(args: argparse.Namespace) -> int:
 
 
 def run_play(args: argparse.Namespace) -> int:
-    puzzle = load(args.puzzle)
+    puzzle = api.load(args.puzzle, level=args.level)
     page = pages.play_page(puzzle, args.level)
     try:
         Path(args.output).write_text(page, encoding="utf-8")

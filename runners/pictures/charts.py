@@ -10,6 +10,7 @@ matplotlib (the optional extra `plots`).
 from __future__ import annotations
 
 import csv
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -137,3 +138,19 @@ def edge_bench_chart(csv_path: Path, out_stem: Path) -> list[Path]:
     return draw_chart(edge_bench_timings(csv_path),
                       "Edge-matching benchmark: seconds to find one solution, median per backend",
                       out_stem, f"from {csv_path.name}")
+
+
+def write_chart(results: Path, csv_name: str, say: Callable[[str], None]) -> list[Path]:
+    """After a benchmark: the chart of results/CSV_NAME (bench.csv or edge-bench.csv), written
+    beside it as NAME-chart.png and .svg; without matplotlib, a note saying so instead."""
+    draw = {"bench.csv": bench_chart, "edge-bench.csv": edge_bench_chart}[csv_name]
+    source = results / csv_name
+    if not source.exists():
+        return []
+    try:
+        written = draw(source, results / f"{source.stem}-chart")
+    except InputError as error:
+        say(f"no chart: {error}")
+        return []
+    say(f"wrote the chart {written[0]} (and .svg)")
+    return written

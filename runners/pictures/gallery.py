@@ -121,7 +121,6 @@ def edge_gallery(puzzle: em.EdgePuzzle, modulo: str, cap: int) -> Gallery:
 
 
 def mind_lock_gallery(puzzle: ml.MindLockPuzzle, cap: int) -> Gallery:
-    table = found.mind_lock_table(puzzle)
     distance, positions = found.hardest(puzzle)
     statement = (
         f"{_plural(len(positions), 'position')} at the greatest distance from solved, "
@@ -130,7 +129,7 @@ def mind_lock_gallery(puzzle: ml.MindLockPuzzle, cap: int) -> Gallery:
     )
     figures = []
     for i, start in enumerate(positions[:cap], 1):
-        walk = found.optimal_walk(table, start)
+        walk = found.optimal_walk(puzzle, start)
         if len(walk.moves) != distance:
             raise AssertionError("an optimal walk from a hardest position has the wrong length")
         caption = f"{ml.notation(start)} ({ml.hex_code(start)}): {len(walk.moves)} moves"

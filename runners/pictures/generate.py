@@ -11,9 +11,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..models import edge_matching as em
-from ..models.files import load
-from . import browser, gallery, play
+from .. import api
+from . import browser, charts, gallery, play
 
 SCRAMBLE_DECKS = ("scramble-cowboys", "scramble-crazy-planes", "scramble-frog",
                   "scramble-insects", "scramble-wizards")
@@ -46,8 +45,7 @@ PAGES = (("diamond-blocks", 2, 6), ("scramble-frog", None, 0), ("iq-block-8", No
 
 def load_at(name: str, level: int | None):
     """A catalog puzzle at one of its levels."""
-    puzzle = load(name)
-    return em.at_level(puzzle, level) if level else puzzle
+    return api.load(name, level=level)
 
 
 def generate_results(results: Path, say: Callable[[str], None] = print) -> list[Path]:
@@ -62,7 +60,7 @@ def generate_results(results: Path, say: Callable[[str], None] = print) -> list[
     for name, level, hints in PAGES:
         path = results / "play" / f"{name}.html"
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(play.play_page(load(name), level), encoding="utf-8")
+        path.write_text(play.play_page(api.load(name, level=level), level), encoding="utf-8")
         written.append(path)
         shots.append((path, path.with_suffix(".png"), hints))
         say(f"play page {path}")
@@ -78,14 +76,6 @@ def generate_results(results: Path, say: Callable[[str], None] = print) -> list[
                     page.click("#hint")
                 page.screenshot(path=str(target), full_page=True)
                 written.append(target)
-    try:
-        from . import charts
-
-        for csv_name, draw in (("bench.csv", charts.bench_chart),
-                               ("edge-bench.csv", charts.edge_bench_chart)):
-            source = results / csv_name
-            if source.exists():
-                written += draw(source, results / f"{Path(csv_name).stem}-chart")
-    except ImportError as error:
-        say(f"no charts: {error}")
+    for csv_name in ("bench.csv", "edge-bench.csv"):
+        written += charts.write_chart(results, csv_name, say)
     return written

@@ -1,10 +1,10 @@
 """The solutions the pictures show, and their classes under the puzzle's symmetries.
 
-Solutions come from the reference solvers (independent of the SAT/CP-SAT encodings): packing
-grids as dict (row, col) -> piece index, edge-matching grids as (tile index, rotation) per cell,
-Mind Lock optimal solutions from the God's-algorithm table. Classes are found from the
-solutions themselves: two solutions are in one class when a symmetry of the board maps one
-onto the other, and the orbit size is how many solutions the class holds.
+Solutions come from the API (`puzzlesat.solutions`, whose default enumerator is the reference
+solver): packing grids as dict (row, col) -> piece index, edge-matching grids as (tile index,
+rotation) per cell, Mind Lock optimal solutions walked down the God's-algorithm table. Classes
+are found from the solutions themselves: two solutions are in one class when a symmetry of the
+board maps one onto the other, and the orbit size is how many solutions the class holds.
 """
 
 from __future__ import annotations
@@ -13,10 +13,10 @@ from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Generic, TypeVar
 
-from ..backends import reference_edge, reference_packing
+from .. import api
 from ..models import edge_matching as em
 from ..models import mind_lock as ml
-from ..models.geometry import Cell
+from ..models.geometry import Cell, board_symmetries, picture_cells
 from ..models.mind_lock import table as ml_table
 from ..models.packing import PackingPuzzle
 
@@ -64,39 +64,23 @@ def representatives(members: Sequence[Member[G]]) -> list[Member[G]]:
 
 def packing_solutions(puzzle: PackingPuzzle, limit: int | None = None) -> list[dict[Cell, int]]:
     """Every solution (up to `limit`), as piece index per board cell."""
-    board = reference_packing.build(puzzle)
-    if reference_packing._area_mismatch(puzzle, board):
-        return []
-    found: list[dict[Cell, int]] = []
-
-    class Enough(Exception):
-        pass
-
-    def keep(placed: list) -> None:
-        found.append(dict(zip(board.cells, reference_packing.grid_of(board, placed))))
-        if limit is not None and len(found) >= limit:
-            raise Enough
-
-    try:
-        reference_packing._search(board, 0, 0, [], keep)
-    except Enough:
-        pass
-    return found
+    return [solution.grid for solution in api.solutions(puzzle, limit=limit)]
 
 
 def packing_classes(puzzle: PackingPuzzle, grids: list[dict[Cell, int]]) -> list[Member]:
     """The solutions grouped into classes under the board's rotations and reflections."""
-    board = reference_packing.build(puzzle)
+    symmetries = [turn for _, turn in board_symmetries(picture_cells(puzzle.board), puzzle.flip)]
 
     def key(grid: dict[Cell, int]) -> Hashable:
-        return reference_packing.canonical(board, tuple(grid[cell] for cell in board.cells))
+        return min(tuple(sorted((turn(cell), piece) for cell, piece in grid.items()))
+                   for turn in symmetries)
 
     return group_by_class(grids, key)
 
 
 def packing_symmetries(puzzle: PackingPuzzle) -> int:
     """How many symmetries (turns, and reflections if pieces flip) the board has."""
-    return len(reference_packing.build(puzzle).symmetries)
+    return len(board_symmetries(picture_cells(puzzle.board), puzzle.flip))
 
 
 # ---------------------------------------------------------------- edge matching
@@ -106,7 +90,7 @@ Placed = tuple[int, int]
 
 def edge_solutions(puzzle: em.EdgePuzzle, limit: int | None = None) -> list[list[Placed]]:
     """Distinct grids (identical tiles interchangeable), up to `limit`."""
-    return list(reference_edge.grids(puzzle, limit=limit))
+    return [list(solution.grid) for solution in api.solutions(puzzle, limit=limit)]
 
 
 def edge_classes(puzzle: em.EdgePuzzle, grids: list[list[Placed]]) -> list[Member]:
@@ -137,9 +121,10 @@ def mind_lock_table(puzzle: ml.MindLockPuzzle) -> ml_table.Table:
     return table
 
 
-def optimal_walk(table: ml_table.Table, start: ml.Position) -> Walk:
-    steps = table.walk(start)
-    return Walk((start, *(p for _, p in steps)), tuple(m for m, _ in steps))
+def optimal_walk(puzzle: ml.MindLockPuzzle, start: ml.Position) -> Walk:
+    """An optimal solution from `start`, as the API plans it (the table's walk by default)."""
+    solution = next(api.solutions(puzzle, start=start))
+    return Walk(tuple(solution.grid), tuple(solution.moves))
 
 
 def hardest(puzzle: ml.MindLockPuzzle) -> tuple[int, list[ml.Position]]:
