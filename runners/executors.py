@@ -8,9 +8,11 @@ prepare the payload once each (cached by the work's token).
 
 from __future__ import annotations
 
+import atexit
 import multiprocessing
 import os
 import signal
+import threading
 import time
 import uuid
 from abc import ABC, abstractmethod
@@ -57,19 +59,26 @@ def chunks(indexes: Sequence[int], parts: int) -> list[list[int]]:
 
 # ---------------------------------------------------------------- worker side
 
-_states: dict[str, object] = {}
 _payloads: dict[str, tuple[str, object]] = {}
+_local = threading.local()  # prepared states per thread: a Dask worker may run several threads
 
 
 def _state(backend_name: str, token: str, payload: object):
     from .registry import backend as backend_named
 
     backend = backend_named(backend_name)
+    _states = _thread_states()
     if token not in _states:
         if len(_states) >= 4:  # works run one after another: free the older solvers
             _states.clear()
         _states[token] = backend.prepare(payload)
     return backend, _states[token]
+
+
+def _thread_states() -> dict[str, object]:
+    if not hasattr(_local, "states"):
+        _local.states = {}
+    return _local.states
 
 
 def run_chunk(
@@ -154,7 +163,7 @@ def run_in_process(
                 record(work, [i], [(stopped.found, False)])
                 raise KeyboardInterrupt from None
             record(work, [i], [result])
-    _states.clear()
+    _thread_states().clear()
 
 
 class LocalExecutor(Executor):
@@ -219,29 +228,18 @@ class DaskExecutor(Executor):
 
     def run(self, works, pending, jobs, deadline, record) -> None:
         try:
-            from dask.distributed import Client, LocalCluster, as_completed
+            from dask.distributed import as_completed
         except ImportError:
             raise InputError(
                 "Dask is not installed: pip install 'puzzlesat[cluster]'", field="--executor"
             ) from None
-        import dask
-
-        cluster = None
-        python_handles_interrupts()
         try:
-            with dask.config.set({"distributed.worker.daemon": False}):
-                if self.address:
-                    client = Client(self.address, timeout=10)
-                else:
-                    cluster = LocalCluster(
-                        n_workers=self.workers or cores(), threads_per_worker=1,
-                        processes=True, dashboard_address=None, silence_logs=50,
-                    )
-                    client = Client(cluster)
+            client = _dask_client(self.address, self.workers)
         except OSError as error:
             raise InputError(
                 f"cannot reach the Dask scheduler {self.address}: {error}", field="--executor"
             ) from None
+        python_handles_interrupts()
         futures = []
         try:
             slots = max(1, sum(client.nthreads().values()))
@@ -265,12 +263,52 @@ class DaskExecutor(Executor):
                     record(work, part, future.result())
             except TimeoutError:
                 pass
+        except KeyboardInterrupt:
+            _close_dask()  # ends the local cluster's workers, and what they were counting
+            raise
         finally:
             if futures:
-                client.cancel(futures, force=True)
+                try:
+                    client.cancel(futures, force=True)
+                except Exception:  # noqa: BLE001 (a closed client has nothing left to cancel)
+                    pass
+
+
+# One client (and local cluster) per process, kept for the next count: starting a LocalCluster
+# costs seconds, and a notebook or a benchmark counts many times.
+_dask: dict[tuple, tuple] = {}
+
+
+def _dask_client(address: str | None, workers: int | None):
+    from dask.distributed import Client, LocalCluster
+
+    key = (address, workers)
+    if key in _dask and _dask[key][0].status == "running":
+        return _dask[key][0]
+    _close_dask()
+    if address:
+        client, cluster = Client(address, timeout=10), None
+    else:
+        cluster = LocalCluster(
+            n_workers=workers or cores(), threads_per_worker=1, processes=True,
+            dashboard_address=None, silence_logs=50,
+        )
+        client = Client(cluster)
+    _dask[key] = (client, cluster)
+    if len(_dask) == 1:
+        atexit.register(_close_dask)
+    return client
+
+
+def _close_dask() -> None:
+    for client, cluster in list(_dask.values()):
+        try:
             client.close()
             if cluster is not None:
                 cluster.close()
+        except Exception:  # noqa: BLE001 (closing at exit: nothing more to do)
+            pass
+    _dask.clear()
 
 
 EXECUTOR_NAMES = "local, dask-local[:N] or dask://HOST:PORT"

@@ -5,14 +5,15 @@ from __future__ import annotations
 import pytest
 
 from puzzlesat.models import files as puzzlefile
-from puzzlesat.family_packing import count_solutions
+
+from test_packing import count_solutions
 
 pytestmark = pytest.mark.slow
 
 
 @pytest.mark.parametrize("backend", ["reference", "pysat:cadical195", "pysat:glucose4"])
 def test_iq_block_10_on_more_backends(backend):
-    found = count_solutions(puzzlefile.load("iq-block-10"), backend, "symmetry", jobs=2, quiet=True)
+    found = count_solutions(puzzlefile.load("iq-block-10"), backend, "symmetry", jobs=2)
     assert found.complete and (found.solutions, found.classes) == (101_792, 12_724)
 
 
@@ -22,5 +23,5 @@ def test_iq_block_10_on_more_backends(backend):
      ("pentomino-3x20", 8), ("pentomino-8x8-centre-hole", 520)],
 )
 def test_pentominoes_unreduced_on_cpsat(name, solutions):
-    found = count_solutions(puzzlefile.load(name), "cpsat", "none", jobs=2, quiet=True)
+    found = count_solutions(puzzlefile.load(name), "cpsat", "none", jobs=2)
     assert found.complete and found.solutions == solutions

@@ -1,0 +1,83 @@
+"""The same counts on every executor: the local pool, a Dask LocalCluster, a Dask scheduler."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+import puzzlesat
+
+pytest.importorskip("dask.distributed", reason="Dask is an extra: pip install 'puzzlesat[cluster]'")
+
+CASES = [("iq-block-8", "symmetry", 6), ("iq-block-8", "none", 48), ("pentomino-3x20", "none", 8)]
+
+
+@pytest.mark.parametrize("executor", ["local", "dask-local:2"])
+@pytest.mark.parametrize("name, modulo, number", CASES)
+def test_the_same_count_on_each_executor(executor, name, modulo, number):
+    found = puzzlesat.count(name, modulo=modulo, jobs=2, executor=executor)
+    assert found.complete and found.number == number
+    assert found.executor == executor
+
+
+@pytest.fixture(scope="module")
+def scheduler(tmp_path_factory):
+    """A real `dask scheduler` and two `dask worker` processes on 127.0.0.1."""
+    dask = shutil.which("dask", path=str(Path(sys.executable).parent)) or shutil.which("dask")
+    if dask is None:
+        pytest.skip("the dask command is not installed")
+    folder = tmp_path_factory.mktemp("dask")
+    address_file = folder / "scheduler.json"
+    started = [subprocess.Popen(
+        [dask, "scheduler", "--host", "127.0.0.1", "--port", "0", "--no-dashboard",
+         "--scheduler-file", str(address_file)],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=folder)]
+    try:
+        end = time.time() + 60
+        while not address_file.exists() and time.time() < end:
+            time.sleep(0.2)
+        assert address_file.exists(), "the scheduler did not start"
+        for _ in range(2):
+            started.append(subprocess.Popen(
+                [dask, "worker", "--scheduler-file", str(address_file), "--nthreads", "1",
+                 "--no-dashboard", "--host", "127.0.0.1"],
+                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=folder))
+        address = json.loads(address_file.read_text())["address"]
+        from dask.distributed import Client
+
+        with Client(address, timeout=30) as client:
+            client.wait_for_workers(2, timeout=60)
+        yield address.replace("tcp://", "dask://")
+    finally:
+        for process in reversed(started):
+            process.terminate()
+        for process in started:
+            process.wait(timeout=30)
+
+
+@pytest.mark.parametrize("name, modulo, number", CASES)
+def test_the_same_count_on_a_dask_scheduler_with_two_workers(scheduler, name, modulo, number):
+    found = puzzlesat.count(name, modulo=modulo, jobs=2, executor=scheduler)
+    assert found.complete and found.number == number
+
+
+def test_the_command_line_takes_an_executor(scheduler):
+    result = subprocess.run(
+        [sys.executable, "-m", "puzzlesat.cli", "count", "iq-block-8", "--modulo", "symmetry",
+         "--executor", scheduler, "--json"], capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout)["count"] == 6
+
+
+def test_unknown_executors_are_one_line_errors():
+    result = subprocess.run(
+        [sys.executable, "-m", "puzzlesat.cli", "count", "iq-block-8", "--executor", "slurm"],
+        capture_output=True, text=True, timeout=120)
+    assert result.returncode == 2
+    assert result.stderr.count("\n") == 1 and "--executor" in result.stderr
