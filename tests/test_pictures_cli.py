@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from puzzlesat.cli.pictures import main
+from puzzlesat.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -45,7 +45,7 @@ def test_draw_one_all_and_pieces(tmp_path):
 @pytest.mark.parametrize(
     ("argv", "message"),
     [
-        (["draw", "iq-block-8", "--level", "2", "-o", "x.svg"], "--level: does not apply to packing"),
+        (["draw", "iq-block-8", "--level", "2", "-o", "x.svg"], "--level: does not apply"),
         (["draw", "iq-block-8", "--solution", "49", "-o", "x.svg"], "only 48"),
         (["draw", "iq-block-8", "--from", ".PPP/PYYY/GGGG", "-o", "x.svg"], "only Mind Lock"),
         (["draw", "mind-lock", "--from", "PPPP/PYYY/GGG.", "-o", "x.svg"], "wrong number"),

@@ -8,7 +8,6 @@ raises InputError, which the main program reports in one line.
 from __future__ import annotations
 
 import argparse
-import sys
 from pathlib import Path
 
 from .. import api
@@ -25,18 +24,10 @@ from ..pictures.svg import Svg, write
 PUZZLE_HELP = "a catalog name (see 'puzzlesat list') or the path of a puzzle file"
 
 
-def _whole(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
-    return value
-
-
 def add_commands(subparsers) -> None:
     """Add `draw`, `gallery` and `play` to the command line's subparsers."""
+    from . import positive  # here: the command line's package imports this module first
+
     draw = subparsers.add_parser(
         "draw", help="draw a solution, all of them, or the pieces (SVG, or PNG)"
     )
@@ -46,14 +37,14 @@ def add_commands(subparsers) -> None:
     play = subparsers.add_parser("play", help="write one self-contained HTML page to play offline")
     for command in (draw, gallery, play):
         command.add_argument("puzzle", metavar="PUZZLE", help=PUZZLE_HELP)
-        command.add_argument("--level", type=_whole, default=None,
+        command.add_argument("--level", type=positive, default=None,
                              help="the level's rules, for puzzles that have levels")
     for command in (draw, gallery):
         command.add_argument("--modulo", default="none",
                              help="none: every solution; symmetry (packing) or rotation (edge "
                              "matching): one per class, with its orbit size")
     which = draw.add_mutually_exclusive_group()
-    which.add_argument("--solution", type=_whole, default=1, metavar="K",
+    which.add_argument("--solution", type=positive, default=1, metavar="K",
                        help="draw the K-th solution (default 1)")
     which.add_argument("--all", action="store_true", help="draw every solution, one SVG each")
     which.add_argument("--pieces", action="store_true",
@@ -62,7 +53,7 @@ def add_commands(subparsers) -> None:
                        help=f"Mind Lock: an optimal solution from {ml.NOTATION_HELP}")
     draw.add_argument("-o", "--output", required=True, metavar="FILE",
                       help="FILE.svg, or FILE.png (needs cairosvg); with --all a folder")
-    gallery.add_argument("--cap", type=_whole, default=galleries.CAP,
+    gallery.add_argument("--cap", type=positive, default=galleries.CAP,
                          help=f"most pictures written (default {galleries.CAP})")
     gallery.add_argument("-o", "--output", required=True, metavar="DIR", help="the folder")
     play.add_argument("-o", "--output", required=True, metavar="FILE", help="FILE.html")
@@ -138,19 +129,3 @@ def run_play(args: argparse.Namespace) -> int:
         raise InputError(f"cannot write: {error}", file=args.output, field="-o") from None
     print(f"wrote {args.output}: open it in a browser, it needs no network")
     return 0
-
-
-def main(argv: list[str] | None = None) -> int:
-    """Run one of the three commands alone (until the main command line adds them)."""
-    parser = argparse.ArgumentParser(prog="puzzlesat")
-    add_commands(parser.add_subparsers(dest="command", required=True))
-    args = parser.parse_args(argv)
-    try:
-        return args.run(args)
-    except InputError as error:
-        print(f"puzzlesat: error: {error}", file=sys.stderr)
-        return 2
-
-
-if __name__ == "__main__":
-    sys.exit(main())

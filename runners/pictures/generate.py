@@ -1,8 +1,9 @@
 """The committed pictures under results/: galleries, play pages, their screenshots, bench charts.
 
-`generate_results(results)` rebuilds them all from the catalog (the solutions come from the
-reference solvers, counts and classes from the solutions themselves); screenshots need the
-browser (see browser.py) and charts need matplotlib, each skipped with a note when missing.
+`generate_results(results)` rebuilds them all from the catalog (the solutions come from
+`puzzlesat.solutions`, the reference solver by default; counts and classes from the
+solutions); screenshots need the browser (see browser.py) and charts need matplotlib, each
+skipped with a note when missing.
 """
 
 from __future__ import annotations
