@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from .models.symmetry import IDENTITY, Group
@@ -52,7 +53,7 @@ class Count:
         bound = "" if self.complete else "at least "
         number = "?" if self.number is None else f"{self.number:,}"
         return (
-            f"<Count {self.puzzle}: {bound}{number} ({self.modulo}: {self.counted.split(':')[0]}); "
+            f"<Count {self.puzzle}: {bound}{number} {re.split(r'[:(;]', self.counted)[0].strip()}; "
             f"{'complete' if self.complete else 'INCOMPLETE'}, {self.backend}, {self.executor}, "
             f"{self.seconds:.2f} s>"
         )

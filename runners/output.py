@@ -7,12 +7,9 @@ import os
 import platform
 import sys
 import tempfile
-from contextlib import contextmanager
 from datetime import datetime, timezone
 from importlib import metadata
 from pathlib import Path
-
-from tqdm import tqdm
 
 
 def write_text_atomic(path: str | Path, text: str) -> None:
@@ -93,41 +90,6 @@ def now() -> str:
 def say(message: str) -> None:
     """A line for the person at the terminal (on stderr, so --json output stays clean)."""
     print(message, file=sys.stderr)
-
-
-@contextmanager
-def progress_bar(total: int, what: str):
-    """A progress bar over `total` units of work showing the running count; silent off a terminal.
-
-    Yields a function (done, count) to call as work completes.
-    """
-    bar = tqdm(total=total, desc=what, unit="cube", file=sys.stderr, disable=None, leave=False)
-
-    def update(done: int, count: int) -> None:
-        bar.update(done - bar.n)
-        bar.set_postfix_str(f"{count:,} so far", refresh=False)
-
-    try:
-        yield update
-    finally:
-        bar.close()
-
-
-def median(values: list[float]) -> float:
-    ordered = sorted(values)
-    middle = len(ordered) // 2
-    if len(ordered) % 2:
-        return ordered[middle]
-    return (ordered[middle - 1] + ordered[middle]) / 2
-
-
-class BenchRun:
-    """One timed run for the bench command: seconds, whether it finished, and what it found."""
-
-    def __init__(self, seconds: float, complete: bool, what: str) -> None:
-        self.seconds = seconds
-        self.complete = complete
-        self.what = what
 
 
 def write_results_readme(folder: Path) -> None:

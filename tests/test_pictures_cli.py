@@ -72,6 +72,15 @@ def test_bench_charts(tmp_path):
         "d,iq-block-8,count,reference,3,0.5,0.4,0.6,True,48\n"
         "d,iq-block-10,count,cpsat,3,90.0,90.0,90.0,False,lower bound\n"
     )
+    with_executor = tmp_path / "with-executor.csv"
+    with_executor.write_text(
+        "date,puzzle,task,backend,executor,runs,median_seconds,complete\n"
+        "d,iq-block-10,count,cpsat,local,3,6.0,True\n"
+        "d,iq-block-10,count,cpsat,dask-local:2,3,9.0,True\n"
+    )
+    assert sorted(t.backend for t in charts.bench_timings(with_executor)) == [
+        "cpsat", "cpsat on dask-local:2"
+    ]
     timings = charts.bench_timings(csv)
     assert {(t.instance, t.backend, t.finished) for t in timings} == {
         ("iq-block-8 (count)", "cpsat", True), ("iq-block-8 (count)", "reference", True),

@@ -329,23 +329,9 @@ def grids(
 
     The search runs first (collecting at most `limit` grids), then they are yielded.
     """
-    graph = build(puzzle)
-    deadline = None if time_limit is None else time.perf_counter() + time_limit
-    found: list[list[int]] = []
-
-    def keep(grid: list[int]) -> None:
-        found.append(list(grid))
-        if limit is not None and len(found) >= limit:
-            raise _Stop
-
-    if limit is None or limit > 0:
-        try:
-            for domain in _domains(graph):
-                _searcher(graph, domain, keep, deadline)(graph.all_nodes)
-        except _Stop:
-            pass
-    for grid in found:
-        yield _placements(graph, puzzle, grid)
+    found = model(puzzle)
+    for grid in ReferenceEdge().enumerate(found, (), limit, time_limit):
+        yield placements_of(found, grid)
 
 
 def solve(puzzle: EdgePuzzle, time_limit: float | None = None) -> list[Placement] | None:

@@ -114,8 +114,10 @@ def build_parser() -> argparse.ArgumentParser:
                              help="none: every solution; symmetry: classes under the board's "
                              "symmetries")
         command.add_argument("--executor", default=None,
+                             action="append" if command is bench else "store",
                              help=f"where cubes run: {EXECUTOR_NAMES} (default local; Dask "
-                             "needs pip install 'puzzlesat[cluster]')")
+                             "needs pip install 'puzzlesat[cluster]')"
+                             + ("; repeat to compare executors" if command is bench else ""))
     count.add_argument("--checkpoint", metavar="FILE",
                        help="record each finished cube in FILE; run again with it to resume")
     listing.add_argument("--limit", type=positive, default=10, help="how many (default 10)")
@@ -230,6 +232,23 @@ def run_solve(puzzle, module, args) -> int:
     options = family_options(module, args, "solve")
     solution = api.solve(puzzle, args.backend, args.time_limit, say=report.say, **options)
     return module.print_solution(puzzle, solution, args.json)
+
+
+def show_solution(name: str, solution, as_json: bool, drawn: list[str] | None = None,
+                  extra: dict | None = None, rules: str = "") -> int:
+    """Print a Solution: as JSON, drawn (the family's drawing, or its own text), or why not."""
+    within = f"{rules}; " if rules else ""
+    if as_json:
+        print(json.dumps({**solution.to_json(), **(extra or {})}))
+    elif not solution.found:
+        print(f"{name}: {solution.note} ({within}{solution.backend}, {solution.seconds:.2f} s)")
+    elif drawn is None:
+        print(str(solution))
+    else:
+        print("\n".join(drawn))
+        print(f"{name}: solved by {solution.backend} in {solution.seconds:.2f} s"
+              + (f" ({within}checked)" if rules else ""))
+    return 0 if solution.found else 1
 
 
 def run_solutions(puzzle, module, args) -> int:

@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import argparse
-import json
 
 from .. import output as report
 from ..families.edge_matching import display_name, rules_text
@@ -67,19 +66,13 @@ def say_reader(puzzle) -> None:
 
 
 def print_solution(puzzle, solution: Solution, as_json: bool) -> int:
+    from . import show_solution
+
     say_reader(puzzle)
-    name = display_name(puzzle)
-    if as_json:
-        print(json.dumps({**solution.to_json(), "format": puzzle.file_format,
-                          "rules": rules_text(puzzle)}))
-    elif not solution.found:
-        print(f"{name}: {solution.note} ({rules_text(puzzle)}; {solution.backend}, "
-              f"{solution.seconds:.2f} s)")
-    else:
-        print("\n".join(draw_edges(puzzle, solution.grid, colour=use_colour())))
-        print(f"{name}: solved by {solution.backend} in {solution.seconds:.2f} s "
-              f"({rules_text(puzzle)}; checked)")
-    return 0 if solution.found else 1
+    drawn = draw_edges(puzzle, solution.grid, colour=use_colour()) if solution.found else None
+    extra = {"format": puzzle.file_format, "rules": rules_text(puzzle)}
+    return show_solution(display_name(puzzle), solution, as_json, drawn, extra,
+                         rules_text(puzzle))
 
 
 def count_lines(puzzle, count: Count) -> list[str]:

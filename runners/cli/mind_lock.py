@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import argparse
-import json
 from pathlib import Path
 
 from .. import output as report
@@ -59,13 +58,9 @@ def options(args: argparse.Namespace, command: str) -> dict[str, object]:
 
 
 def print_solution(puzzle, solution: Solution, as_json: bool) -> int:
-    if as_json:
-        print(json.dumps(solution.to_json()))
-    elif not solution.found:
-        print(f"{puzzle.name}: {solution.note} ({solution.backend}, {solution.seconds:.2f} s)")
-    else:
-        print(str(solution))
-    return 0 if solution.found else 1
+    from . import show_solution
+
+    return show_solution(puzzle.name, solution, as_json)
 
 
 def count_lines(puzzle, count: Count) -> list[str]:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import json
 
 from ..outcomes import Count, Solution, Verification
 from ..terminal import draw_packing, use_colour
@@ -34,14 +33,10 @@ def options(args: argparse.Namespace, command: str) -> dict[str, object]:
 
 
 def print_solution(puzzle, solution: Solution, as_json: bool) -> int:
-    if as_json:
-        print(json.dumps(solution.to_json()))
-    elif not solution.found:
-        print(f"{puzzle.name}: {solution.note} ({solution.backend}, {solution.seconds:.2f} s)")
-    else:
-        print("\n".join(draw_packing(puzzle, solution.grid, colour=use_colour())))
-        print(f"{puzzle.name}: solved by {solution.backend} in {solution.seconds:.2f} s")
-    return 0 if solution.found else 1
+    from . import show_solution
+
+    drawn = draw_packing(puzzle, solution.grid, colour=use_colour()) if solution.found else None
+    return show_solution(puzzle.name, solution, as_json, drawn)
 
 
 def count_lines(puzzle, count: Count) -> list[str]:

@@ -15,6 +15,9 @@ from ..counting import Runner
 from ..models.errors import InputError
 from ..outcomes import Count, Solution, Verification
 
+# Options whose command-line flag is not their name with dashes.
+FLAGS = {"start": "--from"}
+
 # The solver backends every verify runs; each family adds its own reference method.
 VERIFY_SOLVERS = ("cpsat", "pysat:cadical195", "pysat:glucose4")
 
@@ -42,7 +45,7 @@ class Family(ABC):
             if value is None:
                 continue
             if name not in allowed:
-                flag = "--" + name.replace("_", "-")
+                flag = FLAGS.get(name, "--" + name.replace("_", "-"))
                 raise InputError(
                     f"does not apply to {self.kind} puzzles"
                     + (f" (options of {where}: {', '.join(allowed)})" if allowed else ""),

@@ -48,7 +48,9 @@ def bench_timings(path: Path) -> list[Timing]:
     timings = []
     for row in _read(path):
         name = Path(row["puzzle"]).stem if "/" in row["puzzle"] else row["puzzle"]
-        timings.append(Timing(f"{name} ({row['task']})", row["backend"],
+        executor = row.get("executor") or "local"  # older rows have no executor column
+        backend = row["backend"] + ("" if executor == "local" else f" on {executor}")
+        timings.append(Timing(f"{name} ({row['task']})", backend,
                               float(row["median_seconds"]), row["complete"] == "True"))
     return _latest(timings)
 

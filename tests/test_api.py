@@ -1,0 +1,78 @@
+"""The Python API on packing puzzles (the other families test theirs in their own files)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+import puzzlesat
+
+
+def test_load_solve_count_list_verify():
+    puzzle = puzzlesat.load("iq-block-8")
+    assert puzzlesat.backends(puzzle)[0] == "cpsat"
+    assert {"reference", "pysat:cadical195"} <= set(puzzlesat.backends(puzzle))
+
+    solution = puzzlesat.solve(puzzle)
+    assert solution.found and set(solution.grid.values()) == set(range(len(puzzle.pieces)))
+    assert len(solution.grid) == 64
+    assert json.loads(json.dumps(solution.to_json()))["solved"] is True
+    assert "iq-block-8" in repr(solution)
+
+    count = puzzlesat.count(puzzle, modulo="symmetry", jobs=1)
+    assert (count.number, count.complete, count.modulo) == (6, True, "symmetry")
+    assert count.group.order == 8 and "classes" in count.counted
+    assert count.details["solutions"] == 48
+    assert "6" in repr(count) and "complete" in repr(count)
+    assert count.to_json()["group"]["order"] == 8
+
+    grids = [s.grid for s in puzzlesat.solutions(puzzle, limit=5)]
+    assert len(grids) == 5 and len({tuple(sorted(g.items())) for g in grids}) == 5
+    every = list(puzzlesat.solutions(puzzle, backend="cpsat"))
+    assert len(every) == 48
+
+    verified = puzzlesat.verify(puzzle, backends=["cpsat", "reference"], jobs=1)
+    assert verified.agree, verified.why
+    assert verified.result["count"] == 48 and verified.result["classes"] == 6
+
+
+def test_every_backend_lists_the_same_solutions():
+    puzzle = puzzlesat.load("pentomino-3x20")
+    found = {
+        backend: sorted(tuple(sorted(s.grid.items())) for s in puzzlesat.solutions(puzzle, backend))
+        for backend in ("cpsat", "pysat:cadical195", "reference")
+    }
+    assert len(found["cpsat"]) == 8
+    assert found["cpsat"] == found["pysat:cadical195"] == found["reference"]
+
+
+def test_a_count_stopped_by_its_time_limit_is_a_lower_bound():
+    count = puzzlesat.count("pentomino-6x10", backend="reference", time_limit=0.5, jobs=1)
+    assert not count.complete and 0 <= count.number < 9356
+    assert "INCOMPLETE" in count.sentence()
+
+
+@pytest.mark.parametrize(
+    "call, field",
+    [
+        (lambda: puzzlesat.load("no-such-puzzle"), "PUZZLE"),
+        (lambda: puzzlesat.load("iq-block-8", level=2), "--level"),
+        (lambda: puzzlesat.count("iq-block-8", backend="nope"), "--backend"),
+        (lambda: puzzlesat.count("iq-block-8", backend=""), "--backend"),
+        (lambda: puzzlesat.count("iq-block-8", backend="pysat:nope"), "--backend"),
+        (lambda: puzzlesat.count("iq-block-8", backend="pysat:kissat404"), "--backend"),
+        (lambda: puzzlesat.count("iq-block-8", modulo="rotation"), "--modulo"),
+        (lambda: puzzlesat.count("iq-block-8", jobs=0), "--jobs"),
+        (lambda: puzzlesat.count("iq-block-8", time_limit=float("nan")), "--time-limit"),
+        (lambda: puzzlesat.count("iq-block-8", executor="slurm"), "--executor"),
+        (lambda: puzzlesat.count("iq-block-8", backend="cpsat", encoding="ladder"), "--encoding"),
+        (lambda: puzzlesat.count("iq-block-8", backend="table"), "--backend"),
+        (lambda: puzzlesat.solve("iq-block-8", start="0x76bd98"), "--from"),
+        (lambda: puzzlesat.export("iq-block-8", "xml"), "--format"),
+    ],
+)
+def test_errors_name_their_field(call, field):
+    with pytest.raises(puzzlesat.InputError) as error:
+        call()
+    assert error.value.field == field
