@@ -22,6 +22,7 @@ from ..executors import EXECUTOR_NAMES
 from ..models import files
 from ..models.errors import InputError
 from ..registry import DEFAULTS, family_of
+from . import pictures
 
 FAMILY_CLIS = {
     "packing": "puzzlesat.cli.packing",
@@ -139,7 +140,10 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("--anchor", choices=["xcover"], default=None,
                        help="packing: time our counting path against dancing links (xcover, "
                        "one thread) side by side; writes results/dlx-bench.*")
+    bench.add_argument("--no-chart", action="store_true",
+                       help="do not redraw results/bench-chart.png (needs matplotlib)")
 
+    pictures.add_commands(commands)  # draw, gallery, play
     by_name = {"solve": solve, "count": count, "verify": verify, "export": export,
                "bench": bench, "solutions": listing, "backends": backends}
     for kind in FAMILY_CLIS:

@@ -19,6 +19,7 @@ from pathlib import Path
 from .. import api
 from .. import output as report
 from ..models.errors import InputError
+from ..pictures import charts
 from ..registry import family_of
 
 BENCH_FIELDS = [
@@ -121,6 +122,8 @@ def bench(args: argparse.Namespace) -> int:
     report.say("ratio: median over the first backend and executor's median, in this run")
     append_csv(Path(args.results) / "bench.csv", rows)
     report.say(f"appended {len(rows)} rows to {Path(args.results) / 'bench.csv'}")
+    if not args.no_chart:
+        charts.write_chart(Path(args.results), "bench.csv", report.say)
     return 0
 
 

@@ -1,0 +1,131 @@
+"""The commands `draw`, `gallery` and `play`: pictures of puzzles and pages to play them.
+
+`add_commands(subparsers)` adds the three commands to the main parser; each sets `run`, the
+handler the main program calls with the parsed arguments (returning the exit code). Bad input
+raises InputError, which the main program reports in one line.
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from .. import api
+from ..models import mind_lock as ml
+from ..models.errors import InputError
+from ..pictures import edge_matching as draw_edge
+from ..pictures import gallery as galleries
+from ..pictures import mind_lock as draw_lock
+from ..pictures import packing as draw_packing
+from ..pictures import play as pages
+from ..pictures import solutions as found
+from ..pictures.svg import Svg, write
+
+PUZZLE_HELP = "a catalog name (see 'puzzlesat list') or the path of a puzzle file"
+
+
+def add_commands(subparsers) -> None:
+    """Add `draw`, `gallery` and `play` to the command line's subparsers."""
+    from . import positive  # here: the command line's package imports this module first
+
+    draw = subparsers.add_parser(
+        "draw", help="draw a solution, all of them, or the pieces (SVG, or PNG)"
+    )
+    gallery = subparsers.add_parser(
+        "gallery", help="write DIR/index.html and one SVG per solution or class, with the count"
+    )
+    play = subparsers.add_parser("play", help="write one self-contained HTML page to play offline")
+    for command in (draw, gallery, play):
+        command.add_argument("puzzle", metavar="PUZZLE", help=PUZZLE_HELP)
+        command.add_argument("--level", type=positive, default=None,
+                             help="the level's rules, for puzzles that have levels")
+    for command in (draw, gallery):
+        command.add_argument("--modulo", default="none",
+                             help="none: every solution; symmetry (packing) or rotation (edge "
+                             "matching): one per class, with its orbit size")
+    which = draw.add_mutually_exclusive_group()
+    which.add_argument("--solution", type=positive, default=1, metavar="K",
+                       help="draw the K-th solution (default 1)")
+    which.add_argument("--all", action="store_true", help="draw every solution, one SVG each")
+    which.add_argument("--pieces", action="store_true",
+                       help="draw the pieces (packing) or the block reference (edge matching)")
+    which.add_argument("--from", dest="start", metavar="POSITION",
+                       help=f"Mind Lock: an optimal solution from {ml.NOTATION_HELP}")
+    draw.add_argument("-o", "--output", required=True, metavar="FILE",
+                      help="FILE.svg, or FILE.png (needs cairosvg); with --all a folder")
+    gallery.add_argument("--cap", type=positive, default=galleries.CAP,
+                         help=f"most pictures written (default {galleries.CAP})")
+    gallery.add_argument("-o", "--output", required=True, metavar="DIR", help="the folder")
+    play.add_argument("-o", "--output", required=True, metavar="FILE", help="FILE.html")
+    draw.set_defaults(run=run_draw)
+    gallery.set_defaults(run=run_gallery)
+    play.set_defaults(run=run_play)
+
+
+def load_puzzle(name: str, level: int | None):
+    """The puzzle, at the level asked for (edge-matching puzzles with levels only)."""
+    return api.load(name, level=level)
+
+
+def _drawings(puzzle, modulo: str) -> list[tuple[str, Svg]]:
+    """Every picture the gallery of the puzzle holds, as (file name, drawing)."""
+    shown = galleries.build_gallery(puzzle, modulo, cap=10**9)
+    return [(figure.name, figure.svg) for figure in shown.figures]
+
+
+def run_draw(args: argparse.Namespace) -> int:
+    puzzle = load_puzzle(args.puzzle, args.level)
+    if args.pieces:
+        if puzzle.kind == "packing":
+            svg = draw_packing.draw_pieces(puzzle)
+        elif puzzle.kind == "edge-matching":
+            svg = draw_edge.draw_tiles(puzzle)
+        else:
+            svg = draw_lock.draw_faces(puzzle.solved[0], "solved")
+        write(svg, args.output)
+        print(f"wrote the pieces of {puzzle.name} to {args.output}")
+        return 0
+    if args.start is not None:
+        if puzzle.kind != "mind-lock":
+            raise InputError("only Mind Lock draws a solution from a position", field="--from")
+        start = ml.parse_position(args.start)
+        walk = found.optimal_walk(puzzle, start)
+        title = f"{ml.notation(start)}: an optimal solution, {len(walk.moves)} moves"
+        write(draw_lock.draw_path(walk.positions, walk.moves, title), args.output)
+        print(f"wrote {title} to {args.output}")
+        return 0
+    drawings = _drawings(puzzle, args.modulo)
+    if args.all:
+        folder = Path(args.output)
+        folder.mkdir(parents=True, exist_ok=True)
+        for name, svg in drawings:
+            write(svg, str(folder / name))
+        print(f"wrote {len(drawings)} pictures of {puzzle.name} to {folder}/")
+        return 0
+    if not drawings:
+        raise InputError(f"{puzzle.name} has no solution to draw (try --pieces)", field="PUZZLE")
+    if args.solution > len(drawings):
+        raise InputError(f"there are only {len(drawings)} to draw", field="--solution")
+    write(drawings[args.solution - 1][1], args.output)
+    print(f"wrote picture {args.solution} of {len(drawings)} of {puzzle.name} to {args.output}")
+    return 0
+
+
+def run_gallery(args: argparse.Namespace) -> int:
+    puzzle = load_puzzle(args.puzzle, args.level)
+    shown = galleries.build_gallery(puzzle, args.modulo, args.cap)
+    written = galleries.write_gallery(shown, Path(args.output))
+    print(shown.statement)
+    print(f"wrote {written[0]} ({len(written)} pages, {len(shown.figures)} pictures)")
+    return 0
+
+
+def run_play(args: argparse.Namespace) -> int:
+    puzzle = api.load(args.puzzle, level=args.level)
+    page = pages.play_page(puzzle, args.level)
+    try:
+        Path(args.output).write_text(page, encoding="utf-8")
+    except OSError as error:
+        raise InputError(f"cannot write: {error}", file=args.output, field="-o") from None
+    print(f"wrote {args.output}: open it in a browser, it needs no network")
+    return 0

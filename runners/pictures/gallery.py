@@ -1,0 +1,217 @@
+"""Galleries: an index page and one SVG per solution (or per class, with its orbit size).
+
+`write_gallery(puzzle, folder)` writes `folder/index.html` (more pages `page-2.html`... when
+there are many pictures), headed by the count and what it counts, the piece or tile reference,
+and one SVG file per picture. Large sets are capped with a note saying how many are not shown.
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..models import edge_matching as em
+from ..models import mind_lock as ml
+from ..models.errors import InputError
+from ..models.packing import PackingPuzzle
+from . import edge_matching as draw_edge
+from . import mind_lock as draw_lock
+from . import packing as draw_packing
+from . import solutions as found
+from .svg import Svg
+
+PER_PAGE = 60
+CAP = 600
+MODULI = {"packing": ("none", "symmetry"), "edge-matching": ("none", "rotation"),
+          "mind-lock": ("none",)}
+
+
+@dataclass
+class Figure:
+    """One picture of the gallery: its file name, drawing and caption."""
+
+    name: str
+    svg: Svg
+    caption: str
+
+
+@dataclass
+class Gallery:
+    """What a gallery shows: a heading, the sentence stating the count, the pictures."""
+
+    title: str
+    statement: str
+    reference: Svg | None
+    figures: list[Figure]
+    total: int  # how many pictures there would be without the cap
+    notes: list[str] = field(default_factory=list)
+
+
+def _plural(n: int, word: str) -> str:
+    if n == 1:
+        return f"1 {word}"
+    return f"{n:,} {word}{'es' if word.endswith('s') else 's'}"
+
+
+def _figures(members: list[found.Member], by_class: bool, word: str, cap: int,
+             draw: Callable[[object, str], Svg]) -> list[Figure]:
+    """One figure per member (at most `cap`): a class with its orbit, or a solution with both."""
+    figures = []
+    for i, member in enumerate(members[:cap], 1):
+        if by_class:
+            caption = f"class {member.klass}: orbit of {member.orbit}"
+        else:
+            caption = f"{word} {i}: class {member.klass} (orbit of {member.orbit})"
+        name = f"{'class' if by_class else word}-{i:04d}.svg"
+        figures.append(Figure(name, draw(member.grid, caption), caption))
+    return figures
+
+
+def packing_gallery(puzzle: PackingPuzzle, modulo: str, cap: int) -> Gallery:
+    grids = found.packing_solutions(puzzle)
+    members = found.packing_classes(puzzle, grids)
+    classes = len({m.klass for m in members})
+    symmetries = found.packing_symmetries(puzzle)
+    turned = "rotations and reflections" if puzzle.flip else "rotations"
+    statement = (
+        f"{_plural(len(grids), 'solution')}: ways to cover the board with the "
+        f"{len(puzzle.pieces)} pieces, each used once ({turned} of the whole board count as "
+        f"different solutions); {_plural(classes, 'class')} under the board's "
+        f"{symmetries} symmetries."
+    )
+    shown = found.representatives(members) if modulo == "symmetry" else members
+    figures = _figures(shown, modulo != "none", "solution", cap,
+                       lambda grid, caption: draw_packing.draw_solution(puzzle, grid, caption))
+    return Gallery(puzzle.title or puzzle.name, statement, draw_packing.draw_pieces(puzzle),
+                   figures, len(shown))
+
+
+def edge_gallery(puzzle: em.EdgePuzzle, modulo: str, cap: int) -> Gallery:
+    grids = found.edge_solutions(puzzle)
+    members = found.edge_classes(puzzle, grids)
+    classes = len({m.klass for m in members})
+    turns = len(em.board_turns(puzzle))
+    level = f" at Level {puzzle.level}" if puzzle.level else ""
+    rules = "touching edges match"
+    if puzzle.rule == "complement":
+        rules = "touching edges show the same picture, opposite halves"
+    if puzzle.apart:
+        rules += f", no two {puzzle.apart} tiles side by side"
+    statement = (
+        f"{_plural(len(grids), 'grid')}{level}: distinct ways to lay the {len(puzzle.tiles)} "
+        f"tiles on the {puzzle.rows}x{puzzle.cols} board so that {rules} (identical tiles are "
+        f"interchangeable, turning the whole board gives a different grid); "
+        f"{_plural(classes, 'class')} up to the board's {turns} turns."
+    )
+    notes = []
+    if not grids:
+        statement += " There is no solution: nothing to draw but the tiles."
+        for other in range(1, len(puzzle.levels) + 1):
+            if other != puzzle.level:
+                counted = len(found.edge_solutions(em.at_level(puzzle, other)))
+                notes.append(f"For comparison, Level {other} has {_plural(counted, 'grid')}"
+                             f" (counted by the reference solver).")
+    shown = found.representatives(members) if modulo == "rotation" else members
+    figures = _figures(shown, modulo != "none", "grid", cap,
+                       lambda grid, caption: draw_edge.draw_solution(puzzle, grid, caption))
+    title = (puzzle.title or puzzle.name) + level
+    return Gallery(title, statement, draw_edge.draw_tiles(puzzle), figures, len(shown), notes)
+
+
+def mind_lock_gallery(puzzle: ml.MindLockPuzzle, cap: int) -> Gallery:
+    distance, positions = found.hardest(puzzle)
+    statement = (
+        f"{_plural(len(positions), 'position')} at the greatest distance from solved, "
+        f"{distance} moves (of {ml.POSITIONS:,} positions), each with an optimal solution "
+        f"walked down the God's-algorithm table; {len(puzzle.solved)} solved positions."
+    )
+    figures = []
+    for i, start in enumerate(positions[:cap], 1):
+        walk = found.optimal_walk(puzzle, start)
+        if len(walk.moves) != distance:
+            raise AssertionError("an optimal walk from a hardest position has the wrong length")
+        caption = f"{ml.notation(start)} ({ml.hex_code(start)}): {len(walk.moves)} moves"
+        figures.append(Figure(f"hardest-{i:02d}.svg",
+                              draw_lock.draw_path(walk.positions, walk.moves, caption), caption))
+    reference = draw_lock.draw_faces(puzzle.solved[0], "solved: " + ml.notation(puzzle.solved[0]))
+    return Gallery(puzzle.title or puzzle.name, statement, reference, figures, len(positions))
+
+
+def build_gallery(puzzle, modulo: str = "none", cap: int = CAP) -> Gallery:
+    """The gallery of any puzzle (its level already applied)."""
+    allowed = MODULI.get(puzzle.kind, ("none",))
+    if modulo not in allowed:
+        raise InputError(
+            f"{puzzle.kind} galleries take --modulo {' or '.join(allowed)}, not {modulo!r}",
+            field="--modulo",
+        )
+    if puzzle.kind == "packing":
+        return packing_gallery(puzzle, modulo, cap)
+    if puzzle.kind == "edge-matching":
+        return edge_gallery(puzzle, modulo, cap)
+    return mind_lock_gallery(puzzle, cap)
+
+
+PAGE_STYLE = """
+body{font-family:system-ui,Arial,sans-serif;margin:1.5em;color:#222;max-width:1200px}
+h1{font-size:1.4em} p.count{font-size:1.1em;background:#f4f4f4;padding:.6em;border-radius:4px}
+.figures{display:flex;flex-wrap:wrap;gap:14px} figure{margin:0;text-align:center}
+figure img{border:1px solid #ddd;background:#fff;max-width:100%} figcaption{font-size:.85em}
+nav a{margin-right:.6em} .note{color:#8a4b00}
+"""
+
+
+def _page_name(page: int) -> str:
+    return "index.html" if page == 1 else f"page-{page}.html"
+
+
+def write_gallery(gallery: Gallery, folder: Path, per_page: int = PER_PAGE) -> list[Path]:
+    """Write the SVG files and the HTML pages; returns the pages written."""
+    folder.mkdir(parents=True, exist_ok=True)
+    for stale in list(folder.glob("*.svg")) + list(folder.glob("page-*.html")):
+        stale.unlink()
+    if gallery.reference is not None:
+        (folder / "reference.svg").write_text(gallery.reference.to_string(), encoding="utf-8")
+    for figure in gallery.figures:
+        (folder / figure.name).write_text(figure.svg.to_string(), encoding="utf-8")
+    pages = max(1, -(-len(gallery.figures) // per_page))
+    notes = list(gallery.notes)
+    if gallery.total > len(gallery.figures):
+        notes.append(
+            f"Showing the first {len(gallery.figures):,} of {gallery.total:,} pictures: "
+            f"{gallery.total - len(gallery.figures):,} are not shown."
+        )
+    written = []
+    for page in range(1, pages + 1):
+        chunk = gallery.figures[(page - 1) * per_page : page * per_page]
+        nav = ""
+        if pages > 1:
+            links = [
+                f"<b>{p}</b>" if p == page else f'<a href="{_page_name(p)}">{p}</a>'
+                for p in range(1, pages + 1)
+            ]
+            nav = f"<nav>Pages: {' '.join(links)}</nav>"
+        parts = [
+            "<!DOCTYPE html>",
+            '<html lang="en"><head><meta charset="utf-8">',
+            f"<title>{html.escape(gallery.title)}</title><style>{PAGE_STYLE}</style></head><body>",
+            f"<h1>{html.escape(gallery.title)}</h1>",
+            f'<p class="count">{html.escape(gallery.statement)}</p>',
+            *(f'<p class="note">{html.escape(note)}</p>' for note in notes),
+        ]
+        if gallery.reference is not None and page == 1:
+            parts.append('<figure><img src="reference.svg" alt="the pieces"></figure>')
+        parts.append(nav)
+        parts.append('<div class="figures">')
+        for figure in chunk:
+            parts.append(
+                f'<figure><img src="{figure.name}" alt="{html.escape(figure.caption)}">'
+                f"<figcaption>{html.escape(figure.caption)}</figcaption></figure>"
+            )
+        parts += ["</div>", nav, "</body></html>"]
+        path = folder / _page_name(page)
+        path.write_text("\n".join(parts) + "\n", encoding="utf-8")
+        written.append(path)
+    return written

@@ -1,0 +1,82 @@
+"""The committed pictures under results/: galleries, play pages, their screenshots, bench charts.
+
+`generate_results(results)` rebuilds them all from the catalog (the solutions come from
+`puzzlesat.solutions`, the reference solver by default; counts and classes from the
+solutions); screenshots need the browser (see browser.py) and charts need matplotlib, each
+skipped with a note when missing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from .. import api
+from . import browser, charts, gallery, play
+
+SCRAMBLE_DECKS = ("scramble-cowboys", "scramble-crazy-planes", "scramble-frog",
+                  "scramble-insects", "scramble-wizards")
+
+
+@dataclass(frozen=True)
+class GallerySpec:
+    """One committed gallery: puzzle, level (None: the puzzle has none), modulo, folder."""
+
+    puzzle: str
+    level: int | None
+    modulo: str
+    folder: str
+
+
+GALLERIES = (
+    GallerySpec("iq-block-8", None, "none", "iq-block-8"),
+    GallerySpec("diamond-blocks", 2, "none", "diamond-blocks-level2"),
+    GallerySpec("diamond-blocks-2001", 2, "none", "diamond-blocks-2001-level2"),
+    *(GallerySpec(deck, None, "none", deck) for deck in SCRAMBLE_DECKS),
+    GallerySpec("pentomino-3x20", None, "none", "pentomino-3x20"),
+    GallerySpec("pentomino-8x8-centre-hole", None, "symmetry", "pentomino-8x8-centre-hole"),
+    GallerySpec("mind-lock", None, "none", "mind-lock-hardest"),
+)
+
+# play pages: puzzle, level, and how many hints the screenshot shows played
+PAGES = (("diamond-blocks", 2, 6), ("scramble-frog", None, 0), ("iq-block-8", None, 3),
+         ("mind-lock", None, 5))
+
+
+def load_at(name: str, level: int | None):
+    """A catalog puzzle at one of its levels."""
+    return api.load(name, level=level)
+
+
+def generate_results(results: Path, say: Callable[[str], None] = print) -> list[Path]:
+    """Write every gallery, play page, screenshot and chart; returns the files written."""
+    written: list[Path] = []
+    for spec in GALLERIES:
+        shown = gallery.build_gallery(load_at(spec.puzzle, spec.level), spec.modulo)
+        pages = gallery.write_gallery(shown, results / "gallery" / spec.folder)
+        written += pages
+        say(f"gallery {spec.folder}: {shown.statement}")
+    shots = []
+    for name, level, hints in PAGES:
+        path = results / "play" / f"{name}.html"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(play.play_page(api.load(name, level=level), level), encoding="utf-8")
+        written.append(path)
+        shots.append((path, path.with_suffix(".png"), hints))
+        say(f"play page {path}")
+    reason = browser.unavailable()
+    if reason:
+        say(f"no screenshots: {reason}")
+    else:
+        with browser.chromium() as context:
+            page = context.new_page()
+            for source, target, hints in shots:
+                page.goto(source.resolve().as_uri())
+                for _ in range(hints):
+                    page.click("#hint")
+                page.screenshot(path=str(target), full_page=True)
+                written.append(target)
+    for csv_name in ("bench.csv", "edge-bench.csv"):
+        written += charts.write_chart(results, csv_name, say)
+    return written

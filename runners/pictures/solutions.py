@@ -1,0 +1,133 @@
+"""The solutions the pictures show, and their classes under the puzzle's symmetries.
+
+Solutions come from the API (`puzzlesat.solutions`, whose default enumerator is the reference
+solver): packing grids as dict (row, col) -> piece index, edge-matching grids as (tile index,
+rotation) per cell, Mind Lock optimal solutions walked down the God's-algorithm table. Classes
+are found from the solutions themselves: two solutions are in one class when a symmetry of the
+board maps one onto the other, and the orbit size is how many solutions the class holds.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable, Iterable, Sequence
+from dataclasses import dataclass
+from typing import Generic, TypeVar
+
+from .. import api
+from ..models import edge_matching as em
+from ..models import mind_lock as ml
+from ..models.geometry import Cell, board_symmetries, picture_cells
+from ..models.mind_lock import table as ml_table
+from ..models.packing import PackingPuzzle
+
+G = TypeVar("G")
+
+
+@dataclass(frozen=True)
+class Member(Generic[G]):
+    """A solution, the number of its class (from 1) and the size of that class's orbit."""
+
+    grid: G
+    klass: int
+    orbit: int
+
+
+def group_by_class(grids: Iterable[G], key: Callable[[G], Hashable]) -> list[Member[G]]:
+    """Solutions with their class (numbered by first appearance) and orbit size.
+
+    `key` gives the same value exactly for solutions mapped onto each other by a symmetry
+    (e.g. the least image under the group). Complete only when `grids` holds every solution.
+    """
+    grids = list(grids)
+    keys = [key(g) for g in grids]
+    number: dict[Hashable, int] = {}
+    sizes: dict[Hashable, int] = {}
+    for k in keys:
+        number.setdefault(k, len(number) + 1)
+        sizes[k] = sizes.get(k, 0) + 1
+    return [Member(g, number[k], sizes[k]) for g, k in zip(grids, keys)]
+
+
+def representatives(members: Sequence[Member[G]]) -> list[Member[G]]:
+    """The first member met of each class."""
+    seen: set[int] = set()
+    out = []
+    for member in members:
+        if member.klass not in seen:
+            seen.add(member.klass)
+            out.append(member)
+    return out
+
+
+# ---------------------------------------------------------------- packing
+
+
+def packing_solutions(puzzle: PackingPuzzle, limit: int | None = None) -> list[dict[Cell, int]]:
+    """Every solution (up to `limit`), as piece index per board cell."""
+    return [solution.grid for solution in api.solutions(puzzle, limit=limit)]
+
+
+def packing_classes(puzzle: PackingPuzzle, grids: list[dict[Cell, int]]) -> list[Member]:
+    """The solutions grouped into classes under the board's rotations and reflections."""
+    symmetries = [turn for _, turn in board_symmetries(picture_cells(puzzle.board), puzzle.flip)]
+
+    def key(grid: dict[Cell, int]) -> Hashable:
+        return min(tuple(sorted((turn(cell), piece) for cell, piece in grid.items()))
+                   for turn in symmetries)
+
+    return group_by_class(grids, key)
+
+
+def packing_symmetries(puzzle: PackingPuzzle) -> int:
+    """How many symmetries (turns, and reflections if pieces flip) the board has."""
+    return len(board_symmetries(picture_cells(puzzle.board), puzzle.flip))
+
+
+# ---------------------------------------------------------------- edge matching
+
+Placed = tuple[int, int]
+
+
+def edge_solutions(puzzle: em.EdgePuzzle, limit: int | None = None) -> list[list[Placed]]:
+    """Distinct grids (identical tiles interchangeable), up to `limit`."""
+    return [list(solution.grid) for solution in api.solutions(puzzle, limit=limit)]
+
+
+def edge_classes(puzzle: em.EdgePuzzle, grids: list[list[Placed]]) -> list[Member]:
+    """The grids grouped into classes up to turning the whole board."""
+    turns = em.board_turns(puzzle)
+
+    def key(grid: list[Placed]) -> Hashable:
+        shown = em.looks(puzzle, grid)
+        return min(em.turned_looks(puzzle, shown, t) for t in turns)
+
+    return group_by_class(grids, key)
+
+
+# ---------------------------------------------------------------- Mind Lock
+
+
+@dataclass(frozen=True)
+class Walk:
+    """An optimal solution: the positions from the start to solved and the moves between."""
+
+    positions: tuple[ml.Position, ...]
+    moves: tuple[str, ...]
+
+
+def mind_lock_table(puzzle: ml.MindLockPuzzle) -> ml_table.Table:
+    """The God's-algorithm table (distance mod 3 of every position), cached."""
+    table, _built = ml_table.load_or_build(puzzle.solved)
+    return table
+
+
+def optimal_walk(puzzle: ml.MindLockPuzzle, start: ml.Position) -> Walk:
+    """An optimal solution from `start`, as the API plans it (the table's walk by default)."""
+    solution = next(api.solutions(puzzle, start=start))
+    return Walk(tuple(solution.grid), tuple(solution.moves))
+
+
+def hardest(puzzle: ml.MindLockPuzzle) -> tuple[int, list[ml.Position]]:
+    """The greatest distance from solved and the positions at that distance (by rank)."""
+    build = ml_table.breadth_first(puzzle.solved)
+    return build.hardest_distance, [ml.unrank(r) for r in build.hardest()]
