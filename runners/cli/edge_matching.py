@@ -200,4 +200,7 @@ def run_edge_bench(args: argparse.Namespace) -> int:
         limits = dict.fromkeys(limits, args.time_limit)
     edge.bench(instances, contenders, backend, limits, Path(args.results))
     report.say(f"wrote {Path(args.results) / 'edge-bench.md'} and edge-bench.csv")
+    from ..pictures import charts
+
+    charts.write_chart(Path(args.results), "edge-bench.csv", report.say)
     return 0
