@@ -137,10 +137,11 @@ def backend(name: str) -> Backend:
 def default_backend(kind: str, task: str) -> tuple[str, str]:
     """The measured default backend of a family for a task, and why."""
     name, why = DEFAULTS.get((kind, task), DEFAULTS[(kind, "solve")])
-    try:
-        backend(name)
-    except InputError:  # its optional extra is not installed
-        return FALLBACKS[(kind, task)]
+    if (kind, task) in FALLBACKS:
+        try:
+            backend(name)
+        except InputError:  # its optional extra is not installed
+            return FALLBACKS[(kind, task)]
     return name, why
 
 

@@ -200,3 +200,16 @@ def test_dlx_export_renames_what_knuth_cannot_read():
     again = read_dlx(text)
     assert again.options == model.options and again.primary == 2
     assert again.colours[0][2] != again.colours[1][2]  # two colours stay two
+
+
+@pytest.mark.parametrize("name", ["scramble-frog", "scramble-insects", "scramble-wizards",
+                                  "scramble-cowboys", "scramble-crazy-planes"])
+def test_xcover_counts_every_scramble_deck_as_the_reference(name):
+    """Colour names longer than 8 characters (DRAGONFLY-T, DRAGONFLY-H) once ran together:
+    xcover counted 28 insect grids for 4, and verify caught it."""
+    if not XcoverBackend.supported():
+        pytest.skip("xcover is an extra: pip install 'puzzlesat[dlx]'")
+    found = puzzlesat.count(name, backend="xcover", jobs=1)
+    assert found.complete and found.number == reference_grids(puzzlesat.load(name))
+    for solution in puzzlesat.solutions(name, backend="xcover"):
+        assert solution.found  # every grid checked edge by edge on the way out

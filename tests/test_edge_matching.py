@@ -695,7 +695,9 @@ def test_api_backends_and_export():
 def test_api_verify():
     found = puzzlesat.verify("scramble-frog", jobs=1)
     assert found.agree and found.why == ""
-    assert len(found.counts) == 4 and all(c.modulo == "symmetry" for c in found.counts)
+    # the solvers, xcover where installed (grids only: --modulo none), and the reference
+    assert len(found.counts) >= 4
+    assert all(c.modulo == ("none" if c.backend == "xcover" else "symmetry") for c in found.counts)
     result = found.result
     assert (result["count"], result["rotation_classes"]) == AGREED[("scramble-frog", 1)]
     assert result["label_tiles"] == 8 and result["parity"] is None

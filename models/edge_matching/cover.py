@@ -20,7 +20,6 @@ families' Burnside counts) are not written as exact cover: `encode_cover` refuse
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
 from ..encoded import CoverModel
@@ -64,8 +63,10 @@ def cover_options(puzzle: EdgePuzzle, parity: int | None = None) -> list[CopyPla
 
 
 def _colour_name(edge: Edge) -> str:
-    name = re.sub(r"[\s:|]", "_", "".join(edge))
-    return name[:8] or "_"
+    """The colour a seam gets: the whole edge value, never shortened (DRAGONFLY-T and
+    DRAGONFLY-H shortened to 8 characters were one colour, and xcover gave 28 insect grids
+    for 4); to_dlx gives Knuth's programs short names of its own."""
+    return "-".join(part for part in edge if part) or "_"
 
 
 def encode_cover(puzzle: EdgePuzzle, turns: int = 0, parity: int | None = None) -> CoverModel:
