@@ -14,8 +14,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from itertools import product
+from typing import TYPE_CHECKING
 
-from ortools.sat.python import cp_model
 from pysat.card import CardEnc
 from pysat.formula import IDPool
 
@@ -38,6 +38,9 @@ from . import (
     turned_cell,
     type_rotation,
 )
+
+if TYPE_CHECKING:  # OR-Tools is imported where a CP-SAT model is made (0.4 s)
+    from ortools.sat.python import cp_model
 
 DEFAULT_CARD_ENCODING = "seqcounter"
 ONE_ONLY = ("pairwise", "ladder", "bitwise")  # encodings PySAT has for a bound of one only
@@ -180,6 +183,8 @@ def encode_cpsat(
     variant: str = DEFAULT_CPSAT_VARIANT,
 ) -> CpsatModel:
     """The CP-SAT model: placement Booleans (default) or a placement integer per cell."""
+    from ortools.sat.python import cp_model
+
     if variant == "integers":
         return encode_cpsat_integers(puzzle, turns, parity)
     if variant != "booleans":
@@ -222,6 +227,8 @@ def encode_cpsat_integers(
     puzzle: EdgePuzzle, turns: int = 0, parity: int | None = None
 ) -> CpsatModel:
     """A placement integer per cell; edge colours as integers tied to it by table constraints."""
+    from ortools.sat.python import cp_model
+
     lay = layout(puzzle, turns, parity)
     model = cp_model.CpModel()
     board = list(lay.at_cell)

@@ -24,7 +24,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ortools.sat.python import cp_model
 from pysat.formula import IDPool
 
 from ..encoded import CnfModel, CpsatModel
@@ -154,6 +153,8 @@ def _order_rules(t: int) -> list[list[tuple[int, int, bool]]]:
 
 def plan_cpsat(start: Position, solved: Sequence[Position], steps: int) -> CpsatModel:
     """CP-SAT: the same plan, with exactly-one constraints and enforced equalities."""
+    from ortools.sat.python import cp_model
+
     check_steps(steps)
     model = cp_model.CpModel()
     move = [[model.new_bool_var(f"move{t + 1}_{m}") for m in MOVES] for t in range(steps)]

@@ -3,7 +3,6 @@ links. They never run a solver."""
 
 from __future__ import annotations
 
-from ortools.sat.python import cp_model
 from pysat.card import CardEnc
 from pysat.formula import IDPool
 
@@ -28,6 +27,8 @@ def encode_cpsat(cover: ExactCover) -> CpsatModel:
     The search covers the first empty cell first: placements are branched on in the order of the
     first cell they cover, trying 'use it' before 'not'.
     """
+    from ortools.sat.python import cp_model
+
     model = cp_model.CpModel()
     use = [model.new_bool_var(label) for label in cover.labels]
     for rows in columns_of(cover):
