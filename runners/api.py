@@ -95,7 +95,7 @@ def count(puzzle, backend: str | None = None, modulo: str | None = None,
     fam = family_of(puzzle)
     fam.check_options(options, fam.options + getattr(fam, "count_options", ()), "count")
     time_limit = check_time_limit(time_limit)
-    modulo = fam.check_modulo(puzzle, modulo or "none") or modulo or "none"
+    modulo = fam.check_modulo(puzzle, modulo or "none")
     runner = make_runner(jobs, executor, time_limit, checkpoint, say)
     chosen = resolve(backend, puzzle.kind, "count")
     with progress_bar(f"{chosen.name}", progress) as shown:

@@ -61,7 +61,7 @@ class Checkpoint:
         except (OSError, UnicodeDecodeError) as error:
             raise InputError(f"cannot read: {error}", file=str(self.path), field=field) from None
         complete = lines[-1] == ""  # a file ending without a newline has a torn last line
-        lines = lines[:-1] if complete else lines[:-1]
+        lines = lines[:-1]  # the empty rest after the last newline, or the torn line
         for number, line in enumerate(lines, start=1):
             try:
                 entry = json.loads(line)

@@ -258,9 +258,6 @@ class DaskExecutor(Executor):
         self.workers = workers
         self.name = f"dask://{address}" if address else f"dask-local:{workers or cores()}"
 
-    def processes(self, jobs: int, cubes: int) -> int:
-        return max(1, min(jobs, cubes))
-
     def run(self, works, pending, jobs, deadline, record) -> None:
         try:
             from dask.distributed import as_completed as finished_in_turn

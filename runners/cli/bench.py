@@ -83,8 +83,7 @@ def bench(args: argparse.Namespace) -> int:
             b for b in ("cpsat", "pysat:cadical195", "reference") if b in api.backends(puzzle)
             and b != api.backends(puzzle, task)[0]
         ]
-        modulo = family_of(puzzle).check_modulo(puzzle, args.modulo or "none") or (
-            args.modulo or "none")
+        modulo = family_of(puzzle).check_modulo(puzzle, args.modulo or "none")
         measured = []
         for backend, executor in [(b, e) for b in backends for e in args.executor or [None]]:
             run = partial(timed_run, puzzle, backend, executor, modulo, options, args)

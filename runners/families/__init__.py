@@ -12,6 +12,7 @@ from collections.abc import Iterator
 
 from ..backends import Backend
 from ..counting import Runner
+from ..models.encoded import check_card_encoding
 from ..models.errors import InputError
 from ..outcomes import Count, Solution, Verification
 
@@ -74,13 +75,26 @@ class Family(ABC):
                     field=flag,
                 )
 
-    def check_modulo(self, puzzle, modulo: str) -> None:
+    modulo_aliases: dict[str, str] = {}  # older words, e.g. edge matching's 'rotation'
+
+    def check_encoding(self, backend: Backend, encoding: str | None, default: str) -> None:
+        """--encoding names a cardinality encoding, and only a backend taking CNF uses one."""
+        if encoding is not None:
+            check_card_encoding(encoding, default)
+            if backend.takes != "cnf":
+                raise InputError(f"chooses how CNF encodes 'exactly one'; {backend.name} "
+                                 "does not take CNF", field="--encoding")
+
+    def check_modulo(self, puzzle, modulo: str) -> str:
+        """The modulo in its one word, checked for this puzzle."""
+        modulo = self.modulo_aliases.get(modulo, modulo)
         if modulo not in self.moduli:
             raise InputError(
                 f"{self.kind} puzzles count with --modulo {' or '.join(self.moduli)}, "
                 f"not {modulo!r}",
                 field="--modulo",
             )
+        return modulo
 
     @abstractmethod
     def solve(self, puzzle, backend: Backend, time_limit: float | None, **options) -> Solution:

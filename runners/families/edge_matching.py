@@ -180,16 +180,10 @@ class EdgeMatching(Family):
             )
         return at_level(puzzle, level)
 
+    modulo_aliases = {"rotation": "symmetry"}  # the word of the first version
+
     def check_modulo(self, puzzle: EdgePuzzle, modulo: str) -> str:
-        """The modulo in its one word ('rotation', the old word, is 'symmetry')."""
-        if modulo == "rotation":
-            modulo = "symmetry"
-        if modulo not in self.moduli:
-            raise InputError(
-                f"edge-matching puzzles count with --modulo none or symmetry (or rotation), "
-                f"not {modulo!r}",
-                field="--modulo",
-            )
+        modulo = super().check_modulo(puzzle, modulo)
         if modulo == "symmetry" and puzzle.fixed:
             raise InputError(
                 "--modulo symmetry needs rules that stay the same when the board is turned; "
@@ -208,11 +202,7 @@ class EdgeMatching(Family):
         for flag, value in (("--cnf-model", cnf_model), ("--no-amo", amo)):
             if value is not None and backend.takes != "cnf":
                 raise InputError(f"chooses the CNF; {backend.name} does not take CNF", field=flag)
-        if encoding is not None:
-            check_card_encoding(encoding, DEFAULT_CARD_ENCODING)
-            if backend.takes != "cnf":
-                raise InputError(f"chooses how CNF encodes 'exactly one'; {backend.name} "
-                                 "does not take CNF", field="--encoding")
+        self.check_encoding(backend, encoding, DEFAULT_CARD_ENCODING)
         if cpsat_model is not None:
             if cpsat_model not in CPSAT_VARIANTS:
                 raise InputError(

@@ -106,13 +106,7 @@ class Packing(Family):
                                  time.perf_counter() - start)
 
     def _check_encoding(self, backend: Backend, encoding: str | None) -> None:
-        if encoding is not None:
-            check_card_encoding(encoding, DEFAULT_CARD_ENCODING)
-            if backend.takes != "cnf":
-                from ..models.errors import InputError
-
-                raise InputError(f"chooses how CNF encodes 'exactly one'; {backend.name} "
-                                 "does not take CNF", field="--encoding")
+        self.check_encoding(backend, encoding, DEFAULT_CARD_ENCODING)
 
     def count(self, puzzle, backend, modulo, runner: Runner, encoding=None) -> Count:
         """Solutions (and classes, with modulo 'symmetry') on one backend."""
