@@ -322,7 +322,7 @@ def load(name_or_path: str):
 
 
 # The modules that register a kind (and foreign formats) when imported.
-FAMILY_MODULES = ("packing.reader", "edge_matching.reader", "mind_lock.reader")
+FAMILY_MODULES = ("packing.reader", "edge_matching.reader", "mind_lock.reader", "sliding.reader")
 
 
 def _register_builtin_kinds() -> None:

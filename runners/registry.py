@@ -19,6 +19,7 @@ FAMILIES = {
     "packing": "puzzlesat.families.packing",
     "edge-matching": "puzzlesat.families.edge_matching",
     "mind-lock": "puzzlesat.families.mind_lock",
+    "sliding-block": "puzzlesat.families.sliding",
 }
 
 
@@ -67,6 +68,7 @@ REFERENCE_CLASSES = {  # kind -> (module, class) of its own solver for 'referenc
     ("reference", "packing"): ("puzzlesat.backends.reference_packing", "ReferencePacking"),
     ("reference", "edge-matching"): ("puzzlesat.backends.reference_edge", "ReferenceEdge"),
     ("table", "mind-lock"): ("puzzlesat.backends.mind_lock_table", "MindLockTable"),
+    ("table", "sliding-block"): ("puzzlesat.backends.sliding_table", "SlidingTable"),
 }
 
 # Defaults from measurements (results/bench.csv and results/dlx-bench.md, on this project's
@@ -89,6 +91,10 @@ DEFAULTS: dict[tuple[str, str], tuple[str, str]] = {
     ("mind-lock", "solve"): (
         "table", "God's-algorithm table: an optimal solution in 0.08 ms after a 0.4 s build"),
     ("mind-lock", "count"): ("table", "the breadth-first search counts every position"),
+    ("sliding-block", "solve"): (
+        "table", "God's-algorithm table: an optimal plan by walking it (results/"
+        "sliding-bench.json)"),
+    ("sliding-block", "count"): ("table", "the breadth-first search counts every position"),
 }
 
 NAMES = ("cpsat, pysat:NAME (e.g. pysat:cadical195), exec:NAME_OR_PATH (a SAT solver binary, "

@@ -28,6 +28,7 @@ FAMILY_CLIS = {
     "packing": "puzzlesat.cli.packing",
     "edge-matching": "puzzlesat.cli.edge_matching",
     "mind-lock": "puzzlesat.cli.mind_lock",
+    "sliding-block": "puzzlesat.cli.sliding",
 }
 COMMANDS = ("solve", "count", "verify", "export", "bench", "solutions")
 
