@@ -55,11 +55,7 @@ except ImportError:  # pragma: no cover - numba is in the test extra
 EMPTY_KEY = np.uint64(2**64 - 1)
 UNREACHED = 3
 GOLDEN = 0x9E3779B97F4A7C15
-LOAD = 0.6  # the hash set grows past this fill
-# Bytes a position costs while searching: its code in the queue (8) and in the hash set, at a
-# fill of LOAD to LOAD/2 (8/LOAD = 13.3 at worst), a visited byte per slot in a second pass (1.7);
-# after it, the sorted code (in the queue's place) and 2 bits.
-BYTES_PER_POSITION = 8 + 8 / LOAD * 2 / 2 * 2 + 2 / LOAD
+LOAD = 0.6  # the hash set is made for the bound at most this full
 MAGIC = b"PZSGOD01"
 HARDEST_KEPT = 10_000  # the hardest positions a table keeps (all of them where fewer)
 
@@ -86,14 +82,26 @@ def available_memory() -> int:
         return 2**32
 
 
-def estimate_bytes(positions: int) -> int:
-    """Memory a search of at most `positions` positions may need at its peak."""
-    return int(positions * BYTES_PER_POSITION) + 64 * 2**20
+def hash_bits(positions: int) -> int:
+    """log2 of the hash set's slots for at most `positions` codes (filled at most LOAD)."""
+    bits = 16
+    while (1 << bits) * LOAD < positions:
+        bits += 1
+    return bits
 
 
-def check_memory(positions: int, limit: int | None, what: str) -> int:
+def estimate_bytes(positions: int, second_pass: bool = False) -> int:
+    """Memory a search of at most `positions` positions needs at its peak: the queue (8 bytes a
+    position, later the sorted codes), the hash set (8 bytes a slot), a byte a slot more for a
+    second pass, the packed residues, and 64 MiB for the rest."""
+    slots = 1 << hash_bits(positions)
+    return 8 * positions + (9 if second_pass else 8) * slots + positions // 4 + 64 * 2**20
+
+
+def check_memory(positions: int, limit: int | None, what: str, second_pass: bool = False
+                 ) -> int:
     """The estimate for `positions`; TooBig when it exceeds `limit` (default: available)."""
-    need = estimate_bytes(positions)
+    need = estimate_bytes(positions, second_pass)
     have = available_memory() if limit is None else limit
     if need > have:
         source = "available on this machine" if limit is None else "allowed (--memory)"
@@ -253,37 +261,24 @@ def search(kernel: Callable, data: tuple, seeds: Sequence[int], bound: int, degr
     dense: the codes reached are exactly 0..n-1, so no key array is kept.
     """
     begin = time.perf_counter()
-    need = check_memory(bound, memory, what)
+    need = check_memory(bound, memory, what, second_pass=component is not None)
     queue = np.empty(max(bound, 1), dtype=np.uint64)
-    bits = 16
-    while (1 << bits) * LOAD < min(bound, 1 << 20):
-        bits += 1
+    bits = hash_bits(bound)
     keys = np.full(1 << bits, EMPTY_KEY, dtype=np.uint64)
     out = np.empty(max(degree, 1), dtype=np.uint64)
     bar = _bar(progress, what)
-
-    def grow(filled: int, upcoming: int) -> None:
-        nonlocal keys, bits
-        if filled + upcoming <= LOAD * keys.size:
-            return
-        while filled + upcoming > LOAD * (1 << bits):
-            bits += 1
-        keys = np.full(1 << bits, EMPTY_KEY, dtype=np.uint64)
-        _fill(keys, queue, filled, np.uint64(64 - bits))
 
     def first_pass(starts: Sequence[int]) -> list[int]:
         tail = 0
         for code in sorted(set(int(s) for s in starts)):
             queue[tail] = code
             tail += 1
-        grow(0, tail)
         _fill(keys, queue, tail, np.uint64(64 - bits))
         ends, head = [tail], 0
         while head < tail:
             end = tail
             while head < end:
                 step = min(end - head, 1 << 16)
-                grow(tail, step * degree)
                 tail = _expand(kernel, data, queue, head, head + step, tail, keys,
                                np.uint64(64 - bits), out)
                 if tail < 0:

@@ -192,3 +192,19 @@ def test_catalog_files_name_sources():
     for name in CATALOG:
         assert files.load(name).source
     assert Path(files.catalog()["klotski"]).read_text().count("81") >= 1
+
+
+@pytest.mark.slow
+def test_l_piece_klotski_settled():
+    """PSE 95123: 6,288,084 positions reachable ('about 6 million'); the bar to the bottom
+    middle takes 187 moves in the any-path metric (the box's claim) and 295 unit steps (the
+    answer's breadth-first search); CP-SAT agrees with the table near the goal."""
+    puzzle = files.load("klotski-l-pieces")
+    found = family.table_of(puzzle)
+    assert found.build.positions == 6_288_084
+    assert found.distance(puzzle.start) == 187
+    steps = family.table_of(family.FAMILY.at(puzzle, metric="step"))
+    assert steps.distance(puzzle.start) == 295
+    for _, position in family.chosen_positions(found, 2, 7, within=3):
+        plan = family.plan_by_search(puzzle, position, resolve("cpsat", puzzle.kind, "solve"))
+        assert len(plan.moves) == found.distance(position)

@@ -76,6 +76,8 @@ class Goal:
     def describe(self, columns: int) -> str:
         if self.position is not None:
             return "the whole configuration of the goal picture"
+        if not self.cells:
+            return "none given: distances are from the start"
         row, column = divmod(min(self.cells), columns)
         return f"a piece {self.letter} at row {row}, column {column} (its top-left cell)"
 
@@ -192,6 +194,8 @@ class SlidingPuzzle:
     def is_goal(self, position: Position) -> bool:
         if self.goal.position is not None:
             return position == self.goal.position
+        if not self.goal.cells:
+            return False
         g, p = self.goal_placement()
         return p in position[g]
 
