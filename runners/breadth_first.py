@@ -236,6 +236,7 @@ class Build:
     seconds: float
     bytes_estimated: int = 0
     notes: list[str] = field(default_factory=list)
+    distances: np.ndarray | None = None  # by rank, when asked for (keep_distances)
 
     @property
     def positions(self) -> int:
@@ -251,7 +252,8 @@ class Build:
 
 def search(kernel: Callable, data: tuple, seeds: Sequence[int], bound: int, degree: int, *,
            what: str = "search", component: int | None = None, goal: Callable | None = None,
-           memory: int | None = None, progress: bool = False, dense: bool = False) -> Build:
+           memory: int | None = None, progress: bool = False, dense: bool = False,
+           keep_distances: bool = False) -> Build:
     """Breadth-first search from `seeds` (distance 0) over the positions the moves reach.
 
     bound: at most this many positions are reachable (the memory estimate's basis; a search
@@ -259,6 +261,8 @@ def search(kernel: Callable, data: tuple, seeds: Sequence[int], bound: int, degr
     component, goal: first find every position reachable from `component`, then search from
     those of them that pass `goal(code, data)` (a goal that is a property, not a list).
     dense: the codes reached are exactly 0..n-1, so no key array is kept.
+    keep_distances: also give every position's whole distance (a byte each, by rank; for a
+    search small enough that a byte a position is nothing).
     """
     begin = time.perf_counter()
     need = check_memory(bound, memory, what, second_pass=component is not None)
@@ -330,12 +334,20 @@ def search(kernel: Callable, data: tuple, seeds: Sequence[int], bound: int, degr
     counts = [ends[0]] + [b - a for a, b in zip(ends, ends[1:])]
     hardest = np.sort(queue[ends[-2] if len(ends) > 1 else 0: count])[:HARDEST_KEPT].tolist()
     queue = queue[:count]
+    in_order = queue.copy() if keep_distances else None
     _mark_levels(queue, np.array(ends, dtype=np.int64))
     queue.sort()
     packed = np.full((count + 3) // 4, 255, dtype=np.uint8)
     _split(queue, count, packed)
     keys_kept = None if dense and count and int(queue[-1]) == count - 1 else queue
-    return Build(keys_kept, packed, counts, hardest, time.perf_counter() - begin, need)
+    distances = None
+    if in_order is not None:
+        distances = np.full(count, 255, dtype=np.uint8)
+        for level, (a, b) in enumerate(zip([0, *ends], ends)):
+            ranks = in_order[a:b] if keys_kept is None else np.searchsorted(queue, in_order[a:b])
+            distances[ranks.astype(np.int64)] = min(level, 254)
+    return Build(keys_kept, packed, counts, hardest, time.perf_counter() - begin, need,
+                 distances=distances)
 
 
 def _bar(progress: bool, what: str):
@@ -433,14 +445,19 @@ def save(build: Build, path: Path, key: str) -> None:
     digest = hashlib.blake2b(header, digest_size=16)
     digest.update(keys)
     digest.update(build.packed.tobytes())
+    write_atomic(path, [MAGIC + len(header).to_bytes(8, "little") + header
+                        + len(keys).to_bytes(8, "little") + digest.digest(), keys,
+                        build.packed.tobytes()])
+
+
+def write_atomic(path: Path, chunks: Sequence[bytes]) -> None:
+    """Write a file whole or not at all: a temporary file in its folder, renamed over it."""
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, temporary = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
     try:
         with os.fdopen(fd, "wb") as out:
-            out.write(MAGIC + len(header).to_bytes(8, "little") + header
-                      + len(keys).to_bytes(8, "little") + digest.digest())
-            out.write(keys)
-            out.write(build.packed.tobytes())
+            for chunk in chunks:
+                out.write(chunk)
         os.replace(temporary, path)
     except BaseException:
         if os.path.exists(temporary):
