@@ -36,6 +36,7 @@ from ..models.errors import InputError
 from ..models.sliding import KIND, METRICS, Move, Position, SlidingPuzzle
 from ..models.sliding.encode import plan_cnf, plan_cpsat, read_plan
 from ..outcomes import Count, Solution, Verification
+from ..planning import Plan, PlanError, deepen
 from . import VERIFY_SOLVERS, Family
 
 Say = Callable[[str], None]
@@ -190,19 +191,6 @@ def report(found: PuzzleTable) -> dict:
 # ---------------------------------------------------------------- planning
 
 
-class PlanError(Exception):
-    """A plan read from a solver that breaks the rules (a fault of the encoding)."""
-
-
-@dataclass
-class Plan:
-    moves: list[Move]
-    positions: list[Position]
-    seconds: float
-    complete: bool = True
-    bounds: list[dict] = field(default_factory=list)
-
-
 def replay(puzzle: SlidingPuzzle, start: Position, steps: int, values: list[int]) -> Plan:
     """Check a solver's plan move by move against the rules (in Python)."""
     states = read_plan(puzzle, steps, values)
@@ -227,32 +215,12 @@ def replay(puzzle: SlidingPuzzle, start: Position, steps: int, values: list[int]
 
 def plan_by_search(puzzle: SlidingPuzzle, start: Position, backend: Backend,
                    time_limit: float | None = None, most: int = 1000) -> Plan:
-    """An optimal plan by iterative deepening: the first k with a plan of at most k moves."""
-    begin = time.perf_counter()
-    bounds: list[dict] = []
-    for steps in range(most + 1):
-        left = None if time_limit is None else time_limit - (time.perf_counter() - begin)
-        if left is not None and left <= 0:
-            return Plan([], [], time.perf_counter() - begin, False, bounds)
-        model = (plan_cpsat if backend.takes == "cpsat" else plan_cnf)(puzzle, start, steps)
-        if left is not None:
-            left = time_limit - (time.perf_counter() - begin)
-            if left <= 0:
-                return Plan([], [], time.perf_counter() - begin, False, bounds)
-        outcome = backend.solve(model, left)
-        bounds.append({"k": steps, "seconds": round(outcome.seconds, 3),
-                       "plan": outcome.values is not None})
-        if outcome.values is None:
-            if not outcome.complete:
-                return Plan([], [], time.perf_counter() - begin, False, bounds)
-            continue
-        found = replay(puzzle, start, steps, outcome.values)
-        if len(found.moves) != steps:
-            raise PlanError(f"a plan of {len(found.moves)} moves at k = {steps} although "
-                            f"k = {steps - 1} had none")
-        found.seconds, found.bounds = time.perf_counter() - begin, bounds
-        return found
-    raise PlanError(f"no plan within {most} moves")
+    """An optimal plan by iterative deepening (the shared planning loop): the first k with a
+    plan of at most k moves, each plan replayed against the rules."""
+    encode = plan_cpsat if backend.takes == "cpsat" else plan_cnf
+    return deepen(lambda steps: encode(puzzle, start, steps),
+                  lambda steps, values: replay(puzzle, start, steps, values),
+                  backend, time_limit, most)
 
 
 def plan(puzzle: SlidingPuzzle, start: Position, backend: Backend,
