@@ -99,14 +99,14 @@ NAMES = ("cpsat, pysat:NAME (e.g. pysat:cadical195), exec:NAME_OR_PATH (a SAT so
 def parse(name: str) -> tuple[str, str | None]:
     """'base' or 'base:argument' -> (base, argument); the one place names are split."""
     if not isinstance(name, str) or not name.strip():
-        raise InputError(f"a backend name is needed ({NAMES})", field="--backend")
+        raise InputError(f"a backend name is needed ({NAMES})", field="backend")
     base, colon, argument = name.strip().partition(":")
     entry = _entry(base)
     if entry.argument and not argument:
         raise InputError(f"{base} needs {base}:{entry.argument}, e.g. {entry.example}",
-                         field="--backend")
+                         field="backend")
     if colon and not entry.argument and not entry.per_family:
-        raise InputError(f"{base} takes no ':{argument}'", field="--backend")
+        raise InputError(f"{base} takes no ':{argument}'", field="backend")
     return base, (argument if colon else None)
 
 
@@ -114,7 +114,7 @@ def _entry(base: str) -> Entry:
     for entry in BACKENDS:
         if entry.base == base:
             return entry
-    raise InputError(f"unknown backend {base!r}; use {NAMES}", field="--backend")
+    raise InputError(f"unknown backend {base!r}; use {NAMES}", field="backend")
 
 
 @cache
@@ -125,12 +125,12 @@ def backend(name: str) -> Backend:
     if entry.per_family:
         where = REFERENCE_CLASSES.get((base, argument or ""))
         if where is None:
-            raise InputError(f"no {base} backend for {argument} puzzles", field="--backend")
+            raise InputError(f"no {base} backend for {argument} puzzles", field="backend")
         made = getattr(importlib.import_module(where[0]), where[1])()
     else:
         made = entry.build(argument)
     if not made.supported():
-        raise InputError(f"{name} is not available here: {made.needs}", field="--backend")
+        raise InputError(f"{name} is not available here: {made.needs}", field="backend")
     return made
 
 
@@ -157,11 +157,11 @@ def resolve(name: str | None, kind: str, task: str) -> Backend:
     if not fam.accepts(made):
         raise InputError(
             f"{made.name} does not solve {kind} puzzles (usable: {', '.join(names_for(kind))})",
-            field="--backend",
+            field="backend",
         )
     if task == "count" and not made.can_count:
         raise InputError(getattr(made, "why_not_count", f"{made.name} cannot count"),
-                         field="--backend")
+                         field="backend")
     return made
 
 

@@ -184,7 +184,7 @@ def plan_by_table(puzzle: MindLockPuzzle, start: Position, backend: Backend) -> 
     try:
         outcome = backend.solve(TableQuery(start, puzzle.solved))
     except ValueError as error:  # a puzzle file whose solved positions do not reach the start
-        raise InputError(f"no plan from {notation(start)}: {error}", field="--from") from None
+        raise InputError(f"no plan from {notation(start)}: {error}", field="start") from None
     moves = [MOVES[i] for i in outcome.values or []]
     positions, position = [], start
     for move in moves:
@@ -324,25 +324,25 @@ class MindLock(Family):
         rank order) or a position tuple."""
         if start is None:
             raise InputError(f"required for mind-lock: {NOTATION_HELP}, or 'hardest'",
-                             field="--from")
+                             field="start")
         if isinstance(start, str) and start.strip().lower() == HARDEST:
             return hardest_position(puzzle)
         if isinstance(start, str):
-            return parse_position(start, "--from")
+            return parse_position(start, "start")
         if isinstance(start, (tuple, list)):
-            return checked(tuple(start), "--from")
+            return checked(tuple(start), "start")
         raise InputError(f"expected a position as text, not {start!r}: {NOTATION_HELP}",
-                         field="--from")
+                         field="start")
 
     def check_encoding(self, encoding: str | None, backend: Backend | None = None) -> None:
         if encoding not in (None, "pairwise"):
             raise InputError(
                 "mind-lock CNF has one 'exactly one' over three move types, always written "
-                "pairwise", field="--encoding",
+                "pairwise", field="encoding",
             )
         if encoding is not None and backend is not None and backend.takes != "cnf":
             raise InputError(f"chooses how CNF encodes 'exactly one'; {backend.name} does not "
-                             "take CNF", field="--encoding")
+                             "take CNF", field="encoding")
 
     # ---- solve, solutions
 
@@ -411,12 +411,12 @@ class MindLock(Family):
         self.check_modulo(puzzle, modulo)
         if backend.takes != "table":
             raise InputError(
-                f"mind-lock positions are counted by the breadth-first search: use --backend "
-                f"table ({backend.name} plans from one position, see 'solve')", field="--backend",
+                f"mind-lock positions are counted by the breadth-first search: use backend "
+                f"'table' ({backend.name} plans from one position, see 'solve')", field="backend",
             )
         if start is not None:
-            raise InputError("count counts every position; --from applies to solve, solutions "
-                             "and export", field="--from")
+            raise InputError("applies to solve, solutions and export; count counts every "
+                             "position", field="start")
         self.check_encoding(encoding)
         build = tables.breadth_first(puzzle.solved)
         return Count(
@@ -459,9 +459,9 @@ class MindLock(Family):
         sample = DEFAULT_SAMPLE if sample is None else sample
         seed = DEFAULT_SEED if seed is None else seed
         if not isinstance(sample, int) or isinstance(sample, bool) or sample < 0:
-            raise InputError(f"must be 0 or more, not {sample!r}", field="--sample")
+            raise InputError(f"must be 0 or more, not {sample!r}", field="sample")
         if not isinstance(seed, int) or isinstance(seed, bool):
-            raise InputError(f"must be a whole number, not {seed!r}", field="--seed")
+            raise InputError(f"must be a whole number, not {seed!r}", field="seed")
         self.check_encoding(encoding)
         if time_limit is None:
             time_limit = runner_for().left()
@@ -573,15 +573,15 @@ def check_steps(steps) -> int:
     """export's plan length bound k: 0 to MAX_STEPS."""
     if steps is None:
         raise InputError("required for mind-lock: the plan length bound k (0 or more)",
-                         field="--steps")
+                         field="steps")
     if not isinstance(steps, int) or isinstance(steps, bool):
-        raise InputError(f"must be a whole number, not {steps!r}", field="--steps")
+        raise InputError(f"must be a whole number, not {steps!r}", field="steps")
     if steps < 0:
-        raise InputError(f"must be 0 or more, not {steps}", field="--steps")
+        raise InputError(f"must be 0 or more, not {steps}", field="steps")
     if steps > MAX_STEPS:
         raise InputError(
             f"at most {MAX_STEPS} (asked {steps}): no optimal plan needs more than 22 moves "
-            f"(God's number), and the CNF grows by about 700 clauses a step", field="--steps",
+            f"(God's number), and the CNF grows by about 700 clauses a step", field="steps",
         )
     return steps
 
@@ -614,7 +614,7 @@ def verify_table(rows: list[dict], names: list[str]) -> str:
         lines.append(f"{row['position']:{width}} {row['chosen']:7} {row['bfs_distance']:>8}  "
                      + "  ".join(cells))
     if not rows:
-        lines.append("(no positions planned: --sample 0)")
+        lines.append("(no positions planned: sample 0)")
     return "\n".join(lines)
 
 
@@ -644,20 +644,20 @@ def bench(puzzle: MindLockPuzzle, repeat: int = 3, queries: int = 2000,
     from ..registry import resolve
 
     say = say or (lambda message: None)
-    for name, value, least in (("--repeat", repeat, 1), ("--queries", queries, 1),
-                               ("--workers", workers, 1)):
+    for name, value, least in (("repeat", repeat, 1), ("queries", queries, 1),
+                               ("workers", workers, 1)):
         if not isinstance(value, int) or isinstance(value, bool) or value < least:
             raise InputError(f"must be a whole number of at least {least}, not {value!r}",
                              field=name)
     if queries > POSITIONS:
         raise InputError(f"at most {POSITIONS:,} (the positions), not {queries}",
-                         field="--queries")
+                         field="queries")
     planners = []
     for name in backends or PLANNERS:
         chosen = resolve(name, KIND, "solve")
         if chosen.takes == "table":
-            raise InputError("the table is timed anyway; --backend names the planners "
-                             "(cpsat, pysat:NAME)", field="--backend")
+            raise InputError("the table is timed anyway; backends are the planners "
+                             "(cpsat, pysat:NAME)", field="backend")
         if chosen.takes == "cpsat" and workers != chosen.workers:
             chosen = CpsatBackend(workers)
         planners.append(chosen)

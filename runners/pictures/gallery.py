@@ -144,8 +144,8 @@ def build_gallery(puzzle, modulo: str = "none", cap: int = CAP) -> Gallery:
     allowed = MODULI.get(puzzle.kind, ("none",))
     if modulo not in allowed:
         raise InputError(
-            f"{puzzle.kind} galleries take --modulo {' or '.join(allowed)}, not {modulo!r}",
-            field="--modulo",
+            f"{puzzle.kind} galleries take modulo {' or '.join(allowed)}, not {modulo!r}",
+            field="modulo",
         )
     if puzzle.kind == "packing":
         return packing_gallery(puzzle, modulo, cap)

@@ -59,9 +59,9 @@ def edge_page(puzzle: em.EdgePuzzle, level: int | None = None, seed: int = 11) -
     if level is None:
         level = 1
     if levels and not 1 <= level <= len(levels):
-        raise InputError(f"{puzzle.name} has levels 1..{len(levels)}", field="--level")
+        raise InputError(f"{puzzle.name} has levels 1..{len(levels)}", field="level")
     if not levels and level != 1:
-        raise InputError(f"{puzzle.name} has no levels", field="--level")
+        raise InputError(f"{puzzle.name} has no levels", field="level")
     solutions = {}
     for n in range(1, max(1, len(levels)) + 1):
         rules = em.at_level(puzzle, n) if levels else puzzle
@@ -203,5 +203,5 @@ def play_page(puzzle, level: int | None = None) -> str:
     if puzzle.kind == "edge-matching":
         return edge_page(puzzle, level)
     if level is not None:
-        raise InputError("Mind Lock has no levels", field="--level")
+        raise InputError("Mind Lock has no levels", field="level")
     return mind_lock_page(puzzle)
