@@ -263,13 +263,13 @@ class DaskExecutor(Executor):
             from dask.distributed import as_completed as finished_in_turn
         except ImportError:
             raise InputError(
-                "Dask is not installed: pip install 'puzzlesat[cluster]'", field="--executor"
+                "Dask is not installed: pip install 'puzzlesat[cluster]'", field="executor"
             ) from None
         try:
             client = _dask_client(self.address, self.workers)
         except OSError as error:
             raise InputError(
-                f"cannot reach the Dask scheduler {self.address}: {error}", field="--executor"
+                f"cannot reach the Dask scheduler {self.address}: {error}", field="executor"
             ) from None
         python_handles_interrupts()
         futures = []
@@ -354,11 +354,11 @@ def executor_named(name: str | None) -> Executor:
         count = name.partition(":")[2]
         if count and (not count.isdigit() or int(count) < 1):
             raise InputError(f"dask-local:N takes a number of workers, not {count!r}",
-                             field="--executor")
+                             field="executor")
         return DaskExecutor(workers=int(count) if count else None)
     if name.startswith(("dask://", "tcp://")):
         address = name.split("://", 1)[1]
         if not address:
-            raise InputError("dask://HOST:PORT names the scheduler", field="--executor")
+            raise InputError("dask://HOST:PORT names the scheduler", field="executor")
         return DaskExecutor(address=f"tcp://{address}")
-    raise InputError(f"unknown executor {name!r}; use {EXECUTOR_NAMES}", field="--executor")
+    raise InputError(f"unknown executor {name!r}; use {EXECUTOR_NAMES}", field="executor")

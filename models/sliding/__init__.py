@@ -221,7 +221,7 @@ class SlidingPuzzle:
     def notation(self, position: Position) -> str:
         return "/".join(self.rows_of(position))
 
-    def parse(self, text: str, field: str = "--from") -> Position:
+    def parse(self, text: str, field: str = "start") -> Position:
         """A position from its picture: rows separated by '/' (or new lines), type letters."""
         rows = [r for r in text.strip().replace("\n", "/").split("/")]
         return self.position_of([r.strip() for r in rows], field)

@@ -43,7 +43,7 @@ class PysatBackend(Backend):
         if solver not in _aliases():
             raise InputError(
                 f"unknown PySAT solver {solver!r}; known: {', '.join(pysat_solvers())}",
-                field="--backend",
+                field="backend",
             )
         self.solver = solver
         self.name = f"pysat:{solver}"

@@ -73,7 +73,7 @@ def split_members(argument: str) -> list[tuple[str, int]]:
             raise InputError(
                 f"race: {part!r} is not a backend name or NAME*N with N >= 1 "
                 "(e.g. race:pysat:cadical195*4 or race:cpsat,exec:cadical)",
-                field="--backend",
+                field="backend",
             )
         members.append((name, int(times)))
     return members
@@ -120,7 +120,7 @@ class RaceBackend(Backend):
             for seed in range(times):
                 member = make(name)
                 if isinstance(member, RaceBackend):
-                    raise InputError("race: a race cannot run inside a race", field="--backend")
+                    raise InputError("race: a race cannot run inside a race", field="backend")
                 members.append((seeded(member, seed, name), seed))
         kinds = {member.takes for member, _ in members}
         if len(kinds) > 1:
@@ -128,7 +128,7 @@ class RaceBackend(Backend):
                 "race: the members take different models ("
                 + ", ".join(f"{b.name} takes {b.takes}" for b, _ in members)
                 + "); race backends that take the same model",
-                field="--backend",
+                field="backend",
             )
         self.members = members
         self.takes = kinds.pop()
@@ -181,11 +181,11 @@ class RaceBackend(Backend):
         finally:
             end_members(started)  # the winner too: its group may hold what it started
         if errors and len(errors) == len(self.members):
-            raise InputError("race: every member failed: " + "; ".join(errors), field="--backend")
+            raise InputError("race: every member failed: " + "; ".join(errors), field="backend")
         return Outcome(None, time.perf_counter() - start, complete=False)
 
     def count_cube(self, state, cube: Cube, deadline: float | None) -> tuple[Values, bool]:
-        raise InputError(self.why_not_count, field="--backend")
+        raise InputError(self.why_not_count, field="backend")
 
 
 def seeded(member: Backend, seed: int, name: str) -> Backend:
@@ -203,7 +203,7 @@ def seeded(member: Backend, seed: int, name: str) -> Backend:
         raise InputError(
             f"race: {name} cannot be seeded (no seed, and its model is not a CNF that could be "
             "shuffled); race it once, or race different backends",
-            field="--backend",
+            field="backend",
         )
     return member
 

@@ -98,7 +98,7 @@ def contender(text: str) -> Contender:
     if not backend or unknown:
         raise InputError(
             f"contender {text!r}: BACKEND[+MODEL][+noamo], MODEL one of {', '.join(MODELS)}",
-            field="--contender",
+            field="contender",
         )
     if model is None:
         model = "booleans" if backend.partition(":")[0] == "cpsat" else "placements"

@@ -29,20 +29,20 @@ def run(puzzle: MindLockPuzzle, repeat: int = 3, queries: int = 2000,
     from ..registry import resolve
 
     say = say or (lambda message: None)
-    for name, value, least in (("--repeat", repeat, 1), ("--queries", queries, 1),
-                               ("--workers", workers, 1)):
+    for name, value, least in (("repeat", repeat, 1), ("queries", queries, 1),
+                               ("workers", workers, 1)):
         if not isinstance(value, int) or isinstance(value, bool) or value < least:
             raise InputError(f"must be a whole number of at least {least}, not {value!r}",
                              field=name)
     if queries > POSITIONS:
         raise InputError(f"at most {POSITIONS:,} (the positions), not {queries}",
-                         field="--queries")
+                         field="queries")
     planners = []
     for name in backends or PLANNERS:
         chosen = resolve(name, KIND, "solve")
         if chosen.takes == "table":
-            raise InputError("the table is timed anyway; --backend names the planners "
-                             "(cpsat, pysat:NAME)", field="--backend")
+            raise InputError("the table is timed anyway; backends are the planners "
+                             "(cpsat, pysat:NAME)", field="backend")
         if chosen.takes == "cpsat" and workers != chosen.workers:
             chosen = CpsatBackend(workers)
         planners.append(chosen)

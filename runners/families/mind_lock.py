@@ -20,7 +20,7 @@ from functools import cache
 from pathlib import Path
 
 from ..backends import Backend
-from ..backends.mind_lock_table import TableQuery
+from ..backends.mind_lock_table import MindLockTable, TableQuery
 from ..counting import Runner
 from ..models.encoded import to_dimacs
 from ..models.errors import InputError
@@ -144,7 +144,7 @@ def plan_by_table(puzzle: MindLockPuzzle, start: Position, backend: Backend) -> 
     try:
         outcome = backend.solve(TableQuery(start, puzzle.solved))
     except ValueError as error:  # a puzzle file whose solved positions do not reach the start
-        raise InputError(f"no plan from {notation(start)}: {error}", field="--from") from None
+        raise InputError(f"no plan from {notation(start)}: {error}", field="start") from None
     moves = [MOVES[i] for i in outcome.values or []]
     positions, position = [], start
     for move in moves:
@@ -272,6 +272,7 @@ class MindLock(Family):
     takes = ("cpsat", "cnf", "table")
     moduli = ("none",)
     options = ("start", "encoding")
+    own_backends = {"table": MindLockTable}
     export_formats = ("dimacs",)
 
     def summary(self, puzzle: MindLockPuzzle) -> str:
@@ -284,25 +285,25 @@ class MindLock(Family):
         rank order) or a position tuple."""
         if start is None:
             raise InputError(f"required for mind-lock: {NOTATION_HELP}, or 'hardest'",
-                             field="--from")
+                             field="start")
         if isinstance(start, str) and start.strip().lower() == HARDEST:
             return hardest_position(puzzle)
         if isinstance(start, str):
-            return parse_position(start, "--from")
+            return parse_position(start, "start")
         if isinstance(start, (tuple, list)):
-            return checked(tuple(start), "--from")
+            return checked(tuple(start), "start")
         raise InputError(f"expected a position as text, not {start!r}: {NOTATION_HELP}",
-                         field="--from")
+                         field="start")
 
     def check_encoding(self, encoding: str | None, backend: Backend | None = None) -> None:
         if encoding not in (None, "pairwise"):
             raise InputError(
                 "mind-lock CNF has one 'exactly one' over three move types, always written "
-                "pairwise", field="--encoding",
+                "pairwise", field="encoding",
             )
         if encoding is not None and backend is not None and backend.takes != "cnf":
             raise InputError(f"chooses how CNF encodes 'exactly one'; {backend.name} does not "
-                             "take CNF", field="--encoding")
+                             "take CNF", field="encoding")
 
     # ---- solve, solutions
 
@@ -371,12 +372,12 @@ class MindLock(Family):
         self.check_modulo(puzzle, modulo)
         if backend.takes != "table":
             raise InputError(
-                f"mind-lock positions are counted by the breadth-first search: use --backend "
-                f"table ({backend.name} plans from one position, see 'solve')", field="--backend",
+                f"mind-lock positions are counted by the breadth-first search: use backend "
+                f"'table' ({backend.name} plans from one position, see 'solve')", field="backend",
             )
         if start is not None:
-            raise InputError("count counts every position; --from applies to solve, solutions "
-                             "and export", field="--from")
+            raise InputError("applies to solve, solutions and export; count counts every "
+                             "position", field="start")
         self.check_encoding(encoding)
         build = tables.breadth_first(puzzle.solved)
         return Count(
@@ -419,9 +420,9 @@ class MindLock(Family):
         sample = DEFAULT_SAMPLE if sample is None else sample
         seed = DEFAULT_SEED if seed is None else seed
         if not isinstance(sample, int) or isinstance(sample, bool) or sample < 0:
-            raise InputError(f"must be 0 or more, not {sample!r}", field="--sample")
+            raise InputError(f"must be 0 or more, not {sample!r}", field="sample")
         if not isinstance(seed, int) or isinstance(seed, bool):
-            raise InputError(f"must be a whole number, not {seed!r}", field="--seed")
+            raise InputError(f"must be a whole number, not {seed!r}", field="seed")
         self.check_encoding(encoding)
         if time_limit is None:
             time_limit = runner_for().left()
@@ -533,15 +534,15 @@ def check_steps(steps) -> int:
     """export's plan length bound k: 0 to MAX_STEPS."""
     if steps is None:
         raise InputError("required for mind-lock: the plan length bound k (0 or more)",
-                         field="--steps")
+                         field="steps")
     if not isinstance(steps, int) or isinstance(steps, bool):
-        raise InputError(f"must be a whole number, not {steps!r}", field="--steps")
+        raise InputError(f"must be a whole number, not {steps!r}", field="steps")
     if steps < 0:
-        raise InputError(f"must be 0 or more, not {steps}", field="--steps")
+        raise InputError(f"must be 0 or more, not {steps}", field="steps")
     if steps > MAX_STEPS:
         raise InputError(
             f"at most {MAX_STEPS} (asked {steps}): no optimal plan needs more than 22 moves "
-            f"(God's number), and the CNF grows by about 700 clauses a step", field="--steps",
+            f"(God's number), and the CNF grows by about 700 clauses a step", field="steps",
         )
     return steps
 
@@ -574,7 +575,7 @@ def verify_table(rows: list[dict], names: list[str]) -> str:
         lines.append(f"{row['position']:{width}} {row['chosen']:7} {row['bfs_distance']:>8}  "
                      + "  ".join(cells))
     if not rows:
-        lines.append("(no positions planned: --sample 0)")
+        lines.append("(no positions planned: sample 0)")
     return "\n".join(lines)
 
 

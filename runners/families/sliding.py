@@ -23,6 +23,7 @@ import numpy as np
 from .. import breadth_first as engine
 from ..backends import Backend
 from ..backends.sliding_table import (
+    SlidingTable,
     bound,
     degree,
     goal_kernel,
@@ -117,7 +118,7 @@ class PuzzleTable:
             path = self.table.walk(puzzle.code(position), neighbours)
         except ValueError as error:
             raise InputError(f"no plan from {puzzle.notation(position)}: {error}",
-                             field="--from") from None
+                             field="start") from None
         return [(m, puzzle.decode(c)) for m, c in path]
 
     def hardest(self) -> list[Position]:
@@ -243,6 +244,7 @@ class Sliding(Family):
     load_options = ("metric",)
     options = ("start", "memory")
     export_formats = ("dimacs",)
+    own_backends = {"table": SlidingTable}
 
     def summary(self, puzzle: SlidingPuzzle) -> str:
         return (f"sliding blocks, {len(puzzle.cells)} cells, {puzzle.pieces()} pieces, "
@@ -254,14 +256,14 @@ class Sliding(Family):
         if metric is None or metric == puzzle.metric:
             return puzzle
         if metric not in METRICS:
-            raise InputError(f"one of {', '.join(METRICS)}, not {metric!r}", field="--metric")
+            raise InputError(f"one of {', '.join(METRICS)}, not {metric!r}", field="metric")
         return replace(puzzle, metric=metric, name=puzzle.name)
 
     def start_position(self, puzzle: SlidingPuzzle, start) -> Position:
-        """--from: a picture (rows separated by '/'), 'hardest', or default the puzzle's start."""
+        """The start: a picture (rows separated by '/'), 'hardest', or the puzzle's start."""
         if start is None:
             if puzzle.start is None:
-                raise InputError("this puzzle has no start: give one", field="--from")
+                raise InputError("this puzzle has no start: give one", field="start")
             return puzzle.start
         if isinstance(start, str) and start.strip().lower() == HARDEST:
             return table_of(puzzle).hardest()[0]
@@ -269,13 +271,13 @@ class Sliding(Family):
             position = puzzle.parse(start)
         elif isinstance(start, (tuple, list)):
             position = tuple(tuple(sorted(g)) for g in start)
-            puzzle.position_of(puzzle.rows_of(position), "--from")
+            puzzle.position_of(puzzle.rows_of(position), "start")
         else:
-            raise InputError(f"expected a position picture, not {start!r}", field="--from")
+            raise InputError(f"expected a position picture, not {start!r}", field="start")
         if set(puzzle.occupied(position)) - set(puzzle.cells) or \
                 len(puzzle.occupied(position)) != sum(g.count * len(g.shape)
                                                       for g in puzzle.groups):
-            raise InputError("pieces overlap", field="--from")
+            raise InputError("pieces overlap", field="start")
         return position
 
     def solve(self, puzzle, backend, time_limit=None, start=None, memory=None) -> Solution:
@@ -326,11 +328,11 @@ class Sliding(Family):
         self.check_modulo(puzzle, modulo)
         if backend.takes != "table":
             raise InputError(f"sliding-block positions are counted by the breadth-first "
-                             f"search: use --backend table ({backend.name} plans, see 'solve')",
-                             field="--backend")
+                             f"search: use backend 'table' ({backend.name} plans, see 'solve')",
+                             field="backend")
         if start is not None:
             raise InputError("count counts every position; --from applies to solve",
-                             field="--from")
+                             field="start")
         found = table_of(puzzle, memory, progress=runner.progress if hasattr(
             runner, "progress") else False)
         figures = report(found)
@@ -345,7 +347,7 @@ class Sliding(Family):
         position = self.start_position(puzzle, start)
         if steps is None:
             raise InputError("required for sliding-block: the plan length bound k",
-                             field="--steps")
+                             field="steps")
         model = plan_cnf(puzzle, position, steps)
         header = [f"puzzlesat export of {puzzle.name}: {model.title}",
                   "a model of this CNF is a plan; the first keys are the placements after "
@@ -363,7 +365,7 @@ class Sliding(Family):
         sample = DEFAULT_SAMPLE if sample is None else sample
         seed = DEFAULT_SEED if seed is None else seed
         if not isinstance(sample, int) or isinstance(sample, bool) or sample < 0:
-            raise InputError(f"must be 0 or more, not {sample!r}", field="--sample")
+            raise InputError(f"must be 0 or more, not {sample!r}", field="sample")
         say = say or (lambda message: None)
         found = table_of(puzzle, memory, fresh=True)
         build = found.build
