@@ -13,7 +13,7 @@ from ..families import sliding as family
 from ..models.errors import InputError
 from ..models.sliding import METRICS
 from ..outcomes import Count, Solution, Verification
-from . import add_flag
+from . import add_flag, positive
 
 
 def gibibytes(text: str) -> int:
@@ -168,7 +168,8 @@ def bench_command(args: argparse.Namespace) -> int:
     from ..benchmarks import sliding as bench
 
     report.check_folder(args.results)
-    result = bench.run(args.puzzle or None, args.repeat, args.memory, say=report.say)
+    result = bench.run(args.puzzle or None, args.repeat, args.memory, args.scale,
+                       say=report.say)
     out = Path(args.results) / "sliding-bench.json"
     report.write_json_atomic(out, result)
     if args.json:
@@ -199,8 +200,11 @@ def extra_commands(subparsers) -> None:
                       "in every metric; write results/sliding-bench.json")
     bench.add_argument("puzzle", metavar="PUZZLE", nargs="?",
                        help="the puzzle to time (default: the largest in the catalog)")
-    bench.add_argument("--repeat", type=int, default=3, help="runs (default 3)")
+    bench.add_argument("--repeat", type=positive, default=3, help="runs (default 3)")
     bench.add_argument("--memory", type=gibibytes, metavar="GIB", help=MEMORY_HELP)
+    bench.add_argument("--scale", action="store_true",
+                       help="also the 10^8 search of runners/benchmarks/targets.toml (minutes, "
+                            "about 3 GiB)")
     bench.add_argument("--results", default="results", help="results folder (default results)")
     bench.add_argument("--json", action="store_true", help="print one JSON object")
     bench.set_defaults(run=bench_command)
