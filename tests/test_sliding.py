@@ -46,14 +46,10 @@ def test_klotski_and_rush_hour_published():
     assert (rush["positions"], rush["start_moves"]) == (4_780, 51)
 
 
-@pytest.mark.parametrize("name", CATALOG)
-def test_planners_agree_with_the_table(name):
-    """CP-SAT and a SAT solver (iterative deepening) find plans exactly as long as the table's
-    distance on sampled positions of every catalog puzzle; the compiled moves equal the rules."""
+def planners_agree(name: str, sample: int, within: int) -> None:
     puzzle = files.load(name)
-    found = family.verify_positions = None
     found = family.table_of(puzzle)
-    cases = family.chosen_positions(found, 2, 7, within=4)
+    cases = family.chosen_positions(found, sample, 7, within=within)
     assert cases
     for _, position in cases:
         distance = found.distance(position)
@@ -62,6 +58,21 @@ def test_planners_agree_with_the_table(name):
             assert plan.complete and len(plan.moves) == distance
     checks = family.check_kernel(found, [p for _, p in cases], 3)
     assert all(checks.values()), checks
+
+
+@pytest.mark.parametrize("name", CATALOG)
+def test_planners_agree_with_the_table(name):
+    """CP-SAT and a SAT solver (iterative deepening) find plans exactly as long as the table's
+    distance on sampled positions (within 3 moves of the goal) of every catalog puzzle but the
+    L-piece Klotski (its 6.3 million positions take a minute: slow, below); the compiled moves
+    equal the rules."""
+    planners_agree(name, 2, 3)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", CATALOG)
+def test_planners_agree_farther_from_the_goal(name):
+    planners_agree(name, 4, 7)
 
 
 def test_table_walk_is_a_legal_optimal_solution():
