@@ -461,6 +461,13 @@ def chosen_positions(found: PuzzleTable, sample: int, seed: int, within: int = P
     return [("farthest", p) for p in far] + [("random", p) for p in drawn]
 
 
+def at_zero(puzzle: SlidingPuzzle, position: Position) -> bool:
+    """Whether a position is where the table's distances start: a goal, else the start."""
+    if puzzle.goal.position is None and not puzzle.goal.cells:
+        return position == puzzle.start
+    return puzzle.is_goal(position)
+
+
 def check_kernel(found: PuzzleTable, positions: list[Position], seed: int) -> dict[str, bool]:
     """The compiled kernel's moves equal the rules' (Python) on the positions given and on 200
     random reachable ones, each move undone by a move; the table's distances consistent (a
@@ -485,7 +492,7 @@ def check_kernel(found: PuzzleTable, positions: list[Position], seed: int) -> di
         d = found.distance(position)
         near = [found.distance(p) for _, p in puzzle.neighbours(position)]
         if d is None or any(n is None or abs(n - d) > 1 for n in near) or (
-                d and d - 1 not in near) or (d == 0) != puzzle.is_goal(position):
+                d and d - 1 not in near) or (d == 0) != at_zero(puzzle, position):
             checks["distances_consistent"] = False
     for position in found.hardest()[:5]:
         if found.distance(position) != build.gods_number:
