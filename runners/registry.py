@@ -31,6 +31,7 @@ FAMILIES = {
     "packing": "packing",
     "edge-matching": "edge_matching",
     "mind-lock": "mind_lock",
+    "sliding-block": "sliding",
 }
 
 # Where each part of a family lives, by its stem.
@@ -119,6 +120,10 @@ DEFAULTS: dict[tuple[str, str], tuple[str, str]] = {
     ("mind-lock", "solve"): (
         "table", "God's-algorithm table: an optimal solution in 0.08 ms after a 0.4 s build"),
     ("mind-lock", "count"): ("table", "the breadth-first search counts every position"),
+    ("sliding-block", "solve"): (
+        "table", "God's-algorithm table: an optimal plan by walking it (results/"
+        "sliding-bench.json)"),
+    ("sliding-block", "count"): ("table", "the breadth-first search counts every position"),
 }
 
 NAMES = ("cpsat, pysat:NAME (e.g. pysat:cadical195), exec:NAME_OR_PATH (a SAT solver binary, "

@@ -39,14 +39,14 @@ PARAMETER_FLAGS = {
     "cnf_model": "--cnf-model", "cpsat_model": "--cpsat-model", "amo": "--no-amo",
     "label_tiles": "--label-tiles", "unreduced_time_limit": "--unreduced-time-limit",
     "interior_colours": "--interior-colours", "border_colours": "--border-colours",
-    "contender": "--contender",
+    "contender": "--contender", "metric": "--metric", "memory": "--memory",
 }
 
 
 def in_flags(error: InputError) -> InputError:
     """The error as the command line says it: the parameter it names given as its flag."""
     flag = PARAMETER_FLAGS.get(error.field or "")
-    if flag is None:
+    if flag is None or error.file:  # a field of a puzzle file (its `start`) is no flag
         return error
     return InputError(error.message, file=error.file, line=error.line, field=flag)
 
