@@ -18,6 +18,7 @@ from types import ModuleType
 
 from .. import api
 from .. import output as report
+from ..children import WorkerDied
 from ..executors import EXECUTOR_NAMES
 from ..models import files
 from ..models.errors import InputError
@@ -218,6 +219,9 @@ def main(argv: list[str] | None = None) -> int:
     except InputError as error:
         print(f"puzzlesat: error: {in_flags(error)}", file=sys.stderr)
         return 2
+    except WorkerDied as died:  # a solve's child process ended without its answer
+        print(f"puzzlesat: error: {died}", file=sys.stderr)
+        return 1
     except KeyboardInterrupt:
         print("puzzlesat: interrupted", file=sys.stderr)
         return 130

@@ -122,18 +122,15 @@ def plan_by_search(puzzle: MindLockPuzzle, start: Position, backend: Backend,
 
 def _search_in_worker(puzzle: MindLockPuzzle, start: Position, backend: Backend,
                       time_limit: float) -> Plan:
-    """The whole deepening in one spawned process, ended at the time limit: a PySAT solve with a
+    """The whole deepening in one child process, ended at the time limit: a PySAT solve with a
     time limit otherwise starts a process for every k."""
-    import multiprocessing
+    from ..children import run_in_child
 
     begin = time.perf_counter()
-    context = multiprocessing.get_context("spawn")
-    with context.Pool(1) as pool:  # leaving the block ends the worker, finished or not
-        pending = pool.apply_async(plan_by_search, (puzzle, start, backend, None))
-        try:
-            found = pending.get(timeout=max(0.001, time_limit - (time.perf_counter() - begin)))
-        except multiprocessing.TimeoutError:
-            return Plan([], [], time.perf_counter() - begin, False)
+    answered, found = run_in_child(plan_by_search, (puzzle, start, backend, None), time_limit,
+                                   label="Mind Lock's planner")
+    if not answered:
+        return Plan([], [], time.perf_counter() - begin, False)
     found.seconds = time.perf_counter() - begin
     return found
 
