@@ -37,7 +37,7 @@ from ..models.errors import InputError
 from ..models.sliding import KIND, METRICS, Move, Position, SlidingPuzzle
 from ..models.sliding.encode import plan_cnf, plan_cpsat, read_plan
 from ..outcomes import Count, Solution, Verification
-from ..planning import Plan, PlanError, deepen
+from ..planning import Plan, PlanError, deepen, plan_in_child
 from . import VERIFY_SOLVERS, Family
 
 Say = Callable[[str], None]
@@ -217,7 +217,11 @@ def replay(puzzle: SlidingPuzzle, start: Position, steps: int, values: list[int]
 def plan_by_search(puzzle: SlidingPuzzle, start: Position, backend: Backend,
                    time_limit: float | None = None, most: int = 1000) -> Plan:
     """An optimal plan by iterative deepening (the shared planning loop): the first k with a
-    plan of at most k moves, each plan replayed against the rules."""
+    plan of at most k moves, each plan replayed against the rules. With a time limit a SAT
+    solver deepens in one child process, ended at the limit."""
+    if time_limit is not None and backend.takes == "cnf":
+        return plan_in_child(plan_by_search, (puzzle, start, backend, None, most), time_limit,
+                             "the sliding-block planner")
     encode = plan_cpsat if backend.takes == "cpsat" else plan_cnf
     return deepen(lambda steps: encode(puzzle, start, steps),
                   lambda steps, values: replay(puzzle, start, steps, values),
