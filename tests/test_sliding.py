@@ -312,3 +312,62 @@ def test_engine_equals_a_plain_search_on_random_boards(text):
         assert puzzle.decode(puzzle.code(position)) == position
     checks = family.check_kernel(found, list(seen)[:20], 1)
     assert all(checks.values()), (checks, text)
+
+
+# ---------------------------------------------------------------- Knuth's sliding.w format
+
+KNUTH_SILLY = """5 x 5 (a silly example)
+1 = 111/01
+2 = 101/111
+3 = 1
+1xx200000000033
+000xx00033001002
+"""
+
+SILLY_TOML = '''kind = "sliding-block"
+metric = "step"
+start = """
+AAA##
+BAB..
+BBB..
+.....
+CD...
+"""
+goal = """
+...##
+...33
+..AAA
+..BAB
+..BBB
+"""
+[types]
+3 = "CD"
+'''
+
+
+def test_knuth_format_reads_like_the_same_drawing(tmp_path):
+    """Knuth's example in sliding.w's format and the same puzzle drawn in our TOML give the same
+    positions at the same distances (the stop configuration is the goal)."""
+    knuth = tmp_path / "silly.txt"
+    knuth.write_text(KNUTH_SILLY)
+    drawn = tmp_path / "silly.toml"
+    drawn.write_text(SILLY_TOML)
+    a = files.load(str(knuth))
+    assert a.notation(a.start) == "111##/212../222../...../33..."
+    assert a.notation(a.goal.position) == "...##/...33/..111/..212/..222"  # his drawing
+    b = files.load(str(drawn))
+    assert family.table_of(a).build.distance_counts == family.table_of(b).build.distance_counts
+
+
+@pytest.mark.parametrize("text, line, field, words", [
+    ("5 x 5\n1 = 111/01\n1 = 1\n1\n1\n", 3, "piece 1", "defined twice"),
+    ("5 x 5\n1 = 11\n1z\n1\n", 3, "start", "'z' is no piece"),
+    ("2 x 2\n1 = 11\n111\n11\n", 3, "start", "after the board is full"),
+    ("2 x 2\n1 = 11\n1\n", 3, "configuration", "expected two configuration lines"),
+])
+def test_knuth_format_errors_name_line_and_field(tmp_path, capsys, text, line, field, words):
+    path = tmp_path / "bad.txt"
+    path.write_text(text)
+    assert main(["sliding", "table", str(path)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert f"{path}:{line}: {field}: " in err and words in err and len(err.splitlines()) == 1
