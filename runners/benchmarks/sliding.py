@@ -39,7 +39,8 @@ def _search_child(path: str, memory: int | None) -> dict:
     usage = resource.getrusage(resource.RUSAGE_SELF)
     return {"positions": build.positions, "gods_number": build.gods_number,
             "seconds": seconds, "peak_bytes": usage.ru_maxrss * 1024,
-            "memory_estimate_bytes": build.bytes_estimated, "cpu_seconds": usage.ru_utime}
+            "memory_estimate_bytes": build.bytes_estimated, "cpu_seconds": usage.ru_utime,
+            "system_seconds": usage.ru_stime}
 
 
 def timed_search(path: str, memory: int | None = None) -> dict:
