@@ -60,6 +60,11 @@ SEEDS = {
     "article-sniffed": ("cards.txt", ARTICLE_SEED),
     "eternity-ii": ("board.txt", E2_SEED),
     "mind-lock": ("mind-lock.toml", seed("mind-lock")),
+    "sliding-block": ("klotski.toml", seed("klotski")),
+    "rush-hour": ("rush.toml", seed("rush-hour-51")),
+    "sliding-l-pieces": ("l.toml", seed("klotski-l-pieces")),
+    "knuth-sliding": ("silly.txt", "5 x 5 (a silly example)\n1 = 111/01\n2 = 101/111\n"
+                                   "3 = 1\n1xx200000000033\n000xx00033001002\n"),
 }
 
 # what readers trip on: quotes, table headers, separators, numbers of every kind, odd characters
@@ -72,6 +77,8 @@ TOKENS = [
     "rows = ", "cols = ", "rows = 0", "rows = 100000", "flip = ", "board = ", "tiles = ",
     "[pieces]", "[published]", "solutions = -4", "HEAD-", "TAIL-", "HEAD-RED", "H-", "T-",
     "P", "G", "Y", "0x", "0xfffffffff", "..PP", "PPPP/",
+    'kind = "sliding-block"', "[types]", "[goal]", "[axis]", 'axis = "long-side"',
+    'metric = "path"', "row = 99", "column = -1", "#", "AAAAAAAA", " x ", "1 = 111/01", "x",
 ]
 
 

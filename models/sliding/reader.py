@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import re
 import string
-import sys
 from dataclasses import replace
 from pathlib import Path
 
@@ -38,6 +37,7 @@ from . import (
     AXES,
     BLOCKED,
     EMPTY,
+    KIND,
     MAX_CELLS,
     METRICS,
     Goal,
@@ -54,10 +54,6 @@ PUBLISHED = {"positions": int, "gods_number": int, "start_moves": int, "claimed_
              "note": str}
 LABELS = set(string.ascii_letters + string.digits + "*@$%&+=")
 
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover
-    import tomli as tomllib
 
 
 def picture(doc: TomlDoc, field: str) -> list[str]:
@@ -311,12 +307,10 @@ def read_knuth(path: str, text: str) -> SlidingPuzzle:
         types.setdefault(name, []).append(letter)
         for r, c in cells:
             picture[r][c] = letter
-    lines = ['kind = "sliding-block"', 'metric = "step"',
-             f"title = {title!r}" if title else "", f"source = {KNUTH_FORMAT!r}",
-             'start = """', *("".join(row) for row in picture), '"""',
-             'goal = """', *goal, '"""', "[types]",
-             *(f'{name} = "{"".join(members)}"' for name, members in types.items())]
-    doc = TomlDoc(path, tomllib.loads("\n".join(lines) + "\n"), "\n".join(lines))
+    data = {"kind": KIND, "metric": "step", "title": title, "source": KNUTH_FORMAT,
+            "start": "\n".join("".join(row) for row in picture), "goal": "\n".join(goal),
+            "types": {name: "".join(members) for name, members in types.items()}}
+    doc = TomlDoc(path, data, "")
     try:
         puzzle = read_sliding(doc)
     except InputError as error:
