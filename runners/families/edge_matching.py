@@ -44,7 +44,7 @@ from ..models.edge_matching.encode import (
     placements,
     split_cubes,
 )
-from ..models.edge_matching.reader import edge_word, published_looks
+from ..models.edge_matching.reader import edge_word, published_looks, published_solution_keys
 from ..models.encoded import check_card_encoding, to_dimacs, to_dlx
 from ..models.errors import InputError
 from ..models.symmetry import IDENTITY, Group, burnside
@@ -128,9 +128,7 @@ def solution_json(puzzle: EdgePuzzle, grid: list[Placed]) -> list[list[dict]]:
 def published_solutions(puzzle: EdgePuzzle) -> dict[str, bool]:
     """Whether each published solution stored with the puzzle obeys the rules of this level."""
     out = {}
-    for key in puzzle.published:
-        if not key.startswith("solution"):
-            continue
+    for key in published_solution_keys(puzzle.published):
         other_level = key.startswith("solution_level") and key != f"solution_level{puzzle.level}"
         if puzzle.levels and other_level:
             continue
