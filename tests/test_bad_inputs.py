@@ -10,7 +10,6 @@ from __future__ import annotations
 import re
 
 import pytest
-
 from _bad_inputs import CASES, run, write
 
 # the benchmark format's colours are names: a long one is a colour like any other
