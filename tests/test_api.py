@@ -97,3 +97,24 @@ def test_the_command_line_names_each_parameter_by_its_flag(capsys):
         "f.toml:3: tiles: bad"
     assert main(["count", "iq-block-8", "--executor", "slurm"]) == 2
     assert capsys.readouterr().err.startswith("puzzlesat: error: --executor: unknown executor")
+
+
+def test_no_error_below_the_command_line_names_a_flag():
+    """Every InputError raised in the library (runners/ but cli/, models/) in library words:
+    its field and message name parameters, never a flag ("--jobs")."""
+    import ast
+    import re
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    found = []
+    for path in [*(root / "runners").rglob("*.py"), *(root / "models").rglob("*.py")]:
+        if "cli" in path.relative_to(root).parts:
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call) and getattr(node.func, "id", "") == "InputError":
+                for part in ast.walk(node):
+                    if isinstance(part, ast.Constant) and isinstance(part.value, str) and \
+                            re.search(r"(^|[\s(])--[a-z]", part.value):
+                        found.append(f"{path.relative_to(root)}:{part.lineno}: {part.value!r}")
+    assert not found, "\n".join(found)
