@@ -10,7 +10,8 @@
 """
 
 from .api import backends, count, export, load, solutions, solve, verify
-from .models.errors import InputError
+from .children import WorkerDied
+from .models.errors import InputError, PuzzlesatWarning
 from .models.symmetry import Group
 from .outcomes import Count, Solution, Verification
 
@@ -18,8 +19,10 @@ __all__ = [
     "Count",
     "Group",
     "InputError",
+    "PuzzlesatWarning",
     "Solution",
     "Verification",
+    "WorkerDied",
     "backends",
     "count",
     "export",

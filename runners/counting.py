@@ -18,6 +18,7 @@ from .backends import Values
 from .checkpoint import Checkpoint, digest
 from .children import WorkerDied
 from .executors import Executor, Result, Work
+from .models.errors import PuzzlesatWarning
 
 Progress = Callable[[int, int, int], None]  # (cubes done, cubes in all, solutions so far)
 
@@ -91,7 +92,7 @@ def run(
     except KeyboardInterrupt:
         interrupted = True
     except WorkerDied as died:  # what the others counted stands; the count says it is partial
-        warnings.warn(f"the count stopped early: {died}", RuntimeWarning, stacklevel=2)
+        warnings.warn(f"the count stopped early: {died}", PuzzlesatWarning, stacklevel=2)
         interrupted = True
     return [tallies[w.token] for w in works], interrupted
 

@@ -14,6 +14,7 @@ import json
 import math
 import signal
 import sys
+import warnings
 from types import ModuleType
 
 from .. import api
@@ -205,6 +206,18 @@ def main(argv: list[str] | None = None) -> int:
     # SIGINT ignored (a background job): the user who sends it means it
     previous = signal.signal(signal.SIGTERM, _terminate)
     previous_int = signal.signal(signal.SIGINT, signal.default_int_handler)
+    with warnings.catch_warnings():  # the library's warnings reach the user, one line each
+        warnings.showwarning = show_warning
+        return _run(args, previous, previous_int)
+
+
+def show_warning(message, category, filename, lineno, file=None, line=None) -> None:
+    """A warning as the command line says it: one line on standard error."""
+    text = " ".join(str(message).split())
+    print(f"puzzlesat: warning: {text}", file=sys.stderr, flush=True)
+
+
+def _run(args: argparse.Namespace, previous, previous_int) -> int:
     try:
         if hasattr(args, "run"):  # a family's own command
             return args.run(args)
