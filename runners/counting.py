@@ -12,10 +12,10 @@ import time
 import warnings
 from collections.abc import Callable
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from .backends import Values
-from .checkpoint import Checkpoint, digest
+from .checkpoint import Checkpoint, digest, recorded_split
 from .children import WorkerDied
 from .executors import Executor, Result, Work
 from .models.errors import PuzzlesatWarning
@@ -134,6 +134,17 @@ class Runner:
     checkpoint: str | None = None  # a checkpoint file's path
     progress: Progress | None = None
     interrupted: bool = False
+    splits: dict[str, int] = field(default_factory=dict)  # cubes asked for, by the work's key
+
+    def cubes_wanted(self, key: dict[str, object], per_job: int) -> int:
+        """How many cubes (at least) a count splits its work into: `per_job` for each job, or,
+        resuming from a checkpoint of the same work, the number it was written with; the cubes
+        then depend on the work alone, not on the jobs, executor or machine."""
+        split = recorded_split(self.checkpoint, key) if self.checkpoint else None
+        if split is None:
+            split = per_job * max(1, self.jobs)
+        self.splits[digest(key)] = split
+        return split
 
     def left(self) -> float | None:
         return None if self.deadline is None else self.deadline - time.time()
@@ -145,7 +156,9 @@ class Runner:
         """Run works (skipping what the checkpoint holds); remembers an interrupt."""
         saved = None
         if self.checkpoint:
-            key = {**key, "cubes": digest([[w.label, w.cubes] for w in works])}
+            split = self.splits.get(digest(key))
+            key = {**key, **({"split": split} if split else {}),
+                   "cubes": digest([[w.label, w.cubes] for w in works])}
             saved = Checkpoint(self.checkpoint, key)
             saved.check_writable()
         try:

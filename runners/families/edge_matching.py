@@ -315,7 +315,7 @@ class EdgeMatching(Family):
     def _small(self, puzzle: EdgePuzzle) -> bool:
         return len(puzzle.tiles) <= SMALL_BOARD
 
-    def _solver_works(self, puzzle, backend, runner, turns, parity=None, encoding=None,
+    def _solver_works(self, puzzle, backend, runner, key, turns, parity=None, encoding=None,
                       cpsat_model=None, cnf_model=None, amo=None) -> list[Work]:
         """One work per turn: the grids it leaves unchanged (turn 0: every grid, in cubes)."""
         works = []
@@ -326,7 +326,7 @@ class EdgeMatching(Family):
                 cubes: list[tuple[int, ...]] = [()]
             else:
                 cubes = split_cubes(self._options(puzzle, backend, parity), puzzle,
-                                    backend.cubes_per_job * max(1, runner.jobs))
+                                    runner.cubes_wanted(key, backend.cubes_per_job))
             label = "all grids" if not k else f"grids fixed by {TURN_NAMES[k]}"
             if parity is not None:
                 label += f", marks on {PARITIES[parity]} cells"
@@ -361,7 +361,7 @@ class EdgeMatching(Family):
         else:
             # a grid unchanged by a quarter turn one way is unchanged the other way too
             counted = [k for k in turns if k != 3]
-            works = self._solver_works(puzzle, backend, runner, counted, None, encoding,
+            works = self._solver_works(puzzle, backend, runner, key, counted, None, encoding,
                                        cpsat_model, cnf_model, amo)
             tallies = self._run(works, runner, key, self._small(puzzle))
             complete = all(t.complete for t in tallies)
@@ -424,7 +424,7 @@ class EdgeMatching(Family):
                               backend.payload(model), reference.cubes(model),
                               stops_itself=backend.stops_itself)]
             else:
-                works = self._solver_works(puzzle, backend, runner, [0], p,
+                works = self._solver_works(puzzle, backend, runner, key, [0], p,
                                            encoding if backend.takes == "cnf" else None)
             [tally] = self._run(works, runner, key, self._small(puzzle))
             if not tally.complete:
