@@ -57,6 +57,7 @@ def solve(puzzle, backend: str | None = None, time_limit: float | None = None,
     time_limit = check_time_limit(time_limit)
     chosen = resolve(backend, puzzle.kind, "solve")
     found = fam.solve(puzzle, chosen, time_limit, **options)
+    found.puzzle_object = puzzle
     _say_default(say, backend, puzzle.kind, "solve")
     return found
 
@@ -70,7 +71,14 @@ def solutions(puzzle, backend: str | None = None, limit: int | None = None,
     if limit is not None and (not isinstance(limit, int) or limit < 0):
         raise InputError(f"must be 0 or more, not {limit!r}", field="limit")
     chosen = resolve(backend or _enumerator(puzzle), puzzle.kind, "count")
-    return fam.solutions(puzzle, chosen, limit, **options)
+    return _drawable(puzzle, fam.solutions(puzzle, chosen, limit, **options))
+
+
+def _drawable(puzzle, found: Iterator[Solution]) -> Iterator[Solution]:
+    """Solutions that know their puzzle, so that a notebook draws them."""
+    for solution in found:
+        solution.puzzle_object = puzzle
+        yield solution
 
 
 def _enumerator(puzzle) -> str:

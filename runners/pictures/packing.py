@@ -82,6 +82,11 @@ def draw_solution(
     return svg
 
 
+def solution_drawing(puzzle: PackingPuzzle, solution) -> Svg:
+    """A Solution drawn as `draw` draws one (what a notebook shows)."""
+    return draw_solution(puzzle, solution.grid, f"{puzzle.name}: solved by {solution.backend}")
+
+
 def _hatch(svg: Svg) -> None:
     defs = svg.add("defs")
     pattern = svg.add("pattern", defs, id="hatch", width=6, height=6,
