@@ -7,6 +7,12 @@
     list(puzzlesat.solutions(puzzle, limit=3))   # Solutions one by one
     puzzlesat.verify(puzzle)                     # every backend, all must agree
     puzzlesat.backends(puzzle)                   # names usable for it, default first
+
+In a notebook a Solution shows itself drawn (as `puzzlesat draw` draws it), a Count and a
+Verification as tables; warnings are PuzzlesatWarning:
+
+    puzzlesat.solve("scramble-frog")             # the board drawn, each tile turned
+    puzzlesat.count("scramble-frog", modulo="symmetry")   # a table: number, meaning, complete
 """
 
 from .api import backends, count, export, load, solutions, solve, verify

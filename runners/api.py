@@ -5,6 +5,12 @@
     >>> puzzlesat.count(puzzle, modulo="symmetry")
     <Count iq-block-8: 6 (symmetry: classes of solutions ...); complete, cpsat, local, 0.61 s>
 
+In a notebook the results show themselves: a Solution drawn (as `puzzlesat draw` draws it), a
+Count or a Verification as a table:
+
+    >>> puzzlesat.solve("scramble-frog")              # the board drawn, each tile turned
+    >>> puzzlesat.count("scramble-frog", modulo="symmetry")   # number, meaning, complete
+
 Every family answers the same calls and returns the same types (Count, Solution,
 Verification); backends are named as on the command line ('cpsat', 'pysat:cadical195',
 'reference', ...).
