@@ -118,3 +118,22 @@ def test_no_error_below_the_command_line_names_a_flag():
                             re.search(r"(^|[\s(])--[a-z]", part.value):
                         found.append(f"{path.relative_to(root)}:{part.lineno}: {part.value!r}")
     assert not found, "\n".join(found)
+
+
+def test_sources_are_named_not_internal_seed_files():
+    """Titles, comments and docstrings name the public sources (an article, its author, a
+    repository), never the project's internal seed files ('seed 003')."""
+    import re
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    found = []
+    for folder in ("models", "runners", "results"):
+        for path in (root / folder).rglob("*"):
+            if path.suffix in (".py", ".toml", ".md", ".html", ".json", ".svg", ".csv"):
+                text = path.read_text(encoding="utf-8", errors="replace")
+                found += [f"{path.relative_to(root)}: {m.group()}"
+                          for m in re.finditer(r"seed \d{3}", text)]
+    readme = (root / "README.md").read_text(encoding="utf-8")
+    found += [f"README.md: {m.group()}" for m in re.finditer(r"seed \d{3}", readme)]
+    assert not found, found

@@ -29,8 +29,9 @@
     \"\"\"
 
 Foreign formats (chosen by content, or by extension):
-- the C# Scramble Squares article's card file (seed 003): three header lines, then
-  `Name TOP RIGHT BOTTOM LEFT` with sides HEAD-COLOUR or TAIL-COLOUR, on a square board;
+- the card file of the CodeProject article "Solving Scramble Squares - Backtracking Algorithm
+  in C#" (6 Sep 2014): three header lines, then `Name TOP RIGHT BOTTOM LEFT` with sides
+  HEAD-COLOUR or TAIL-COLOUR, on a square board;
 - the Eternity II benchmark format (Heule's edge-matching instances): a hint count H, H hint
   lines, then one line per piece `N E S W`; colour 0 is the frame; the board size follows from
   the pieces.
