@@ -95,6 +95,10 @@ def test_the_command_line_names_each_parameter_by_its_flag(capsys):
     assert str(error) == "--jobs: must be at least 1"
     assert str(in_flags(puzzlesat.InputError("bad", file="f.toml", line=3, field="tiles"))) == \
         "f.toml:3: tiles: bad"
+    assert str(in_flags(puzzlesat.InputError("bad", file="f.toml", line=3, field="start"))) == \
+        "f.toml:3: start: bad"  # a puzzle file's field, not the parameter
+    assert str(in_flags(puzzlesat.InputError("is a directory", file="d", field="output"))) == \
+        "d: --output: is a directory"
     assert main(["count", "iq-block-8", "--executor", "slurm"]) == 2
     assert capsys.readouterr().err.startswith("puzzlesat: error: --executor: unknown executor")
 

@@ -43,11 +43,15 @@ PARAMETER_FLAGS = {
     "contender": "--contender", "metric": "--metric", "memory": "--memory",
 }
 
+PATH_PARAMETERS = {"output", "results", "checkpoint", "path"}
+
 
 def in_flags(error: InputError) -> InputError:
     """The error as the command line says it: the parameter it names given as its flag."""
     flag = PARAMETER_FLAGS.get(error.field or "")
-    if flag is None or error.file:  # a field of a puzzle file (its `start`) is no flag
+    # a field of a puzzle file (a sliding puzzle's `start`) is no flag; a path given as a
+    # parameter (output, results, checkpoint) is named as the file it is
+    if flag is None or (error.file and error.field not in PATH_PARAMETERS):
         return error
     return InputError(error.message, file=error.file, line=error.line, field=flag)
 
