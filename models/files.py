@@ -326,6 +326,9 @@ class ForeignFormat:
     name: str
     sniff: Callable[[str, str], bool]  # (path, text) -> whether this format applies
     read: Callable[[str, str], object]  # (path, text) -> puzzle
+    # sniffed only by an exact header: asked before the formats that also claim near misses (to
+    # name what is wrong in them), so that those never take a file of this format
+    exact: bool = False
 
 
 def _reader(kind: str):
@@ -344,7 +347,8 @@ def kinds() -> list[str]:
 
 def foreign_formats() -> list[ForeignFormat]:
     """Every format read as it is, from the readers that have one."""
-    return [fmt for kind in kinds() for fmt in getattr(_reader(kind), "FOREIGN_FORMATS", ())]
+    found = [fmt for kind in kinds() for fmt in getattr(_reader(kind), "FOREIGN_FORMATS", ())]
+    return sorted(found, key=lambda fmt: not fmt.exact)
 
 
 def catalog_dir() -> Path:

@@ -118,7 +118,8 @@ def table_lines(figures: dict) -> list[str]:
         f"({figures['metric_means']}); goal: {figures['goal']}",
         f"positions reached: {figures['positions']:,} ({figures['counted']})",
         f"God's number: {figures['gods_number']} moves ({figures['gods_number_means']}), "
-        f"{figures['hardest_positions']:,} positions at that distance, e.g. "
+        f"{figures['hardest_positions']:,} position{'s' * (figures['hardest_positions'] != 1)} "
+        f"at that distance, e.g. "
         f"{figures['hardest'][0]}",
     ]
     if figures["start_moves"] is not None:
