@@ -40,6 +40,27 @@ def _outline(svg: Svg, owner: dict[Cell, object], x0: float, y0: float, size: fl
                          stroke_linecap="round")
 
 
+def draw_owner_grid(svg: Svg, owner: dict[Cell, int], names: list[str], cells: list[Cell],
+                    x0: float, y0: float, size: float, parent) -> None:
+    """Cells at (x0, y0) coloured by the piece covering them (white where none), thick lines
+    between pieces, each piece's name on its middle cell."""
+    for r, c in cells:
+        piece = owner.get((r, c))
+        fill = "#ffffff" if piece is None else piece_colour(piece)
+        name = "" if piece is None else names[piece]
+        svg.rect(x0 + c * size, y0 + r * size, size, size, parent, class_="cell", fill=fill,
+                 stroke="#00000033", stroke_width=0.6, data_row=r, data_col=c, data_piece=name)
+    _outline(svg, dict(owner), x0, y0, size, svg.group(parent, class_="outline"))
+    labels = svg.group(parent, class_="names")
+    by_piece: dict[int, list[Cell]] = {}
+    for at, piece in owner.items():
+        by_piece.setdefault(piece, []).append(at)
+    for piece, cells_of in sorted(by_piece.items()):
+        r, c = _label_cell(cells_of)
+        svg.text(x0 + (c + 0.5) * size, y0 + (r + 0.5) * size, names[piece], labels,
+                 size=size * 0.42, fill=text_colour(piece_colour(piece)), font_weight="bold")
+
+
 def draw_solution(
     puzzle: PackingPuzzle, grid: dict[Cell, int], title: str = "", cell: float = CELL
 ) -> Svg:
@@ -51,30 +72,15 @@ def draw_solution(
     if title:
         svg.text(MARGIN, MARGIN + 8, title, size=12, anchor="start")
     cells = svg.group(class_="board")
+    on_board = set(board)
     for r in range(rows):
         for c in range(cols):
-            x, y = MARGIN + c * cell, top + r * cell
-            if (r, c) not in board:
-                if r < len(puzzle.board) and c < len(puzzle.board[r]):
-                    svg.rect(x, y, cell, cell, cells, class_="hole", fill="url(#hatch)",
-                             stroke="#bbbbbb", stroke_width=0.5)
-                continue
-            piece = grid.get((r, c))
-            fill = "#ffffff" if piece is None else piece_colour(piece)
-            name = "" if piece is None else puzzle.pieces[piece].name
-            svg.rect(x, y, cell, cell, cells, class_="cell", fill=fill, stroke="#00000033",
-                     stroke_width=0.6, data_row=r, data_col=c, data_piece=name)
+            if (r, c) not in on_board and c < len(puzzle.board[r]):
+                svg.rect(MARGIN + c * cell, top + r * cell, cell, cell, cells, class_="hole",
+                         fill="url(#hatch)", stroke="#bbbbbb", stroke_width=0.5)
     _hatch(svg)
-    _outline(svg, {k: v for k, v in grid.items()}, MARGIN, top, cell, svg.group(class_="outline"))
-    labels = svg.group(class_="names")
-    by_piece: dict[int, list[Cell]] = {}
-    for at, piece in grid.items():
-        by_piece.setdefault(piece, []).append(at)
-    for piece, cells_of in sorted(by_piece.items()):
-        r, c = _label_cell(cells_of)
-        svg.text(MARGIN + (c + 0.5) * cell, top + (r + 0.5) * cell, puzzle.pieces[piece].name,
-                 labels, size=cell * 0.42, fill=text_colour(piece_colour(piece)),
-                 font_weight="bold")
+    draw_owner_grid(svg, grid, [p.name for p in puzzle.pieces], sorted(board), MARGIN, top, cell,
+                    cells)
     return svg
 
 
