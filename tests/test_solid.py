@@ -8,10 +8,12 @@ import random
 import xml.etree.ElementTree as ET
 from collections import Counter
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from puzzlesat.pictures import solid
+from puzzlesat.models.errors import InputError
+from puzzlesat.pictures import solid, viewer
 from puzzlesat.pictures.solid import Assembly
 
 NS = "{http://www.w3.org/2000/svg}"
@@ -175,3 +177,17 @@ def test_isometric_drawing_fits_its_view_box():
         for pair in polygon.get("points").split():
             x, y = map(float, pair.split(","))
             assert 0 <= x <= svg.width and 0 <= y <= svg.height
+
+
+def test_assembly_goes_in_bottom_up():
+    order = viewer.assembly_order(SMALL)
+    names = [SMALL.pieces[i][0] for i in order]
+    assert names == ["L", "I", "O", "S"]  # bottom layer first, each layer in the puzzle's order
+    lows = [min(z for *_, z in SMALL.pieces[i][1]) for i in order]
+    assert lows == sorted(lows)
+
+
+def test_page_without_three_says_how_to_install(tmp_path, monkeypatch):
+    monkeypatch.setenv("PUZZLESAT_THREE", str(tmp_path))
+    with pytest.raises(InputError, match="npm install three"):
+        viewer.solid_page(SMALL, "no library")
