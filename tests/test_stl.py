@@ -8,6 +8,7 @@ import zipfile
 
 import pytest
 
+from puzzlesat.output import zipped
 from puzzlesat.pictures import stl as print_stl
 from puzzlesat.pictures.solid import Assembly
 
@@ -56,6 +57,27 @@ def test_pieces_lie_flat_without_turning_over():
 
 def test_zip_holds_every_file():
     files = print_stl.print_set(SMALL, "small")
-    archive = zipfile.ZipFile(io.BytesIO(print_stl.zipped(files)))
+    archive = zipfile.ZipFile(io.BytesIO(zipped(files)))
     assert sorted(archive.namelist()) == sorted(files)
     assert archive.read("assembled.stl") == files["assembled.stl"]
+
+
+def test_print_set_written_to_a_folder_or_a_zip(tmp_path, capsys):
+    from puzzlesat import output
+    from puzzlesat.models.errors import InputError
+
+    files = print_stl.print_set(SMALL, "small")
+    folder = tmp_path / "small-stl"
+    output.check_export(str(folder), "stl")
+    output.write_export(str(folder), files, "4 pieces")
+    assert sorted(p.name for p in folder.iterdir()) == sorted(files)
+    assert (folder / "piece-O.stl").read_bytes() == files["piece-O.stl"]
+    archive = tmp_path / "small.zip"
+    output.check_export(str(archive), "stl")
+    output.write_export(str(archive), files, "4 pieces")
+    assert zipfile.ZipFile(archive).read("README.txt") == files["README.txt"]
+    with pytest.raises(InputError, match="standard output"):
+        output.check_export("-", "stl")
+    (tmp_path / "a-file").write_text("x")
+    with pytest.raises(InputError, match="names a file"):
+        output.check_export(str(tmp_path / "a-file"), "stl")

@@ -4,13 +4,13 @@ Meshes are the surfaces of unions of unit cubes (solid.triangles: faces shared b
 piece left out, so each piece is one closed body), scaled to a cube's edge in millimetres, and
 written as binary STL by numpy-stl (optional extra `stl`). A print set is what printing sites
 hand out: one file per piece, lying on its flattest side at the origin, and `assembled.stl` with
-every piece at its place in the box (one closed body per piece), in a folder or a zip archive.
+every piece at its place in the box (one closed body per piece); `export` writes them to a
+folder or a zip archive (output.write_files).
 """
 
 from __future__ import annotations
 
 import io
-import zipfile
 from collections.abc import Iterable, Sequence
 
 from ..models.errors import InputError
@@ -93,12 +93,3 @@ def print_set(assembly: Assembly, puzzle: str, cube: float = CUBE_MM,
                  "at its place")
     files["README.txt"] = ("\n".join(lines) + "\n").encode()
     return files
-
-
-def zipped(files: dict[str, bytes]) -> bytes:
-    """The files as one zip archive."""
-    buffer = io.BytesIO()
-    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
-        for name, data in files.items():
-            archive.writestr(name, data)
-    return buffer.getvalue()
