@@ -191,3 +191,24 @@ def test_page_without_three_says_how_to_install(tmp_path, monkeypatch):
     monkeypatch.setenv("PUZZLESAT_THREE", str(tmp_path))
     with pytest.raises(InputError, match="npm install three"):
         viewer.solid_page(SMALL, "no library")
+
+
+def test_from_owner_keeps_names_and_colours():
+    names = [name for name, _ in SMALL.pieces]
+    again = Assembly.from_owner(SMALL.owner(), names, SMALL.size)
+    assert again.pieces == SMALL.pieces
+    assert [again.colour(i) for i in range(4)] == [SMALL.colour(i) for i in range(4)]
+    # a piece left out (e.g. not yet placed) does not shift the others' colours
+    partial = Assembly.of({n: c for n, c in SMALL.pieces if n != "I"}, SMALL.size, names)
+    assert [name for name, _ in partial.pieces] == ["L", "O", "S"]
+    assert partial.colour(1) == SMALL.colour(2)
+
+
+def test_piece_reference_draws_each_piece_alone():
+    root = ET.fromstring(solid.draw_pieces(SMALL.pieces, "the pieces").to_string())
+    groups = [g for g in root.iter(f"{NS}g") if g.get("class") == "piece"]
+    assert [g.get("data-piece") for g in groups] == ["L", "I", "O", "S"]
+    for group, (_, cells) in zip(groups, SMALL.pieces):
+        faces = [e for e in group.iter(f"{NS}polygon") if e.get("class") == "face"]
+        alone = {tuple(c): 0 for c in cells}
+        assert len(faces) == len(solid.visible_faces(alone))

@@ -6,6 +6,8 @@ A solution is a dict (row, col) -> piece index over the board's cells. Holes of 
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from ..models.geometry import Cell, picture_cells
 from ..models.packing import PackingPuzzle
 from .svg import Svg, palette, text_colour
@@ -41,12 +43,13 @@ def _outline(svg: Svg, owner: dict[Cell, object], x0: float, y0: float, size: fl
 
 
 def draw_owner_grid(svg: Svg, owner: dict[Cell, int], names: list[str], cells: list[Cell],
-                    x0: float, y0: float, size: float, parent) -> None:
+                    x0: float, y0: float, size: float, parent,
+                    colour: Callable[[int], str] = piece_colour) -> None:
     """Cells at (x0, y0) coloured by the piece covering them (white where none), thick lines
     between pieces, each piece's name on its middle cell."""
     for r, c in cells:
         piece = owner.get((r, c))
-        fill = "#ffffff" if piece is None else piece_colour(piece)
+        fill = "#ffffff" if piece is None else colour(piece)
         name = "" if piece is None else names[piece]
         svg.rect(x0 + c * size, y0 + r * size, size, size, parent, class_="cell", fill=fill,
                  stroke="#00000033", stroke_width=0.6, data_row=r, data_col=c, data_piece=name)
@@ -58,7 +61,7 @@ def draw_owner_grid(svg: Svg, owner: dict[Cell, int], names: list[str], cells: l
     for piece, cells_of in sorted(by_piece.items()):
         r, c = _label_cell(cells_of)
         svg.text(x0 + (c + 0.5) * size, y0 + (r + 0.5) * size, names[piece], labels,
-                 size=size * 0.42, fill=text_colour(piece_colour(piece)), font_weight="bold")
+                 size=size * 0.42, fill=text_colour(colour(piece)), font_weight="bold")
 
 
 def draw_solution(

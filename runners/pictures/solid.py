@@ -40,21 +40,33 @@ class Assembly:
 
     pieces: tuple[tuple[str, tuple[Cell3, ...]], ...]
     size: tuple[int, int, int]
+    colours: tuple[str, ...] = ()  # each piece's colour (default: the packing palette in order)
 
     @classmethod
     def of(cls, cells_by_piece: Mapping[str, Iterable[Cell3]], size: Sequence[int],
            order: Sequence[str] | None = None) -> Assembly:
-        """An assembly from a mapping piece name -> cells (order: the puzzle's piece names)."""
+        """An assembly from a mapping piece name -> cells (order: the puzzle's piece names; a
+        piece of the order missing from the mapping keeps its colour, and is left out)."""
         names = list(order) if order is not None else list(cells_by_piece)
-        return cls(tuple((name, tuple(sorted(map(tuple, cells_by_piece[name]))))
-                         for name in names if name in cells_by_piece), tuple(size))
+        kept = [i for i, name in enumerate(names) if name in cells_by_piece]
+        return cls(tuple((names[i], tuple(sorted(map(tuple, cells_by_piece[names[i]]))))
+                         for i in kept), tuple(size), tuple(piece_colour(i) for i in kept))
+
+    @classmethod
+    def from_owner(cls, owner: Mapping[Cell3, int], names: Sequence[str],
+                   size: Sequence[int]) -> Assembly:
+        """An assembly from a solution given as cell -> piece index (names: the puzzle's)."""
+        cells: dict[str, list[Cell3]] = {}
+        for cell, piece in owner.items():
+            cells.setdefault(names[piece], []).append(tuple(cell))
+        return cls.of(cells, size, names)
 
     def owner(self) -> dict[Cell3, int]:
         """Which piece (its index) fills each cell."""
         return {cell: index for index, (_, cells) in enumerate(self.pieces) for cell in cells}
 
     def colour(self, index: int) -> str:
-        return piece_colour(index)
+        return self.colours[index] if self.colours else piece_colour(index)
 
 
 def _add(a: Cell3, b: Direction) -> Cell3:
@@ -214,7 +226,7 @@ def draw_layers(assembly: Assembly, title: str = "", cell: float = 22.0, gap: fl
         svg.text(x0, top - 9, label, size=11, anchor="start")
         group = svg.group(class_="layer", data_layer=z + 1)
         draw_owner_grid(svg, grid, names, [(r, c) for r in range(d) for c in range(w)],
-                        x0, top, cell, group)
+                        x0, top, cell, group, colour=assembly.colour)
     return svg
 
 
@@ -230,4 +242,33 @@ def draw_solution(assembly: Assembly, title: str = "", unit: float = 26.0) -> Sv
     left.extend(list(view.root)[1:])  # leave out the title element
     right = svg.group(transform=f"translate({view.width:.2f},{top})")
     right.extend(list(flat.root)[1:])
+    return svg
+
+
+def draw_pieces(pieces: Sequence[tuple[str, Iterable[Cell3]]], title: str = "",
+                unit: float = 18.0, per_row: int = 7) -> Svg:
+    """The piece reference of a 3D puzzle: each piece alone, in the isometric view, named."""
+    drawn = []
+    for index, (name, cells) in enumerate(pieces):
+        cells = list(cells)
+        low = [min(c[i] for c in cells) for i in range(3)]
+        placed = [tuple(c[i] - low[i] for i in range(3)) for c in cells]
+        size = tuple(max(c[i] for c in placed) + 1 for i in range(3))
+        alone = Assembly(((name, tuple(sorted(placed))),), size, (piece_colour(index),))
+        drawn.append((name, draw_isometric(alone, "", unit)))
+    slot_w = max(view.width for _, view in drawn)
+    slot_h = max(view.height for _, view in drawn) + 16
+    columns = min(per_row, len(drawn))
+    lines = -(-len(drawn) // columns)
+    top = MARGIN + (18 if title else 0)
+    svg = Svg(columns * slot_w, lines * slot_h + top, title or "the pieces")
+    if title:
+        svg.text(MARGIN, MARGIN + 8, title, size=12, anchor="start")
+    for index, (name, view) in enumerate(drawn):
+        x0 = (index % columns) * slot_w
+        y0 = top + (index // columns) * slot_h
+        group = svg.group(class_="piece", data_piece=name,
+                          transform=f"translate({x0:.2f},{y0 + 16:.2f})")
+        svg.text(x0 + MARGIN, y0 + 10, name, size=12, anchor="start", font_weight="bold")
+        group.extend(list(view.root)[1:])
     return svg
