@@ -190,7 +190,7 @@ def test_assembly_goes_in_bottom_up():
 def test_page_without_three_says_how_to_install(tmp_path, monkeypatch):
     monkeypatch.setenv("PUZZLESAT_THREE", str(tmp_path))
     with pytest.raises(InputError, match="npm install three"):
-        viewer.solid_page(SMALL, "no library")
+        viewer.solid_page([SMALL], "no library")
 
 
 def test_from_owner_keeps_names_and_colours():

@@ -25,6 +25,16 @@ SMALL = Assembly.of(
     },
     (3, 3, 2),
 )
+# The same box cut otherwise: three flat pieces in the bottom layer, one on top.
+OTHER = Assembly.of(
+    {
+        "L": [(0, 0, 1), (1, 0, 1), (2, 0, 1), (2, 1, 1)],
+        "I": [(0, 0, 0), (1, 0, 0), (2, 0, 0), (0, 1, 0), (1, 1, 0)],
+        "O": [(2, 1, 0), (2, 2, 0), (1, 2, 0), (0, 2, 0)],
+        "S": [(0, 1, 1), (1, 1, 1), (0, 2, 1), (1, 2, 1), (2, 2, 1)],
+    },
+    (3, 3, 2),
+)
 # Chromium's software WebGL reports read-backs (screenshots) as performance notes: not the page's.
 DRIVER_NOTE = "GL Driver Message (OpenGL, Performance"
 
@@ -32,7 +42,7 @@ DRIVER_NOTE = "GL Driver Message (OpenGL, Performance"
 @pytest.fixture(scope="module")
 def page_file(tmp_path_factory) -> Path:
     path = tmp_path_factory.mktemp("solid") / "small.html"
-    path.write_text(viewer.solid_page(SMALL, "a small box"), encoding="utf-8")
+    path.write_text(viewer.solid_page([SMALL, OTHER], "a small box"), encoding="utf-8")
     return path
 
 
@@ -106,4 +116,21 @@ def test_stepping_shows_k_pieces(opened):
     assert data(page, "shown") == "2"
     page.keyboard.press("a")
     assert data(page, "shown") == "4"
+    assert problems == []
+
+
+def test_choosing_another_solution(opened):
+    page, problems, _ = opened
+    page.select_option("#solution", "1")
+    assert data(page, "solution") == "2" and data(page, "shown") == "4"
+    assert int(data(page, "triangles")) == 2 * sum(
+        len(viewer.surface(cells)) for _, cells in OTHER.pieces)
+    first = [OTHER.pieces[i][0] for i in viewer.assembly_order(OTHER)]
+    assert page.locator("#legend span").all_inner_texts() == first
+    page.keyboard.press("0")
+    page.keyboard.press("n")
+    assert data(page, "shown") == "1"
+    assert page.inner_text("#shown").endswith(f"(last: {first[0]})")
+    page.select_option("#solution", "0")
+    assert data(page, "solution") == "1"
     assert problems == []

@@ -15,6 +15,7 @@ from __future__ import annotations
 import html
 import json
 import os
+from collections.abc import Sequence
 from pathlib import Path
 
 from ..models.errors import InputError
@@ -86,25 +87,39 @@ def _script_text(text: str) -> str:
     return text.replace("</", "<\\/")
 
 
-def solid_page(assembly: Assembly, title: str, rules: str = "") -> str:
-    """The page of one assembled solution: turn it by dragging, step through the assembly."""
-    library = three_library()
-    order = assembly_order(assembly)
-    data = {
-        "size": list(assembly.size),
-        "order": order,
+def _solution_data(assembly: Assembly) -> dict[str, object]:
+    return {
+        "order": assembly_order(assembly),
         "pieces": [
-            {"name": name, "colour": assembly.colour(index), "cells": [list(c) for c in cells],
+            {"name": name, "colour": assembly.colour(index),
              # the faces of the piece's surface (faces inside it left out): cell and direction
              "faces": [[*cell, *direction] for cell, direction in surface(cells)]}
             for index, (name, cells) in enumerate(assembly.pieces)
         ],
     }
-    w, d, h = assembly.size
-    rules = rules or (f"{len(assembly.pieces)} pieces fill the {w}x{d}x{h} box. Drag to turn it, "
+
+
+def solid_page(assemblies: Sequence[Assembly], title: str, rules: str = "",
+               captions: Sequence[str] = ()) -> str:
+    """The page of assembled solutions (one box size): turn one by dragging, step through its
+    assembly, choose another in a list where there are several."""
+    if not assemblies:
+        raise InputError("there is no solution to show", field="PUZZLE")
+    library = three_library()
+    first = assemblies[0]
+    captions = list(captions) or [f"solution {i}" for i in range(1, len(assemblies) + 1)]
+    data = {"size": list(first.size), "captions": captions,
+            "solutions": [_solution_data(a) for a in assemblies]}
+    w, d, h = first.size
+    rules = rules or (f"{len(first.pieces)} pieces fill the {w}x{d}x{h} box. Drag to turn it, "
                       "scroll to zoom; Next puts the next piece in, bottom up.")
+    choose = ""
+    if len(assemblies) > 1:
+        options = "".join(f'<option value="{i}">{html.escape(c)}</option>'
+                          for i, c in enumerate(captions))
+        choose = f'<select id="solution" aria-label="solution">{options}</select>'
     fields = {
-        "title": html.escape(title), "rules": html.escape(rules),
+        "title": html.escape(title), "rules": html.escape(rules), "choose": choose,
         "css": template("play.css"), "data": _script_text(json.dumps(data, separators=(",", ":"))),
         "three_version": html.escape(library["version"]),
         "three_licence": html.escape(library["licence"].strip()),

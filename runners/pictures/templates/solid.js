@@ -59,7 +59,7 @@ function corners(x, y, z, dx, dy, dz) {  // a face's corners, counter-clockwise 
   return d[k] > 0 ? out : out.reverse();
 }
 
-const pieces = DATA.pieces.map((piece) => {
+function pieceGroup(piece) {  // a piece's surface, flat shaded, outlined where it folds
   const positions = [];
   for (const [x, y, z, dx, dy, dz] of piece.faces) {
     const [a, b, c, d] = corners(x, y, z, dx, dy, dz);
@@ -74,9 +74,35 @@ const pieces = DATA.pieces.map((piece) => {
   group.add(new THREE.LineSegments(new THREE.EdgesGeometry(geometry, 1),
     new THREE.LineBasicMaterial({ color: 0x222222 })));
   group.visible = false;
-  box.add(group);
   return group;
-});
+}
+
+let solution = null;  // the solution shown: its data, its pieces' groups, the legend's entries
+let shown = 0;
+const legend = document.getElementById("legend");
+
+function choose(index) {
+  if (solution) {
+    for (const group of solution.groups) {
+      box.remove(group);
+      group.traverse((o) => { if (o.geometry) o.geometry.dispose(); if (o.material) o.material.dispose(); });
+    }
+  }
+  const data = DATA.solutions[index];
+  const groups = data.pieces.map(pieceGroup);
+  groups.forEach((group) => box.add(group));
+  legend.textContent = "";
+  const entries = data.order.map((piece) => {  // one entry per piece in the order they go in
+    const span = document.createElement("span");
+    const swatch = document.createElement("i");
+    swatch.style.background = data.pieces[piece].colour;
+    span.append(swatch, data.pieces[piece].name);
+    legend.appendChild(span);
+    return span;
+  });
+  solution = { data, groups, entries };
+  document.body.dataset.solution = String(index + 1);
+}
 
 const camera = new THREE.PerspectiveCamera(35, stage.clientWidth / stage.clientHeight, 0.1, 1000);
 const reach = Math.max(W, D, H) * 2.6 + 2;
@@ -96,36 +122,26 @@ function render() {
   document.body.dataset.triangles = String(renderer.info.render.triangles);
 }
 
-// The legend: one entry per piece in the order they go in.
-const legend = document.getElementById("legend");
-const entries = DATA.order.map((index) => {
-  const span = document.createElement("span");
-  const swatch = document.createElement("i");
-  swatch.style.background = DATA.pieces[index].colour;
-  span.append(swatch, DATA.pieces[index].name);
-  legend.appendChild(span);
-  return span;
-});
-
-let shown = 0;
 function show(k) {
-  shown = Math.max(0, Math.min(DATA.order.length, k));
-  DATA.order.forEach((index, step) => {
-    pieces[index].visible = step < shown;
+  const { data, groups, entries } = solution;
+  shown = Math.max(0, Math.min(data.order.length, k));
+  data.order.forEach((index, step) => {
+    groups[index].visible = step < shown;
     entries[step].className = (step < shown ? "placed" : "") + (step === shown - 1 ? " last" : "");
   });
-  const last = shown ? ` (last: ${DATA.pieces[DATA.order[shown - 1]].name})` : "";
+  const last = shown ? ` (last: ${data.pieces[data.order[shown - 1]].name})` : "";
   document.getElementById("shown").textContent =
-    `${shown} of ${DATA.order.length} pieces in the box${last}`;
+    `${shown} of ${data.order.length} pieces in the box${last}`;
   document.body.dataset.shown = String(shown);
   document.getElementById("status").textContent =
-    shown === DATA.order.length ? "The box is full." : "";
+    shown === data.order.length ? "The box is full." : "";
   render();
 }
 
 const actions = {
   next: () => show(shown + 1), previous: () => show(shown - 1),
-  all: () => show(DATA.order.length), none: () => show(0), view: () => { resetView(); render(); },
+  all: () => show(solution.data.order.length), none: () => show(0),
+  view: () => { resetView(); render(); },
 };
 for (const [id, action] of Object.entries(actions)) {
   document.getElementById(id).addEventListener("click", action);
@@ -147,6 +163,16 @@ window.addEventListener("resize", () => {
   render();
 });
 
+const picker = document.getElementById("solution");
+if (picker) {
+  picker.addEventListener("change", () => {
+    choose(Number(picker.value));
+    show(solution.data.order.length);
+    picker.blur();  // the keys step through the assembly again
+  });
+}
+
 resetView();
-show(DATA.order.length);
+choose(0);
+show(solution.data.order.length);
 document.body.dataset.ready = "true";
