@@ -1,8 +1,18 @@
 """One registry: the puzzle families, and the backends by name (`base` or `base:argument`).
 
-Names are parsed in one place (`parse`). A family's own solvers (the reference backtrackers, the
-Mind Lock table) are registered as its backends under the names 'reference' and 'table'. The
-default backend of each family and task comes from figures the project measured, kept here.
+A family is declared once, in `FAMILIES` (kind -> stem). Everything else about it is found from
+the stem by one convention (`part`):
+
+    models/STEM/reader.py        its file reader: `read(doc)`, and optional `FOREIGN_FORMATS`
+    runners/families/STEM.py     `FAMILY`, the library object (solve, count, ..., its moduli and
+                                 its own backends such as 'reference')
+    runners/cli/STEM.py          its command-line flags and printing
+    runners/pictures/STEM.py     its drawings, gallery and play page
+
+Backend names are parsed in one place (`parse`). A family's own solvers (the reference
+backtrackers, the Mind Lock table) are its `own_backends`, under the names 'reference' and
+'table'. The default backend of each family and task comes from figures the project measured,
+kept here.
 """
 
 from __future__ import annotations
@@ -10,23 +20,48 @@ from __future__ import annotations
 import importlib
 from dataclasses import dataclass
 from functools import cache
+from types import ModuleType
 
 from .backends import Backend
 from .models.errors import InputError
 
-# kind -> the module of its family (runners/families/), imported when first needed
+# The one declaration of the puzzle families: kind (the `kind` field of a puzzle file) -> stem,
+# the name of its modules by the convention above. Adding a family adds a line here.
 FAMILIES = {
-    "packing": "puzzlesat.families.packing",
-    "edge-matching": "puzzlesat.families.edge_matching",
-    "mind-lock": "puzzlesat.families.mind_lock",
+    "packing": "packing",
+    "edge-matching": "edge_matching",
+    "mind-lock": "mind_lock",
 }
+
+# Where each part of a family lives, by its stem.
+PARTS = {
+    "reader": "puzzlesat.models.{}.reader",
+    "family": "puzzlesat.families.{}",
+    "cli": "puzzlesat.cli.{}",
+    "pictures": "puzzlesat.pictures.{}",
+}
+
+
+def check_kind(kind: str, field: str = "kind") -> str:
+    """The kind, if a family of that kind is declared; an InputError otherwise."""
+    if kind not in FAMILIES:
+        raise InputError(f"unknown kind {kind!r} (one of: {', '.join(FAMILIES)})", field=field)
+    return kind
+
+
+def module_name(kind: str, part_name: str) -> str:
+    """The module holding one part ('reader', 'family', 'cli', 'pictures') of a family."""
+    return PARTS[part_name].format(FAMILIES[check_kind(kind)])
+
+
+def part(kind: str, part_name: str) -> ModuleType:
+    """One part of a family, imported when first needed."""
+    return importlib.import_module(module_name(kind, part_name))
 
 
 def family(kind: str):
     """The Family object that runs puzzles of a kind."""
-    if kind not in FAMILIES:
-        raise InputError(f"unknown kind {kind!r} (one of: {', '.join(FAMILIES)})", field="kind")
-    return importlib.import_module(FAMILIES[kind]).FAMILY
+    return part(kind, "family").FAMILY
 
 
 def family_of(puzzle):
@@ -63,11 +98,6 @@ BACKENDS = (
     Entry("reference", "", "", per_family=True, example="reference"),
     Entry("table", "", "", per_family=True, example="table"),
 )
-REFERENCE_CLASSES = {  # kind -> (module, class) of its own solver for 'reference' and 'table'
-    ("reference", "packing"): ("puzzlesat.backends.reference_packing", "ReferencePacking"),
-    ("reference", "edge-matching"): ("puzzlesat.backends.reference_edge", "ReferenceEdge"),
-    ("table", "mind-lock"): ("puzzlesat.backends.mind_lock_table", "MindLockTable"),
-}
 
 # Defaults from measurements (results/bench.csv and results/dlx-bench.md, on this project's
 # 2-core machine); where a default needs an optional extra, the next one serves without it.
@@ -123,10 +153,10 @@ def backend(name: str) -> Backend:
     base, argument = parse(name)
     entry = _entry(base)
     if entry.per_family:
-        where = REFERENCE_CLASSES.get((base, argument or ""))
-        if where is None:
+        own = family(argument).own_backends if argument in FAMILIES else {}
+        if base not in own:
             raise InputError(f"no {base} backend for {argument} puzzles", field="--backend")
-        made = getattr(importlib.import_module(where[0]), where[1])()
+        made = own[base]()
     else:
         made = entry.build(argument)
     if not made.supported():
@@ -173,7 +203,7 @@ def names_for(kind: str, task: str = "solve") -> list[str]:
     found = []
     for entry in BACKENDS:
         if entry.per_family:
-            if (entry.base, kind) in REFERENCE_CLASSES:
+            if entry.base in fam.own_backends:
                 found.append(entry.base)
         elif entry.base == "pysat":
             if "cnf" in fam.takes:

@@ -182,7 +182,7 @@ def test_play_page_is_self_contained(name, level):
 
 def test_edge_page_embeds_valid_solutions_per_level():
     puzzle = load("diamond-blocks")
-    page = play.edge_page(puzzle, level=2)
+    page = draw_edge.page(puzzle, level=2)
     data = json.loads(re.search(r'id="puzzle-data">(.*?)</script>', page, re.S).group(1))
     assert data["levels"] == [None, "diamond"]
     assert len(data["solutions"]["2"]) == 12

@@ -50,6 +50,8 @@ class Family(ABC):
     load_options: tuple[str, ...] = ()  # options of `load`, e.g. ('level',)
     options: tuple[str, ...] = ()  # options of solve/count/export, e.g. ('encoding',)
     export_formats: tuple[str, ...] = ("dimacs",)
+    # The family's own solvers, by backend name ('reference', 'table') -> the Backend class
+    own_backends: dict[str, type[Backend]] = {}
 
     @abstractmethod
     def summary(self, puzzle) -> str: ...
@@ -75,7 +77,7 @@ class Family(ABC):
                     field=flag,
                 )
 
-    modulo_aliases: dict[str, str] = {}  # older words, e.g. edge matching's 'rotation'
+    modulo_aliases: dict[str, str] = {}  # other words for a modulo, e.g. 'rotation'
 
     def check_encoding(self, backend: Backend, encoding: str | None, default: str) -> None:
         """--encoding names a cardinality encoding, and only a backend taking CNF uses one."""

@@ -150,6 +150,7 @@ class EdgeMatching(Family):
     kind = "edge-matching"
     takes = ("cpsat", "cnf", "cover", "reference")
     export_formats = ("dimacs", "xcc")
+    own_backends = {"reference": reference.ReferenceEdge}
     moduli = ("none", "symmetry")
     load_options = ("level",)
     options = ("encoding", "cpsat_model", "cnf_model", "amo")

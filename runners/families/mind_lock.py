@@ -20,7 +20,7 @@ from functools import cache
 from pathlib import Path
 
 from ..backends import Backend
-from ..backends.mind_lock_table import TableQuery
+from ..backends.mind_lock_table import MindLockTable, TableQuery
 from ..counting import Runner
 from ..models.encoded import to_dimacs
 from ..models.errors import InputError
@@ -312,6 +312,7 @@ class MindLock(Family):
     takes = ("cpsat", "cnf", "table")
     moduli = ("none",)
     options = ("start", "encoding")
+    own_backends = {"table": MindLockTable}
     export_formats = ("dimacs",)
 
     def summary(self, puzzle: MindLockPuzzle) -> str:

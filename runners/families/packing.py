@@ -41,6 +41,7 @@ class Packing(Family):
     takes = ("cpsat", "cnf", "cover", "reference")
     options = ("encoding",)
     export_formats = ("dimacs", "dlx")
+    own_backends = {"reference": reference.ReferencePacking}
 
     def summary(self, puzzle: PackingPuzzle) -> str:
         cells = puzzle.cells
