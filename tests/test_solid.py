@@ -152,7 +152,7 @@ def test_painters_order_agrees_with_ray_casting(seed):
 def test_layers_give_back_every_cell():
     grids = solid.layers(SMALL)
     assert len(grids) == 2
-    back = {(x, y, z): piece for z, grid in enumerate(grids) for (y, x), piece in grid.items()}
+    back = {(x, y, z): piece for z, grid in enumerate(grids) for (x, y), piece in grid.items()}
     assert back == SMALL.owner()
 
 
@@ -212,3 +212,16 @@ def test_piece_reference_draws_each_piece_alone():
         faces = [e for e in group.iter(f"{NS}polygon") if e.get("class") == "face"]
         alone = {tuple(c): 0 for c in cells}
         assert len(faces) == len(solid.visible_faces(alone))
+
+
+def test_puzzle_cells_turn_without_mirroring():
+    # (layer, row, column) -> (row, column, layer): a cyclic permutation of the coordinates, a
+    # rotation, so a chiral piece is drawn and printed as itself
+    solution = {(0, 0, 0): 0, (0, 0, 1): 0, (0, 1, 0): 0, (1, 0, 0): 0, (1, 1, 1): 1}
+    made = Assembly.from_layers(solution, ["A", "B"], layers=2, rows=2, columns=2)
+    assert made.pieces == (("A", ((0, 0, 0), (0, 0, 1), (0, 1, 0), (1, 0, 0))),
+                           ("B", ((1, 1, 1),)))
+    assert made.size == (2, 2, 2)
+    bottom, top = solid.layers(made)
+    assert bottom == {(0, 0): 0, (0, 1): 0, (1, 0): 0}  # (row, column) as the file draws it
+    assert top == {(0, 0): 0, (1, 1): 1}

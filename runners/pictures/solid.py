@@ -1,13 +1,16 @@
 """Drawings of solids packed in a box: an isometric view of the assembly and its layers.
 
-An `Assembly` is plain data: each piece's name and cells (integer (x, y, z), z the layer counted
-from the bottom) in the puzzle's order of pieces (its colours are the packing drawing's), and the
-box's size. The pure geometry here (faces of a union of unit cubes, which of them the isometric
+An `Assembly` is plain data: each piece's name and cells (integer (x, y, z)) in the puzzle's
+order of pieces (its colours are the packing drawing's), and the box's size. A puzzle file's
+cell (layer, row, column) is (x, y, z) = (row, column, layer): rows run towards the viewer,
+columns to the right, layers up, a right-handed frame, so pieces are drawn and printed as
+themselves, never as their mirror images. The pure geometry here (faces of a union of unit cubes, which of them the isometric
 view shows and in what order, the layers) is shared by the SVG drawings, the 3D page and the STL
 meshes, so the three show the same surfaces.
 
-The isometric view looks along (-1, -1, -1): the faces seen are those facing +x, +y and +z
-(shaded light, medium and dark) and a cube can hide only cubes of smaller x + y + z, so drawing
+The isometric view looks along (-1, -1, -1), from above the corner at the last row and the last
+column of the layers as drawn (their bottom right): the faces seen are those facing +x, +y and
++z (shaded medium, dark and light) and a cube can hide only cubes of smaller x + y + z, so drawing
 cubes by increasing x + y + z is a correct painter's order (cubes of equal sum project onto
 hexagons that tile the plane, never overlapping).
 """
@@ -35,8 +38,9 @@ SEEN: dict[Direction, float] = {(0, 0, 1): 0.0, (1, 0, 0): 0.18, (0, 1, 0): 0.36
 
 @dataclass(frozen=True)
 class Assembly:
-    """A solution in 3D: (piece name, its cells) for every piece, and the box (width along x,
-    depth along y, height along z). Pieces keep the puzzle's order, which gives their colours."""
+    """A solution in 3D: (piece name, its cells) for every piece, and the box (rows along x,
+    columns along y, layers along z). Pieces keep the puzzle's order, which gives their
+    colours."""
 
     pieces: tuple[tuple[str, tuple[Cell3, ...]], ...]
     size: tuple[int, int, int]
@@ -55,11 +59,19 @@ class Assembly:
     @classmethod
     def from_owner(cls, owner: Mapping[Cell3, int], names: Sequence[str],
                    size: Sequence[int]) -> Assembly:
-        """An assembly from a solution given as cell -> piece index (names: the puzzle's)."""
+        """An assembly from a solution given as cell (x, y, z) -> piece index (names: the
+        puzzle's)."""
         cells: dict[str, list[Cell3]] = {}
         for cell, piece in owner.items():
             cells.setdefault(names[piece], []).append(tuple(cell))
         return cls.of(cells, size, names)
+
+    @classmethod
+    def from_layers(cls, solution: Mapping[tuple[int, int, int], int], names: Sequence[str],
+                    layers: int, rows: int, columns: int) -> Assembly:
+        """An assembly from a puzzle's solution: cell (layer, row, column) -> piece index."""
+        owner = {(r, c, layer): piece for (layer, r, c), piece in solution.items()}
+        return cls.from_owner(owner, names, (rows, columns, layers))
 
     def owner(self) -> dict[Cell3, int]:
         """Which piece (its index) fills each cell."""
@@ -201,19 +213,19 @@ def draw_isometric(assembly: Assembly, title: str = "", unit: float = 26.0) -> S
 
 
 def layers(assembly: Assembly) -> list[dict[tuple[int, int], int]]:
-    """Each layer from the bottom, as (row, column) = (y, x) -> piece index."""
+    """Each layer from the bottom, as (row, column) = (x, y) -> piece index."""
     owner = assembly.owner()
     out: list[dict[tuple[int, int], int]] = [{} for _ in range(assembly.size[2])]
     for (x, y, z), piece in owner.items():
-        out[z][(y, x)] = piece
+        out[z][(x, y)] = piece
     return out
 
 
 def draw_layers(assembly: Assembly, title: str = "", cell: float = 22.0, gap: float = 18.0) -> Svg:
     """The layers side by side, bottom (layer 1) first, each drawn as a packing board coloured by
-    piece, rows along y and columns along x (the isometric view's nearest corner is each
-    layer's bottom right)."""
-    w, d, h = assembly.size
+    piece, as a puzzle file draws them (rows x downwards, columns y to the right; the isometric
+    view's nearest corner is each layer's bottom right)."""
+    d, w, h = assembly.size  # rows, columns, layers
     names = [name for name, _ in assembly.pieces]
     top = MARGIN + (18 if title else 0) + 16
     slot = max(w * cell, 46) + gap
