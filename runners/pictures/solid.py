@@ -4,9 +4,9 @@ An `Assembly` is plain data: each piece's name and cells (integer (x, y, z)) in 
 order of pieces (its colours are the packing drawing's), and the box's size. A puzzle file's
 cell (layer, row, column) is (x, y, z) = (row, column, layer): rows run towards the viewer,
 columns to the right, layers up, a right-handed frame, so pieces are drawn and printed as
-themselves, never as their mirror images. The pure geometry here (faces of a union of unit cubes, which of them the isometric
-view shows and in what order, the layers) is shared by the SVG drawings, the 3D page and the STL
-meshes, so the three show the same surfaces.
+themselves, never as their mirror images. The pure geometry here (faces of a union of unit
+cubes, which of them the isometric view shows and in what order, the layers) is shared by the
+SVG drawings, the 3D page and the STL meshes, so the three show the same surfaces.
 
 The isometric view looks along (-1, -1, -1), from above the corner at the last row and the last
 column of the layers as drawn (their bottom right): the faces seen are those facing +x, +y and
