@@ -18,7 +18,7 @@ from ..models.packing.encode import (
     encode_cover,
     encode_cpsat,
 )
-from ..models.packing.plan import count_plan, symmetry_group
+from ..models.packing.plan import MODULI, count_plan, symmetry_group
 from ..models.symmetry import IDENTITY
 from ..outcomes import Count, Solution, Verification
 from ..terminal import draw_packing
@@ -27,13 +27,16 @@ from . import Family, verify_backends
 
 def meaning(puzzle: PackingPuzzle, modulo: str) -> str:
     """What a count of this puzzle counts."""
+    placed = (f" with the {len(puzzle.placed)} pre-placed piece"
+              f"{'s' * (len(puzzle.placed) != 1)} where they are" if puzzle.placed else "")
     if modulo == "none":
         return (
-            "solutions: ways to cover the board, each piece used once; rotations and reflections "
-            "of a solution count as different"
+            f"solutions: ways to cover the board{placed}, each piece used once; rotations and "
+            "reflections of a solution count as different"
         )
-    group = symmetry_group(puzzle)
-    return f"classes of solutions under the board's symmetry group ({group.describe()})"
+    group = symmetry_group(puzzle, modulo)
+    which = "rotation group" if modulo == "rotation" else "symmetry group"
+    return f"classes of solutions under the board's {which} ({group.describe()})"
 
 
 class Packing(Family):
@@ -42,6 +45,7 @@ class Packing(Family):
     options = ("encoding",)
     export_formats = ("dimacs", "dlx")
     own_backends = {"reference": reference.ReferencePacking}
+    moduli = MODULI  # none, symmetry (rotations and mirror images the set allows), rotation
 
     def summary(self, puzzle: PackingPuzzle) -> str:
         cells = puzzle.cells
@@ -146,19 +150,19 @@ class Packing(Family):
 
     def _reference_count(self, puzzle, backend, modulo, runner, key, start) -> Count:
         """The reference enumerates every solution; classes by canonical forms."""
-        classes = modulo == "symmetry"
-        model = reference.model(puzzle, classes=classes)
+        classes = modulo != "none"
+        model = reference.model(puzzle, group=modulo if classes else None)
         cubes = reference.cubes(model, backend.cubes_per_job * max(1, runner.jobs))
         work = Work("reference: all solutions", backend.name, backend.payload(model), cubes)
         [tally] = runner.run([work], key)
         solutions = tally.total(0)
         number = tally.total(1) if classes else solutions
         if classes and not tally.complete:  # a lower bound: at most |G| solutions per class
-            number = max(number, -(-solutions // symmetry_group(puzzle).order))
+            number = max(number, -(-solutions // symmetry_group(puzzle, modulo).order))
         return Count(
             puzzle.name, number, meaning(puzzle, modulo), modulo, tally.complete,
             time.perf_counter() - start, backend.name, runner.executor.name,
-            symmetry_group(puzzle) if classes else IDENTITY,
+            symmetry_group(puzzle, modulo) if classes else IDENTITY,
             {"solutions": solutions, "classes": number if classes else None,
              "classes_by": "canonical forms" if classes else None},
         )
@@ -171,7 +175,7 @@ class Packing(Family):
         counts: list[Count] = []
         for name in backends or verify_backends(self.kind):
             backend = resolve(name, self.kind, "count")
-            for modulo in self.moduli:
+            for modulo in ("none", "symmetry"):
                 runner = runner_for(unreduced_time_limit if modulo == "none" else None)
                 counts.append(self.count(puzzle, backend, modulo, runner,
                                          encoding if backend.takes == "cnf" else None))

@@ -131,23 +131,22 @@ def pieces(puzzle: PackingPuzzle) -> Svg:
 def gallery(puzzle: PackingPuzzle, modulo: str, cap: int) -> galleries.Gallery:
     """Every solution (or one per class under the board's symmetries), with the count."""
     grids = found.packing_solutions(puzzle)
-    members = found.packing_classes(puzzle, grids)
+    by = "rotation" if modulo == "rotation" else "symmetry"
+    members = found.packing_classes(puzzle, grids, by)
     classes = len({m.klass for m in members})
-    symmetries = found.packing_symmetries(puzzle)
+    symmetries = found.packing_symmetries(puzzle, by)
     turned = "rotations and reflections" if puzzle.flip else "rotations"
     statement = (
         f"{galleries.plural(len(grids), 'solution')}: ways to cover the board with the "
         f"{len(puzzle.pieces)} pieces, each used once ({turned} of the whole board count as "
         f"different solutions); {galleries.plural(classes, 'class')} under the board's "
-        f"{symmetries} symmetries."
+        f"{symmetries} {'rotations' if by == 'rotation' else 'symmetries'}."
     )
-    shown = found.representatives(members) if modulo == "symmetry" else members
+    shown = found.representatives(members) if modulo != "none" else members
     figures = galleries.figures(shown, modulo != "none", "solution", cap,
-                       lambda grid, caption: draw_solution(puzzle, grid, caption))
+                                lambda grid, caption: draw_solution(puzzle, grid, caption))
     return galleries.Gallery(puzzle.title or puzzle.name, statement, draw_pieces(puzzle),
-                   figures, len(shown))
-
-
+                             figures, len(shown))
 
 
 def page(puzzle: PackingPuzzle, level: int | None = None) -> str:

@@ -16,9 +16,10 @@ from typing import Generic, TypeVar
 from .. import api
 from ..models import edge_matching as em
 from ..models import mind_lock as ml
-from ..models.geometry import Cell, board_symmetries, picture_cells
+from ..models.geometry import Cell
 from ..models.mind_lock import table as ml_table
 from ..models.packing import PackingPuzzle
+from ..models.packing.plan import puzzle_symmetries
 
 G = TypeVar("G")
 
@@ -67,20 +68,23 @@ def packing_solutions(puzzle: PackingPuzzle, limit: int | None = None) -> list[d
     return [solution.grid for solution in api.solutions(puzzle, limit=limit)]
 
 
-def packing_classes(puzzle: PackingPuzzle, grids: list[dict[Cell, int]]) -> list[Member]:
-    """The solutions grouped into classes under the board's rotations and reflections."""
-    symmetries = [turn for _, turn in board_symmetries(picture_cells(puzzle.board), puzzle.flip)]
+def packing_classes(puzzle: PackingPuzzle, grids: list[dict[Cell, int]],
+                    modulo: str = "symmetry") -> list[Member]:
+    """The solutions grouped into classes under the board's symmetries (rotations, and mirror
+    images where the set holds each piece's mirror image: a mirror gives a piece its twin's
+    place) or, modulo 'rotation', its rotations alone."""
+    symmetries = puzzle_symmetries(puzzle, modulo)
 
     def key(grid: dict[Cell, int]) -> Hashable:
-        return min(tuple(sorted((turn(cell), piece) for cell, piece in grid.items()))
-                   for turn in symmetries)
+        return min(tuple(sorted((s.move(cell), s.twin[piece]) for cell, piece in grid.items()))
+                   for s in symmetries)
 
     return group_by_class(grids, key)
 
 
-def packing_symmetries(puzzle: PackingPuzzle) -> int:
-    """How many symmetries (turns, and reflections if pieces flip) the board has."""
-    return len(board_symmetries(picture_cells(puzzle.board), puzzle.flip))
+def packing_symmetries(puzzle: PackingPuzzle, modulo: str = "symmetry") -> int:
+    """How many symmetries of the board the classes are taken under."""
+    return len(puzzle_symmetries(puzzle, modulo))
 
 
 # ---------------------------------------------------------------- edge matching
