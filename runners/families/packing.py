@@ -11,6 +11,7 @@ from ..checkpoint import digest
 from ..counting import Runner
 from ..executors import Work
 from ..models.encoded import check_card_encoding, to_dimacs, to_dlx
+from ..models.errors import InputError
 from ..models.packing import PackingPuzzle, Placement, exact_cover, placements
 from ..models.packing.encode import (
     DEFAULT_CARD_ENCODING,
@@ -43,7 +44,7 @@ class Packing(Family):
     kind = "packing"
     takes = ("cpsat", "cnf", "cover", "reference")
     options = ("encoding",)
-    export_formats = ("dimacs", "dlx")
+    export_formats = ("dimacs", "dlx", "stl")  # stl: puzzles in space, for 3D printing
     own_backends = {"reference": reference.ReferencePacking}
     moduli = MODULI  # none, symmetry (rotations and mirror images the set allows), rotation
 
@@ -205,7 +206,16 @@ class Packing(Family):
             }
         return Verification(puzzle.name, not why, why or "", counts, result, table)
 
-    def export(self, puzzle, fmt, encoding=None) -> tuple[str, str]:
+    def export(self, puzzle, fmt, encoding=None) -> tuple[str | dict[str, bytes], str]:
+        if fmt == "stl":  # files to print: every piece and a solution (a folder or a .zip)
+            if puzzle.lattice.dimensions != 3:
+                raise InputError('STL files are made of puzzles in space (lattice = "cubic")',
+                                 field="--format")
+            if encoding is not None:
+                raise InputError("does not apply to STL files", field="--encoding")
+            from ..pictures.packing3d import print_set  # numpy-stl, the optional extra 'stl'
+
+            return print_set(puzzle)
         options = placements(puzzle)
         if fmt == "dlx":
             cover = encode_cover(exact_cover(puzzle, options))

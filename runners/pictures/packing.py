@@ -123,13 +123,27 @@ def draw_pieces(puzzle: PackingPuzzle, cell: float = 22, per_row: int = 6) -> Sv
 # ---------------------------------------------------------------- the family's pictures
 
 
+def _in_space(puzzle: PackingPuzzle):
+    """The pictures of puzzles in space (packing3d.py) where the puzzle packs in 3D, else None:
+    the one place the packing pictures look at the lattice."""
+    if puzzle.lattice.dimensions == 3:
+        from . import packing3d  # it draws with this module's colours: imported when needed
+
+        return packing3d
+    return None
+
+
 def pieces(puzzle: PackingPuzzle) -> Svg:
     """What `draw --pieces` draws."""
-    return draw_pieces(puzzle)
+    solid = _in_space(puzzle)
+    return solid.pieces(puzzle) if solid else draw_pieces(puzzle)
 
 
 def gallery(puzzle: PackingPuzzle, modulo: str, cap: int) -> galleries.Gallery:
     """Every solution (or one per class under the board's symmetries), with the count."""
+    solid = _in_space(puzzle)
+    if solid:
+        return solid.gallery(puzzle, modulo, cap)
     grids = found.packing_solutions(puzzle)
     by = "rotation" if modulo == "rotation" else "symmetry"
     members = found.packing_classes(puzzle, grids, by)
@@ -150,7 +164,11 @@ def gallery(puzzle: PackingPuzzle, modulo: str, cap: int) -> galleries.Gallery:
 
 
 def page(puzzle: PackingPuzzle, level: int | None = None) -> str:
-    """The page of a packing puzzle: drag, turn, flip, snap, hint, check, undo."""
+    """The page of a packing puzzle: drag, turn, flip, snap, hint, check, undo; in space, the
+    3D page (turn the box by dragging, step through the assembly)."""
+    solid = _in_space(puzzle)
+    if solid:
+        return solid.page(puzzle)
     size = 34
     grids = found.packing_solutions(puzzle, limit=PAGE_SOLUTIONS + 1)
     complete = len(grids) <= PAGE_SOLUTIONS
