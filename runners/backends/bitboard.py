@@ -239,7 +239,7 @@ def check_items(model: CoverModel) -> None:
     if len(model.items) > MAX_ITEMS:
         raise InputError(
             f"bitboard takes at most {MAX_ITEMS} items (board cells and pieces); this puzzle "
-            f"has {len(model.items)}: use xcover or cpsat", field="--backend")
+            f"has {len(model.items)}: use xcover or cpsat", field="backend")
 
 
 @dataclass
