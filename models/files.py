@@ -219,8 +219,11 @@ def layer_pictures(doc: TomlDoc, field: str, value: str, allowed: str = "X."
         if LAYER_SEPARATOR.match(line):
             chunk = "\n".join(lines[start:i])
             if not chunk.strip():
-                raise doc.error(field, f"layer {len(layers) + 1} is empty: draw it with '.', or "
-                                "remove the extra line of dashes")
+                first_line = doc.value_line(field)
+                raise InputError(f"layer {len(layers) + 1} is empty: draw it with '.', or "
+                                 "remove the extra line of dashes", file=doc.path,
+                                 line=None if first_line is None else first_line + i,
+                                 field=field)
             layers.append(picture_rows(doc, field, chunk, allowed, offset=start))
             start = i + 1
     return tuple(layers)

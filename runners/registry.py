@@ -31,6 +31,7 @@ FAMILIES = {
     "packing": "packing",
     "edge-matching": "edge_matching",
     "mind-lock": "mind_lock",
+    "sliding-block": "sliding",
 }
 
 # Where each part of a family lives, by its stem.
@@ -119,6 +120,10 @@ DEFAULTS: dict[tuple[str, str], tuple[str, str]] = {
     ("mind-lock", "solve"): (
         "table", "God's-algorithm table: an optimal solution in 0.08 ms after a 0.4 s build"),
     ("mind-lock", "count"): ("table", "the breadth-first search counts every position"),
+    ("sliding-block", "solve"): (
+        "table", "God's-algorithm table: an optimal plan by walking it (results/"
+        "sliding-bench.json)"),
+    ("sliding-block", "count"): ("table", "the breadth-first search counts every position"),
 }
 
 NAMES = ("cpsat, pysat:NAME (e.g. pysat:cadical195), exec:NAME_OR_PATH (a SAT solver binary, "
@@ -129,14 +134,14 @@ NAMES = ("cpsat, pysat:NAME (e.g. pysat:cadical195), exec:NAME_OR_PATH (a SAT so
 def parse(name: str) -> tuple[str, str | None]:
     """'base' or 'base:argument' -> (base, argument); the one place names are split."""
     if not isinstance(name, str) or not name.strip():
-        raise InputError(f"a backend name is needed ({NAMES})", field="--backend")
+        raise InputError(f"a backend name is needed ({NAMES})", field="backend")
     base, colon, argument = name.strip().partition(":")
     entry = _entry(base)
     if entry.argument and not argument:
         raise InputError(f"{base} needs {base}:{entry.argument}, e.g. {entry.example}",
-                         field="--backend")
+                         field="backend")
     if colon and not entry.argument and not entry.per_family:
-        raise InputError(f"{base} takes no ':{argument}'", field="--backend")
+        raise InputError(f"{base} takes no ':{argument}'", field="backend")
     return base, (argument if colon else None)
 
 
@@ -144,7 +149,7 @@ def _entry(base: str) -> Entry:
     for entry in BACKENDS:
         if entry.base == base:
             return entry
-    raise InputError(f"unknown backend {base!r}; use {NAMES}", field="--backend")
+    raise InputError(f"unknown backend {base!r}; use {NAMES}", field="backend")
 
 
 @cache
@@ -155,12 +160,12 @@ def backend(name: str) -> Backend:
     if entry.per_family:
         own = family(argument).own_backends if argument in FAMILIES else {}
         if base not in own:
-            raise InputError(f"no {base} backend for {argument} puzzles", field="--backend")
+            raise InputError(f"no {base} backend for {argument} puzzles", field="backend")
         made = own[base]()
     else:
         made = entry.build(argument)
     if not made.supported():
-        raise InputError(f"{name} is not available here: {made.needs}", field="--backend")
+        raise InputError(f"{name} is not available here: {made.needs}", field="backend")
     return made
 
 
@@ -187,11 +192,11 @@ def resolve(name: str | None, kind: str, task: str) -> Backend:
     if not fam.accepts(made):
         raise InputError(
             f"{made.name} does not solve {kind} puzzles (usable: {', '.join(names_for(kind))})",
-            field="--backend",
+            field="backend",
         )
     if task == "count" and not made.can_count:
         raise InputError(getattr(made, "why_not_count", f"{made.name} cannot count"),
-                         field="--backend")
+                         field="backend")
     return made
 
 

@@ -154,7 +154,7 @@ def test_large_gallery_is_paged_and_capped(tmp_path):
 
 
 def test_gallery_rejects_an_unknown_modulo():
-    with pytest.raises(InputError, match="--modulo none or symmetry"):
+    with pytest.raises(InputError, match="modulo none or symmetry"):
         gallery.build_gallery(load("iq-block-8"), modulo="rotation")
 
 

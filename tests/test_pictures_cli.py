@@ -50,7 +50,7 @@ def test_draw_one_all_and_pieces(tmp_path):
         (["draw", "iq-block-8", "--from", ".PPP/PYYY/GGGG", "-o", "x.svg"], "no solution from a"),
         (["draw", "mind-lock", "--from", "PPPP/PYYY/GGG.", "-o", "x.svg"], "wrong number"),
         (["gallery", "scramble-frog", "--modulo", "turns", "-o", "d"], "none or symmetry"),
-        (["gallery", "mind-lock", "--modulo", "symmetry", "-o", "d"], "--modulo none, not"),
+        (["gallery", "mind-lock", "--modulo", "symmetry", "-o", "d"], "modulo none, not"),
         (["play", "no-such-puzzle", "-o", "x.html"], "no puzzle named"),
         (["play", "iq-block-8", "-o", "/no/such/folder/x.html"], "cannot write"),
     ],

@@ -18,6 +18,7 @@ from types import ModuleType
 
 from .. import api
 from .. import output as report
+from ..children import WorkerDied
 from ..executors import EXECUTOR_NAMES
 from ..models import files
 from ..models.errors import InputError
@@ -25,6 +26,29 @@ from ..registry import DEFAULTS, FAMILIES, family_of, module_name, part
 from . import pictures
 
 COMMANDS = ("solve", "count", "verify", "export", "bench", "solutions")
+
+# The one translation of the library's words into the command line's: an InputError raised below
+# the command line names the API's parameter (field="jobs"); the user at the terminal reads the
+# flag that sets it (--jobs).
+PARAMETER_FLAGS = {
+    "backend": "--backend", "jobs": "--jobs", "executor": "--executor", "modulo": "--modulo",
+    "time_limit": "--time-limit", "checkpoint": "--checkpoint", "encoding": "--encoding",
+    "format": "--format", "output": "--output", "results": "--results", "path": "-o",
+    "level": "--level", "start": "--from", "steps": "--steps", "sample": "--sample",
+    "seed": "--seed", "repeat": "--repeat", "queries": "--queries", "workers": "--workers",
+    "cnf_model": "--cnf-model", "cpsat_model": "--cpsat-model", "amo": "--no-amo",
+    "label_tiles": "--label-tiles", "unreduced_time_limit": "--unreduced-time-limit",
+    "interior_colours": "--interior-colours", "border_colours": "--border-colours",
+    "contender": "--contender", "metric": "--metric", "memory": "--memory",
+}
+
+
+def in_flags(error: InputError) -> InputError:
+    """The error as the command line says it: the parameter it names given as its flag."""
+    flag = PARAMETER_FLAGS.get(error.field or "")
+    if flag is None or error.file:  # a field of a puzzle file (its `start`) is no flag
+        return error
+    return InputError(error.message, file=error.file, line=error.line, field=flag)
 
 
 def family_cli(kind: str) -> ModuleType:
@@ -193,8 +217,11 @@ def main(argv: list[str] | None = None) -> int:
         puzzle, module = load(args)
         return globals()[f"run_{args.command}"](puzzle, module, args)
     except InputError as error:
-        print(f"puzzlesat: error: {error}", file=sys.stderr)
+        print(f"puzzlesat: error: {in_flags(error)}", file=sys.stderr)
         return 2
+    except WorkerDied as died:  # a solve's child process ended without its answer
+        print(f"puzzlesat: error: {died}", file=sys.stderr)
+        return 1
     except KeyboardInterrupt:
         print("puzzlesat: interrupted", file=sys.stderr)
         return 130

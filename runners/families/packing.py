@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Iterator
 
@@ -50,10 +51,9 @@ class Packing(Family):
 
     def summary(self, puzzle: PackingPuzzle) -> str:
         cells = puzzle.cells
-        height = max(r for r, _ in cells) - min(r for r, _ in cells) + 1
-        width = max(c for _, c in cells) - min(c for _, c in cells) + 1
-        holes = height * width - len(cells)
-        board = f"{height}x{width}" + (f" with {holes} holes" if holes else "")
+        extent = [max(axis) - min(axis) + 1 for axis in zip(*cells)]
+        holes = math.prod(extent) - len(cells)
+        board = "x".join(map(str, extent)) + (f" with {holes} holes" if holes else "")
         return f"{len(puzzle.pieces)} pieces on {board}; {puzzle.title}"
 
     def encode(self, puzzle: PackingPuzzle, backend: Backend, options: list[Placement],

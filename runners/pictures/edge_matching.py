@@ -165,9 +165,9 @@ def page(puzzle: em.EdgePuzzle, level: int | None = None, seed: int = 11) -> str
     if level is None:
         level = 1
     if levels and not 1 <= level <= len(levels):
-        raise InputError(f"{puzzle.name} has levels 1..{len(levels)}", field="--level")
+        raise InputError(f"{puzzle.name} has levels 1..{len(levels)}", field="level")
     if not levels and level != 1:
-        raise InputError(f"{puzzle.name} has no levels", field="--level")
+        raise InputError(f"{puzzle.name} has no levels", field="level")
     solutions = {}
     for n in range(1, max(1, len(levels)) + 1):
         rules = em.at_level(puzzle, n) if levels else puzzle

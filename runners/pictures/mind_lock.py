@@ -127,9 +127,9 @@ def page(puzzle: ml.MindLockPuzzle, level: int | None = None,
          start: ml.Position | None = None) -> str:
     """The page of Mind Lock: legal moves, distance from the embedded table, hints."""
     if level is not None:
-        raise InputError("Mind Lock has no levels", field="--level")
+        raise InputError("Mind Lock has no levels", field="level")
     if level is not None:
-        raise InputError("Mind Lock has no levels", field="--level")
+        raise InputError("Mind Lock has no levels", field="level")
     table = found.mind_lock_table(puzzle)
     distance, hardest = found.hardest(puzzle)
     start = start or hardest[0]
