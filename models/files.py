@@ -264,7 +264,8 @@ def _field_at(text: str, line: int) -> str | None:
     return None
 
 
-def picture_rows(doc: TomlDoc, field: str, value: str, allowed: str = "X.") -> tuple[str, ...]:
+def picture_rows(doc: TomlDoc, field: str, value: str, allowed: str = "X.",
+                 offset: int = 0) -> tuple[str, ...]:
     """The rows of a picture written as a multi-line string, exactly as drawn.
 
     Every character counts: a row is never shifted. Rows may be indented all alike (the common
@@ -272,11 +273,12 @@ def picture_rows(doc: TomlDoc, field: str, value: str, allowed: str = "X.") -> t
     blank in the middle of a row or a blank line between rows (draw cells outside the board or
     piece as '.'). Rows may differ in length: the cells missing at the end of a shorter row are
     holes, as if drawn with '.'. Blank lines before the first row and after the last are ignored.
+    `offset`: how many lines of the field's value come before `value` (a layer of a solid).
     """
     first_line = doc.value_line(field)
 
     def bad(message: str, i: int) -> InputError:
-        line = None if first_line is None else first_line + i
+        line = None if first_line is None else first_line + offset + i
         if line is None:
             return doc.error(field, message)
         return InputError(message, file=doc.path, line=line, field=field)
@@ -312,6 +314,30 @@ def picture_rows(doc: TomlDoc, field: str, value: str, allowed: str = "X.") -> t
     if not any(ch == allowed[0] for row in rows for ch in row):
         raise doc.error(field, f"the picture has no cell marked {allowed[0]!r}")
     return tuple(rows)
+
+
+LAYER_SEPARATOR = re.compile(r"^\s*-+\s*$")
+
+
+def layer_pictures(doc: TomlDoc, field: str, value: str, allowed: str = "X."
+                   ) -> tuple[tuple[str, ...], ...]:
+    """The layers of a solid drawn as pictures one after another, the bottom layer first,
+    separated by lines of dashes ('---'); each layer is read as `picture_rows` reads a picture
+    (errors at the line of the layer's row)."""
+    lines = value.split("\n")
+    layers, start = [], 0
+    for i, line in enumerate([*lines, "-"]):
+        if LAYER_SEPARATOR.match(line):
+            chunk = "\n".join(lines[start:i])
+            if not chunk.strip():
+                first_line = doc.value_line(field)
+                raise InputError(f"layer {len(layers) + 1} is empty: draw it with '.', or "
+                                 "remove the extra line of dashes", file=doc.path,
+                                 line=None if first_line is None else first_line + i,
+                                 field=field)
+            layers.append(picture_rows(doc, field, chunk, allowed, offset=start))
+            start = i + 1
+    return tuple(layers)
 
 
 # ---------------------------------------------------------------- kinds, formats and the catalog

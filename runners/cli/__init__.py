@@ -341,7 +341,7 @@ def run_verify(puzzle, module, args) -> int:
 
 
 def run_export(puzzle, module, args) -> int:
-    report.check_output(args.output)
+    report.check_export(args.output, args.format)
     options = family_options(module, args, "export")
     text, summary = api.export(puzzle, args.format, **options)
     report.write_export(args.output, text, summary)
