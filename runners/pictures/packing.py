@@ -6,6 +6,7 @@ A solution is a dict (row, col) -> piece index over the board's cells. Holes of 
 
 from __future__ import annotations
 
+from ..models.errors import InputError
 from ..models.geometry import Cell, picture_cells
 from ..models.packing import PackingPuzzle
 from . import gallery as galleries
@@ -114,13 +115,22 @@ def draw_pieces(puzzle: PackingPuzzle, cell: float = 22, per_row: int = 6) -> Sv
 # ---------------------------------------------------------------- the family's pictures
 
 
+def _flat(puzzle: PackingPuzzle) -> None:
+    """These pictures draw the square lattice; solids are drawn by the 3D pictures."""
+    if puzzle.lattice.dimensions != 2:
+        raise InputError(f"{puzzle.name} is a solid ({puzzle.lattice.name} lattice): its "
+                         "pictures are not drawn here yet", field="puzzle")
+
+
 def pieces(puzzle: PackingPuzzle) -> Svg:
     """What `draw --pieces` draws."""
+    _flat(puzzle)
     return draw_pieces(puzzle)
 
 
 def gallery(puzzle: PackingPuzzle, modulo: str, cap: int) -> galleries.Gallery:
     """Every solution (or one per class under the board's symmetries), with the count."""
+    _flat(puzzle)
     grids = found.packing_solutions(puzzle)
     by = "rotation" if modulo == "rotation" else "symmetry"
     members = found.packing_classes(puzzle, grids, by)
@@ -141,7 +151,9 @@ def gallery(puzzle: PackingPuzzle, modulo: str, cap: int) -> galleries.Gallery:
 
 
 def page(puzzle: PackingPuzzle, level: int | None = None) -> str:
-    """The page of a packing puzzle: drag, turn, flip, snap, hint, check, undo."""
+    """The page of a packing puzzle: drag, turn, flip, snap, hint, check, undo; a challenge
+    starts from its pre-placed pieces, which stay where they are."""
+    _flat(puzzle)
     size = 34
     grids = found.packing_solutions(puzzle, limit=PAGE_SOLUTIONS + 1)
     complete = len(grids) <= PAGE_SOLUTIONS
@@ -175,6 +187,7 @@ def page(puzzle: PackingPuzzle, level: int | None = None) -> str:
                     "text": text_colour(piece_colour(i))}
                    for i, p in enumerate(puzzle.pieces)],
         "solutions": [[grid[cell] for cell in board_cells] for grid in grids],
+        "placed": {p.piece: [list(c) for c in p.cells] for p in puzzle.placed},
     }
     controls = plays.buttons(("rotate", "Rotate (r)"), ("flip", "Flip (f)"), ("hint", "Hint"),
                         ("check", "Check"), ("undo", "Undo"), ("reset", "Reset"))
@@ -183,6 +196,9 @@ def page(puzzle: PackingPuzzle, level: int | None = None) -> str:
              f"The page holds {total} solutions found by the reference solver: hints follow "
              "them" + (", and a piece placed where no solution has it is outlined in red."
                        if complete else "."))
+    if puzzle.placed:
+        rules += (f" A challenge: {len(puzzle.placed)} pieces are already placed (outlined in "
+                  "black) and stay where they are.")
     help_text = ("Drag a piece onto the board (it snaps to the grid), or click a piece and then "
                  "a cell for its first cell. Right-click or r turns the selected piece "
                  "clockwise, f flips it. Drag a piece off the board to put it back.")
