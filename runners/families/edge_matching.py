@@ -44,7 +44,7 @@ from ..models.edge_matching.encode import (
     placements,
     split_cubes,
 )
-from ..models.edge_matching.reader import edge_word, published_looks
+from ..models.edge_matching.reader import edge_word, published_looks, published_solution_keys
 from ..models.encoded import check_card_encoding, to_dimacs, to_dlx
 from ..models.errors import InputError
 from ..models.symmetry import IDENTITY, Group, burnside
@@ -128,9 +128,7 @@ def solution_json(puzzle: EdgePuzzle, grid: list[Placed]) -> list[list[dict]]:
 def published_solutions(puzzle: EdgePuzzle) -> dict[str, bool]:
     """Whether each published solution stored with the puzzle obeys the rules of this level."""
     out = {}
-    for key in puzzle.published:
-        if not key.startswith("solution"):
-            continue
+    for key in published_solution_keys(puzzle.published):
         other_level = key.startswith("solution_level") and key != f"solution_level{puzzle.level}"
         if puzzle.levels and other_level:
             continue
@@ -317,7 +315,7 @@ class EdgeMatching(Family):
     def _small(self, puzzle: EdgePuzzle) -> bool:
         return len(puzzle.tiles) <= SMALL_BOARD
 
-    def _solver_works(self, puzzle, backend, runner, turns, parity=None, encoding=None,
+    def _solver_works(self, puzzle, backend, runner, key, turns, parity=None, encoding=None,
                       cpsat_model=None, cnf_model=None, amo=None) -> list[Work]:
         """One work per turn: the grids it leaves unchanged (turn 0: every grid, in cubes)."""
         works = []
@@ -328,7 +326,7 @@ class EdgeMatching(Family):
                 cubes: list[tuple[int, ...]] = [()]
             else:
                 cubes = split_cubes(self._options(puzzle, backend, parity), puzzle,
-                                    backend.cubes_per_job * max(1, runner.jobs))
+                                    runner.cubes_wanted(key, backend.cubes_per_job))
             label = "all grids" if not k else f"grids fixed by {TURN_NAMES[k]}"
             if parity is not None:
                 label += f", marks on {PARITIES[parity]} cells"
@@ -363,7 +361,7 @@ class EdgeMatching(Family):
         else:
             # a grid unchanged by a quarter turn one way is unchanged the other way too
             counted = [k for k in turns if k != 3]
-            works = self._solver_works(puzzle, backend, runner, counted, None, encoding,
+            works = self._solver_works(puzzle, backend, runner, key, counted, None, encoding,
                                        cpsat_model, cnf_model, amo)
             tallies = self._run(works, runner, key, self._small(puzzle))
             complete = all(t.complete for t in tallies)
@@ -426,7 +424,7 @@ class EdgeMatching(Family):
                               backend.payload(model), reference.cubes(model),
                               stops_itself=backend.stops_itself)]
             else:
-                works = self._solver_works(puzzle, backend, runner, [0], p,
+                works = self._solver_works(puzzle, backend, runner, key, [0], p,
                                            encoding if backend.takes == "cnf" else None)
             [tally] = self._run(works, runner, key, self._small(puzzle))
             if not tally.complete:

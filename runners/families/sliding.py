@@ -335,8 +335,7 @@ class Sliding(Family):
                              f"search: use backend 'table' ({backend.name} plans, see 'solve')",
                              field="backend")
         if start is not None:
-            raise InputError("count counts every position; --from applies to solve",
-                             field="start")
+            raise InputError("applies to solve; count counts every position", field="start")
         found = table_of(puzzle, memory, progress=runner.progress if hasattr(
             runner, "progress") else False)
         figures = report(found)
