@@ -128,6 +128,9 @@ def table_lines(figures: dict) -> list[str]:
               *(f"{d:>8}  {n:>9,}" for d, n in figures["distance_counts"].items())]
     lines.append(f"table: {figures['table_bytes']:,} bytes (sorted codes and 2 bits a position)"
                  f"; searched in {figures['search_seconds']:.2f} s"
+                 + (f" (memory estimated before it started: "
+                    f"{figures['memory_estimate_bytes'] / 2**20:,.0f} MiB)"
+                    if figures["memory_estimate_bytes"] else " (read from the cache)")
                  + ("" if figures["compiled"] else " (numba not installed: not compiled)"))
     differs = [k for k, ok in figures["published_agrees"].items() if not ok]
     if differs:
