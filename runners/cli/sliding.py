@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import argparse
 import sys
-import warnings
 from pathlib import Path
 
 from .. import output as report
@@ -153,12 +152,8 @@ def _puzzle(args: argparse.Namespace):
 
 def table_command(args: argparse.Namespace) -> int:
     puzzle = _puzzle(args)
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        found = family.table_of(puzzle, args.memory, progress=sys.stderr.isatty())
-    for warning in caught:
-        print(f"puzzlesat: warning: {warning.message}", file=sys.stderr)
-    for note in found.notes:
+    found = family.table_of(puzzle, args.memory, progress=sys.stderr.isatty())
+    for note in found.notes:  # a warning (the cache not written) is shown by the command line
         report.say(note)
     figures = family.report(found)
     if args.json:
