@@ -104,7 +104,7 @@ def check_memory(positions: int, limit: int | None, what: str, second_pass: bool
     need = estimate_bytes(positions, second_pass)
     have = available_memory() if limit is None else limit
     if need > have:
-        source = "available on this machine" if limit is None else "allowed (--memory)"
+        source = "available on this machine" if limit is None else "allowed (the limit given)"
         raise TooBig(
             f"{what}: up to {positions:,} positions, about {need / 2**30:.2f} GiB to search, "
             f"but {have / 2**30:.2f} GiB {source}; refused before starting",
