@@ -15,7 +15,7 @@ from ..geometry import (
     orientations,
     picture_cells,
 )
-from ..limits import check_placements
+from ..limits import MAX_CELL_TESTS, check_cell_tests, check_placements, step
 
 
 @dataclass(frozen=True)
@@ -73,20 +73,45 @@ def placement_estimate(puzzle: PackingPuzzle) -> int:
     return sum(by_picture[piece.picture] for piece in puzzle.pieces) * cells
 
 
+def check_size(puzzle: PackingPuzzle) -> int:
+    """The placement estimate, once the puzzle is known to be within the limits of
+    models/limits.py (InputError naming the figure that decides otherwise, field 'pieces')."""
+    board_cells = sum(row.count("X") for row in puzzle.board)
+    pictures = {piece.picture: piece for piece in puzzle.pieces}
+    what = f"{len(pictures):,} piece shapes on {board_cells:,} cells"
+    most = sum((8 if puzzle.flip else 4) * board_cells * len(p.cells) for p in pictures.values())
+    if most > MAX_CELL_TESTS:  # worth finding the orientations to say exactly how many
+        check_cell_tests(sum(len(orientations(p.cells, puzzle.flip)) * board_cells * len(p.cells)
+                             for p in pictures.values()), what, "pieces")
+    estimate = placement_estimate(puzzle)
+    check_placements(estimate, f"{len(puzzle.pieces):,} pieces", "pieces")
+    return estimate
+
+
 def placements(puzzle: PackingPuzzle) -> list[Placement]:
-    """Every placement of every piece that lies wholly on the board (refused beyond the limit
-    of models/limits.py)."""
-    check_placements(placement_estimate(puzzle), f"{len(puzzle.pieces):,} pieces", "pieces")
+    """Every placement of every piece that lies wholly on the board (refused beyond the limits
+    of models/limits.py; under the time limit of `limits.building`). Pieces drawn alike are
+    placed once and their placements copied."""
+    estimate = check_size(puzzle)
     board = set(puzzle.cells)
-    found = []
-    for index, shapes in enumerate(piece_orientations(puzzle)):
-        for o, shape in enumerate(shapes):
-            fr, fc = shape[0]
-            for r0, c0 in sorted(board):
-                # the shape's first cell on each board cell: every position is tried once
-                cells = tuple((r0 + r - fr, c0 + c - fc) for r, c in shape)
-                if all(cell in board for cell in cells):
-                    found.append(Placement(index, o, cells))
+    order = sorted(board)
+    by_picture: dict[tuple[str, ...], list[tuple[int, tuple[Cell, ...]]]] = {}
+    found: list[Placement] = []
+    for index, piece in enumerate(puzzle.pieces):
+        if piece.picture not in by_picture:
+            fits = []
+            for o, shape in enumerate(orientations(piece.cells, puzzle.flip)):
+                fr, fc = shape[0]
+                for n, (r0, c0) in enumerate(order):
+                    if n % 4096 == 0:
+                        step("placements", len(found) + len(fits), estimate)
+                    # the shape's first cell on each board cell: every position is tried once
+                    cells = tuple((r0 + r - fr, c0 + c - fc) for r, c in shape)
+                    if all(cell in board for cell in cells):
+                        fits.append((o, cells))
+            by_picture[piece.picture] = fits
+        step("placements", len(found), estimate)
+        found += [Placement(index, o, cells) for o, cells in by_picture[piece.picture]]
     return found
 
 
@@ -108,8 +133,12 @@ def exact_cover(puzzle: PackingPuzzle, options: list[Placement]) -> ExactCover:
     cells = puzzle.cells
     cell_column = {cell: len(puzzle.pieces) + i for i, cell in enumerate(cells)}
     columns = [p.name for p in puzzle.pieces] + [f"r{r}c{c}" for r, c in cells]
-    rows = [(p.piece, *sorted(cell_column[c] for c in p.cells)) for p in options]
-    labels = [placement_label(puzzle, p) for p in options]
+    rows, labels = [], []
+    for n, p in enumerate(options):
+        if n % 8192 == 0:
+            step("rows of the exact cover", n, len(options))
+        rows.append((p.piece, *sorted(cell_column[c] for c in p.cells)))
+        labels.append(placement_label(puzzle, p))
     return ExactCover(columns, rows, labels, len(puzzle.pieces))
 
 

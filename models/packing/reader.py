@@ -30,8 +30,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from ..errors import InputError
 from ..files import TomlDoc, picture_rows
-from . import PackingPuzzle, Piece
+from . import PackingPuzzle, Piece, check_size
 
 FIELDS = {"kind", "name", "title", "source", "flip", "board", "pieces", "published"}
 PUBLISHED = {"solutions": int, "classes": int, "note": str}
@@ -62,6 +63,10 @@ def read_packing(doc: TomlDoc) -> PackingPuzzle:
         raise doc.error(
             "pieces", f"the pieces cover {area} cells but the board has {len(puzzle.cells)}"
         )
+    try:  # refused here, at its file and line, rather than when the model is built
+        check_size(puzzle)
+    except InputError as error:
+        raise doc.error("pieces", error.message) from None
     return puzzle
 
 
