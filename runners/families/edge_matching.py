@@ -45,6 +45,7 @@ from ..models.edge_matching.encode import (
     split_cubes,
 )
 from ..models.edge_matching.reader import edge_word, published_looks
+from ..models.edge_matching.tables import build_tables, grid_of_nodes, plan_cubes
 from ..models.encoded import check_card_encoding, to_dimacs, to_dlx
 from ..models.errors import InputError
 from ..models.symmetry import IDENTITY, Group, burnside
@@ -148,7 +149,7 @@ def _ceil_div(a: int, b: int) -> int:
 
 class EdgeMatching(Family):
     kind = "edge-matching"
-    takes = ("cpsat", "cnf", "cover", "reference")
+    takes = ("cpsat", "cnf", "cover", "reference", "tables")
     export_formats = ("dimacs", "xcc")
     moduli = ("none", "symmetry")
     load_options = ("level",)
@@ -225,6 +226,8 @@ class EdgeMatching(Family):
                     "turns need the grids a turn leaves unchanged, which exact cover with "
                     "colours cannot say", field="--modulo")
             return encode_cover(puzzle, 0, parity)
+        if backend.takes == "tables":
+            return build_tables(puzzle, turns, parity=parity)
         if backend.takes == "cpsat":
             return encode_cpsat(puzzle, turns, parity, cpsat_model or DEFAULT_CPSAT_VARIANT)
         return encode_cnf(puzzle, check_card_encoding(encoding, DEFAULT_CARD_ENCODING), turns,
@@ -273,8 +276,8 @@ class EdgeMatching(Family):
                                 cnf_model=cnf_model, amo=amo)
             left = None if time_limit is None else time_limit - (time.perf_counter() - start)
             outcome = backend.solve(model, None if left is None else max(0.001, left))
-            grid = None if outcome.values is None else grid_of(
-                puzzle, self._options(puzzle, backend), outcome.values)
+            grid = None if outcome.values is None else self._grid(puzzle, backend, model,
+                                                                  outcome.values)
         return self._solution(puzzle, grid, backend.name, time.perf_counter() - start,
                               outcome.complete)
 
@@ -299,8 +302,14 @@ class EdgeMatching(Family):
         model = self.encode(puzzle, backend, encoding=encoding, cpsat_model=cpsat_model,
                             cnf_model=cnf_model, amo=amo)
         for values in backend.solutions(model, limit):
-            yield self._solution(puzzle, grid_of(puzzle, options, values), backend.name,
-                                 time.perf_counter() - start)
+            yield self._solution(puzzle, self._grid(puzzle, backend, model, values, options),
+                                 backend.name, time.perf_counter() - start)
+
+    def _grid(self, puzzle, backend, model, values, options=None) -> list[Placed]:
+        """A backend's values decoded to (tile index, rotation) per cell."""
+        if backend.takes == "tables":
+            return grid_of_nodes(model, puzzle, values)
+        return grid_of(puzzle, options or self._options(puzzle, backend), values)
 
     # ---- counting
 
@@ -323,15 +332,19 @@ class EdgeMatching(Family):
         for k in turns:
             model = self.encode(puzzle, backend, k, parity, encoding, cpsat_model, cnf_model,
                                 amo)
-            if k or self._small(puzzle):
-                cubes: list[tuple[int, ...]] = [()]
+            weights = None
+            if backend.takes == "tables":  # cubes on the first cells, corner orbits weighted
+                cubes, weights = plan_cubes(model, 1 if self._small(puzzle) else
+                                            backend.cubes_per_job * max(1, runner.jobs))
+            elif k or self._small(puzzle):
+                cubes = [()]
             else:
                 cubes = split_cubes(self._options(puzzle, backend, parity), puzzle,
                                     backend.cubes_per_job * max(1, runner.jobs))
             label = "all grids" if not k else f"grids fixed by {TURN_NAMES[k]}"
             if parity is not None:
                 label += f", marks on {PARITIES[parity]} cells"
-            works.append(Work(label, backend.name, backend.payload(model), cubes,
+            works.append(Work(label, backend.name, backend.payload(model), cubes, weights,
                               stops_itself=backend.stops_itself, shown=not works))
         return works
 
