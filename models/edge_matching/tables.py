@@ -22,13 +22,14 @@ weighted by the orbit's size: the count of all grids, computed, not enumerated.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
 from ..errors import InputError
 from . import (
     EdgePuzzle,
+    FixedTile,
     board_turns,
     fits_frame,
     rotated,
@@ -37,10 +38,11 @@ from . import (
 )
 
 ORDERS = ("auto", "frame", "corners", "rows")  # fill orders (see _order)
-# 'auto': the border ring first on boards with a frame, else row by row. Measured by Knuth's
-# estimate of the search (20,000 random paths): Eternity II clue puzzle 1 takes 9.7e9 nodes
-# framed first, 1.8e11 with the corners then rows, 4.0e11 row by row; the diamond blocks (no
-# frame) take 1.5e6 nodes row by row and 9.9e7 with the corners first.
+# 'auto': the border ring first on boards with a frame or a border colour, else row by row.
+# Measured by Knuth's estimate of the search (20,000 random paths): Eternity II clue puzzle 1
+# takes 9.7e9 nodes framed first, 1.8e11 with the corners then rows, 4.0e11 row by row;
+# MacMahon's squares (border colour) 2.0e9, 7.4e10 and 1.7e11; the diamond blocks (no frame)
+# take 1.5e6 nodes row by row and 9.9e7 with the corners first.
 DEFAULT_ORDER = "auto"
 STEPS = ((-1, 0), (0, 1), (1, 0), (0, -1))  # the neighbour across each side (top, right, ...)
 
@@ -109,7 +111,7 @@ def _order(puzzle: EdgePuzzle, reps: list[int], order: str, corners_first: bool)
                          field="order")
     rows, cols = puzzle.rows, puzzle.cols
     if order == "auto":
-        order = "frame" if puzzle.frame is not None else "rows"
+        order = "frame" if puzzle.frame is not None or puzzle.border is not None else "rows"
     fixed = [f.row * cols + f.col for f in puzzle.fixed]
     first = [c for c in dict.fromkeys(fixed) if c in reps]
     if corners_first and order != "rows":
@@ -282,28 +284,33 @@ def candidates_at(model: EdgeTables, placed, stock, d: int) -> list[int]:
             if stock[model.node_type[n]] >= model.mult[d]]
 
 
-def _extend(model: EdgeTables, cubes: list[tuple[int, ...]]) -> list[tuple[int, ...]]:
-    """Every cube with one more depth filled, as the search would fill it."""
-    out = []
-    for cube in cubes:
+def _extend(model: EdgeTables, cubes: list[tuple[int, ...]], sizes: list[float]
+            ) -> tuple[list[tuple[int, ...]], list[float]]:
+    """Every cube with one more depth filled, as the search would fill it, and the share of a
+    random path's search each takes (the product of 1/branching along its prefix)."""
+    out, shares = [], []
+    for cube, size in zip(cubes, sizes):
         d = len(cube)
         placed = np.zeros(model.depths, dtype=np.int64)
         placed[:d] = cube
         stock = model.stock.copy()
         for depth, n in enumerate(cube):
             stock[model.node_type[n]] -= model.mult[depth]
-        out += [cube + (n,) for n in candidates_at(model, placed, stock, d)]
-    return out
+        here = candidates_at(model, placed, stock, d)
+        out += [cube + (n,) for n in here]
+        shares += [size / max(1, len(here))] * len(here)
+    return out, shares
 
 
 def corner_orbits(model: EdgeTables, cubes: list[tuple[int, ...]]
-                  ) -> tuple[list[tuple[int, ...]], list[int]]:
-    """One layout of the first `prefix` cells per orbit under the board's turns, and the orbit's
-    size: turning the board maps the grids of one layout onto those of its image, one to one."""
+                  ) -> tuple[list[int], list[int]]:
+    """One layout of the first `prefix` cells per orbit under the board's turns (its index),
+    and the orbit's size: turning the board maps the grids of one layout onto those of its
+    image, one to one."""
     first = [divmod(int(c), model.cols) for c in model.cell[: model.prefix]]
     at = {cell: d for d, cell in enumerate(first)}
     kept, weights = [], []
-    for cube in cubes:
+    for i, cube in enumerate(cubes):
         images = set()
         for q in model.group:
             image = [0] * len(cube)
@@ -311,30 +318,35 @@ def corner_orbits(model: EdgeTables, cubes: list[tuple[int, ...]]
                 image[at[turned_cell(model, first[d], q)]] = int(model.turned[n, q])
             images.add(tuple(image))
         if cube == min(images):
-            kept.append(cube)
+            kept.append(i)
             weights.append(len(images))
     return kept, weights
 
 
-def plan_cubes(model: EdgeTables, wanted: int) -> tuple[list[tuple[int, ...]], list[int]]:
-    """Cubes (the nodes of the first cells) until there are `wanted` of them, and each one's
-    weight: under the board's turns one corner layout per orbit, weighted by its size."""
+def plan_cubes(model: EdgeTables, wanted: int
+               ) -> tuple[list[tuple[int, ...]], list[int], list[float]]:
+    """Cubes (the nodes of the first cells) until there are `wanted` of them; each one's weight
+    (under the board's turns one corner layout per orbit, weighted by the orbit's size); and
+    each one's estimated share of the search (the product of 1/branching along its prefix,
+    for progress)."""
     cubes: list[tuple[int, ...]] = [()]
-    weights = [1]
+    weights, sizes = [1], [1.0]
     if not model.feasible or model.depths == 0:
-        return cubes, weights
+        return cubes, weights, sizes
     if model.prefix:
         for _ in range(model.prefix):
-            cubes = _extend(model, cubes)
-        cubes, weights = corner_orbits(model, cubes)
+            cubes, sizes = _extend(model, cubes, sizes)
+        kept, weights = corner_orbits(model, cubes)
+        cubes, sizes = [cubes[i] for i in kept], [sizes[i] for i in kept]
     while len(cubes) < wanted and cubes and len(cubes[0]) < model.depths - 1:
-        longer, longer_weights = [], []
-        for cube, w in zip(cubes, weights):
-            more = _extend(model, [cube])
+        longer, longer_weights, longer_sizes = [], [], []
+        for cube, w, size in zip(cubes, weights, sizes):
+            more, shares = _extend(model, [cube], [size])
             longer += more
             longer_weights += [w] * len(more)
-        cubes, weights = longer, longer_weights
-    return cubes, weights
+            longer_sizes += shares
+        cubes, weights, sizes = longer, longer_weights, longer_sizes
+    return cubes, weights, sizes
 
 
 def grid_of_nodes(model: EdgeTables, puzzle: EdgePuzzle, nodes: list[int]
@@ -354,3 +366,38 @@ def grid_of_nodes(model: EdgeTables, puzzle: EdgePuzzle, nodes: list[int]
         turn = next(q for q in range(4) if rotated(puzzle.tiles[tile].edges, q) == look)
         grid[cell] = (tile, turn)
     return grid
+
+
+def random_cube(model: EdgeTables, depth: int, rng) -> tuple[int, ...] | None:
+    """A cube down to `depth` along one random path of the search (None at a dead end)."""
+    placed = np.zeros(model.depths, dtype=np.int64)
+    stock = model.stock.copy()
+    cube: list[int] = []
+    for d in range(min(depth, model.depths)):
+        here = candidates_at(model, placed, stock, d)
+        if not here:
+            return None
+        n = here[int(rng.integers(len(here)))]
+        placed[d] = n
+        stock[model.node_type[n]] -= model.mult[d]
+        cube.append(n)
+    return tuple(cube)
+
+
+def cube_puzzle(model: EdgeTables, puzzle: EdgePuzzle, cube: tuple[int, ...]) -> EdgePuzzle:
+    """The puzzle with a cube's tiles fixed (an every-grid model's cube): its grids are the
+    cube's, so any backend can count them."""
+    taken = {f.tile for f in puzzle.fixed}
+    at = {(f.row, f.col) for f in puzzle.fixed}
+    free = [[t for t in tiles if t not in taken] for tiles, _ in model.kinds]
+    fixed = list(puzzle.fixed)
+    for d, n in enumerate(cube):
+        r, c = divmod(int(model.cell[d]), model.cols)
+        if (r, c) in at:
+            continue
+        kind = int(model.node_type[n])
+        tile = free[kind].pop(0)
+        look = rotated(model.kinds[kind][1], int(model.node_turn[n]))
+        turn = next(q for q in range(4) if rotated(puzzle.tiles[tile].edges, q) == look)
+        fixed.append(FixedTile(r, c, tile, turn))
+    return replace(puzzle, fixed=tuple(fixed), name=f"{puzzle.name}-cube")
