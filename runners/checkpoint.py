@@ -51,7 +51,7 @@ class Checkpoint:
         self._read()
 
     def _read(self) -> None:
-        field = "--checkpoint"
+        field = "checkpoint"
         if self.path.is_dir():
             raise InputError("is a directory", file=str(self.path), field=field)
         if not self.path.exists() or self.path.stat().st_size == 0:
@@ -97,7 +97,7 @@ class Checkpoint:
                 self._file = open(self.path, "a", encoding="utf-8")  # noqa: SIM115
             except OSError as error:
                 raise InputError(f"cannot write: {error.strerror}", file=str(self.path),
-                                 field="--checkpoint") from None
+                                 field="checkpoint") from None
             if fresh:
                 self._write([{"format": FORMAT, "key": self.key}])
         return self._file
@@ -123,6 +123,23 @@ class Checkpoint:
         if self._file is not None:
             self._file.close()
             self._file = None
+
+
+def recorded_split(path: str | Path, key: dict[str, object]) -> int | None:
+    """The number of cubes a checkpoint of this work asked for when it was written (None: no
+    checkpoint of this work there). Cubes follow from the work and that number alone, so a
+    count resumed with other jobs, executor or machine splits its cubes as before."""
+    try:
+        with open(path, encoding="utf-8") as lines:
+            header = json.loads(lines.readline())
+    except (OSError, ValueError):
+        return None
+    written = header.get("key") if isinstance(header, dict) else None
+    if not isinstance(written, dict) or header.get("format") != FORMAT:
+        return None
+    split = written.get("split")
+    same = {k: v for k, v in written.items() if k not in ("split", "cubes")} == key
+    return split if same and isinstance(split, int) and split >= 1 else None
 
 
 def _difference(old: object, new: dict[str, object]) -> str:

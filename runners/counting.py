@@ -9,13 +9,16 @@ from __future__ import annotations
 
 import sys
 import time
+import warnings
 from collections.abc import Callable
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from .backends import Values
-from .checkpoint import Checkpoint, digest
+from .checkpoint import Checkpoint, digest, recorded_split
+from .children import WorkerDied
 from .executors import Executor, Result, Work
+from .models.errors import PuzzlesatWarning
 
 # (work done, work in all, solutions so far): cubes, or, where the works estimate their cubes'
 # sizes (Work.sizes), thousandths of a per cent of the estimated work, so that the time left
@@ -104,6 +107,9 @@ def run(
         executor.run(works, pending, jobs, deadline, record)
     except KeyboardInterrupt:
         interrupted = True
+    except WorkerDied as died:  # what the others counted stands; the count says it is partial
+        warnings.warn(f"the count stopped early: {died}", PuzzlesatWarning, stacklevel=2)
+        interrupted = True
     return [tallies[w.token] for w in works], interrupted
 
 
@@ -145,6 +151,17 @@ class Runner:
     checkpoint: str | None = None  # a checkpoint file's path
     progress: Progress | None = None
     interrupted: bool = False
+    splits: dict[str, int] = field(default_factory=dict)  # cubes asked for, by the work's key
+
+    def cubes_wanted(self, key: dict[str, object], per_job: int) -> int:
+        """How many cubes (at least) a count splits its work into: `per_job` for each job, or,
+        resuming from a checkpoint of the same work, the number it was written with; the cubes
+        then depend on the work alone, not on the jobs, executor or machine."""
+        split = recorded_split(self.checkpoint, key) if self.checkpoint else None
+        if split is None:
+            split = per_job * max(1, self.jobs)
+        self.splits[digest(key)] = split
+        return split
 
     def left(self) -> float | None:
         return None if self.deadline is None else self.deadline - time.time()
@@ -156,7 +173,9 @@ class Runner:
         """Run works (skipping what the checkpoint holds); remembers an interrupt."""
         saved = None
         if self.checkpoint:
-            key = {**key, "cubes": digest([[w.label, w.cubes] for w in works])}
+            split = self.splits.get(digest(key))
+            key = {**key, **({"split": split} if split else {}),
+                   "cubes": digest([[w.label, w.cubes] for w in works])}
             saved = Checkpoint(self.checkpoint, key)
             saved.check_writable()
         try:

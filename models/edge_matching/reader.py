@@ -29,8 +29,9 @@
     \"\"\"
 
 Foreign formats (chosen by content, or by extension):
-- the C# Scramble Squares article's card file (seed 003): three header lines, then
-  `Name TOP RIGHT BOTTOM LEFT` with sides HEAD-COLOUR or TAIL-COLOUR, on a square board;
+- the card file of the CodeProject article "Solving Scramble Squares - Backtracking Algorithm
+  in C#" (6 Sep 2014): three header lines, then `Name TOP RIGHT BOTTOM LEFT` with sides
+  HEAD-COLOUR or TAIL-COLOUR, on a square board;
 - the Eternity II benchmark format (Heule's edge-matching instances): a hint count H, H hint
   lines, then one line per piece `N E S W`; colour 0 is the frame; the board size follows from
   the pieces.
@@ -43,7 +44,7 @@ import re
 from pathlib import Path
 
 from ..errors import InputError
-from ..files import FOREIGN_FORMATS, ForeignFormat, TomlDoc, register_kind
+from ..files import ForeignFormat, TomlDoc, whole_number
 from . import (
     RULES,
     Edge,
@@ -168,13 +169,16 @@ def read_edge_toml(doc: TomlDoc) -> EdgePuzzle:
                     file=doc.path, line=line, field="tiles",
                 )
             settings[key] = value
-        if not settings["count"].isdigit() or int(settings["count"]) < 1:
+        try:
+            n = whole_number(settings["count"])
+        except ValueError as error:
+            raise InputError(f"count: {error}", file=doc.path, line=line, field="tiles") from None
+        if n < 1:
             raise InputError(
                 f"count must be a positive whole number, not {settings['count']!r}",
                 file=doc.path, line=line, field="tiles",
             )
         edges = tuple(edge("tiles", w, line) for w in edge_words)
-        n = int(settings["count"])
         if len(tiles) + n > rows * cols:  # checked before making the tiles: count=10**9
             raise InputError(
                 f"more tiles than the {rows * cols} cells of a {rows}x{cols} board "
@@ -205,6 +209,15 @@ def read_edge_toml(doc: TomlDoc) -> EdgePuzzle:
         if not isinstance(value, str):
             raise doc.error(f"colours.{key}", f"expected a colour name, got {value!r}")
     published = doc.published(PUBLISHED)
+    for key in published_solution_keys(published):
+        try:
+            published_looks_of(str(published[key]), "")
+        except PublishedError as error:
+            start = doc.value_line(f"published.{key}")
+            if start is None:
+                raise doc.error(f"published.{key}", str(error)) from None
+            raise InputError(str(error), file=doc.path, line=start + error.offset,
+                             field=f"published.{key}") from None
     puzzle = EdgePuzzle(
         name=doc.get("name", str, Path(doc.path).stem),
         rows=rows,
@@ -247,15 +260,18 @@ def read_fixed(
         words = text.split()
         if len(words) != 4:
             raise bad(f"expected: row column tile rotation, got {text!r}")
-        row, col, name, turn = words
-        on_board = row.isdigit() and col.isdigit() and 1 <= int(row) <= rows
-        if not (on_board and 1 <= int(col) <= cols):
+        row_text, col_text, name, turn = words
+        try:
+            row, col = whole_number(row_text), whole_number(col_text)
+        except ValueError as error:
+            raise bad(f"row and column: {error}") from None
+        if not (1 <= row <= rows and 1 <= col <= cols):
             raise bad(f"no cell at row {row}, column {col} on a {rows}x{cols} board")
         if name not in names:
             raise bad(f"no tile named {name!r}")
         if turn not in ("0", "90", "180", "270"):
             raise bad(f"rotation must be 0, 90, 180 or 270 (clockwise), not {turn!r}")
-        cell = (int(row) - 1, int(col) - 1)
+        cell = (row - 1, col - 1)
         if cell in taken or any(f.tile == names[name] for f in fixed):
             raise bad("a cell or a tile is fixed twice")
         taken.add(cell)
@@ -293,17 +309,37 @@ def check_frame(
         )
 
 
+class PublishedError(ValueError):
+    """A published solution that is not rows of four-letter cells; `offset`: its line in the
+    value."""
+
+    def __init__(self, message: str, offset: int) -> None:
+        super().__init__(message)
+        self.offset = offset
+
+
+def published_solution_keys(published: dict[str, object]) -> list[str]:
+    """The published fields holding a solution drawn as text (not the count 'solutions')."""
+    return [k for k in published if k == "solution" or k.startswith("solution_level")]
+
+
 def published_looks(puzzle: EdgePuzzle, key: str) -> list[Look]:
     """A published solution stored as text: rows of cells, each its edge letters, '*' if marked."""
-    text = str(puzzle.published[key])
-    shown: list[Look] = []
     mark = puzzle.apart or next((t.mark for t in puzzle.tiles if t.mark), "")
-    for row in text.split("\n"):
+    return published_looks_of(str(puzzle.published[key]), mark)
+
+
+def published_looks_of(text: str, mark: str) -> list[Look]:
+    shown: list[Look] = []
+    for offset, row in enumerate(text.split("\n")):
         for word in row.split():
             marked = word.endswith("*")
             letters = word.rstrip("*")
             if len(letters) != 4:
-                raise ValueError(f"published cell {word!r} is not four edge letters")
+                shown_word = word if len(word) <= 40 else word[:40] + "..."
+                raise PublishedError(
+                    f"published cell {shown_word!r} is not four edge letters (and '*' for a "
+                    "mark)", offset)
             shown.append((tuple((ch, "") for ch in letters), mark if marked else ""))
     return shown
 
@@ -423,7 +459,7 @@ def to_article(puzzle: EdgePuzzle) -> str:
 
 # ---------------------------------------------------------------- the Eternity II benchmark format
 
-_WHOLE = re.compile(r"^\d+$")
+_WHOLE = re.compile(r"^[0-9]+$")  # not \d: Unicode digits are not colours of the format
 _NUMBER = re.compile(r"^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$")
 
 
@@ -489,12 +525,16 @@ def read_e2(path: str, text: str) -> EdgePuzzle:
         if "#" in line:
             raise bad("the format has no comments ('#')", number, "syntax")
     first_line, first = lines[0][0], lines[0][1].split()
-    if len(first) != 1 or not _WHOLE.match(first[0]):
+    try:
+        hints = whole_number(first[0]) if len(first) == 1 else -1
+    except ValueError:
+        hints = -1
+    if hints < 0:
+        shown = lines[0][1].strip()
         raise bad(
             f"the first line must be the hint count, a whole number 0 or more, not "
-            f"{lines[0][1].strip()!r}", first_line, "hints",
+            f"{shown if len(shown) <= 40 else shown[:40] + '...'!r}", first_line, "hints",
         )
-    hints = int(first[0])
     if hints > len(lines) - 1:
         raise bad(
             f"bad hint count {hints}: the file has only {len(lines) - 1} more lines",
@@ -519,7 +559,7 @@ def read_e2(path: str, text: str) -> EdgePuzzle:
                 raise bad(
                     f"colour {word!r} is not a whole number 0 or more (0 is the frame)", number
                 )
-        edges = tuple((str(int(w)), "") for w in words)
+        edges = tuple((w.lstrip("0") or "0", "") for w in words)  # 07 is colour 7
         tiles.append(Tile(edges, "", str(len(tiles) + 1)))  # type: ignore[arg-type]
         tile_lines.append(number)
     if not tiles:
@@ -553,6 +593,8 @@ def to_e2(puzzle: EdgePuzzle) -> str:
     return "\r\n".join(lines) + "\r\n"
 
 
-register_kind("edge-matching", read_edge_toml)
-FOREIGN_FORMATS.append(ForeignFormat(E2_FORMAT, sniff_e2, read_e2))
-FOREIGN_FORMATS.append(ForeignFormat(ARTICLE_FORMAT, sniff_article, read_article))
+read = read_edge_toml  # the reader models/files.py finds by convention
+FOREIGN_FORMATS = (  # files read as they are, recognised by their content
+    ForeignFormat(E2_FORMAT, sniff_e2, read_e2),
+    ForeignFormat(ARTICLE_FORMAT, sniff_article, read_article),
+)

@@ -1,4 +1,5 @@
-"""Reference solver for edge-matching puzzles: the compatibility graph of seed 000.
+"""Reference solver for edge-matching puzzles: the compatibility graph that Daniel Downes
+describes for his BlockProblemGame (github.com/danieldownes/BlockProblemGame, docs/solutions.html).
 
 Written independently of the encodings: it shares only the puzzle's data classes, and computes
 rotations, the matching test and identical tiles again here. One node per (tile type, distinct
@@ -405,7 +406,8 @@ def cubes(model: ReferenceModel) -> list[tuple[int, int]]:
 
 
 class ReferenceEdge(Backend):
-    """The compatibility-graph backtracker of seed 000; classes up to turns by least images."""
+    """The compatibility-graph backtracker (after Daniel Downes's BlockProblemGame); classes
+    up to turns by least images."""
 
     name = "reference:edge-matching"
     takes = "reference"

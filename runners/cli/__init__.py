@@ -1,39 +1,64 @@
 """The puzzlesat command line: list, backends, solve, count, verify, export and bench any puzzle.
 
 Commands parse their flags, call the Python API (runners/api.py) and print. Each family's own
-flags and printing live in runners/cli/<family>.py (`FAMILY_CLIS`); nothing below this package
+flags and printing live in runners/cli/STEM.py, found from the one declaration of families
+(`registry.FAMILIES`); nothing below this package
 sees an argparse namespace.
 """
 
 from __future__ import annotations
 
 import argparse
-import importlib
 import importlib.util
 import json
 import math
 import signal
 import sys
+import warnings
 from types import ModuleType
 
 from .. import api
 from .. import output as report
+from ..children import WorkerDied
 from ..executors import EXECUTOR_NAMES
 from ..models import files
 from ..models.errors import InputError
-from ..registry import DEFAULTS, family_of
+from ..registry import DEFAULTS, FAMILIES, family_of, module_name, part
 from . import pictures
 
-FAMILY_CLIS = {
-    "packing": "puzzlesat.cli.packing",
-    "edge-matching": "puzzlesat.cli.edge_matching",
-    "mind-lock": "puzzlesat.cli.mind_lock",
-}
 COMMANDS = ("solve", "count", "verify", "export", "bench", "solutions")
+
+# The one translation of the library's words into the command line's: an InputError raised below
+# the command line names the API's parameter (field="jobs"); the user at the terminal reads the
+# flag that sets it (--jobs).
+PARAMETER_FLAGS = {
+    "backend": "--backend", "jobs": "--jobs", "executor": "--executor", "modulo": "--modulo",
+    "time_limit": "--time-limit", "checkpoint": "--checkpoint", "encoding": "--encoding",
+    "format": "--format", "output": "--output", "results": "--results", "path": "-o",
+    "level": "--level", "start": "--from", "steps": "--steps", "sample": "--sample",
+    "seed": "--seed", "repeat": "--repeat", "queries": "--queries", "workers": "--workers",
+    "cnf_model": "--cnf-model", "cpsat_model": "--cpsat-model", "amo": "--no-amo",
+    "label_tiles": "--label-tiles", "unreduced_time_limit": "--unreduced-time-limit",
+    "interior_colours": "--interior-colours", "border_colours": "--border-colours",
+    "contender": "--contender", "metric": "--metric", "memory": "--memory",
+}
+
+PATH_PARAMETERS = {"output", "results", "checkpoint", "path"}
+
+
+def in_flags(error: InputError) -> InputError:
+    """The error as the command line says it: the parameter it names given as its flag."""
+    flag = PARAMETER_FLAGS.get(error.field or "")
+    # a field of a puzzle file (a sliding puzzle's `start`) is no flag; a path given as a
+    # parameter (output, results, checkpoint) is named as the file it is
+    if flag is None or (error.file and error.field not in PATH_PARAMETERS):
+        return error
+    return InputError(error.message, file=error.file, line=error.line, field=flag)
 
 
 def family_cli(kind: str) -> ModuleType:
-    return importlib.import_module(FAMILY_CLIS[kind])
+    """The command-line module of a family (runners/cli/STEM.py)."""
+    return part(kind, "cli")
 
 
 class Parser(argparse.ArgumentParser):
@@ -122,6 +147,9 @@ def build_parser() -> argparse.ArgumentParser:
     count.add_argument("--checkpoint", metavar="FILE",
                        help="record each finished cube in FILE; run again with it to resume")
     listing.add_argument("--limit", type=positive, default=10, help="how many (default 10)")
+    count.add_argument("--limit", type=positive, default=None, metavar="N",
+                       help="stop at the N-th solution: --limit 2 tells whether a puzzle (a "
+                       "challenge) has exactly one solution")
     for command in (solve, count, listing, export, verify, bench):
         command.add_argument(
             "--encoding", default=None,
@@ -151,11 +179,11 @@ def build_parser() -> argparse.ArgumentParser:
     pictures.add_commands(commands)  # draw, gallery, play
     by_name = {"solve": solve, "count": count, "verify": verify, "export": export,
                "bench": bench, "solutions": listing, "backends": backends}
-    for kind in FAMILY_CLIS:
+    for kind in FAMILIES:
         try:
             module = family_cli(kind)
         except ModuleNotFoundError as error:  # a family whose command line is not installed
-            if error.name != FAMILY_CLIS[kind]:
+            if error.name != module_name(kind, "cli"):
                 raise
             continue
         for name, command in by_name.items():
@@ -175,8 +203,8 @@ def load(args: argparse.Namespace, name: str | None = None):
     puzzle = files.load(name or args.puzzle)
     module = family_cli(puzzle.kind)
     options = {k: v for k, v in module.load_options(args).items() if v is not None}
-    for kind in FAMILY_CLIS:  # flags of other families given for this puzzle are refused
-        if kind != puzzle.kind and importlib.util.find_spec(FAMILY_CLIS[kind]):
+    for kind in FAMILIES:  # flags of other families given for this puzzle are refused
+        if kind != puzzle.kind and importlib.util.find_spec(module_name(kind, "cli")):
             for flag, value in family_cli(kind).own_flags(args).items():
                 if value is not None and flag not in module.own_flags(args):
                     raise InputError(f"does not apply to {puzzle.kind} puzzles", field=flag)
@@ -190,6 +218,18 @@ def main(argv: list[str] | None = None) -> int:
     # SIGINT ignored (a background job): the user who sends it means it
     previous = signal.signal(signal.SIGTERM, _terminate)
     previous_int = signal.signal(signal.SIGINT, signal.default_int_handler)
+    with warnings.catch_warnings():  # the library's warnings reach the user, one line each
+        warnings.showwarning = show_warning
+        return _run(args, previous, previous_int)
+
+
+def show_warning(message, category, filename, lineno, file=None, line=None) -> None:
+    """A warning as the command line says it: one line on standard error."""
+    text = " ".join(str(message).split())
+    print(f"puzzlesat: warning: {text}", file=sys.stderr, flush=True)
+
+
+def _run(args: argparse.Namespace, previous, previous_int) -> int:
     try:
         if hasattr(args, "run"):  # a family's own command
             return args.run(args)
@@ -202,8 +242,11 @@ def main(argv: list[str] | None = None) -> int:
         puzzle, module = load(args)
         return globals()[f"run_{args.command}"](puzzle, module, args)
     except InputError as error:
-        print(f"puzzlesat: error: {error}", file=sys.stderr)
+        print(f"puzzlesat: error: {in_flags(error)}", file=sys.stderr)
         return 2
+    except WorkerDied as died:  # a solve's child process ended without its answer
+        print(f"puzzlesat: error: {died}", file=sys.stderr)
+        return 1
     except KeyboardInterrupt:
         print("puzzlesat: interrupted", file=sys.stderr)
         return 130
@@ -278,15 +321,31 @@ def run_count(puzzle, module, args) -> int:
     options = family_options(module, args, "count")
     count = api.count(
         puzzle, args.backend, args.modulo, args.jobs, args.executor, args.time_limit,
-        args.checkpoint, progress=not args.json, say=report.say, **options,
+        args.checkpoint, progress=not args.json, say=report.say, limit=args.limit, **options,
     )
     if args.json:
         print(json.dumps(count.to_json()))
     else:
         print(count.sentence())
-        for line in module.count_lines(puzzle, count):
-            print(line)
+        if args.limit is not None:
+            print(uniqueness(puzzle.name, count))
+        else:
+            for line in module.count_lines(puzzle, count):
+                print(line)
+    if args.limit is not None:  # the answer asked for: stopping at the limit is no failure
+        return 0
     return 0 if count.complete else 1
+
+
+def uniqueness(name: str, count) -> str:
+    """What a count up to a limit says about the puzzle: unique, several, or none."""
+    if count.number == 0:
+        return f"{name}: no solution"
+    if count.details.get("unique"):
+        return f"{name}: unique: exactly one solution"
+    if count.complete:
+        return f"{name}: not unique: exactly {count.number:,} solutions"
+    return f"{name}: not unique: at least {count.number:,} solutions (stopped at the limit)"
 
 
 def run_verify(puzzle, module, args) -> int:
@@ -306,7 +365,7 @@ def run_verify(puzzle, module, args) -> int:
 
 
 def run_export(puzzle, module, args) -> int:
-    report.check_output(args.output)
+    report.check_export(args.output, args.format)
     options = family_options(module, args, "export")
     text, summary = api.export(puzzle, args.format, **options)
     report.write_export(args.output, text, summary)

@@ -45,7 +45,7 @@ from ..models.edge_matching.encode import (
     placements,
     split_cubes,
 )
-from ..models.edge_matching.reader import edge_word, published_looks
+from ..models.edge_matching.reader import edge_word, published_looks, published_solution_keys
 from ..models.edge_matching.tables import build_tables, grid_of_nodes, plan_cubes
 from ..models.encoded import check_card_encoding, to_dimacs, to_dlx
 from ..models.errors import InputError
@@ -132,9 +132,7 @@ def solution_json(puzzle: EdgePuzzle, grid: list[Placed]) -> list[list[dict]]:
 def published_solutions(puzzle: EdgePuzzle) -> dict[str, bool]:
     """Whether each published solution stored with the puzzle obeys the rules of this level."""
     out = {}
-    for key in puzzle.published:
-        if not key.startswith("solution"):
-            continue
+    for key in published_solution_keys(puzzle.published):
         other_level = key.startswith("solution_level") and key != f"solution_level{puzzle.level}"
         if puzzle.levels and other_level:
             continue
@@ -192,6 +190,7 @@ class EdgeMatching(Family):
     kind = "edge-matching"
     takes = ("cpsat", "cnf", "cover", "reference", "tables")
     export_formats = ("dimacs", "xcc")
+    own_backends = {"reference": reference.ReferenceEdge}
     moduli = ("none", "symmetry")
     load_options = ("level",)
     options = ("encoding", "cpsat_model", "cnf_model", "amo")
@@ -211,14 +210,14 @@ class EdgeMatching(Family):
         if level is None:
             return at_level(puzzle, 1) if puzzle.levels and not puzzle.level else puzzle
         if not isinstance(level, int) or isinstance(level, bool):
-            raise InputError(f"a level is a whole number, not {level!r}", field="--level")
+            raise InputError(f"a level is a whole number, not {level!r}", field="level")
         if not puzzle.levels:
             if level == 1:  # every puzzle is its own Level 1
                 return puzzle
-            raise InputError(f"{puzzle.name} has no levels", field="--level")
+            raise InputError(f"{puzzle.name} has no levels", field="level")
         if not 1 <= level <= len(puzzle.levels):
             raise InputError(
-                f"{puzzle.name} has levels 1..{len(puzzle.levels)}, not {level}", field="--level"
+                f"{puzzle.name} has levels 1..{len(puzzle.levels)}, not {level}", field="level"
             )
         return at_level(puzzle, level)
 
@@ -228,9 +227,9 @@ class EdgeMatching(Family):
         modulo = super().check_modulo(puzzle, modulo)
         if modulo == "symmetry" and puzzle.fixed:
             raise InputError(
-                "--modulo symmetry needs rules that stay the same when the board is turned; "
+                "'symmetry' needs rules that stay the same when the board is turned; "
                 f"{puzzle.name} has fixed tiles",
-                field="--modulo",
+                field="modulo",
             )
         return modulo
 
@@ -240,8 +239,8 @@ class EdgeMatching(Family):
                cnf_model: str | None = None, amo: bool | None = None) -> None:
         if cnf_model is not None and cnf_model not in CNF_MODELS:
             raise InputError(f"unknown CNF model {cnf_model!r}; one of: {', '.join(CNF_MODELS)}",
-                             field="--cnf-model")
-        for flag, value in (("--cnf-model", cnf_model), ("--no-amo", amo)):
+                             field="cnf_model")
+        for flag, value in (("cnf_model", cnf_model), ("amo", amo)):
             if value is not None and backend.takes != "cnf":
                 raise InputError(f"chooses the CNF; {backend.name} does not take CNF", field=flag)
         self.check_encoding(backend, encoding, DEFAULT_CARD_ENCODING)
@@ -249,11 +248,11 @@ class EdgeMatching(Family):
             if cpsat_model not in CPSAT_VARIANTS:
                 raise InputError(
                     f"unknown CP-SAT model {cpsat_model!r}; one of: {', '.join(CPSAT_VARIANTS)}",
-                    field="--cpsat-model",
+                    field="cpsat_model",
                 )
             if backend.takes != "cpsat":
                 raise InputError(f"chooses the CP-SAT model; {backend.name} does not take one",
-                                 field="--cpsat-model")
+                                 field="cpsat_model")
 
     def encode(self, puzzle: EdgePuzzle, backend: Backend, turns: int = 0,
                parity: int | None = None, encoding: str | None = None,
@@ -263,9 +262,9 @@ class EdgeMatching(Family):
         if backend.takes == "cover":
             if turns:
                 raise InputError(
-                    f"{backend.name} counts edge-matching grids with --modulo none: classes up to "
+                    f"{backend.name} counts edge-matching grids with modulo 'none': classes up to "
                     "turns need the grids a turn leaves unchanged, which exact cover with "
-                    "colours cannot say", field="--modulo")
+                    "colours cannot say", field="modulo")
             return encode_cover(puzzle, 0, parity)
         if backend.takes == "tables":
             return build_tables(puzzle, turns, parity=parity)
@@ -366,7 +365,7 @@ class EdgeMatching(Family):
     def _small(self, puzzle: EdgePuzzle) -> bool:
         return len(puzzle.tiles) <= SMALL_BOARD
 
-    def _solver_works(self, puzzle, backend, runner, turns, parity=None, encoding=None,
+    def _solver_works(self, puzzle, backend, runner, key, turns, parity=None, encoding=None,
                       cpsat_model=None, cnf_model=None, amo=None) -> list[Work]:
         """One work per turn: the grids it leaves unchanged (turn 0: every grid, in cubes)."""
         works = []
@@ -376,12 +375,12 @@ class EdgeMatching(Family):
             weights = sizes = None
             if backend.takes == "tables":  # cubes on the first cells, corner orbits weighted
                 cubes, weights, sizes = plan_cubes(model, 1 if self._small(puzzle) else
-                                                   backend.cubes_per_job * max(1, runner.jobs))
+                                                   runner.cubes_wanted(key, backend.cubes_per_job))
             elif k or self._small(puzzle):
                 cubes = [()]
             else:
                 cubes = split_cubes(self._options(puzzle, backend, parity), puzzle,
-                                    backend.cubes_per_job * max(1, runner.jobs))
+                                    runner.cubes_wanted(key, backend.cubes_per_job))
             label = "all grids" if not k else f"grids fixed by {TURN_NAMES[k]}"
             if parity is not None:
                 label += f", marks on {PARITIES[parity]} cells"
@@ -417,7 +416,7 @@ class EdgeMatching(Family):
         else:
             # a grid unchanged by a quarter turn one way is unchanged the other way too
             counted = [k for k in turns if k != 3]
-            works = self._solver_works(puzzle, backend, runner, counted, None, encoding,
+            works = self._solver_works(puzzle, backend, runner, key, counted, None, encoding,
                                        cpsat_model, cnf_model, amo)
             tallies = self._run(works, runner, key, self._small(puzzle))
             complete = all(t.complete for t in tallies)
@@ -488,7 +487,7 @@ class EdgeMatching(Family):
                               backend.payload(model), reference.cubes(model),
                               stops_itself=backend.stops_itself)]
             else:
-                works = self._solver_works(puzzle, backend, runner, [0], p,
+                works = self._solver_works(puzzle, backend, runner, key, [0], p,
                                            encoding if backend.takes == "cnf" else None)
             [tally] = self._run(works, runner, key, self._small(puzzle))
             if not tally.complete:
@@ -687,7 +686,7 @@ class EdgeMatching(Family):
         encoding = check_card_encoding(encoding, DEFAULT_CARD_ENCODING)
         if cnf_model is not None and cnf_model not in CNF_MODELS:
             raise InputError(f"unknown CNF model {cnf_model!r}; one of: {', '.join(CNF_MODELS)}",
-                             field="--cnf-model")
+                             field="cnf_model")
         model = encode_cnf(puzzle, encoding, 0, None, cnf_model or DEFAULT_CNF_MODEL,
                            amo is not False)
         header = [
