@@ -207,8 +207,8 @@ def test_committed_gallery_pictures_parse_with_one_shape_per_cell():
         pytest.skip("no committed galleries in this checkout")
     for spec in GALLERIES:
         puzzle = load_at(spec.puzzle, spec.level)
-        if puzzle.kind == "packing":
-            cells = len(picture_cells(puzzle.board))
+        if puzzle.kind == "packing":  # in space: one square per cell in the layers drawn
+            cells = len(puzzle.board_cells)
         elif puzzle.kind == "edge-matching":
             cells = puzzle.rows * puzzle.cols
         elif puzzle.kind == "sliding-block":  # a hardest position and the positions after it
