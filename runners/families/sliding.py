@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import random
 import statistics
+import sys
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
@@ -337,8 +338,9 @@ class Sliding(Family):
                              field="backend")
         if start is not None:
             raise InputError("applies to solve; count counts every position", field="start")
-        found = table_of(puzzle, memory, progress=runner.progress if hasattr(
-            runner, "progress") else False)
+        # a progress bar where the count shows progress and a person watches stderr
+        shown = getattr(runner, "progress", None) is not None and sys.stderr.isatty()
+        found = table_of(puzzle, memory, progress=shown)
         figures = report(found)
         return Count(puzzle.name, found.build.positions, counted(puzzle), "none", True,
                      found.build.seconds, TABLE, runner.executor.name,
