@@ -264,7 +264,8 @@ def _field_at(text: str, line: int) -> str | None:
     return None
 
 
-def picture_rows(doc: TomlDoc, field: str, value: str, allowed: str = "X.") -> tuple[str, ...]:
+def picture_rows(doc: TomlDoc, field: str, value: str, allowed: str = "X.",
+                 offset: int = 0) -> tuple[str, ...]:
     """The rows of a picture written as a multi-line string, exactly as drawn.
 
     Every character counts: a row is never shifted. Rows may be indented all alike (the common
@@ -272,11 +273,12 @@ def picture_rows(doc: TomlDoc, field: str, value: str, allowed: str = "X.") -> t
     blank in the middle of a row or a blank line between rows (draw cells outside the board or
     piece as '.'). Rows may differ in length: the cells missing at the end of a shorter row are
     holes, as if drawn with '.'. Blank lines before the first row and after the last are ignored.
+    `offset`: how many lines of the field's value come before `value` (a layer of a solid).
     """
     first_line = doc.value_line(field)
 
     def bad(message: str, i: int) -> InputError:
-        line = None if first_line is None else first_line + i
+        line = None if first_line is None else first_line + offset + i
         if line is None:
             return doc.error(field, message)
         return InputError(message, file=doc.path, line=line, field=field)
@@ -314,6 +316,30 @@ def picture_rows(doc: TomlDoc, field: str, value: str, allowed: str = "X.") -> t
     return tuple(rows)
 
 
+LAYER_SEPARATOR = re.compile(r"^\s*-+\s*$")
+
+
+def layer_pictures(doc: TomlDoc, field: str, value: str, allowed: str = "X."
+                   ) -> tuple[tuple[str, ...], ...]:
+    """The layers of a solid drawn as pictures one after another, the bottom layer first,
+    separated by lines of dashes ('---'); each layer is read as `picture_rows` reads a picture
+    (errors at the line of the layer's row)."""
+    lines = value.split("\n")
+    layers, start = [], 0
+    for i, line in enumerate([*lines, "-"]):
+        if LAYER_SEPARATOR.match(line):
+            chunk = "\n".join(lines[start:i])
+            if not chunk.strip():
+                first_line = doc.value_line(field)
+                raise InputError(f"layer {len(layers) + 1} is empty: draw it with '.', or "
+                                 "remove the extra line of dashes", file=doc.path,
+                                 line=None if first_line is None else first_line + i,
+                                 field=field)
+            layers.append(picture_rows(doc, field, chunk, allowed, offset=start))
+            start = i + 1
+    return tuple(layers)
+
+
 # ---------------------------------------------------------------- kinds, formats and the catalog
 
 Reader = Callable[[TomlDoc], object]
@@ -326,6 +352,9 @@ class ForeignFormat:
     name: str
     sniff: Callable[[str, str], bool]  # (path, text) -> whether this format applies
     read: Callable[[str, str], object]  # (path, text) -> puzzle
+    # sniffed only by an exact header: asked before the formats that also claim near misses (to
+    # name what is wrong in them), so that those never take a file of this format
+    exact: bool = False
 
 
 def _reader(kind: str):
@@ -363,7 +392,7 @@ def read_puzzle_text(path: str, text: str):
     """A puzzle from a file's text, by its kind (TOML) or a foreign format's reader."""
     text = text.removeprefix(BYTE_ORDER_MARK)  # written by some editors: accepted, never shown
     formats = foreign_formats()
-    for fmt in formats:
+    for fmt in sorted(formats, key=lambda fmt: not fmt.exact):  # exact headers first
         if fmt.sniff(path, text):
             return fmt.read(path, text)
     try:

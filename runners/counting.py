@@ -20,7 +20,21 @@ from .children import WorkerDied
 from .executors import Executor, Result, Work
 from .models.errors import PuzzlesatWarning
 
-Progress = Callable[[int, int, int], None]  # (cubes done, cubes in all, solutions so far)
+# (work done, work in all, solutions so far): cubes, or, where the works estimate their cubes'
+# sizes (Work.sizes), thousandths of a per cent of the estimated work, so that the time left
+# holds on uneven cubes.
+Progress = Callable[[int, int, int], None]
+SCALE = 100_000  # work units in all when cubes are weighted by their estimated size
+
+
+def work_units(works: list[Work]) -> dict[str, list[int]]:
+    """Each cube's share of the progress bar: 1 each, or by the works' estimated sizes (every
+    cube at least 1, so that a cube estimated empty still moves the bar)."""
+    if not any(w.sizes for w in works):
+        return {w.token: [1] * len(w.cubes) for w in works}
+    total = sum(sum(w.sizes or [0.0]) for w in works) or 1.0
+    return {w.token: [max(1, round(SCALE * s / total)) for s in (w.sizes or [0.0] * len(w.cubes))]
+            for w in works}
 
 
 @dataclass
@@ -63,12 +77,14 @@ def run(
                 tally.values[i], tally.finished[i] = tuple(saved), True
             else:
                 pending.setdefault(work.token, []).append(i)
-    total = sum(len(w.cubes) for w in works)
+    units = work_units(works)
+    total = sum(sum(u) for u in units.values())
 
     def shown() -> int:
         return sum(t.total() for t in tallies.values() if t.work.shown)
 
-    done = sum(sum(t.finished) for t in tallies.values())
+    done = sum(u for t in tallies.values() for u, ok in zip(units[t.work.token], t.finished)
+               if ok)
     if progress:
         progress(done, total, shown())
 
@@ -80,7 +96,7 @@ def run(
             tally.values[i], tally.finished[i] = tuple(values), ok
             if ok:
                 finished.append(i)
-                done += 1
+                done += units[work.token][i]
         if checkpoint and finished:
             checkpoint.record(work.label, finished, [tally.values[i] for i in finished])
         if progress:
@@ -100,7 +116,7 @@ def run(
 @contextmanager
 def progress_bar(what: str, show: bool | Progress | None):
     """A Progress for `count(progress=...)`: True draws a bar on standard error (with the running
-    count, cubes done and an estimate of the time left), a callable is used as it is."""
+    count, the work done and an estimate of the time left), a callable is used as it is."""
     if callable(show):
         yield show
         return
@@ -110,7 +126,8 @@ def progress_bar(what: str, show: bool | Progress | None):
     from tqdm import tqdm
 
     # tqdm estimates the time left from the cubes' pace
-    bar = tqdm(total=0, desc=what, unit="cube", file=sys.stderr, leave=False, disable=None)
+    bar = tqdm(total=0, desc=what, unit="", file=sys.stderr, leave=False, disable=None,
+               bar_format="{desc}: {percentage:3.0f}%|{bar}| {elapsed}<{remaining}{postfix}")
 
     def update(done: int, total: int, found: int) -> None:
         if bar.total != total:

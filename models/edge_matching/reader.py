@@ -59,7 +59,8 @@ from . import (
 )
 
 FIELDS = {
-    "kind", "name", "title", "source", "rows", "cols", "rule", "halves", "frame", "apart",
+    "kind", "name", "title", "source", "rows", "cols", "rule", "halves", "frame", "border",
+    "apart",
     "levels", "tiles", "fixed", "colours", "published",
 }
 PUBLISHED = {
@@ -137,6 +138,8 @@ def read_edge_toml(doc: TomlDoc) -> EdgePuzzle:
 
     frame_word = doc.get("frame", str)
     frame = None if frame_word is None else edge("frame", frame_word)
+    border_word = doc.get("border", str)
+    border = None if border_word is None else edge("border", border_word)
     if "apart" in doc.data and "levels" in doc.data:
         raise doc.error("levels", "give apart or levels, not both")
     levels: tuple[str | None, ...] = ()
@@ -235,6 +238,7 @@ def read_edge_toml(doc: TomlDoc) -> EdgePuzzle:
         level=1 if levels else 0,
         file_format=TOML_FORMAT,
         colour_names=dict(colours),
+        border=border,
     )
     check_frame(puzzle, tile_lines, doc.path, "tiles", doc.line_of("frame"))
     check_size(puzzle, doc.path, doc.line_of("tiles"), "tiles")
@@ -371,6 +375,8 @@ def to_toml(puzzle: EdgePuzzle) -> str:
         lines.append("halves = [" + ", ".join(quote(h) for h in halves) + "]")
     if puzzle.frame is not None:
         lines.append(f"frame = {quote(edge_word(puzzle.frame))}")
+    if puzzle.border is not None:
+        lines.append(f"border = {quote(edge_word(puzzle.border))}")
     if puzzle.levels:
         lines.append("levels = [" + ", ".join(quote(m or "") for m in puzzle.levels) + "]")
     elif puzzle.apart:

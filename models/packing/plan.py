@@ -3,21 +3,74 @@
 With symmetry reduction one piece is restricted to one placement per orbit under the board's
 symmetry group, each cube weighted by its orbit's size; classes then follow from Burnside's lemma
 with the solutions every other symmetry leaves unchanged (models/symmetry.py).
+
+The group acts on solutions: a symmetry moves every cell and, where it mirrors, gives each piece
+the place of its mirror twin (a chiral solid's mirror image is another piece of the set). Mirror
+symmetries count only where the set holds every piece's mirror image: always on the square
+lattice when pieces may be turned over (each piece is its own twin), in space only for sets like
+the Soma cube's. Modulo 'rotation' keeps the rotations of the board alone.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..geometry import Cell, Transform, board_symmetries
+from ..geometry import Cell, Transform
 from ..symmetry import IDENTITY, Group, burnside, orbit_representatives
 from . import PackingPuzzle, Placement, placements
 
 Cube = tuple[int, ...]  # signed 1-based placement indices: +k uses placement k-1, -k forbids it
+MODULI = ("none", "symmetry", "rotation")
 
 
-def moved(placement: Placement, transform: Transform) -> frozenset[Cell]:
-    return frozenset(transform(c) for c in placement.cells)
+@dataclass(frozen=True)
+class Symmetry:
+    """A symmetry of a puzzle: a map of the board's cells and the piece each piece becomes."""
+
+    name: str
+    move: Transform
+    twin: tuple[int, ...]  # piece i becomes piece twin[i] (itself, unless the move mirrors)
+
+    def placed(self, piece: int, cells) -> tuple[int, frozenset[Cell]]:
+        return self.twin[piece], frozenset(self.move(c) for c in cells)
+
+
+def mirror_twins(puzzle: PackingPuzzle) -> tuple[int, ...] | None:
+    """Each piece's mirror twin (a piece whose shape is its mirror image, up to the turns it may
+    take), paired one to one; None when the set lacks some piece's mirror image."""
+    lattice = puzzle.lattice
+    if puzzle.flip:
+        return tuple(range(len(puzzle.pieces)))  # turned over, a piece is its own mirror image
+
+    def canonical(cells) -> tuple:
+        return min(lattice.orientations(cells, False))
+
+    by_shape: dict[tuple, list[int]] = {}
+    for i, piece in enumerate(puzzle.pieces):
+        by_shape.setdefault(canonical(piece.cells), []).append(i)
+    twin = [0] * len(puzzle.pieces)
+    for shape, same in by_shape.items():
+        mirrored = by_shape.get(canonical(lattice.mirror(shape)), [])
+        if len(mirrored) != len(same):
+            return None
+        for i, j in zip(same, mirrored):
+            twin[i] = j
+    return tuple(twin)
+
+
+def puzzle_symmetries(puzzle: PackingPuzzle, modulo: str = "symmetry") -> list[Symmetry]:
+    """The symmetries a count modulo 'symmetry' or 'rotation' uses, the identity first; those
+    that move a pre-placed piece of a challenge are left out."""
+    twins = mirror_twins(puzzle) if modulo == "symmetry" else None
+    same = tuple(range(len(puzzle.pieces)))
+    held = {(p.piece, frozenset(p.cells)) for p in puzzle.placed}
+    found = []
+    for name, move in puzzle.lattice.board_symmetries(puzzle.board_cells, twins is not None):
+        mirrors = puzzle.lattice.is_reflection(name) and not puzzle.flip
+        symmetry = Symmetry(name, move, twins if mirrors and twins else same)
+        if {symmetry.placed(p.piece, p.cells) for p in puzzle.placed} == held:
+            found.append(symmetry)
+    return found
 
 
 @dataclass
@@ -54,14 +107,55 @@ class CountPlan:
 
 
 def placement_orbits(
-    piece: int, options: list[Placement], group: list[Transform]
+    piece: int, options: list[Placement], group: list[Symmetry]
 ) -> list[tuple[int, int]]:
-    """One representative placement (index into options) per orbit of a piece, and its size."""
+    """One representative placement (index into options) per orbit of a piece, and its size,
+    under the symmetries that keep the piece itself (a subgroup: its orbits weigh exactly)."""
+    keeping = [s for s in group if s.twin[piece] == piece]
     of_piece = {frozenset(p.cells): k for k, p in enumerate(options) if p.piece == piece}
     orbits = orbit_representatives(
-        of_piece, lambda cells: {frozenset(t(c) for c in cells) for t in group}
+        of_piece, lambda cells: {s.placed(piece, cells)[1] for s in keeping}
     )
     return [(of_piece[cells], size) for cells, size in orbits]
+
+
+@dataclass(frozen=True)
+class Bundle:
+    """Placements a symmetry maps onto one another (one of each piece): a solution it leaves
+    unchanged holds all of them or none, so they are one option of its exact cover."""
+
+    pieces: tuple[int, ...]
+    cells: tuple[Cell, ...]
+    orientation: int = -1
+
+
+def fixed_options(options: list[Placement], symmetry: Symmetry) -> list[Placement | Bundle]:
+    """The options of the exact cover whose solutions are those `symmetry` leaves unchanged:
+    each placement with its images under the symmetry's powers, where they fit together."""
+    known = {(p.piece, frozenset(p.cells)) for p in options}
+    found: list[Placement | Bundle] = []
+    seen: set = set()
+    for p in options:
+        start = (p.piece, frozenset(p.cells))
+        if start in seen:
+            continue
+        cycle = [start]
+        while True:
+            image = symmetry.placed(*cycle[-1])
+            if image == start or image not in known:
+                break
+            cycle.append(image)
+        seen.update(cycle)
+        if image != start:
+            continue
+        if len(cycle) == 1:
+            found.append(p)
+            continue
+        pieces = [piece for piece, _ in cycle]
+        cells = [c for _, covered in cycle for c in covered]
+        if len(set(pieces)) == len(pieces) and len(set(cells)) == len(cells):
+            found.append(Bundle(tuple(pieces), tuple(sorted(cells))))
+    return found
 
 
 def count_plan(puzzle: PackingPuzzle, modulo: str, min_cubes: int = 1) -> CountPlan:
@@ -72,13 +166,13 @@ def count_plan(puzzle: PackingPuzzle, modulo: str, min_cubes: int = 1) -> CountP
     adds the fixed points of every other symmetry (Burnside) for the number of classes.
     """
     options = placements(puzzle)
-    named = board_symmetries(puzzle.cells, puzzle.flip)
-    if modulo == "none" or len(named) == 1:
+    group = puzzle_symmetries(puzzle, modulo) if modulo != "none" else []
+    if len(group) <= 1:
         # the identity alone: every class is one solution
         cubes = split_cubes(puzzle, options, [()], min_cubes)
         task = CountTask("all solutions", options, cubes, [1] * len(cubes))
-        return CountPlan(modulo, symmetry_group(puzzle) if modulo != "none" else IDENTITY, [task])
-    group = [t for _, t in named]
+        return CountPlan(modulo, IDENTITY if modulo == "none" else symmetry_group(puzzle, modulo),
+                         [task])
     # Each orbit becomes a cube, so the piece with the fewest orbits leaves the least work
     # (measured on IQ Block 10: CPU time grows with the orbits, 12 orbits 3x faster than 35);
     # among those, the one whose orbits are largest reduces most.
@@ -94,15 +188,17 @@ def count_plan(puzzle: PackingPuzzle, modulo: str, min_cubes: int = 1) -> CountP
             cubes.append(cube)
             weights.append(size)
     tasks = [CountTask("one placement per orbit", options, cubes, weights)]
-    for name, transform in named[1:]:
-        fixed = [p for p in options if moved(p, transform) == frozenset(p.cells)]
-        tasks.append(CountTask(f"fixed by {name}", fixed, [()], [1]))
-    return CountPlan(modulo, symmetry_group(puzzle), tasks, reduced_by=puzzle.pieces[best].name)
+    for symmetry in group[1:]:
+        fixed = fixed_options(options, symmetry)
+        tasks.append(CountTask(f"fixed by {symmetry.name}", fixed, [()], [1]))
+    return CountPlan(modulo, symmetry_group(puzzle, modulo), tasks,
+                     reduced_by=puzzle.pieces[best].name)
 
 
-def symmetry_group(puzzle: PackingPuzzle) -> Group:
-    """The board's symmetries that the rules keep (mirror images only where pieces flip)."""
-    return Group(tuple(name for name, _ in board_symmetries(puzzle.cells, puzzle.flip)))
+def symmetry_group(puzzle: PackingPuzzle, modulo: str = "symmetry") -> Group:
+    """The board's symmetries that the rules keep: mirror images only where the set holds every
+    piece's mirror image (modulo 'symmetry'), rotations alone for modulo 'rotation'."""
+    return Group(tuple(s.name for s in puzzle_symmetries(puzzle, modulo)))
 
 
 def split_cubes(

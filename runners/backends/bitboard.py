@@ -21,6 +21,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..models.encoded import CoverModel
+from ..models.errors import InputError
 from . import STOP, Backend, Cube, Interrupted, Outcome, Values
 
 WORD = 63  # bits per word: int64 without its sign bit, so no arithmetic overflows
@@ -233,6 +234,14 @@ def warm_up() -> float:
     return time.perf_counter() - start
 
 
+def check_items(model: CoverModel) -> None:
+    """A model beyond the bitboard's items is refused before any work, saying what serves."""
+    if len(model.items) > MAX_ITEMS:
+        raise InputError(
+            f"bitboard takes at most {MAX_ITEMS} items (board cells and pieces); this puzzle "
+            f"has {len(model.items)}: use xcover or cpsat", field="backend")
+
+
 @dataclass
 class Prepared:
     model: CoverModel
@@ -255,6 +264,10 @@ class BitboardBackend(Backend):
     @classmethod
     def supported(cls) -> bool:
         return importlib.util.find_spec("numba") is not None
+
+    def payload(self, model: CoverModel) -> CoverModel:
+        check_items(model)
+        return model
 
     def prepare(self, payload: CoverModel) -> Prepared:
         return Prepared(payload, board_of(payload))
@@ -294,7 +307,7 @@ class BitboardBackend(Backend):
     def solve(self, model: CoverModel, time_limit: float | None = None) -> Outcome:
         start = time.perf_counter()
         deadline = None if time_limit is None else time.time() + time_limit
-        state = self.prepare(model)
+        state = self.prepare(self.payload(model))
         search = self._search(state, ())
         if search.done:
             values = model.values(search.chosen) if search.found else None

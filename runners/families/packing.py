@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Iterator
 
@@ -11,6 +12,7 @@ from ..checkpoint import digest
 from ..counting import Runner
 from ..executors import Work
 from ..models.encoded import check_card_encoding, to_dimacs, to_dlx
+from ..models.errors import InputError
 from ..models.packing import PackingPuzzle, Placement, exact_cover, placements
 from ..models.packing.encode import (
     DEFAULT_CARD_ENCODING,
@@ -18,7 +20,7 @@ from ..models.packing.encode import (
     encode_cover,
     encode_cpsat,
 )
-from ..models.packing.plan import count_plan, symmetry_group
+from ..models.packing.plan import MODULI, count_plan, symmetry_group
 from ..models.symmetry import IDENTITY
 from ..outcomes import Count, Solution, Verification
 from ..terminal import draw_packing
@@ -27,28 +29,31 @@ from . import Family, verify_backends
 
 def meaning(puzzle: PackingPuzzle, modulo: str) -> str:
     """What a count of this puzzle counts."""
+    placed = (f" with the {len(puzzle.placed)} pre-placed piece"
+              f"{'s' * (len(puzzle.placed) != 1)} where they are" if puzzle.placed else "")
     if modulo == "none":
         return (
-            "solutions: ways to cover the board, each piece used once; rotations and reflections "
-            "of a solution count as different"
+            f"solutions: ways to cover the board{placed}, each piece used once; rotations and "
+            "reflections of a solution count as different"
         )
-    group = symmetry_group(puzzle)
-    return f"classes of solutions under the board's symmetry group ({group.describe()})"
+    group = symmetry_group(puzzle, modulo)
+    which = "rotation group" if modulo == "rotation" else "symmetry group"
+    return f"classes of solutions under the board's {which} ({group.describe()})"
 
 
 class Packing(Family):
     kind = "packing"
     takes = ("cpsat", "cnf", "cover", "reference")
     options = ("encoding",)
-    export_formats = ("dimacs", "dlx")
+    export_formats = ("dimacs", "dlx", "stl")  # stl: puzzles in space, for 3D printing
     own_backends = {"reference": reference.ReferencePacking}
+    moduli = MODULI  # none, symmetry (rotations and mirror images the set allows), rotation
 
     def summary(self, puzzle: PackingPuzzle) -> str:
         cells = puzzle.cells
-        height = max(r for r, _ in cells) - min(r for r, _ in cells) + 1
-        width = max(c for _, c in cells) - min(c for _, c in cells) + 1
-        holes = height * width - len(cells)
-        board = f"{height}x{width}" + (f" with {holes} holes" if holes else "")
+        extent = [max(axis) - min(axis) + 1 for axis in zip(*cells)]
+        holes = math.prod(extent) - len(cells)
+        board = "x".join(map(str, extent)) + (f" with {holes} holes" if holes else "")
         return f"{len(puzzle.pieces)} pieces on {board}; {puzzle.title}"
 
     def encode(self, puzzle: PackingPuzzle, backend: Backend, options: list[Placement],
@@ -146,19 +151,19 @@ class Packing(Family):
 
     def _reference_count(self, puzzle, backend, modulo, runner, key, start) -> Count:
         """The reference enumerates every solution; classes by canonical forms."""
-        classes = modulo == "symmetry"
-        model = reference.model(puzzle, classes=classes)
+        classes = modulo != "none"
+        model = reference.model(puzzle, group=modulo if classes else None)
         cubes = reference.cubes(model, runner.cubes_wanted(key, backend.cubes_per_job))
         work = Work("reference: all solutions", backend.name, backend.payload(model), cubes)
         [tally] = runner.run([work], key)
         solutions = tally.total(0)
         number = tally.total(1) if classes else solutions
         if classes and not tally.complete:  # a lower bound: at most |G| solutions per class
-            number = max(number, -(-solutions // symmetry_group(puzzle).order))
+            number = max(number, -(-solutions // symmetry_group(puzzle, modulo).order))
         return Count(
             puzzle.name, number, meaning(puzzle, modulo), modulo, tally.complete,
             time.perf_counter() - start, backend.name, runner.executor.name,
-            symmetry_group(puzzle) if classes else IDENTITY,
+            symmetry_group(puzzle, modulo) if classes else IDENTITY,
             {"solutions": solutions, "classes": number if classes else None,
              "classes_by": "canonical forms" if classes else None},
         )
@@ -171,7 +176,7 @@ class Packing(Family):
         counts: list[Count] = []
         for name in backends or verify_backends(self.kind):
             backend = resolve(name, self.kind, "count")
-            for modulo in self.moduli:
+            for modulo in ("none", "symmetry"):
                 runner = runner_for(unreduced_time_limit if modulo == "none" else None)
                 counts.append(self.count(puzzle, backend, modulo, runner,
                                          encoding if backend.takes == "cnf" else None))
@@ -201,7 +206,16 @@ class Packing(Family):
             }
         return Verification(puzzle.name, not why, why or "", counts, result, table)
 
-    def export(self, puzzle, fmt, encoding=None) -> tuple[str, str]:
+    def export(self, puzzle, fmt, encoding=None) -> tuple[str | dict[str, bytes], str]:
+        if fmt == "stl":  # files to print: every piece and a solution (a folder or a .zip)
+            if puzzle.lattice.dimensions != 3:
+                raise InputError('STL files are made of puzzles in space (lattice = "cubic")',
+                                 field="--format")
+            if encoding is not None:
+                raise InputError("does not apply to STL files", field="--encoding")
+            from ..pictures.packing3d import print_set  # numpy-stl, the optional extra 'stl'
+
+            return print_set(puzzle)
         options = placements(puzzle)
         if fmt == "dlx":
             cover = encode_cover(exact_cover(puzzle, options))
