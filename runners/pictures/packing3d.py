@@ -19,7 +19,8 @@ from . import viewer
 from .solid import Assembly, Cell3, box_name, draw_pieces, draw_solution
 from .svg import Svg
 
-PAGE_SOLUTIONS = 24  # solutions a 3D page holds (the first the solver finds)
+PAGE_SOLUTIONS = 24  # solutions a 3D page holds: no two of one class, the first met ...
+PAGE_LOOKED_AT = 480  # ... among this many solutions (Soma: 24 classes among the first 26)
 
 
 def _extent(cells: Iterable[tuple[int, ...]]) -> tuple[int, int, int]:
@@ -80,14 +81,15 @@ def gallery(puzzle: SolidPuzzle, modulo: str, cap: int) -> galleries.Gallery:
 
 
 def page(puzzle: SolidPuzzle) -> str:
-    """The 3D page: the first solutions found, each turned by dragging and built piece by
-    piece."""
-    grids = found.packing_solutions(puzzle, limit=PAGE_SOLUTIONS)
+    """The 3D page: solutions of different classes, each turned by dragging and built piece
+    by piece."""
+    grids = found.distinct_packing_solutions(puzzle, PAGE_SOLUTIONS, PAGE_LOOKED_AT)
     if not grids:
         raise InputError(f"{puzzle.name} has no solution to show", field="PUZZLE")
-    shown = "the first solution" if len(grids) == 1 else f"the first {len(grids)} solutions"
-    rules = (f"{len(puzzle.pieces)} pieces fill {_box(puzzle)}: {shown} the solver found. Drag to "
-             "turn the box, scroll to zoom; Next puts the next piece in, bottom up.")
+    shown = ("a solution" if len(grids) == 1 else
+             f"{len(grids)} solutions, no two alike up to the box's symmetries")
+    rules = (f"{len(puzzle.pieces)} pieces fill {_box(puzzle)}: {shown}. Drag to turn the box, "
+             "scroll to zoom; Next puts the next piece in, bottom up.")
     return viewer.solid_page([assembly(puzzle, g) for g in grids], puzzle.title or puzzle.name,
                              rules, [f"solution {i}" for i in range(1, len(grids) + 1)])
 
