@@ -82,8 +82,12 @@ def count(puzzle, backend: str | None = None, modulo: str | None = None,
           jobs: int | None = None, executor: str | Executor | None = None,
           time_limit: float | None = None, checkpoint: str | None = None,
           progress: bool | Progress | None = None, say: Say | None = None,
-          **options) -> Count:
+          limit: int | None = None, **options) -> Count:
     """Count every solution (modulo 'none') or the classes up to symmetry (modulo 'symmetry').
+
+    limit: stop at the limit-th solution (modulo 'none'): limit=2 tells a puzzle with one
+    solution (complete, number 1) from one with several (complete False, number 2: at least
+    2), as a puzzle maker asks of a challenge; details['unique'] says which.
 
     jobs: worker processes (or cluster slots); executor: 'local', 'dask-local[:N]',
     'dask://HOST:PORT' or an Executor; checkpoint: a file recording each finished cube, so that
@@ -96,6 +100,8 @@ def count(puzzle, backend: str | None = None, modulo: str | None = None,
     fam.check_options(options, fam.options + getattr(fam, "count_options", ()), "count")
     time_limit = check_time_limit(time_limit)
     modulo = fam.check_modulo(puzzle, modulo or "none")
+    if limit is not None:
+        return _count_to(puzzle, fam, backend, modulo, limit, checkpoint, say, options)
     runner = make_runner(jobs, executor, time_limit, checkpoint, say)
     chosen = resolve(backend, puzzle.kind, "count")
     with progress_bar(f"{chosen.name}", progress) as shown:
@@ -103,6 +109,30 @@ def count(puzzle, backend: str | None = None, modulo: str | None = None,
         found = fam.count(puzzle, chosen, modulo, runner, **options)
     _say_default(say, backend, puzzle.kind, "count")
     return found
+
+
+def _count_to(puzzle, fam, backend: str | None, modulo: str, limit: int,
+              checkpoint: str | None, say: Say | None, options: dict) -> Count:
+    """Solutions counted one by one until the limit: a search that stops at the limit-th."""
+    if not isinstance(limit, int) or isinstance(limit, bool) or limit < 1:
+        raise InputError(f"must be a whole number of at least 1, not {limit!r}", field="limit")
+    if modulo != "none":
+        raise InputError("a count up to a limit counts solutions: modulo 'none'",
+                         field="modulo")
+    if checkpoint is not None:
+        raise InputError("a count up to a limit keeps no checkpoint", field="checkpoint")
+    chosen = resolve(backend, puzzle.kind, "count")
+    start = time.perf_counter()
+    found = sum(1 for _ in fam.solutions(puzzle, chosen, limit, **options))
+    stopped = found >= limit
+    what = (("solution" if found == 1 else "solutions") + ", counted one by one"
+            + (f" until the limit of {limit:,} (there may be more)" if stopped else
+               " (every one: the search ended before the limit)"))
+    unique = None if found == 0 else found == 1 and not stopped
+    _say_default(say, backend, puzzle.kind, "count")
+    return Count(puzzle.name, found, what, "none", not stopped, time.perf_counter() - start,
+                 chosen.name, "local", details={"solutions": found, "limit": limit,
+                                                "unique": unique})
 
 
 def _say_default(say: Say | None, backend: str | None, kind: str, task: str) -> None:

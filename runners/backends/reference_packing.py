@@ -12,7 +12,7 @@ from __future__ import annotations
 import itertools
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from ..models.limits import check_placements
 from ..models.packing import PackingPuzzle
@@ -29,6 +29,7 @@ class Board:
     starting_at: list[list[tuple[int, int]]]  # first bit -> [(piece bit, cell mask)]
     pieces: int
     symmetries: list[tuple[list[int], list[int]]]  # (cell permutation, piece relabelling)
+    fixed: list[tuple[int, int]] = field(default_factory=list)  # a challenge's placed pieces
 
 
 def _turn(cells: list[tuple[int, int]], quarter_turns: int, mirrored: bool) -> frozenset:
@@ -107,12 +108,15 @@ def build(puzzle: PackingPuzzle) -> Board:
                     mask |= 1 << b
                 else:
                     masks.add(mask)
-        if index in held:  # a challenge: the piece stays where it was placed
-            masks &= {held[index]}
+        if index in held:  # a challenge: the piece is on the board from the start
+            if held[index] not in masks:
+                raise ValueError(f"placed piece {piece.name} is not one of its placements")
+            continue
         for mask in masks:
             first = (mask & -mask).bit_length() - 1
             starting_at[first].append((1 << index, mask))
-    return Board(cells, starting_at, len(puzzle.pieces), [])
+    fixed = [(1 << index, mask) for index, mask in sorted(held.items())]
+    return Board(cells, starting_at, len(puzzle.pieces), [], fixed)
 
 
 def _twins(puzzle: PackingPuzzle) -> list[int] | None:
@@ -362,6 +366,10 @@ def cubes(model: ReferenceModel, at_least: int) -> list[tuple[int, ...]]:
 def _cube_start(board: Board, cube: tuple[int, ...]) -> tuple[int, int, list]:
     filled = used = 0
     placed = []
+    for piece_bit, mask in board.fixed:
+        filled |= mask
+        used |= piece_bit
+        placed.append((piece_bit, mask))
     for k in cube:
         first = (~filled & (filled + 1)).bit_length() - 1
         piece_bit, mask = board.starting_at[first][k]

@@ -142,6 +142,9 @@ def build_parser() -> argparse.ArgumentParser:
     count.add_argument("--checkpoint", metavar="FILE",
                        help="record each finished cube in FILE; run again with it to resume")
     listing.add_argument("--limit", type=positive, default=10, help="how many (default 10)")
+    count.add_argument("--limit", type=positive, default=None, metavar="N",
+                       help="stop at the N-th solution: --limit 2 tells whether a puzzle (a "
+                       "challenge) has exactly one solution")
     for command in (solve, count, listing, export, verify, bench):
         command.add_argument(
             "--encoding", default=None,
@@ -296,15 +299,31 @@ def run_count(puzzle, module, args) -> int:
     options = family_options(module, args, "count")
     count = api.count(
         puzzle, args.backend, args.modulo, args.jobs, args.executor, args.time_limit,
-        args.checkpoint, progress=not args.json, say=report.say, **options,
+        args.checkpoint, progress=not args.json, say=report.say, limit=args.limit, **options,
     )
     if args.json:
         print(json.dumps(count.to_json()))
     else:
         print(count.sentence())
-        for line in module.count_lines(puzzle, count):
-            print(line)
+        if args.limit is not None:
+            print(uniqueness(puzzle.name, count))
+        else:
+            for line in module.count_lines(puzzle, count):
+                print(line)
+    if args.limit is not None:  # the answer asked for: stopping at the limit is no failure
+        return 0
     return 0 if count.complete else 1
+
+
+def uniqueness(name: str, count) -> str:
+    """What a count up to a limit says about the puzzle: unique, several, or none."""
+    if count.number == 0:
+        return f"{name}: no solution"
+    if count.details.get("unique"):
+        return f"{name}: unique: exactly one solution"
+    if count.complete:
+        return f"{name}: not unique: exactly {count.number:,} solutions"
+    return f"{name}: not unique: at least {count.number:,} solutions (stopped at the limit)"
 
 
 def run_verify(puzzle, module, args) -> int:

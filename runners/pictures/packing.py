@@ -164,8 +164,9 @@ def gallery(puzzle: PackingPuzzle, modulo: str, cap: int) -> galleries.Gallery:
 
 
 def page(puzzle: PackingPuzzle, level: int | None = None) -> str:
-    """The page of a packing puzzle: drag, turn, flip, snap, hint, check, undo; in space, the
-    3D page (turn the box by dragging, step through the assembly)."""
+    """The page of a packing puzzle: drag, turn, flip, snap, hint, check, undo; a challenge
+    starts from its pre-placed pieces, which stay where they are. In space, the 3D page (turn
+    the box by dragging, step through the assembly)."""
     solid = _in_space(puzzle)
     if solid:
         return solid.page(puzzle)
@@ -202,6 +203,7 @@ def page(puzzle: PackingPuzzle, level: int | None = None) -> str:
                     "text": text_colour(piece_colour(i))}
                    for i, p in enumerate(puzzle.pieces)],
         "solutions": [[grid[cell] for cell in board_cells] for grid in grids],
+        "placed": {p.piece: [list(c) for c in p.cells] for p in puzzle.placed},
     }
     controls = plays.buttons(("rotate", "Rotate (r)"), ("flip", "Flip (f)"), ("hint", "Hint"),
                         ("check", "Check"), ("undo", "Undo"), ("reset", "Reset"))
@@ -210,6 +212,9 @@ def page(puzzle: PackingPuzzle, level: int | None = None) -> str:
              f"The page holds {total} solutions found by the reference solver: hints follow "
              "them" + (", and a piece placed where no solution has it is outlined in red."
                        if complete else "."))
+    if puzzle.placed:
+        rules += (f" A challenge: {len(puzzle.placed)} pieces are already placed (outlined in "
+                  "black) and stay where they are.")
     help_text = ("Drag a piece onto the board (it snaps to the grid), or click a piece and then "
                  "a cell for its first cell. Right-click or r turns the selected piece "
                  "clockwise, f flips it. Drag a piece off the board to put it back.")
