@@ -181,7 +181,9 @@ def test_block_counts_on_cpsat_and_reference(name, level):
 def test_catalog_is_complete():
     names = {name for name, path in puzzlefile.catalog().items()
              if "edge-matching" in path.read_text(encoding="utf-8")}
-    assert names == {name for name, _ in AGREED}
+    # too large for the reference and the SAT solvers in a test: counted by edgecount and
+    # checked on sampled cubes by xcover and CP-SAT (tests/test_edgecount.py)
+    assert names == {name for name, _ in AGREED} | {"macmahon-24-squares"}
 
 
 @pytest.mark.slow

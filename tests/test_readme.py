@@ -99,6 +99,9 @@ def test_every_command_runs(args, folder, tmp_path):
     why = runnable(args)
     if why:
         pytest.skip(why)
+    if "silly.txt" in args:  # Knuth's example in sliding.w's format
+        (folder / "silly.txt").write_text("5 x 5 (a silly example)\n1 = 111/01\n2 = 101/111\n"
+                                          "3 = 1\n1xx200000000033\n000xx00033001002\n")
     if args[:1] == ["solve"] and "board.txt" in args and not (folder / "board.txt").exists():
         subprocess.run([sys.executable, "-m", "puzzlesat.cli", "generate", "10",
                         "--interior-colours", "17", "-o", "board.txt"], cwd=folder, check=True)

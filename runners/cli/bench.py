@@ -70,6 +70,8 @@ def bench(args: argparse.Namespace) -> int:
     from . import family_options, load
 
     report.check_folder(args.results)
+    if args.anchor == "rowscan":
+        return bench_against_rowscan(args)
     if args.anchor:
         return bench_against_dancing_links(args)
     if not args.puzzles:
@@ -145,6 +147,19 @@ def bench_against_dancing_links(args: argparse.Namespace) -> int:
             print(f"{row.puzzle:26} {row.modulo:9} {row.method:52} {row.median_seconds:8.2f} s "
                   f"ratio {row.ratio_to_anchor:.2f}")
     report.say(f"wrote {Path(args.results) / 'dlx-bench.md'}")
+    return 0
+
+
+def bench_against_rowscan(args: argparse.Namespace) -> int:
+    """`bench --anchor rowscan`: runners/benchmarks/edgecount.py, in this process."""
+    from ..benchmarks import edgecount
+
+    figures = edgecount.run(args.repeat, Path(args.results), report.say)
+    report.say(f"wrote {Path(args.results) / 'edgecount-bench.md'}")
+    if args.estimate:
+        rate = min(r["edgecount_nodes_per_second"] for r in figures["rates"])
+        edgecount.estimate_clues(args.estimate, Path(args.results), rate, report.say)
+        report.say(f"wrote {Path(args.results) / 'eternity-ii-estimates.json'}")
     return 0
 
 

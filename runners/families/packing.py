@@ -123,7 +123,7 @@ class Packing(Family):
                "backend": backend.name, "encoding": encoding}
         if backend.takes == "reference":
             return self._reference_count(puzzle, backend, modulo, runner, key, start)
-        plan = count_plan(puzzle, modulo, min_cubes=backend.cubes_per_job * max(1, runner.jobs))
+        plan = count_plan(puzzle, modulo, min_cubes=runner.cubes_wanted(key, backend.cubes_per_job))
         works = []
         for task in plan.tasks:
             if runner.expired():
@@ -153,7 +153,7 @@ class Packing(Family):
         """The reference enumerates every solution; classes by canonical forms."""
         classes = modulo != "none"
         model = reference.model(puzzle, group=modulo if classes else None)
-        cubes = reference.cubes(model, backend.cubes_per_job * max(1, runner.jobs))
+        cubes = reference.cubes(model, runner.cubes_wanted(key, backend.cubes_per_job))
         work = Work("reference: all solutions", backend.name, backend.payload(model), cubes)
         [tally] = runner.run([work], key)
         solutions = tally.total(0)

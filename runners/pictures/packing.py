@@ -91,6 +91,11 @@ def draw_solution(
     return svg
 
 
+def solution_drawing(puzzle: PackingPuzzle, solution) -> Svg:
+    """A Solution drawn as `draw` draws one (what a notebook shows)."""
+    return draw_solution(puzzle, solution.grid, f"{puzzle.name}: solved by {solution.backend}")
+
+
 def _hatch(svg: Svg) -> None:
     defs = svg.add("defs")
     pattern = svg.add("pattern", defs, id="hatch", width=6, height=6,
@@ -164,9 +169,9 @@ def gallery(puzzle: PackingPuzzle, modulo: str, cap: int) -> galleries.Gallery:
 
 
 def page(puzzle: PackingPuzzle, level: int | None = None) -> str:
-    """The page of a packing puzzle: drag, turn, flip, snap, hint, check, undo; a challenge
-    starts from its pre-placed pieces, which stay where they are. In space, the 3D page (turn
-    the box by dragging, step through the assembly)."""
+    """The page of a packing puzzle: drag, turn, flip, snap, hint, check, undo (a challenge starts
+    from its pre-placed pieces, which stay where they are); in space, the 3D page (turn the box
+    by dragging, step through the assembly)."""
     solid = _in_space(puzzle)
     if solid:
         return solid.page(puzzle)
