@@ -229,3 +229,8 @@ def test_puzzle_cells_turn_without_mirroring():
 
 def test_boxes_are_named_shortest_side_first():
     assert solid.box_name((4, 4, 2)) == "2x4x4" and solid.box_name((3, 10, 2)) == "2x3x10"
+
+
+def test_a_challenges_pieces_go_in_first():
+    order = viewer.assembly_order(SMALL, first={"S", "I"})
+    assert [SMALL.pieces[i][0] for i in order] == ["I", "S", "L", "O"]

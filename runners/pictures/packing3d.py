@@ -88,10 +88,13 @@ def page(puzzle: SolidPuzzle) -> str:
         raise InputError(f"{puzzle.name} has no solution to show", field="PUZZLE")
     shown = ("a solution" if len(grids) == 1 else
              f"{len(grids)} solutions, no two alike up to the box's symmetries")
+    placed = [puzzle.pieces[p.piece].name for p in puzzle.placed]
+    card = (f" The challenge places {', '.join(placed)} first; they stay where they are."
+            if placed else "")
     rules = (f"{len(puzzle.pieces)} pieces fill {_box(puzzle)}: {shown}. Drag to turn the box, "
-             "scroll to zoom; Next puts the next piece in, bottom up.")
+             f"scroll to zoom; Next puts the next piece in, bottom up.{card}")
     return viewer.solid_page([assembly(puzzle, g) for g in grids], puzzle.title or puzzle.name,
-                             rules, [f"solution {i}" for i in range(1, len(grids) + 1)])
+                             rules, [f"solution {i}" for i in range(1, len(grids) + 1)], placed)
 
 
 def print_set(puzzle: SolidPuzzle, cube: float = print_stl.CUBE_MM) -> tuple[dict[str, bytes], str]:
