@@ -148,3 +148,19 @@ def test_page_solutions_are_of_different_classes(soma):
         if key not in {k for k, _ in firsts}:
             firsts.append((key, grid))
     assert grids == [grid for _, grid in firsts[:5]]
+
+
+def test_export_stl_sizes_from_the_command_line(tmp_path, capsys):
+    pytest.importorskip("stl.mesh", reason="numpy-stl is not installed (extra 'stl')")
+    from stl import mesh
+
+    folder = tmp_path / "small"
+    assert main(["export", "soma", "--format", "stl", "--cube", "15", "--clearance", "0.25",
+                 "-o", str(folder)]) == 0
+    v = mesh.Mesh.from_file(str(folder / "piece-V.stl"))  # three cubes in an L, one layer
+    assert v.get_mass_properties()[0] == pytest.approx(
+        (29.5 * 14.5 + 14.5 * 15) * 14.5, rel=1e-5)
+    assert main(["export", "soma", "--format", "dimacs", "--cube", "15",
+                 "-o", str(tmp_path / "x.cnf")]) == 2
+    assert "--cube: applies to --format stl only" in capsys.readouterr().err
+    assert main(["export", "soma", "--format", "stl", "--cube", "0", "-o", str(folder)]) == 2

@@ -97,14 +97,17 @@ def page(puzzle: SolidPuzzle) -> str:
                              rules, [f"solution {i}" for i in range(1, len(grids) + 1)], placed)
 
 
-def print_set(puzzle: SolidPuzzle, cube: float = print_stl.CUBE_MM) -> tuple[dict[str, bytes], str]:
+def print_set(puzzle: SolidPuzzle, cube: float = print_stl.CUBE_MM, clearance: float = 0.0
+              ) -> tuple[dict[str, bytes], str]:
     """STL files to print the puzzle (every piece, the first solution assembled), and a line
     saying what they are."""
+    print_stl.check_sizes(cube, clearance)
     grids = found.packing_solutions(puzzle, limit=1)
     if not grids:
         raise InputError(f"{puzzle.name} has no solution to assemble", field="PUZZLE")
     made = assembly(puzzle, grids[0])
     files = print_stl.print_set(made, puzzle.title or puzzle.name, cube,
-                                "the first solution the solver finds")
+                                "the first solution the solver finds", clearance)
+    inset = f", faces {clearance:g} mm inwards" if clearance else ""
     return files, (f"{len(puzzle.pieces)} pieces and the assembled box as binary STL "
-                   f"({cube:g} mm cubes)")
+                   f"({cube:g} mm cubes{inset})")
