@@ -164,3 +164,12 @@ def test_export_stl_sizes_from_the_command_line(tmp_path, capsys):
                  "-o", str(tmp_path / "x.cnf")]) == 2
     assert "--cube: applies to --format stl only" in capsys.readouterr().err
     assert main(["export", "soma", "--format", "stl", "--cube", "0", "-o", str(folder)]) == 2
+
+
+def test_a_challenge_drawing_names_its_placed_pieces():
+    card = api.load("soma-challenge")
+    grid = found.packing_solutions(card, limit=1)[0]
+    title = ET.fromstring(packing3d.draw(card, grid, "the solution").to_string()).find(
+        f"{NS}title").text
+    assert title == "the solution; pre-placed: " + ", ".join(
+        card.pieces[p.piece].name for p in card.placed)

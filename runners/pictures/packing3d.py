@@ -46,7 +46,11 @@ def pieces(puzzle: SolidPuzzle) -> Svg:
 
 
 def draw(puzzle: SolidPuzzle, grid: dict, caption: str) -> Svg:
-    """One solution: the isometric view of the box and its layers."""
+    """One solution: the isometric view of the box and its layers (a challenge's caption names
+    its pre-placed pieces)."""
+    if puzzle.placed:
+        caption += "; pre-placed: " + ", ".join(puzzle.pieces[p.piece].name
+                                               for p in puzzle.placed)
     return draw_solution(assembly(puzzle, grid), caption)
 
 
