@@ -7,6 +7,7 @@ from pysat.card import CardEnc
 from pysat.formula import IDPool
 
 from ..encoded import CARD_ENCODINGS, CnfModel, CoverModel, CpsatModel
+from ..limits import step
 from . import ExactCover
 
 DEFAULT_CARD_ENCODING = "pairwise"
@@ -30,8 +31,14 @@ def encode_cpsat(cover: ExactCover) -> CpsatModel:
     from ortools.sat.python import cp_model
 
     model = cp_model.CpModel()
-    use = [model.new_bool_var(label) for label in cover.labels]
-    for rows in columns_of(cover):
+    use = []
+    for k, label in enumerate(cover.labels):
+        if k % 8192 == 0:
+            step("CP-SAT variables", k, len(cover.labels))
+        use.append(model.new_bool_var(label))
+    for n, rows in enumerate(columns_of(cover)):
+        if n % 1024 == 0:
+            step("CP-SAT constraints", n, len(cover.columns))
         model.add_exactly_one(use[k] for k in rows)
     first_cell = sorted(range(len(cover.rows)), key=lambda k: (cover.rows[k][1:], k))
     model.add_decision_strategy(
@@ -47,7 +54,9 @@ def encode_cnf(cover: ExactCover, encoding: str = DEFAULT_CARD_ENCODING) -> CnfM
     n = len(cover.rows)
     pool = IDPool(start_from=n + 1)
     clauses: list[list[int]] = []
-    for rows in columns_of(cover):
+    for number, rows in enumerate(columns_of(cover)):
+        if number % 256 == 0:
+            step("CNF constraints", number, len(cover.columns))
         lits = [k + 1 for k in rows]
         if not lits:
             clauses.append([])  # a column nothing covers: no solution

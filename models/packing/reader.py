@@ -50,9 +50,10 @@ from __future__ import annotations
 import dataclasses
 from pathlib import Path
 
+from ..errors import InputError
 from ..files import TomlDoc, layer_pictures, picture_rows
 from ..geometry import LATTICES, SQUARE, Cell, normalise
-from . import PackingPuzzle, Piece, Placed, SolidPiece, SolidPuzzle
+from . import PackingPuzzle, Piece, Placed, SolidPiece, SolidPuzzle, check_size
 
 FIELDS = {"kind", "name", "title", "source", "flip", "lattice", "board", "pieces", "placed",
           "published"}
@@ -95,6 +96,10 @@ def read_packing(doc: TomlDoc) -> PackingPuzzle:
         raise doc.error(
             "pieces", f"the pieces cover {area} cells but the board has {len(puzzle.cells)}"
         )
+    try:  # refused here, at its file and line, rather than when the model is built
+        check_size(puzzle)
+    except InputError as error:
+        raise doc.error("pieces", error.message) from None
     placed = read_placed(doc, puzzle)
     if placed:
         puzzle = dataclasses.replace(puzzle, placed=placed)
