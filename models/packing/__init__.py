@@ -20,10 +20,12 @@ from ..limits import check_placements
 
 @dataclass(frozen=True)
 class Piece:
-    """A named piece, drawn as a picture of 'X' and '.'."""
+    """A named piece, drawn as a picture of 'X' and '.'; `count` identical copies of it
+    (interchangeable: a covering is one solution however its copies are permuted)."""
 
     name: str
     picture: tuple[str, ...]
+    count: int = 1
 
     @property
     def cells(self) -> list[Cell]:
@@ -90,6 +92,13 @@ def placements(puzzle: PackingPuzzle) -> list[Placement]:
     return found
 
 
+Option = Placement | tuple[Placement, ...]  # a row of the cover: placements chosen together
+
+
+def option_placements(option: Option) -> tuple[Placement, ...]:
+    return option if isinstance(option, tuple) else (option,)
+
+
 @dataclass
 class ExactCover:
     """Rows (placements) covering columns; a solution picks rows covering every column once.
@@ -98,19 +107,28 @@ class ExactCover:
     """
 
     columns: list[str]
-    rows: list[tuple[int, ...]]
+    rows: list[tuple[int, ...]]  # a piece column appears once per copy the row places
     labels: list[str]
     pieces: int = 0  # how many of the columns are pieces (the rest are cells)
+    multiplicity: list[int] | None = None  # how often each column is covered (None: once)
 
 
-def exact_cover(puzzle: PackingPuzzle, options: list[Placement]) -> ExactCover:
-    """The exact-cover matrix of a puzzle, restricted to the given placements."""
+def exact_cover(puzzle: PackingPuzzle, options: list[Option]) -> ExactCover:
+    """The exact-cover matrix of a puzzle, restricted to the given placements (or groups of
+    placements taken together, as a symmetric solution takes a placement with its images)."""
     cells = puzzle.cells
     cell_column = {cell: len(puzzle.pieces) + i for i, cell in enumerate(cells)}
     columns = [p.name for p in puzzle.pieces] + [f"r{r}c{c}" for r, c in cells]
-    rows = [(p.piece, *sorted(cell_column[c] for c in p.cells)) for p in options]
-    labels = [placement_label(puzzle, p) for p in options]
-    return ExactCover(columns, rows, labels, len(puzzle.pieces))
+    rows = []
+    labels = []
+    for option in options:
+        group = option_placements(option)
+        rows.append((*sorted(p.piece for p in group),
+                     *sorted(cell_column[c] for p in group for c in p.cells)))
+        labels.append(" + ".join(placement_label(puzzle, p) for p in group))
+    counts = [p.count for p in puzzle.pieces]
+    multiplicity = counts + [1] * len(cells) if any(n > 1 for n in counts) else None
+    return ExactCover(columns, rows, labels, len(puzzle.pieces), multiplicity)
 
 
 def placement_label(puzzle: PackingPuzzle, placement: Placement) -> str:

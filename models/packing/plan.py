@@ -3,15 +3,36 @@
 With symmetry reduction one piece is restricted to one placement per orbit under the board's
 symmetry group, each cube weighted by its orbit's size; classes then follow from Burnside's lemma
 with the solutions every other symmetry leaves unchanged (models/symmetry.py).
+
+Three conventions (the --modulo words of MODULI):
+- none: every solution;
+- symmetry: classes under the board's symmetries the rules keep (rotations only where pieces may
+  not be turned over);
+- mirror: for one-sided sets closed under mirror images (flip = false), classes under the
+  board's whole group, a reflection turning each piece into its mirror twin: the convention of
+  the published counts of one-sided pentominoes.
 """
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
 
-from ..geometry import Cell, Transform, board_symmetries
+from ..errors import InputError
+from ..geometry import (
+    Cell,
+    Transform,
+    board_symmetries,
+    is_reflection,
+    normalise,
+    orientations,
+    reflect,
+)
 from ..symmetry import IDENTITY, Group, burnside, orbit_representatives
-from . import PackingPuzzle, Placement, placements
+from . import Option, PackingPuzzle, Placement, placements
+
+MODULI = ("none", "symmetry", "mirror")
+MODULO_ALIASES = {"rotation": "symmetry", "mirror-twins": "mirror", "published": "mirror"}
 
 Cube = tuple[int, ...]  # signed 1-based placement indices: +k uses placement k-1, -k forbids it
 
@@ -25,7 +46,7 @@ class CountTask:
     """One exact cover to count, split into cubes; each cube's count is multiplied by its weight."""
 
     label: str
-    options: list[Placement]
+    options: list[Option]  # placements, or groups of placements chosen together
     cubes: list[Cube]
     weights: list[int]
 
@@ -53,6 +74,85 @@ class CountPlan:
         return weighted[0], burnside(weighted)
 
 
+def mirror_twins(puzzle: PackingPuzzle) -> list[int] | None:
+    """Each piece's mirror twin (itself where its mirror image is one of its turns), or None
+    where the set is not closed under mirror images."""
+    turns = [set(orientations(p.cells, False)) for p in puzzle.pieces]
+    twins = []
+    for piece in puzzle.pieces:
+        image = normalise(reflect(piece.cells))
+        found = [j for j, shapes in enumerate(turns) if image in shapes]
+        if len(found) != 1:
+            return None
+        twins.append(found[0])
+    pairs = all(twins[t] == i and puzzle.pieces[t].count == puzzle.pieces[i].count
+                for i, t in enumerate(twins))
+    return twins if pairs else None
+
+
+def check_mirror(puzzle: PackingPuzzle) -> list[int]:
+    """The mirror twins for --modulo mirror, or a refusal saying why it does not apply."""
+    if puzzle.flip:
+        raise InputError("mirror classes are for one-sided sets (flip = false); with flip = true "
+                         "--modulo symmetry already merges mirror images", field="modulo")
+    twins = mirror_twins(puzzle)
+    if twins is None:
+        raise InputError("mirror classes need a set closed under mirror images (each piece's "
+                         "mirror image one other piece, or itself)", field="modulo")
+    return twins
+
+
+@dataclass(frozen=True)
+class Symmetry:
+    """A symmetry of the puzzle: a map of the board, and where pieces go (None: each stays)."""
+
+    name: str
+    transform: Transform
+    relabel: tuple[int, ...] | None = None
+
+
+def symmetries(puzzle: PackingPuzzle, modulo: str) -> list[Symmetry]:
+    """The group a count is taken under (identity first; the identity alone for 'none')."""
+    if modulo == "none":
+        return [Symmetry("identity", lambda p: p)]
+    if modulo == "mirror":
+        twins = tuple(check_mirror(puzzle))
+        return [Symmetry(name, t, twins if is_reflection(name) else None)
+                for name, t in board_symmetries(puzzle.cells, True)]
+    return [Symmetry(name, t) for name, t in board_symmetries(puzzle.cells, puzzle.flip)]
+
+
+def fixed_options(options: list[Placement], symmetry: Symmetry, counts: list[int]) -> list[Option]:
+    """The options of the solutions a symmetry maps onto themselves: each placement joined with
+    its images (an orbit under the symmetry's powers), kept where those are disjoint and use no
+    piece more often than it has copies (`counts`)."""
+    index = {(p.piece, frozenset(p.cells)): p for p in options}
+    seen: set = set()
+    found: list[Option] = []
+    for p in options:
+        key = (p.piece, frozenset(p.cells))
+        if key in seen:
+            continue
+        orbit = [key]
+        while True:
+            piece, cells = orbit[-1]
+            image = (piece if symmetry.relabel is None else symmetry.relabel[piece],
+                     frozenset(symmetry.transform(c) for c in cells))
+            if image == key:
+                break
+            orbit.append(image)
+        seen.update(orbit)
+        pieces = [piece for piece, _ in orbit]
+        cells = [c for _, cs in orbit for c in cs]
+        if any(pieces.count(i) > counts[i] for i in set(pieces)) or len(set(cells)) < len(cells):
+            continue  # a piece too often, or a cell covered twice: in no fixed solution
+        members = [index.get(k) for k in orbit]
+        if any(m is None for m in members):
+            continue
+        found.append(members[0] if len(members) == 1 else tuple(members))
+    return found
+
+
 def placement_orbits(
     piece: int, options: list[Placement], group: list[Transform]
 ) -> list[tuple[int, int]]:
@@ -65,44 +165,54 @@ def placement_orbits(
 
 
 def count_plan(puzzle: PackingPuzzle, modulo: str, min_cubes: int = 1) -> CountPlan:
-    """Tasks whose counts give the exact number of solutions (and, for 'symmetry', of classes).
+    """Tasks whose counts give the exact number of solutions (and, for 'symmetry' and 'mirror',
+    of classes).
 
-    'none' counts every solution; 'symmetry' counts one representative placement per orbit of the
-    piece that gains most, multiplies by the orbit size (exact: the group permutes solutions), and
-    adds the fixed points of every other symmetry (Burnside) for the number of classes.
+    'none' counts every solution; otherwise one representative placement per orbit of the
+    piece that gains most is counted, multiplied by the orbit size (exact: the group permutes
+    solutions), and the fixed points of every other symmetry are added (Burnside) for the
+    number of classes. Under 'mirror' only a piece that is its own twin can be reduced.
     """
     options = placements(puzzle)
-    named = board_symmetries(puzzle.cells, puzzle.flip)
-    if modulo == "none" or len(named) == 1:
+    elements = symmetries(puzzle, modulo)
+    group_of = Group(tuple(s.name for s in elements))
+    if modulo == "none" or len(elements) == 1:
         # the identity alone: every class is one solution
         cubes = split_cubes(puzzle, options, [()], min_cubes)
         task = CountTask("all solutions", options, cubes, [1] * len(cubes))
-        return CountPlan(modulo, symmetry_group(puzzle) if modulo != "none" else IDENTITY, [task])
-    group = [t for _, t in named]
+        return CountPlan(modulo, group_of if modulo != "none" else IDENTITY, [task])
+    group = [s.transform for s in elements]
     # Each orbit becomes a cube, so the piece with the fewest orbits leaves the least work
     # (measured on IQ Block 10: CPU time grows with the orbits, 12 orbits 3x faster than 35);
     # among those, the one whose orbits are largest reduces most.
-    orbits_of = [placement_orbits(i, options, group) for i in range(len(puzzle.pieces))]
-    best = min(
-        range(len(puzzle.pieces)),
-        key=lambda i: (len(orbits_of[i]), -sum(size for _, size in orbits_of[i])),
-    )
-    orbits = orbits_of[best]
-    cubes, weights = [], []
-    for k, size in orbits:
-        for cube in split_cubes(puzzle, options, [(k + 1,)], max(1, min_cubes // len(orbits))):
-            cubes.append(cube)
-            weights.append(size)
-    tasks = [CountTask("one placement per orbit", options, cubes, weights)]
-    for name, transform in named[1:]:
-        fixed = [p for p in options if moved(p, transform) == frozenset(p.cells)]
-        tasks.append(CountTask(f"fixed by {name}", fixed, [()], [1]))
-    return CountPlan(modulo, symmetry_group(puzzle), tasks, reduced_by=puzzle.pieces[best].name)
+    # the piece must be one of a kind, and keep its name under every symmetry
+    fixed_by_all = [i for i, piece in enumerate(puzzle.pieces) if piece.count == 1
+                    and all(s.relabel is None or s.relabel[i] == i for s in elements)]
+    orbits_of = {i: placement_orbits(i, options, group) for i in fixed_by_all}
+    if orbits_of:
+        best = min(orbits_of, key=lambda i: (len(orbits_of[i]), -sum(n for _, n in orbits_of[i])))
+        cubes, weights = [], []
+        orbits = orbits_of[best]
+        for k, size in orbits:
+            for cube in split_cubes(puzzle, options, [(k + 1,)], max(1, min_cubes // len(orbits))):
+                cubes.append(cube)
+                weights.append(size)
+        tasks = [CountTask("one placement per orbit", options, cubes, weights)]
+        reduced = puzzle.pieces[best].name
+    else:  # no piece is one of a kind that keeps its name: count every solution
+        cubes = split_cubes(puzzle, options, [()], min_cubes)
+        tasks = [CountTask("all solutions", options, cubes, [1] * len(cubes))]
+        reduced = None
+    for symmetry in elements[1:]:
+        fixed = fixed_options(options, symmetry, [p.count for p in puzzle.pieces])
+        tasks.append(CountTask(f"fixed by {symmetry.name}", fixed, [()], [1]))
+    return CountPlan(modulo, group_of, tasks, reduced_by=reduced)
 
 
-def symmetry_group(puzzle: PackingPuzzle) -> Group:
-    """The board's symmetries that the rules keep (mirror images only where pieces flip)."""
-    return Group(tuple(name for name, _ in board_symmetries(puzzle.cells, puzzle.flip)))
+def symmetry_group(puzzle: PackingPuzzle, modulo: str = "symmetry") -> Group:
+    """The board's symmetries that the rules keep (mirror images only where pieces flip, or,
+    for 'mirror', with each piece turned into its twin)."""
+    return Group(tuple(s.name for s in symmetries(puzzle, modulo)))
 
 
 def split_cubes(
@@ -131,10 +241,11 @@ def split_cubes(
             if filled == full:
                 finer.append(cube)
                 continue
-            pieces = {options[k].piece for k in used}
+            pieces = Counter(options[k].piece for k in used)
             first = (~filled & (filled + 1)).bit_length() - 1
             for k in covering.get(first, []):
-                if not masks[k] & filled and options[k].piece not in pieces:
+                piece = options[k].piece
+                if not masks[k] & filled and pieces[piece] < puzzle.pieces[piece].count:
                     finer.append((*cube, k + 1))
             grew = True
         cubes = finer

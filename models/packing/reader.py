@@ -19,6 +19,8 @@ L = \"\"\"
 X.
 XX
 \"\"\"
+domino = { picture = "XX", count = 32 }  # identical copies: a covering is counted once,
+                                         # however its copies are permuted
 
 [published]                           # optional: figures others have published
 solutions = 48
@@ -45,8 +47,18 @@ def read_packing(doc: TomlDoc) -> PackingPuzzle:
         raise doc.error("pieces", "no pieces")
     pieces = []
     for name in pieces_table:
-        picture = picture_rows(doc, f"pieces.{name}", doc.get(f"pieces.{name}", str))
-        pieces.append(Piece(name, picture))
+        field = f"pieces.{name}"
+        count = 1
+        if isinstance(pieces_table[name], dict):
+            doc.reject_unknown(field, {"picture", "count"})
+            count = doc.get(f"{field}.count", int, 1)
+            if count < 1:
+                raise doc.error(f"{field}.count", f"must be 1 or more, not {count}")
+            field = f"{field}.picture"
+            text = doc.get(field, str, required=True)
+        else:
+            text = doc.get(field, str)
+        pieces.append(Piece(name, picture_rows(doc, field, text), count))
     published = doc.published(PUBLISHED)
     puzzle = PackingPuzzle(
         name=doc.get("name", str, Path(doc.path).stem),
@@ -57,7 +69,7 @@ def read_packing(doc: TomlDoc) -> PackingPuzzle:
         source=doc.get("source", str, ""),
         published=published,
     )
-    area = sum(len(p.cells) for p in puzzle.pieces)
+    area = sum(len(p.cells) * p.count for p in puzzle.pieces)
     if area != len(puzzle.cells):
         raise doc.error(
             "pieces", f"the pieces cover {area} cells but the board has {len(puzzle.cells)}"

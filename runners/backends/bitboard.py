@@ -73,6 +73,9 @@ def _search(
     memo,
     memo_depth,
     tally,
+    step,
+    copies_low,
+    copies_high,
 ):  # pragma: no cover - compiled
     """Run the search from its saved stack for at most `budget` nodes.
 
@@ -117,9 +120,24 @@ def _search(
         w1 = stack_high[d]
         if (low[i] & w0) != 0 or (high[i] & w1) != 0:
             continue
-        steps += 1
         n0 = w0 | low[i]
         n1 = w1 | high[i]
+        if step[i]:  # copies of a piece: the next free ones
+            c0 = copies_low[i]
+            if c0:
+                first = c0 & -c0
+                more = (((w0 & c0) + first) << step[i]) - first
+                if (w0 & c0) == c0 or (more & ~c0) != 0:
+                    continue
+                n0 |= more
+            else:
+                c1 = copies_high[i]
+                first = c1 & -c1
+                more = (((w1 & c1) + first) << step[i]) - first
+                if (w1 & c1) == c1 or (more & ~c1) != 0:
+                    continue
+                n1 |= more
+        steps += 1
         if n0 == full_low:
             if n1 == full_high:
                 below[d] += 1
@@ -153,7 +171,11 @@ def _search(
 
 @dataclass
 class Board:
-    """A model as bit masks: options sorted by their first item, each item's slice of them."""
+    """A model as bit masks: options sorted by their first item, each item's slice of them.
+
+    An item covered several times (identical copies of a piece) takes one bit per copy, within
+    one word; an option placing copies takes the next free ones (`step` of them), so the copies
+    are interchangeable and a covering is reached once."""
 
     low: np.ndarray  # int64 per option: its items among the first WORD bits
     high: np.ndarray  # int64 per option: its items among the next WORD bits
@@ -162,40 +184,78 @@ class Board:
     end: np.ndarray
     full_low: int
     full_high: int
-    bit_of: dict[int, int]  # item -> bit
+    bit_of: dict[int, int]  # item -> bit (its first bit, for an item covered several times)
+    step: np.ndarray  # int64 per option: copies it places (0: none)
+    copies_low: np.ndarray  # int64 per option: the bits of those copies' item, first word
+    copies_high: np.ndarray  # ... or second word
+    padding: int = 0  # bits no item has (counted as covered from the start)
+
+    def take(self, covered: int, j: int) -> int | None:
+        """The covered bits after option j (its place in the sorted options), None on a clash."""
+        mask = int(self.low[j]) | int(self.high[j]) << WORD
+        if covered & mask:
+            return None
+        covered |= mask
+        step = int(self.step[j])
+        if step:
+            copies = int(self.copies_low[j]) | int(self.copies_high[j]) << WORD
+            lowest = copies & -copies
+            taken = covered & copies
+            more = ((taken + lowest) << step) - lowest
+            if more & ~copies:
+                return None
+            covered |= more
+        return covered
 
 
 def board_of(model: CoverModel, left_out: frozenset[int] = frozenset()) -> Board:
     """The bit masks of a model (options in left_out dropped)."""
     if len(model.items) > model.primary or model.coloured:
         raise ValueError("the bitboard search takes exact covers without secondary items")
-    if len(model.items) > MAX_ITEMS:
-        raise ValueError(f"the bitboard search takes at most {MAX_ITEMS} items")
+    times = model.multiplicity or [1] * len(model.items)
     order = model.fill_order if model.fill_order is not None else range(len(model.items))
-    bit_of = {item: b for b, item in enumerate(order)}
-    n = len(model.items)
+    bit_of: dict[int, int] = {}
+    n = padding = 0
+    for item in order:
+        if times[item] > 1 and n < WORD < n + times[item]:  # copies stay within one word
+            padding |= ((1 << WORD) - 1) & ~((1 << n) - 1)
+            n = WORD
+        bit_of[item] = n
+        n += times[item]
+    if n > MAX_ITEMS:
+        raise ValueError(
+            f"the bitboard search takes at most {MAX_ITEMS} items (one a copy of a piece); this "
+            f"model has {n:,}")
     rows = []
     for k, option in enumerate(model.options):
         if k in left_out or not option:
             continue
-        bits = sorted(bit_of[i] for i in option)
+        single = [i for i in option if times[i] == 1]
+        counted = sorted(set(i for i in option if times[i] > 1))
+        if len(counted) > 1:
+            raise ValueError("the bitboard search places copies of one piece an option at most")
+        bits = sorted(bit_of[i] for i in single)
         mask = sum(1 << b for b in bits)
-        rows.append((bits[0], mask & ((1 << WORD) - 1), mask >> WORD, k))
+        step = copies = 0
+        if counted:
+            [item] = counted
+            step = option.count(item)
+            copies = ((1 << times[item]) - 1) << bit_of[item]
+            if not bits:  # the option's first item is then its piece
+                bits = [bit_of[item]]
+        rows.append((bits[0], mask & ((1 << WORD) - 1), mask >> WORD, k, step,
+                     copies & ((1 << WORD) - 1), copies >> WORD))
     rows.sort()
     firsts = np.array([r[0] for r in rows], dtype=np.int64)
     start = np.searchsorted(firsts, np.arange(n), side="left").astype(np.int64)
     end = np.searchsorted(firsts, np.arange(n), side="right").astype(np.int64)
     full = (1 << n) - 1
-    return Board(
-        np.array([r[1] for r in rows], dtype=np.int64),
-        np.array([r[2] for r in rows], dtype=np.int64),
-        np.array([r[3] for r in rows], dtype=np.int64),
-        start,
-        end,
-        full & ((1 << WORD) - 1),
-        full >> WORD,
-        bit_of,
-    )
+
+    def column(i: int) -> np.ndarray:
+        return np.array([r[i] for r in rows], dtype=np.int64)
+
+    return Board(column(1), column(2), column(3), start, end, full & ((1 << WORD) - 1),
+                 full >> WORD, bit_of, column(4), column(5), column(6), padding)
 
 
 class Memo:
@@ -235,18 +295,16 @@ class Search:
         self.tally = np.zeros(2, dtype=np.int64)  # nodes, memo hits
         self.found = 0
         self.done = False
-        covered = 0
+        covered: int | None = board.padding
         position = {int(k): j for j, k in enumerate(board.option)}
         for k in self.chosen:
             if k not in position:  # left out by the cube itself, or covering nothing
                 self.done = True
                 return
-            j = position[k]
-            mask = int(board.low[j]) | int(board.high[j]) << WORD
-            if covered & mask:
+            covered = board.take(covered, position[k])
+            if covered is None:
                 self.done = True  # the cube's options overlap: no solution
                 return
-            covered |= mask
         full = board.full_low | board.full_high << WORD
         if covered == full:
             self.found, self.done = 1, True
@@ -294,6 +352,9 @@ class Search:
             memo.table,
             self.memo_depth,
             self.tally,
+            b.step,
+            b.copies_low,
+            b.copies_high,
         )
         self.done = bool(over)
         depth = int(self.depth[0])
@@ -352,6 +413,7 @@ class BitboardBackend(Backend):
     about = MODES[None]
     cubes_per_job = 4
     stops_itself = True
+    multiplicities = True  # copies of a piece take the next free bits of their counter
     # The compiled search releases the GIL: its cubes may run on threads of one process, which
     # saves each worker process's start (numba's import and cache load, 1-4 s on a busy machine).
     releases_gil = COMPILED

@@ -26,9 +26,13 @@ class Board:
     """The board's cells as bit positions, and every piece's placements by their first cell."""
 
     cells: list[tuple[int, int]]
-    starting_at: list[list[tuple[int, int]]]  # first bit -> [(piece bit, cell mask)]
-    pieces: int
+    # first bit -> [(piece bit, cell mask, the piece bit that must be used before it)]: the
+    # copies of a piece are placed in order, so each covering is found once
+    starting_at: list[list[tuple[int, int, int]]]
+    pieces: int  # pieces counted with their copies
+    types: list[int]  # each piece bit's piece in the file
     symmetries: list[list[int]]  # each a permutation of bit positions
+    relabels: list[list[int]]  # with each: the piece each piece becomes (mirror classes)
 
 
 def _turn(cells: list[tuple[int, int]], quarter_turns: int, mirrored: bool) -> frozenset:
@@ -44,12 +48,14 @@ def _turn(cells: list[tuple[int, int]], quarter_turns: int, mirrored: bool) -> f
     return frozenset((r - r0, c - c0) for r, c in out)
 
 
-def build(puzzle: PackingPuzzle) -> Board:
+def build(puzzle: PackingPuzzle, mirror: bool = False) -> Board:
+    """The board; with `mirror`, its symmetries include mirror images that turn each piece into
+    its mirror twin (classes of one-sided sets as published)."""
     cells = [(r, c) for r, row in enumerate(puzzle.board) for c, ch in enumerate(row) if ch == "X"]
     if len(puzzle.board[0]) > len(puzzle.board):  # wide: fill column by column
         cells.sort(key=lambda cell: (cell[1], cell[0]))
     bit = {cell: i for i, cell in enumerate(cells)}
-    starting_at: list[list[tuple[int, int]]] = [[] for _ in cells]
+    starting_at: list[list[tuple[int, int, int]]] = [[] for _ in cells]
     shapes = {
         piece.picture: [
             (r, c) for r, row in enumerate(piece.picture) for c, ch in enumerate(row) if ch == "X"
@@ -69,6 +75,7 @@ def build(puzzle: PackingPuzzle) -> Board:
     # every variant at every offset is tried: refused before the work, not after it
     tries = sum(len(variants_of[piece.picture]) for piece in puzzle.pieces) * height * width
     check_placements(tries, f"{len(puzzle.pieces):,} pieces", "pieces")
+    types = [index for index, piece in enumerate(puzzle.pieces) for _ in range(piece.count)]
     for index, piece in enumerate(puzzle.pieces):
         variants = variants_of[piece.picture]
         masks = set()
@@ -83,14 +90,48 @@ def build(puzzle: PackingPuzzle) -> Board:
                     mask |= 1 << b
                 else:
                     masks.add(mask)
+        copy = types.index(index)
         for mask in masks:
             first = (mask & -mask).bit_length() - 1
-            starting_at[first].append((1 << index, mask))
-    return Board(cells, starting_at, len(puzzle.pieces), _symmetries(cells, puzzle.flip))
+            for k in range(copy, copy + piece.count):
+                starting_at[first].append((1 << k, mask, (1 << (k - 1)) if k > copy else 0))
+    symmetries = _symmetries(cells, puzzle.flip or mirror)
+    same = list(range(len(puzzle.pieces)))
+    relabels = [same] * len(symmetries)
+    if mirror:
+        twins = _twins(puzzle, shapes)
+        relabels = [twins if mirrored else same for mirrored in _mirrored(cells)]
+    return Board(cells, starting_at, len(types), types, symmetries, relabels)
+
+
+def _twins(puzzle: PackingPuzzle, shapes: dict) -> list[int]:
+    """The piece whose turns include each piece's mirror image."""
+    turns = [{_turn(shapes[p.picture], q, False) for q in range(4)} for p in puzzle.pieces]
+    twins = []
+    for piece in puzzle.pieces:
+        image = _turn(shapes[piece.picture], 0, True)
+        found = [j for j, shapes_j in enumerate(turns) if image in shapes_j]
+        if len(found) != 1:
+            raise ValueError("the pieces are not closed under mirror images")
+        twins.append(found[0])
+    return twins
+
 
 
 def _symmetries(cells: list[tuple[int, int]], flip: bool) -> list[list[int]]:
-    """Permutations of cell positions for every turn (and mirror, if flip) that keeps the board.
+    """Permutations of cell positions for every turn (and mirror, if flip) that keeps the board;
+    the turns first, then the mirror images (a permutation may appear in both)."""
+    return [p for mirrored in ((False, True) if flip else (False,))
+            for p in _symmetries_of(cells, mirrored)]
+
+
+def _mirrored(cells: list[tuple[int, int]]) -> list[bool]:
+    """Whether each of `_symmetries(cells, True)` is a mirror image (same order)."""
+    return [mirrored for mirrored in (False, True) for _ in _symmetries_of(cells, mirrored)]
+
+
+def _symmetries_of(cells: list[tuple[int, int]], mirrored: bool) -> list[list[int]]:
+    """The distinct permutations of the board's quarter turns, after a mirror if `mirrored`.
 
     The turns are those of the board's own bounding box: a picture with empty rows or columns
     before the board (a margin of '.') has the same symmetries as without them.
@@ -100,25 +141,24 @@ def _symmetries(cells: list[tuple[int, int]], flip: bool) -> list[list[int]]:
     height = max(r for r, _ in cells) - top + 1
     width = max(c for _, c in cells) - left + 1
     index = {cell: i for i, cell in enumerate(cells)}
-    found = []
-    for mirrored in (False, True) if flip else (False,):
-        for q in range(4):
-            perm = []
-            for r, c in cells:
-                rr, cc = r - top, c - left  # within the bounding box
-                if mirrored:
-                    cc = width - 1 - cc
-                h, w = height, width
-                for _ in range(q):  # a quarter turn of an h x w rectangle
-                    rr, cc = cc, h - 1 - rr
-                    h, w = w, h
-                image = (rr + top, cc + left)
-                if (h, w) != (height, width) or image not in index:
-                    break
-                perm.append(index[image])
-            else:
-                if perm not in found:
-                    found.append(perm)
+    found: list[list[int]] = []
+    for q in range(4):
+        perm = []
+        for r, c in cells:
+            rr, cc = r - top, c - left  # within the bounding box
+            if mirrored:
+                cc = width - 1 - cc
+            h, w = height, width
+            for _ in range(q):  # a quarter turn of an h x w rectangle
+                rr, cc = cc, h - 1 - rr
+                h, w = w, h
+            image = (rr + top, cc + left)
+            if (h, w) != (height, width) or image not in index:
+                break
+            perm.append(index[image])
+        else:
+            if perm not in found:
+                found.append(perm)
     return found
 
 
@@ -127,17 +167,18 @@ def _search(board: Board, filled: int, used: int, placed: list, found: Callable)
         found(placed)
         return
     first = (~filled & (filled + 1)).bit_length() - 1
-    for piece_bit, mask in board.starting_at[first]:
-        if not used & piece_bit and not filled & mask:
+    for piece_bit, mask, need in board.starting_at[first]:
+        if not used & piece_bit and not filled & mask and used & need == need:
             placed.append((piece_bit, mask))
             _search(board, filled | mask, used | piece_bit, placed, found)
             placed.pop()
 
 
 def grid_of(board: Board, placed: list[tuple[int, int]]) -> Grid:
+    """The piece (of the file: copies alike) on every cell."""
     grid = [0] * len(board.cells)
     for piece_bit, mask in placed:
-        piece = piece_bit.bit_length() - 1
+        piece = board.types[piece_bit.bit_length() - 1]
         while mask:
             low = mask & -mask
             grid[low.bit_length() - 1] = piece
@@ -145,15 +186,43 @@ def grid_of(board: Board, placed: list[tuple[int, int]]) -> Grid:
     return tuple(grid)
 
 
-def canonical(board: Board, grid: Grid) -> Grid:
-    """The least image of a solution under the board's symmetries: one per class."""
-    return min(tuple(grid[i] for i in perm) for perm in board.symmetries)
+def copies_of(board: Board, placed: list[tuple[int, int]]) -> Grid:
+    """Which placed piece covers every cell (its place in `placed`)."""
+    grid = [0] * len(board.cells)
+    for k, (_, mask) in enumerate(placed):
+        while mask:
+            low = mask & -mask
+            grid[low.bit_length() - 1] = k
+            mask ^= low
+    return tuple(grid)
+
+
+def canonical(board: Board, grid: Grid, copies: Grid | None = None) -> tuple:
+    """The least image of a solution under the board's symmetries (each piece relabelled as
+    the symmetry says: its mirror twin under a mirror image, for mirror classes): one per
+    class. A cell's image is its piece and which of the pieces met so far covers it, so that
+    copies of a piece are told apart by where they lie, never by a name (`copies`: which
+    placed piece covers each cell; None where every piece is one of a kind)."""
+    copies = grid if copies is None else copies
+    images = []
+    for perm, relabel in zip(board.symmetries, board.relabels):
+        met: dict[int, int] = {}
+        images.append(tuple((relabel[grid[i]], met.setdefault(copies[i], len(met)))
+                            for i in perm))
+    return min(images)
+
+
+def is_canonical(board: Board, placed: list[tuple[int, int]]) -> bool:
+    """Whether a solution is its class's canonical form (the identity's image is the least)."""
+    grid, copies = grid_of(board, placed), copies_of(board, placed)
+    met: dict[int, int] = {}
+    own = tuple((grid[i], met.setdefault(copies[i], len(met))) for i in range(len(grid)))
+    return canonical(board, grid, copies) == own
 
 
 def _area_mismatch(puzzle: PackingPuzzle, board: Board) -> bool:
-    return sum(row.count("X") for piece in puzzle.pieces for row in piece.picture) != len(
-        board.cells
-    )
+    area = sum(row.count("X") * piece.count for piece in puzzle.pieces for row in piece.picture)
+    return area != len(board.cells)
 
 
 # ---------------------------------------------------------------- the backend
@@ -178,12 +247,11 @@ def _counter(board: Board, deadline: float | None, classes: bool):
         if used == full:
             found[0] += 1
             if classes:
-                grid = grid_of(board, placed)
-                found[1] += canonical(board, grid) == grid
+                found[1] += is_canonical(board, placed)
             return
         first = (~filled & (filled + 1)).bit_length() - 1
-        for piece_bit, mask in board.starting_at[first]:
-            if not used & piece_bit and not filled & mask:
+        for piece_bit, mask, need in board.starting_at[first]:
+            if not used & piece_bit and not filled & mask and used & need == need:
                 placed.append((piece_bit, mask))
                 walk(filled | mask, used | piece_bit, placed)
                 placed.pop()
@@ -254,8 +322,8 @@ class ReferenceModel:
     area_mismatch: bool
 
 
-def model(puzzle: PackingPuzzle, classes: bool = False) -> ReferenceModel:
-    board = build(puzzle)
+def model(puzzle: PackingPuzzle, classes: bool = False, mirror: bool = False) -> ReferenceModel:
+    board = build(puzzle, mirror)
     return ReferenceModel(board, classes, _area_mismatch(puzzle, board))
 
 
@@ -272,8 +340,8 @@ def cubes(model: ReferenceModel, at_least: int) -> list[tuple[int, ...]]:
                 deeper.append(cube)
                 continue
             first = (~filled & (filled + 1)).bit_length() - 1
-            for k, (piece_bit, mask) in enumerate(board.starting_at[first]):
-                if not used & piece_bit and not filled & mask:
+            for k, (piece_bit, mask, need) in enumerate(board.starting_at[first]):
+                if not used & piece_bit and not filled & mask and used & need == need:
                     deeper.append((*cube, k))
         if deeper == found or not deeper:
             return deeper
@@ -288,7 +356,7 @@ def _cube_start(board: Board, cube: tuple[int, ...]) -> tuple[int, int, list]:
     placed = []
     for k in cube:
         first = (~filled & (filled + 1)).bit_length() - 1
-        piece_bit, mask = board.starting_at[first][k]
+        piece_bit, mask, _ = board.starting_at[first][k]
         filled |= mask
         used |= piece_bit
         placed.append((piece_bit, mask))

@@ -11,6 +11,7 @@ from ..checkpoint import digest
 from ..counting import Runner
 from ..executors import Work
 from ..models.encoded import check_card_encoding, to_dimacs, to_dlx
+from ..models.errors import InputError
 from ..models.packing import PackingPuzzle, Placement, exact_cover, placements
 from ..models.packing.encode import (
     DEFAULT_CARD_ENCODING,
@@ -18,7 +19,14 @@ from ..models.packing.encode import (
     encode_cover,
     encode_cpsat,
 )
-from ..models.packing.plan import count_plan, symmetry_group
+from ..models.packing.plan import (
+    MODULI,
+    MODULO_ALIASES,
+    check_mirror,
+    count_plan,
+    mirror_twins,
+    symmetry_group,
+)
 from ..models.symmetry import IDENTITY
 from ..outcomes import Count, Solution, Verification
 from ..terminal import draw_packing
@@ -28,12 +36,19 @@ from . import Family, verify_backends
 def meaning(puzzle: PackingPuzzle, modulo: str) -> str:
     """What a count of this puzzle counts."""
     if modulo == "none":
+        copies = any(p.count > 1 for p in puzzle.pieces)
         return (
-            "solutions: ways to cover the board, each piece used once; rotations and reflections "
-            "of a solution count as different"
+            "solutions: ways to cover the board, each piece used once"
+            + ("; copies of a piece are alike (a covering counts once)" if copies else "")
+            + "; rotations and reflections of a solution count as different"
         )
-    group = symmetry_group(puzzle)
-    return f"classes of solutions under the board's symmetry group ({group.describe()})"
+    group = symmetry_group(puzzle, modulo)
+    if modulo == "mirror":
+        return (f"classes of solutions under the board's whole symmetry group, a mirror image "
+                f"turning each piece into its mirror twin (the convention of published one-sided "
+                f"counts; {group.describe()})")
+    turns = "" if puzzle.flip else "rotations only (pieces are not turned over); "
+    return f"classes of solutions under the board's symmetry group ({turns}{group.describe()})"
 
 
 class Packing(Family):
@@ -41,6 +56,20 @@ class Packing(Family):
     takes = ("cpsat", "cnf", "cover", "reference")
     options = ("encoding",)
     export_formats = ("dimacs", "dlx")
+    moduli = MODULI
+    modulo_aliases = MODULO_ALIASES
+
+    def check_modulo(self, puzzle: PackingPuzzle, modulo: str) -> str:
+        modulo = super().check_modulo(puzzle, modulo)
+        if modulo == "mirror":
+            check_mirror(puzzle)
+        return modulo
+
+    def moduli_of(self, puzzle: PackingPuzzle) -> tuple[str, ...]:
+        """The conventions that apply to this puzzle ('mirror' for one-sided sets closed under
+        mirror images)."""
+        mirror = not puzzle.flip and mirror_twins(puzzle) is not None
+        return tuple(m for m in self.moduli if m != "mirror" or mirror)
 
     def summary(self, puzzle: PackingPuzzle) -> str:
         cells = puzzle.cells
@@ -48,7 +77,9 @@ class Packing(Family):
         width = max(c for _, c in cells) - min(c for _, c in cells) + 1
         holes = height * width - len(cells)
         board = f"{height}x{width}" + (f" with {holes} holes" if holes else "")
-        return f"{len(puzzle.pieces)} pieces on {board}; {puzzle.title}"
+        pieces = sum(p.count for p in puzzle.pieces)
+        kinds = "" if pieces == len(puzzle.pieces) else f" of {len(puzzle.pieces)} kinds"
+        return f"{pieces} pieces{kinds} on {board}; {puzzle.title}"
 
     def encode(self, puzzle: PackingPuzzle, backend: Backend, options: list[Placement],
                encoding: str | None = None):
@@ -56,6 +87,11 @@ class Packing(Family):
         if backend.takes == "cpsat":
             return encode_cpsat(cover)
         if backend.takes == "cover":
+            if cover.multiplicity and not backend.multiplicities:
+                raise InputError(
+                    f"{backend.name} solves exact covers with each item once; pieces with copies "
+                    "(count = N) need bitboard, cpsat, a pysat solver or the reference",
+                    field="backend")
             return encode_cover(cover)
         return encode_cnf(cover, check_card_encoding(encoding, DEFAULT_CARD_ENCODING))
 
@@ -136,7 +172,8 @@ class Packing(Family):
         else:  # a lower bound on the solutions, and so on the classes (at most |G| per class)
             solutions = tallies[0].total() if tallies else 0
             classes = None if modulo == "none" else -(-solutions // plan.group.order)
-        details.update(solutions=solutions, classes=classes)
+        details.update(solutions=solutions, classes=classes,
+                       classes_by=None if modulo == "none" else "Burnside's lemma")
         return Count(
             puzzle.name, solutions if modulo == "none" else classes, meaning(puzzle, modulo),
             modulo, complete, time.perf_counter() - start, backend.name,
@@ -145,19 +182,19 @@ class Packing(Family):
 
     def _reference_count(self, puzzle, backend, modulo, runner, key, start) -> Count:
         """The reference enumerates every solution; classes by canonical forms."""
-        classes = modulo == "symmetry"
-        model = reference.model(puzzle, classes=classes)
+        classes = modulo != "none"
+        model = reference.model(puzzle, classes=classes, mirror=modulo == "mirror")
         cubes = reference.cubes(model, backend.cubes_per_job * max(1, runner.jobs))
         work = Work("reference: all solutions", backend.name, backend.payload(model), cubes)
         [tally] = runner.run([work], key)
         solutions = tally.total(0)
         number = tally.total(1) if classes else solutions
         if classes and not tally.complete:  # a lower bound: at most |G| solutions per class
-            number = max(number, -(-solutions // symmetry_group(puzzle).order))
+            number = max(number, -(-solutions // symmetry_group(puzzle, modulo).order))
         return Count(
             puzzle.name, number, meaning(puzzle, modulo), modulo, tally.complete,
             time.perf_counter() - start, backend.name, runner.executor.name,
-            symmetry_group(puzzle) if classes else IDENTITY,
+            symmetry_group(puzzle, modulo) if classes else IDENTITY,
             {"solutions": solutions, "classes": number if classes else None,
              "classes_by": "canonical forms" if classes else None},
         )
@@ -168,9 +205,12 @@ class Packing(Family):
         from ..registry import resolve
 
         counts: list[Count] = []
+        copies = any(p.count > 1 for p in puzzle.pieces)
         for name in backends or verify_backends(self.kind):
             backend = resolve(name, self.kind, "count")
-            for modulo in self.moduli:
+            if copies and backend.takes == "cover" and not backend.multiplicities and not backends:
+                continue  # exact cover without multiplicities cannot hold copies
+            for modulo in self.moduli_of(puzzle):
                 runner = runner_for(unreduced_time_limit if modulo == "none" else None)
                 counts.append(self.count(puzzle, backend, modulo, runner,
                                          encoding if backend.takes == "cnf" else None))
@@ -179,7 +219,10 @@ class Packing(Family):
         finished = [c for c in counts if c.complete]
         solutions = {c.details["solutions"] for c in finished}
         classes = {c.details["classes"] for c in finished if c.modulo == "symmetry"}
+        mirrored = {c.details["classes"] for c in finished if c.modulo == "mirror"}
         why = _disagreement(counts, solutions, classes)
+        if not why and len(mirrored) > 1:
+            why = "the backends DISAGREE on the mirror classes"
         table = verify_table(counts)
         result: dict[str, object] = {}
         if not why:
@@ -189,6 +232,8 @@ class Packing(Family):
                 "puzzle": puzzle.name, "title": puzzle.title, "kind": self.kind,
                 "count": total, "counted": meaning(puzzle, "none"),
                 "classes": reduced, "classes_counted": meaning(puzzle, "symmetry"),
+                **({"mirror_classes": mirrored.pop(),
+                    "mirror_classes_counted": meaning(puzzle, "mirror")} if mirrored else {}),
                 "group": group.to_json(),
                 "published": puzzle.published,
                 "published_agrees": {
