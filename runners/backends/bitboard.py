@@ -432,6 +432,16 @@ class BitboardBackend(Backend):
     def supported(cls) -> bool:
         return importlib.util.find_spec("numba") is not None
 
+    def payload(self, model: CoverModel) -> CoverModel:
+        """The model, refused here (before any worker starts) when it is too big for the search."""
+        needed = sum(model.multiplicity or [1] * len(model.items))
+        if needed > MAX_ITEMS:
+            raise InputError(
+                f"the bitboard search takes at most {MAX_ITEMS} items (cells, pieces and copies of "
+                f"pieces); this puzzle has {needed:,}: count it with cpsat or a pysat solver",
+                field="backend")
+        return model
+
     def prepare(self, payload: CoverModel) -> Prepared:
         board = board_of(payload)
         size = memo_size(board, self.mode)
@@ -473,7 +483,7 @@ class BitboardBackend(Backend):
     def solve(self, model: CoverModel, time_limit: float | None = None) -> Outcome:
         start = time.perf_counter()
         deadline = None if time_limit is None else time.time() + time_limit
-        state = self.prepare(model)
+        state = self.prepare(self.payload(model))
         search = self._search(state, ())
         if search.done:
             values = model.values(search.chosen) if search.found else None

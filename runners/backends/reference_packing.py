@@ -95,13 +95,16 @@ def build(puzzle: PackingPuzzle, mirror: bool = False) -> Board:
             first = (mask & -mask).bit_length() - 1
             for k in range(copy, copy + piece.count):
                 starting_at[first].append((1 << k, mask, (1 << (k - 1)) if k > copy else 0))
-    symmetries = _symmetries(cells, puzzle.flip or mirror)
     same = list(range(len(puzzle.pieces)))
-    relabels = [same] * len(symmetries)
-    if mirror:
-        twins = _twins(puzzle, shapes)
-        relabels = [twins if mirrored else same for mirrored in _mirrored(cells)]
-    return Board(cells, starting_at, len(types), types, symmetries, relabels)
+    twins = _twins(puzzle, shapes) if mirror else same
+    pairs: list[tuple[list[int], list[int]]] = []  # (permutation of cells, of pieces), distinct
+    for mirrored in (False, True) if puzzle.flip or mirror else (False,):
+        for perm in _symmetries_of(cells, mirrored):
+            pair = (perm, twins if mirrored else same)
+            if pair not in pairs:
+                pairs.append(pair)
+    return Board(cells, starting_at, len(types), types, [p for p, _ in pairs],
+                 [r for _, r in pairs])
 
 
 def _twins(puzzle: PackingPuzzle, shapes: dict) -> list[int]:
@@ -116,18 +119,6 @@ def _twins(puzzle: PackingPuzzle, shapes: dict) -> list[int]:
         twins.append(found[0])
     return twins
 
-
-
-def _symmetries(cells: list[tuple[int, int]], flip: bool) -> list[list[int]]:
-    """Permutations of cell positions for every turn (and mirror, if flip) that keeps the board;
-    the turns first, then the mirror images (a permutation may appear in both)."""
-    return [p for mirrored in ((False, True) if flip else (False,))
-            for p in _symmetries_of(cells, mirrored)]
-
-
-def _mirrored(cells: list[tuple[int, int]]) -> list[bool]:
-    """Whether each of `_symmetries(cells, True)` is a mirror image (same order)."""
-    return [mirrored for mirrored in (False, True) for _ in _symmetries_of(cells, mirrored)]
 
 
 def _symmetries_of(cells: list[tuple[int, int]], mirrored: bool) -> list[list[int]]:
