@@ -81,7 +81,7 @@ def check_card_encoding(encoding: str | None, default: str) -> str:
     if encoding not in CARD_ENCODINGS:
         raise InputError(
             f"unknown encoding {encoding!r}; one of: {', '.join(CARD_ENCODINGS)}",
-            field="--encoding",
+            field="encoding",
         )
     return encoding
 

@@ -1,13 +1,14 @@
 """Reading puzzle files: TOML documents whose errors name the file, line and field.
 
-Every puzzle file has a top-level `kind` naming its family; each family registers a reader.
-Files in other formats are recognised by a family's `sniff` and read by its own reader.
+Every puzzle file has a top-level `kind` naming its family; the family's reader is found by the
+one declaration of families (`puzzlesat.registry.FAMILIES`): models/STEM/reader.py, whose
+`read(doc)` reads the TOML document. Files in other formats are recognised by the `sniff` of a
+reader's `FOREIGN_FORMATS` and read by its own function.
 """
 
 from __future__ import annotations
 
 import functools
-import importlib
 import re
 import stat
 import sys
@@ -205,7 +206,6 @@ def picture_rows(doc: TomlDoc, field: str, value: str, allowed: str = "X.") -> t
 # ---------------------------------------------------------------- kinds, formats and the catalog
 
 Reader = Callable[[TomlDoc], object]
-KIND_READERS: dict[str, Reader] = {}
 
 
 @dataclass
@@ -217,11 +217,23 @@ class ForeignFormat:
     read: Callable[[str, str], object]  # (path, text) -> puzzle
 
 
-FOREIGN_FORMATS: list[ForeignFormat] = []
+def _reader(kind: str):
+    """The reader module of a kind's family (models/STEM/reader.py)."""
+    from ..registry import part  # the one declaration of families
+
+    return part(kind, "reader")
 
 
-def register_kind(kind: str, reader: Reader) -> None:
-    KIND_READERS[kind] = reader
+def kinds() -> list[str]:
+    """The kinds of puzzle files, one per declared family."""
+    from ..registry import FAMILIES
+
+    return list(FAMILIES)
+
+
+def foreign_formats() -> list[ForeignFormat]:
+    """Every format read as it is, from the readers that have one."""
+    return [fmt for kind in kinds() for fmt in getattr(_reader(kind), "FOREIGN_FORMATS", ())]
 
 
 def catalog_dir() -> Path:
@@ -238,17 +250,17 @@ BYTE_ORDER_MARK = "\ufeff"
 
 def read_puzzle_text(path: str, text: str):
     """A puzzle from a file's text, by its kind (TOML) or a foreign format's reader."""
-    _register_builtin_kinds()
     text = text.removeprefix(BYTE_ORDER_MARK)  # written by some editors: accepted, never shown
-    for fmt in FOREIGN_FORMATS:
+    formats = foreign_formats()
+    for fmt in formats:
         if fmt.sniff(path, text):
             return fmt.read(path, text)
     try:
         doc = read_toml(path, text)
     except InputError as error:
-        if Path(path).suffix == ".toml" or not FOREIGN_FORMATS:
+        if Path(path).suffix == ".toml" or not formats:
             raise
-        others = " or ".join(fmt.name for fmt in FOREIGN_FORMATS)
+        others = " or ".join(fmt.name for fmt in formats)
         raise InputError(
             f"{error.message} (read as TOML: the file is not in the {others})",
             file=error.file, line=error.line, field=error.field,
@@ -256,16 +268,16 @@ def read_puzzle_text(path: str, text: str):
     kind = doc.get("kind", str, required=False)
     if kind is None:
         raise InputError(
-            f"missing field 'kind' (one of: {', '.join(sorted(KIND_READERS))})",
+            f"missing field 'kind' (one of: {', '.join(sorted(kinds()))})",
             file=path,
             line=1,
             field="kind",
         )
-    if kind not in KIND_READERS:
+    if kind not in kinds():
         raise doc.error(
-            "kind", f"unknown kind {kind!r} (one of: {', '.join(sorted(KIND_READERS))})"
+            "kind", f"unknown kind {kind!r} (one of: {', '.join(sorted(kinds()))})"
         )
-    return KIND_READERS[kind](doc)
+    return _reader(kind).read(doc)
 
 
 MAX_FILE_BYTES = 64 * 2**20  # the largest benchmark files are far below a megabyte
@@ -273,7 +285,6 @@ MAX_FILE_BYTES = 64 * 2**20  # the largest benchmark files are far below a megab
 
 def load(name_or_path: str):
     """A puzzle from the catalog by name, or from a user's file by path."""
-    _register_builtin_kinds()
     if not name_or_path.strip():
         raise InputError(
             "no puzzle given: a catalog name (see 'puzzlesat list') or a file", field="PUZZLE"
@@ -320,11 +331,3 @@ def load(name_or_path: str):
         ) from None
     return read_puzzle_text(shown, text)
 
-
-# The modules that register a kind (and foreign formats) when imported.
-FAMILY_MODULES = ("packing.reader", "edge_matching.reader", "mind_lock.reader")
-
-
-def _register_builtin_kinds() -> None:
-    for module in FAMILY_MODULES:
-        importlib.import_module(f"{__package__}.{module}")

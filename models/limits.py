@@ -23,7 +23,7 @@ def check_placements(estimate: int, what: str, field: str | None = None) -> None
         )
 
 
-def check_steps(steps: int, field: str = "--steps") -> None:
+def check_steps(steps: int, field: str = "steps") -> None:
     """A plan length must be a whole number from 0 to MAX_PLAN_STEPS."""
     if isinstance(steps, bool) or not isinstance(steps, int) or steps < 0:
         raise InputError(f"must be a whole number, 0 or more, not {steps!r}", field=field)

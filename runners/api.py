@@ -44,7 +44,7 @@ def check_time_limit(time_limit: float | None) -> float | None:
         math.isfinite(time_limit) and time_limit > 0
     ):
         raise InputError(f"must be a positive number of seconds, not {time_limit!r}",
-                         field="--time-limit")
+                         field="time_limit")
     return float(time_limit)
 
 
@@ -122,14 +122,14 @@ def make_runner(jobs: int | None, executor: str | Executor | None, time_limit: f
     if jobs is None:
         jobs = cores()
     if not isinstance(jobs, int) or isinstance(jobs, bool) or jobs < 1:
-        raise InputError(f"must be a whole number of at least 1, not {jobs!r}", field="--jobs")
+        raise InputError(f"must be a whole number of at least 1, not {jobs!r}", field="jobs")
     most = 4096  # more cubes than this many jobs' worth only lengthen the planning
     if jobs > most:
         if say:
-            say(f"note: --jobs {jobs} is capped at {most}")
+            say(f"note: jobs={jobs} is capped at {most}")
         jobs = most
     if say and jobs > cores() and chosen.name == "local":
-        say(f"note: --jobs {jobs} is more than the {cores()} cores here; the local pool uses "
+        say(f"note: jobs={jobs} is more than the {cores()} cores here; the local pool uses "
             f"{cores()} processes")
     deadline = None if time_limit is None else time.time() + time_limit
     return Runner(chosen, jobs, deadline, checkpoint)
@@ -156,7 +156,7 @@ def export(puzzle, fmt: str = "dimacs", **options) -> tuple[str, str]:
     fam = family_of(puzzle)
     if fmt not in fam.export_formats:
         raise InputError(f"{puzzle.kind} puzzles export as {', '.join(fam.export_formats)}",
-                         field="--format")
+                         field="format")
     return fam.export(puzzle, fmt, **options)
 
 

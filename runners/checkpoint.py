@@ -51,7 +51,7 @@ class Checkpoint:
         self._read()
 
     def _read(self) -> None:
-        field = "--checkpoint"
+        field = "checkpoint"
         if self.path.is_dir():
             raise InputError("is a directory", file=str(self.path), field=field)
         if not self.path.exists() or self.path.stat().st_size == 0:
@@ -97,7 +97,7 @@ class Checkpoint:
                 self._file = open(self.path, "a", encoding="utf-8")  # noqa: SIM115
             except OSError as error:
                 raise InputError(f"cannot write: {error.strerror}", file=str(self.path),
-                                 field="--checkpoint") from None
+                                 field="checkpoint") from None
             if fresh:
                 self._write([{"format": FORMAT, "key": self.key}])
         return self._file

@@ -9,12 +9,14 @@ from __future__ import annotations
 
 import sys
 import time
+import warnings
 from collections.abc import Callable
 from contextlib import contextmanager
 from dataclasses import dataclass
 
 from .backends import Values
 from .checkpoint import Checkpoint, digest
+from .children import WorkerDied
 from .executors import Executor, Result, Work
 
 Progress = Callable[[int, int, int], None]  # (cubes done, cubes in all, solutions so far)
@@ -87,6 +89,9 @@ def run(
     try:
         executor.run(works, pending, jobs, deadline, record)
     except KeyboardInterrupt:
+        interrupted = True
+    except WorkerDied as died:  # what the others counted stands; the count says it is partial
+        warnings.warn(f"the count stopped early: {died}", RuntimeWarning, stacklevel=2)
         interrupted = True
     return [tallies[w.token] for w in works], interrupted
 

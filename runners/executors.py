@@ -9,19 +9,17 @@ prepare the payload once each (cached by the work's token).
 from __future__ import annotations
 
 import atexit
-import multiprocessing
 import os
-import signal
 import threading
 import time
 import uuid
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor, as_completed
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 from .backends import STOP, Cube, Interrupted, Values
+from .children import Pool, interruptible
 from .models.errors import InputError
 
 Result = tuple[Values, bool]  # a cube's numbers and whether it finished
@@ -90,10 +88,10 @@ def run_chunk(
     return [backend.count_cube(state, cube, deadline) for cube in cubes]
 
 
-def _init_pool(payloads: dict[str, tuple[str, object]]) -> None:
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C and ends us
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+def _serve_chunks(payloads: dict[str, tuple[str, object]]) -> Callable:
+    """A pool worker's start: the works' payloads kept, and the function its chunks go to."""
     _payloads.update(payloads)
+    return _pool_chunk
 
 
 def _pool_chunk(task: tuple[int, str, list[Cube], float | None]) -> tuple[int, list[Result]]:
@@ -103,28 +101,6 @@ def _pool_chunk(task: tuple[int, str, list[Cube], float | None]) -> tuple[int, l
 
 
 # ---------------------------------------------------------------- executors
-
-
-@contextmanager
-def deferred_interrupts():
-    """Hold SIGINT and SIGTERM until the block ends, then raise KeyboardInterrupt if one came."""
-    came: list[int] = []
-    old = {s: signal.signal(s, lambda number, frame: came.append(number))
-           for s in (signal.SIGINT, signal.SIGTERM)}
-    try:
-        yield
-    finally:
-        for number, handler in old.items():
-            signal.signal(number, handler)
-    if came:
-        raise KeyboardInterrupt
-
-
-def python_handles_interrupts() -> None:
-    """Give Ctrl-C back to Python while this process only waits for workers: PySAT's solvers
-    install a C handler of their own, which would leave the interrupt unseen here."""
-    if signal.getsignal(signal.SIGINT) is not signal.SIG_IGN:
-        signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 class Executor(ABC):
@@ -198,7 +174,8 @@ def run_on_threads(works: list[Work], pending: dict[str, list[int]], threads: in
 
 
 class LocalExecutor(Executor):
-    """A pool of worker processes on this machine (spawned: safe with every solver library)."""
+    """A pool of worker processes on this machine (spawned: safe with every solver library;
+    forked where spawn cannot start Python, see runners/children.py)."""
 
     name = "local"
 
@@ -229,25 +206,10 @@ class LocalExecutor(Executor):
                 tasks.append((len(tasks), work.token, [work.cubes[i] for i in part], deadline))
                 owners.append((work, part))
         payloads = {w.token: (w.backend, w.payload) for w in works if pending.get(w.token)}
-        python_handles_interrupts()
-        context = multiprocessing.get_context("spawn")
-        with deferred_interrupts():  # a worker half sent its payload would print a traceback
-            pool = context.Pool(processes, _init_pool, (payloads,))
-        try:
-            results = pool.imap_unordered(_pool_chunk, tasks)
-            while True:
-                wait = None if deadline is None else max(0.0, deadline - time.time()) + GRACE
-                try:
-                    number, result = results.next(timeout=wait)
-                except StopIteration:
-                    break
-                except multiprocessing.TimeoutError:  # a solver that does not stop itself
-                    break
+        with interruptible(), Pool(processes, _serve_chunks, (payloads,), "a pool worker") as pool:
+            for _, (number, result) in pool.results(tasks, deadline, GRACE):
                 work, part = owners[number]
                 record(work, part, result)
-        finally:
-            pool.terminate()
-            pool.join()
 
 
 class DaskExecutor(Executor):
@@ -259,19 +221,22 @@ class DaskExecutor(Executor):
         self.name = f"dask://{address}" if address else f"dask-local:{workers or cores()}"
 
     def run(self, works, pending, jobs, deadline, record) -> None:
+        with interruptible():
+            self._run(works, pending, jobs, deadline, record)
+
+    def _run(self, works, pending, jobs, deadline, record) -> None:
         try:
             from dask.distributed import as_completed as finished_in_turn
         except ImportError:
             raise InputError(
-                "Dask is not installed: pip install 'puzzlesat[cluster]'", field="--executor"
+                "Dask is not installed: pip install 'puzzlesat[cluster]'", field="executor"
             ) from None
         try:
             client = _dask_client(self.address, self.workers)
         except OSError as error:
             raise InputError(
-                f"cannot reach the Dask scheduler {self.address}: {error}", field="--executor"
+                f"cannot reach the Dask scheduler {self.address}: {error}", field="executor"
             ) from None
-        python_handles_interrupts()
         futures = []
         try:
             slots = max(1, sum(client.nthreads().values()))
@@ -354,11 +319,11 @@ def executor_named(name: str | None) -> Executor:
         count = name.partition(":")[2]
         if count and (not count.isdigit() or int(count) < 1):
             raise InputError(f"dask-local:N takes a number of workers, not {count!r}",
-                             field="--executor")
+                             field="executor")
         return DaskExecutor(workers=int(count) if count else None)
     if name.startswith(("dask://", "tcp://")):
         address = name.split("://", 1)[1]
         if not address:
-            raise InputError("dask://HOST:PORT names the scheduler", field="--executor")
+            raise InputError("dask://HOST:PORT names the scheduler", field="executor")
         return DaskExecutor(address=f"tcp://{address}")
-    raise InputError(f"unknown executor {name!r}; use {EXECUTOR_NAMES}", field="--executor")
+    raise InputError(f"unknown executor {name!r}; use {EXECUTOR_NAMES}", field="executor")

@@ -78,7 +78,7 @@ def target(path: str | Path, what: str = "output") -> Target:
     return Target(given, kind, note)
 
 
-def check_output(path: str | Path, what: str = "--output") -> Target:
+def check_output(path: str | Path, what: str = "output") -> Target:
     """Before the work starts: InputError naming the path if the output cannot be written
     there (a directory, a folder that does not exist or cannot be written, a read-only file
     system).
@@ -100,7 +100,7 @@ def check_output(path: str | Path, what: str = "--output") -> Target:
     return found
 
 
-def check_folder(folder: str | Path, what: str = "--results") -> Path:
+def check_folder(folder: str | Path, what: str = "results") -> Path:
     """Before the work starts: InputError naming the folder if results cannot be written in it
     (it names a file, or it cannot be written or created)."""
     folder = Path(folder)
@@ -197,7 +197,7 @@ def write_export(output: str, text: str, summary: str) -> None:
         sys.stdout.write(text)
         sys.stdout.flush()
         return
-    note = write_text_atomic(output, text, "--output")
+    note = write_text_atomic(output, text, "output")
     say(f"wrote {output}: {summary}" + (f" ({note})" if note else ""))
 
 
@@ -211,7 +211,7 @@ def write_verified(folder: str | Path, name: str, result: dict) -> Path:
     path = Path(folder) / f"{name}.json"
     try:
         check_folder(folder)
-        write_json_atomic(path, result, "--results")
+        write_json_atomic(path, result, "results")
     except InputError as error:
         sys.stdout.write(json.dumps(result, indent=2) + "\n")
         sys.stdout.flush()
@@ -311,4 +311,4 @@ def write_results_readme(folder: Path) -> None:
     ]
     if notes:
         lines += ["", "## Where we differ from published figures", "", *notes]
-    write_text_atomic(folder / "README.md", "\n".join(lines) + "\n", "--results")
+    write_text_atomic(folder / "README.md", "\n".join(lines) + "\n", "results")

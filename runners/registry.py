@@ -1,8 +1,18 @@
 """One registry: the puzzle families, and the backends by name (`base` or `base:argument`).
 
-Names are parsed in one place (`parse`). A family's own solvers (the reference backtrackers, the
-Mind Lock table) are registered as its backends under the names 'reference' and 'table'. The
-default backend of each family and task comes from figures the project measured, kept here.
+A family is declared once, in `FAMILIES` (kind -> stem). Everything else about it is found from
+the stem by one convention (`part`):
+
+    models/STEM/reader.py        its file reader: `read(doc)`, and optional `FOREIGN_FORMATS`
+    runners/families/STEM.py     `FAMILY`, the library object (solve, count, ..., its moduli and
+                                 its own backends such as 'reference')
+    runners/cli/STEM.py          its command-line flags and printing
+    runners/pictures/STEM.py     its drawings, gallery and play page
+
+Backend names are parsed in one place (`parse`). A family's own solvers (the reference
+backtrackers, the Mind Lock table) are its `own_backends`, under the names 'reference' and
+'table'. The default backend of each family and task comes from figures the project measured,
+kept here.
 """
 
 from __future__ import annotations
@@ -10,23 +20,49 @@ from __future__ import annotations
 import importlib
 from dataclasses import dataclass
 from functools import cache
+from types import ModuleType
 
 from .backends import Backend
 from .models.errors import InputError
 
-# kind -> the module of its family (runners/families/), imported when first needed
+# The one declaration of the puzzle families: kind (the `kind` field of a puzzle file) -> stem,
+# the name of its modules by the convention above. Adding a family adds a line here.
 FAMILIES = {
-    "packing": "puzzlesat.families.packing",
-    "edge-matching": "puzzlesat.families.edge_matching",
-    "mind-lock": "puzzlesat.families.mind_lock",
+    "packing": "packing",
+    "edge-matching": "edge_matching",
+    "mind-lock": "mind_lock",
+    "sliding-block": "sliding",
 }
+
+# Where each part of a family lives, by its stem.
+PARTS = {
+    "reader": "puzzlesat.models.{}.reader",
+    "family": "puzzlesat.families.{}",
+    "cli": "puzzlesat.cli.{}",
+    "pictures": "puzzlesat.pictures.{}",
+}
+
+
+def check_kind(kind: str, field: str = "kind") -> str:
+    """The kind, if a family of that kind is declared; an InputError otherwise."""
+    if kind not in FAMILIES:
+        raise InputError(f"unknown kind {kind!r} (one of: {', '.join(FAMILIES)})", field=field)
+    return kind
+
+
+def module_name(kind: str, part_name: str) -> str:
+    """The module holding one part ('reader', 'family', 'cli', 'pictures') of a family."""
+    return PARTS[part_name].format(FAMILIES[check_kind(kind)])
+
+
+def part(kind: str, part_name: str) -> ModuleType:
+    """One part of a family, imported when first needed."""
+    return importlib.import_module(module_name(kind, part_name))
 
 
 def family(kind: str):
     """The Family object that runs puzzles of a kind."""
-    if kind not in FAMILIES:
-        raise InputError(f"unknown kind {kind!r} (one of: {', '.join(FAMILIES)})", field="kind")
-    return importlib.import_module(FAMILIES[kind]).FAMILY
+    return part(kind, "family").FAMILY
 
 
 def family_of(puzzle):
@@ -67,11 +103,6 @@ BACKENDS = (
     Entry("reference", "", "", per_family=True, example="reference"),
     Entry("table", "", "", per_family=True, example="table"),
 )
-REFERENCE_CLASSES = {  # kind -> (module, class) of its own solver for 'reference' and 'table'
-    ("reference", "packing"): ("puzzlesat.backends.reference_packing", "ReferencePacking"),
-    ("reference", "edge-matching"): ("puzzlesat.backends.reference_edge", "ReferenceEdge"),
-    ("table", "mind-lock"): ("puzzlesat.backends.mind_lock_table", "MindLockTable"),
-}
 
 # Defaults from measurements (results/bench.csv and results/dlx-bench.md, on this project's
 # 2-core machine); where a default needs an optional extra, the next one serves without it.
@@ -93,6 +124,10 @@ DEFAULTS: dict[tuple[str, str], tuple[str, str]] = {
     ("mind-lock", "solve"): (
         "table", "God's-algorithm table: an optimal solution in 0.08 ms after a 0.4 s build"),
     ("mind-lock", "count"): ("table", "the breadth-first search counts every position"),
+    ("sliding-block", "solve"): (
+        "table", "God's-algorithm table: an optimal plan by walking it (results/"
+        "sliding-bench.json)"),
+    ("sliding-block", "count"): ("table", "the breadth-first search counts every position"),
 }
 
 NAMES = ("cpsat, pysat:NAME (e.g. pysat:cadical195), exec:NAME_OR_PATH (a SAT solver binary, "
@@ -103,14 +138,14 @@ NAMES = ("cpsat, pysat:NAME (e.g. pysat:cadical195), exec:NAME_OR_PATH (a SAT so
 def parse(name: str) -> tuple[str, str | None]:
     """'base' or 'base:argument' -> (base, argument); the one place names are split."""
     if not isinstance(name, str) or not name.strip():
-        raise InputError(f"a backend name is needed ({NAMES})", field="--backend")
+        raise InputError(f"a backend name is needed ({NAMES})", field="backend")
     base, colon, argument = name.strip().partition(":")
     entry = _entry(base)
     if entry.argument and not argument and not entry.optional:
         raise InputError(f"{base} needs {base}:{entry.argument}, e.g. {entry.example}",
-                         field="--backend")
+                         field="backend")
     if colon and not entry.argument and not entry.per_family:
-        raise InputError(f"{base} takes no ':{argument}'", field="--backend")
+        raise InputError(f"{base} takes no ':{argument}'", field="backend")
     return base, (argument if colon else None)
 
 
@@ -118,7 +153,7 @@ def _entry(base: str) -> Entry:
     for entry in BACKENDS:
         if entry.base == base:
             return entry
-    raise InputError(f"unknown backend {base!r}; use {NAMES}", field="--backend")
+    raise InputError(f"unknown backend {base!r}; use {NAMES}", field="backend")
 
 
 @cache
@@ -127,14 +162,14 @@ def backend(name: str) -> Backend:
     base, argument = parse(name)
     entry = _entry(base)
     if entry.per_family:
-        where = REFERENCE_CLASSES.get((base, argument or ""))
-        if where is None:
-            raise InputError(f"no {base} backend for {argument} puzzles", field="--backend")
-        made = getattr(importlib.import_module(where[0]), where[1])()
+        own = family(argument).own_backends if argument in FAMILIES else {}
+        if base not in own:
+            raise InputError(f"no {base} backend for {argument} puzzles", field="backend")
+        made = own[base]()
     else:
         made = entry.build(argument)
     if not made.supported():
-        raise InputError(f"{name} is not available here: {made.needs}", field="--backend")
+        raise InputError(f"{name} is not available here: {made.needs}", field="backend")
     return made
 
 
@@ -161,11 +196,11 @@ def resolve(name: str | None, kind: str, task: str) -> Backend:
     if not fam.accepts(made):
         raise InputError(
             f"{made.name} does not solve {kind} puzzles (usable: {', '.join(names_for(kind))})",
-            field="--backend",
+            field="backend",
         )
     if task == "count" and not made.can_count:
         raise InputError(getattr(made, "why_not_count", f"{made.name} cannot count"),
-                         field="--backend")
+                         field="backend")
     return made
 
 
@@ -177,7 +212,7 @@ def names_for(kind: str, task: str = "solve") -> list[str]:
     found = []
     for entry in BACKENDS:
         if entry.per_family:
-            if (entry.base, kind) in REFERENCE_CLASSES:
+            if entry.base in fam.own_backends:
                 found.append(entry.base)
         elif entry.base == "pysat":
             if "cnf" in fam.takes:

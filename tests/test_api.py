@@ -57,22 +57,43 @@ def test_a_count_stopped_by_its_time_limit_is_a_lower_bound():
     "call, field",
     [
         (lambda: puzzlesat.load("no-such-puzzle"), "PUZZLE"),
-        (lambda: puzzlesat.load("iq-block-8", level=2), "--level"),
-        (lambda: puzzlesat.count("iq-block-8", backend="nope"), "--backend"),
-        (lambda: puzzlesat.count("iq-block-8", backend=""), "--backend"),
-        (lambda: puzzlesat.count("iq-block-8", backend="pysat:nope"), "--backend"),
-        (lambda: puzzlesat.count("iq-block-8", backend="pysat:kissat404"), "--backend"),
-        (lambda: puzzlesat.count("iq-block-8", modulo="rotation"), "--modulo"),
-        (lambda: puzzlesat.count("iq-block-8", jobs=0), "--jobs"),
-        (lambda: puzzlesat.count("iq-block-8", time_limit=float("nan")), "--time-limit"),
-        (lambda: puzzlesat.count("iq-block-8", executor="slurm"), "--executor"),
-        (lambda: puzzlesat.count("iq-block-8", backend="cpsat", encoding="ladder"), "--encoding"),
-        (lambda: puzzlesat.count("iq-block-8", backend="table"), "--backend"),
-        (lambda: puzzlesat.solve("iq-block-8", start="0x76bd98"), "--from"),
-        (lambda: puzzlesat.export("iq-block-8", "xml"), "--format"),
+        (lambda: puzzlesat.load("iq-block-8", level=2), "level"),
+        (lambda: puzzlesat.count("iq-block-8", backend="nope"), "backend"),
+        (lambda: puzzlesat.count("iq-block-8", backend=""), "backend"),
+        (lambda: puzzlesat.count("iq-block-8", backend="pysat:nope"), "backend"),
+        (lambda: puzzlesat.count("iq-block-8", backend="pysat:kissat404"), "backend"),
+        (lambda: puzzlesat.count("iq-block-8", modulo="rotation"), "modulo"),
+        (lambda: puzzlesat.count("iq-block-8", jobs=0), "jobs"),
+        (lambda: puzzlesat.count("iq-block-8", time_limit=float("nan")), "time_limit"),
+        (lambda: puzzlesat.count("iq-block-8", executor="slurm"), "executor"),
+        (lambda: puzzlesat.count("iq-block-8", backend="cpsat", encoding="ladder"), "encoding"),
+        (lambda: puzzlesat.count("iq-block-8", backend="table"), "backend"),
+        (lambda: puzzlesat.solve("iq-block-8", start="0x76bd98"), "start"),
+        (lambda: puzzlesat.export("iq-block-8", "xml"), "format"),
     ],
 )
 def test_errors_name_their_field(call, field):
     with pytest.raises(puzzlesat.InputError) as error:
         call()
     assert error.value.field == field
+    assert "--" not in str(error.value)  # the library's words, never the command line's
+
+
+def test_the_command_line_names_each_parameter_by_its_flag(capsys):
+    """One table turns parameters into flags; every flag in it is one the command line takes."""
+    from puzzlesat.cli import PARAMETER_FLAGS, build_parser, in_flags, main
+
+    def flags(parser) -> set[str]:
+        found = set(parser._option_string_actions)
+        for action in parser._subparsers._group_actions if parser._subparsers else ():
+            for command in action.choices.values():
+                found |= flags(command)
+        return found
+
+    assert set(PARAMETER_FLAGS.values()) <= flags(build_parser())
+    error = in_flags(puzzlesat.InputError("must be at least 1", field="jobs"))
+    assert str(error) == "--jobs: must be at least 1"
+    assert str(in_flags(puzzlesat.InputError("bad", file="f.toml", line=3, field="tiles"))) == \
+        "f.toml:3: tiles: bad"
+    assert main(["count", "iq-block-8", "--executor", "slurm"]) == 2
+    assert capsys.readouterr().err.startswith("puzzlesat: error: --executor: unknown executor")

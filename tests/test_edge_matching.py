@@ -313,7 +313,7 @@ def test_rotation_refused_with_fixed_tiles():
     for modulo in ("symmetry", "rotation"):
         with pytest.raises(InputError, match="fixed tiles") as error:
             count(pinned, "cpsat", modulo)
-        assert error.value.field == "--modulo"
+        assert error.value.field == "modulo"
 
 
 def test_label_tiles_factor():
@@ -603,7 +603,7 @@ def test_api_load_levels():
     for name, level in (("scramble-frog", 2), ("diamond-blocks", 3), ("diamond-blocks", "2")):
         with pytest.raises(InputError) as error:
             puzzlesat.load(name, level=level)
-        assert error.value.field == "--level"
+        assert error.value.field == "level"
     with pytest.raises(InputError):
         puzzlesat.load("diamond-blocks", colour=True)
     assert "16 tiles (7 kinds) on 4x4" in FAMILY.summary(blocks)
@@ -668,15 +668,15 @@ def test_api_count_stopped_early_is_a_lower_bound():
 def test_api_errors():
     puzzle = load("scramble-frog")
     for call, field in [
-        (lambda: puzzlesat.count(puzzle, modulo="mirror"), "--modulo"),
-        (lambda: puzzlesat.solve(puzzle, "cpsat", encoding="pairwise"), "--encoding"),
-        (lambda: puzzlesat.solve(puzzle, "pysat:glucose4", encoding="nosuch"), "--encoding"),
+        (lambda: puzzlesat.count(puzzle, modulo="mirror"), "modulo"),
+        (lambda: puzzlesat.solve(puzzle, "cpsat", encoding="pairwise"), "encoding"),
+        (lambda: puzzlesat.solve(puzzle, "pysat:glucose4", encoding="nosuch"), "encoding"),
         (lambda: puzzlesat.solve(puzzle, "pysat:glucose4", cpsat_model="integers"),
-         "--cpsat-model"),
-        (lambda: puzzlesat.solve(puzzle, "cpsat", cpsat_model="floats"), "--cpsat-model"),
-        (lambda: puzzlesat.solve(puzzle, label_tiles=True), "--label-tiles"),
-        (lambda: puzzlesat.solve(puzzle, "table"), "--backend"),
-        (lambda: puzzlesat.export(puzzle, "opb"), "--format"),
+         "cpsat_model"),
+        (lambda: puzzlesat.solve(puzzle, "cpsat", cpsat_model="floats"), "cpsat_model"),
+        (lambda: puzzlesat.solve(puzzle, label_tiles=True), "label_tiles"),
+        (lambda: puzzlesat.solve(puzzle, "table"), "backend"),
+        (lambda: puzzlesat.export(puzzle, "opb"), "format"),
     ]:
         with pytest.raises(InputError) as error:
             call()

@@ -170,8 +170,8 @@ POSITION_TOKENS = [".", "P", "G", "Y", "p", "g", "y", "/", "0x", "0X", " ", "x",
 )
 def test_mind_lock_positions_are_read_or_refused_in_one_line(text):
     try:
-        position = parse_position(text, "--from")
+        position = parse_position(text, "start")
     except InputError as error:
-        assert "\n" not in str(error) and error.field == "--from"
+        assert "\n" not in str(error) and error.field == "start"
     else:
         assert len(position) == 12 and sorted(position).count(0) == 1

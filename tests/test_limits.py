@@ -88,7 +88,7 @@ def test_plan_lengths_out_of_reach_are_refused(plan, steps):
     solved = load("mind-lock").solved
     with pytest.raises(InputError) as caught:
         plan(start, solved, steps)
-    assert caught.value.field == "--steps"
+    assert caught.value.field == "steps"
     if steps == -1:
         assert "0 or more" in caught.value.message
 

@@ -188,7 +188,7 @@ def test_replay_rejects_a_plan_that_breaks_the_rules(puzzle):
 def test_malformed_positions_are_rejected(text, needle):
     with pytest.raises(InputError) as caught:
         parse_position(text)
-    assert caught.value.field == "--from" and needle in caught.value.message
+    assert caught.value.field == "start" and needle in caught.value.message
 
 
 def test_notation_round_trip():
@@ -365,10 +365,10 @@ def test_count_positions_by_breadth_first_search(puzzle):
     assert count.details["distance_counts"]["22"] == 16
     with pytest.raises(InputError) as caught:
         family.FAMILY.count(puzzle, resolve("cpsat", "mind-lock", "solve"), "none", runner)
-    assert caught.value.field == "--backend" and "use --backend table" in caught.value.message
+    assert caught.value.field == "backend" and "use backend 'table'" in caught.value.message
     with pytest.raises(InputError) as caught:
         puzzlesat.count(puzzle, modulo="symmetry")
-    assert caught.value.field == "--modulo"
+    assert caught.value.field == "modulo"
 
 
 def test_count_and_solutions_through_the_api_default_to_the_table(puzzle):
@@ -380,19 +380,19 @@ def test_count_and_solutions_through_the_api_default_to_the_table(puzzle):
 @pytest.mark.parametrize(
     "call, field, needle",
     [
-        (lambda p: puzzlesat.solve(p), "--from", "required"),
-        (lambda p: puzzlesat.solve(p, start="PP"), "--from", "not a position"),
-        (lambda p: puzzlesat.solve(p, start=EXAMPLE, encoding="ladder"), "--encoding",
+        (lambda p: puzzlesat.solve(p), "start", "required"),
+        (lambda p: puzzlesat.solve(p, start="PP"), "start", "not a position"),
+        (lambda p: puzzlesat.solve(p, start=EXAMPLE, encoding="ladder"), "encoding",
          "pairwise"),
         (lambda p: puzzlesat.solve(p, "cpsat", start=EXAMPLE, encoding="pairwise"),
-         "--encoding", "does not take CNF"),
-        (lambda p: puzzlesat.solve(p, "reference", start=EXAMPLE), "--backend", "reference"),
-        (lambda p: puzzlesat.solve(p, start=EXAMPLE, level=2), "--level", "does not apply"),
-        (lambda p: puzzlesat.export(p, start=EXAMPLE), "--steps", "required"),
-        (lambda p: puzzlesat.export(p, start=EXAMPLE, steps=-1), "--steps", "must be 0 or more"),
-        (lambda p: puzzlesat.export(p, start=EXAMPLE, steps=100_000), "--steps", "at most 1000"),
-        (lambda p: puzzlesat.export(p, steps=3), "--from", "required"),
-        (lambda p: puzzlesat.verify(p, sample=-1), "--sample", "0 or more"),
+         "encoding", "does not take CNF"),
+        (lambda p: puzzlesat.solve(p, "reference", start=EXAMPLE), "backend", "reference"),
+        (lambda p: puzzlesat.solve(p, start=EXAMPLE, level=2), "level", "does not apply"),
+        (lambda p: puzzlesat.export(p, start=EXAMPLE), "steps", "required"),
+        (lambda p: puzzlesat.export(p, start=EXAMPLE, steps=-1), "steps", "must be 0 or more"),
+        (lambda p: puzzlesat.export(p, start=EXAMPLE, steps=100_000), "steps", "at most 1000"),
+        (lambda p: puzzlesat.export(p, steps=3), "start", "required"),
+        (lambda p: puzzlesat.verify(p, sample=-1), "sample", "0 or more"),
     ],
 )
 def test_errors_name_the_option(call, field, needle, puzzle):

@@ -48,9 +48,9 @@ def test_a_loop_of_links_is_a_one_line_error(tmp_path):
 
 def test_a_directory_is_a_one_line_error(tmp_path):
     with pytest.raises(InputError) as caught:
-        output.write_text_atomic(tmp_path, "text", "--output")
+        output.write_text_atomic(tmp_path, "text", "output")
     assert str(caught.value) == (
-        f"{tmp_path}: --output: is a directory, not a file: give a file name "
+        f"{tmp_path}: output: is a directory, not a file: give a file name "
         "('-' for standard output)"
     )
     with pytest.raises(InputError):
@@ -89,7 +89,7 @@ def test_a_full_device_is_an_error_and_stays_a_device(tmp_path):
     full = tmp_path / "full"
     os.mknod(full, 0o666 | stat.S_IFCHR, os.makedev(1, 7))  # the kernel's "full" device
     with pytest.raises(InputError) as caught:
-        output.write_text_atomic(full, "x" * 100_000, "--output")
+        output.write_text_atomic(full, "x" * 100_000, "output")
     assert "No space left on device" in str(caught.value) and str(full) in str(caught.value)
     assert stat.S_ISCHR(full.stat().st_mode)
     assert output.check_output(full).kind == "character device"
@@ -162,10 +162,10 @@ def test_results_naming_a_file_is_refused_before_the_work(tmp_path):
     file.write_text("a file")
     with pytest.raises(InputError) as caught:
         output.check_folder(file)
-    assert str(caught.value) == f"{file}: --results: names a file, not a folder"
+    assert str(caught.value) == f"{file}: results: names a file, not a folder"
     with pytest.raises(InputError, match="is a file, so no folder can be made there"):
         output.check_folder(file / "sub")
-    with pytest.raises(InputError, match="out.json: --output: its folder .* does not exist"):
+    with pytest.raises(InputError, match="out.json: output: its folder .* does not exist"):
         output.check_output(file / "out.json")
     assert file.read_text() == "a file"
 

@@ -47,9 +47,10 @@ def test_draw_one_all_and_pieces(tmp_path):
     [
         (["draw", "iq-block-8", "--level", "2", "-o", "x.svg"], "--level: does not apply"),
         (["draw", "iq-block-8", "--solution", "49", "-o", "x.svg"], "only 48"),
-        (["draw", "iq-block-8", "--from", ".PPP/PYYY/GGGG", "-o", "x.svg"], "only Mind Lock"),
+        (["draw", "iq-block-8", "--from", ".PPP/PYYY/GGGG", "-o", "x.svg"], "no solution from a"),
         (["draw", "mind-lock", "--from", "PPPP/PYYY/GGG.", "-o", "x.svg"], "wrong number"),
-        (["gallery", "scramble-frog", "--modulo", "symmetry", "-o", "d"], "none or rotation"),
+        (["gallery", "scramble-frog", "--modulo", "turns", "-o", "d"], "none or symmetry"),
+        (["gallery", "mind-lock", "--modulo", "symmetry", "-o", "d"], "modulo none, not"),
         (["play", "no-such-puzzle", "-o", "x.html"], "no puzzle named"),
         (["play", "iq-block-8", "-o", "/no/such/folder/x.html"], "cannot write"),
     ],

@@ -18,7 +18,8 @@ from puzzlesat.pictures import browser, play, solutions
 REASON = browser.unavailable()
 pytestmark = pytest.mark.skipif(REASON is not None, reason=f"no browser: {REASON}")
 
-PAGES = {"diamond-blocks": 2, "scramble-frog": None, "iq-block-8": None, "mind-lock": None}
+PAGES = {"diamond-blocks": 2, "scramble-frog": None, "iq-block-8": None, "mind-lock": None,
+         "rush-hour-51": None, "klotski": None}
 
 
 @pytest.fixture(scope="module")
@@ -317,3 +318,50 @@ def test_mind_lock_click_makes_a_legal_move(opened, pages):
     page.page.click("#undo")
     page.page.click("#undo")
     assert ml.parse_position(page.counter("position")) == start
+
+
+# ---------------------------------------------------------------- sliding blocks
+
+
+def test_rush_hour_hints_take_51_moves_to_the_goal(opened, pages):
+    """Hints walk the embedded table: Fogleman's puzzle in 51 slides, ending at the goal."""
+    puzzle = load("rush-hour-51")
+    page = opened(pages["rush-hour-51"])
+    assert page.counter("distance") == "distance to the goal 51"
+    assert page.counter("metric") == "slide metric"
+    for move in range(1, 52):
+        page.page.click("#hint")
+        assert page.counter("distance") == f"distance to the goal {51 - move}"
+    assert page.counter("distance") == "distance to the goal 0"
+    assert page.status() == "solved in 51 moves (optimum 51)"
+    assert puzzle.is_goal(puzzle.parse(page.counter("position")))
+
+
+def test_klotski_drag_moves_a_piece_and_undo_restores(opened, pages):
+    """Dragging a soldier into the free cell beside it is one legal move; undo takes it back."""
+    puzzle = load("klotski")
+    page = opened(pages["klotski"])
+    start = page.counter("position")
+    assert start == puzzle.notation(puzzle.start)
+    assert page.counter("distance") == "distance to the goal 81"
+    cell = 48
+    box = page.page.locator("#stage svg").bounding_box()
+    scale = box["width"] / float(page.page.locator("#stage svg").get_attribute("width"))
+
+    def at(row, column):
+        return (box["x"] + (10 + (column + 0.5) * cell) * scale,
+                box["y"] + (10 + (row + 0.5) * cell) * scale)
+
+    page.page.mouse.move(*at(4, 0))  # the soldier bottom left ...
+    page.page.mouse.down()
+    page.page.mouse.move(*at(4, 1))  # ... to the free cell on its right
+    page.page.mouse.up()
+    after = puzzle.parse(page.counter("position"))
+    assert after in [p for _, p in puzzle.neighbours(puzzle.start)]
+    assert page.counter("moves") == "moves made 1"
+    page.page.click("#undo")
+    assert page.counter("position") == start
+    page.page.mouse.move(*at(0, 1))  # the 2x2 block cannot move
+    page.page.mouse.down()
+    page.page.mouse.up()
+    assert page.status() == "this piece cannot move"

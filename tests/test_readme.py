@@ -37,7 +37,8 @@ def commands() -> list[list[str]]:
 
 COMMANDS = commands()
 # Commands that take minutes, or need ../shared, or a running Dask scheduler.
-SLOW = ("verify", "bench", "edge-bench", "mind-lock bench")
+SLOW = ("verify", "bench", "edge-bench", "mind-lock bench", "sliding bench",
+        "sliding table klotski-l-pieces")
 NEEDS = {"../shared": "the benchmark instances of ../shared", "dask://": "a running scheduler"}
 QUICK_LIMIT = 60  # seconds a quick command may take here
 
@@ -89,7 +90,8 @@ def test_every_command_runs(args, folder, tmp_path):
     if args[:1] == ["solve"] and "board.txt" in args and not (folder / "board.txt").exists():
         subprocess.run([sys.executable, "-m", "puzzlesat.cli", "generate", "10",
                         "--interior-colours", "17", "-o", "board.txt"], cwd=folder, check=True)
-    if args[:1] in (["verify"], ["bench"], ["edge-bench"]) or args[:2] == ["mind-lock", "bench"]:
+    if args[:1] in (["verify"], ["bench"], ["edge-bench"]) or args[:2] in (
+            ["mind-lock", "bench"], ["sliding", "bench"]):
         args = [*args, "--results", str(tmp_path)]  # the project's results stay as committed
     result = subprocess.run([sys.executable, "-m", "puzzlesat.cli", *args], cwd=folder,
                             capture_output=True, text=True,

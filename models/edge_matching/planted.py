@@ -59,12 +59,12 @@ def generate(size: int, border_colours: int, interior_colours: int, seed: int) -
     ]
     colour: dict[tuple[str, int, int], str] = {}
     for joint, value in zip(
-        inside, _colours(len(inside), interior_colours, rng, 1, "--interior-colours")
+        inside, _colours(len(inside), interior_colours, rng, 1, "interior_colours")
     ):
         colour[joint] = str(value)
     for joint, value in zip(
         along_frame,
-        _colours(len(along_frame), border_colours, rng, interior_colours + 1, "--border-colours"),
+        _colours(len(along_frame), border_colours, rng, interior_colours + 1, "border_colours"),
     ):
         colour[joint] = str(value)
 

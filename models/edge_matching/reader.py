@@ -43,7 +43,7 @@ import re
 from pathlib import Path
 
 from ..errors import InputError
-from ..files import FOREIGN_FORMATS, ForeignFormat, TomlDoc, register_kind
+from ..files import ForeignFormat, TomlDoc
 from . import (
     RULES,
     Edge,
@@ -547,6 +547,8 @@ def to_e2(puzzle: EdgePuzzle) -> str:
     return "\r\n".join(lines) + "\r\n"
 
 
-register_kind("edge-matching", read_edge_toml)
-FOREIGN_FORMATS.append(ForeignFormat(E2_FORMAT, sniff_e2, read_e2))
-FOREIGN_FORMATS.append(ForeignFormat(ARTICLE_FORMAT, sniff_article, read_article))
+read = read_edge_toml  # the reader models/files.py finds by convention
+FOREIGN_FORMATS = (  # files read as they are, recognised by their content
+    ForeignFormat(E2_FORMAT, sniff_e2, read_e2),
+    ForeignFormat(ARTICLE_FORMAT, sniff_article, read_article),
+)

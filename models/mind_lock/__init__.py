@@ -51,7 +51,7 @@ Position = tuple[int, ...]  # the code of the piece in each of the 12 cells
 # ---------------------------------------------------------------- notation
 
 
-def parse_position(text: str, field: str = "--from") -> Position:
+def parse_position(text: str, field: str = "start") -> Position:
     """A position from its notation or hex code; anything else is an InputError naming `field`."""
     text = text.strip()
     if re.fullmatch(r"0[xX][0-9a-fA-F]+", text):
@@ -84,7 +84,7 @@ def parse_position(text: str, field: str = "--from") -> Position:
     return checked(tuple(cells), field, text)
 
 
-def checked(cells: Sequence[int], field: str = "--from", text: str = "") -> Position:
+def checked(cells: Sequence[int], field: str = "start", text: str = "") -> Position:
     """The cells as a position, if they hold the right pieces and the gap is on a face."""
     shown = f"{text!r}: " if text else ""
     counts = [list(cells).count(colour) for colour in range(4)]

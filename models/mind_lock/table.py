@@ -1,9 +1,12 @@
 """God's algorithm for Mind Lock: breadth-first search from the solved positions over all ranks.
 
-The table keeps, per position rank, only its distance modulo 3 (2 bits, four positions a byte,
-the value 3 meaning "not reached"): from a position at distance d the neighbour whose residue is
-(d - 1) mod 3 is one move nearer, since neighbours lie at d - 1, d or d + 1. Walking those steps
-to a solved position gives an optimal solution and, by its length, the distance itself.
+The search is the project's one engine (puzzlesat.breadth_first, shared with the sliding-block
+puzzles) run on ranks with Mind Lock's move tables; this module keeps what is Mind Lock's: the
+moves on ranks, and its table file. The table keeps, per position rank, only its distance
+modulo 3 (2 bits, four positions a byte, the value 3 meaning "not reached"): from a position at
+distance d the neighbour whose residue is (d - 1) mod 3 is one move nearer, since neighbours lie
+at d - 1, d or d + 1. Walking those steps to a solved position gives an optimal solution and, by
+its length, the distance itself.
 
 The table is cached in the user's cache folder (XDG_CACHE_HOME, else ~/.cache, then puzzlesat/)
 with a checksum; a missing, unreadable, stale or corrupt file is rebuilt, and the report says
@@ -14,7 +17,6 @@ from __future__ import annotations
 
 import hashlib
 import os
-import tempfile
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -32,6 +34,7 @@ from . import (
     code,
     neighbours,
     rank,
+    unrank,
 )
 
 UNREACHED = 255  # in the byte-per-position distances of a build
@@ -95,30 +98,24 @@ class Build:
 
 
 def breadth_first(solved: Sequence[Position]) -> Build:
-    """Distances of all ranks from the nearest solved position (255: never reached)."""
+    """Distances of all ranks from the nearest solved position (255: never reached), by the
+    shared breadth-first engine on ranks."""
+    import numpy as np
+
+    from ...backends.mind_lock_table import moves_kernel
+    from ...breadth_first import search
+
     start = time.perf_counter()
-    push, horizontal, vertical = move_tables()
+    data = tuple(np.array(t, dtype=np.uint64) for t in move_tables())
+    found = search(moves_kernel, data, sorted({rank(p) for p in solved}), POSITIONS, 3,
+                   what="Mind Lock", dense=True, keep_distances=True)
     distances = bytearray([UNREACHED]) * POSITIONS
-    frontier = sorted({rank(p) for p in solved})
-    for r in frontier:
-        distances[r] = 0
-    counts = [len(frontier)]
-    level = 0
-    while frontier:
-        level += 1
-        if level >= UNREACHED:
-            raise RuntimeError("distances beyond 254 do not fit a byte")
-        reached = []
-        add = reached.append
-        for r in frontier:
-            for s in (push[r], horizontal[r], vertical[r]):
-                if distances[s] == UNREACHED:
-                    distances[s] = level
-                    add(s)
-        frontier = reached
-        if reached:
-            counts.append(len(reached))
-    return Build(distances, counts, time.perf_counter() - start)
+    if found.keys is None:
+        distances[: found.positions] = found.distances.tobytes()
+    else:  # not every rank reached (solved positions given that do not reach them all)
+        for i, code in enumerate(found.keys.tolist()):
+            distances[code] = int(found.distances[i])
+    return Build(distances, found.distance_counts, time.perf_counter() - start)
 
 
 # ---------------------------------------------------------------- the packed table
@@ -146,23 +143,21 @@ class Table:
         return (self.packed[number >> 2] >> ((number & 3) << 1)) & 3
 
     def walk(self, position: Position) -> list[tuple[str, Position]]:
-        """An optimal solution: the moves, and the position after each, to a solved position."""
-        path: list[tuple[str, Position]] = []
-        number = rank(position)
-        while number not in self.solved:
-            here = self.residue(number)
-            if here == 3 or len(path) > POSITIONS:
-                raise ValueError("the position is not reached from a solved position")
-            nearer = (here + 2) % 3
-            for move, after in neighbours(position):
-                number = rank(after)
-                if self.residue(number) == nearer:
-                    path.append((move, after))
-                    position = after
-                    break
-            else:
-                raise ValueError("the table is inconsistent: no neighbour is one move nearer")
-        return path
+        """An optimal solution: the moves, and the position after each, to a solved position
+        (the shared engine's walk down the residues)."""
+        import numpy as np
+
+        from ...breadth_first import Table as Residues
+
+        residues = Residues(None, np.frombuffer(self.packed, dtype=np.uint8), POSITIONS)
+
+        def moves(number: int) -> list[tuple[str, int]]:
+            return [(move, rank(after)) for move, after in neighbours(unrank(number))]
+
+        path = residues.walk(rank(position), moves)
+        if (rank(position) if not path else path[-1][1]) not in self.solved:
+            raise ValueError("the table is inconsistent: the walk ends off the solved positions")
+        return [(move, unrank(number)) for move, number in path]
 
     def distance(self, position: Position) -> int:
         return len(self.walk(position))
@@ -235,16 +230,9 @@ def save(table: Table, solved: Sequence[Position], path: Path | None = None) -> 
 
 
 def _write(table: Table, solved: Sequence[Position], path: Path) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, temporary = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as out:
-            out.write(to_file_bytes(table, solved))
-        os.replace(temporary, path)
-    except BaseException:
-        if os.path.exists(temporary):
-            os.unlink(temporary)
-        raise
+    from ...breadth_first import write_atomic
+
+    write_atomic(path, [to_file_bytes(table, solved)])
 
 
 @dataclass(frozen=True)

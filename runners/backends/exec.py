@@ -102,7 +102,7 @@ class ExecBackend(Backend):
         if not program:
             raise InputError(
                 "exec: needs a solver binary, e.g. exec:cadical or exec:/usr/bin/kissat",
-                field="--backend",
+                field="backend",
             )
         self.program = program
         self.seed = seed
@@ -135,7 +135,7 @@ class ExecBackend(Backend):
             raise InputError(
                 f"{self.program}: no such solver binary (not on PATH, not a file); "
                 f"install one, e.g. `apt-get install cadical`",
-                field="--backend",
+                field="backend",
             )
         command = [path, *self.flavour.quiet]
         if self.seed is not None and self.flavour.seed:
@@ -176,14 +176,14 @@ class ExecBackend(Backend):
             last = (err.strip().splitlines() or out.strip().splitlines() or ["no output"])[-1]
             raise InputError(
                 f"{self.program} gave no answer (exit code {process.returncode}): {last}",
-                field="--backend",
+                field="backend",
             )
         if not answer:
             return Outcome(None, seconds)
         return Outcome([1 if assignment.get(k, False) else 0 for k in model.keys], seconds)
 
     def count_cube(self, state, cube: Cube, deadline: float | None) -> tuple[Values, bool]:
-        raise InputError(self.why_not_count, field="--backend")
+        raise InputError(self.why_not_count, field="backend")
 
 
 def write_dimacs(model: CnfModel, path: str) -> None:

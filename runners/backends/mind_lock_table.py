@@ -1,10 +1,12 @@
-"""Mind Lock's God's-algorithm table as a backend: an optimal plan read off the table."""
+"""Mind Lock's God's-algorithm table as a backend (an optimal plan read off the table), and its
+move kernel for the shared breadth-first engine."""
 
 from __future__ import annotations
 
 import time
 from dataclasses import dataclass
 
+from ..breadth_first import njit
 from ..models.mind_lock import MOVES, Position
 from ..models.mind_lock import table as tables
 from . import Backend, Outcome
@@ -38,3 +40,13 @@ class MindLockTable(Backend):
 
     def count_cube(self, state, cube, deadline):
         raise NotImplementedError("Mind Lock positions are counted by the breadth-first search")
+
+
+@njit
+def moves_kernel(code, data, out):
+    """Mind Lock's three moves on ranks (push, horizontal, vertical), from its move tables."""
+    push, horizontal, vertical = data
+    out[0] = push[code]
+    out[1] = horizontal[code]
+    out[2] = vertical[code]
+    return 3

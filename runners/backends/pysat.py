@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import importlib.util
-import multiprocessing
 import threading
 import time
 from collections.abc import Iterator
@@ -11,6 +10,7 @@ from collections.abc import Iterator
 import pysolvers
 from pysat.solvers import Solver, SolverNames
 
+from ..children import run_in_child
 from ..models.encoded import CnfModel
 from ..models.errors import InputError
 from . import Backend, Cube, Interrupted, Outcome, Values
@@ -43,7 +43,7 @@ class PysatBackend(Backend):
         if solver not in _aliases():
             raise InputError(
                 f"unknown PySAT solver {solver!r}; known: {', '.join(pysat_solvers())}",
-                field="--backend",
+                field="backend",
             )
         self.solver = solver
         self.name = f"pysat:{solver}"
@@ -118,28 +118,9 @@ def _block(sat: Solver, keys: list[int], values: list[int], short: bool) -> None
 def _solve_in_child(name: str, model: CnfModel, time_limit: float
                     ) -> tuple[bool | None, list | None]:
     """Solve in a forked child, ended at the time limit: (None, None) when it was."""
-    context = multiprocessing.get_context("fork")
-    receive, send = context.Pipe(duplex=False)
-    child = context.Process(target=_child_solve, args=(name, model.clauses, model.keys, send),
-                            daemon=True)
-    child.start()
-    send.close()
-    try:
-        if receive.poll(max(0.001, time_limit)):
-            return receive.recv()
-        return None, None
-    except EOFError:  # the child died without an answer
-        return None, None
-    finally:
-        if child.is_alive():
-            child.kill()
-        child.join()
-        receive.close()
-
-
-def _child_solve(name: str, clauses: list[list[int]], keys: list[int], send) -> None:
-    send.send(_solve_cnf(name, clauses, keys))
-    send.close()
+    answered, found = run_in_child(_solve_cnf, (name, model.clauses, model.keys), time_limit,
+                                   label=f"the {name} solve", method="fork")
+    return found if answered else (None, None)
 
 
 def _key_values(assignment: list[int], keys: list[int]) -> list[int]:

@@ -18,19 +18,16 @@ Counting is refused: a race returns one answer; count with one of its members.
 from __future__ import annotations
 
 import copy
-import multiprocessing
 import os
 import random
 import signal
 import time
 from collections.abc import Callable
-from multiprocessing.connection import wait
 
+from .. import children
 from ..models.encoded import CnfModel
 from ..models.errors import InputError
 from . import Backend, Cube, Outcome, Values
-
-END_GRACE = 0.5  # seconds a member is given to end its children after SIGTERM, then SIGKILL
 
 
 def shuffled_cnf(model: CnfModel, seed: int) -> CnfModel:
@@ -73,16 +70,15 @@ def split_members(argument: str) -> list[tuple[str, int]]:
             raise InputError(
                 f"race: {part!r} is not a backend name or NAME*N with N >= 1 "
                 "(e.g. race:pysat:cadical195*4 or race:cpsat,exec:cadical)",
-                field="--backend",
+                field="backend",
             )
         members.append((name, int(times)))
     return members
 
 
-def _run_member(backend: Backend, model, seed: int, sender) -> None:
-    """Member process: its own process group; on SIGTERM it ends its solver binaries (they are
-    in groups of their own) and exits at once."""
-    os.setpgid(0, 0)
+def _run_member(backend: Backend, model, seed: int) -> tuple[str, object, bool]:
+    """Member process (in its own process group): on SIGTERM it ends its solver binaries (they
+    are in groups of their own) and exits at once."""
 
     def stop(signum, frame):
         from . import exec as exec_backend
@@ -91,16 +87,13 @@ def _run_member(backend: Backend, model, seed: int, sender) -> None:
         os._exit(1)
 
     signal.signal(signal.SIGTERM, stop)
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the race's to handle
     try:
         if backend.takes == "cnf":
             model = shuffled_cnf(model, seed)  # here, so members shuffle in parallel
         outcome = backend.solve(model, None)  # the race enforces the time limit
-        sender.send(("done", outcome.values, outcome.complete))
+        return "done", outcome.values, outcome.complete
     except Exception as error:  # noqa: BLE001 - reported to the race, which says which member
-        sender.send(("error", f"{type(error).__name__}: {error}", False))
-    finally:
-        sender.close()
+        return "error", f"{type(error).__name__}: {error}", False
 
 
 class RaceBackend(Backend):
@@ -120,7 +113,7 @@ class RaceBackend(Backend):
             for seed in range(times):
                 member = make(name)
                 if isinstance(member, RaceBackend):
-                    raise InputError("race: a race cannot run inside a race", field="--backend")
+                    raise InputError("race: a race cannot run inside a race", field="backend")
                 members.append((seeded(member, seed, name), seed))
         kinds = {member.takes for member, _ in members}
         if len(kinds) > 1:
@@ -128,7 +121,7 @@ class RaceBackend(Backend):
                 "race: the members take different models ("
                 + ", ".join(f"{b.name} takes {b.takes}" for b, _ in members)
                 + "); race backends that take the same model",
-                field="--backend",
+                field="backend",
             )
         self.members = members
         self.takes = kinds.pop()
@@ -147,45 +140,42 @@ class RaceBackend(Backend):
 
     def solve(self, model, time_limit: float | None = None) -> Outcome:
         start = time.perf_counter()
-        context = multiprocessing.get_context("fork" if hasattr(os, "fork") else "spawn")
-        running: dict[object, tuple[multiprocessing.Process, str]] = {}
-        started: list[multiprocessing.Process] = []
+        running: list[children.Child] = []
+        started: list[children.Child] = []
         errors: list[str] = []
-        try:
-            for backend, seed in self.members:
-                receiver, sender = context.Pipe(duplex=False)
-                process = context.Process(
-                    target=_run_member, args=(backend, model, seed, sender)
-                )
-                process.start()
-                started.append(process)
-                sender.close()
-                label = f"{backend.name}@{seed}" if seed else backend.name
-                running[receiver] = (process, label)
-            while running:
-                left = None if time_limit is None else time_limit - (time.perf_counter() - start)
-                if left is not None and left <= 0:
-                    break
-                for receiver in wait(list(running), timeout=left):
-                    process, label = running.pop(receiver)
-                    try:
-                        kind, values, complete = receiver.recv()
-                    except EOFError:
-                        errors.append(f"{label} ended without an answer")
-                        continue
-                    if kind == "error":
-                        errors.append(f"{label}: {values}")
-                    elif complete:
-                        self.winner = label
-                        return Outcome(values, time.perf_counter() - start)
-        finally:
-            end_members(started)  # the winner too: its group may hold what it started
+        with children.interruptible():
+            try:
+                for backend, seed in self.members:
+                    label = f"{backend.name}@{seed}" if seed else backend.name
+                    member = children.start(_run_member, (backend, model, seed), started,
+                                            label=label, method=children.start_method("fork"),
+                                            own_group=True)
+                    running.append(member)
+                while running:
+                    left = (None if time_limit is None
+                            else time_limit - (time.perf_counter() - start))
+                    if left is not None and left <= 0:
+                        break
+                    for member in children.answered(running, left):
+                        running.remove(member)
+                        try:
+                            kind, values, complete = children.receive(member)
+                        except children.WorkerDied as died:
+                            errors.append(str(died))
+                            continue
+                        if kind == "error":
+                            errors.append(f"{member.label}: {values}")
+                        elif complete:
+                            self.winner = member.label
+                            return Outcome(values, time.perf_counter() - start)
+            finally:
+                children.end(started)  # the winner too: its group may hold what it started
         if errors and len(errors) == len(self.members):
-            raise InputError("race: every member failed: " + "; ".join(errors), field="--backend")
+            raise InputError("race: every member failed: " + "; ".join(errors), field="backend")
         return Outcome(None, time.perf_counter() - start, complete=False)
 
     def count_cube(self, state, cube: Cube, deadline: float | None) -> tuple[Values, bool]:
-        raise InputError(self.why_not_count, field="--backend")
+        raise InputError(self.why_not_count, field="backend")
 
 
 def seeded(member: Backend, seed: int, name: str) -> Backend:
@@ -203,22 +193,6 @@ def seeded(member: Backend, seed: int, name: str) -> Backend:
         raise InputError(
             f"race: {name} cannot be seeded (no seed, and its model is not a CNF that could be "
             "shuffled); race it once, or race different backends",
-            field="--backend",
+            field="backend",
         )
     return member
-
-
-def end_members(processes: list[multiprocessing.Process]) -> None:
-    """SIGTERM every member (it ends what it started), then SIGKILL its process group."""
-    for process in processes:
-        if process.is_alive():
-            process.terminate()
-    deadline = time.monotonic() + END_GRACE
-    for process in processes:
-        process.join(max(0.0, deadline - time.monotonic()))
-    for process in processes:
-        try:
-            os.killpg(process.pid, signal.SIGKILL)  # its group: anything it forked
-        except (ProcessLookupError, PermissionError):
-            pass
-        process.join()

@@ -20,19 +20,17 @@ from __future__ import annotations
 
 import csv
 import io
-import multiprocessing
 import os
 import re
-import signal
 import statistics
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from multiprocessing.connection import wait
 from pathlib import Path
 
 from .. import output as report
 from ..backends import Backend
+from ..children import WorkerDied, run_in_child, start_method
 from ..models import files as puzzlefile
 from ..models.edge_matching import EdgePuzzle, check_grid, planted
 from ..models.edge_matching.encode import encode_cnf, encode_cpsat, grid_of, layout
@@ -98,7 +96,7 @@ def contender(text: str) -> Contender:
     if not backend or unknown:
         raise InputError(
             f"contender {text!r}: BACKEND[+MODEL][+noamo], MODEL one of {', '.join(MODELS)}",
-            field="--contender",
+            field="contender",
         )
     if model is None:
         model = "booleans" if backend.partition(":")[0] == "cpsat" else "placements"
@@ -171,9 +169,8 @@ def encode(puzzle: EdgePuzzle, contender: Contender, takes: str):
     return encode_cnf(puzzle, model=contender.model, redundant=contender.redundant)
 
 
-def _child(puzzle: EdgePuzzle, contender: Contender, backend: Backend, limit: float, sender):
+def _child(puzzle: EdgePuzzle, contender: Contender, backend: Backend, limit: float) -> Run:
     """One run, in its own process group: encode, solve, check the grid."""
-    os.setpgid(0, 0)
     try:
         start = time.perf_counter()
         model = encode(puzzle, contender, backend.takes)
@@ -186,40 +183,24 @@ def _child(puzzle: EdgePuzzle, contender: Contender, backend: Backend, limit: fl
             grid = grid_of(puzzle, layout(puzzle).options, outcome.values)
             why = check_grid(puzzle, grid)
             status = "solved" if why is None else f"failed: wrong grid ({why})"
-        sender.send(Run(status, seconds, encoded, {"winner": getattr(backend, "winner", "")}))
+        return Run(status, seconds, encoded, {"winner": getattr(backend, "winner", "")})
     except Exception as error:  # noqa: BLE001 - reported in the table
-        sender.send(Run(f"failed: {type(error).__name__}: {error}", 0.0))
-    finally:
-        sender.close()
+        return Run(f"failed: {type(error).__name__}: {error}", 0.0)
 
 
 def run_one(
     puzzle: EdgePuzzle, contender: Contender, backend: Backend, time_limit: float
 ) -> Run:
     """A run in a forked process, its group ended if it overstays the limit by GRACE."""
-    context = multiprocessing.get_context("fork")
-    receiver, sender = context.Pipe(duplex=False)
-    process = context.Process(
-        target=_child, args=(puzzle, contender, backend, time_limit, sender)
-    )
     start = time.perf_counter()
-    process.start()
-    sender.close()
     try:
-        if wait([receiver], timeout=time_limit + GRACE):
-            try:
-                run = receiver.recv()
-            except EOFError:
-                run = Run(f"failed: the run ended without an answer ({process.exitcode})", 0.0)
-        else:
-            run = Run("timeout", time.perf_counter() - start, extra={"ended": True})
-    finally:
-        for how in (process.terminate, lambda: os.killpg(process.pid, signal.SIGKILL)):
-            try:
-                how()
-            except (ProcessLookupError, PermissionError):
-                pass
-        process.join()
+        answered, run = run_in_child(_child, (puzzle, contender, backend, time_limit),
+                                     time_limit + GRACE, label="the run",
+                                     method=start_method("fork"), own_group=True)
+    except WorkerDied as died:
+        return Run(f"failed: {died}", 0.0)
+    if not answered:
+        return Run("timeout", time.perf_counter() - start, extra={"ended": True})
     if run.status == "solved" and run.seconds > time_limit:
         run.status = "timeout"  # finished, but after the time limit
     return run

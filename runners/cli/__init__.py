@@ -1,14 +1,14 @@
 """The puzzlesat command line: list, backends, solve, count, verify, export and bench any puzzle.
 
 Commands parse their flags, call the Python API (runners/api.py) and print. Each family's own
-flags and printing live in runners/cli/<family>.py (`FAMILY_CLIS`); nothing below this package
+flags and printing live in runners/cli/STEM.py, found from the one declaration of families
+(`registry.FAMILIES`); nothing below this package
 sees an argparse namespace.
 """
 
 from __future__ import annotations
 
 import argparse
-import importlib
 import importlib.util
 import json
 import math
@@ -18,22 +18,42 @@ from types import ModuleType
 
 from .. import api
 from .. import output as report
+from ..children import WorkerDied
 from ..executors import EXECUTOR_NAMES
 from ..models import files
 from ..models.errors import InputError
-from ..registry import DEFAULTS, family_of
+from ..registry import DEFAULTS, FAMILIES, family_of, module_name, part
 from . import pictures
 
-FAMILY_CLIS = {
-    "packing": "puzzlesat.cli.packing",
-    "edge-matching": "puzzlesat.cli.edge_matching",
-    "mind-lock": "puzzlesat.cli.mind_lock",
-}
 COMMANDS = ("solve", "count", "verify", "export", "bench", "solutions")
+
+# The one translation of the library's words into the command line's: an InputError raised below
+# the command line names the API's parameter (field="jobs"); the user at the terminal reads the
+# flag that sets it (--jobs).
+PARAMETER_FLAGS = {
+    "backend": "--backend", "jobs": "--jobs", "executor": "--executor", "modulo": "--modulo",
+    "time_limit": "--time-limit", "checkpoint": "--checkpoint", "encoding": "--encoding",
+    "format": "--format", "output": "--output", "results": "--results", "path": "-o",
+    "level": "--level", "start": "--from", "steps": "--steps", "sample": "--sample",
+    "seed": "--seed", "repeat": "--repeat", "queries": "--queries", "workers": "--workers",
+    "cnf_model": "--cnf-model", "cpsat_model": "--cpsat-model", "amo": "--no-amo",
+    "label_tiles": "--label-tiles", "unreduced_time_limit": "--unreduced-time-limit",
+    "interior_colours": "--interior-colours", "border_colours": "--border-colours",
+    "contender": "--contender", "metric": "--metric", "memory": "--memory",
+}
+
+
+def in_flags(error: InputError) -> InputError:
+    """The error as the command line says it: the parameter it names given as its flag."""
+    flag = PARAMETER_FLAGS.get(error.field or "")
+    if flag is None or error.file:  # a field of a puzzle file (its `start`) is no flag
+        return error
+    return InputError(error.message, file=error.file, line=error.line, field=flag)
 
 
 def family_cli(kind: str) -> ModuleType:
-    return importlib.import_module(FAMILY_CLIS[kind])
+    """The command-line module of a family (runners/cli/STEM.py)."""
+    return part(kind, "cli")
 
 
 class Parser(argparse.ArgumentParser):
@@ -146,11 +166,11 @@ def build_parser() -> argparse.ArgumentParser:
     pictures.add_commands(commands)  # draw, gallery, play
     by_name = {"solve": solve, "count": count, "verify": verify, "export": export,
                "bench": bench, "solutions": listing, "backends": backends}
-    for kind in FAMILY_CLIS:
+    for kind in FAMILIES:
         try:
             module = family_cli(kind)
         except ModuleNotFoundError as error:  # a family whose command line is not installed
-            if error.name != FAMILY_CLIS[kind]:
+            if error.name != module_name(kind, "cli"):
                 raise
             continue
         for name, command in by_name.items():
@@ -170,8 +190,8 @@ def load(args: argparse.Namespace, name: str | None = None):
     puzzle = files.load(name or args.puzzle)
     module = family_cli(puzzle.kind)
     options = {k: v for k, v in module.load_options(args).items() if v is not None}
-    for kind in FAMILY_CLIS:  # flags of other families given for this puzzle are refused
-        if kind != puzzle.kind and importlib.util.find_spec(FAMILY_CLIS[kind]):
+    for kind in FAMILIES:  # flags of other families given for this puzzle are refused
+        if kind != puzzle.kind and importlib.util.find_spec(module_name(kind, "cli")):
             for flag, value in family_cli(kind).own_flags(args).items():
                 if value is not None and flag not in module.own_flags(args):
                     raise InputError(f"does not apply to {puzzle.kind} puzzles", field=flag)
@@ -197,8 +217,11 @@ def main(argv: list[str] | None = None) -> int:
         puzzle, module = load(args)
         return globals()[f"run_{args.command}"](puzzle, module, args)
     except InputError as error:
-        print(f"puzzlesat: error: {error}", file=sys.stderr)
+        print(f"puzzlesat: error: {in_flags(error)}", file=sys.stderr)
         return 2
+    except WorkerDied as died:  # a solve's child process ended without its answer
+        print(f"puzzlesat: error: {died}", file=sys.stderr)
+        return 1
     except KeyboardInterrupt:
         print("puzzlesat: interrupted", file=sys.stderr)
         return 130

@@ -136,7 +136,9 @@ def bench_command(args: argparse.Namespace) -> int:
     """Time the table (build, size, query) and the planners; write results/mind-lock-bench.json."""
     report.check_folder(args.results)
     puzzle = files.load("mind-lock")
-    result = family.bench(puzzle, args.repeat, args.queries, args.backend, args.workers,
+    from ..benchmarks import mind_lock as benchmark
+
+    result = benchmark.run(puzzle, args.repeat, args.queries, args.backend, args.workers,
                           args.time_limit, say=report.say)
     out = Path(args.results) / "mind-lock-bench.json"
     report.write_json_atomic(out, result)

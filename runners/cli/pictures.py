@@ -10,15 +10,11 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from .. import api
+from .. import api, registry
 from ..models import mind_lock as ml
 from ..models.errors import InputError
-from ..pictures import edge_matching as draw_edge
 from ..pictures import gallery as galleries
-from ..pictures import mind_lock as draw_lock
-from ..pictures import packing as draw_packing
 from ..pictures import play as pages
-from ..pictures import solutions as found
 from ..pictures.svg import Svg, write
 
 PUZZLE_HELP = "a catalog name (see 'puzzlesat list') or the path of a puzzle file"
@@ -41,8 +37,8 @@ def add_commands(subparsers) -> None:
                              help="the level's rules, for puzzles that have levels")
     for command in (draw, gallery):
         command.add_argument("--modulo", default="none",
-                             help="none: every solution; symmetry (packing) or rotation (edge "
-                             "matching): one per class, with its orbit size")
+                             help="none: every solution; symmetry: one per class under the "
+                             "board's symmetries, with its orbit size (the words of `count`)")
     which = draw.add_mutually_exclusive_group()
     which.add_argument("--solution", type=positive, default=1, metavar="K",
                        help="draw the K-th solution (default 1)")
@@ -75,23 +71,17 @@ def _drawings(puzzle, modulo: str) -> list[tuple[str, Svg]]:
 
 def run_draw(args: argparse.Namespace) -> int:
     puzzle = load_puzzle(args.puzzle, args.level)
+    drawn = registry.part(puzzle.kind, "pictures")  # the family's pictures module
     if args.pieces:
-        if puzzle.kind == "packing":
-            svg = draw_packing.draw_pieces(puzzle)
-        elif puzzle.kind == "edge-matching":
-            svg = draw_edge.draw_tiles(puzzle)
-        else:
-            svg = draw_lock.draw_faces(puzzle.solved[0], "solved")
-        write(svg, args.output)
+        write(drawn.pieces(puzzle), args.output)
         print(f"wrote the pieces of {puzzle.name} to {args.output}")
         return 0
     if args.start is not None:
-        if puzzle.kind != "mind-lock":
-            raise InputError("only Mind Lock draws a solution from a position", field="--from")
-        start = ml.parse_position(args.start)
-        walk = found.optimal_walk(puzzle, start)
-        title = f"{ml.notation(start)}: an optimal solution, {len(walk.moves)} moves"
-        write(draw_lock.draw_path(walk.positions, walk.moves, title), args.output)
+        if not hasattr(drawn, "draw_from"):
+            raise InputError(f"{puzzle.kind} puzzles draw no solution from a position",
+                             field="--from")
+        svg, title = drawn.draw_from(puzzle, args.start)
+        write(svg, args.output)
         print(f"wrote {title} to {args.output}")
         return 0
     drawings = _drawings(puzzle, args.modulo)

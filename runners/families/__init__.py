@@ -16,9 +16,6 @@ from ..models.encoded import check_card_encoding
 from ..models.errors import InputError
 from ..outcomes import Count, Solution, Verification
 
-# Options whose command-line flag is not their name with dashes.
-FLAGS = {"start": "--from"}
-
 # The solver backends every verify runs; each family adds its own reference method.
 VERIFY_SOLVERS = ("cpsat", "pysat:cadical195", "pysat:glucose4")
 # Verified too where their optional extra is installed (pip install 'puzzlesat[dlx]').
@@ -50,6 +47,8 @@ class Family(ABC):
     load_options: tuple[str, ...] = ()  # options of `load`, e.g. ('level',)
     options: tuple[str, ...] = ()  # options of solve/count/export, e.g. ('encoding',)
     export_formats: tuple[str, ...] = ("dimacs",)
+    # The family's own solvers, by backend name ('reference', 'table') -> the Backend class
+    own_backends: dict[str, type[Backend]] = {}
 
     @abstractmethod
     def summary(self, puzzle) -> str: ...
@@ -68,31 +67,30 @@ class Family(ABC):
             if value is None:
                 continue
             if name not in allowed:
-                flag = FLAGS.get(name, "--" + name.replace("_", "-"))
                 raise InputError(
                     f"does not apply to {self.kind} puzzles"
                     + (f" (options of {where}: {', '.join(allowed)})" if allowed else ""),
-                    field=flag,
+                    field=name,
                 )
 
-    modulo_aliases: dict[str, str] = {}  # older words, e.g. edge matching's 'rotation'
+    modulo_aliases: dict[str, str] = {}  # other words for a modulo, e.g. 'rotation'
 
     def check_encoding(self, backend: Backend, encoding: str | None, default: str) -> None:
-        """--encoding names a cardinality encoding, and only a backend taking CNF uses one."""
+        """encoding names a cardinality encoding, and only a backend taking CNF uses one."""
         if encoding is not None:
             check_card_encoding(encoding, default)
             if backend.takes != "cnf":
                 raise InputError(f"chooses how CNF encodes 'exactly one'; {backend.name} "
-                                 "does not take CNF", field="--encoding")
+                                 "does not take CNF", field="encoding")
 
     def check_modulo(self, puzzle, modulo: str) -> str:
         """The modulo in its one word, checked for this puzzle."""
         modulo = self.modulo_aliases.get(modulo, modulo)
         if modulo not in self.moduli:
             raise InputError(
-                f"{self.kind} puzzles count with --modulo {' or '.join(self.moduli)}, "
+                f"{self.kind} puzzles count with modulo {' or '.join(self.moduli)}, "
                 f"not {modulo!r}",
-                field="--modulo",
+                field="modulo",
             )
         return modulo
 

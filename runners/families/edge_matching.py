@@ -150,6 +150,7 @@ class EdgeMatching(Family):
     kind = "edge-matching"
     takes = ("cpsat", "cnf", "cover", "reference")
     export_formats = ("dimacs", "xcc")
+    own_backends = {"reference": reference.ReferenceEdge}
     moduli = ("none", "symmetry")
     load_options = ("level",)
     options = ("encoding", "cpsat_model", "cnf_model", "amo")
@@ -169,14 +170,14 @@ class EdgeMatching(Family):
         if level is None:
             return at_level(puzzle, 1) if puzzle.levels and not puzzle.level else puzzle
         if not isinstance(level, int) or isinstance(level, bool):
-            raise InputError(f"a level is a whole number, not {level!r}", field="--level")
+            raise InputError(f"a level is a whole number, not {level!r}", field="level")
         if not puzzle.levels:
             if level == 1:  # every puzzle is its own Level 1
                 return puzzle
-            raise InputError(f"{puzzle.name} has no levels", field="--level")
+            raise InputError(f"{puzzle.name} has no levels", field="level")
         if not 1 <= level <= len(puzzle.levels):
             raise InputError(
-                f"{puzzle.name} has levels 1..{len(puzzle.levels)}, not {level}", field="--level"
+                f"{puzzle.name} has levels 1..{len(puzzle.levels)}, not {level}", field="level"
             )
         return at_level(puzzle, level)
 
@@ -186,9 +187,9 @@ class EdgeMatching(Family):
         modulo = super().check_modulo(puzzle, modulo)
         if modulo == "symmetry" and puzzle.fixed:
             raise InputError(
-                "--modulo symmetry needs rules that stay the same when the board is turned; "
+                "'symmetry' needs rules that stay the same when the board is turned; "
                 f"{puzzle.name} has fixed tiles",
-                field="--modulo",
+                field="modulo",
             )
         return modulo
 
@@ -198,8 +199,8 @@ class EdgeMatching(Family):
                cnf_model: str | None = None, amo: bool | None = None) -> None:
         if cnf_model is not None and cnf_model not in CNF_MODELS:
             raise InputError(f"unknown CNF model {cnf_model!r}; one of: {', '.join(CNF_MODELS)}",
-                             field="--cnf-model")
-        for flag, value in (("--cnf-model", cnf_model), ("--no-amo", amo)):
+                             field="cnf_model")
+        for flag, value in (("cnf_model", cnf_model), ("amo", amo)):
             if value is not None and backend.takes != "cnf":
                 raise InputError(f"chooses the CNF; {backend.name} does not take CNF", field=flag)
         self.check_encoding(backend, encoding, DEFAULT_CARD_ENCODING)
@@ -207,11 +208,11 @@ class EdgeMatching(Family):
             if cpsat_model not in CPSAT_VARIANTS:
                 raise InputError(
                     f"unknown CP-SAT model {cpsat_model!r}; one of: {', '.join(CPSAT_VARIANTS)}",
-                    field="--cpsat-model",
+                    field="cpsat_model",
                 )
             if backend.takes != "cpsat":
                 raise InputError(f"chooses the CP-SAT model; {backend.name} does not take one",
-                                 field="--cpsat-model")
+                                 field="cpsat_model")
 
     def encode(self, puzzle: EdgePuzzle, backend: Backend, turns: int = 0,
                parity: int | None = None, encoding: str | None = None,
@@ -221,9 +222,9 @@ class EdgeMatching(Family):
         if backend.takes == "cover":
             if turns:
                 raise InputError(
-                    f"{backend.name} counts edge-matching grids with --modulo none: classes up to "
+                    f"{backend.name} counts edge-matching grids with modulo 'none': classes up to "
                     "turns need the grids a turn leaves unchanged, which exact cover with "
-                    "colours cannot say", field="--modulo")
+                    "colours cannot say", field="modulo")
             return encode_cover(puzzle, 0, parity)
         if backend.takes == "cpsat":
             return encode_cpsat(puzzle, turns, parity, cpsat_model or DEFAULT_CPSAT_VARIANT)
@@ -553,7 +554,7 @@ class EdgeMatching(Family):
         encoding = check_card_encoding(encoding, DEFAULT_CARD_ENCODING)
         if cnf_model is not None and cnf_model not in CNF_MODELS:
             raise InputError(f"unknown CNF model {cnf_model!r}; one of: {', '.join(CNF_MODELS)}",
-                             field="--cnf-model")
+                             field="cnf_model")
         model = encode_cnf(puzzle, encoding, 0, None, cnf_model or DEFAULT_CNF_MODEL,
                            amo is not False)
         header = [

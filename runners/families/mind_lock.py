@@ -4,23 +4,23 @@ An optimal plan from a position comes from God's-algorithm table (the 'table' ba
 default) or from CP-SAT / a PySAT solver by iterative deepening on "reach a solved position in at
 most k moves", each plan replayed and checked move by move against the rules. `count` counts the
 positions the breadth-first search reaches from the solved ones; `verify` checks the planners
-against the table; `build_table` and `bench` are the library side of `puzzlesat mind-lock table`
-and `puzzlesat mind-lock bench`.
+against the table; `build_table` is the library side of `puzzlesat mind-lock table` (the
+benchmark is runners/benchmarks/mind_lock.py). The search, the table's walk, its atomic write and
+the iterative deepening are shared with the sliding-block puzzles (breadth_first, planning).
 """
 
 from __future__ import annotations
 
-import os
 import random
 import statistics
 import time
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
 from ..backends import Backend
-from ..backends.mind_lock_table import TableQuery
+from ..backends.mind_lock_table import MindLockTable, TableQuery
 from ..counting import Runner
 from ..models.encoded import to_dimacs
 from ..models.errors import InputError
@@ -45,6 +45,7 @@ from ..models.mind_lock import (
 from ..models.mind_lock import table as tables
 from ..models.mind_lock.encode import PlanLayout, plan_cnf, plan_cpsat, slide_identities
 from ..outcomes import Count, Solution, Verification
+from ..planning import Plan, PlanError, deepen
 from . import VERIFY_SOLVERS, Family
 
 Say = Callable[[str], None]
@@ -70,21 +71,6 @@ DEFAULT_SEED = 2002
 # a larger k only makes a larger file: the CNF grows by about 700 clauses a step, 1,000 steps
 # are about 700,000 clauses (17 MB of DIMACS, 3 s to build), 100,000 would be 1.7 GB.
 MAX_STEPS = 1000
-
-
-class PlanError(Exception):
-    """A plan read from a solver that breaks the rules (a fault of the encoding, not the input)."""
-
-
-@dataclass
-class Plan:
-    """Moves and the position after each; `complete` is False if the search stopped early."""
-
-    moves: list[str]
-    positions: list[Position]
-    seconds: float
-    complete: bool = True
-    bounds: list[dict] = field(default_factory=list)  # per k tried: seconds and outcome
 
 
 # ---------------------------------------------------------------- planning
@@ -128,52 +114,23 @@ def plan_by_search(puzzle: MindLockPuzzle, start: Position, backend: Backend,
     """
     if time_limit is not None and backend.takes == "cnf":
         return _search_in_worker(puzzle, start, backend, time_limit)
-    begin = time.perf_counter()
-    bounds: list[dict] = []
-    for steps in range(POSITIONS):  # no distance can reach the number of positions
-        left = None if time_limit is None else time_limit - (time.perf_counter() - begin)
-        if left is not None and left <= 0:
-            return Plan([], [], time.perf_counter() - begin, False, bounds)
-        if backend.takes == "cpsat":
-            model = plan_cpsat(start, puzzle.solved, steps)
-        else:
-            model = plan_cnf(start, puzzle.solved, steps)
-        if left is not None:
-            left = time_limit - (time.perf_counter() - begin)  # model building included
-            if left <= 0:
-                return Plan([], [], time.perf_counter() - begin, False, bounds)
-        outcome = backend.solve(model, left)
-        bounds.append({"k": steps, "seconds": round(outcome.seconds, 3),
-                       "plan": outcome.values is not None})
-        if outcome.values is None:
-            if not outcome.complete:
-                return Plan([], [], time.perf_counter() - begin, False, bounds)
-            continue
-        plan = replay(start, puzzle.solved, steps, outcome.values)
-        if len(plan.moves) != steps:
-            raise PlanError(
-                f"a plan of {len(plan.moves)} moves was found at k = {steps} although k = "
-                f"{steps - 1} had none"
-            )
-        plan.seconds, plan.bounds = time.perf_counter() - begin, bounds
-        return plan
-    raise PlanError("no plan within the number of positions")
+    encode = plan_cpsat if backend.takes == "cpsat" else plan_cnf
+    return deepen(lambda steps: encode(start, puzzle.solved, steps),
+                  lambda steps, values: replay(start, puzzle.solved, steps, values),
+                  backend, time_limit, MAX_STEPS)
 
 
 def _search_in_worker(puzzle: MindLockPuzzle, start: Position, backend: Backend,
                       time_limit: float) -> Plan:
-    """The whole deepening in one spawned process, ended at the time limit: a PySAT solve with a
+    """The whole deepening in one child process, ended at the time limit: a PySAT solve with a
     time limit otherwise starts a process for every k."""
-    import multiprocessing
+    from ..children import run_in_child
 
     begin = time.perf_counter()
-    context = multiprocessing.get_context("spawn")
-    with context.Pool(1) as pool:  # leaving the block ends the worker, finished or not
-        pending = pool.apply_async(plan_by_search, (puzzle, start, backend, None))
-        try:
-            found = pending.get(timeout=max(0.001, time_limit - (time.perf_counter() - begin)))
-        except multiprocessing.TimeoutError:
-            return Plan([], [], time.perf_counter() - begin, False)
+    answered, found = run_in_child(plan_by_search, (puzzle, start, backend, None), time_limit,
+                                   label="Mind Lock's planner")
+    if not answered:
+        return Plan([], [], time.perf_counter() - begin, False)
     found.seconds = time.perf_counter() - begin
     return found
 
@@ -184,7 +141,7 @@ def plan_by_table(puzzle: MindLockPuzzle, start: Position, backend: Backend) -> 
     try:
         outcome = backend.solve(TableQuery(start, puzzle.solved))
     except ValueError as error:  # a puzzle file whose solved positions do not reach the start
-        raise InputError(f"no plan from {notation(start)}: {error}", field="--from") from None
+        raise InputError(f"no plan from {notation(start)}: {error}", field="start") from None
     moves = [MOVES[i] for i in outcome.values or []]
     positions, position = [], start
     for move in moves:
@@ -312,6 +269,7 @@ class MindLock(Family):
     takes = ("cpsat", "cnf", "table")
     moduli = ("none",)
     options = ("start", "encoding")
+    own_backends = {"table": MindLockTable}
     export_formats = ("dimacs",)
 
     def summary(self, puzzle: MindLockPuzzle) -> str:
@@ -324,25 +282,25 @@ class MindLock(Family):
         rank order) or a position tuple."""
         if start is None:
             raise InputError(f"required for mind-lock: {NOTATION_HELP}, or 'hardest'",
-                             field="--from")
+                             field="start")
         if isinstance(start, str) and start.strip().lower() == HARDEST:
             return hardest_position(puzzle)
         if isinstance(start, str):
-            return parse_position(start, "--from")
+            return parse_position(start, "start")
         if isinstance(start, (tuple, list)):
-            return checked(tuple(start), "--from")
+            return checked(tuple(start), "start")
         raise InputError(f"expected a position as text, not {start!r}: {NOTATION_HELP}",
-                         field="--from")
+                         field="start")
 
     def check_encoding(self, encoding: str | None, backend: Backend | None = None) -> None:
         if encoding not in (None, "pairwise"):
             raise InputError(
                 "mind-lock CNF has one 'exactly one' over three move types, always written "
-                "pairwise", field="--encoding",
+                "pairwise", field="encoding",
             )
         if encoding is not None and backend is not None and backend.takes != "cnf":
             raise InputError(f"chooses how CNF encodes 'exactly one'; {backend.name} does not "
-                             "take CNF", field="--encoding")
+                             "take CNF", field="encoding")
 
     # ---- solve, solutions
 
@@ -411,12 +369,12 @@ class MindLock(Family):
         self.check_modulo(puzzle, modulo)
         if backend.takes != "table":
             raise InputError(
-                f"mind-lock positions are counted by the breadth-first search: use --backend "
-                f"table ({backend.name} plans from one position, see 'solve')", field="--backend",
+                f"mind-lock positions are counted by the breadth-first search: use backend "
+                f"'table' ({backend.name} plans from one position, see 'solve')", field="backend",
             )
         if start is not None:
-            raise InputError("count counts every position; --from applies to solve, solutions "
-                             "and export", field="--from")
+            raise InputError("applies to solve, solutions and export; count counts every "
+                             "position", field="start")
         self.check_encoding(encoding)
         build = tables.breadth_first(puzzle.solved)
         return Count(
@@ -459,9 +417,9 @@ class MindLock(Family):
         sample = DEFAULT_SAMPLE if sample is None else sample
         seed = DEFAULT_SEED if seed is None else seed
         if not isinstance(sample, int) or isinstance(sample, bool) or sample < 0:
-            raise InputError(f"must be 0 or more, not {sample!r}", field="--sample")
+            raise InputError(f"must be 0 or more, not {sample!r}", field="sample")
         if not isinstance(seed, int) or isinstance(seed, bool):
-            raise InputError(f"must be a whole number, not {seed!r}", field="--seed")
+            raise InputError(f"must be a whole number, not {seed!r}", field="seed")
         self.check_encoding(encoding)
         if time_limit is None:
             time_limit = runner_for().left()
@@ -573,15 +531,15 @@ def check_steps(steps) -> int:
     """export's plan length bound k: 0 to MAX_STEPS."""
     if steps is None:
         raise InputError("required for mind-lock: the plan length bound k (0 or more)",
-                         field="--steps")
+                         field="steps")
     if not isinstance(steps, int) or isinstance(steps, bool):
-        raise InputError(f"must be a whole number, not {steps!r}", field="--steps")
+        raise InputError(f"must be a whole number, not {steps!r}", field="steps")
     if steps < 0:
-        raise InputError(f"must be 0 or more, not {steps}", field="--steps")
+        raise InputError(f"must be 0 or more, not {steps}", field="steps")
     if steps > MAX_STEPS:
         raise InputError(
             f"at most {MAX_STEPS} (asked {steps}): no optimal plan needs more than 22 moves "
-            f"(God's number), and the CNF grows by about 700 clauses a step", field="--steps",
+            f"(God's number), and the CNF grows by about 700 clauses a step", field="steps",
         )
     return steps
 
@@ -614,7 +572,7 @@ def verify_table(rows: list[dict], names: list[str]) -> str:
         lines.append(f"{row['position']:{width}} {row['chosen']:7} {row['bfs_distance']:>8}  "
                      + "  ".join(cells))
     if not rows:
-        lines.append("(no positions planned: --sample 0)")
+        lines.append("(no positions planned: sample 0)")
     return "\n".join(lines)
 
 
@@ -629,121 +587,6 @@ def hardest_position(puzzle: MindLockPuzzle) -> Position:
 @cache
 def _first_hardest(solved: tuple[Position, ...]) -> int:
     return tables.breadth_first(solved).hardest()[0]
-
-
-def bench(puzzle: MindLockPuzzle, repeat: int = 3, queries: int = 2000,
-          backends: list[str] | None = None, workers: int = 2, time_limit: float | None = None,
-          say: Say | None = None) -> dict:
-    """Time the issue's targets: table build (search, pack, write), size, load, queries, and
-    the planners on a hardest position; the figures as results/mind-lock-bench.json holds them.
-
-    backends: planners to time (default: the ones verify runs); workers: CP-SAT's workers.
-    """
-    from ..backends.cpsat import CpsatBackend
-    from ..output import machine, now, versions
-    from ..registry import resolve
-
-    say = say or (lambda message: None)
-    for name, value, least in (("--repeat", repeat, 1), ("--queries", queries, 1),
-                               ("--workers", workers, 1)):
-        if not isinstance(value, int) or isinstance(value, bool) or value < least:
-            raise InputError(f"must be a whole number of at least {least}, not {value!r}",
-                             field=name)
-    if queries > POSITIONS:
-        raise InputError(f"at most {POSITIONS:,} (the positions), not {queries}",
-                         field="--queries")
-    planners = []
-    for name in backends or PLANNERS:
-        chosen = resolve(name, KIND, "solve")
-        if chosen.takes == "table":
-            raise InputError("the table is timed anyway; --backend names the planners "
-                             "(cpsat, pysat:NAME)", field="--backend")
-        if chosen.takes == "cpsat" and workers != chosen.workers:
-            chosen = CpsatBackend(workers)
-        planners.append(chosen)
-    builds = []
-    for _ in range(repeat):
-        begin = time.perf_counter()
-        build = tables.breadth_first(puzzle.solved)
-        table = tables.table_of(build, puzzle.solved)
-        path = tables.save(table, puzzle.solved)
-        builds.append(time.perf_counter() - begin)
-    say(f"table build (search, pack, write): {', '.join(f'{s:.3f}' for s in builds)} s")
-    size = path.stat().st_size
-    loads = []
-    for _ in range(max(repeat, 5)):
-        begin = time.perf_counter()
-        table, built = tables.load_or_build(puzzle.solved)
-        loads.append(time.perf_counter() - begin)
-        if built:
-            raise PlanError(f"the table just saved in {path} was not read back")
-    hardest = build.hardest()
-    chosen_ranks = random.Random(DEFAULT_SEED).sample(range(POSITIONS), queries)
-    timed, hardest_timed = [], []
-    for numbers, times in ((chosen_ranks, timed), (hardest, hardest_timed)):
-        for number in numbers:
-            position = unrank(number)
-            begin = time.perf_counter()
-            length = len(table.walk(position))
-            times.append(time.perf_counter() - begin)
-            if length != build.distances[number]:
-                raise PlanError(f"the table walk from {notation(position)} has {length} moves, "
-                                f"the search says {build.distances[number]}")
-    say(f"query: median {statistics.median(timed) * 1e3:.3f} ms over {len(timed)} random "
-        f"positions, {statistics.median(hardest_timed) * 1e3:.3f} ms on the hardest")
-    target = unrank(hardest[0])
-    figures: dict[str, dict] = {}
-    for backend in planners:
-        runs = [plan_by_search(puzzle, target, backend, time_limit) for _ in range(repeat)]
-        times = [found.seconds for found in runs]
-        figures[backend.name] = {
-            "runs": [round(s, 3) for s in times],
-            "median_seconds": round(statistics.median(times), 3),
-            "complete": all(found.complete for found in runs),
-            "length": len(runs[0].moves) if runs[0].complete else None,
-        }
-        say(f"{backend.name}: {', '.join(f'{s:.2f}' for s in times)} s, "
-            + (f"{figures[backend.name]['length']} moves" if runs[0].complete
-               else "incomplete (time limit)"))
-    sat = {b: p for b, p in figures.items() if b.startswith("pysat:") and p["complete"]}
-    best_sat = min(sat, key=lambda b: sat[b]["median_seconds"]) if sat else None
-    build_median = statistics.median(builds)
-    query_median = statistics.median(timed)
-    cpsat = figures.get("cpsat", {})
-    return {
-        "puzzle": puzzle.name,
-        "what": "Mind Lock benchmark: table build, size, query; optimal planning of a hardest "
-                "position by iterative deepening",
-        "positions": build.positions,
-        "hardest_distance": build.hardest_distance,
-        "table_build_seconds": {"median": round(build_median, 4),
-                                "runs": [round(s, 4) for s in builds]},
-        "table_bytes": size,
-        "table_load_seconds": {"median": round(statistics.median(loads), 6)},
-        "query_seconds": {
-            "median": round(query_median, 6), "max": round(max(timed), 6),
-            "queries": len(timed), "what": "random positions (seeded), table in memory",
-            "hardest_median": round(statistics.median(hardest_timed), 6),
-        },
-        "planning_position": {"position": notation(target), "code": hex_code(target)},
-        "planners": figures,
-        "best_pysat": best_sat,
-        "targets": {  # None: not measured in this run (no such planner timed)
-            "table_build_at_most_2_s": build_median <= 2.0,
-            "table_at_most_25_KB": size <= 25_000,
-            "query_under_1_ms": query_median < 1e-3,
-            "cpsat_at_most_10_s": None if not cpsat else (
-                cpsat["complete"] and cpsat["median_seconds"] <= 10),
-            "best_pysat_at_most_10_s": None if not any(b.startswith("pysat:") for b in figures)
-            else bool(best_sat) and sat[best_sat]["median_seconds"] <= 10,
-        },
-        "repeat": repeat,
-        "time_limit": time_limit,
-        "load_average_1_5_15_min": [round(x, 2) for x in os.getloadavg()],
-        "versions": versions(),
-        "machine": machine(),
-        "date": now(),
-    }
 
 
 FAMILY = MindLock()

@@ -56,6 +56,7 @@ class Packing(Family):
     takes = ("cpsat", "cnf", "cover", "reference")
     options = ("encoding",)
     export_formats = ("dimacs", "dlx")
+    own_backends = {"reference": reference.ReferencePacking}
     moduli = MODULI
     modulo_aliases = MODULO_ALIASES
 

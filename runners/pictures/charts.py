@@ -84,7 +84,7 @@ def draw_chart(timings: list[Timing], title: str, out_stem: Path, note: str = ""
         import matplotlib
     except ImportError as error:
         raise InputError(
-            "charts need matplotlib: pip install 'puzzlesat[plots]'", field="--chart"
+            "charts need matplotlib: pip install 'puzzlesat[plots]'", field="chart"
         ) from error
     matplotlib.use("Agg")
     matplotlib.rcParams["svg.hashsalt"] = "puzzlesat"  # the same SVG for the same figures

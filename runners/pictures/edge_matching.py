@@ -9,11 +9,17 @@ solid with a dot, the other pale with a ring) and carry their letter. A mark suc
 
 from __future__ import annotations
 
+from ..models import edge_matching as em
 from ..models.edge_matching import Edge, EdgePuzzle, rotated, tile_types
+from ..models.errors import InputError
+from . import gallery as galleries
+from . import play as plays
+from . import solutions as found
 from .svg import NAMED_COLOURS, Svg, diamond, lighter, palette, side_triangles, text_colour
 
 TILE = 64
 MARGIN = 6
+HINT_SOLUTIONS = 64  # solutions embedded per level in a play page, for hints
 
 
 def edge_colours(puzzle: EdgePuzzle) -> dict[str, str]:
@@ -107,3 +113,100 @@ def draw_tiles(puzzle: EdgePuzzle, size: float = 56, per_row: int = 8) -> Svg:
         label = (names or f"kind {index + 1}") + f" \u00d7{tile_type.count}"
         svg.text(x + size / 2, y + size + 11, label, size=10)
     return svg
+
+
+# ---------------------------------------------------------------- the family's pictures
+
+
+def pieces(puzzle: EdgePuzzle) -> Svg:
+    """What `draw --pieces` draws: the block reference."""
+    return draw_tiles(puzzle)
+
+
+def gallery(puzzle: em.EdgePuzzle, modulo: str, cap: int) -> galleries.Gallery:
+    """Every grid (or one per class under the board's turns), with the count."""
+    grids = found.edge_solutions(puzzle)
+    members = found.edge_classes(puzzle, grids)
+    classes = len({m.klass for m in members})
+    turns = len(em.board_turns(puzzle))
+    level = f" at Level {puzzle.level}" if puzzle.level else ""
+    rules = "touching edges match"
+    if puzzle.rule == "complement":
+        rules = "touching edges show the same picture, opposite halves"
+    if puzzle.apart:
+        rules += f", no two {puzzle.apart} tiles side by side"
+    statement = (
+        f"{galleries.plural(len(grids), 'grid')}{level}: distinct ways to lay the "
+        f"{len(puzzle.tiles)} tiles on the {puzzle.rows}x{puzzle.cols} board so that {rules} "
+        f"(identical tiles are interchangeable, turning the whole board gives a different grid); "
+        f"{galleries.plural(classes, 'class')} up to the board's {turns} turns."
+    )
+    notes = []
+    if not grids:
+        statement += " There is no solution: nothing to draw but the tiles."
+        for other in range(1, len(puzzle.levels) + 1):
+            if other != puzzle.level:
+                counted = len(found.edge_solutions(em.at_level(puzzle, other)))
+                notes.append(f"For comparison, Level {other} has "
+                             f"{galleries.plural(counted, 'grid')} (counted by the reference "
+                             "solver).")
+    shown = found.representatives(members) if modulo == "symmetry" else members
+    figures = galleries.figures(shown, modulo != "none", "grid", cap,
+                       lambda grid, caption: draw_solution(puzzle, grid, caption))
+    title = (puzzle.title or puzzle.name) + level
+    return galleries.Gallery(title, statement, draw_tiles(puzzle), figures, len(shown), notes)
+
+
+
+
+def page(puzzle: em.EdgePuzzle, level: int | None = None, seed: int = 11) -> str:
+    """The page of an edge-matching puzzle: swap, turn, check, hint, undo, reset, level."""
+    levels = list(puzzle.levels)
+    if level is None:
+        level = 1
+    if levels and not 1 <= level <= len(levels):
+        raise InputError(f"{puzzle.name} has levels 1..{len(levels)}", field="level")
+    if not levels and level != 1:
+        raise InputError(f"{puzzle.name} has no levels", field="level")
+    solutions = {}
+    for n in range(1, max(1, len(levels)) + 1):
+        rules = em.at_level(puzzle, n) if levels else puzzle
+        solutions[str(n)] = [list(map(list, g))
+                             for g in found.edge_solutions(rules, limit=HINT_SOLUTIONS)]
+    size = max(40, min(130, 480 // max(puzzle.rows, puzzle.cols)))  # 4x4: 120 pixels a tile
+    colours = edge_colours(puzzle)
+    svg = Svg(puzzle.cols * size, puzzle.rows * size, puzzle.title or puzzle.name)
+    defs = svg.add("defs")
+    for index, tile in enumerate(puzzle.tiles):  # every tile in its four rotations, upright text
+        for rotation in range(4):
+            draw_tile(svg, puzzle, rotated(tile.edges, rotation), tile.mark, 0, 0,
+                                size, colours, defs, id=f"tile-{index}-{rotation}")
+    svg.group(id="cells")
+    svg.group(id="marks")
+    data = {
+        "rows": puzzle.rows, "cols": puzzle.cols, "rule": puzzle.rule, "size": size,
+        "tiles": [{"edges": [list(e) for e in t.edges], "mark": t.mark, "name": t.name}
+                  for t in puzzle.tiles],
+        "levels": [mark or None for mark in levels], "level": level, "apart": puzzle.apart,
+        "frame": list(puzzle.frame) if puzzle.frame else None, "solutions": solutions,
+        "seed": seed,
+    }
+    controls = plays.buttons(("rotate", "Rotate"), ("check", "Check"), ("hint", "Hint"),
+                        ("undo", "Undo"), ("reset", "Reset"))
+    if levels:
+        options = "".join(
+            f'<option value="{n}"{" selected" if n == level else ""}>Level {n}'
+            f'{f" (no two {mark} tiles side by side)" if mark else ""}</option>'
+            for n, mark in enumerate(levels, 1)
+        )
+        controls += f' <select id="level" aria-label="level">{options}</select>'
+    rules = ("Touching edges must show the same colour."
+             if puzzle.rule == "equal" else
+             "Touching edges must show the same picture, one of each half (head and tail).")
+    if puzzle.frame:
+        rules += " The frame edge faces the outer border, and only there."
+    help_text = ("Drag a tile onto another, or click two tiles, to swap them. Right-click a tile, "
+                 "or select it and press r (R turns back), to turn it clockwise. Red lines: "
+                 "edges that do not match; dashed orange squares: marked tiles side by side.")
+    return plays.html_page("edge-matching", puzzle.title or puzzle.name, rules, controls,
+                           svg.inline(), data, "edge.js", help_text)

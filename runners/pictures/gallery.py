@@ -12,20 +12,12 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..models import edge_matching as em
-from ..models import mind_lock as ml
-from ..models.errors import InputError
-from ..models.packing import PackingPuzzle
-from . import edge_matching as draw_edge
-from . import mind_lock as draw_lock
-from . import packing as draw_packing
+from .. import registry
 from . import solutions as found
 from .svg import Svg
 
 PER_PAGE = 60
 CAP = 600
-MODULI = {"packing": ("none", "symmetry"), "edge-matching": ("none", "rotation"),
-          "mind-lock": ("none",)}
 
 
 @dataclass
@@ -49,13 +41,13 @@ class Gallery:
     notes: list[str] = field(default_factory=list)
 
 
-def _plural(n: int, word: str) -> str:
+def plural(n: int, word: str) -> str:
     if n == 1:
         return f"1 {word}"
     return f"{n:,} {word}{'es' if word.endswith('s') else 's'}"
 
 
-def _figures(members: list[found.Member], by_class: bool, word: str, cap: int,
+def figures(members: list[found.Member], by_class: bool, word: str, cap: int,
              draw: Callable[[object, str], Svg]) -> list[Figure]:
     """One figure per member (at most `cap`): a class with its orbit, or a solution with both."""
     figures = []
@@ -69,89 +61,11 @@ def _figures(members: list[found.Member], by_class: bool, word: str, cap: int,
     return figures
 
 
-def packing_gallery(puzzle: PackingPuzzle, modulo: str, cap: int) -> Gallery:
-    grids = found.packing_solutions(puzzle)
-    members = found.packing_classes(puzzle, grids)
-    classes = len({m.klass for m in members})
-    symmetries = found.packing_symmetries(puzzle)
-    turned = "rotations and reflections" if puzzle.flip else "rotations"
-    statement = (
-        f"{_plural(len(grids), 'solution')}: ways to cover the board with the "
-        f"{len(puzzle.pieces)} pieces, each used once ({turned} of the whole board count as "
-        f"different solutions); {_plural(classes, 'class')} under the board's "
-        f"{symmetries} symmetries."
-    )
-    shown = found.representatives(members) if modulo == "symmetry" else members
-    figures = _figures(shown, modulo != "none", "solution", cap,
-                       lambda grid, caption: draw_packing.draw_solution(puzzle, grid, caption))
-    return Gallery(puzzle.title or puzzle.name, statement, draw_packing.draw_pieces(puzzle),
-                   figures, len(shown))
-
-
-def edge_gallery(puzzle: em.EdgePuzzle, modulo: str, cap: int) -> Gallery:
-    grids = found.edge_solutions(puzzle)
-    members = found.edge_classes(puzzle, grids)
-    classes = len({m.klass for m in members})
-    turns = len(em.board_turns(puzzle))
-    level = f" at Level {puzzle.level}" if puzzle.level else ""
-    rules = "touching edges match"
-    if puzzle.rule == "complement":
-        rules = "touching edges show the same picture, opposite halves"
-    if puzzle.apart:
-        rules += f", no two {puzzle.apart} tiles side by side"
-    statement = (
-        f"{_plural(len(grids), 'grid')}{level}: distinct ways to lay the {len(puzzle.tiles)} "
-        f"tiles on the {puzzle.rows}x{puzzle.cols} board so that {rules} (identical tiles are "
-        f"interchangeable, turning the whole board gives a different grid); "
-        f"{_plural(classes, 'class')} up to the board's {turns} turns."
-    )
-    notes = []
-    if not grids:
-        statement += " There is no solution: nothing to draw but the tiles."
-        for other in range(1, len(puzzle.levels) + 1):
-            if other != puzzle.level:
-                counted = len(found.edge_solutions(em.at_level(puzzle, other)))
-                notes.append(f"For comparison, Level {other} has {_plural(counted, 'grid')}"
-                             f" (counted by the reference solver).")
-    shown = found.representatives(members) if modulo == "rotation" else members
-    figures = _figures(shown, modulo != "none", "grid", cap,
-                       lambda grid, caption: draw_edge.draw_solution(puzzle, grid, caption))
-    title = (puzzle.title or puzzle.name) + level
-    return Gallery(title, statement, draw_edge.draw_tiles(puzzle), figures, len(shown), notes)
-
-
-def mind_lock_gallery(puzzle: ml.MindLockPuzzle, cap: int) -> Gallery:
-    distance, positions = found.hardest(puzzle)
-    statement = (
-        f"{_plural(len(positions), 'position')} at the greatest distance from solved, "
-        f"{distance} moves (of {ml.POSITIONS:,} positions), each with an optimal solution "
-        f"walked down the God's-algorithm table; {len(puzzle.solved)} solved positions."
-    )
-    figures = []
-    for i, start in enumerate(positions[:cap], 1):
-        walk = found.optimal_walk(puzzle, start)
-        if len(walk.moves) != distance:
-            raise AssertionError("an optimal walk from a hardest position has the wrong length")
-        caption = f"{ml.notation(start)} ({ml.hex_code(start)}): {len(walk.moves)} moves"
-        figures.append(Figure(f"hardest-{i:02d}.svg",
-                              draw_lock.draw_path(walk.positions, walk.moves, caption), caption))
-    reference = draw_lock.draw_faces(puzzle.solved[0], "solved: " + ml.notation(puzzle.solved[0]))
-    return Gallery(puzzle.title or puzzle.name, statement, reference, figures, len(positions))
-
-
 def build_gallery(puzzle, modulo: str = "none", cap: int = CAP) -> Gallery:
-    """The gallery of any puzzle (its level already applied)."""
-    allowed = MODULI.get(puzzle.kind, ("none",))
-    if modulo not in allowed:
-        raise InputError(
-            f"{puzzle.kind} galleries take --modulo {' or '.join(allowed)}, not {modulo!r}",
-            field="--modulo",
-        )
-    if puzzle.kind == "packing":
-        return packing_gallery(puzzle, modulo, cap)
-    if puzzle.kind == "edge-matching":
-        return edge_gallery(puzzle, modulo, cap)
-    return mind_lock_gallery(puzzle, cap)
+    """The gallery of any puzzle (its level already applied), drawn by its family's pictures
+    module; the modulo is checked by the family (its words and their aliases, as `count`)."""
+    modulo = registry.family_of(puzzle).check_modulo(puzzle, modulo)
+    return registry.part(puzzle.kind, "pictures").gallery(puzzle, modulo, cap)
 
 
 PAGE_STYLE = """

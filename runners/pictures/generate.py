@@ -37,11 +37,12 @@ GALLERIES = (
     GallerySpec("pentomino-3x20", None, "none", "pentomino-3x20"),
     GallerySpec("pentomino-8x8-centre-hole", None, "symmetry", "pentomino-8x8-centre-hole"),
     GallerySpec("mind-lock", None, "none", "mind-lock-hardest"),
+    GallerySpec("rush-hour-51", None, "none", "rush-hour-51-hardest"),
 )
 
 # play pages: puzzle, level, and how many hints the screenshot shows played
 PAGES = (("diamond-blocks", 2, 6), ("scramble-frog", None, 0), ("iq-block-8", None, 3),
-         ("mind-lock", None, 5))
+         ("mind-lock", None, 5), ("klotski", None, 5), ("rush-hour-51", None, 10))
 
 
 def load_at(name: str, level: int | None):

@@ -7,9 +7,15 @@ the moves between them.
 
 from __future__ import annotations
 
+import base64
 from collections.abc import Sequence
 
+from ..models import mind_lock as ml
+from ..models.errors import InputError
 from ..models.mind_lock import GAP, LAYERS, Position, notation
+from . import gallery as galleries
+from . import play as plays
+from . import solutions as found
 from .svg import Svg
 
 PIECE_COLOURS = {0: "#ffffff", 1: "#2e9e4f", 2: "#7d3c98", 3: "#f4c20d"}  # gap, G, P, Y
@@ -76,3 +82,81 @@ def draw_path(positions: Sequence[Position], moves: Sequence[str], title: str = 
             svg.polygon([(ax + 48, ay), (ax + 42, ay - 4), (ax + 42, ay + 4)], fill="#444444")
             svg.text(ax + 24, ay - 8, moves[i], size=9, class_="move")
     return svg
+
+
+# ---------------------------------------------------------------- the family's pictures
+
+
+def pieces(puzzle: ml.MindLockPuzzle) -> Svg:
+    """What `draw --pieces` draws: the faces of the first solved position."""
+    return draw_faces(puzzle.solved[0], "solved")
+
+
+def draw_from(puzzle: ml.MindLockPuzzle, start: str) -> tuple[Svg, str]:
+    """What `draw --from POSITION` draws: an optimal solution from a position, and its title."""
+    position = ml.parse_position(start)
+    walk = found.optimal_walk(puzzle, position)
+    title = f"{ml.notation(position)}: an optimal solution, {len(walk.moves)} moves"
+    return draw_path(walk.positions, walk.moves, title), title
+
+
+def gallery(puzzle: ml.MindLockPuzzle, modulo: str, cap: int) -> galleries.Gallery:
+    """The hardest positions, each with an optimal solution (modulo is always 'none')."""
+    distance, positions = found.hardest(puzzle)
+    statement = (
+        f"{galleries.plural(len(positions), 'position')} at the greatest distance from solved, "
+        f"{distance} moves (of {ml.POSITIONS:,} positions), each with an optimal solution "
+        f"walked down the God's-algorithm table; {len(puzzle.solved)} solved positions."
+    )
+    figures = []
+    for i, start in enumerate(positions[:cap], 1):
+        walk = found.optimal_walk(puzzle, start)
+        if len(walk.moves) != distance:
+            raise AssertionError("an optimal walk from a hardest position has the wrong length")
+        caption = f"{ml.notation(start)} ({ml.hex_code(start)}): {len(walk.moves)} moves"
+        figures.append(galleries.Figure(f"hardest-{i:02d}.svg",
+                              draw_path(walk.positions, walk.moves, caption), caption))
+    reference = draw_faces(puzzle.solved[0], "solved: " + ml.notation(puzzle.solved[0]))
+    return galleries.Gallery(puzzle.title or puzzle.name, statement, reference, figures,
+                             len(positions))
+
+
+
+
+def page(puzzle: ml.MindLockPuzzle, level: int | None = None,
+         start: ml.Position | None = None) -> str:
+    """The page of Mind Lock: legal moves, distance from the embedded table, hints."""
+    if level is not None:
+        raise InputError("Mind Lock has no levels", field="level")
+    if level is not None:
+        raise InputError("Mind Lock has no levels", field="level")
+    table = found.mind_lock_table(puzzle)
+    distance, hardest = found.hardest(puzzle)
+    start = start or hardest[0]
+    cell = 64
+    svg = Svg(position_width(cell) + 40, 2 * cell + 64, "Mind Lock")
+    draw_position(svg, start, 20, 14, cell)
+    options = "".join(
+        f'<option value="{ml.notation(p)}"{" selected" if p == start else ""}>'
+        f"{ml.notation(p)} ({distance} moves)</option>"
+        for p in hardest
+    )
+    controls = plays.buttons(("move-push", "Push"), ("move-horizontal", "Horizontal"),
+                        ("move-vertical", "Vertical"), ("hint", "Hint"), ("undo", "Undo"),
+                        ("reset", "Reset"), ("random", "Random position"))
+    controls += f' <select id="start" aria-label="start position">{options}</select>'
+    data = {
+        "table": base64.b64encode(table.packed).decode(),
+        "solved_ranks": sorted(table.solved),
+        "solved_positions": [list(p) for p in puzzle.solved],
+        "start": list(start),
+        "colours": [PIECE_COLOURS[k] for k in range(4)],
+    }
+    rules = ("Bring purple to the front, yellow to the middle and green to the back. "
+             "Moves: slide a piece beside the gap on its face (horizontal, vertical), or push "
+             "the gap's column one layer through the puzzle (push). The distance comes from the "
+             "God's-algorithm table in this page: distance modulo 3, 2 bits a position.")
+    help_text = ("Click a piece beside the gap to slide it, or a piece in the gap's column to "
+                 "push; Hint plays a move one step nearer to solved.")
+    return plays.html_page("mind-lock", puzzle.title or puzzle.name, rules, controls,
+                           svg.inline(), data, "mind_lock.js", help_text)

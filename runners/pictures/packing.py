@@ -8,10 +8,14 @@ from __future__ import annotations
 
 from ..models.geometry import Cell, picture_cells
 from ..models.packing import PackingPuzzle
+from . import gallery as galleries
+from . import play as plays
+from . import solutions as found
 from .svg import Svg, palette, text_colour
 
 CELL = 28
 MARGIN = 6
+PAGE_SOLUTIONS = 1000  # solutions embedded in a play page (all of them when fewer)
 
 
 def piece_colour(index: int) -> str:
@@ -105,3 +109,83 @@ def draw_pieces(puzzle: PackingPuzzle, cell: float = 22, per_row: int = 6) -> Sv
                      fill=piece_colour(index), stroke="#00000055", stroke_width=0.6)
         _outline(svg, {cell_: 0 for cell_ in cells}, x0, y0, cell, group)
     return svg
+
+
+# ---------------------------------------------------------------- the family's pictures
+
+
+def pieces(puzzle: PackingPuzzle) -> Svg:
+    """What `draw --pieces` draws."""
+    return draw_pieces(puzzle)
+
+
+def gallery(puzzle: PackingPuzzle, modulo: str, cap: int) -> galleries.Gallery:
+    """Every solution (or one per class under the board's symmetries), with the count."""
+    grids = found.packing_solutions(puzzle)
+    members = found.packing_classes(puzzle, grids)
+    classes = len({m.klass for m in members})
+    symmetries = found.packing_symmetries(puzzle)
+    turned = "rotations and reflections" if puzzle.flip else "rotations"
+    statement = (
+        f"{galleries.plural(len(grids), 'solution')}: ways to cover the board with the "
+        f"{len(puzzle.pieces)} pieces, each used once ({turned} of the whole board count as "
+        f"different solutions); {galleries.plural(classes, 'class')} under the board's "
+        f"{symmetries} symmetries."
+    )
+    shown = found.representatives(members) if modulo == "symmetry" else members
+    figures = galleries.figures(shown, modulo != "none", "solution", cap,
+                       lambda grid, caption: draw_solution(puzzle, grid, caption))
+    return galleries.Gallery(puzzle.title or puzzle.name, statement, draw_pieces(puzzle),
+                   figures, len(shown))
+
+
+
+
+def page(puzzle: PackingPuzzle, level: int | None = None) -> str:
+    """The page of a packing puzzle: drag, turn, flip, snap, hint, check, undo."""
+    size = 34
+    grids = found.packing_solutions(puzzle, limit=PAGE_SOLUTIONS + 1)
+    complete = len(grids) <= PAGE_SOLUTIONS
+    grids = grids[:PAGE_SOLUTIONS]
+    board_cells = sorted((r, c) for r, row in enumerate(puzzle.board)
+                         for c, ch in enumerate(row) if ch == "X")
+    height, width = len(puzzle.board), max(len(row) for row in puzzle.board)
+    extent = max(max(max(r for r, _ in p.cells), max(c for _, c in p.cells)) + 1
+                 for p in puzzle.pieces)
+    slot = (extent + 0.5) * size
+    origin = (20, 20)
+    tray_x = origin[0] + width * size + 40
+    columns = max(2, int((1060 - tray_x) // slot))  # the page fits about 1,100 pixels across
+    tray = [(tray_x + (i % columns) * slot, origin[1] + (i // columns) * slot)
+            for i in range(len(puzzle.pieces))]
+    lines = -(-len(puzzle.pieces) // columns)
+    bottom = origin[1] + max(height * size, lines * slot) + 20
+    svg = Svg(tray_x + columns * slot, bottom, puzzle.title or puzzle.name)
+    board = svg.group(id="board")
+    for r in range(height):
+        for c in range(width):
+            on = (r, c) in board_cells
+            svg.rect(origin[0] + c * size, origin[1] + r * size, size, size, board,
+                     class_="cell" if on else "hole", data_row=r, data_col=c,
+                     fill="#ffffff" if on else "#d8d8d8", stroke="#bbbbbb")
+    svg.group(id="pieces")
+    data = {
+        "size": size, "origin": origin, "width": width, "height": height, "tray": tray,
+        "cells": board_cells, "flip": puzzle.flip, "complete": complete,
+        "pieces": [{"name": p.name, "cells": p.cells, "colour": piece_colour(i),
+                    "text": text_colour(piece_colour(i))}
+                   for i, p in enumerate(puzzle.pieces)],
+        "solutions": [[grid[cell] for cell in board_cells] for grid in grids],
+    }
+    controls = plays.buttons(("rotate", "Rotate (r)"), ("flip", "Flip (f)"), ("hint", "Hint"),
+                        ("check", "Check"), ("undo", "Undo"), ("reset", "Reset"))
+    total = f"all {len(grids)}" if complete else f"the first {len(grids)}"
+    rules = (f"Cover every white cell with the {len(puzzle.pieces)} pieces, each used once. "
+             f"The page holds {total} solutions found by the reference solver: hints follow "
+             "them" + (", and a piece placed where no solution has it is outlined in red."
+                       if complete else "."))
+    help_text = ("Drag a piece onto the board (it snaps to the grid), or click a piece and then "
+                 "a cell for its first cell. Right-click or r turns the selected piece "
+                 "clockwise, f flips it. Drag a piece off the board to put it back.")
+    return plays.html_page("packing", puzzle.title or puzzle.name, rules, controls,
+                           svg.inline(), data, "packing.js", help_text)

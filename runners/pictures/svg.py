@@ -141,7 +141,7 @@ def write(svg: Svg, path: str) -> None:
     try:
         _write(svg, path)
     except OSError as error:
-        raise InputError(f"cannot write: {error}", file=str(path), field="-o") from None
+        raise InputError(f"cannot write: {error}", file=str(path), field="path") from None
 
 
 def _write(svg: Svg, path: str) -> None:
@@ -152,7 +152,7 @@ def _write(svg: Svg, path: str) -> None:
             raise InputError(
                 "PNG output needs the optional package cairosvg (pip install 'puzzlesat[plots]'); "
                 "write .svg instead",
-                field="-o",
+                field="path",
             ) from error
         cairosvg.svg2png(bytestring=svg.to_string().encode(), write_to=str(path))
         return

@@ -1,0 +1,240 @@
+"""Reading a sliding-block puzzle file (TOML): board and pieces drawn, types, axes, goal, metric.
+
+    kind = "sliding-block"
+    metric = "path"            # step, slide or path (see models/sliding)
+    start = '''
+    ABBC
+    ABBC
+    DEEF
+    DGHF
+    I..J
+    '''                        # '.' an empty cell, '#' no cell, each letter or digit one piece
+    [types]                    # pieces of one shape made interchangeable: type letter = pieces
+    v = "ACDF"
+    s = "GHIJ"
+    [goal]                     # a piece of a type at a place (row, column of its top-left cell)
+    piece = "B"
+    row = 3
+    column = 1
+
+A goal may instead be a whole configuration drawn like the start with type letters
+(`goal = '''...'''`). `axis = "long-side"` locks every oblong piece to its long side (Rush Hour's
+cars); `[axis]` locks single pieces (`A = "horizontal"`). Knuth's `sliding.w` reads a similar
+picture of the board, one character per cell; here a piece is one letter, so any polyomino
+(Klotski's L-pieces) is drawn as it is.
+"""
+
+from __future__ import annotations
+
+import string
+from pathlib import Path
+
+from ..errors import InputError
+from ..files import TomlDoc
+from . import (
+    AXES,
+    BLOCKED,
+    EMPTY,
+    MAX_CELLS,
+    METRICS,
+    Goal,
+    Group,
+    SlidingPuzzle,
+    connected,
+    normal_shape,
+    placements_of,
+)
+
+FIELDS = {"kind", "name", "title", "source", "metric", "start", "goal", "types", "axis",
+          "published"}
+PUBLISHED = {"positions": int, "gods_number": int, "start_moves": int, "claimed_moves": int,
+             "note": str}
+LABELS = set(string.ascii_letters + string.digits + "*@$%&+=")
+
+
+def picture(doc: TomlDoc, field: str) -> list[str]:
+    """The rows of a drawn picture, each character one cell; errors at the row's line."""
+    text = doc.get(field, str, required=True)
+    first = doc.value_line(field)
+    raw = text.split("\n")
+    rows = [(i, row.strip()) for i, row in enumerate(raw) if row.strip()]
+    if not rows:
+        raise doc.error(field, "an empty picture")
+    for i, row in rows:
+        for ch in row:
+            if ch not in LABELS and ch not in (EMPTY, BLOCKED):
+                message = (f"unexpected character {ch!r} (a letter or digit is a piece, "
+                           f"'{EMPTY}' an empty cell, '{BLOCKED}' no cell)")
+                raise InputError(message, file=doc.path,
+                                 line=None if first is None else first + i, field=field)
+    width = len(rows[0][1])
+    for i, row in rows:
+        if len(row) != width:
+            raise InputError(f"a row of {len(row)} cells where the first has {width}",
+                             file=doc.path, line=None if first is None else first + i,
+                             field=field)
+    return [row for _, row in rows]
+
+
+def read_sliding(doc: TomlDoc) -> SlidingPuzzle:
+    doc.reject_unknown("", FIELDS)
+    metric = doc.get("metric", str, required=True)
+    if metric not in METRICS:
+        raise doc.error("metric", f"unknown metric {metric!r} (one of: {', '.join(METRICS)})")
+    rows = picture(doc, "start")
+    height, width = len(rows), len(rows[0])
+    if height * width > MAX_CELLS:
+        raise doc.error("start", f"{height} x {width} cells: at most {MAX_CELLS} cells in the "
+                                 "rectangle around the board")
+    cells = frozenset(r * width + c for r in range(height) for c in range(width)
+                      if rows[r][c] != BLOCKED)
+    pieces: dict[str, list[tuple[int, int]]] = {}
+    for r, row in enumerate(rows):
+        for c, ch in enumerate(row):
+            if ch not in (EMPTY, BLOCKED):
+                pieces.setdefault(ch, []).append((r, c))
+    if not pieces:
+        raise doc.error("start", "no pieces drawn")
+    for letter, where in pieces.items():
+        if not connected(where):
+            raise doc.error("start", f"piece {letter!r} is not connected: each letter is one "
+                                     "piece (make interchangeable pieces one type in [types])")
+    # types: letter of the type -> its pieces
+    types: dict[str, list[str]] = {}
+    doc.get("types", dict, {})
+    of_type: dict[str, str] = {}
+    for key, members in doc.get("types", dict, {}).items():
+        field = f"types.{key}"
+        members = doc.get(field, str)
+        if len(key) != 1 or key not in LABELS:
+            raise doc.error(field, f"a type's name is one letter or digit, not {key!r}")
+        if not members:
+            raise doc.error(field, "no pieces")
+        for letter in members:
+            if letter not in pieces:
+                raise doc.error(field, f"no piece {letter!r} in the start picture")
+            if letter in of_type:
+                raise doc.error(field, f"piece {letter!r} is in two types")
+            of_type[letter] = key
+        shapes = {normal_shape(pieces[m]) for m in members}
+        if len(shapes) != 1:
+            raise doc.error(field, f"pieces {members} have different shapes; pieces of one "
+                                   "type must be alike")
+        types[key] = list(members)
+    for letter in pieces:
+        if letter not in of_type:
+            if letter in types:
+                raise doc.error("types", f"type {letter!r} is also a piece's letter in the "
+                                         "start picture")
+            of_type[letter] = letter
+            types[letter] = [letter]
+    axes = _axes(doc, pieces)
+    # groups: a type's pieces, split by line where locked to an axis
+    groups: list[Group] = []
+    start: list[list[int]] = []
+    for key, members in types.items():
+        shape = normal_shape(pieces[members[0]])
+        lines: dict[tuple, list[str]] = {}
+        for m in members:
+            axis = axes.get(m, "")
+            top = min(r for r, _ in pieces[m])
+            left = min(c for _, c in pieces[m])
+            line = ("", -1, -1) if not axis else (axis, top if axis == "horizontal" else -1,
+                                                   left if axis == "vertical" else -1)
+            lines.setdefault(line, []).append(m)
+        for line, on_line in lines.items():
+            placements = placements_of(shape, height, width, cells,
+                                       line if line[0] else None)
+            groups.append(Group(key, shape, len(on_line), placements, line[0]))
+            start.append(sorted(placements.index(tuple(sorted(r * width + c
+                                                              for r, c in pieces[m])))
+                                for m in on_line))
+    if len(groups) > 64:
+        raise doc.error("start", f"{len(groups)} groups of pieces: at most 64")
+    goal = _goal(doc, height, width, types, pieces, groups)
+    puzzle = SlidingPuzzle(
+        name=doc.get("name", str, Path(doc.path).stem), rows=height, columns=width, cells=cells,
+        groups=tuple(groups), goal=Goal(), metric=metric,
+        start=tuple(tuple(s) for s in start), title=doc.get("title", str, ""),
+        source=doc.get("source", str, ""), published=doc.published(PUBLISHED),
+    )
+    if isinstance(goal, Goal) and not goal.cells:
+        pass
+    elif isinstance(goal, Goal):
+        puzzle = _with_goal(puzzle, goal)
+        try:
+            puzzle.goal_placement()
+        except InputError as error:
+            raise doc.error("goal", error.message) from None
+    else:
+        try:
+            position = puzzle.position_of(goal, "goal")
+        except InputError as error:
+            raise doc.error("goal", error.message) from None
+        puzzle = _with_goal(puzzle, Goal(position=position))
+    if puzzle.code_space >= 2**62:
+        raise doc.error("start", f"{puzzle.code_space:.3g} arrangements of the pieces: more "
+                                 "than a position's 62-bit code holds")
+    return puzzle
+
+
+def _with_goal(puzzle: SlidingPuzzle, goal: Goal) -> SlidingPuzzle:
+    from dataclasses import replace
+
+    return replace(puzzle, goal=goal)
+
+
+def _axes(doc: TomlDoc, pieces: dict[str, list[tuple[int, int]]]) -> dict[str, str]:
+    value = doc.data.get("axis")
+    if value is None:
+        return {}
+    if isinstance(value, str):
+        if value != "long-side":
+            raise doc.error("axis", f"expected 'long-side' or a table of pieces, not {value!r}")
+        found = {}
+        for letter, where in pieces.items():
+            height = max(r for r, _ in where) - min(r for r, _ in where) + 1
+            width = max(c for _, c in where) - min(c for _, c in where) + 1
+            if height != width:
+                found[letter] = "horizontal" if width > height else "vertical"
+        return found
+    if not isinstance(value, dict):
+        raise doc.error("axis", "expected 'long-side' or a table of pieces")
+    found = {}
+    for letter in value:
+        axis = doc.get(f"axis.{letter}", str)
+        if letter not in pieces:
+            raise doc.error(f"axis.{letter}", f"no piece {letter!r} in the start picture")
+        if axis not in AXES:
+            raise doc.error(f"axis.{letter}", f"expected one of {', '.join(AXES)}, not {axis!r}")
+        found[letter] = axis
+    return found
+
+
+def _goal(doc: TomlDoc, height: int, width: int, types, pieces, groups) -> Goal | list[str]:
+    value = doc.data.get("goal")
+    if value is None:  # no goal: the table holds every position's distance from the start
+        return Goal()
+    if isinstance(value, str):
+        rows = picture(doc, "goal")
+        if len(rows) != height or len(rows[0]) != width:
+            raise doc.error("goal", f"{len(rows)} x {len(rows[0])} cells, the start has "
+                                    f"{height} x {width}")
+        return rows
+    if not isinstance(value, dict):
+        raise doc.error("goal", "expected a picture or a table with piece, row, column")
+    doc.reject_unknown("goal", {"piece", "row", "column"})
+    letter = doc.get("goal.piece", str, required=True)
+    if letter not in types:
+        raise doc.error("goal.piece", f"no piece type {letter!r} (types: {''.join(types)})")
+    row = doc.get("goal.row", int, required=True)
+    column = doc.get("goal.column", int, required=True)
+    shape = normal_shape(pieces[types[letter][0]])
+    cells = tuple(sorted((row + r) * width + column + c for r, c in shape))
+    if not (0 <= row < height and 0 <= column < width) or any(
+            not (0 <= row + r < height and 0 <= column + c < width) for r, c in shape):
+        raise doc.error("goal.row", f"piece {letter} does not fit at row {row}, column {column}")
+    return Goal(letter=letter, cells=cells)
+
+
+read = read_sliding  # the reader models/files.py finds by convention

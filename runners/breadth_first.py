@@ -1,0 +1,543 @@
+"""God's algorithm: breadth-first search over every reachable position, and its 2-bit table.
+
+One engine for every family whose positions have a 64-bit code and whose moves can be undone
+(Mind Lock, the sliding-block puzzles). A family gives a move kernel, `kernel(code, data, out)`
+writing the codes of the positions one move away into `out` and returning how many; the engine
+searches from the distance-0 positions (the solved ones) and keeps:
+- the codes reached, in a hash set while searching, then sorted: a position's rank is its index
+  among the sorted codes of the reachable positions (a perfect hash, found by binary search);
+  where the codes are exactly 0..n-1 (Mind Lock's ranks) no key array is kept at all;
+- per rank the distance modulo 3 in 2 bits (four positions a byte, 3 meaning not reached): from a
+  position at distance d the neighbour whose residue is (d - 1) mod 3 is one move nearer, so
+  walking those steps gives an optimal solution and the distance itself;
+- how many positions lie at each distance, and the positions at the greatest (God's number over
+  the reachable set).
+With numba installed (the `sliding` or `dlx` extra) the kernel and the search loop are compiled;
+without it the same functions run as Python, slowly (fine for Mind Lock's 92,400 positions).
+
+Before it starts the search estimates its memory from an upper bound on the positions and
+refuses, with a message saying how much it needs and has, when that exceeds the limit (the
+memory the machine has available, or the caller's). Tables are cached in the user's cache folder
+(XDG_CACHE_HOME, else ~/.cache, then puzzlesat/), written atomically with a checksum; a cache
+that cannot be written leaves the table in memory with a warning (a Python warning, which the
+command line prints on stderr).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import sys
+import tempfile
+import time
+import warnings
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from .models.errors import InputError
+
+try:  # the compiled search; the same functions run as Python without numba
+    import numba
+
+    njit = numba.njit(cache=True, nogil=True)
+    COMPILED = True
+except ImportError:  # pragma: no cover - numba is in the test extra
+    numba = None
+    COMPILED = False
+
+    def njit(function):
+        return function
+
+EMPTY_KEY = np.uint64(2**64 - 1)
+UNREACHED = 3
+GOLDEN = 0x9E3779B97F4A7C15
+LOAD = 0.6  # the hash set is made for the bound at most this full
+MAGIC = b"PZSGOD01"
+HARDEST_KEPT = 10_000  # the hardest positions a table keeps (all of them where fewer)
+
+
+class TooBig(InputError):
+    """A search refused before it starts: its memory estimate exceeds what can be used."""
+
+
+# ---------------------------------------------------------------- memory
+
+
+def available_memory() -> int:
+    """Bytes the machine has available now (MemAvailable), or its physical memory."""
+    try:
+        with open("/proc/meminfo") as info:
+            for line in info:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except OSError:
+        pass
+    try:
+        return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (ValueError, OSError, AttributeError):  # pragma: no cover
+        return 2**32
+
+
+def hash_bits(positions: int) -> int:
+    """log2 of the hash set's slots for at most `positions` codes (filled at most LOAD)."""
+    bits = 16
+    while (1 << bits) * LOAD < positions:
+        bits += 1
+    return bits
+
+
+def estimate_bytes(positions: int, second_pass: bool = False) -> int:
+    """Memory a search of at most `positions` positions needs at its peak: the queue (8 bytes a
+    position, later the sorted codes), the hash set (8 bytes a slot), a byte a slot more for a
+    second pass, the packed residues, and 64 MiB for the rest."""
+    slots = 1 << hash_bits(positions)
+    return 8 * positions + (9 if second_pass else 8) * slots + positions // 4 + 64 * 2**20
+
+
+def check_memory(positions: int, limit: int | None, what: str, second_pass: bool = False
+                 ) -> int:
+    """The estimate for `positions`; TooBig when it exceeds `limit` (default: available)."""
+    need = estimate_bytes(positions, second_pass)
+    have = available_memory() if limit is None else limit
+    if need > have:
+        source = "available on this machine" if limit is None else "allowed (--memory)"
+        raise TooBig(
+            f"{what}: up to {positions:,} positions, about {need / 2**30:.2f} GiB to search, "
+            f"but {have / 2**30:.2f} GiB {source}; refused before starting",
+            field="memory",
+        )
+    return need
+
+
+# ---------------------------------------------------------------- the hash set
+
+
+@njit
+def _slot(code, shift):
+    return (code * np.uint64(GOLDEN)) >> shift
+
+
+if not COMPILED:  # the same arithmetic on Python integers (numpy scalars warn on overflow)
+
+    def _slot(code, shift):  # noqa: F811
+        return np.uint64(((int(code) * GOLDEN) & (2**64 - 1)) >> int(shift))
+
+
+@njit
+def _insert(keys, code, shift) -> bool:
+    """Add a code to the set; whether it was new."""
+    mask = np.uint64(keys.size - 1)
+    i = _slot(code, shift)
+    while True:
+        here = keys[i]
+        if here == code:
+            return False
+        if here == EMPTY_KEY:
+            keys[i] = code
+            return True
+        i = (i + np.uint64(1)) & mask
+
+
+@njit
+def _find(keys, code, shift) -> int:
+    """The slot of a code in the set, -1 if absent."""
+    mask = np.uint64(keys.size - 1)
+    i = _slot(code, shift)
+    while True:
+        here = keys[i]
+        if here == code:
+            return np.int64(i)
+        if here == EMPTY_KEY:
+            return -1
+        i = (i + np.uint64(1)) & mask
+
+
+@njit
+def _fill(keys, codes, count, shift) -> None:
+    for j in range(count):
+        _insert(keys, codes[j], shift)
+
+
+@njit
+def _expand(kernel, data, queue, head, end, tail, keys, shift, out):
+    """First pass: expand queue[head:end], adding unseen codes at the tail; -1 when full."""
+    for i in range(head, end):
+        n = kernel(queue[i], data, out)
+        for j in range(n):
+            if _insert(keys, out[j], shift):
+                if tail >= queue.size:
+                    return -1
+                queue[tail] = out[j]
+                tail += 1
+    return tail
+
+
+@njit
+def _expand_again(kernel, data, queue, head, end, tail, keys, shift, seen, out):
+    """Second pass (from other seeds over the set already found): mark by slot."""
+    for i in range(head, end):
+        n = kernel(queue[i], data, out)
+        for j in range(n):
+            slot = _find(keys, out[j], shift)
+            if slot >= 0 and seen[slot] == 0:
+                seen[slot] = 1
+                queue[tail] = out[j]
+                tail += 1
+    return tail
+
+
+@njit
+def _pick(test, data, queue, count, picked) -> int:
+    """Move the codes that pass `test` to `picked`; how many."""
+    found = 0
+    for i in range(count):
+        if test(queue[i], data):
+            picked[found] = queue[i]
+            found += 1
+    return found
+
+
+@njit
+def _mark_levels(queue, ends) -> None:
+    """code -> code * 4 + distance mod 3, the distances given by the level ends."""
+    start = 0
+    for level in range(ends.size):
+        residue = np.uint64(level % 3)
+        for i in range(start, ends[level]):
+            queue[i] = (queue[i] << np.uint64(2)) | residue
+        start = ends[level]
+
+
+@njit
+def _split(queue, count, packed) -> None:
+    """Sorted code * 4 + residue -> the codes in place and the packed residues."""
+    for i in range(count):
+        residue = np.uint8(queue[i] & np.uint64(3))
+        packed[i >> 2] &= np.uint8(~(3 << ((i & 3) << 1)) & 255)
+        packed[i >> 2] |= np.uint8(residue << ((i & 3) << 1))
+        queue[i] = queue[i] >> np.uint64(2)
+
+
+# ---------------------------------------------------------------- the search
+
+
+@dataclass
+class Build:
+    """A finished search: sorted codes (None: they are 0..n-1), residues, levels, time."""
+
+    keys: np.ndarray | None
+    packed: np.ndarray
+    distance_counts: list[int]
+    hardest: list[int]  # codes at the greatest distance, sorted
+    seconds: float
+    bytes_estimated: int = 0
+    notes: list[str] = field(default_factory=list)
+    distances: np.ndarray | None = None  # by rank, when asked for (keep_distances)
+
+    @property
+    def positions(self) -> int:
+        return sum(self.distance_counts)
+
+    @property
+    def gods_number(self) -> int:
+        return len(self.distance_counts) - 1
+
+    def table(self) -> Table:
+        return Table(self.keys, self.packed, self.positions)
+
+
+def search(kernel: Callable, data: tuple, seeds: Sequence[int], bound: int, degree: int, *,
+           what: str = "search", component: int | None = None, goal: Callable | None = None,
+           memory: int | None = None, progress: bool = False, dense: bool = False,
+           keep_distances: bool = False) -> Build:
+    """Breadth-first search from `seeds` (distance 0) over the positions the moves reach.
+
+    bound: at most this many positions are reachable (the memory estimate's basis; a search
+    that finds more stops with an error); degree: at most this many moves from a position.
+    component, goal: first find every position reachable from `component`, then search from
+    those of them that pass `goal(code, data)` (a goal that is a property, not a list).
+    dense: the codes reached are exactly 0..n-1, so no key array is kept.
+    keep_distances: also give every position's whole distance (a byte each, by rank; for a
+    search small enough that a byte a position is nothing).
+    """
+    begin = time.perf_counter()
+    need = check_memory(bound, memory, what, second_pass=component is not None)
+    queue = np.empty(max(bound, 1), dtype=np.uint64)
+    bits = hash_bits(bound)
+    keys = np.full(1 << bits, EMPTY_KEY, dtype=np.uint64)
+    out = np.empty(max(degree, 1), dtype=np.uint64)
+    bar = _bar(progress, what)
+
+    def first_pass(starts: Sequence[int]) -> list[int]:
+        tail = 0
+        for code in sorted(set(int(s) for s in starts)):
+            queue[tail] = code
+            tail += 1
+        _fill(keys, queue, tail, np.uint64(64 - bits))
+        ends, head = [tail], 0
+        while head < tail:
+            end = tail
+            while head < end:
+                step = min(end - head, 1 << 16)
+                tail = _expand(kernel, data, queue, head, head + step, tail, keys,
+                               np.uint64(64 - bits), out)
+                if tail < 0:
+                    raise InputError(f"{what}: more than {bound:,} positions reached, the "
+                                     "bound the memory estimate was made for", field="bound")
+                head += step
+                bar(step)
+            if tail > end:
+                ends.append(tail)
+        return ends
+
+    if component is None:
+        ends = first_pass(seeds)
+    else:
+        reached = first_pass([component])[-1]
+        picked = np.empty(reached, dtype=np.uint64)
+        found = _pick(goal, data, queue, reached, picked)
+        if not found:
+            raise InputError(f"{what}: no goal position is reachable from the start",
+                             field="goal")
+        bar(0, "distances")
+        seen = np.zeros(keys.size, dtype=np.uint8)
+        shift = np.uint64(64 - bits)
+        tail = 0
+        for code in picked[:found]:
+            queue[tail] = code
+            seen[_find(keys, code, shift)] = 1
+            tail += 1
+        del picked
+        ends, head = [tail], 0
+        while head < tail:
+            end = tail
+            while head < end:
+                step = min(end - head, 1 << 16)
+                tail = _expand_again(kernel, data, queue, head, head + step, tail, keys,
+                                     shift, seen, out)
+                head += step
+                bar(step)
+            if tail > end:
+                ends.append(tail)
+        del seen
+        if tail != reached:  # moves are undone by moves: the goal's component is the start's
+            raise InputError(f"{what}: {reached - tail:,} positions reached from the start do "
+                             "not reach the goal although every move can be undone",
+                             field="goal")
+    keys = None  # the hash set is done with: its memory goes back before the sort
+    bar(None)
+    count = ends[-1]
+    counts = [ends[0]] + [b - a for a, b in zip(ends, ends[1:])]
+    hardest = np.sort(queue[ends[-2] if len(ends) > 1 else 0: count])[:HARDEST_KEPT].tolist()
+    queue = queue[:count]
+    in_order = queue.copy() if keep_distances else None
+    _mark_levels(queue, np.array(ends, dtype=np.int64))
+    queue.sort()
+    packed = np.full((count + 3) // 4, 255, dtype=np.uint8)
+    _split(queue, count, packed)
+    keys_kept = None if dense and count and int(queue[-1]) == count - 1 else queue
+    distances = None
+    if in_order is not None:
+        distances = np.full(count, 255, dtype=np.uint8)
+        for level, (a, b) in enumerate(zip([0, *ends], ends)):
+            ranks = in_order[a:b] if keys_kept is None else np.searchsorted(queue, in_order[a:b])
+            distances[ranks.astype(np.int64)] = min(level, 254)
+    return Build(keys_kept, packed, counts, hardest, time.perf_counter() - begin, need,
+                 distances=distances)
+
+
+def _bar(progress: bool, what: str):
+    """A progress bar on stderr counting positions expanded (tqdm), or nothing."""
+    if not progress:
+        return lambda step, label=None: None
+    from tqdm import tqdm
+
+    bar = tqdm(desc=f"{what}: positions", unit=" pos", unit_scale=True, file=sys.stderr,
+               leave=False, mininterval=0.5)
+
+    def update(step, label=None):
+        if step is None:
+            bar.close()
+        elif label:
+            bar.set_description(f"{what}: {label}")
+            bar.reset()
+        else:
+            bar.update(step)
+
+    return update
+
+
+# ---------------------------------------------------------------- the table
+
+
+@dataclass
+class Table:
+    """Per reachable position, its distance modulo 3; rank = index among the sorted codes."""
+
+    keys: np.ndarray | None
+    packed: np.ndarray
+    positions: int
+
+    def rank(self, code: int) -> int:
+        """The position's rank, -1 when not reached."""
+        if self.keys is None:
+            return code if 0 <= code < self.positions else -1
+        i = int(np.searchsorted(self.keys, np.uint64(code)))
+        return i if i < self.positions and int(self.keys[i]) == code else -1
+
+    def residue(self, code: int) -> int:
+        """Distance mod 3, or 3 when not reached."""
+        i = self.rank(code)
+        if i < 0:
+            return UNREACHED
+        return (int(self.packed[i >> 2]) >> ((i & 3) << 1)) & 3
+
+    def walk(self, code: int, neighbours: Callable[[int], list[tuple[object, int]]]
+             ) -> list[tuple[object, int]]:
+        """An optimal solution from a position: (move, code after) to a distance-0 position.
+
+        neighbours(code): the moves from a position and the codes they lead to. The walk ends
+        where no neighbour is nearer: at distance 0 (the residue alone cannot tell distance 0
+        from 3, so a position whose every neighbour has residue 1 is taken as solved).
+        """
+        path: list[tuple[object, int]] = []
+        here = self.residue(code)
+        if here == UNREACHED:
+            raise ValueError("the position is not reached from a solved position")
+        while True:
+            nearer = (here + 2) % 3
+            step = None
+            for move, after in neighbours(code):
+                if self.residue(after) == nearer:
+                    step = (move, after)
+                    break
+            if step is None:
+                return path
+            path.append(step)
+            code, here = step[1], nearer
+            if len(path) > self.positions:
+                raise ValueError("the table is inconsistent: the walk does not end")
+
+
+# ---------------------------------------------------------------- the cache
+
+
+def cache_folder() -> Path:
+    base = os.environ.get("XDG_CACHE_HOME", "")
+    return (Path(base) if base and os.path.isabs(base) else Path.home() / ".cache") / "puzzlesat"
+
+
+def fingerprint(*parts: object) -> str:
+    """What a cached table depends on, as a short hex digest."""
+    return hashlib.sha256(MAGIC + json.dumps(parts, sort_keys=True, default=str).encode()
+                          ).hexdigest()[:16]
+
+
+def save(build: Build, path: Path, key: str) -> None:
+    """Write the table file atomically (a temporary file renamed over the old one)."""
+    header = json.dumps({"key": key, "counts": build.distance_counts, "hardest": build.hardest,
+                         "dense": build.keys is None, "seconds": build.seconds}).encode()
+    keys = b"" if build.keys is None else build.keys.tobytes()
+    digest = hashlib.blake2b(header, digest_size=16)
+    digest.update(keys)
+    digest.update(build.packed.tobytes())
+    write_atomic(path, [MAGIC + len(header).to_bytes(8, "little") + header
+                        + len(keys).to_bytes(8, "little") + digest.digest(), keys,
+                        build.packed.tobytes()])
+
+
+def write_atomic(path: Path, chunks: Sequence[bytes]) -> None:
+    """Write a file whole or not at all: a temporary file in its folder, renamed over it."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, temporary = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as out:
+            for chunk in chunks:
+                out.write(chunk)
+        os.replace(temporary, path)
+    except BaseException:
+        if os.path.exists(temporary):
+            os.unlink(temporary)
+        raise
+
+
+class CorruptTable(ValueError):
+    """A cache file that is not a valid table for this puzzle; the message says why."""
+
+
+def read(path: Path, key: str) -> Build:
+    data = path.read_bytes()
+    if not data.startswith(MAGIC):
+        raise CorruptTable("not a table file of this version")
+    at = len(MAGIC)
+    size = int.from_bytes(data[at:at + 8], "little")
+    header_bytes = data[at + 8:at + 8 + size]
+    at += 8 + size
+    key_bytes = int.from_bytes(data[at:at + 8], "little")
+    digest = data[at + 8:at + 24]
+    at += 24
+    keys, packed = data[at:at + key_bytes], data[at + key_bytes:]
+    check = hashlib.blake2b(header_bytes, digest_size=16)
+    check.update(keys)
+    check.update(packed)
+    if check.digest() != digest:
+        raise CorruptTable("checksum mismatch (a damaged file)")
+    try:
+        header = json.loads(header_bytes)
+    except ValueError:
+        raise CorruptTable("unreadable header") from None
+    if header.get("key") != key:
+        raise CorruptTable("built for other rules")
+    counts = header["counts"]
+    if len(packed) != (sum(counts) + 3) // 4 or (not header["dense"]
+                                                  and len(keys) != 8 * sum(counts)):
+        raise CorruptTable("wrong size")
+    return Build(None if header["dense"] else np.frombuffer(keys, dtype=np.uint64),
+                 np.frombuffer(packed, dtype=np.uint8), counts, header["hardest"],
+                 header["seconds"])
+
+
+@dataclass(frozen=True)
+class CacheReport:
+    """What happened to the cached table: read, or built (and why), and whether it is stored."""
+
+    path: Path
+    built: bool
+    why: str = ""
+    stored: bool = True
+    warning: str = ""
+
+    def message(self) -> str:
+        if not self.built:
+            return f"read the table from {self.path}"
+        if self.stored:
+            return f"built the table ({self.why}) and stored it in {self.path}"
+        return f"built the table ({self.why}); {self.warning}"
+
+
+def load_or_build(name: str, key: str, build: Callable[[], Build]) -> tuple[Build, CacheReport]:
+    """The cached table of `name` (file puzzlesat/NAME-KEY.table), or a fresh build stored
+    there. A cache that cannot be written gives a warning (warnings.warn) and the table is used
+    from memory."""
+    path = cache_folder() / f"{name}-{key}.table"
+    try:
+        return read(path, key), CacheReport(path, built=False)
+    except FileNotFoundError:
+        why = "no cached table"
+    except OSError as error:
+        why = f"the cached table is unreadable: {error.strerror or error}"
+    except CorruptTable as error:
+        why = f"the cached table is corrupt: {error}"
+    made = build()
+    try:
+        save(made, path, key)
+    except OSError as error:
+        warning = (f"cannot store the table in {path} ({error.strerror or error}); it is used "
+                   "from memory and will be built again next time")
+        warnings.warn(warning, stacklevel=2)
+        return made, CacheReport(path, True, why, stored=False, warning=warning)
+    return made, CacheReport(path, True, why)

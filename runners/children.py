@@ -1,0 +1,359 @@
+"""Child processes with a deadline: the one way puzzlesat runs work in another process.
+
+A count's local pool, a PySAT solve with a time limit, a race's members, a benchmark's runs and
+Mind Lock's planner all start their children here, so that each of them:
+
+- notices a child that dies or cannot start (`WorkerDied`, saying why in one line) instead of
+  waiting for it forever;
+- starts children that work where spawn cannot re-import `__main__` (a script read from standard
+  input): they are forked there, and a pool whose spawned workers die at start is started again
+  forked, with a warning;
+- ends every child on SIGINT and SIGTERM, whatever the state (starting, running, ending): signals
+  are held while a child starts, children ignore Ctrl-C (the parent ends them), die with their
+  parent (Linux), and a SIGTERM to a Python program that left it at its default still ends that
+  program once the children are gone.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import ctypes
+import multiprocessing
+import os
+import signal
+import sys
+import threading
+import time
+import warnings
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from multiprocessing.connection import Connection, wait
+
+# Seconds a child is given to end after SIGTERM before SIGKILL.
+END_GRACE = 0.5
+PR_SET_PDEATHSIG = 1
+SIGNALS = (signal.SIGINT, signal.SIGTERM)
+# The start method, where a test (or a user) needs to force one; None: `start_method()` decides.
+START: str | None = None
+
+
+class WorkerDied(RuntimeError):
+    """A child process ended without its answer (killed, crashed, or it could not start)."""
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM, raised like Ctrl-C while children run, so that they are ended first."""
+
+
+def main_reimportable() -> bool:
+    """Whether a spawned child can import `__main__` again: not a script read from standard
+    input (`python - < script.py`) or from a file that is gone."""
+    main = sys.modules.get("__main__")
+    if getattr(getattr(main, "__spec__", None), "name", None):
+        return True  # `python -m module`, a notebook kernel: imported again by name
+    path = getattr(main, "__file__", None)
+    return path is None or os.path.isfile(path)  # None: `python -c`, an interactive session
+
+
+def start_method(preferred: str = "spawn") -> str:
+    """The start method to use: `preferred` unless it cannot work here (spawn where `__main__`
+    cannot be imported again, fork where there is none)."""
+    methods = multiprocessing.get_all_start_methods()
+    if START is not None:
+        return START
+    if preferred == "spawn" and not main_reimportable() and "fork" in methods:
+        return "fork"
+    if preferred not in methods:
+        return "spawn"
+    return preferred
+
+
+def die_with_parent() -> None:
+    """Ask Linux to kill this process when its parent dies (nothing left behind by a SIGKILL)."""
+    if sys.platform.startswith("linux"):
+        try:
+            ctypes.CDLL(None).prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+        except (OSError, AttributeError):
+            pass
+
+
+def _child_main(conn: Connection, parent: int, own_group: bool, serve: bool,
+                function: Callable, args: tuple) -> None:
+    """A child's life: Ctrl-C left to the parent, dies with it, then one call (or, serving,
+    an initializer and then one call per task received) with each answer sent back."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, SIGNALS)  # held while it started
+    die_with_parent()
+    if own_group:
+        os.setpgid(0, 0)
+    if os.getppid() != parent:  # the parent died before we asked to die with it
+        os._exit(1)
+    try:
+        if not serve:
+            _answer(conn, function, args)
+            return
+        handler = function(*args)  # an initializer, returning the function tasks go to
+        conn.send(("ready", None))
+        while True:
+            task = conn.recv()
+            if task is None:
+                return
+            _answer(conn, handler, (task,))
+    except (EOFError, BrokenPipeError):  # the parent closed its end: nothing to answer
+        return
+    finally:
+        conn.close()
+
+
+def _answer(conn: Connection, function: Callable, args: tuple) -> None:
+    try:
+        value = function(*args)
+    except Exception as error:  # noqa: BLE001 - raised again in the parent
+        conn.send(("raised", _portable(error)))
+        return
+    conn.send(("ok", value))
+
+
+def _portable(error: Exception) -> Exception:
+    """The error itself where it survives pickling, else a RuntimeError with its text."""
+    import pickle
+
+    try:
+        pickle.loads(pickle.dumps(error))
+    except Exception:  # noqa: BLE001 - any failure to pickle
+        return RuntimeError(f"{type(error).__name__}: {error}")
+    return error
+
+
+@dataclass(eq=False)
+class Child:
+    """A started child: its process, its end of the pipe, and what to call it in messages."""
+
+    label: str
+    process: multiprocessing.process.BaseProcess
+    conn: Connection
+    method: str
+    own_group: bool = False
+    ready: bool = False  # a serving child said it started
+    busy: object = None  # the task it is working on (a pool's)
+
+    def why_died(self) -> str:
+        """One line: how the child ended without its answer."""
+        self.process.join(0.1)
+        code = self.process.exitcode
+        if code is None:
+            how = "closed its pipe"
+        elif code < 0:
+            name = signal.Signals(-code).name
+            how = f"was killed by {name}" + (" (out of memory?)" if name == "SIGKILL" else "")
+        else:
+            how = f"exited with code {code}"
+        when = "before it started" if not self.ready and self.busy is None else "while working"
+        hint = ""
+        if self.method == "spawn" and not self.ready:
+            hint = " (a spawned child imports the main module again: see the lines above)"
+        return f"{self.label} {how} {when}{hint}"
+
+
+@contextlib.contextmanager
+def _held() -> Iterator[list[int]]:
+    """SIGINT and SIGTERM held (blocked, and recorded by Python) while a child starts: a child
+    half started would print a traceback and be left unrecorded. The child inherits them
+    blocked until it has set its own handling; here they are delivered by `_deliver`."""
+    came: list[int] = []
+    previous = {}
+    if threading.current_thread() is threading.main_thread():
+        for number in SIGNALS:
+            if signal.getsignal(number) not in (signal.SIG_IGN, None):
+                previous[number] = signal.signal(number, lambda signum, frame: came.append(signum))
+    mask = signal.pthread_sigmask(signal.SIG_BLOCK, SIGNALS)
+    try:
+        yield came
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, mask)
+        for number, handler in previous.items():
+            signal.signal(number, handler)
+
+
+def start(function: Callable, args: tuple, into: list[Child], *,
+          label: str = "a child process", method: str | None = None, own_group: bool = False,
+          serve: bool = False) -> Child:
+    """Start `function(*args)` in a child (with `serve`: an initializer returning the function
+    that each task sent with `Pool` goes to), appended to `into` before a signal that came while
+    it started is delivered: whoever ends `into` ends it too."""
+    method = method or start_method()
+    context = multiprocessing.get_context(method)
+    mine, theirs = context.Pipe()
+    process = context.Process(
+        target=_child_main, args=(theirs, os.getpid(), own_group, serve, function, args),
+        daemon=True,
+    )
+    with _held() as came:
+        process.start()
+    theirs.close()
+    child = Child(label, process, mine, method, own_group)
+    into.append(child)
+    for number in dict.fromkeys(came):
+        signal.raise_signal(number)
+    return child
+
+
+def end(children: list[Child], grace: float = END_GRACE) -> None:
+    """End children: SIGTERM (a child may end what it started), then SIGKILL to the child, or
+    to its whole group; reap them and close their pipes."""
+    for child in children:
+        if child.process.pid is not None and child.process.exitcode is None:
+            with contextlib.suppress(ProcessLookupError):
+                child.process.terminate()
+    limit = time.monotonic() + grace
+    for child in children:
+        if child.process.pid is not None:
+            child.process.join(max(0.0, limit - time.monotonic()))
+    for child in children:
+        pid = child.process.pid
+        if pid is None:
+            continue
+        if child.own_group:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(pid, signal.SIGKILL)  # its group: anything it started
+        if child.process.exitcode is None:
+            with contextlib.suppress(ProcessLookupError):
+                child.process.kill()
+        child.process.join()
+        child.conn.close()
+
+
+def receive(child: Child) -> object:
+    """A child's answer once it is ready to read: its value, its error raised again, or
+    WorkerDied when the child ended without one."""
+    try:
+        kind, value = child.conn.recv()
+    except (EOFError, ConnectionResetError, OSError):
+        raise WorkerDied(child.why_died()) from None
+    if kind == "raised":
+        raise value
+    if kind == "ready":
+        child.ready = True
+    return value
+
+
+def answered(children: list[Child], timeout: float | None) -> list[Child]:
+    """The children with an answer to read or that ended, waiting up to `timeout` seconds."""
+    ready = wait([c.conn for c in children] + [c.process.sentinel for c in children], timeout)
+    return [c for c in children if c.conn in ready or c.process.sentinel in ready]
+
+
+@contextlib.contextmanager
+def interruptible() -> Iterator[None]:
+    """While children run: Ctrl-C raises KeyboardInterrupt even where a C library (PySAT) took
+    it over, and a SIGTERM that would have ended this program at once raises `Terminated`; the
+    program is still ended by it once the block has ended the children."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous_int = signal.getsignal(signal.SIGINT)
+    previous_term = signal.getsignal(signal.SIGTERM)
+    came: list[int] = []
+
+    def terminated(signum, frame):
+        came.append(signum)
+        raise Terminated
+
+    if previous_int is not signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+    if previous_term in (signal.SIG_DFL, None):
+        signal.signal(signal.SIGTERM, terminated)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous_int if previous_int is not None else signal.SIG_DFL)
+        signal.signal(signal.SIGTERM, previous_term if previous_term is not None
+                      else signal.SIG_DFL)
+        if came:  # SIGTERM's default: this program ends, its children already ended
+            os.kill(os.getpid(), signal.SIGTERM)
+
+
+def run_in_child(function: Callable, args: tuple = (), time_limit: float | None = None, *,
+                 label: str = "a child process", method: str | None = None,
+                 own_group: bool = False) -> tuple[bool, object]:
+    """`function(*args)` in a child ended at the time limit: (True, its value), or (False, None)
+    when the time ran out. Its errors are raised here; WorkerDied if it died without an answer."""
+    with interruptible():
+        started: list[Child] = []
+        try:
+            child = start(function, args, started, label=label, method=method,
+                          own_group=own_group)
+            if not answered([child], None if time_limit is None else max(0.0, time_limit)):
+                return False, None
+            return True, receive(child)
+        finally:
+            end(started)
+
+
+@dataclass
+class Pool:
+    """Worker processes that each take one task at a time; `results` yields (task, answer) as
+    they finish. Tasks go to `initializer(*initargs)`'s returned function in each worker.
+
+    A worker that dies raises WorkerDied; if every spawned worker dies before it starts, the
+    pool starts again forked, once, with a warning (spawn could not start Python here)."""
+
+    size: int
+    initializer: Callable
+    initargs: tuple
+    label: str = "a worker process"
+    method: str | None = None
+    workers: list[Child] = field(default_factory=list)
+
+    def __enter__(self) -> Pool:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    def _start(self, method: str) -> None:
+        for number in range(self.size):
+            start(self.initializer, self.initargs, self.workers, serve=True,
+                  label=f"{self.label} {number + 1}", method=method)
+
+    def close(self) -> None:
+        end(self.workers)
+        self.workers.clear()
+
+    def results(self, tasks: list, deadline: float | None = None, grace: float = 0.0
+                ) -> Iterator[tuple[object, object]]:
+        """Run every task; stops early (without an error) once `deadline` + `grace` has
+        passed: the tasks not answered are left undone."""
+        method = self.method or start_method()
+        self._start(method)
+        todo = list(reversed(tasks))
+        left = len(tasks)
+        retried = False
+        while left:
+            for child in self.workers:
+                if child.ready and child.busy is None and todo:
+                    child.busy = todo.pop()
+                    child.conn.send(child.busy)
+            wait_for = None if deadline is None else max(0.0, deadline + grace - time.time())
+            found = answered(self.workers, wait_for)
+            if not found:
+                return
+            for child in found:
+                try:
+                    value = receive(child)
+                except WorkerDied as died:
+                    if method == "spawn" and not retried and not any(c.ready for c in
+                                                                      self.workers):
+                        warnings.warn(f"{died}; starting the workers forked instead",
+                                      RuntimeWarning, stacklevel=2)
+                        retried, method = True, "fork"
+                        self.close()
+                        self._start(method)
+                        break
+                    raise
+                if child.busy is None:  # 'ready'
+                    continue
+                task, child.busy = child.busy, None
+                left -= 1
+                yield task, value

@@ -1,0 +1,109 @@
+"""Every family is declared once (registry.FAMILIES) and found from there by convention: its
+reader, library object, command line and pictures; the build packages every package folder."""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import warnings
+from pathlib import Path
+
+import pytest
+
+from puzzlesat import registry
+from puzzlesat.cli import main
+from puzzlesat.models import files
+from puzzlesat.models.errors import InputError
+from puzzlesat.pictures import gallery, play
+
+ROOT = Path(__file__).resolve().parent.parent
+PICTURES = ("pieces", "gallery", "page")  # what draw, gallery and play ask a pictures module
+CLI = ("add_arguments", "own_flags", "load_options", "options", "print_solution", "count_lines",
+       "verify_lines")
+
+
+@pytest.mark.parametrize("kind", list(registry.FAMILIES))
+def test_every_part_of_a_family_is_found_from_its_stem(kind):
+    family = registry.family(kind)
+    assert family.kind == kind
+    assert callable(registry.part(kind, "reader").read)
+    cli = registry.part(kind, "cli")
+    assert [name for name in CLI if not hasattr(cli, name)] == []
+    pictures = registry.part(kind, "pictures")
+    assert [name for name in PICTURES if not callable(getattr(pictures, name, None))] == [], (
+        f"{kind} lacks a pictures module with {', '.join(PICTURES)}")
+    assert family.own_backends, f"{kind} has no reference backend of its own"
+    for name in family.own_backends:
+        assert registry.resolve(name, kind, "solve").name.startswith(name)
+        assert name in registry.names_for(kind)
+
+
+@pytest.mark.parametrize("name", list(files.catalog()))
+def test_every_catalog_puzzle_belongs_to_a_declared_family(name):
+    assert files.load(name).kind in registry.FAMILIES
+
+
+def test_an_unknown_kind_is_an_error_never_another_familys_page():
+    @dataclasses.dataclass
+    class Stranger:
+        kind: str = "sliding-tiles"
+        name: str = "stranger"
+
+    for make in (lambda: play.play_page(Stranger()), lambda: gallery.build_gallery(Stranger()),
+                 lambda: registry.part("sliding-tiles", "pictures")):
+        with pytest.raises(InputError, match="unknown kind 'sliding-tiles'"):
+            make()
+
+
+def test_an_unknown_kind_in_a_file_names_the_declared_ones(tmp_path):
+    path = tmp_path / "x.toml"
+    path.write_text('kind = "sliding-tiles"\n')
+    with pytest.raises(InputError) as caught:
+        files.load(str(path))
+    assert caught.value.line == 1 and caught.value.field == "kind"
+    for kind in registry.FAMILIES:
+        assert kind in caught.value.message
+
+
+def test_gallery_takes_the_moduli_and_aliases_of_count(tmp_path, capsys):
+    """`gallery diamond-blocks --modulo symmetry` works as `count` does; 'rotation' is its alias."""
+    for word in ("symmetry", "rotation"):
+        assert main(["gallery", "diamond-blocks", "--level", "2", "--modulo", word,
+                     "-o", str(tmp_path / word)]) == 0
+    assert "3 classes" in capsys.readouterr().out
+    assert sorted(p.name for p in (tmp_path / "symmetry").glob("*.svg")) == sorted(
+        p.name for p in (tmp_path / "rotation").glob("*.svg"))
+
+
+def _built_packages() -> list[str]:
+    """The packages the build installs, as setuptools finds them from setup.py and pyproject."""
+    from setuptools._distutils.core import run_setup
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        here = Path.cwd()
+        try:
+            os.chdir(ROOT)
+            found = run_setup(str(ROOT / "setup.py"), stop_after="config")
+        finally:
+            os.chdir(here)
+    return sorted(found.packages)
+
+
+def test_every_package_folder_is_in_the_build():
+    """A folder of modules under runners/ or models/ that the build would leave out fails."""
+    folders = {"puzzlesat": ROOT / "runners", "puzzlesat.models": ROOT / "models"}
+    expected = set()
+    for root, folder in folders.items():
+        for module in folder.rglob("*.py"):
+            parts = module.parent.relative_to(folder).parts
+            if "__pycache__" in parts:
+                continue
+            assert (module.parent / "__init__.py").exists(), (
+                f"{module.parent} holds modules but no __init__.py: it would not be packaged")
+            expected.add(".".join((root, *parts)))
+    built = _built_packages()
+    assert sorted(expected) == built
+    for kind in registry.FAMILIES:  # and every part of every family is in a built package
+        for part in registry.PARTS:
+            assert registry.module_name(kind, part).rsplit(".", 1)[0] in built
