@@ -67,7 +67,7 @@ def reference_grids(
     """Every solution found by the reference solver, as grids (piece index per board cell)."""
     board = reference_packing.build(puzzle)
     found: list[reference_packing.Grid] = []
-    area = sum(len(piece.cells) for piece in puzzle.pieces)
+    area = sum(len(piece.cells) * piece.count for piece in puzzle.pieces)
     if area == len(board.cells):
         filled, used, placed = reference_packing._cube_start(board, ())  # placed pieces
         reference_packing._search(

@@ -69,6 +69,7 @@ class Backend(ABC):
     can_count: bool = True
     releases_gil: bool = False  # cubes may run on threads of one process (no worker start)
     colours: bool = False  # for 'cover': whether it solves exact cover with colours (XCC)
+    multiplicities: bool = False  # for 'cover': items covered several times (copies, MCC)
     needs: str = ""  # what to install when not supported(), e.g. "pip install 'puzzlesat[dlx]'"
 
     @classmethod

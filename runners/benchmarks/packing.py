@@ -93,6 +93,39 @@ def count_in_process(backend, name: str, modulo: str) -> tuple[int, int | None]:
     return plan.combine(counts)
 
 
+@dataclass
+class Searched:
+    """One in-process count by the bitboard search: the answer and the size of its tree."""
+
+    answer: tuple[int, int | None]
+    nodes: int  # options tried
+    hits: int  # sub-problems taken from the memo
+    cpu_seconds: float
+
+
+def count_searched(name: str, modulo: str, mode: str) -> Searched:
+    """A whole count on one thread by the bitboard search in a mode ('plain', 'memo' or None for
+    the default choice), cube by cube as the engine runs it, with its nodes."""
+    from ..backends.bitboard import SLICE, Search
+
+    backend = BitboardBackend(mode)
+    start = time.process_time()
+    plan, models = plan_models(name, modulo, 1)
+    counts, nodes, hits = [], 0, 0
+    for task, model in zip(plan.tasks, models):
+        state = backend.prepare(backend.payload(model))
+        found = []
+        for cube in task.cubes:
+            search = Search(state.board, cube, state.memo)
+            while not search.run(SLICE):
+                pass
+            found.append(search.found)
+            nodes += search.nodes
+            hits += search.hits
+        counts.append(found)
+    return Searched(plan.combine(counts), nodes, hits, time.process_time() - start)
+
+
 def count_ours(name: str, modulo: str, jobs: int) -> tuple[int, int | None]:
     """Our counting path through the API: the default backend (the compiled bitboard search)
     on the local executor, which runs it on threads of this process (it releases the GIL)."""
