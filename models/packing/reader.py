@@ -36,7 +36,7 @@ from ..files import TomlDoc, picture_rows
 from . import PackingPuzzle, Piece
 
 FIELDS = {"kind", "name", "title", "source", "flip", "board", "pieces", "published"}
-PUBLISHED = {"solutions": int, "classes": int, "note": str}
+PUBLISHED = {"solutions": int, "classes": int, "mirror_classes": int, "note": str}
 
 
 def read_packing(doc: TomlDoc) -> PackingPuzzle:

@@ -228,18 +228,20 @@ class Packing(Family):
         result: dict[str, object] = {}
         if not why:
             total, reduced = solutions.pop(), classes.pop()
+            result_mirror = next(iter(mirrored), None)
             group = symmetry_group(puzzle)
             result = {
                 "puzzle": puzzle.name, "title": puzzle.title, "kind": self.kind,
                 "count": total, "counted": meaning(puzzle, "none"),
                 "classes": reduced, "classes_counted": meaning(puzzle, "symmetry"),
-                **({"mirror_classes": mirrored.pop(),
+                **({"mirror_classes": result_mirror,
                     "mirror_classes_counted": meaning(puzzle, "mirror")} if mirrored else {}),
                 "group": group.to_json(),
                 "published": puzzle.published,
                 "published_agrees": {
                     k: puzzle.published[k] == v
-                    for k, v in (("solutions", total), ("classes", reduced))
+                    for k, v in (("solutions", total), ("classes", reduced),
+                                 ("mirror_classes", result_mirror))
                     if k in puzzle.published
                 },
                 "runs": [_run_json(c) for c in counts],
