@@ -29,7 +29,12 @@ MAX_ITEMS = 2 * WORD
 SLICE = 2_000_000  # nodes between two looks at the clock
 MEMO_ENTRIES = 1 << 23  # at most 256 MiB a worker thread (32 bytes an entry)
 MEMO_FIRST = 1 << 14  # a memo starts with 512 KiB and grows fourfold while it fills
-MEMO_FROM_OPTIONS = 0  # the default memoises boards with at least this many options
+# The default memoises a cube whose search tree Knuth's estimator puts above this many nodes:
+# the memo's hash look-up per node costs more than it saves on small trees (results/
+# bitboard-search.md: the 6x10 --modulo symmetry, 2.5 M nodes in 37 cubes, 10% slower with it;
+# the 6x10 --modulo none, 26 M nodes, twice as fast; the one-sided 5x18, 4 times fewer nodes).
+MEMO_FROM_NODES = 1_000_000
+MEMO_PROBE_PATHS = 200  # paths of that estimate (about a millisecond)
 # random paths per cube for its weight: on the 6x10 (37 cubes) 64 paths correlate 0.50 with the
 # nodes, 1,000 0.84, 5,000 0.92 (13 ms a cube)
 ESTIMATE_PATHS = 4000
@@ -467,13 +472,12 @@ MODES = {
 }
 
 
-def memo_size(board: Board, mode: str | None) -> int:
-    """Entries of the memo table a count on this board starts with (0: none)."""
-    if mode == "plain":
-        return 0
-    if mode is None and len(board.option) < MEMO_FROM_OPTIONS:
-        return 0
-    return MEMO_FIRST
+def wants_memo(search: Search, mode: str | None) -> bool:
+    """Whether a cube's count uses the memo: always with 'memo', never with 'plain', and by
+    default where the estimated tree is large enough to pay for it."""
+    if mode is not None:
+        return mode == "memo"
+    return search.estimate(MEMO_PROBE_PATHS) > MEMO_FROM_NODES
 
 
 def grow(state: Prepared, search: Search) -> None:
@@ -524,15 +528,18 @@ class BitboardBackend(Backend):
         return model
 
     def prepare(self, payload: CoverModel) -> Prepared:
-        board = board_of(payload)
-        size = memo_size(board, self.mode)
-        return Prepared(payload, board, Memo(size) if size else NO_MEMO)
+        return Prepared(payload, board_of(payload))  # the memo is made when a cube wants it
 
-    def _search(self, state: Prepared, cube: Cube) -> Search:
+    def _search(self, state: Prepared, cube: Cube, counting: bool = False) -> Search:
         left_out = frozenset(-k - 1 for k in cube if k < 0)
         if left_out:  # another board: the memo of the whole one does not hold for it
             return Search(board_of(state.model, left_out), cube)
-        return Search(state.board, cube, state.memo)
+        search = Search(state.board, cube)
+        if counting and not search.done and wants_memo(search, self.mode):
+            if state.memo is NO_MEMO:
+                state.memo = Memo(MEMO_FIRST)
+            search.memo = state.memo
+        return search
 
     def prepare_for_estimates(self, payload: CoverModel) -> Prepared:
         return Prepared(payload, board_of(payload))  # no memo table: estimates never count
@@ -544,7 +551,7 @@ class BitboardBackend(Backend):
     def count_cube(
         self, state: Prepared, cube: Cube, deadline: float | None
     ) -> tuple[Values, bool]:
-        search = self._search(state, cube)
+        search = self._search(state, cube, counting=True)
         try:
             while not search.run(SLICE):
                 if deadline is not None and time.time() >= deadline or STOP.is_set():

@@ -106,9 +106,9 @@ class Searched:
 def count_searched(name: str, modulo: str, mode: str) -> Searched:
     """A whole count on one thread by the bitboard search in a mode ('plain', 'memo' or None for
     the default choice), cube by cube as the engine runs it, with its nodes."""
-    from ..backends.bitboard import SLICE, Search, grow
+    from ..backends.bitboard import SLICE, grow
 
-    backend = BitboardBackend(mode)
+    backend = BitboardBackend(None if mode == "bitboard" else mode)
     start = time.process_time()
     plan, models = plan_models(name, modulo, 1)
     counts, nodes, hits = [], 0, 0
@@ -116,7 +116,7 @@ def count_searched(name: str, modulo: str, mode: str) -> Searched:
         state = backend.prepare(backend.payload(model))
         found = []
         for cube in task.cubes:
-            search = Search(state.board, cube, state.memo)
+            search = backend._search(state, cube, counting=True)
             while not search.run(SLICE):
                 grow(state, search)
             found.append(search.found)
@@ -143,7 +143,8 @@ SEARCH_CASES = (
     ("pentomino-8x8-square", "symmetry"), ("one-sided-pentomino-3x30", "mirror"),
     ("domino-8x8", "none"),
 )
-SEARCH_METHODS = ("bitboard:plain", "bitboard:memo", "xcover covers_zdd (memo cache)")
+SEARCH_METHODS = ("bitboard:plain", "bitboard:memo", "bitboard (the default's choice)",
+                  "xcover covers_zdd (memo cache)")
 
 
 def run_search(cases=SEARCH_CASES, repeats: int = 3, results: Path | None = Path("results"),
@@ -166,7 +167,8 @@ def run_search(cases=SEARCH_CASES, repeats: int = 3, results: Path | None = Path
             runs = []
             for _ in range(repeats):
                 done = (count_zdd_plan(name, modulo) if method.startswith("xcover")
-                        else count_searched(name, modulo, method.split(":")[1]))
+                        else count_searched(name, modulo, method.split(" ")[0].partition(":")[2]
+                                            or "bitboard"))
                 runs.append(done)
                 say(f"{name} {modulo} {method}: {done.answer} in {done.cpu_seconds:.2f} s CPU, "
                     f"{done.nodes:,} nodes, {done.hits:,} hits (load {_load()})")
