@@ -32,7 +32,7 @@ from ..symmetry import IDENTITY, Group, burnside, orbit_representatives
 from . import Option, PackingPuzzle, Placement, placements
 
 MODULI = ("none", "symmetry", "mirror")
-MODULO_ALIASES = {"rotation": "symmetry", "mirror-twins": "mirror", "published": "mirror"}
+MODULO_ALIASES = {"mirror-twins": "mirror", "published": "mirror"}
 
 Cube = tuple[int, ...]  # signed 1-based placement indices: +k uses placement k-1, -k forbids it
 
