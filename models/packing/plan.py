@@ -70,6 +70,7 @@ def mirror_twins(puzzle: PackingPuzzle) -> tuple[int, ...] | None:
 def puzzle_symmetries(puzzle: PackingPuzzle, modulo: str = "symmetry") -> list[Symmetry]:
     """The symmetries a count modulo 'symmetry' or 'rotation' uses, the identity first; those
     that move a pre-placed piece of a challenge are left out."""
+    modulo = MODULO_ALIASES.get(modulo, modulo)
     twins = mirror_twins(puzzle) if modulo == "symmetry" else None
     same = tuple(range(len(puzzle.pieces)))
     held = {(p.piece, frozenset(p.cells)) for p in puzzle.placed}

@@ -98,6 +98,11 @@ class Backend(ABC):
         """Worker side: the state cubes are counted against, built once per worker."""
         return payload
 
+    def prepare_for_estimates(self, payload: object) -> object:
+        """The state `estimate(state, cube)` needs, where a backend defines that (an estimate of
+        a cube's work, for the time left: see counting.cube_weights)."""
+        return self.prepare(payload)
+
     @abstractmethod
     def count_cube(self, state, cube: Cube, deadline: float | None) -> tuple[Values, bool]:
         """Count the solutions in one cube: (numbers, finished).

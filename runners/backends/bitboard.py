@@ -27,8 +27,17 @@ from . import STOP, Backend, Cube, Interrupted, Outcome, Values
 WORD = 63  # bits per word: int64 without its sign bit, so no arithmetic overflows
 MAX_ITEMS = 2 * WORD
 SLICE = 2_000_000  # nodes between two looks at the clock
-MEMO_ENTRIES = 1 << 22  # 128 MiB a worker thread (32 bytes an entry)
-MEMO_FROM_OPTIONS = 0  # the default memoises boards with at least this many options
+MEMO_ENTRIES = 1 << 23  # at most 256 MiB a worker thread (32 bytes an entry)
+MEMO_FIRST = 1 << 14  # a memo starts with 512 KiB and grows fourfold while it fills
+# The default memoises a cube whose search tree Knuth's estimator puts above this many nodes:
+# the memo's hash look-up per node costs more than it saves on small trees (results/
+# bitboard-search.md: the 6x10 --modulo symmetry, 2.5 M nodes in 37 cubes, 10% slower with it;
+# the 6x10 --modulo none, 26 M nodes, twice as fast; the one-sided 5x18, 4 times fewer nodes).
+MEMO_FROM_NODES = 1_000_000
+MEMO_PROBE_PATHS = 200  # paths of that estimate (about a millisecond)
+# random paths per cube for its weight: on the 6x10 (37 cubes) 64 paths correlate 0.50 with the
+# nodes, 1,000 0.84, 5,000 0.92 (13 ms a cube)
+ESTIMATE_PATHS = 4000
 
 try:  # pragma: no cover - which branch runs depends on the machine
     from numba import njit
@@ -85,7 +94,8 @@ def _search(
     a power of two, 0 for none) the count is stored under the covered items, and a later level
     that reaches the same covered items (the same cells filled, the same pieces left) takes it
     from there instead of searching again. Returns whether the search is over; depth[0] is
-    kept for the next call, tally[0] counts nodes and tally[1] memo hits. With record, the
+    kept for the next call, tally[0] counts nodes, tally[1] memo hits and tally[2] stores. With
+    record, the
     first solution's options are written to `chosen` (one per level, -1 after the last) and the
     search stops there.
     """
@@ -108,6 +118,7 @@ def _search(
                 memo[h] = w0  # the latest sub-problem replaces an older one
                 memo[h + 1] = w1
                 memo[h + 2] = found
+                tally[2] += 1
             d -= 1
             if d >= 0:
                 below[d] += found
@@ -167,6 +178,57 @@ def _search(
     depth[0] = -1
     tally[0] += steps
     return True
+
+
+@njit(cache=True, nogil=True)
+def _probe(low, high, start, end, full_low, full_high, step, copies_low, copies_high, w0, w1,
+           seed, samples):  # pragma: no cover - compiled
+    """Knuth's estimate of the search tree's size below a covered state: follow `samples`
+    random paths down the tree, each node's branching multiplying the weight of those below;
+    the mean of the paths' sums is an unbiased estimate of the nodes."""
+    np.random.seed(seed)
+    fits = np.empty(end.shape[0] and (end - start).max() + 1, dtype=np.int64)
+    total = 0.0
+    for _ in range(samples):
+        a0, a1 = w0, w1
+        weight, estimate = 1.0, 1.0
+        while not (a0 == full_low and a1 == full_high):
+            if a0 == full_low:
+                b = WORD + trailing_zeros(~a1 & (a1 + 1))
+            else:
+                b = trailing_zeros(~a0 & (a0 + 1))
+            k = 0
+            for i in range(start[b], end[b]):
+                if (low[i] & a0) != 0 or (high[i] & a1) != 0:
+                    continue
+                if step[i]:
+                    c = copies_low[i] if copies_low[i] else copies_high[i]
+                    w = a0 if copies_low[i] else a1
+                    first = c & -c
+                    more = (((w & c) + first) << step[i]) - first
+                    if (w & c) == c or (more & ~c) != 0:
+                        continue
+                fits[k] = i
+                k += 1
+            if k == 0:
+                break
+            weight *= k
+            estimate += weight
+            i = fits[np.random.randint(k)]
+            n0 = a0 | low[i]
+            n1 = a1 | high[i]
+            if step[i]:
+                c = copies_low[i] if copies_low[i] else copies_high[i]
+                w = a0 if copies_low[i] else a1
+                first = c & -c
+                more = (((w & c) + first) << step[i]) - first
+                if copies_low[i]:
+                    n0 |= more
+                else:
+                    n1 |= more
+            a0, a1 = n0, n1
+        total += estimate
+    return total / samples
 
 
 @dataclass
@@ -292,7 +354,7 @@ class Search:
         self.below = np.zeros(levels, dtype=np.int64)
         self.depth = np.zeros(1, dtype=np.int64)
         self.picked = np.full(levels, -1, dtype=np.int64)
-        self.tally = np.zeros(2, dtype=np.int64)  # nodes, memo hits
+        self.tally = np.zeros(3, dtype=np.int64)  # nodes, memo hits, memo stores
         self.found = 0
         self.done = False
         covered: int | None = board.padding
@@ -315,10 +377,24 @@ class Search:
         self.nxt[0] = board.start[first]
         self.last[0] = board.end[first]
 
+    def estimate(self, samples: int = ESTIMATE_PATHS, seed: int = 1) -> float:
+        """Knuth's random-path estimate of this cube's search tree (its nodes, without memo)."""
+        if self.done:
+            return 1.0
+        b = self.board
+        return float(_probe(b.low, b.high, b.start, b.end, b.full_low, b.full_high, b.step,
+                            b.copies_low, b.copies_high, self.stack_low[0], self.stack_high[0],
+                            seed, samples))
+
     @property
     def nodes(self) -> int:
         """Options tried so far (the search tree's nodes)."""
         return int(self.tally[0])
+
+    @property
+    def stores(self) -> int:
+        """Sub-problems written to the memo since it was last replaced."""
+        return int(self.tally[2])
 
     @property
     def hits(self) -> int:
@@ -407,13 +483,22 @@ MODES = {
 }
 
 
-def memo_size(board: Board, mode: str | None) -> int:
-    """Entries of the memo table a count on this board gets (0: none)."""
-    if mode == "plain":
-        return 0
-    if mode is None and len(board.option) < MEMO_FROM_OPTIONS:
-        return 0
-    return MEMO_ENTRIES
+def wants_memo(search: Search, mode: str | None) -> bool:
+    """Whether a cube's count uses the memo: always with 'memo', never with 'plain', and by
+    default where the estimated tree is large enough to pay for it."""
+    if mode is not None:
+        return mode == "memo"
+    return search.estimate(MEMO_PROBE_PATHS) > MEMO_FROM_NODES
+
+
+def grow(state: Prepared, search: Search) -> None:
+    """A memo that has taken twice as many stores as it has entries gets four times as many
+    (up to MEMO_ENTRIES): small counts never pay for a large table, large ones get one."""
+    size = len(state.memo.table) // 4
+    if search.memo is state.memo and 0 < size < MEMO_ENTRIES and search.stores > 2 * size:
+        state.memo = Memo(min(MEMO_ENTRIES, 4 * size))
+        search.memo = state.memo
+        search.tally[2] = 0
 
 
 class BitboardBackend(Backend):
@@ -449,24 +534,35 @@ class BitboardBackend(Backend):
         return model
 
     def prepare(self, payload: CoverModel) -> Prepared:
-        board = board_of(payload)
-        size = memo_size(board, self.mode)
-        return Prepared(payload, board, Memo(size) if size else NO_MEMO)
+        return Prepared(payload, board_of(payload))  # the memo is made when a cube wants it
 
-    def _search(self, state: Prepared, cube: Cube) -> Search:
+    def _search(self, state: Prepared, cube: Cube, counting: bool = False) -> Search:
         left_out = frozenset(-k - 1 for k in cube if k < 0)
         if left_out:  # another board: the memo of the whole one does not hold for it
             return Search(board_of(state.model, left_out), cube)
-        return Search(state.board, cube, state.memo)
+        search = Search(state.board, cube)
+        if counting and not search.done and wants_memo(search, self.mode):
+            if state.memo is NO_MEMO:
+                state.memo = Memo(MEMO_FIRST)
+            search.memo = state.memo
+        return search
+
+    def prepare_for_estimates(self, payload: CoverModel) -> Prepared:
+        return Prepared(payload, board_of(payload))  # no memo table: estimates never count
+
+    def estimate(self, state: Prepared, cube: Cube) -> float:
+        """The cube's work, by Knuth's estimator of its search tree (random paths)."""
+        return self._search(state, cube).estimate()
 
     def count_cube(
         self, state: Prepared, cube: Cube, deadline: float | None
     ) -> tuple[Values, bool]:
-        search = self._search(state, cube)
+        search = self._search(state, cube, counting=True)
         try:
             while not search.run(SLICE):
                 if deadline is not None and time.time() >= deadline or STOP.is_set():
                     return (search.found,), False
+                grow(state, search)
         except KeyboardInterrupt:
             raise Interrupted((search.found,)) from None
         return (search.found,), True

@@ -127,6 +127,8 @@ def count_zdd(model: CoverModel, cube: Cube = ()) -> int:
         return 1
     number = {item: n for n, item in enumerate(restricted.open_primary)}
     options = [[number[i] for i in model.options[j]] for j in restricted.kept]
+    if not options:
+        return 0
     paths = [0, 1]  # the terminals: 0 and 1
     for index, _, lo, hi in covers_zdd(options, primary=list(range(len(number))),
                                        use_memo_cache=True):

@@ -168,6 +168,9 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("--anchor", choices=["xcover"], default=None,
                        help="packing: time our counting path against dancing links (xcover, "
                        "one thread) side by side; writes results/dlx-bench.*")
+    bench.add_argument("--search", action="store_true",
+                       help="packing: the bitboard search plain against memoised (nodes, nodes/s, "
+                       "CPU medians) and xcover's memoised ZDD; writes results/bitboard-search.*")
     bench.add_argument("--no-chart", action="store_true",
                        help="do not redraw results/bench-chart.png (needs matplotlib)")
 
