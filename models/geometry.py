@@ -1,11 +1,21 @@
-"""Pure geometry of grid shapes: pictures, orientations and the symmetries of a board."""
+"""Pure geometry of lattice shapes: pictures, orientations and the symmetries of a board.
+
+A cell is a tuple of coordinates on a lattice: (row, column) on the square lattice, (layer, row,
+column) on the cubic one (layer 0 at the bottom; each layer is drawn as a picture seen from
+above, rows downwards). A `Lattice` supplies the two groups everything else asks for: the
+orientations of a piece (its rotations, and its mirror images where pieces may be turned over
+in the plane; in 3D a mirror image is another piece) and the symmetries of a board as maps of
+coordinates. `SQUARE` and `CUBIC` are the lattices; `lattice(name)` finds one by name.
+"""
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 
-Cell = tuple[int, int]  # (row, column)
-Shape = tuple[Cell, ...]  # sorted cells, normalised so the minimum row and column are 0
+Cell = tuple[int, ...]  # coordinates on a lattice: (row, column), or (layer, row, column)
+Shape = tuple[Cell, ...]  # sorted cells, normalised so every coordinate's minimum is 0
 
 FILLED = "X"
 EMPTY = "."
@@ -17,22 +27,22 @@ def picture_cells(rows: Iterable[str]) -> list[Cell]:
 
 
 def fill_order(cells: Iterable[Cell]) -> list[Cell]:
-    """Cells in the order a search fills them: along the board's shorter side first.
+    """Cells in the order a search fills them: along the board's shorter sides first.
 
-    Filling a wide board column by column keeps the frontier of empty cells short.
+    Filling a wide board column by column keeps the frontier of empty cells short: the
+    coordinate of the longest extent varies slowest (on a tie, the earlier coordinate).
     """
     cells = list(cells)
-    height = max(r for r, _ in cells) + 1
-    width = max(c for _, c in cells) + 1
-    return sorted(cells, key=(lambda p: (p[1], p[0])) if width > height else None)
+    extent = [max(axis) + 1 for axis in zip(*cells)]
+    slowest = sorted(range(len(extent)), key=lambda i: -extent[i])
+    return sorted(cells, key=lambda p: tuple(p[i] for i in slowest))
 
 
 def normalise(cells: Iterable[Cell]) -> Shape:
-    """Translate cells so the smallest row and column are 0; sorted."""
+    """Translate cells so the smallest value of every coordinate is 0; sorted."""
     cells = list(cells)
-    r0 = min(r for r, _ in cells)
-    c0 = min(c for _, c in cells)
-    return tuple(sorted((r - r0, c - c0) for r, c in cells))
+    low = [min(axis) for axis in zip(*cells)]
+    return tuple(sorted(tuple(x - x0 for x, x0 in zip(cell, low)) for cell in cells))
 
 
 def rotate(cells: Iterable[Cell]) -> list[Cell]:
@@ -134,3 +144,159 @@ def board_symmetries(cells: Iterable[Cell], flip: bool) -> list[tuple[str, Trans
         if transform is not None and {transform(p) for p in cells} == cells:
             group.append((name, transform))
     return group
+
+
+# ---------------------------------------------------------------- lattices
+
+
+@dataclass(frozen=True)
+class Motion:
+    """A symmetry of the square or cubic lattice about the origin, a signed permutation of the
+    coordinates: image[i] = sign[i] * cell[axis[i]]. Proper motions (rotations) keep a shape's
+    handedness; the others mirror it."""
+
+    axis: tuple[int, ...]
+    sign: tuple[int, ...]
+
+    def __call__(self, cell: Cell) -> Cell:
+        return tuple(s * cell[a] for a, s in zip(self.axis, self.sign))
+
+    @property
+    def proper(self) -> bool:
+        inversions = sum(a > b for a, b in itertools.combinations(self.axis, 2))
+        negative = sum(s < 0 for s in self.sign)
+        return (inversions + negative) % 2 == 0
+
+    def name(self, letters: str) -> str:
+        """The motion as a map of coordinates, e.g. '(l,r,c) -> (l,c,-r)'."""
+        image = ",".join(("-" if s < 0 else "") + letters[a] for a, s in zip(self.axis, self.sign))
+        return f"({','.join(letters)}) -> ({image})"
+
+
+def motions(dimensions: int) -> list[Motion]:
+    """Every signed permutation of the coordinates (the symmetries of a square or cube about
+    its centre), the identity first: 8 in the plane, 48 in space."""
+    found = [Motion(axis, sign)
+             for axis in itertools.permutations(range(dimensions))
+             for sign in itertools.product((1, -1), repeat=dimensions)]
+    return found
+
+
+class Lattice:
+    """A lattice: the dimension of its cells, the orientations of a piece, the symmetries of a
+    board. Subclasses are the lattices themselves (square, cubic)."""
+
+    name: str
+    dimensions: int
+    letters: str  # a letter per coordinate, for names of symmetries and cells
+
+    def orientations(self, cells: Iterable[Cell], flip: bool) -> list[Shape]:
+        """The distinct orientations of a piece, its own first: rotations, and mirror images
+        where `flip` (pieces turned over in the plane)."""
+        raise NotImplementedError
+
+    def mirror(self, cells: Iterable[Cell]) -> list[Cell]:
+        """A mirror image of a shape."""
+        return [(*cell[:-1], -cell[-1]) for cell in cells]
+
+    def group_order(self, flip: bool) -> int:
+        """At most how many orientations a piece has: the rotations, with their mirror images
+        where `flip`."""
+        raise NotImplementedError
+
+    def board_symmetries(self, cells: Iterable[Cell], mirror: bool
+                         ) -> list[tuple[str, Transform]]:
+        """The symmetries of the board's bounding box that map its cells onto themselves, the
+        identity first: its rotations, and its mirror images where `mirror`."""
+        raise NotImplementedError
+
+    def is_reflection(self, name: str) -> bool:
+        """Whether a board symmetry (by its name) mirrors shapes."""
+        raise NotImplementedError
+
+    def cell_name(self, cell: Cell) -> str:
+        """A cell as written in exported files: 'r2c3', 'l0r2c3'."""
+        return "".join(f"{letter}{x}" for letter, x in zip(self.letters, cell))
+
+
+class SquareLattice(Lattice):
+    """The square grid: cells (row, column); 4 rotations, 8 symmetries with mirror images."""
+
+    name = "square"
+    dimensions = 2
+    letters = "rc"
+
+    def orientations(self, cells: Iterable[Cell], flip: bool) -> list[Shape]:
+        return orientations(cells, flip)
+
+    def mirror(self, cells: Iterable[Cell]) -> list[Cell]:
+        return reflect(cells)
+
+    def group_order(self, flip: bool) -> int:
+        return 8 if flip else 4
+
+    def board_symmetries(self, cells: Iterable[Cell], mirror: bool
+                         ) -> list[tuple[str, Transform]]:
+        return board_symmetries(cells, mirror)
+
+    def is_reflection(self, name: str) -> bool:
+        return is_reflection(name)
+
+
+class CubicLattice(Lattice):
+    """The cubic grid: cells (layer, row, column); 24 rotations, 48 symmetries with mirror
+    images. A physical piece turns by the 24 rotations only: its mirror image is another piece
+    (a chiral piece cannot be turned inside out)."""
+
+    name = "cubic"
+    dimensions = 3
+    letters = "lrc"
+
+    def __init__(self) -> None:
+        self.motions = motions(3)
+        self.rotations = [m for m in self.motions if m.proper]
+
+    def orientations(self, cells: Iterable[Cell], flip: bool) -> list[Shape]:
+        cells = list(cells)
+        found: dict[Shape, None] = {}
+        for motion in self.motions if flip else self.rotations:
+            found.setdefault(normalise(motion(cell) for cell in cells))
+        return list(found)
+
+    def group_order(self, flip: bool) -> int:
+        return len(self.motions if flip else self.rotations)
+
+    def board_symmetries(self, cells: Iterable[Cell], mirror: bool
+                         ) -> list[tuple[str, Transform]]:
+        cells = set(cells)
+        low = [min(axis) for axis in zip(*cells)]
+        high = [max(axis) for axis in zip(*cells)]
+        size = [h - lo for h, lo in zip(high, low)]
+        group = []
+        for motion in self.motions if mirror else self.rotations:
+            if any(size[a] != size[i] for i, a in enumerate(motion.axis)):
+                continue  # the box turned does not fill its own place
+
+            def transform(cell: Cell, motion: Motion = motion) -> Cell:
+                moved = motion(tuple(x - x0 for x, x0 in zip(cell, low)))
+                return tuple(x0 + (x if s > 0 else size[i] + x)
+                             for i, (x, x0, s) in enumerate(zip(moved, low, motion.sign)))
+
+            if {transform(p) for p in cells} == cells:
+                kind = "rotate" if motion.proper else "mirror"
+                name = f"{kind} {motion.name(self.letters)}" if group else "identity"
+                group.append((name, transform))
+        return group
+
+    def is_reflection(self, name: str) -> bool:
+        return name.startswith("mirror")
+
+
+SQUARE = SquareLattice()
+CUBIC = CubicLattice()
+LATTICES = {lattice.name: lattice for lattice in (SQUARE, CUBIC)}
+
+
+def lattice(name: str) -> Lattice:
+    """The lattice of a name ('square', 'cubic')."""
+    return LATTICES[name]

@@ -27,6 +27,10 @@ class Group:
     def describe(self) -> str:
         if self.order == 1:
             return "the identity only (the board has no other symmetry the rules keep)"
+        if self.order > 8:  # a solid's: too many to list in a sentence
+            mirrors = sum(name.startswith("mirror") for name in self.elements)
+            return (f"{self.order} symmetries: {self.order - mirrors} rotations (the identity "
+                    "among them)" + (f" and {mirrors} mirror images" if mirrors else ""))
         return f"{self.order} symmetries: {', '.join(self.elements)}"
 
     def to_json(self) -> dict[str, object]:

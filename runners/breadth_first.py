@@ -38,7 +38,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .models.errors import InputError
+from .models.errors import InputError, PuzzlesatWarning
 
 try:  # the compiled search; the same functions run as Python without numba
     import numba
@@ -538,6 +538,6 @@ def load_or_build(name: str, key: str, build: Callable[[], Build]) -> tuple[Buil
     except OSError as error:
         warning = (f"cannot store the table in {path} ({error.strerror or error}); it is used "
                    "from memory and will be built again next time")
-        warnings.warn(warning, stacklevel=2)
+        warnings.warn(warning, PuzzlesatWarning, stacklevel=2)
         return made, CacheReport(path, True, why, stored=False, warning=warning)
     return made, CacheReport(path, True, why)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import sys
 
 from .models.edge_matching import EdgePuzzle, Placed, rotated
@@ -27,8 +28,34 @@ def letters(puzzle: PackingPuzzle) -> list[str]:
 
 
 def draw_packing(puzzle: PackingPuzzle, grid: dict[Cell, int], colour: bool) -> list[str]:
-    """The solution as rows of letters (coloured blocks on a colour terminal), with a legend."""
+    """The solution as rows of letters (coloured blocks on a colour terminal), with a legend;
+    a solid's layers side by side, the bottom layer first (on the left)."""
     marks = letters(puzzle)
+    if puzzle.lattice.dimensions == 3:
+        layers = max(cell[0] for cell in grid) + 1
+        flat = [_draw_layer({cell[1:]: p for cell, p in grid.items() if cell[0] == layer},
+                            marks, colour) for layer in range(layers)]
+        width = max(2 * (max(cell[2] for cell in grid) + 1), len(f"layer {layers}"))
+        height = max(len(rows) for rows in flat)
+        rows = ["   ".join(_pad(rows[i] if i < len(rows) else "", width, colour)
+                           for rows in flat).rstrip() for i in range(height)]
+        rows.append("   ".join(f"layer {layer + 1}".ljust(width) for layer in range(layers))
+                    .rstrip())
+    else:
+        rows = _draw_layer(grid, marks, colour)
+    if marks != [p.name for p in puzzle.pieces]:
+        rows.append("  ".join(f"{m}={p.name}" for m, p in zip(marks, puzzle.pieces)))
+    return rows
+
+
+def _pad(row: str, width: int, colour: bool) -> str:
+    """A drawn row padded to a width, counting what the terminal shows (not colour codes)."""
+    shown = len(re.sub(r"\x1b\[[0-9;]*m", "", row)) if colour else len(row)
+    return row + " " * (width - shown)
+
+
+def _draw_layer(grid: dict[Cell, int], marks: list[str], colour: bool) -> list[str]:
+    """One layer (or a flat board) as rows of letters."""
     height = max(r for r, _ in grid) + 1
     width = max(c for _, c in grid) + 1
     rows = []
@@ -44,8 +71,6 @@ def draw_packing(puzzle: PackingPuzzle, grid: dict[Cell, int], colour: bool) -> 
             else:
                 row += marks[piece] + " "
         rows.append(row.rstrip())
-    if marks != [p.name for p in puzzle.pieces]:
-        rows.append("  ".join(f"{m}={p.name}" for m, p in zip(marks, puzzle.pieces)))
     return rows
 
 NAMED_COLOURS = {

@@ -69,8 +69,10 @@ def reference_grids(
     found: list[reference_packing.Grid] = []
     area = sum(len(piece.cells) * piece.count for piece in puzzle.pieces)
     if area == len(board.cells):
+        filled, used, placed = reference_packing._cube_start(board, ())  # placed pieces
         reference_packing._search(
-            board, 0, 0, [], lambda placed: found.append(reference_packing.grid_of(board, placed))
+            board, filled, used, placed,
+            lambda placed: found.append(reference_packing.grid_of(board, placed)),
         )
     return board, found
 

@@ -1,11 +1,12 @@
-"""Memoised counting, mirror classes of one-sided sets, and identical pieces (issue 14).
+"""Memoised counting, the conventions of one-sided sets, and identical pieces (issue 14).
 
 - The memoised bitboard search agrees with the plain one, xcover, CP-SAT, a PySAT solver and the
   reference on catalog puzzles and on random boards (holes, margins, one-sided sets closed under
   mirror images, boards with no symmetry, pieces with copies).
-- Mirror classes (--modulo mirror: a reflection turns each piece into its mirror twin) counted by
-  Burnside's lemma on the count plan equal the reference's canonical forms, which compute the
-  twins and the board's symmetries in code of their own.
+- Classes of one-sided sets closed under mirror images (--modulo symmetry: a reflection turns
+  each piece into its mirror twin, the published convention) and under rotations alone
+  (--modulo rotation), counted by Burnside's lemma on the count plan, equal the reference's
+  canonical forms, which compute the twins and the board's symmetries in code of their own.
 - Copies of a piece (count = N) are interchangeable: the 8x8 domino tilings, counted here, then
   compared with the figure published in 1961; a 30x30 domino board is refused at once, with its
   size, by the bitboard search.
@@ -96,40 +97,33 @@ def test_every_backend_agrees_with_copies_holes_and_margins(puzzle):
 
 @SETTINGS
 @given(puzzles(one_sided=True))
-def test_mirror_classes_by_burnside_equal_canonical_forms(puzzle):
+def test_one_sided_classes_by_burnside_equal_canonical_forms(puzzle):
     if not puzzle.cells or mirror_twins(puzzle) is None:
         return
-    burnside = counts(puzzle, "bitboard", "mirror")
-    canonical = counts(puzzle, "reference", "mirror")
-    assert burnside == canonical
-    rotations = counts(puzzle, "bitboard", "symmetry")
-    assert rotations[0] == burnside[0]
-    # each mirror class holds one or two rotation classes
-    assert burnside[1] <= rotations[1] <= 2 * burnside[1]
-    assert counts(puzzle, "cpsat", "mirror") == burnside
+    for modulo in ("symmetry", "rotation"):
+        assert counts(puzzle, "bitboard", modulo) == counts(puzzle, "reference", modulo), modulo
+    mirrored = counts(puzzle, "bitboard", "symmetry")
+    rotations = counts(puzzle, "bitboard", "rotation")
+    assert rotations[0] == mirrored[0]
+    # each class with mirror images merged holds one or two rotation classes
+    assert mirrored[1] <= rotations[1] <= 2 * mirrored[1]
+    assert counts(puzzle, "cpsat", "symmetry") == mirrored
 
 
 def test_one_sided_3x30_in_every_convention():
     puzzle = load("one-sided-pentomino-3x30")
     assert counts(puzzle, "bitboard", "none") == (184, None)
-    assert counts(puzzle, "bitboard", "symmetry") == (184, 92)
-    assert counts(puzzle, "bitboard", "mirror") == (184, 46)
+    assert counts(puzzle, "bitboard", "rotation") == (184, 92)
+    assert counts(puzzle, "bitboard", "symmetry") == (184, 46)
+    found = puzzlesat.count(puzzle, modulo="symmetry", jobs=1)
+    assert "mirror twin" in found.counted and found.details["classes_by"] == "Burnside's lemma"
 
 
 @pytest.mark.slow
-def test_one_sided_3x30_mirror_classes_on_xcover_and_the_reference():
+def test_one_sided_3x30_classes_on_xcover_and_the_reference():
     puzzle = load("one-sided-pentomino-3x30")
-    assert counts(puzzle, "xcover", "mirror") == (184, 46)
-    assert counts(puzzle, "reference", "mirror") == (184, 46)
-
-
-def test_mirror_is_refused_where_it_does_not_apply():
-    with pytest.raises(InputError, match="one-sided"):
-        puzzlesat.count("pentomino-6x10", modulo="mirror")
-    chiral = PackingPuzzle("x", ("XXXX", "XXXX"), (Piece("L", SHAPES["L4"]),
-                                                   Piece("L2", SHAPES["L4"])), False)
-    with pytest.raises(InputError, match="closed under mirror"):
-        puzzlesat.count(chiral, modulo="mirror")
+    assert counts(puzzle, "xcover", "symmetry") == (184, 46)
+    assert counts(puzzle, "reference", "symmetry") == (184, 46)
 
 
 @pytest.mark.parametrize("name", ["pentomino-8x8-centre-hole", "iq-block-8"])

@@ -160,15 +160,47 @@ def test_symmetric_solutions_are_counted_by_burnside():
     assert plan.group.order == 8 and len(plan.tasks) == 8
 
 
-def test_one_sided_pieces_have_no_mirror_symmetry():
-    text = SYMMETRIC.replace('kind = "packing"', 'kind = "packing"\nflip = false')
-    puzzle = puzzle_from(text)
-    assert count_plan(puzzle, "symmetry").group.elements == (
-        "identity", "rotate 90", "rotate 180", "rotate 270"
-    )
-    plain = count_solutions(puzzle, "reference", "none", jobs=1, quiet=True)
-    reduced = count_solutions(puzzle, "cpsat", "symmetry", jobs=1, quiet=True)
-    assert plain.solutions == reduced.solutions
+ONE_SIDED = '''
+kind = "packing"
+flip = false
+board = """
+XXXX
+XXXX
+"""
+[pieces]
+L = """
+XXX
+X..
+"""
+M = """
+%s
+"""
+'''
+
+
+@pytest.mark.parametrize("other, group", [
+    ("XXX\nX..", ("identity", "rotate 180")),  # L twice: no piece is the other's mirror image
+    ("XXX\n..X", ("identity", "rotate 180", "mirror left-right", "mirror top-bottom")),
+])
+def test_one_sided_pieces_mirror_only_where_the_set_holds_each_mirror_image(other, group):
+    """One-sided pieces: a mirror image of a solution is a solution only where every piece's
+    mirror image is in the set (then the mirror gives each piece its twin's place)."""
+    puzzle = puzzle_from(ONE_SIDED % other)
+    assert count_plan(puzzle, "symmetry").group.elements == group
+    assert count_plan(puzzle, "rotation").group.elements == group[:2]
+    grids = brute_force(puzzle)
+    cells = sorted(puzzle.cells)
+    twin = [0, 1] if len(group) == 2 else [1, 0]
+    images = [lambda r, c: (r, c), lambda r, c: (1 - r, 3 - c)]
+    relabel = [lambda k: k, lambda k: k]
+    if len(group) == 4:
+        images += [lambda r, c: (r, 3 - c), lambda r, c: (1 - r, c)]
+        relabel += [lambda k: twin[k]] * 2
+    classes = {min(tuple(f(dict(zip(cells, g))[image(*cell)]) for cell in cells)
+                   for image, f in zip(images, relabel)) for g in grids}
+    for backend in ("cpsat", "reference"):
+        found = count_solutions(puzzle, backend, "symmetry", jobs=1, quiet=True)
+        assert (found.solutions, found.classes) == (len(grids), len(classes)), backend
 
 
 def test_exported_dimacs_counts_the_same(tmp_path):

@@ -19,7 +19,7 @@ REASON = browser.unavailable()
 pytestmark = pytest.mark.skipif(REASON is not None, reason=f"no browser: {REASON}")
 
 PAGES = {"diamond-blocks": 2, "scramble-frog": None, "iq-block-8": None, "mind-lock": None,
-         "rush-hour-51": None, "klotski": None}
+         "rush-hour-51": None, "klotski": None, "iq-block-challenge-unique": None}
 
 
 @pytest.fixture(scope="module")
@@ -282,6 +282,23 @@ def test_packing_hints_solve_the_puzzle(opened, pages):
         for y, x in rects:
             grid[(r0 + round(y / 34), c0 + round(x / 34))] = index
     assert tuple(sorted(grid.items())) in solved
+
+
+def test_a_challenge_starts_from_its_placed_pieces_which_stay(opened, pages):
+    puzzle = load("iq-block-challenge-unique")
+    page = opened(pages["iq-block-challenge-unique"])
+    for placed in puzzle.placed:
+        selector = f'#pieces .piece[data-piece="{placed.piece}"]'
+        corner = f"{min(r for r, _ in placed.cells)},{min(c for _, c in placed.cells)}"
+        assert page.page.get_attribute(selector, "data-placed") == corner
+        assert "fixed" in page.page.get_attribute(selector, "class")
+    first = puzzle.placed[0].piece
+    page.page.locator(f'#pieces .piece[data-piece="{first}"] rect').first.click()
+    assert "placed by the challenge" in page.status()
+    for _ in range(len(puzzle.pieces) - len(puzzle.placed)):
+        page.page.click("#hint")
+    assert page.status() == "solved"
+    assert page.page.locator(".piece.fixed").count() == len(puzzle.placed)
 
 
 # ---------------------------------------------------------------- Mind Lock

@@ -18,11 +18,12 @@ from __future__ import annotations
 import hashlib
 import os
 import time
+import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..errors import InputError
+from ..errors import InputError, PuzzlesatWarning
 from . import (
     ARRANGEMENTS,
     GAP_CELLS,
@@ -284,5 +285,6 @@ def load_or_build(
             f"warning: cannot store it in {path} ({error.strerror or error}); the table is "
             "used from memory and will be built again next time"
         )
+        warnings.warn(warning.removeprefix("warning: "), PuzzlesatWarning, stacklevel=2)
         return table, CacheReport(path, True, why, stored=False, warning=warning)
     return table, CacheReport(path, True, why)

@@ -1,7 +1,14 @@
 """Packing puzzles: pieces that cover every cell of a board exactly once.
 
 The puzzle is plain data; the exact cover built from it (one option per placement of a piece)
-is what the encoders turn into solver models.
+is what the encoders turn into solver models. The geometry is an axis: a puzzle's `lattice`
+(models/geometry.py) gives the orientations of its pieces and the symmetries of its board.
+`PackingPuzzle` packs on the square lattice (board and pieces drawn as pictures, cells (row,
+column)); `SolidPuzzle`, its short subclass, packs in space (cells (layer, row, column), layer
+0 at the bottom), where pieces turn by the 24 rotations only.
+
+A solution is a dict cell -> piece index over the board's cells. A challenge (a card of a
+puzzle booklet) has pieces already placed (`placed`): every solution holds them where they are.
 """
 
 from __future__ import annotations
@@ -9,13 +16,15 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..geometry import (
+    CUBIC,
+    SQUARE,
     Cell,
     Shape,
     fill_order,
-    orientations,
+    normalise,
     picture_cells,
 )
-from ..limits import check_placements
+from ..limits import MAX_CELL_TESTS, check_cell_tests, check_placements, step
 
 
 @dataclass(frozen=True)
@@ -33,6 +42,27 @@ class Piece:
 
 
 @dataclass(frozen=True)
+class SolidPiece:
+    """A named piece of cubes: its cells (layer, row, column), normalised."""
+
+    name: str
+    shape: Shape
+    count: int = 1  # identical copies (see Piece)
+
+    @property
+    def cells(self) -> list[Cell]:
+        return list(self.shape)
+
+
+@dataclass(frozen=True)
+class Placed:
+    """A piece already on the board in a challenge: the piece (index) and the cells it covers."""
+
+    piece: int
+    cells: tuple[Cell, ...]
+
+
+@dataclass(frozen=True)
 class PackingPuzzle:
     """A board (cells that must be covered) and the pieces that cover it, each used once."""
 
@@ -44,11 +74,42 @@ class PackingPuzzle:
     source: str = ""
     published: dict[str, object] = field(default_factory=dict, compare=False)
     kind: str = "packing"
+    placed: tuple[Placed, ...] = ()  # a challenge's pre-placed pieces
+
+    lattice = SQUARE  # the geometry (a class attribute: a subclass packs on another lattice)
+
+    @property
+    def board_cells(self) -> list[Cell]:
+        """The board's cells, in reading order."""
+        return picture_cells(self.board)
 
     @property
     def cells(self) -> list[Cell]:
         """The board's cells in the order a search fills them (see geometry.fill_order)."""
-        return fill_order(picture_cells(self.board))
+        return fill_order(self.board_cells)
+
+
+@dataclass(frozen=True)
+class SolidPuzzle(PackingPuzzle):
+    """A packing puzzle in space: a box (or any solid) of cubes and pieces of cubes.
+
+    `flip` is False: a piece turns by the 24 rotations; its mirror image is another piece.
+    """
+
+    board: tuple[Cell, ...] = ()
+    pieces: tuple[SolidPiece, ...] = ()
+    flip: bool = False
+
+    lattice = CUBIC
+
+    @property
+    def board_cells(self) -> list[Cell]:
+        return sorted(self.board)
+
+
+def piece_key(piece: Piece | SolidPiece) -> Shape:
+    """The same for pieces of the same shape as given (before any turn)."""
+    return normalise(piece.cells)
 
 
 @dataclass(frozen=True)
@@ -59,44 +120,74 @@ class Placement:
     orientation: int
     cells: tuple[Cell, ...]
 
+    @property
+    def pieces(self) -> tuple[int, ...]:
+        """The pieces this option places (one; a symmetry's bundle of placements has more)."""
+        return (self.piece,)
+
 
 def piece_orientations(puzzle: PackingPuzzle) -> list[list[Shape]]:
     """The distinct orientations of every piece."""
-    return [orientations(piece.cells, puzzle.flip) for piece in puzzle.pieces]
+    return [puzzle.lattice.orientations(piece.cells, puzzle.flip) for piece in puzzle.pieces]
 
 
 def placement_estimate(puzzle: PackingPuzzle) -> int:
     """At most how many placements the puzzle has: orientations times board cells, per piece."""
-    cells = sum(row.count("X") for row in puzzle.board)
-    by_picture: dict[tuple[str, ...], int] = {}
+    cells = len(puzzle.board_cells)
+    by_shape: dict[Shape, int] = {}
     for piece in puzzle.pieces:
-        if piece.picture not in by_picture:
-            by_picture[piece.picture] = len(orientations(piece.cells, puzzle.flip))
-    return sum(by_picture[piece.picture] for piece in puzzle.pieces) * cells
+        key = piece_key(piece)
+        if key not in by_shape:
+            by_shape[key] = len(puzzle.lattice.orientations(piece.cells, puzzle.flip))
+    return sum(by_shape[piece_key(piece)] for piece in puzzle.pieces) * cells
+
+
+def check_size(puzzle: PackingPuzzle) -> int:
+    """The placement estimate, once the puzzle is known to be within the limits of
+    models/limits.py (InputError naming the figure that decides otherwise, field 'pieces')."""
+    board_cells = len(puzzle.board_cells)
+    shapes = {piece_key(piece): piece for piece in puzzle.pieces}
+    what = f"{len(shapes):,} piece shapes on {board_cells:,} cells"
+    turns = puzzle.lattice.group_order(puzzle.flip)
+    most = sum(turns * board_cells * len(p.cells) for p in shapes.values())
+    if most > MAX_CELL_TESTS:  # worth finding the orientations to say exactly how many
+        check_cell_tests(sum(len(puzzle.lattice.orientations(p.cells, puzzle.flip))
+                             * board_cells * len(p.cells) for p in shapes.values()),
+                         what, "pieces")
+    estimate = placement_estimate(puzzle)
+    check_placements(estimate, f"{len(puzzle.pieces):,} pieces", "pieces")
+    return estimate
 
 
 def placements(puzzle: PackingPuzzle) -> list[Placement]:
-    """Every placement of every piece that lies wholly on the board (refused beyond the limit
-    of models/limits.py)."""
-    check_placements(placement_estimate(puzzle), f"{len(puzzle.pieces):,} pieces", "pieces")
+    """Every placement of every piece that lies wholly on the board (refused beyond the limits
+    of models/limits.py; under the time limit of `limits.building`). Pieces drawn alike are
+    placed once and their placements copied."""
+    estimate = check_size(puzzle)
     board = set(puzzle.cells)
-    found = []
-    for index, shapes in enumerate(piece_orientations(puzzle)):
-        for o, shape in enumerate(shapes):
-            fr, fc = shape[0]
-            for r0, c0 in sorted(board):
-                # the shape's first cell on each board cell: every position is tried once
-                cells = tuple((r0 + r - fr, c0 + c - fc) for r, c in shape)
-                if all(cell in board for cell in cells):
-                    found.append(Placement(index, o, cells))
+    held = {p.piece: frozenset(p.cells) for p in puzzle.placed}  # a challenge's placed pieces
+    order = sorted(board)
+    by_shape: dict[Shape, list[tuple[int, tuple[Cell, ...]]]] = {}
+    found: list[Placement] = []
+    for index, piece in enumerate(puzzle.pieces):
+        key = piece_key(piece)
+        if key not in by_shape:
+            fits = []
+            for o, shape in enumerate(puzzle.lattice.orientations(piece.cells, puzzle.flip)):
+                first = shape[0]
+                for n, at in enumerate(order):
+                    if n % 4096 == 0:
+                        step("placements", len(found) + len(fits), estimate)
+                    # the shape's first cell on each board cell: every position is tried once
+                    cells = tuple(tuple(a + x - f for a, x, f in zip(at, cell, first))
+                                  for cell in shape)
+                    if all(cell in board for cell in cells):
+                        fits.append((o, cells))
+            by_shape[key] = fits
+        step("placements", len(found), estimate)
+        found += [Placement(index, o, cells) for o, cells in by_shape[key]
+                  if index not in held or held[index] == frozenset(cells)]
     return found
-
-
-Option = Placement | tuple[Placement, ...]  # a row of the cover: placements chosen together
-
-
-def option_placements(option: Option) -> tuple[Placement, ...]:
-    return option if isinstance(option, tuple) else (option,)
 
 
 @dataclass
@@ -113,19 +204,19 @@ class ExactCover:
     multiplicity: list[int] | None = None  # how often each column is covered (None: once)
 
 
-def exact_cover(puzzle: PackingPuzzle, options: list[Option]) -> ExactCover:
-    """The exact-cover matrix of a puzzle, restricted to the given placements (or groups of
-    placements taken together, as a symmetric solution takes a placement with its images)."""
+def exact_cover(puzzle: PackingPuzzle, options: list) -> ExactCover:
+    """The exact-cover matrix of a puzzle, restricted to the given placements (or bundles of
+    placements taken together, as a symmetric solution takes a placement with its images); a
+    row names a piece once per copy it places."""
     cells = puzzle.cells
     cell_column = {cell: len(puzzle.pieces) + i for i, cell in enumerate(cells)}
-    columns = [p.name for p in puzzle.pieces] + [f"r{r}c{c}" for r, c in cells]
-    rows = []
-    labels = []
-    for option in options:
-        group = option_placements(option)
-        rows.append((*sorted(p.piece for p in group),
-                     *sorted(cell_column[c] for p in group for c in p.cells)))
-        labels.append(" + ".join(placement_label(puzzle, p) for p in group))
+    columns = [p.name for p in puzzle.pieces] + [puzzle.lattice.cell_name(c) for c in cells]
+    rows, labels = [], []
+    for n, p in enumerate(options):
+        if n % 8192 == 0:
+            step("rows of the exact cover", n, len(options))
+        rows.append((*sorted(p.pieces), *sorted(cell_column[c] for c in p.cells)))
+        labels.append(placement_label(puzzle, p))
     counts = [p.count for p in puzzle.pieces]
     multiplicity = counts + [1] * len(cells) if any(n > 1 for n in counts) else None
     return ExactCover(columns, rows, labels, len(puzzle.pieces), multiplicity)
@@ -133,6 +224,9 @@ def exact_cover(puzzle: PackingPuzzle, options: list[Option]) -> ExactCover:
 
 def placement_label(puzzle: PackingPuzzle, placement: Placement) -> str:
     """Piece, orientation and cells, as written in exported files."""
-    cells = " ".join(f"r{r}c{c}" for r, c in placement.cells)
+    cells = " ".join(puzzle.lattice.cell_name(c) for c in placement.cells)
+    if len(placement.pieces) > 1:  # placements a symmetry maps onto one another
+        names = "+".join(puzzle.pieces[i].name for i in placement.pieces)
+        return f"pieces {names} cells {cells}"
     name = puzzle.pieces[placement.piece].name
     return f"piece {name} orientation {placement.orientation} cells {cells}"

@@ -4,13 +4,11 @@ With symmetry reduction one piece is restricted to one placement per orbit under
 symmetry group, each cube weighted by its orbit's size; classes then follow from Burnside's lemma
 with the solutions every other symmetry leaves unchanged (models/symmetry.py).
 
-Three conventions (the --modulo words of MODULI):
-- none: every solution;
-- symmetry: classes under the board's symmetries the rules keep (rotations only where pieces may
-  not be turned over);
-- mirror: for one-sided sets closed under mirror images (flip = false), classes under the
-  board's whole group, a reflection turning each piece into its mirror twin: the convention of
-  the published counts of one-sided pentominoes.
+The group acts on solutions: a symmetry moves every cell and, where it mirrors, gives each piece
+the place of its mirror twin (a chiral solid's mirror image is another piece of the set). Mirror
+symmetries count only where the set holds every piece's mirror image: always on the square
+lattice when pieces may be turned over (each piece is its own twin), in space only for sets like
+the Soma cube's. Modulo 'rotation' keeps the rotations of the board alone.
 """
 
 from __future__ import annotations
@@ -18,27 +16,65 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 
-from ..errors import InputError
-from ..geometry import (
-    Cell,
-    Transform,
-    board_symmetries,
-    is_reflection,
-    normalise,
-    orientations,
-    reflect,
-)
+from ..geometry import Cell, Transform
 from ..symmetry import IDENTITY, Group, burnside, orbit_representatives
-from . import Option, PackingPuzzle, Placement, placements
-
-MODULI = ("none", "symmetry", "mirror")
-MODULO_ALIASES = {"mirror-twins": "mirror", "published": "mirror"}
+from . import PackingPuzzle, Placement, placements
 
 Cube = tuple[int, ...]  # signed 1-based placement indices: +k uses placement k-1, -k forbids it
+MODULI = ("none", "symmetry", "rotation")
 
 
-def moved(placement: Placement, transform: Transform) -> frozenset[Cell]:
-    return frozenset(transform(c) for c in placement.cells)
+@dataclass(frozen=True)
+class Symmetry:
+    """A symmetry of a puzzle: a map of the board's cells and the piece each piece becomes."""
+
+    name: str
+    move: Transform
+    twin: tuple[int, ...]  # piece i becomes piece twin[i] (itself, unless the move mirrors)
+
+    def placed(self, piece: int, cells) -> tuple[int, frozenset[Cell]]:
+        return self.twin[piece], frozenset(self.move(c) for c in cells)
+
+
+def mirror_twins(puzzle: PackingPuzzle) -> tuple[int, ...] | None:
+    """Each piece's mirror twin (a piece whose shape is its mirror image, up to the turns it may
+    take), paired one to one; None when the set lacks some piece's mirror image."""
+    lattice = puzzle.lattice
+    if puzzle.flip:
+        return tuple(range(len(puzzle.pieces)))  # turned over, a piece is its own mirror image
+
+    def canonical(cells) -> tuple:
+        return min(lattice.orientations(cells, False))
+
+    by_shape: dict[tuple, list[int]] = {}
+    for i, piece in enumerate(puzzle.pieces):
+        by_shape.setdefault(canonical(piece.cells), []).append(i)
+    twin = [0] * len(puzzle.pieces)
+    for shape, same in by_shape.items():
+        mirrored = by_shape.get(canonical(lattice.mirror(shape)), [])
+        if len(mirrored) != len(same):
+            return None
+        if sorted(puzzle.pieces[i].count for i in same) != sorted(
+                puzzle.pieces[j].count for j in mirrored):
+            return None  # a twin with another number of copies
+        for i, j in zip(same, mirrored):
+            twin[i] = j
+    return tuple(twin)
+
+
+def puzzle_symmetries(puzzle: PackingPuzzle, modulo: str = "symmetry") -> list[Symmetry]:
+    """The symmetries a count modulo 'symmetry' or 'rotation' uses, the identity first; those
+    that move a pre-placed piece of a challenge are left out."""
+    twins = mirror_twins(puzzle) if modulo == "symmetry" else None
+    same = tuple(range(len(puzzle.pieces)))
+    held = {(p.piece, frozenset(p.cells)) for p in puzzle.placed}
+    found = []
+    for name, move in puzzle.lattice.board_symmetries(puzzle.board_cells, twins is not None):
+        mirrors = puzzle.lattice.is_reflection(name) and not puzzle.flip
+        symmetry = Symmetry(name, move, twins if mirrors and twins else same)
+        if {symmetry.placed(p.piece, p.cells) for p in puzzle.placed} == held:
+            found.append(symmetry)
+    return found
 
 
 @dataclass
@@ -46,7 +82,7 @@ class CountTask:
     """One exact cover to count, split into cubes; each cube's count is multiplied by its weight."""
 
     label: str
-    options: list[Option]  # placements, or groups of placements chosen together
+    options: list[Placement]
     cubes: list[Cube]
     weights: list[int]
 
@@ -74,145 +110,110 @@ class CountPlan:
         return weighted[0], burnside(weighted)
 
 
-def mirror_twins(puzzle: PackingPuzzle) -> list[int] | None:
-    """Each piece's mirror twin (itself where its mirror image is one of its turns), or None
-    where the set is not closed under mirror images."""
-    turns = [set(orientations(p.cells, False)) for p in puzzle.pieces]
-    twins = []
-    for piece in puzzle.pieces:
-        image = normalise(reflect(piece.cells))
-        found = [j for j, shapes in enumerate(turns) if image in shapes]
-        if len(found) != 1:
-            return None
-        twins.append(found[0])
-    pairs = all(twins[t] == i and puzzle.pieces[t].count == puzzle.pieces[i].count
-                for i, t in enumerate(twins))
-    return twins if pairs else None
-
-
-def check_mirror(puzzle: PackingPuzzle) -> list[int]:
-    """The mirror twins for --modulo mirror, or a refusal saying why it does not apply."""
-    if puzzle.flip:
-        raise InputError("mirror classes are for one-sided sets (flip = false); with flip = true "
-                         "--modulo symmetry already merges mirror images", field="modulo")
-    twins = mirror_twins(puzzle)
-    if twins is None:
-        raise InputError("mirror classes need a set closed under mirror images (each piece's "
-                         "mirror image one other piece, or itself)", field="modulo")
-    return twins
-
-
-@dataclass(frozen=True)
-class Symmetry:
-    """A symmetry of the puzzle: a map of the board, and where pieces go (None: each stays)."""
-
-    name: str
-    transform: Transform
-    relabel: tuple[int, ...] | None = None
-
-
-def symmetries(puzzle: PackingPuzzle, modulo: str) -> list[Symmetry]:
-    """The group a count is taken under (identity first; the identity alone for 'none')."""
-    if modulo == "none":
-        return [Symmetry("identity", lambda p: p)]
-    if modulo == "mirror":
-        twins = tuple(check_mirror(puzzle))
-        return [Symmetry(name, t, twins if is_reflection(name) else None)
-                for name, t in board_symmetries(puzzle.cells, True)]
-    return [Symmetry(name, t) for name, t in board_symmetries(puzzle.cells, puzzle.flip)]
-
-
-def fixed_options(options: list[Placement], symmetry: Symmetry, counts: list[int]) -> list[Option]:
-    """The options of the solutions a symmetry maps onto themselves: each placement joined with
-    its images (an orbit under the symmetry's powers), kept where those are disjoint and use no
-    piece more often than it has copies (`counts`)."""
-    index = {(p.piece, frozenset(p.cells)): p for p in options}
-    seen: set = set()
-    found: list[Option] = []
-    for p in options:
-        key = (p.piece, frozenset(p.cells))
-        if key in seen:
-            continue
-        orbit = [key]
-        while True:
-            piece, cells = orbit[-1]
-            image = (piece if symmetry.relabel is None else symmetry.relabel[piece],
-                     frozenset(symmetry.transform(c) for c in cells))
-            if image == key:
-                break
-            orbit.append(image)
-        seen.update(orbit)
-        pieces = [piece for piece, _ in orbit]
-        cells = [c for _, cs in orbit for c in cs]
-        if any(pieces.count(i) > counts[i] for i in set(pieces)) or len(set(cells)) < len(cells):
-            continue  # a piece too often, or a cell covered twice: in no fixed solution
-        members = [index.get(k) for k in orbit]
-        if any(m is None for m in members):
-            continue
-        found.append(members[0] if len(members) == 1 else tuple(members))
-    return found
-
-
 def placement_orbits(
-    piece: int, options: list[Placement], group: list[Transform]
+    piece: int, options: list[Placement], group: list[Symmetry]
 ) -> list[tuple[int, int]]:
-    """One representative placement (index into options) per orbit of a piece, and its size."""
+    """One representative placement (index into options) per orbit of a piece, and its size,
+    under the symmetries that keep the piece itself (a subgroup: its orbits weigh exactly)."""
+    keeping = [s for s in group if s.twin[piece] == piece]
     of_piece = {frozenset(p.cells): k for k, p in enumerate(options) if p.piece == piece}
     orbits = orbit_representatives(
-        of_piece, lambda cells: {frozenset(t(c) for c in cells) for t in group}
+        of_piece, lambda cells: {s.placed(piece, cells)[1] for s in keeping}
     )
     return [(of_piece[cells], size) for cells, size in orbits]
 
 
-def count_plan(puzzle: PackingPuzzle, modulo: str, min_cubes: int = 1) -> CountPlan:
-    """Tasks whose counts give the exact number of solutions (and, for 'symmetry' and 'mirror',
-    of classes).
+@dataclass(frozen=True)
+class Bundle:
+    """Placements a symmetry maps onto one another (one of each piece): a solution it leaves
+    unchanged holds all of them or none, so they are one option of its exact cover."""
 
-    'none' counts every solution; otherwise one representative placement per orbit of the
-    piece that gains most is counted, multiplied by the orbit size (exact: the group permutes
-    solutions), and the fixed points of every other symmetry are added (Burnside) for the
-    number of classes. Under 'mirror' only a piece that is its own twin can be reduced.
+    pieces: tuple[int, ...]
+    cells: tuple[Cell, ...]
+    orientation: int = -1
+
+
+def fixed_options(options: list[Placement], symmetry: Symmetry,
+                  counts: tuple[int, ...] | None = None) -> list[Placement | Bundle]:
+    """The options of the exact cover whose solutions are those `symmetry` leaves unchanged:
+    each placement with its images under the symmetry's powers, where they fit together (no
+    piece more often than it has copies, `counts`; once each when None)."""
+    known = {(p.piece, frozenset(p.cells)) for p in options}
+    found: list[Placement | Bundle] = []
+    seen: set = set()
+    for p in options:
+        start = (p.piece, frozenset(p.cells))
+        if start in seen:
+            continue
+        cycle = [start]
+        while True:
+            image = symmetry.placed(*cycle[-1])
+            if image == start or image not in known:
+                break
+            cycle.append(image)
+        seen.update(cycle)
+        if image != start:
+            continue
+        if len(cycle) == 1:
+            found.append(p)
+            continue
+        pieces = [piece for piece, _ in cycle]
+        cells = [c for _, covered in cycle for c in covered]
+        uses = Counter(pieces)
+        if all(n <= (counts[i] if counts else 1) for i, n in uses.items()) and len(
+                set(cells)) == len(cells):
+            found.append(Bundle(tuple(sorted(pieces)), tuple(sorted(cells))))
+    return found
+
+
+def count_plan(puzzle: PackingPuzzle, modulo: str, min_cubes: int = 1) -> CountPlan:
+    """Tasks whose counts give the exact number of solutions (and, for 'symmetry', of classes).
+
+    'none' counts every solution; 'symmetry' counts one representative placement per orbit of the
+    piece that gains most, multiplies by the orbit size (exact: the group permutes solutions), and
+    adds the fixed points of every other symmetry (Burnside) for the number of classes.
     """
     options = placements(puzzle)
-    elements = symmetries(puzzle, modulo)
-    group_of = Group(tuple(s.name for s in elements))
-    if modulo == "none" or len(elements) == 1:
+    group = puzzle_symmetries(puzzle, modulo) if modulo != "none" else []
+    if len(group) <= 1:
         # the identity alone: every class is one solution
         cubes = split_cubes(puzzle, options, [()], min_cubes)
         task = CountTask("all solutions", options, cubes, [1] * len(cubes))
-        return CountPlan(modulo, group_of if modulo != "none" else IDENTITY, [task])
-    group = [s.transform for s in elements]
+        return CountPlan(modulo, IDENTITY if modulo == "none" else symmetry_group(puzzle, modulo),
+                         [task])
     # Each orbit becomes a cube, so the piece with the fewest orbits leaves the least work
     # (measured on IQ Block 10: CPU time grows with the orbits, 12 orbits 3x faster than 35);
     # among those, the one whose orbits are largest reduces most.
-    # the piece must be one of a kind, and keep its name under every symmetry
-    fixed_by_all = [i for i, piece in enumerate(puzzle.pieces) if piece.count == 1
-                    and all(s.relabel is None or s.relabel[i] == i for s in elements)]
-    orbits_of = {i: placement_orbits(i, options, group) for i in fixed_by_all}
+    # only a piece of one copy can be held to one placement per orbit
+    single = [i for i, piece in enumerate(puzzle.pieces) if piece.count == 1]
+    orbits_of = {i: placement_orbits(i, options, group) for i in single}
     if orbits_of:
-        best = min(orbits_of, key=lambda i: (len(orbits_of[i]), -sum(n for _, n in orbits_of[i])))
-        cubes, weights = [], []
+        best = min(orbits_of, key=lambda i: (len(orbits_of[i]),
+                                             -sum(size for _, size in orbits_of[i])))
         orbits = orbits_of[best]
+        cubes, weights = [], []
         for k, size in orbits:
-            for cube in split_cubes(puzzle, options, [(k + 1,)], max(1, min_cubes // len(orbits))):
+            for cube in split_cubes(puzzle, options, [(k + 1,)],
+                                    max(1, min_cubes // len(orbits))):
                 cubes.append(cube)
                 weights.append(size)
         tasks = [CountTask("one placement per orbit", options, cubes, weights)]
         reduced = puzzle.pieces[best].name
-    else:  # no piece is one of a kind that keeps its name: count every solution
+    else:  # every piece has copies: every solution is counted, classes by Burnside
         cubes = split_cubes(puzzle, options, [()], min_cubes)
         tasks = [CountTask("all solutions", options, cubes, [1] * len(cubes))]
         reduced = None
-    for symmetry in elements[1:]:
-        fixed = fixed_options(options, symmetry, [p.count for p in puzzle.pieces])
+    counts = tuple(p.count for p in puzzle.pieces)
+    for symmetry in group[1:]:
+        fixed = fixed_options(options, symmetry, counts)
         tasks.append(CountTask(f"fixed by {symmetry.name}", fixed, [()], [1]))
-    return CountPlan(modulo, group_of, tasks, reduced_by=reduced)
+    return CountPlan(modulo, symmetry_group(puzzle, modulo), tasks, reduced_by=reduced)
 
 
 def symmetry_group(puzzle: PackingPuzzle, modulo: str = "symmetry") -> Group:
-    """The board's symmetries that the rules keep (mirror images only where pieces flip, or,
-    for 'mirror', with each piece turned into its twin)."""
-    return Group(tuple(s.name for s in symmetries(puzzle, modulo)))
+    """The board's symmetries that the rules keep: mirror images only where the set holds every
+    piece's mirror image (modulo 'symmetry'), rotations alone for modulo 'rotation'."""
+    return Group(tuple(s.name for s in puzzle_symmetries(puzzle, modulo)))
 
 
 def split_cubes(

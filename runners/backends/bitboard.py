@@ -454,6 +454,16 @@ def warm_up() -> float:
     return time.perf_counter() - start
 
 
+def check_items(model: CoverModel) -> None:
+    """A model beyond the bitboard's items is refused before any work, saying what serves."""
+    needed = sum(model.multiplicity or [1] * len(model.items))
+    if needed > MAX_ITEMS:
+        raise InputError(
+            f"bitboard takes at most {MAX_ITEMS} items (board cells, pieces and copies of "
+            f"pieces); this puzzle has {needed:,}: use cpsat"
+            + ("" if model.multiplicity else " or xcover"), field="backend")
+
+
 @dataclass
 class Prepared:
     """A model's board in one worker thread, and that thread's memo for it."""
@@ -519,12 +529,7 @@ class BitboardBackend(Backend):
 
     def payload(self, model: CoverModel) -> CoverModel:
         """The model, refused here (before any worker starts) when it is too big for the search."""
-        needed = sum(model.multiplicity or [1] * len(model.items))
-        if needed > MAX_ITEMS:
-            raise InputError(
-                f"the bitboard search takes at most {MAX_ITEMS} items (cells, pieces and copies of "
-                f"pieces); this puzzle has {needed:,}: count it with cpsat or a pysat solver",
-                field="backend")
+        check_items(model)
         return model
 
     def prepare(self, payload: CoverModel) -> Prepared:

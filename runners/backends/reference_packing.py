@@ -12,27 +12,27 @@ from __future__ import annotations
 import itertools
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from ..models.limits import check_placements
 from ..models.packing import PackingPuzzle
 from . import Backend, Outcome
 
-Grid = tuple[int, ...]  # the piece index on every board cell, in reading order
+Grid = tuple[int, ...]  # the piece index on every board cell, in its fill order
 
 
 @dataclass
 class Board:
     """The board's cells as bit positions, and every piece's placements by their first cell."""
 
-    cells: list[tuple[int, int]]
+    cells: list[tuple[int, ...]]
     # first bit -> [(piece bit, cell mask, the piece bit that must be used before it)]: the
-    # copies of a piece are placed in order, so each covering is found once
+    # copies of a piece (count = N) are placed in order, so each covering is found once
     starting_at: list[list[tuple[int, int, int]]]
-    pieces: int  # pieces counted with their copies
-    types: list[int]  # each piece bit's piece in the file
-    symmetries: list[list[int]]  # each a permutation of bit positions
-    relabels: list[list[int]]  # with each: the piece each piece becomes (mirror classes)
+    pieces: int  # piece bits: the pieces with their copies
+    symmetries: list[tuple[list[int], list[int]]]  # (cell permutation, piece relabelling)
+    fixed: list[tuple[int, int]] = field(default_factory=list)  # a challenge's placed pieces
+    types: list[int] = field(default_factory=list)  # each piece bit's piece in the file
 
 
 def _turn(cells: list[tuple[int, int]], quarter_turns: int, mirrored: bool) -> frozenset:
@@ -48,110 +48,164 @@ def _turn(cells: list[tuple[int, int]], quarter_turns: int, mirrored: bool) -> f
     return frozenset((r - r0, c - c0) for r, c in out)
 
 
-def build(puzzle: PackingPuzzle, mirror: bool = False) -> Board:
-    """The board; with `mirror`, its symmetries include mirror images that turn each piece into
-    its mirror twin (classes of one-sided sets as published)."""
-    cells = [(r, c) for r, row in enumerate(puzzle.board) for c, ch in enumerate(row) if ch == "X"]
-    if len(puzzle.board[0]) > len(puzzle.board):  # wide: fill column by column
+# Quarter turns of space about two axes: every rotation of a solid is a product of them.
+_SPACE_TURNS = (lambda p: (p[0], p[2], -p[1]), lambda p: (p[2], p[1], -p[0]))
+
+
+def _shifted(cells) -> frozenset:
+    low = [min(x) for x in zip(*cells)]
+    return frozenset(tuple(x - x0 for x, x0 in zip(cell, low)) for cell in cells)
+
+
+def _space_variants(cells) -> set[frozenset]:
+    """A solid in every rotation: the closure of its shape under the two quarter turns."""
+    first = _shifted(cells)
+    seen = {first}
+    todo = [first]
+    while todo:
+        shape = todo.pop()
+        for turn in _SPACE_TURNS:
+            image = _shifted([turn(p) for p in shape])
+            if image not in seen:
+                seen.add(image)
+                todo.append(image)
+    return seen
+
+
+def _variants(cells, flip: bool, space: bool) -> set[frozenset]:
+    if space:
+        return _space_variants(cells)
+    return {_turn(cells, q, m) for q in range(4) for m in ((False, True) if flip else (False,))}
+
+
+def build(puzzle: PackingPuzzle) -> Board:
+    space = len(puzzle.board_cells[0]) == 3
+    cells = sorted(tuple(cell) for cell in puzzle.board_cells)
+    extent = [max(x) - min(x) + 1 for x in zip(*cells)]
+    if not space and extent[1] > extent[0]:  # wide: fill column by column
         cells.sort(key=lambda cell: (cell[1], cell[0]))
+    elif space:  # the longest side slowest
+        axes = sorted(range(3), key=lambda i: -extent[i])
+        cells.sort(key=lambda cell: tuple(cell[i] for i in axes))
     bit = {cell: i for i, cell in enumerate(cells)}
     starting_at: list[list[tuple[int, int, int]]] = [[] for _ in cells]
-    shapes = {
-        piece.picture: [
-            (r, c) for r, row in enumerate(piece.picture) for c, ch in enumerate(row) if ch == "X"
-        ]
-        for piece in puzzle.pieces
-    }
-    variants_of = {
-        picture: {
-            _turn(shape, q, m)
-            for q in range(4)
-            for m in ((False, True) if puzzle.flip else (False,))
-        }
-        for picture, shape in shapes.items()
-    }
-    height = max(r for r, _ in cells) + 1
-    width = max(c for _, c in cells) + 1
+    shapes = {piece.name: [tuple(c) for c in piece.cells] for piece in puzzle.pieces}
+    variants_of = {name: _variants(shape, puzzle.flip, space) for name, shape in shapes.items()}
+    low = [min(x) for x in zip(*cells)]
+    high = [max(x) for x in zip(*cells)]
     # every variant at every offset is tried: refused before the work, not after it
-    tries = sum(len(variants_of[piece.picture]) for piece in puzzle.pieces) * height * width
+    offsets = list(itertools.product(*(range(lo, hi + 1) for lo, hi in zip(low, high))))
+    tries = sum(len(variants_of[piece.name]) for piece in puzzle.pieces) * len(offsets)
     check_placements(tries, f"{len(puzzle.pieces):,} pieces", "pieces")
+    held = {p.piece: sum(1 << bit[tuple(c)] for c in p.cells) for p in puzzle.placed}
     types = [index for index, piece in enumerate(puzzle.pieces) for _ in range(piece.count)]
+    first_bit = {index: types.index(index) for index in range(len(puzzle.pieces))}
     for index, piece in enumerate(puzzle.pieces):
-        variants = variants_of[piece.picture]
         masks = set()
-        for variant in variants:
+        for variant in variants_of[piece.name]:
             # every offset of the shape's bounding box, even where its corner lies on a hole
-            for r0, c0 in itertools.product(range(height), range(width)):
+            for at in offsets:
                 mask = 0
-                for r, c in variant:
-                    b = bit.get((r + r0, c + c0))
+                for cell in variant:
+                    b = bit.get(tuple(x + a for x, a in zip(cell, at)))
                     if b is None:
                         break
                     mask |= 1 << b
                 else:
                     masks.add(mask)
-        copy = types.index(index)
+        if index in held:  # a challenge: the piece is on the board from the start
+            if held[index] not in masks:
+                raise ValueError(f"placed piece {piece.name} is not one of its placements")
+            continue
+        copy = first_bit[index]
         for mask in masks:
             first = (mask & -mask).bit_length() - 1
             for k in range(copy, copy + piece.count):
                 starting_at[first].append((1 << k, mask, (1 << (k - 1)) if k > copy else 0))
-    same = list(range(len(puzzle.pieces)))
-    twins = _twins(puzzle, shapes) if mirror else same
-    pairs: list[tuple[list[int], list[int]]] = []  # (permutation of cells, of pieces), distinct
-    for mirrored in (False, True) if puzzle.flip or mirror else (False,):
-        for perm in _symmetries_of(cells, mirrored):
-            pair = (perm, twins if mirrored else same)
-            if pair not in pairs:
-                pairs.append(pair)
-    return Board(cells, starting_at, len(types), types, [p for p, _ in pairs],
-                 [r for _, r in pairs])
+    fixed = [(1 << first_bit[index], mask) for index, mask in sorted(held.items())]
+    return Board(cells, starting_at, len(types), [], fixed, types)
 
 
-def _twins(puzzle: PackingPuzzle, shapes: dict) -> list[int]:
-    """The piece whose turns include each piece's mirror image."""
-    turns = [{_turn(shapes[p.picture], q, False) for q in range(4)} for p in puzzle.pieces]
-    twins = []
-    for piece in puzzle.pieces:
-        image = _turn(shapes[piece.picture], 0, True)
-        found = [j for j, shapes_j in enumerate(turns) if image in shapes_j]
-        if len(found) != 1:
-            raise ValueError("the pieces are not closed under mirror images")
-        twins.append(found[0])
-    return twins
+def _twins(puzzle: PackingPuzzle) -> list[int] | None:
+    """Each piece's mirror twin among the pieces (paired in order among equal shapes), or None
+    when some piece's mirror image is missing. Turned over in the plane, a piece is its own."""
+    space = len(puzzle.board_cells[0]) == 3
+    count = len(puzzle.pieces)
+    if puzzle.flip:
+        return list(range(count))
+    forms = [_variants([tuple(c) for c in p.cells], False, space) for p in puzzle.pieces]
+    twin: list[int | None] = [None] * count
+    for i, piece in enumerate(puzzle.pieces):
+        mirrored = _shifted([(*c[:-1], -c[-1]) for c in piece.cells])
+        options = [j for j in range(count) if mirrored in forms[j]]
+        taken = [twin[k] for k in range(i)]
+        free = [j for j in options if j not in taken]
+        if not free:
+            return None
+        twin[i] = free[0]
+    return twin  # type: ignore[return-value]
 
 
+def _quarter(p: tuple[int, int], turns: int) -> tuple[int, int]:
+    r, c = p
+    for _ in range(turns):
+        r, c = c, -r
+    return r, c
 
-def _symmetries_of(cells: list[tuple[int, int]], mirrored: bool) -> list[list[int]]:
-    """The distinct permutations of the board's quarter turns, after a mirror if `mirrored`.
 
-    The turns are those of the board's own bounding box: a picture with empty rows or columns
-    before the board (a margin of '.') has the same symmetries as without them.
-    """
-    top = min(r for r, _ in cells)
-    left = min(c for _, c in cells)
-    height = max(r for r, _ in cells) - top + 1
-    width = max(c for _, c in cells) - left + 1
+def _space_rotations() -> list[Callable]:
+    """The rotations of space as functions, found as matrices closed under the quarter turns."""
+    def apply(m, p):
+        return tuple(sum(m[k][i] * p[k] for k in range(3)) for i in range(3))
+
+    identity = ((1, 0, 0), (0, 1, 0), (0, 0, 1))  # the images of the three unit vectors
+    seen = {identity}
+    todo = [identity]
+    while todo:
+        m = todo.pop()
+        for turn in _SPACE_TURNS:
+            image = tuple(turn(apply(m, unit)) for unit in identity)
+            if image not in seen:
+                seen.add(image)
+                todo.append(image)
+    return [lambda p, m=m: apply(m, p) for m in sorted(seen)]
+
+
+def symmetries(puzzle: PackingPuzzle, board: Board, group: str) -> list[tuple[list[int], list]]:
+    """The board's symmetries as (cell permutation, piece relabelling): each a rotation (or,
+    for group 'symmetry', a mirror image where every piece's twin is in the set) of the board
+    about its centre that maps its cells, and a challenge's placed pieces, onto themselves."""
+    cells = board.cells
+    space = len(cells[0]) == 3
+    twins = _twins(puzzle) if group == "symmetry" else None
     index = {cell: i for i, cell in enumerate(cells)}
-    found: list[list[int]] = []
-    for q in range(4):
+    centre = [min(x) + max(x) for x in zip(*cells)]  # twice the centre of the bounding box
+    if space:  # the 24 rotations of space: the closure of the two quarter turns
+        linear = _space_rotations()
+        mirrors = [lambda p: (p[0], p[1], -p[2])]
+    else:
+        linear = [lambda p, q=q: _quarter(p, q) for q in range(4)]
+        mirrors = [lambda p: (p[0], -p[1])]
+    found = []
+    identity = list(range(len(puzzle.pieces)))
+    candidates = [(f, identity) for f in linear]
+    if twins is not None:
+        candidates += [(lambda p, f=f: f(mirrors[0](p)), twins) for f in linear]
+    held = {(p.piece, frozenset(tuple(c) for c in p.cells)) for p in puzzle.placed}
+    for f, relabel in candidates:
         perm = []
-        for r, c in cells:
-            rr, cc = r - top, c - left  # within the bounding box
-            if mirrored:
-                cc = width - 1 - cc
-            h, w = height, width
-            for _ in range(q):  # a quarter turn of an h x w rectangle
-                rr, cc = cc, h - 1 - rr
-                h, w = w, h
-            image = (rr + top, cc + left)
-            if (h, w) != (height, width) or image not in index:
+        for cell in cells:
+            doubled = f(tuple(2 * x - c for x, c in zip(cell, centre)))
+            image = tuple((x + c) // 2 for x, c in zip(doubled, centre))
+            if any((x + c) % 2 for x, c in zip(doubled, centre)) or image not in index:
                 break
             perm.append(index[image])
         else:
-            if perm not in found:
-                found.append(perm)
+            moved = {(relabel[piece], frozenset(cells[perm[index[tuple(c)]]] for c in covered))
+                     for piece, covered in held}
+            if moved == held and (perm, relabel) not in found:
+                found.append((perm, relabel))
     return found
-
 
 def _search(board: Board, filled: int, used: int, placed: list, found: Callable) -> None:
     if used == (1 << board.pieces) - 1:
@@ -189,14 +243,13 @@ def copies_of(board: Board, placed: list[tuple[int, int]]) -> Grid:
 
 
 def canonical(board: Board, grid: Grid, copies: Grid | None = None) -> tuple:
-    """The least image of a solution under the board's symmetries (each piece relabelled as
-    the symmetry says: its mirror twin under a mirror image, for mirror classes): one per
-    class. A cell's image is its piece and which of the pieces met so far covers it, so that
-    copies of a piece are told apart by where they lie, never by a name (`copies`: which
-    placed piece covers each cell; None where every piece is one of a kind)."""
-    copies = grid if copies is None else copies
+    """The least image of a solution under the board's symmetries: one per class. With copies
+    of a piece (`copies`: which placed piece covers each cell), a cell's image is its piece and
+    which of the pieces met so far covers it, so copies are told apart by where they lie."""
+    if copies is None:
+        return min(tuple(relabel[grid[i]] for i in perm) for perm, relabel in board.symmetries)
     images = []
-    for perm, relabel in zip(board.symmetries, board.relabels):
+    for perm, relabel in board.symmetries:
         met: dict[int, int] = {}
         images.append(tuple((relabel[grid[i]], met.setdefault(copies[i], len(met)))
                             for i in perm))
@@ -204,16 +257,18 @@ def canonical(board: Board, grid: Grid, copies: Grid | None = None) -> tuple:
 
 
 def is_canonical(board: Board, placed: list[tuple[int, int]]) -> bool:
-    """Whether a solution is its class's canonical form (the identity's image is the least)."""
-    grid, copies = grid_of(board, placed), copies_of(board, placed)
+    """Whether a solution is its class's canonical form."""
+    grid = grid_of(board, placed)
+    if board.pieces == len(set(board.types)):  # every piece one of a kind
+        return canonical(board, grid) == grid
+    copies = copies_of(board, placed)
     met: dict[int, int] = {}
     own = tuple((grid[i], met.setdefault(copies[i], len(met))) for i in range(len(grid)))
     return canonical(board, grid, copies) == own
 
 
 def _area_mismatch(puzzle: PackingPuzzle, board: Board) -> bool:
-    area = sum(row.count("X") * piece.count for piece in puzzle.pieces for row in piece.picture)
-    return area != len(board.cells)
+    return sum(len(piece.cells) * piece.count for piece in puzzle.pieces) != len(board.cells)
 
 
 # ---------------------------------------------------------------- the backend
@@ -313,9 +368,13 @@ class ReferenceModel:
     area_mismatch: bool
 
 
-def model(puzzle: PackingPuzzle, classes: bool = False, mirror: bool = False) -> ReferenceModel:
-    board = build(puzzle, mirror)
-    return ReferenceModel(board, classes, _area_mismatch(puzzle, board))
+def model(puzzle: PackingPuzzle, group: str | None = None) -> ReferenceModel:
+    """The reference's board; with a group ('symmetry' or 'rotation'), classes are counted
+    under it too."""
+    board = build(puzzle)
+    if group is not None:
+        board.symmetries = symmetries(puzzle, board, group)
+    return ReferenceModel(board, group is not None, _area_mismatch(puzzle, board))
 
 
 def cubes(model: ReferenceModel, at_least: int) -> list[tuple[int, ...]]:
@@ -345,6 +404,10 @@ def cubes(model: ReferenceModel, at_least: int) -> list[tuple[int, ...]]:
 def _cube_start(board: Board, cube: tuple[int, ...]) -> tuple[int, int, list]:
     filled = used = 0
     placed = []
+    for piece_bit, mask in board.fixed:
+        filled |= mask
+        used |= piece_bit
+        placed.append((piece_bit, mask))
     for k in cube:
         first = (~filled & (filled + 1)).bit_length() - 1
         piece_bit, mask, _ = board.starting_at[first][k]
@@ -354,6 +417,6 @@ def _cube_start(board: Board, cube: tuple[int, ...]) -> tuple[int, int, list]:
     return filled, used, placed
 
 
-def grid_cells(model: ReferenceModel, grid: Grid) -> dict[tuple[int, int], int]:
+def grid_cells(model: ReferenceModel, grid: Grid) -> dict[tuple[int, ...], int]:
     """A solution as piece index per board cell."""
     return dict(zip(model.board.cells, grid))

@@ -14,6 +14,7 @@ import json
 import math
 import signal
 import sys
+import warnings
 from types import ModuleType
 
 from .. import api
@@ -42,11 +43,15 @@ PARAMETER_FLAGS = {
     "contender": "--contender", "metric": "--metric", "memory": "--memory",
 }
 
+PATH_PARAMETERS = {"output", "results", "checkpoint", "path"}
+
 
 def in_flags(error: InputError) -> InputError:
     """The error as the command line says it: the parameter it names given as its flag."""
     flag = PARAMETER_FLAGS.get(error.field or "")
-    if flag is None or error.file:  # a field of a puzzle file (its `start`) is no flag
+    # a field of a puzzle file (a sliding puzzle's `start`) is no flag; a path given as a
+    # parameter (output, results, checkpoint) is named as the file it is
+    if flag is None or (error.file and error.field not in PATH_PARAMETERS):
         return error
     return InputError(error.message, file=error.file, line=error.line, field=flag)
 
@@ -142,6 +147,9 @@ def build_parser() -> argparse.ArgumentParser:
     count.add_argument("--checkpoint", metavar="FILE",
                        help="record each finished cube in FILE; run again with it to resume")
     listing.add_argument("--limit", type=positive, default=10, help="how many (default 10)")
+    count.add_argument("--limit", type=positive, default=None, metavar="N",
+                       help="stop at the N-th solution: --limit 2 tells whether a puzzle (a "
+                       "challenge) has exactly one solution")
     for command in (solve, count, listing, export, verify, bench):
         command.add_argument(
             "--encoding", default=None,
@@ -157,12 +165,17 @@ def build_parser() -> argparse.ArgumentParser:
     export.add_argument("-o", "--output", required=True, help="the file to write ('-': stdout)")
     bench.add_argument("--repeat", type=positive, default=3, help="runs per backend (default 3)")
     bench.add_argument("--solve", action="store_true", help="time solve instead of count")
-    bench.add_argument("--anchor", choices=["xcover"], default=None,
+    bench.add_argument("--anchor", choices=["xcover", "rowscan"], default=None,
                        help="packing: time our counting path against dancing links (xcover, "
-                       "one thread) side by side; writes results/dlx-bench.*")
+                       "one thread) side by side; writes results/dlx-bench.*. rowscan: time "
+                       "edgecount against a plain C row-scan counter built here (diamond "
+                       "blocks, clue puzzle 1 where present); writes results/edgecount-bench.*")
     bench.add_argument("--search", action="store_true",
                        help="packing: the bitboard search plain against memoised (nodes, nodes/s, "
                        "CPU medians) and xcover's memoised ZDD; writes results/bitboard-search.*")
+    bench.add_argument("--estimate", type=positive, default=None, metavar="PATHS",
+                       help="with --anchor rowscan: also estimate each Eternity II clue "
+                       "puzzle's grids and search by Knuth's estimator over PATHS random paths")
     bench.add_argument("--no-chart", action="store_true",
                        help="do not redraw results/bench-chart.png (needs matplotlib)")
 
@@ -208,6 +221,18 @@ def main(argv: list[str] | None = None) -> int:
     # SIGINT ignored (a background job): the user who sends it means it
     previous = signal.signal(signal.SIGTERM, _terminate)
     previous_int = signal.signal(signal.SIGINT, signal.default_int_handler)
+    with warnings.catch_warnings():  # the library's warnings reach the user, one line each
+        warnings.showwarning = show_warning
+        return _run(args, previous, previous_int)
+
+
+def show_warning(message, category, filename, lineno, file=None, line=None) -> None:
+    """A warning as the command line says it: one line on standard error."""
+    text = " ".join(str(message).split())
+    print(f"puzzlesat: warning: {text}", file=sys.stderr, flush=True)
+
+
+def _run(args: argparse.Namespace, previous, previous_int) -> int:
     try:
         if hasattr(args, "run"):  # a family's own command
             return args.run(args)
@@ -299,15 +324,31 @@ def run_count(puzzle, module, args) -> int:
     options = family_options(module, args, "count")
     count = api.count(
         puzzle, args.backend, args.modulo, args.jobs, args.executor, args.time_limit,
-        args.checkpoint, progress=not args.json, say=report.say, **options,
+        args.checkpoint, progress=not args.json, say=report.say, limit=args.limit, **options,
     )
     if args.json:
         print(json.dumps(count.to_json()))
     else:
         print(count.sentence())
-        for line in module.count_lines(puzzle, count):
-            print(line)
+        if args.limit is not None:
+            print(uniqueness(puzzle.name, count))
+        else:
+            for line in module.count_lines(puzzle, count):
+                print(line)
+    if args.limit is not None:  # the answer asked for: stopping at the limit is no failure
+        return 0
     return 0 if count.complete else 1
+
+
+def uniqueness(name: str, count) -> str:
+    """What a count up to a limit says about the puzzle: unique, several, or none."""
+    if count.number == 0:
+        return f"{name}: no solution"
+    if count.details.get("unique"):
+        return f"{name}: unique: exactly one solution"
+    if count.complete:
+        return f"{name}: not unique: exactly {count.number:,} solutions"
+    return f"{name}: not unique: at least {count.number:,} solutions (stopped at the limit)"
 
 
 def run_verify(puzzle, module, args) -> int:
@@ -327,7 +368,7 @@ def run_verify(puzzle, module, args) -> int:
 
 
 def run_export(puzzle, module, args) -> int:
-    report.check_output(args.output)
+    report.check_export(args.output, args.format)
     options = family_options(module, args, "export")
     text, summary = api.export(puzzle, args.format, **options)
     report.write_export(args.output, text, summary)

@@ -45,7 +45,7 @@ from ..models.mind_lock import (
 from ..models.mind_lock import table as tables
 from ..models.mind_lock.encode import PlanLayout, plan_cnf, plan_cpsat, slide_identities
 from ..outcomes import Count, Solution, Verification
-from ..planning import Plan, PlanError, deepen
+from ..planning import Plan, PlanError, deepen, plan_in_child
 from . import VERIFY_SOLVERS, Family
 
 Say = Callable[[str], None]
@@ -122,17 +122,9 @@ def plan_by_search(puzzle: MindLockPuzzle, start: Position, backend: Backend,
 
 def _search_in_worker(puzzle: MindLockPuzzle, start: Position, backend: Backend,
                       time_limit: float) -> Plan:
-    """The whole deepening in one child process, ended at the time limit: a PySAT solve with a
-    time limit otherwise starts a process for every k."""
-    from ..children import run_in_child
-
-    begin = time.perf_counter()
-    answered, found = run_in_child(plan_by_search, (puzzle, start, backend, None), time_limit,
-                                   label="Mind Lock's planner")
-    if not answered:
-        return Plan([], [], time.perf_counter() - begin, False)
-    found.seconds = time.perf_counter() - begin
-    return found
+    """The whole deepening in one child process, ended at the time limit."""
+    return plan_in_child(plan_by_search, (puzzle, start, backend, None), time_limit,
+                         "Mind Lock's planner")
 
 
 def plan_by_table(puzzle: MindLockPuzzle, start: Position, backend: Backend) -> Plan:

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Iterator
 
 from ..backends import Backend
 from ..backends import reference_packing as reference
 from ..checkpoint import digest
-from ..counting import Runner
+from ..counting import Runner, cube_sizes
 from ..executors import Work
 from ..models.encoded import check_card_encoding, to_dimacs, to_dlx
 from ..models.errors import InputError
@@ -19,14 +20,7 @@ from ..models.packing.encode import (
     encode_cover,
     encode_cpsat,
 )
-from ..models.packing.plan import (
-    MODULI,
-    MODULO_ALIASES,
-    check_mirror,
-    count_plan,
-    mirror_twins,
-    symmetry_group,
-)
+from ..models.packing.plan import MODULI, count_plan, symmetry_group
 from ..models.symmetry import IDENTITY
 from ..outcomes import Count, Solution, Verification
 from ..terminal import draw_packing
@@ -35,49 +29,36 @@ from . import Family, verify_backends
 
 def meaning(puzzle: PackingPuzzle, modulo: str) -> str:
     """What a count of this puzzle counts."""
+    placed = (f" with the {len(puzzle.placed)} pre-placed piece"
+              f"{'s' * (len(puzzle.placed) != 1)} where they are" if puzzle.placed else "")
+    copies = ("; copies of a piece are alike (a covering counts once)"
+              if any(p.count > 1 for p in puzzle.pieces) else "")
     if modulo == "none":
-        copies = any(p.count > 1 for p in puzzle.pieces)
         return (
-            "solutions: ways to cover the board, each piece used once"
-            + ("; copies of a piece are alike (a covering counts once)" if copies else "")
-            + "; rotations and reflections of a solution count as different"
+            f"solutions: ways to cover the board{placed}, each piece used once{copies}; rotations"
+            " and reflections of a solution count as different"
         )
     group = symmetry_group(puzzle, modulo)
-    if modulo == "mirror":
-        return (f"classes of solutions under the board's whole symmetry group, a mirror image "
-                f"turning each piece into its mirror twin (the convention of published one-sided "
-                f"counts; {group.describe()})")
-    turns = "" if puzzle.flip else "rotations only (pieces are not turned over); "
-    return f"classes of solutions under the board's symmetry group ({turns}{group.describe()})"
+    which = "rotation group" if modulo == "rotation" else "symmetry group"
+    mirrors = any(name.startswith("mirror") for name in group.elements)
+    twins = (", a mirror image turning each piece into its mirror twin (the convention of "
+             "published one-sided counts)" if mirrors and not puzzle.flip else "")
+    return f"classes of solutions under the board's {which}{twins} ({group.describe()})"
 
 
 class Packing(Family):
     kind = "packing"
     takes = ("cpsat", "cnf", "cover", "reference")
     options = ("encoding",)
-    export_formats = ("dimacs", "dlx")
+    export_formats = ("dimacs", "dlx", "stl")  # stl: puzzles in space, for 3D printing
     own_backends = {"reference": reference.ReferencePacking}
-    moduli = MODULI
-    modulo_aliases = MODULO_ALIASES
-
-    def check_modulo(self, puzzle: PackingPuzzle, modulo: str) -> str:
-        modulo = super().check_modulo(puzzle, modulo)
-        if modulo == "mirror":
-            check_mirror(puzzle)
-        return modulo
-
-    def moduli_of(self, puzzle: PackingPuzzle) -> tuple[str, ...]:
-        """The conventions that apply to this puzzle ('mirror' for one-sided sets closed under
-        mirror images)."""
-        mirror = not puzzle.flip and mirror_twins(puzzle) is not None
-        return tuple(m for m in self.moduli if m != "mirror" or mirror)
+    moduli = MODULI  # none, symmetry (rotations and mirror images the set allows), rotation
 
     def summary(self, puzzle: PackingPuzzle) -> str:
         cells = puzzle.cells
-        height = max(r for r, _ in cells) - min(r for r, _ in cells) + 1
-        width = max(c for _, c in cells) - min(c for _, c in cells) + 1
-        holes = height * width - len(cells)
-        board = f"{height}x{width}" + (f" with {holes} holes" if holes else "")
+        extent = [max(axis) - min(axis) + 1 for axis in zip(*cells)]
+        holes = math.prod(extent) - len(cells)
+        board = "x".join(map(str, extent)) + (f" with {holes} holes" if holes else "")
         pieces = sum(p.count for p in puzzle.pieces)
         kinds = "" if pieces == len(puzzle.pieces) else f" of {len(puzzle.pieces)} kinds"
         return f"{pieces} pieces{kinds} on {board}; {puzzle.title}"
@@ -154,14 +135,18 @@ class Packing(Family):
                "backend": backend.name, "encoding": encoding}
         if backend.takes == "reference":
             return self._reference_count(puzzle, backend, modulo, runner, key, start)
-        plan = count_plan(puzzle, modulo, min_cubes=backend.cubes_per_job * max(1, runner.jobs))
+        plan = count_plan(puzzle, modulo, min_cubes=runner.cubes_wanted(key, backend.cubes_per_job))
         works = []
         for task in plan.tasks:
             if runner.expired():
                 break
             model = self.encode(puzzle, backend, task.options, encoding)
-            works.append(Work(task.label, backend.name, backend.payload(model), task.cubes,
-                              task.weights, backend.stops_itself, shown=not works))
+            payload = backend.payload(model)
+            # each cube's estimated work, for the time left, where a bar is shown
+            sizes = (cube_sizes(backend.name, payload, task.cubes)
+                     if runner.progress and len(task.cubes) > 1 else None)
+            works.append(Work(task.label, backend.name, payload, task.cubes,
+                              task.weights, backend.stops_itself, shown=not works, sizes=sizes))
         tallies = runner.run(works, key) if len(works) == len(plan.tasks) else []
         complete = len(tallies) == len(plan.tasks) and all(t.complete for t in tallies)
         details: dict[str, object] = {"reduced_by": plan.reduced_by}
@@ -184,8 +169,8 @@ class Packing(Family):
     def _reference_count(self, puzzle, backend, modulo, runner, key, start) -> Count:
         """The reference enumerates every solution; classes by canonical forms."""
         classes = modulo != "none"
-        model = reference.model(puzzle, classes=classes, mirror=modulo == "mirror")
-        cubes = reference.cubes(model, backend.cubes_per_job * max(1, runner.jobs))
+        model = reference.model(puzzle, group=modulo if classes else None)
+        cubes = reference.cubes(model, runner.cubes_wanted(key, backend.cubes_per_job))
         work = Work("reference: all solutions", backend.name, backend.payload(model), cubes)
         [tally] = runner.run([work], key)
         solutions = tally.total(0)
@@ -211,7 +196,7 @@ class Packing(Family):
             backend = resolve(name, self.kind, "count")
             if copies and backend.takes == "cover" and not backend.multiplicities and not backends:
                 continue  # exact cover without multiplicities cannot hold copies
-            for modulo in self.moduli_of(puzzle):
+            for modulo in ("none", "symmetry"):
                 runner = runner_for(unreduced_time_limit if modulo == "none" else None)
                 counts.append(self.count(puzzle, backend, modulo, runner,
                                          encoding if backend.takes == "cnf" else None))
@@ -220,35 +205,37 @@ class Packing(Family):
         finished = [c for c in counts if c.complete]
         solutions = {c.details["solutions"] for c in finished}
         classes = {c.details["classes"] for c in finished if c.modulo == "symmetry"}
-        mirrored = {c.details["classes"] for c in finished if c.modulo == "mirror"}
         why = _disagreement(counts, solutions, classes)
-        if not why and len(mirrored) > 1:
-            why = "the backends DISAGREE on the mirror classes"
         table = verify_table(counts)
         result: dict[str, object] = {}
         if not why:
             total, reduced = solutions.pop(), classes.pop()
-            result_mirror = next(iter(mirrored), None)
             group = symmetry_group(puzzle)
             result = {
                 "puzzle": puzzle.name, "title": puzzle.title, "kind": self.kind,
                 "count": total, "counted": meaning(puzzle, "none"),
                 "classes": reduced, "classes_counted": meaning(puzzle, "symmetry"),
-                **({"mirror_classes": result_mirror,
-                    "mirror_classes_counted": meaning(puzzle, "mirror")} if mirrored else {}),
                 "group": group.to_json(),
                 "published": puzzle.published,
                 "published_agrees": {
                     k: puzzle.published[k] == v
-                    for k, v in (("solutions", total), ("classes", reduced),
-                                 ("mirror_classes", result_mirror))
+                    for k, v in (("solutions", total), ("classes", reduced))
                     if k in puzzle.published
                 },
                 "runs": [_run_json(c) for c in counts],
             }
         return Verification(puzzle.name, not why, why or "", counts, result, table)
 
-    def export(self, puzzle, fmt, encoding=None) -> tuple[str, str]:
+    def export(self, puzzle, fmt, encoding=None) -> tuple[str | dict[str, bytes], str]:
+        if fmt == "stl":  # files to print: every piece and a solution (a folder or a .zip)
+            if puzzle.lattice.dimensions != 3:
+                raise InputError('STL files are made of puzzles in space (lattice = "cubic")',
+                                 field="--format")
+            if encoding is not None:
+                raise InputError("does not apply to STL files", field="--encoding")
+            from ..pictures.packing3d import print_set  # numpy-stl, the optional extra 'stl'
+
+            return print_set(puzzle)
         options = placements(puzzle)
         if fmt == "dlx":
             cover = encode_cover(exact_cover(puzzle, options))

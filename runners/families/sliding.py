@@ -37,7 +37,7 @@ from ..models.errors import InputError
 from ..models.sliding import KIND, METRICS, Move, Position, SlidingPuzzle
 from ..models.sliding.encode import plan_cnf, plan_cpsat, read_plan
 from ..outcomes import Count, Solution, Verification
-from ..planning import Plan, PlanError, deepen
+from ..planning import Plan, PlanError, deepen, plan_in_child
 from . import VERIFY_SOLVERS, Family
 
 Say = Callable[[str], None]
@@ -217,7 +217,11 @@ def replay(puzzle: SlidingPuzzle, start: Position, steps: int, values: list[int]
 def plan_by_search(puzzle: SlidingPuzzle, start: Position, backend: Backend,
                    time_limit: float | None = None, most: int = 1000) -> Plan:
     """An optimal plan by iterative deepening (the shared planning loop): the first k with a
-    plan of at most k moves, each plan replayed against the rules."""
+    plan of at most k moves, each plan replayed against the rules. With a time limit a SAT
+    solver deepens in one child process, ended at the limit."""
+    if time_limit is not None and backend.takes == "cnf":
+        return plan_in_child(plan_by_search, (puzzle, start, backend, None, most), time_limit,
+                             "the sliding-block planner")
     encode = plan_cpsat if backend.takes == "cpsat" else plan_cnf
     return deepen(lambda steps: encode(puzzle, start, steps),
                   lambda steps, values: replay(puzzle, start, steps, values),
@@ -331,8 +335,7 @@ class Sliding(Family):
                              f"search: use backend 'table' ({backend.name} plans, see 'solve')",
                              field="backend")
         if start is not None:
-            raise InputError("count counts every position; --from applies to solve",
-                             field="start")
+            raise InputError("applies to solve; count counts every position", field="start")
         found = table_of(puzzle, memory, progress=runner.progress if hasattr(
             runner, "progress") else False)
         figures = report(found)
@@ -461,28 +464,38 @@ def chosen_positions(found: PuzzleTable, sample: int, seed: int, within: int = P
     return [("farthest", p) for p in far] + [("random", p) for p in drawn]
 
 
+def at_zero(puzzle: SlidingPuzzle, position: Position) -> bool:
+    """Whether a position is where the table's distances start: a goal, else the start."""
+    if puzzle.goal.position is None and not puzzle.goal.cells:
+        return position == puzzle.start
+    return puzzle.is_goal(position)
+
+
 def check_kernel(found: PuzzleTable, positions: list[Position], seed: int) -> dict[str, bool]:
     """The compiled kernel's moves equal the rules' (Python) on the positions given and on 200
-    random reachable ones; each move undone by a move; the table's distances consistent."""
+    random reachable ones, each move undone by a move; the table's distances consistent (a
+    neighbour at most one move farther or nearer, one nearer unless at the goal) on the
+    positions given and 10 random ones."""
     puzzle, build = found.puzzle, found.build
     rng = random.Random(seed)
     codes = build.keys if build.keys is not None else np.arange(build.positions)
-    chosen = list(positions) + [puzzle.decode(int(codes[rng.randrange(build.positions)]))
-                                for _ in range(200)]
+    drawn = [puzzle.decode(int(codes[rng.randrange(build.positions)])) for _ in range(200)]
     checks = {"kernel_moves_equal_the_rules": True, "every_move_undone": True,
               "distances_consistent": True, "hardest_at_gods_number": True}
-    for position in chosen:
+    data = kernel_data(puzzle)
+    for position in list(positions) + drawn:
         code = puzzle.code(position)
         rules = sorted({puzzle.code(p) for _, p in puzzle.neighbours(position)})
-        if sorted(set(kernel_neighbours(puzzle, code))) != rules:
+        if sorted(set(kernel_neighbours(puzzle, code, data))) != rules:
             checks["kernel_moves_equal_the_rules"] = False
         for _, after in puzzle.neighbours(position):
             if position not in {p for _, p in puzzle.neighbours(after)}:
                 checks["every_move_undone"] = False
+    for position in list(positions) + drawn[:10]:
         d = found.distance(position)
         near = [found.distance(p) for _, p in puzzle.neighbours(position)]
         if d is None or any(n is None or abs(n - d) > 1 for n in near) or (
-                d and d - 1 not in near) or (d == 0) != puzzle.is_goal(position):
+                d and d - 1 not in near) or (d == 0) != at_zero(puzzle, position):
             checks["distances_consistent"] = False
     for position in found.hardest()[:5]:
         if found.distance(position) != build.gods_number:

@@ -6,6 +6,8 @@ A solution is a dict (row, col) -> piece index over the board's cells. Holes of 
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from ..models.geometry import Cell, picture_cells
 from ..models.packing import PackingPuzzle
 from . import gallery as galleries
@@ -44,6 +46,28 @@ def _outline(svg: Svg, owner: dict[Cell, object], x0: float, y0: float, size: fl
                          stroke_linecap="round")
 
 
+def draw_owner_grid(svg: Svg, owner: dict[Cell, int], names: list[str], cells: list[Cell],
+                    x0: float, y0: float, size: float, parent,
+                    colour: Callable[[int], str] = piece_colour) -> None:
+    """Cells at (x0, y0) coloured by the piece covering them (white where none), thick lines
+    between pieces, each piece's name on its middle cell."""
+    for r, c in cells:
+        piece = owner.get((r, c))
+        fill = "#ffffff" if piece is None else colour(piece)
+        name = "" if piece is None else names[piece]
+        svg.rect(x0 + c * size, y0 + r * size, size, size, parent, class_="cell", fill=fill,
+                 stroke="#00000033", stroke_width=0.6, data_row=r, data_col=c, data_piece=name)
+    _outline(svg, dict(owner), x0, y0, size, svg.group(parent, class_="outline"))
+    labels = svg.group(parent, class_="names")
+    by_piece: dict[int, list[Cell]] = {}
+    for at, piece in owner.items():
+        by_piece.setdefault(piece, []).append(at)
+    for piece, cells_of in sorted(by_piece.items()):
+        r, c = _label_cell(cells_of)
+        svg.text(x0 + (c + 0.5) * size, y0 + (r + 0.5) * size, names[piece], labels,
+                 size=size * 0.42, fill=text_colour(colour(piece)), font_weight="bold")
+
+
 def draw_solution(
     puzzle: PackingPuzzle, grid: dict[Cell, int], title: str = "", cell: float = CELL
 ) -> Svg:
@@ -55,31 +79,21 @@ def draw_solution(
     if title:
         svg.text(MARGIN, MARGIN + 8, title, size=12, anchor="start")
     cells = svg.group(class_="board")
+    on_board = set(board)
     for r in range(rows):
         for c in range(cols):
-            x, y = MARGIN + c * cell, top + r * cell
-            if (r, c) not in board:
-                if r < len(puzzle.board) and c < len(puzzle.board[r]):
-                    svg.rect(x, y, cell, cell, cells, class_="hole", fill="url(#hatch)",
-                             stroke="#bbbbbb", stroke_width=0.5)
-                continue
-            piece = grid.get((r, c))
-            fill = "#ffffff" if piece is None else piece_colour(piece)
-            name = "" if piece is None else puzzle.pieces[piece].name
-            svg.rect(x, y, cell, cell, cells, class_="cell", fill=fill, stroke="#00000033",
-                     stroke_width=0.6, data_row=r, data_col=c, data_piece=name)
+            if (r, c) not in on_board and c < len(puzzle.board[r]):
+                svg.rect(MARGIN + c * cell, top + r * cell, cell, cell, cells, class_="hole",
+                         fill="url(#hatch)", stroke="#bbbbbb", stroke_width=0.5)
     _hatch(svg)
-    _outline(svg, {k: v for k, v in grid.items()}, MARGIN, top, cell, svg.group(class_="outline"))
-    labels = svg.group(class_="names")
-    by_piece: dict[int, list[Cell]] = {}
-    for at, piece in grid.items():
-        by_piece.setdefault(piece, []).append(at)
-    for piece, cells_of in sorted(by_piece.items()):
-        r, c = _label_cell(cells_of)
-        svg.text(MARGIN + (c + 0.5) * cell, top + (r + 0.5) * cell, puzzle.pieces[piece].name,
-                 labels, size=cell * 0.42, fill=text_colour(piece_colour(piece)),
-                 font_weight="bold")
+    draw_owner_grid(svg, grid, [p.name for p in puzzle.pieces], sorted(board), MARGIN, top, cell,
+                    cells)
     return svg
+
+
+def solution_drawing(puzzle: PackingPuzzle, solution) -> Svg:
+    """A Solution drawn as `draw` draws one (what a notebook shows)."""
+    return draw_solution(puzzle, solution.grid, f"{puzzle.name}: solved by {solution.backend}")
 
 
 def _hatch(svg: Svg) -> None:
@@ -114,35 +128,53 @@ def draw_pieces(puzzle: PackingPuzzle, cell: float = 22, per_row: int = 6) -> Sv
 # ---------------------------------------------------------------- the family's pictures
 
 
+def _in_space(puzzle: PackingPuzzle):
+    """The pictures of puzzles in space (packing3d.py) where the puzzle packs in 3D, else None:
+    the one place the packing pictures look at the lattice."""
+    if puzzle.lattice.dimensions == 3:
+        from . import packing3d  # it draws with this module's colours: imported when needed
+
+        return packing3d
+    return None
+
+
 def pieces(puzzle: PackingPuzzle) -> Svg:
     """What `draw --pieces` draws."""
-    return draw_pieces(puzzle)
+    solid = _in_space(puzzle)
+    return solid.pieces(puzzle) if solid else draw_pieces(puzzle)
 
 
 def gallery(puzzle: PackingPuzzle, modulo: str, cap: int) -> galleries.Gallery:
     """Every solution (or one per class under the board's symmetries), with the count."""
+    solid = _in_space(puzzle)
+    if solid:
+        return solid.gallery(puzzle, modulo, cap)
     grids = found.packing_solutions(puzzle)
-    members = found.packing_classes(puzzle, grids)
+    by = "rotation" if modulo == "rotation" else "symmetry"
+    members = found.packing_classes(puzzle, grids, by)
     classes = len({m.klass for m in members})
-    symmetries = found.packing_symmetries(puzzle)
+    symmetries = found.packing_symmetries(puzzle, by)
     turned = "rotations and reflections" if puzzle.flip else "rotations"
     statement = (
         f"{galleries.plural(len(grids), 'solution')}: ways to cover the board with the "
         f"{len(puzzle.pieces)} pieces, each used once ({turned} of the whole board count as "
         f"different solutions); {galleries.plural(classes, 'class')} under the board's "
-        f"{symmetries} symmetries."
+        f"{symmetries} {'rotations' if by == 'rotation' else 'symmetries'}."
     )
-    shown = found.representatives(members) if modulo == "symmetry" else members
+    shown = found.representatives(members) if modulo != "none" else members
     figures = galleries.figures(shown, modulo != "none", "solution", cap,
-                       lambda grid, caption: draw_solution(puzzle, grid, caption))
+                                lambda grid, caption: draw_solution(puzzle, grid, caption))
     return galleries.Gallery(puzzle.title or puzzle.name, statement, draw_pieces(puzzle),
-                   figures, len(shown))
-
-
+                             figures, len(shown))
 
 
 def page(puzzle: PackingPuzzle, level: int | None = None) -> str:
-    """The page of a packing puzzle: drag, turn, flip, snap, hint, check, undo."""
+    """The page of a packing puzzle: drag, turn, flip, snap, hint, check, undo (a challenge starts
+    from its pre-placed pieces, which stay where they are); in space, the 3D page (turn the box
+    by dragging, step through the assembly)."""
+    solid = _in_space(puzzle)
+    if solid:
+        return solid.page(puzzle)
     size = 34
     grids = found.packing_solutions(puzzle, limit=PAGE_SOLUTIONS + 1)
     complete = len(grids) <= PAGE_SOLUTIONS
@@ -176,6 +208,7 @@ def page(puzzle: PackingPuzzle, level: int | None = None) -> str:
                     "text": text_colour(piece_colour(i))}
                    for i, p in enumerate(puzzle.pieces)],
         "solutions": [[grid[cell] for cell in board_cells] for grid in grids],
+        "placed": {p.piece: [list(c) for c in p.cells] for p in puzzle.placed},
     }
     controls = plays.buttons(("rotate", "Rotate (r)"), ("flip", "Flip (f)"), ("hint", "Hint"),
                         ("check", "Check"), ("undo", "Undo"), ("reset", "Reset"))
@@ -184,6 +217,9 @@ def page(puzzle: PackingPuzzle, level: int | None = None) -> str:
              f"The page holds {total} solutions found by the reference solver: hints follow "
              "them" + (", and a piece placed where no solution has it is outlined in red."
                        if complete else "."))
+    if puzzle.placed:
+        rules += (f" A challenge: {len(puzzle.placed)} pieces are already placed (outlined in "
+                  "black) and stay where they are.")
     help_text = ("Drag a piece onto the board (it snaps to the grid), or click a piece and then "
                  "a cell for its first cell. Right-click or r turns the selected piece "
                  "clockwise, f flips it. Drag a piece off the board to put it back.")

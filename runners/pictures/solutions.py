@@ -16,9 +16,10 @@ from typing import Generic, TypeVar
 from .. import api
 from ..models import edge_matching as em
 from ..models import mind_lock as ml
-from ..models.geometry import Cell, board_symmetries, picture_cells
+from ..models.geometry import Cell
 from ..models.mind_lock import table as ml_table
 from ..models.packing import PackingPuzzle
+from ..models.packing.plan import puzzle_symmetries
 
 G = TypeVar("G")
 
@@ -32,14 +33,16 @@ class Member(Generic[G]):
     orbit: int
 
 
-def group_by_class(grids: Iterable[G], key: Callable[[G], Hashable]) -> list[Member[G]]:
+def group_by_class(grids: Iterable[G], key: Callable, by_index: bool = False
+                   ) -> list[Member[G]]:
     """Solutions with their class (numbered by first appearance) and orbit size.
 
     `key` gives the same value exactly for solutions mapped onto each other by a symmetry
-    (e.g. the least image under the group). Complete only when `grids` holds every solution.
+    (e.g. the least image under the group); it is given each solution, or its index where
+    `by_index`. Complete only when `grids` holds every solution.
     """
     grids = list(grids)
-    keys = [key(g) for g in grids]
+    keys = [key(i) if by_index else key(g) for i, g in enumerate(grids)]
     number: dict[Hashable, int] = {}
     sizes: dict[Hashable, int] = {}
     for k in keys:
@@ -67,20 +70,46 @@ def packing_solutions(puzzle: PackingPuzzle, limit: int | None = None) -> list[d
     return [solution.grid for solution in api.solutions(puzzle, limit=limit)]
 
 
-def packing_classes(puzzle: PackingPuzzle, grids: list[dict[Cell, int]]) -> list[Member]:
-    """The solutions grouped into classes under the board's rotations and reflections."""
-    symmetries = [turn for _, turn in board_symmetries(picture_cells(puzzle.board), puzzle.flip)]
-
-    def key(grid: dict[Cell, int]) -> Hashable:
-        return min(tuple(sorted((turn(cell), piece) for cell, piece in grid.items()))
-                   for turn in symmetries)
-
-    return group_by_class(grids, key)
+def packing_classes(puzzle: PackingPuzzle, grids: list[dict[Cell, int]],
+                    modulo: str = "symmetry") -> list[Member]:
+    """The solutions grouped into classes under the board's symmetries (rotations, and mirror
+    images where the set holds each piece's mirror image: a mirror gives a piece its twin's
+    place) or, modulo 'rotation', its rotations alone."""
+    return group_by_class(grids, packing_class_keys(puzzle, grids, modulo).__getitem__,
+                          by_index=True)
 
 
-def packing_symmetries(puzzle: PackingPuzzle) -> int:
-    """How many symmetries (turns, and reflections if pieces flip) the board has."""
-    return len(board_symmetries(picture_cells(puzzle.board), puzzle.flip))
+def packing_class_keys(puzzle: PackingPuzzle, grids: list[dict[Cell, int]],
+                       modulo: str = "symmetry") -> list[bytes]:
+    """Each solution's least image under the symmetries (pieces listed in the board's cell
+    order), the same exactly for solutions one symmetry maps onto the other. Computed on arrays
+    (numpy): the Soma cube's 11,520 solutions under 48 symmetries take a fraction of a second."""
+    import numpy
+
+    if not grids:
+        return []
+    cells = sorted(puzzle.board_cells)
+    index = {cell: i for i, cell in enumerate(cells)}
+    pieces = numpy.array([[grid[cell] for cell in cells] for grid in grids], dtype=numpy.int16)
+    least = None
+    for symmetry in puzzle_symmetries(puzzle, modulo):
+        where = numpy.array([index[symmetry.move(cell)] for cell in cells])
+        image = numpy.empty_like(pieces)
+        image[:, where] = numpy.asarray(symmetry.twin, dtype=numpy.int16)[pieces]
+        if least is None:
+            least = image
+            continue
+        differ = image != least
+        first = differ.argmax(axis=1)
+        rows = numpy.arange(len(grids))
+        smaller = differ.any(axis=1) & (image[rows, first] < least[rows, first])
+        least[smaller] = image[smaller]
+    return [row.tobytes() for row in least]
+
+
+def packing_symmetries(puzzle: PackingPuzzle, modulo: str = "symmetry") -> int:
+    """How many symmetries of the board the classes are taken under."""
+    return len(puzzle_symmetries(puzzle, modulo))
 
 
 # ---------------------------------------------------------------- edge matching

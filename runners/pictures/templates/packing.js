@@ -5,6 +5,7 @@ const layer = svg.querySelector("#pieces");
 const BOARD = new Set(DATA.cells.map(([r, c]) => `${r},${c}`));
 const CELL_INDEX = new Map(DATA.cells.map(([r, c], i) => [`${r},${c}`, i]));
 let pieces = [];   // per piece: {cells (normalised orientation), at: [row, col] or null}
+const FIXED = DATA.placed || {};  // a challenge's pre-placed pieces: index -> cells, immovable
 let history = [];
 let selected = null;
 
@@ -47,6 +48,12 @@ function agreeing() {  // solutions that agree with every piece on the board
     !piece.at || solution[i] === key(covered(piece))));
 }
 
+function start() {  // every piece in the tray, but a challenge's pieces where it placed them
+  return DATA.pieces.map((p, i) => FIXED[i]
+    ? { cells: normalise(FIXED[i]), at: [Math.min(...FIXED[i].map((x) => x[0])), Math.min(...FIXED[i].map((x) => x[1]))] }
+    : { cells: normalise(p.cells), at: null });
+}
+
 function trayPosition(index) {
   const slot = DATA.tray[index];
   return [slot[0], slot[1]];
@@ -63,6 +70,7 @@ function draw() {
       : trayPosition(i);
     const classes = ["piece"];
     if (selected === i) classes.push("selected");
+    if (FIXED[i]) classes.push("fixed");
     if (piece.at && DATA.complete && !inSomeSolution(i)) classes.push("wrong");
     const g = svgElement("g", {
       class: classes.join(" "), "data-piece": i, "data-name": DATA.pieces[i].name,
@@ -117,6 +125,7 @@ function place(index, at) {  // true when placed
 }
 
 function reorient(index, change) {
+  if (FIXED[index]) { setStatus(`piece ${DATA.pieces[index].name} is placed by the challenge`, false); return; }
   const piece = pieces[index];
   const cells = change(piece.cells);
   remember();
@@ -149,6 +158,10 @@ svg.addEventListener("pointerdown", (event) => {
   if (event.button !== 0) return;
   const index = pieceAt(event);
   const point = svgPoint(svg, event);
+  if (index !== null && FIXED[index]) {
+    setStatus(`piece ${DATA.pieces[index].name} is placed by the challenge`, false);
+    return;
+  }
   if (index === null) {
     const cell = boardCell(point);
     if (cell && selected !== null) {  // the selected piece's first cell on the clicked cell
@@ -213,8 +226,8 @@ document.addEventListener("keydown", (event) => {
 function hint() {
   const fitting = agreeing();
   if (!fitting.length) {  // take off a piece that no embedded solution has where it lies
-    const wrong = pieces.findIndex((p, i) => p.at && !inSomeSolution(i));
-    const index = wrong >= 0 ? wrong : pieces.findIndex((p) => p.at);
+    const wrong = pieces.findIndex((p, i) => p.at && !FIXED[i] && !inSomeSolution(i));
+    const index = wrong >= 0 ? wrong : pieces.findIndex((p, i) => p.at && !FIXED[i]);
     remember();
     pieces[index] = { cells: pieces[index].cells, at: null };
     draw();
@@ -257,11 +270,11 @@ onButton("undo", () => {
 });
 onButton("reset", () => {
   remember();
-  pieces = DATA.pieces.map((p) => ({ cells: normalise(p.cells), at: null }));
+  pieces = start();
   selected = null;
   setStatus("", false);
   draw();
 });
 
-pieces = DATA.pieces.map((p) => ({ cells: normalise(p.cells), at: null }));
+pieces = start();
 draw();

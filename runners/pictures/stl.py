@@ -1,0 +1,94 @@
+"""STL files of a 3D packing puzzle, to print it: every piece, and a solution assembled.
+
+Meshes are the surfaces of unions of unit cubes (solid.triangles: faces shared by two cubes of a
+piece left out, so each piece is one closed body), scaled to a cube's edge in millimetres, and
+written as binary STL by numpy-stl (optional extra `stl`). A print set is what printing sites
+hand out: one file per piece, lying on its flattest side at the origin, and `assembled.stl` with
+every piece at its place in the box (one closed body per piece); `export` writes them to a
+folder or a zip archive (output.write_files).
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Iterable, Sequence
+
+from ..models.errors import InputError
+from .solid import Assembly, Cell3, box_name, triangles
+
+CUBE_MM = 20.0  # a cube's edge: the size of the wooden Soma cube's cubes (about 2 cm)
+
+
+def _numpy_stl():
+    try:
+        import numpy
+        from stl import mesh
+    except ImportError as error:
+        raise InputError(
+            "STL files need the optional package numpy-stl (pip install 'puzzlesat[stl]')",
+            field="--format",
+        ) from error
+    return numpy, mesh
+
+
+def lying_flat(cells: Iterable[Cell3]) -> tuple[Cell3, ...]:
+    """The piece turned (a proper rotation: the axes permuted cyclically, so a chiral piece stays
+    itself) to lie on its flattest side, as many cubes as can be on the bed, at the origin."""
+    cells = list(cells)
+    best = None
+    for shift in range(3):
+        turned = [tuple(cell[(i + shift) % 3] for i in range(3)) for cell in cells]
+        low = [min(c[i] for c in turned) for i in range(3)]
+        placed = tuple(sorted(tuple(c[i] - low[i] for i in range(3)) for c in turned))
+        height = max(c[2] for c in placed) + 1
+        on_bed = sum(1 for c in placed if c[2] == 0)
+        key = (height, -on_bed, placed)
+        if best is None or key < best[0]:
+            best = (key, placed)
+    return best[1]
+
+
+def mesh_of(bodies: Sequence[Iterable[Cell3]], cube: float = CUBE_MM, name: str = ""):
+    """One numpy-stl mesh holding the surface of each body (a union of cells), cube mm a cell."""
+    numpy, mesh = _numpy_stl()
+    tris = [t for body in bodies for t in triangles(body, cube)]
+    made = mesh.Mesh(numpy.zeros(len(tris), dtype=mesh.Mesh.dtype), name=name)
+    made.vectors[:] = numpy.array(tris, dtype=numpy.float32)
+    made.update_normals()
+    return made
+
+
+def stl_bytes(made, name: str) -> bytes:
+    """A mesh as a binary STL file."""
+    from stl import Mode
+
+    buffer = io.BytesIO()
+    made.save(name, fh=buffer, mode=Mode.BINARY)
+    return buffer.getvalue()
+
+
+def _file_name(name: str) -> str:
+    safe = "".join(ch if ch.isalnum() or ch in "-_" else "_" for ch in name)
+    return f"piece-{safe}.stl"
+
+
+def print_set(assembly: Assembly, puzzle: str, cube: float = CUBE_MM,
+              solution: str = "a solution") -> dict[str, bytes]:
+    """The files of a print set, by name: one STL per piece, `assembled.stl`, and README.txt."""
+    files: dict[str, bytes] = {}
+    lines = [
+        f"{puzzle}: {len(assembly.pieces)} pieces to print, and {solution} assembled.",
+        f"Units: millimetres; a cube is {cube:g} mm. Print the pieces slightly undersized "
+        "(or sand them) so that they fit the box.",
+        "",
+    ]
+    for name, cells in assembly.pieces:
+        file_name = _file_name(name)
+        files[file_name] = stl_bytes(mesh_of([lying_flat(cells)], cube, name), name)
+        lines.append(f"{file_name}: piece {name}, {len(cells)} cubes")
+    files["assembled.stl"] = stl_bytes(
+        mesh_of([cells for _, cells in assembly.pieces], cube, "assembled"), "assembled")
+    lines.append(f"assembled.stl: {solution} in the {box_name(assembly.size)} box, each piece a "
+                 "closed body at its place")
+    files["README.txt"] = ("\n".join(lines) + "\n").encode()
+    return files

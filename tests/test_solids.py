@@ -1,0 +1,243 @@
+"""Packing in space: the cubic lattice, solid puzzle files, and counts that agree.
+
+- The Soma cube is counted on every backend, in total, up to the cube's rotations and up to its
+  rotations and reflections (A and B are mirror twins); classes by Burnside's lemma (the count
+  plan) agree with the reference's canonical forms of every solution (its own rotations, found
+  as the closure of two quarter turns, sharing no code with models/geometry.py).
+- Random small solids (random boxes cut into random connected pieces, each turned at random):
+  the plan's counts (Burnside) equal the reference's canonical forms, modulo symmetry and
+  rotation, where the set holds each piece's mirror image and where it does not.
+- Solid puzzle files read layers or coordinates; bad ones fail at their file, line and field.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+
+import pytest
+from _counting import count_packing
+from hypothesis import strategies as st
+from test_properties import MANY, run_property
+
+import puzzlesat
+from puzzlesat.backends import reference_packing
+from puzzlesat.models.errors import InputError
+from puzzlesat.models.files import read_puzzle_text
+from puzzlesat.models.geometry import CUBIC, motions
+from puzzlesat.models.packing import SolidPiece, SolidPuzzle
+from puzzlesat.models.packing.plan import mirror_twins, symmetry_group
+
+SOMA = {"none": 11_520, "rotation": 480, "symmetry": 240}  # counted here, then compared below
+SOLID_EXAMPLES = 6  # about 5 s (10 s on a loaded machine)
+STEPS = [s for s in itertools.product((-1, 0, 1), repeat=3) if sum(map(abs, s)) == 1]
+
+
+def test_the_cubic_lattice_turns_by_24_rotations_and_48_symmetries():
+    assert len(motions(3)) == 48 and len(CUBIC.rotations) == 24
+    assert sum(m.proper for m in motions(2)) == 4
+    cube = list(itertools.product(range(3), repeat=3))
+    assert len(CUBIC.board_symmetries(cube, False)) == 24
+    assert len(CUBIC.board_symmetries(cube, True)) == 48
+    box = list(itertools.product(range(3), range(4), range(5)))
+    assert len(CUBIC.board_symmetries(box, False)) == 4  # a box of three sizes: half-turns
+    assert len(CUBIC.board_symmetries(box, True)) == 8
+
+
+def test_soma_pieces_turn_as_physical_pieces():
+    soma = puzzlesat.load("soma")
+    turns = {p.name: len(CUBIC.orientations(p.cells, False)) for p in soma.pieces}
+    assert turns == {"V": 12, "L": 24, "T": 12, "Z": 12, "A": 12, "B": 12, "P": 8}
+    names = [p.name for p in soma.pieces]
+    twins = mirror_twins(soma)
+    assert {names[i]: names[j] for i, j in enumerate(twins) if i != j} == {"A": "B", "B": "A"}
+    assert symmetry_group(soma).order == 48 and symmetry_group(soma, "rotation").order == 24
+
+
+@pytest.mark.parametrize("backend", ["bitboard", "xcover", "cpsat", "pysat:cadical195",
+                                     "reference"])
+def test_soma_on_every_backend(backend):
+    """The full-size 3D count of the default run: up to rotations and reflections (Burnside,
+    or canonical forms for the reference), with the total that reduction yields."""
+    soma = puzzlesat.load("soma")
+    found = puzzlesat.count(soma, backend, modulo="symmetry", jobs=1)
+    assert found.complete
+    assert (found.details["solutions"], found.number) == (SOMA["none"], SOMA["symmetry"])
+
+
+def test_soma_totals_and_rotation_classes():
+    soma = puzzlesat.load("soma")
+    assert puzzlesat.count(soma, "bitboard", modulo="none", jobs=1).number == SOMA["none"]
+    assert puzzlesat.count(soma, "bitboard", modulo="rotation", jobs=1).number == SOMA["rotation"]
+    # the published figures, compared after counting
+    assert (soma.published["solutions"], soma.published["classes"]) == (
+        SOMA["none"], SOMA["symmetry"])
+
+
+def test_solid_pentominoes_2x3x10_agree_with_the_published_12():
+    box = puzzlesat.load("solid-pentominoes-2x3x10")
+    found = puzzlesat.count(box, "bitboard", modulo="symmetry", jobs=2)
+    assert (found.details["solutions"], found.number) == (96, 12)
+    assert found.number == box.published["classes"]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("backend", ["bitboard", "xcover", "cpsat"])
+def test_solid_pentominoes_3x4x5_by_burnside(backend):
+    box = puzzlesat.load("solid-pentominoes-3x4x5")
+    found = puzzlesat.count(box, backend, modulo="symmetry", jobs=2)
+    assert found.number == box.published["classes"] == 3940
+
+
+@pytest.mark.slow
+def test_tetracubes_2x4x4_on_every_backend():
+    box = puzzlesat.load("tetracubes-2x4x4")
+    for backend in ("bitboard", "xcover", "cpsat", "reference"):
+        for modulo, expected in (("none", 11_120), ("rotation", 1_390), ("symmetry", 695)):
+            assert puzzlesat.count(box, backend, modulo=modulo, jobs=2).number == expected
+
+
+def test_bitboard_refuses_a_solid_beyond_its_items_saying_what_serves(tmp_path):
+    cubes = "\n".join(f"[{a}, {b}, {c}]," for a in range(6) for b in range(6) for c in range(4))
+    pieces = "\n".join(f'D{i} = [[0, 0, 0], [0, 0, 1]]' for i in range(72))
+    path = tmp_path / "big.toml"
+    path.write_text(f'kind = "packing"\nlattice = "cubic"\nboard = [{cubes}]\n[pieces]\n{pieces}\n')
+    with pytest.raises(InputError, match="at most 126 items.*has 216: use xcover or cpsat"):
+        puzzlesat.solve(puzzlesat.load(str(path)), "bitboard")
+
+
+# ---------------------------------------------------------------- random small solids
+
+
+def solid_partition(cells: set, pieces: int, rnd: random.Random) -> list[set]:
+    """Cells split into connected regions grown from random seeds."""
+    free = set(cells)
+    regions = []
+    for seed in rnd.sample(sorted(free), min(pieces, len(free))):
+        free.discard(seed)
+        regions.append({seed})
+    while free:
+        grown = False
+        for region in rnd.sample(regions, len(regions)):
+            border = sorted({tuple(a + s for a, s in zip(cell, step))
+                             for cell in region for step in STEPS} & free)
+            if border:
+                cell = rnd.choice(border)
+                free.discard(cell)
+                region.add(cell)
+                grown = True
+        if not grown:
+            cell = min(free)
+            free.discard(cell)
+            regions.append({cell})
+    return regions
+
+
+@st.composite
+def solid_puzzles(draw) -> SolidPuzzle:
+    rnd = draw(st.randoms(use_true_random=False))
+    size = sorted([draw(st.integers(1, 2)), draw(st.integers(2, 2)), draw(st.integers(2, 3))])
+    cells = set(itertools.product(*(range(n) for n in size)))
+    if draw(st.booleans()) and len(cells) > 6:  # a notch: fewer symmetries
+        cells.discard(max(cells))
+    if draw(st.booleans()):  # a set holding a chiral piece and its mirror image
+        return _twin_puzzle(rnd)
+    regions = solid_partition(cells, draw(st.integers(2, 4)), rnd)
+    pieces = [SolidPiece(chr(65 + i), _shape(rnd.choice(CUBIC.rotations), region))
+              for i, region in enumerate(regions)]
+    return SolidPuzzle(name="random", board=tuple(sorted(cells)), pieces=tuple(pieces))
+
+
+def _shape(motion, region) -> tuple:
+    moved = [motion(cell) for cell in region]
+    low = [min(x) for x in zip(*moved)]
+    return tuple(sorted(tuple(x - x0 for x, x0 in zip(cell, low)) for cell in moved))
+
+
+def _twin_puzzle(rnd: random.Random) -> SolidPuzzle:
+    """A 2x2x4 box holding a piece and its mirror image (each of four cubes), side by side."""
+    left = {(0, 0, 0), (0, 0, 1), (0, 1, 0), (1, 0, 1)}  # a chiral tetracube
+    right = {(a, b, 3 - c) for a, b, c in left}  # its mirror image across the box
+    box = set(itertools.product(range(2), range(2), range(4)))
+    rest = solid_partition(box - left - right, 2, rnd)
+    regions = [left, right, *rest]
+    pieces = [SolidPiece(chr(65 + i), _shape(rnd.choice(CUBIC.rotations), region))
+              for i, region in enumerate(regions)]
+    return SolidPuzzle(name="twins", board=tuple(sorted(box)), pieces=tuple(pieces))
+
+
+def check_solid(puzzle: SolidPuzzle) -> None:
+    for modulo in ("symmetry", "rotation"):
+        solutions, classes, _ = count_packing(puzzle, modulo)
+        board = reference_packing.model(puzzle, group=modulo).board
+        found = list(reference_packing.ReferencePacking().enumerate(
+            reference_packing.ReferenceModel(board, True, False), (), None))
+        canonical = {reference_packing.canonical(board, g) for g in found}
+        assert (solutions, classes) == (len(found), len(canonical)), modulo
+
+
+@pytest.mark.parametrize("examples", [SOLID_EXAMPLES, pytest.param(MANY, marks=pytest.mark.slow)])
+def test_burnside_agrees_with_canonical_forms_on_random_solids(examples):
+    run_property(solid_puzzles(), check_solid, examples)
+
+
+def test_a_set_with_twins_gains_the_mirror_symmetries():
+    puzzle = _twin_puzzle(random.Random(3))
+    assert mirror_twins(puzzle) is not None
+    assert symmetry_group(puzzle).order == 2 * symmetry_group(puzzle, "rotation").order
+    check_solid(puzzle)
+
+
+# ---------------------------------------------------------------- files
+
+SOLID = '''kind = "packing"
+lattice = "cubic"
+board = """
+XX
+XX
+---
+XX
+XX
+"""
+[pieces]
+A = """
+XX
+X.
+---
+X.
+..
+"""
+B = [[0, 0, 0], [0, 0, 1], [0, 1, 1], [1, 1, 1]]
+'''
+
+
+def test_a_solid_file_reads_layers_and_coordinates():
+    puzzle = read_puzzle_text("s.toml", SOLID)
+    assert isinstance(puzzle, SolidPuzzle) and puzzle.lattice is CUBIC
+    assert puzzle.board_cells == sorted(itertools.product(range(2), repeat=3))
+    assert puzzle.pieces[0].cells == [(0, 0, 0), (0, 0, 1), (0, 1, 0), (1, 0, 0)]
+    assert puzzlesat.count(puzzle, "reference").number == puzzlesat.count(puzzle, "cpsat").number
+
+
+@pytest.mark.parametrize("change, line, field, message", [
+    (('lattice = "cubic"', 'lattice = "hexagonal"'), 2, "lattice", "unknown lattice"),
+    (('lattice = "cubic"', 'lattice = "cubic"\nflip = true'), 3, "flip", "mirror image"),
+    (("---\nXX\nXX\n\"\"\"\n[pieces]", "---\nXX\nX,\n\"\"\"\n[pieces]"), 8, "board",
+     "unexpected character ','"),
+    (("---\nX.\n..", "---\n---\nX.\n.."), 15, "pieces.A", "layer 2 is empty"),
+    (("[0, 1, 1], [1, 1, 1]]", "[0, 1, 1], [0, 1, 1]]"), 18, "pieces.B", "listed twice"),
+    (("[0, 1, 1], [1, 1, 1]]", "[0, 1], [1, 1, 1]]"), 18, "pieces.B", "[layer, row, column]"),
+])
+def test_bad_solid_files_name_file_line_and_field(change, line, field, message):
+    with pytest.raises(InputError) as caught:
+        read_puzzle_text("s.toml", SOLID.replace(*change))
+    error = caught.value
+    assert (error.file, error.line, error.field) == ("s.toml", line, field), error
+    assert message in error.message
+    assert "\n" not in str(error)
+
+
+def test_a_count_of_a_solid_says_what_it_counts():
+    found = puzzlesat.count(puzzlesat.load("soma"), "bitboard", modulo="rotation", jobs=1)
+    assert "rotation group (24 symmetries: 24 rotations" in found.counted
+
