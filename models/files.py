@@ -373,8 +373,7 @@ def kinds() -> list[str]:
 
 def foreign_formats() -> list[ForeignFormat]:
     """Every format read as it is, from the readers that have one."""
-    found = [fmt for kind in kinds() for fmt in getattr(_reader(kind), "FOREIGN_FORMATS", ())]
-    return sorted(found, key=lambda fmt: not fmt.exact)
+    return [fmt for kind in kinds() for fmt in getattr(_reader(kind), "FOREIGN_FORMATS", ())]
 
 
 def catalog_dir() -> Path:
@@ -393,7 +392,7 @@ def read_puzzle_text(path: str, text: str):
     """A puzzle from a file's text, by its kind (TOML) or a foreign format's reader."""
     text = text.removeprefix(BYTE_ORDER_MARK)  # written by some editors: accepted, never shown
     formats = foreign_formats()
-    for fmt in formats:
+    for fmt in sorted(formats, key=lambda fmt: not fmt.exact):  # exact headers first
         if fmt.sniff(path, text):
             return fmt.read(path, text)
     try:

@@ -26,6 +26,7 @@ from .counting import Progress, Runner, progress_bar
 from .executors import Executor, executor_named
 from .models import files
 from .models.errors import InputError
+from .models.limits import BuildStopped, building
 from .outcomes import Count, Solution, Verification
 from .registry import default_backend, family_of, names_for, resolve
 
@@ -62,7 +63,13 @@ def solve(puzzle, backend: str | None = None, time_limit: float | None = None,
     fam.check_options(options, fam.options, "solve")
     time_limit = check_time_limit(time_limit)
     chosen = resolve(backend, puzzle.kind, "solve")
-    found = fam.solve(puzzle, chosen, time_limit, **options)
+    begin = time.time()
+    try:
+        with building(None if time_limit is None else begin + time_limit, say):
+            found = fam.solve(puzzle, chosen, time_limit, **options)
+    except BuildStopped as stopped:  # the time limit came before the model was whole
+        found = Solution(puzzle.name, puzzle.kind, None, chosen.name, time.time() - begin,
+                         False, note=str(stopped))
     found.puzzle_object = puzzle
     _say_default(say, backend, puzzle.kind, "solve")
     return found
@@ -118,9 +125,15 @@ def count(puzzle, backend: str | None = None, modulo: str | None = None,
         return _count_to(puzzle, fam, backend, modulo, limit, checkpoint, say, options)
     runner = make_runner(jobs, executor, time_limit, checkpoint, say)
     chosen = resolve(backend, puzzle.kind, "count")
+    begin = time.time()
     with progress_bar(f"{chosen.name}", progress) as shown:
         runner.progress = shown
-        found = fam.count(puzzle, chosen, modulo, runner, **options)
+        try:
+            with building(runner.deadline, say):
+                found = fam.count(puzzle, chosen, modulo, runner, **options)
+        except BuildStopped as stopped:  # nothing counted: the model was not whole
+            found = Count(puzzle.name, None, str(stopped), modulo, False, time.time() - begin,
+                          chosen.name, runner.executor.name)
     _say_default(say, backend, puzzle.kind, "count")
     return found
 

@@ -20,26 +20,39 @@ from .children import WorkerDied
 from .executors import Executor, Result, Work
 from .models.errors import PuzzlesatWarning
 
-Progress = Callable[[int, int, int], None]  # (cubes done, cubes in all, solutions so far)
-# A Progress may also have `share(fraction)`: it is then told the fraction of the estimated work
-# done (cube weights from `cube_weights`), which is what the time left should follow.
+# (work done, work in all, solutions so far): cubes, or, where the works estimate their cubes'
+# sizes (Work.sizes), thousandths of a per cent of the estimated work, so that the time left
+# holds on uneven cubes.
+Progress = Callable[[int, int, int], None]
+SCALE = 100_000  # work units in all when cubes are weighted by their estimated size
 
 
-def cube_weights(work: Work) -> list[float] | None:
-    """Each cube's estimated share of a work's time: the backend's estimate of the cube's search
-    tree (Knuth's random paths for the bitboard search); None where the backend has none.
+def cube_sizes(backend_name: str, payload: object, cubes: list) -> list[float] | None:
+    """Each cube's estimated size, for Work.sizes: the backend's `estimate(state, cube)` of the
+    cube's search tree (the bitboard search: Knuth's random paths), or None where the backend
+    offers none. One place for every family: a backend defines `estimate`, a family passes these
+    sizes with its works.
 
     Cubes are far from even (a third of the one-sided 5x18's classes came in the first tenth of
-    its time), so a time left taken from cubes done misleads; the engine weighs them instead.
-    Any backend (edge matching's too) offers weights by defining `estimate(state, cube)`.
+    its time), so a time left taken from cubes done misleads.
     """
     from .registry import backend as backend_named
 
-    backend = backend_named(work.backend)
+    backend = backend_named(backend_name)
     if not hasattr(backend, "estimate"):
         return None
-    state = backend.prepare_for_estimates(work.payload)
-    return [max(1.0, float(backend.estimate(state, cube))) for cube in work.cubes]
+    state = backend.prepare_for_estimates(payload)
+    return [max(1.0, float(backend.estimate(state, cube))) for cube in cubes]
+
+
+def work_units(works: list[Work]) -> dict[str, list[int]]:
+    """Each cube's share of the progress bar: 1 each, or by the works' estimated sizes (every
+    cube at least 1, so that a cube estimated empty still moves the bar)."""
+    if not any(w.sizes for w in works):
+        return {w.token: [1] * len(w.cubes) for w in works}
+    total = sum(sum(w.sizes or [0.0]) for w in works) or 1.0
+    return {w.token: [max(1, round(SCALE * s / total)) for s in (w.sizes or [0.0] * len(w.cubes))]
+            for w in works}
 
 
 @dataclass
@@ -82,41 +95,30 @@ def run(
                 tally.values[i], tally.finished[i] = tuple(saved), True
             else:
                 pending.setdefault(work.token, []).append(i)
-    total = sum(len(w.cubes) for w in works)
+    units = work_units(works)
+    total = sum(sum(u) for u in units.values())
 
     def shown() -> int:
         return sum(t.total() for t in tallies.values() if t.work.shown)
 
-    done = sum(sum(t.finished) for t in tallies.values())
-    share = getattr(progress, "share", None)
-    weights = {w.token: cube_weights(w) for w in works} if share else {}
-    if share and any(v is None for v in weights.values()):
-        share = None  # a backend without estimates: the bar follows the cubes
-    work_done = sum(weights[t.work.token][i] for t in tallies.values()
-                    for i, f in enumerate(t.finished) if f) if share else 0.0
-    work_total = sum(sum(v) for v in weights.values()) if share else 0.0
+    done = sum(u for t in tallies.values() for u, ok in zip(units[t.work.token], t.finished)
+               if ok)
     if progress:
         progress(done, total, shown())
-        if share:
-            share(work_done / work_total)
 
     def record(work: Work, indexes: list[int], results: list[Result]) -> None:
-        nonlocal done, work_done
+        nonlocal done
         tally = tallies[work.token]
         finished = []
         for i, (values, ok) in zip(indexes, results):
             tally.values[i], tally.finished[i] = tuple(values), ok
             if ok:
                 finished.append(i)
-                done += 1
-                if share:
-                    work_done += weights[work.token][i]
+                done += units[work.token][i]
         if checkpoint and finished:
             checkpoint.record(work.label, finished, [tally.values[i] for i in finished])
         if progress:
             progress(done, total, shown())
-            if share:
-                share(work_done / work_total)
 
     interrupted = False
     try:
@@ -132,7 +134,7 @@ def run(
 @contextmanager
 def progress_bar(what: str, show: bool | Progress | None):
     """A Progress for `count(progress=...)`: True draws a bar on standard error (with the running
-    count, cubes done and an estimate of the time left), a callable is used as it is."""
+    count, the work done and an estimate of the time left), a callable is used as it is."""
     if callable(show):
         yield show
         return
@@ -141,31 +143,16 @@ def progress_bar(what: str, show: bool | Progress | None):
         return
     from tqdm import tqdm
 
-    # tqdm estimates the time left from the pace: of the estimated work where the backend
-    # weighs its cubes (share), else of the cubes
-    bar = tqdm(total=0, desc=what, unit="cube", file=sys.stderr, leave=False, disable=None)
-    weighed = []
+    # tqdm estimates the time left from the cubes' pace
+    bar = tqdm(total=0, desc=what, unit="", file=sys.stderr, leave=False, disable=None,
+               bar_format="{desc}: {percentage:3.0f}%|{bar}| {elapsed}<{remaining}{postfix}")
 
     def update(done: int, total: int, found: int) -> None:
-        if weighed:
-            bar.set_postfix_str(f"{done}/{total} cubes, {found:,} found", refresh=False)
-            return
         if bar.total != total:
             bar.total = total
         bar.update(done - bar.n)
         bar.set_postfix_str(f"{found:,} found", refresh=False)
 
-    def share(fraction: float) -> None:
-        if not weighed:  # the first share: the bar counts thousandths of the estimated work
-            weighed.append(True)
-            bar.reset(total=1000)
-            bar.unit = "‰ work"
-            bar.initial = bar.n = round(1000 * fraction)
-            bar.refresh()
-            return
-        bar.update(round(1000 * fraction) - bar.n)
-
-    update.share = share  # type: ignore[attr-defined]
     try:
         yield update
     finally:

@@ -286,7 +286,7 @@ def json_line(obj: object) -> str:
 def versions() -> dict[str, str]:
     """The versions of Python and of the libraries a result depends on."""
     found = {"python": platform.python_version()}
-    for package in ("puzzlesat", "ortools", "python-sat"):
+    for package in ("puzzlesat", "ortools", "python-sat", "numba"):
         try:
             found[package] = metadata.version(package)
         except metadata.PackageNotFoundError:

@@ -1,12 +1,12 @@
-"""Memoised counting, mirror classes of one-sided sets, and identical pieces (issue 14).
+"""Memoised counting, the conventions of one-sided sets, and identical pieces (issue 14).
 
 - The memoised bitboard search agrees with the plain one, xcover, CP-SAT, a PySAT solver and the
   reference on catalog puzzles and on random boards (holes, margins, one-sided sets closed under
   mirror images, boards with no symmetry, pieces with copies).
-- Classes of one-sided sets (--modulo symmetry, alias mirror: a reflection turns each piece into
-  its mirror twin) counted by Burnside's lemma on the count plan equal the reference's canonical
-  forms, which compute the twins and the board's symmetries in code of their own; rotation
-  classes (--modulo rotation) keep the pieces' names.
+- Classes of one-sided sets closed under mirror images (--modulo symmetry: a reflection turns
+  each piece into its mirror twin, the published convention) and under rotations alone
+  (--modulo rotation), counted by Burnside's lemma on the count plan, equal the reference's
+  canonical forms, which compute the twins and the board's symmetries in code of their own.
 - Copies of a piece (count = N) are interchangeable: the 8x8 domino tilings, counted here, then
   compared with the figure published in 1961; a 30x30 domino board is refused at once, with its
   size, by the bitboard search.
@@ -97,47 +97,33 @@ def test_every_backend_agrees_with_copies_holes_and_margins(puzzle):
 
 @SETTINGS
 @given(puzzles(one_sided=True))
-def test_mirror_classes_by_burnside_equal_canonical_forms(puzzle):
+def test_one_sided_classes_by_burnside_equal_canonical_forms(puzzle):
     if not puzzle.cells or mirror_twins(puzzle) is None:
         return
-    burnside = counts(puzzle, "bitboard", "symmetry")
-    canonical = counts(puzzle, "reference", "symmetry")
-    assert burnside == canonical
+    for modulo in ("symmetry", "rotation"):
+        assert counts(puzzle, "bitboard", modulo) == counts(puzzle, "reference", modulo), modulo
+    mirrored = counts(puzzle, "bitboard", "symmetry")
     rotations = counts(puzzle, "bitboard", "rotation")
-    assert rotations == counts(puzzle, "reference", "rotation")
-    assert rotations[0] == burnside[0]
-    # each class under the whole group holds one or two rotation classes
-    assert burnside[1] <= rotations[1] <= 2 * burnside[1]
-    assert counts(puzzle, "cpsat", "symmetry") == burnside
-    assert counts(puzzle, "bitboard", "mirror") == burnside  # the word of issue 14, an alias
+    assert rotations[0] == mirrored[0]
+    # each class with mirror images merged holds one or two rotation classes
+    assert mirrored[1] <= rotations[1] <= 2 * mirrored[1]
+    assert counts(puzzle, "cpsat", "symmetry") == mirrored
 
 
 def test_one_sided_3x30_in_every_convention():
     puzzle = load("one-sided-pentomino-3x30")
     assert counts(puzzle, "bitboard", "none") == (184, None)
     assert counts(puzzle, "bitboard", "rotation") == (184, 92)
-    assert counts(puzzle, "bitboard", "symmetry") == (184, 46)  # as published
-    found = puzzlesat.count(puzzle, backend="bitboard", modulo="published", jobs=1)
-    assert found.modulo == "symmetry" and found.number == 46
-    assert "mirror twin" in found.counted
+    assert counts(puzzle, "bitboard", "symmetry") == (184, 46)
+    found = puzzlesat.count(puzzle, modulo="symmetry", jobs=1)
+    assert "mirror twin" in found.counted and found.details["classes_by"] == "Burnside's lemma"
 
 
 @pytest.mark.slow
-def test_one_sided_3x30_mirror_classes_on_xcover_and_the_reference():
+def test_one_sided_3x30_classes_on_xcover_and_the_reference():
     puzzle = load("one-sided-pentomino-3x30")
     assert counts(puzzle, "xcover", "symmetry") == (184, 46)
     assert counts(puzzle, "reference", "symmetry") == (184, 46)
-
-
-def test_a_set_without_mirror_images_counts_symmetry_as_rotation_and_says_so():
-    chiral = PackingPuzzle("x", ("XXXX", "XXXX"), (Piece("L", SHAPES["L4"]),
-                                                   Piece("L2", SHAPES["L4"])), False)
-    found = puzzlesat.count(chiral, backend="bitboard", modulo="mirror", jobs=1)
-    rotations = puzzlesat.count(chiral, backend="bitboard", modulo="rotation", jobs=1)
-    assert found.modulo == "symmetry" and found.number == rotations.number
-    assert found.details["solutions"] == rotations.details["solutions"] > 0
-    assert "reflections are left out" in found.counted
-    assert counts(chiral, "reference", "symmetry") == counts(chiral, "bitboard", "symmetry")
 
 
 @pytest.mark.parametrize("name", ["pentomino-8x8-centre-hole", "iq-block-8"])
@@ -192,3 +178,22 @@ def test_copies_take_the_next_free_bits():
     while not search.run(100):
         pass
     assert search.found == 2  # {a}{b} once, not twice; and the two-copy option alone
+
+
+def test_mirror_and_published_are_other_words_for_symmetry():
+    found = puzzlesat.count("one-sided-pentomino-3x30", backend="bitboard", modulo="published",
+                            jobs=1)
+    assert found.modulo == "symmetry" and found.number == 46
+    assert puzzlesat.count("one-sided-pentomino-3x30", backend="bitboard", modulo="mirror",
+                           jobs=1).number == 46
+
+
+def test_a_set_without_mirror_images_counts_symmetry_as_rotation_and_says_so():
+    chiral = PackingPuzzle("x", ("XXXX", "XXXX"), (Piece("L", SHAPES["L4"]),
+                                                   Piece("L2", SHAPES["L4"])), False)
+    found = puzzlesat.count(chiral, backend="bitboard", modulo="symmetry", jobs=1)
+    rotations = puzzlesat.count(chiral, backend="bitboard", modulo="rotation", jobs=1)
+    assert found.number == rotations.number
+    assert found.details["solutions"] == rotations.details["solutions"] > 0
+    assert "reflections are left out" in found.counted
+    assert counts(chiral, "reference", "symmetry") == counts(chiral, "bitboard", "symmetry")

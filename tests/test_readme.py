@@ -6,6 +6,7 @@ The default run checks that every command parses and runs the quick ones in a sc
 
 from __future__ import annotations
 
+import os
 import re
 import shlex
 import subprocess
@@ -16,6 +17,7 @@ import pytest
 
 import puzzlesat
 from puzzlesat.cli import build_parser
+from puzzlesat.pictures import viewer
 
 README = Path(__file__).resolve().parent.parent / "README.md"
 TEXT = README.read_text(encoding="utf-8")
@@ -63,7 +65,17 @@ def runnable(args: list[str]) -> str | None:
     for needle, why in NEEDS.items():
         if any(needle in a for a in args):
             return f"needs {why}"
+    if args[:1] == ["play"] and viewer.three_folder() is None:
+        if puzzlesat.load(args[1]).lattice.dimensions == 3:
+            return f"the 3D page needs three.js ({viewer.INSTALL})"
     return None
+
+
+def environment() -> dict[str, str]:
+    """The commands' environment: where this checkout's three.js is, for the 3D pages (the
+    commands run in a scratch folder, away from the checkout's node_modules)."""
+    found = viewer.three_folder()
+    return {**os.environ, **({"PUZZLESAT_THREE": str(found)} if found else {})}
 
 
 def is_slow(args: list[str]) -> bool:
@@ -98,7 +110,7 @@ def test_every_command_runs(args, folder, tmp_path):
             ["mind-lock", "bench"], ["sliding", "bench"]):
         args = [*args, "--results", str(tmp_path)]  # the project's results stay as committed
     result = subprocess.run([sys.executable, "-m", "puzzlesat.cli", *args], cwd=folder,
-                            capture_output=True, text=True,
+                            capture_output=True, text=True, env=environment(),
                             timeout=None if is_slow(args) else QUICK_LIMIT)
     assert result.returncode == 0, result.stderr
     assert "Traceback" not in result.stderr

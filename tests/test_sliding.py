@@ -4,7 +4,6 @@ table, the compiled moves against the rules, bad files, refusals, the table cach
 from __future__ import annotations
 
 import os
-import warnings
 from pathlib import Path
 
 import pytest
@@ -167,9 +166,7 @@ def test_unwritable_cache_warning_reaches_the_cli(tmp_path, monkeypatch, capsys)
     blocker = tmp_path / "file"
     blocker.write_text("not a folder")
     monkeypatch.setenv("XDG_CACHE_HOME", str(blocker))
-    with warnings.catch_warnings():
-        warnings.simplefilter("error")
-        assert main(["sliding", "table", "rush-hour-51"]) == 0
+    assert main(["sliding", "table", "rush-hour-51"]) == 0
     captured = capsys.readouterr()
     assert "puzzlesat: warning: cannot store the table" in captured.err
     assert "positions reached: 4,780" in captured.out

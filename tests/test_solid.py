@@ -225,3 +225,7 @@ def test_puzzle_cells_turn_without_mirroring():
     bottom, top = solid.layers(made)
     assert bottom == {(0, 0): 0, (0, 1): 0, (1, 0): 0}  # (row, column) as the file draws it
     assert top == {(0, 0): 0, (1, 1): 1}
+
+
+def test_boxes_are_named_shortest_side_first():
+    assert solid.box_name((4, 4, 2)) == "2x4x4" and solid.box_name((3, 10, 2)) == "2x3x10"

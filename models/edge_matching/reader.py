@@ -45,6 +45,7 @@ from pathlib import Path
 
 from ..errors import InputError
 from ..files import ForeignFormat, TomlDoc, whole_number
+from ..limits import MAX_TILES, check_tiles
 from . import (
     RULES,
     Edge,
@@ -52,13 +53,14 @@ from . import (
     FixedTile,
     Look,
     Tile,
+    border_sides,
     cells,
-    fits_frame,
     rotated,
 )
 
 FIELDS = {
-    "kind", "name", "title", "source", "rows", "cols", "rule", "halves", "frame", "apart",
+    "kind", "name", "title", "source", "rows", "cols", "rule", "halves", "frame", "border",
+    "apart",
     "levels", "tiles", "fixed", "colours", "published",
 }
 PUBLISHED = {
@@ -109,6 +111,9 @@ def read_edge_toml(doc: TomlDoc) -> EdgePuzzle:
     doc.reject_unknown("", FIELDS)
     rows = positive(doc, "rows")
     cols = positive(doc, "cols")
+    too_many = check_tiles(rows * cols, f"a {rows:,}x{cols:,} board")
+    if too_many is not None:
+        raise doc.error("rows", too_many.message)
     rule = doc.get("rule", str, "equal")
     if rule not in RULES:
         raise doc.error("rule", f"unknown rule {rule!r} (one of: {', '.join(RULES)})")
@@ -133,6 +138,8 @@ def read_edge_toml(doc: TomlDoc) -> EdgePuzzle:
 
     frame_word = doc.get("frame", str)
     frame = None if frame_word is None else edge("frame", frame_word)
+    border_word = doc.get("border", str)
+    border = None if border_word is None else edge("border", border_word)
     if "apart" in doc.data and "levels" in doc.data:
         raise doc.error("levels", "give apart or levels, not both")
     levels: tuple[str | None, ...] = ()
@@ -231,8 +238,10 @@ def read_edge_toml(doc: TomlDoc) -> EdgePuzzle:
         level=1 if levels else 0,
         file_format=TOML_FORMAT,
         colour_names=dict(colours),
+        border=border,
     )
     check_frame(puzzle, tile_lines, doc.path, "tiles", doc.line_of("frame"))
+    check_size(puzzle, doc.path, doc.line_of("tiles"), "tiles")
     return puzzle
 
 
@@ -285,10 +294,13 @@ def check_frame(
     """Every tile's frame edges must be able to face the border, and fill it exactly."""
     if puzzle.frame is None:
         return
-    board = cells(puzzle)
+    # the frame rule (fits_frame) asks only which sides show the frame and which sides of the
+    # cell face the border: a tile fits somewhere if a turn of its frame sides is the border
+    # sides of some cell (at most 9 kinds on a rectangle), so this is quick on any board
+    kinds = {border_sides(puzzle, cell) for cell in cells(puzzle)}
     for i, tile in enumerate(puzzle.tiles):
-        turns = [rotated(tile.edges, r) for r in range(4)]
-        if not any(fits_frame(puzzle, cell, edges) for cell in board for edges in turns):
+        sides = tuple(edge == puzzle.frame for edge in tile.edges)
+        if not any(rotated(sides, r) in kinds for r in range(4)):
             count = sum(edge == puzzle.frame for edge in tile.edges)
             raise InputError(
                 f"tile {tile.name!r}: its {count} frame edge(s) cannot all face the border of a "
@@ -317,6 +329,16 @@ class PublishedError(ValueError):
 def published_solution_keys(published: dict[str, object]) -> list[str]:
     """The published fields holding a solution drawn as text (not the count 'solutions')."""
     return [k for k in published if k == "solution" or k.startswith("solution_level")]
+
+
+def check_size(puzzle: EdgePuzzle, path: str, line: int | None, field: str) -> None:
+    """Refuse, at its file and line, a board whose model would pass the placement limit."""
+    from .encode import check_size as within_limits
+
+    try:
+        within_limits(puzzle)
+    except InputError as error:
+        raise InputError(error.message, file=path, line=line, field=field) from None
 
 
 def published_looks(puzzle: EdgePuzzle, key: str) -> list[Look]:
@@ -353,6 +375,8 @@ def to_toml(puzzle: EdgePuzzle) -> str:
         lines.append("halves = [" + ", ".join(quote(h) for h in halves) + "]")
     if puzzle.frame is not None:
         lines.append(f"frame = {quote(edge_word(puzzle.frame))}")
+    if puzzle.border is not None:
+        lines.append(f"border = {quote(edge_word(puzzle.border))}")
     if puzzle.levels:
         lines.append("levels = [" + ", ".join(quote(m or "") for m in puzzle.levels) + "]")
     elif puzzle.apart:
@@ -381,6 +405,7 @@ def quote(text: str) -> str:
 # ---------------------------------------------------------------- the C# article's card file
 
 ARTICLE_HALVES = ("HEAD", "TAIL")
+SNIFFED = 2000  # the lines a format is recognised by: quick on a file of a million tiles
 _ARTICLE_SIDE = re.compile(r"^[A-Za-z]+-[A-Za-z]+$")
 
 
@@ -388,7 +413,7 @@ def sniff_article(path: str, text: str) -> bool:
     """Card lines `Name SIDE SIDE ...` with sides WORD-WORD after three header lines (or .in)."""
     if Path(path).suffix in (".in", ".toml"):
         return Path(path).suffix == ".in"
-    body = [line.split() for line in text.splitlines()[3:] if line.strip()]
+    body = [line.split() for line in text.splitlines()[3:SNIFFED] if line.strip()]
     return bool(body) and all(
         len(words) >= 2 and all(_ARTICLE_SIDE.match(w) for w in words[1:]) for words in body
     )
@@ -474,7 +499,8 @@ def sniff_e2(path: str, text: str) -> bool:
     """
     if Path(path).suffix in (".toml", ".in"):
         return False
-    lines = [line for _, line in _e2_lines(text) if not line.lstrip().startswith("#")]
+    lines = [line for _, line in _e2_lines(text)[:SNIFFED]
+             if not line.lstrip().startswith("#")]
     if not lines or any(_TOML_LINE.match(line) for line in lines):
         return False
     if any(_ARTICLE_SIDE.match(word) for line in lines for word in line.split()):
@@ -539,6 +565,9 @@ def read_e2(path: str, text: str) -> EdgePuzzle:
             f"{hints} hint lines: hints are not supported (their meaning is not documented "
             "with the instances)", first_line, "hints",
         )
+    too_many = check_tiles(len(lines) - 1 - hints, E2_FORMAT, "piece")
+    if too_many is not None:
+        raise bad(too_many.message.removeprefix(E2_FORMAT + ": "), lines[1 + hints + MAX_TILES][0])
     tiles, tile_lines = [], []
     for number, line in lines[1 + hints:]:
         words = line.split()
@@ -578,6 +607,7 @@ def read_e2(path: str, text: str) -> EdgePuzzle:
         file_format=E2_FORMAT,
     )
     check_frame(puzzle, tile_lines, path, "piece", first_line)
+    check_size(puzzle, path, first_line, "piece")
     return puzzle
 
 

@@ -7,6 +7,7 @@ from pysat.card import CardEnc
 from pysat.formula import IDPool
 
 from ..encoded import CARD_ENCODINGS, CnfModel, CoverModel, CpsatModel
+from ..limits import step
 from . import ExactCover
 
 DEFAULT_CARD_ENCODING = "pairwise"
@@ -31,9 +32,15 @@ def encode_cpsat(cover: ExactCover) -> CpsatModel:
     from ortools.sat.python import cp_model
 
     model = cp_model.CpModel()
-    use = [model.new_bool_var(label) for label in cover.labels]
+    use = []
+    for k, label in enumerate(cover.labels):
+        if k % 8192 == 0:
+            step("CP-SAT variables", k, len(cover.labels))
+        use.append(model.new_bool_var(label))
     needed = cover.multiplicity or [1] * len(cover.columns)
-    for rows, times in zip(columns_of(cover), needed):
+    for n, (rows, times) in enumerate(zip(columns_of(cover), needed)):
+        if n % 1024 == 0:
+            step("CP-SAT constraints", n, len(cover.columns))
         if times == 1 and len(set(rows)) == len(rows):
             model.add_exactly_one(use[k] for k in rows)
         else:  # copies of a piece: as many placements as copies
@@ -53,7 +60,9 @@ def encode_cnf(cover: ExactCover, encoding: str = DEFAULT_CARD_ENCODING) -> CnfM
     pool = IDPool(start_from=n + 1)
     clauses: list[list[int]] = []
     needed = cover.multiplicity or [1] * len(cover.columns)
-    for rows, times in zip(columns_of(cover), needed):
+    for number, (rows, times) in enumerate(zip(columns_of(cover), needed)):
+        if number % 256 == 0:
+            step("CNF constraints", number, len(cover.columns))
         lits = []
         for k in rows:
             if k + 1 in lits:  # a row placing two copies counts twice: a copy of its variable

@@ -141,10 +141,10 @@ class Bundle:
 
 
 def fixed_options(options: list[Placement], symmetry: Symmetry,
-                  counts: list[int] | None = None) -> list[Placement | Bundle]:
+                  counts: tuple[int, ...] | None = None) -> list[Placement | Bundle]:
     """The options of the exact cover whose solutions are those `symmetry` leaves unchanged:
-    each placement with its images under the symmetry's powers, where they fit together and use
-    no piece more often than it has copies (`counts`; one of each by default)."""
+    each placement with its images under the symmetry's powers, where they fit together (no
+    piece more often than it has copies, `counts`; once each when None)."""
     known = {(p.piece, frozenset(p.cells)) for p in options}
     found: list[Placement | Bundle] = []
     seen: set = set()
@@ -166,9 +166,10 @@ def fixed_options(options: list[Placement], symmetry: Symmetry,
             continue
         pieces = [piece for piece, _ in cycle]
         cells = [c for _, covered in cycle for c in covered]
-        fits = all(pieces.count(i) <= (counts[i] if counts else 1) for i in set(pieces))
-        if fits and len(set(cells)) == len(cells):
-            found.append(Bundle(tuple(pieces), tuple(sorted(cells))))
+        uses = Counter(pieces)
+        if all(n <= (counts[i] if counts else 1) for i, n in uses.items()) and len(
+                set(cells)) == len(cells):
+            found.append(Bundle(tuple(sorted(pieces)), tuple(sorted(cells))))
     return found
 
 
@@ -192,30 +193,30 @@ def count_plan(puzzle: PackingPuzzle, modulo: str, min_cubes: int = 1) -> CountP
     # Each orbit becomes a cube, so the piece with the fewest orbits leaves the least work
     # (measured on IQ Block 10: CPU time grows with the orbits, 12 orbits 3x faster than 35);
     # among those, the one whose orbits are largest reduces most.
-    # Only a piece of one copy can be reduced (where copies are, "the piece is here" does not
-    # split the solutions); with none, every solution is counted and Burnside still applies.
-    orbits_of = {i: placement_orbits(i, options, group)
-                 for i, piece in enumerate(puzzle.pieces) if piece.count == 1}
-    if not orbits_of:
+    # only a piece of one copy can be held to one placement per orbit
+    single = [i for i, piece in enumerate(puzzle.pieces) if piece.count == 1]
+    orbits_of = {i: placement_orbits(i, options, group) for i in single}
+    if orbits_of:
+        best = min(orbits_of, key=lambda i: (len(orbits_of[i]),
+                                             -sum(size for _, size in orbits_of[i])))
+        orbits = orbits_of[best]
+        cubes, weights = [], []
+        for k, size in orbits:
+            for cube in split_cubes(puzzle, options, [(k + 1,)],
+                                    max(1, min_cubes // len(orbits))):
+                cubes.append(cube)
+                weights.append(size)
+        tasks = [CountTask("one placement per orbit", options, cubes, weights)]
+        reduced = puzzle.pieces[best].name
+    else:  # every piece has copies: every solution is counted, classes by Burnside
         cubes = split_cubes(puzzle, options, [()], min_cubes)
         tasks = [CountTask("all solutions", options, cubes, [1] * len(cubes))]
-        for symmetry in group[1:]:
-            fixed = fixed_options(options, symmetry, [p.count for p in puzzle.pieces])
-            tasks.append(CountTask(f"fixed by {symmetry.name}", fixed, [()], [1]))
-        return CountPlan(modulo, symmetry_group(puzzle, modulo), tasks)
-    best = min(orbits_of, key=lambda i: (len(orbits_of[i]), -sum(n for _, n in orbits_of[i])))
-    orbits = orbits_of[best]
-    cubes, weights = [], []
-    for k, size in orbits:
-        for cube in split_cubes(puzzle, options, [(k + 1,)], max(1, min_cubes // len(orbits))):
-            cubes.append(cube)
-            weights.append(size)
-    tasks = [CountTask("one placement per orbit", options, cubes, weights)]
+        reduced = None
+    counts = tuple(p.count for p in puzzle.pieces)
     for symmetry in group[1:]:
-        fixed = fixed_options(options, symmetry, [p.count for p in puzzle.pieces])
+        fixed = fixed_options(options, symmetry, counts)
         tasks.append(CountTask(f"fixed by {symmetry.name}", fixed, [()], [1]))
-    return CountPlan(modulo, symmetry_group(puzzle, modulo), tasks,
-                     reduced_by=puzzle.pieces[best].name)
+    return CountPlan(modulo, symmetry_group(puzzle, modulo), tasks, reduced_by=reduced)
 
 
 def symmetry_group(puzzle: PackingPuzzle, modulo: str = "symmetry") -> Group:

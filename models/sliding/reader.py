@@ -246,7 +246,7 @@ read = read_sliding  # the reader models/files.py finds by convention
 
 # ---------------------------------------------------------------- Knuth's sliding.w format
 
-KNUTH_FORMAT = "the input format of Knuth's sliding.w"
+KNUTH_FORMAT = "Knuth's sliding.w format"
 _SIZE = re.compile(r"^\s*(\d+)\s*x\s*(\d+)\b\s*(.*)$")
 _PIECE = re.compile(r"^\s*([0-9a-fA-F])\s*=\s*([01/]+)\s*$")
 _INSTANCE_LETTERS = "ghijklmnopqrstuvwyzGHIJKLMNOPQRSTUVWYZ"

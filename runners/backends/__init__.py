@@ -26,6 +26,7 @@ TAKES = (
     "cover",  # models.encoded.CoverModel: exact cover (with colours), for dancing links
     "reference",  # a family's own reference-solver data, built independently of the encoders
     "table",  # a family's lookup table (Mind Lock's God's-algorithm table)
+    "tables",  # models.edge_matching.tables.EdgeTables: the compiled edge-matching counter's
 )
 
 

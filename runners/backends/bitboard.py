@@ -455,14 +455,13 @@ def warm_up() -> float:
 
 
 def check_items(model: CoverModel) -> None:
-    """A model beyond the bitboard's items (a copy of a piece is an item) is refused before any
-    work, saying what serves."""
+    """A model beyond the bitboard's items is refused before any work, saying what serves."""
     needed = sum(model.multiplicity or [1] * len(model.items))
     if needed > MAX_ITEMS:
-        serves = "cpsat or a pysat solver" if model.multiplicity else "xcover or cpsat"
         raise InputError(
             f"bitboard takes at most {MAX_ITEMS} items (board cells, pieces and copies of "
-            f"pieces); this puzzle has {needed:,}: use {serves}", field="backend")
+            f"pieces); this puzzle has {needed:,}: use cpsat"
+            + ("" if model.multiplicity else " or xcover"), field="backend")
 
 
 @dataclass

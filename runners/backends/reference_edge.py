@@ -132,18 +132,23 @@ def build(puzzle: EdgePuzzle) -> Graph:
         right_of.append(sum(m for e, m in with_left.items() if _fit(right, e, rule)))
         below_of.append(sum(m for e, m in with_top.items() if _fit(bottom, e, rule)))
 
-    # domains: the frame edge faces the outer border, every border side shows it, nowhere else
+    # domains: the frame edge faces the outer border, every border side shows it, nowhere else;
+    # the border edge shows on every border side (and may show inside)
     all_nodes = (1 << nodes) - 1
     domain = []
     for r in range(rows):
         for c in range(cols):
-            if puzzle.frame is None:
+            if puzzle.frame is None and puzzle.border is None:
                 domain.append(all_nodes)
                 continue
             outside = (r == 0, c == cols - 1, r == rows - 1, c == 0)
             mask = 0
             for n, edges in enumerate(node_edges):
-                if all((edges[s] == puzzle.frame) == outside[s] for s in range(4)):
+                framed = puzzle.frame is None or all(
+                    (edges[s] == puzzle.frame) == outside[s] for s in range(4))
+                bordered = puzzle.border is None or all(
+                    edges[s] == puzzle.border for s in range(4) if outside[s])
+                if framed and bordered:
                     mask |= 1 << n
             domain.append(mask)
 

@@ -18,7 +18,7 @@ from ..models.limits import check_placements
 from ..models.packing import PackingPuzzle
 from . import Backend, Outcome
 
-Grid = tuple[int, ...]  # the piece index on every board cell, in its fill order (copies alike)
+Grid = tuple[int, ...]  # the piece index on every board cell, in its fill order
 
 
 @dataclass
@@ -27,12 +27,12 @@ class Board:
 
     cells: list[tuple[int, ...]]
     # first bit -> [(piece bit, cell mask, the piece bit that must be used before it)]: the
-    # copies of a piece are placed in order, so each covering is found once
+    # copies of a piece (count = N) are placed in order, so each covering is found once
     starting_at: list[list[tuple[int, int, int]]]
-    pieces: int  # pieces counted with their copies
-    types: list[int]  # each piece bit's piece in the file
+    pieces: int  # piece bits: the pieces with their copies
     symmetries: list[tuple[list[int], list[int]]]  # (cell permutation, piece relabelling)
     fixed: list[tuple[int, int]] = field(default_factory=list)  # a challenge's placed pieces
+    types: list[int] = field(default_factory=list)  # each piece bit's piece in the file
 
 
 def _turn(cells: list[tuple[int, int]], quarter_turns: int, mirrored: bool) -> frozenset:
@@ -99,6 +99,7 @@ def build(puzzle: PackingPuzzle) -> Board:
     check_placements(tries, f"{len(puzzle.pieces):,} pieces", "pieces")
     held = {p.piece: sum(1 << bit[tuple(c)] for c in p.cells) for p in puzzle.placed}
     types = [index for index, piece in enumerate(puzzle.pieces) for _ in range(piece.count)]
+    first_bit = {index: types.index(index) for index in range(len(puzzle.pieces))}
     for index, piece in enumerate(puzzle.pieces):
         masks = set()
         for variant in variants_of[piece.name]:
@@ -116,13 +117,13 @@ def build(puzzle: PackingPuzzle) -> Board:
             if held[index] not in masks:
                 raise ValueError(f"placed piece {piece.name} is not one of its placements")
             continue
-        copy = types.index(index)
+        copy = first_bit[index]
         for mask in masks:
             first = (mask & -mask).bit_length() - 1
             for k in range(copy, copy + piece.count):
                 starting_at[first].append((1 << k, mask, (1 << (k - 1)) if k > copy else 0))
-    fixed = [(1 << types.index(index), mask) for index, mask in sorted(held.items())]
-    return Board(cells, starting_at, len(types), types, [], fixed)
+    fixed = [(1 << first_bit[index], mask) for index, mask in sorted(held.items())]
+    return Board(cells, starting_at, len(types), [], fixed, types)
 
 
 def _twins(puzzle: PackingPuzzle) -> list[int] | None:
@@ -244,12 +245,11 @@ def copies_of(board: Board, placed: list[tuple[int, int]]) -> Grid:
 
 
 def canonical(board: Board, grid: Grid, copies: Grid | None = None) -> tuple:
-    """The least image of a solution under the board's symmetries (each piece relabelled as
-    the symmetry says: its mirror twin under a mirror image of a one-sided set): one per class.
-    A cell's image is its piece and which of the pieces met so far covers it, so that copies of
-    a piece are told apart by where they lie, never by a name (`copies`: which placed piece
-    covers each cell; None where every piece is one of a kind)."""
-    copies = grid if copies is None else copies
+    """The least image of a solution under the board's symmetries: one per class. With copies
+    of a piece (`copies`: which placed piece covers each cell), a cell's image is its piece and
+    which of the pieces met so far covers it, so copies are told apart by where they lie."""
+    if copies is None:
+        return min(tuple(relabel[grid[i]] for i in perm) for perm, relabel in board.symmetries)
     images = []
     for perm, relabel in board.symmetries:
         met: dict[int, int] = {}
@@ -259,8 +259,11 @@ def canonical(board: Board, grid: Grid, copies: Grid | None = None) -> tuple:
 
 
 def is_canonical(board: Board, placed: list[tuple[int, int]]) -> bool:
-    """Whether a solution is its class's canonical form (the identity's image is the least)."""
-    grid, copies = grid_of(board, placed), copies_of(board, placed)
+    """Whether a solution is its class's canonical form."""
+    grid = grid_of(board, placed)
+    if board.pieces == len(set(board.types)):  # every piece one of a kind
+        return canonical(board, grid) == grid
+    copies = copies_of(board, placed)
     met: dict[int, int] = {}
     own = tuple((grid[i], met.setdefault(copies[i], len(met))) for i in range(len(grid)))
     return canonical(board, grid, copies) == own
@@ -268,8 +271,7 @@ def is_canonical(board: Board, placed: list[tuple[int, int]]) -> bool:
 
 def _area_mismatch(puzzle: PackingPuzzle, board: Board) -> bool:
     """Whether the pieces, every copy counted, cover other than the board's area."""
-    area = sum(len(piece.cells) * piece.count for piece in puzzle.pieces)
-    return area != len(board.cells)
+    return sum(len(piece.cells) * piece.count for piece in puzzle.pieces) != len(board.cells)
 
 
 # ---------------------------------------------------------------- the backend

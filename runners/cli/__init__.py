@@ -165,12 +165,17 @@ def build_parser() -> argparse.ArgumentParser:
     export.add_argument("-o", "--output", required=True, help="the file to write ('-': stdout)")
     bench.add_argument("--repeat", type=positive, default=3, help="runs per backend (default 3)")
     bench.add_argument("--solve", action="store_true", help="time solve instead of count")
-    bench.add_argument("--anchor", choices=["xcover"], default=None,
+    bench.add_argument("--anchor", choices=["xcover", "rowscan"], default=None,
                        help="packing: time our counting path against dancing links (xcover, "
-                       "one thread) side by side; writes results/dlx-bench.*")
+                       "one thread) side by side; writes results/dlx-bench.*. rowscan: time "
+                       "edgecount against a plain C row-scan counter built here (diamond "
+                       "blocks, clue puzzle 1 where present); writes results/edgecount-bench.*")
     bench.add_argument("--search", action="store_true",
                        help="packing: the bitboard search plain against memoised (nodes, nodes/s, "
                        "CPU medians) and xcover's memoised ZDD; writes results/bitboard-search.*")
+    bench.add_argument("--estimate", type=positive, default=None, metavar="PATHS",
+                       help="with --anchor rowscan: also estimate each Eternity II clue "
+                       "puzzle's grids and search by Knuth's estimator over PATHS random paths")
     bench.add_argument("--no-chart", action="store_true",
                        help="do not redraw results/bench-chart.png (needs matplotlib)")
 

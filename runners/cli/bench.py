@@ -72,6 +72,8 @@ def bench(args: argparse.Namespace) -> int:
     report.check_folder(args.results)
     if args.search:
         return bench_search(args)
+    if args.anchor == "rowscan":
+        return bench_against_rowscan(args)
     if args.anchor:
         return bench_against_dancing_links(args)
     if not args.puzzles:
@@ -170,6 +172,19 @@ def bench_search(args: argparse.Namespace) -> int:
               f"{row['median_cpu_seconds']:8.2f} s CPU {row['nodes']:>12,} nodes {rate} "
               f"ratio {row['ratio_to_plain']:.2f}")
     report.say(f"wrote {Path(args.results) / 'bitboard-search.md'}")
+    return 0
+
+
+def bench_against_rowscan(args: argparse.Namespace) -> int:
+    """`bench --anchor rowscan`: runners/benchmarks/edgecount.py, in this process."""
+    from ..benchmarks import edgecount
+
+    figures = edgecount.run(args.repeat, Path(args.results), report.say)
+    report.say(f"wrote {Path(args.results) / 'edgecount-bench.md'}")
+    if args.estimate:
+        rate = min(r["edgecount_nodes_per_second"] for r in figures["rates"])
+        edgecount.estimate_clues(args.estimate, Path(args.results), rate, report.say)
+        report.say(f"wrote {Path(args.results) / 'eternity-ii-estimates.json'}")
     return 0
 
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import argparse
 import sys
-import warnings
 from pathlib import Path
 
 from .. import output as report
@@ -128,6 +127,9 @@ def table_lines(figures: dict) -> list[str]:
               *(f"{d:>8}  {n:>9,}" for d, n in figures["distance_counts"].items())]
     lines.append(f"table: {figures['table_bytes']:,} bytes (sorted codes and 2 bits a position)"
                  f"; searched in {figures['search_seconds']:.2f} s"
+                 + (f" (memory estimated before it started: "
+                    f"{figures['memory_estimate_bytes'] / 2**20:,.0f} MiB)"
+                    if figures["memory_estimate_bytes"] else " (read from the cache)")
                  + ("" if figures["compiled"] else " (numba not installed: not compiled)"))
     differs = [k for k, ok in figures["published_agrees"].items() if not ok]
     if differs:
@@ -150,12 +152,8 @@ def _puzzle(args: argparse.Namespace):
 
 def table_command(args: argparse.Namespace) -> int:
     puzzle = _puzzle(args)
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        found = family.table_of(puzzle, args.memory, progress=sys.stderr.isatty())
-    for warning in caught:
-        print(f"puzzlesat: warning: {warning.message}", file=sys.stderr)
-    for note in found.notes:
+    found = family.table_of(puzzle, args.memory, progress=sys.stderr.isatty())
+    for note in found.notes:  # a warning (the cache not written) is shown by the command line
         report.say(note)
     figures = family.report(found)
     if args.json:

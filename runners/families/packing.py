@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from ..backends import Backend
 from ..backends import reference_packing as reference
 from ..checkpoint import digest
-from ..counting import Runner
+from ..counting import Runner, cube_sizes
 from ..executors import Work
 from ..models.encoded import check_card_encoding, to_dimacs, to_dlx
 from ..models.errors import InputError
@@ -37,12 +37,12 @@ def meaning(puzzle: PackingPuzzle, modulo: str) -> str:
     """What a count of this puzzle counts."""
     placed = (f" with the {len(puzzle.placed)} pre-placed piece"
               f"{'s' * (len(puzzle.placed) != 1)} where they are" if puzzle.placed else "")
+    copies = ("; copies of a piece are alike (a covering counts once)"
+              if any(p.count > 1 for p in puzzle.pieces) else "")
     if modulo == "none":
-        copies = any(p.count > 1 for p in puzzle.pieces)
         return (
-            f"solutions: ways to cover the board{placed}, each piece used once"
-            + ("; copies of a piece are alike (a covering counts once)" if copies else "")
-            + "; rotations and reflections of a solution count as different"
+            f"solutions: ways to cover the board{placed}, each piece used once{copies}; rotations"
+            " and reflections of a solution count as different"
         )
     group = symmetry_group(puzzle, modulo)
     if modulo == "rotation":
@@ -54,7 +54,7 @@ def meaning(puzzle: PackingPuzzle, modulo: str) -> str:
         return (f"classes of solutions under the board's rotations only: the set lacks some "
                 f"piece's mirror image, so reflections are left out and 'symmetry' equals "
                 f"'rotation' ({group.describe()})")
-    return (f"classes of solutions under the board's whole symmetry group, a reflection turning "
+    return (f"classes of solutions under the board's symmetry group, a reflection turning "
             f"each piece into its mirror twin (the convention of published counts of sets "
             f"with mirror twins, one-sided pentominoes or the Soma cube; "
             f"{group.describe()})")
@@ -156,8 +156,12 @@ class Packing(Family):
             if runner.expired():
                 break
             model = self.encode(puzzle, backend, task.options, encoding)
-            works.append(Work(task.label, backend.name, backend.payload(model), task.cubes,
-                              task.weights, backend.stops_itself, shown=not works))
+            payload = backend.payload(model)
+            # each cube's estimated work, for the time left, where a bar is shown
+            sizes = (cube_sizes(backend.name, payload, task.cubes)
+                     if runner.progress and len(task.cubes) > 1 else None)
+            works.append(Work(task.label, backend.name, payload, task.cubes,
+                              task.weights, backend.stops_itself, shown=not works, sizes=sizes))
         tallies = runner.run(works, key) if len(works) == len(plan.tasks) else []
         complete = len(tallies) == len(plan.tasks) and all(t.complete for t in tallies)
         details: dict[str, object] = {"reduced_by": plan.reduced_by}

@@ -16,7 +16,7 @@ from . import gallery as galleries
 from . import solutions as found
 from . import stl as print_stl
 from . import viewer
-from .solid import Assembly, Cell3, draw_pieces, draw_solution
+from .solid import Assembly, Cell3, box_name, draw_pieces, draw_solution
 from .svg import Svg
 
 PAGE_SOLUTIONS = 24  # solutions a 3D page holds (the first the solver finds)
@@ -50,9 +50,9 @@ def draw(puzzle: SolidPuzzle, grid: dict, caption: str) -> Svg:
 
 
 def _box(puzzle: SolidPuzzle) -> str:
-    layers, rows, columns = _extent(puzzle.board_cells)
-    full = len(puzzle.board_cells) == layers * rows * columns
-    return f"the {rows}x{columns}x{layers} box" if full else "the solid"
+    extent = _extent(puzzle.board_cells)
+    full = len(puzzle.board_cells) == extent[0] * extent[1] * extent[2]
+    return f"the {box_name(extent)} box" if full else "the solid"
 
 
 def gallery(puzzle: SolidPuzzle, modulo: str, cap: int) -> galleries.Gallery:

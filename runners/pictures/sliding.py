@@ -40,7 +40,7 @@ def draw_board(svg: Svg, puzzle: SlidingPuzzle, position: Position, x: float, y:
     for c in range(puzzle.rows * puzzle.columns):
         r, k = divmod(c, puzzle.columns)
         on = c in puzzle.cells
-        svg.rect(x + k * cell, y + r * cell, cell, cell, group, class_="board-cell",
+        svg.rect(x + k * cell, y + r * cell, cell, cell, group, class_="cell board-cell",
                  data_cell=c, fill="#f3f3f3" if on else "#555555", stroke="#cccccc")
     for c in puzzle.goal.cells:
         r, k = divmod(c, puzzle.columns)

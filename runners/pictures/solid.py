@@ -81,6 +81,11 @@ class Assembly:
         return self.colours[index] if self.colours else piece_colour(index)
 
 
+def box_name(size: Sequence[int]) -> str:
+    """A box as puzzle makers name it, shortest side first: '2x3x10'."""
+    return "x".join(str(n) for n in sorted(size))
+
+
 def _add(a: Cell3, b: Direction) -> Cell3:
     return (a[0] + b[0], a[1] + b[1], a[2] + b[2])
 

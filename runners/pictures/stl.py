@@ -14,7 +14,7 @@ import io
 from collections.abc import Iterable, Sequence
 
 from ..models.errors import InputError
-from .solid import Assembly, Cell3, triangles
+from .solid import Assembly, Cell3, box_name, triangles
 
 CUBE_MM = 20.0  # a cube's edge: the size of the wooden Soma cube's cubes (about 2 cm)
 
@@ -86,10 +86,9 @@ def print_set(assembly: Assembly, puzzle: str, cube: float = CUBE_MM,
         file_name = _file_name(name)
         files[file_name] = stl_bytes(mesh_of([lying_flat(cells)], cube, name), name)
         lines.append(f"{file_name}: piece {name}, {len(cells)} cubes")
-    w, d, h = assembly.size
     files["assembled.stl"] = stl_bytes(
         mesh_of([cells for _, cells in assembly.pieces], cube, "assembled"), "assembled")
-    lines.append(f"assembled.stl: {solution} in the {w}x{d}x{h} box, each piece a closed body "
-                 "at its place")
+    lines.append(f"assembled.stl: {solution} in the {box_name(assembly.size)} box, each piece a "
+                 "closed body at its place")
     files["README.txt"] = ("\n".join(lines) + "\n").encode()
     return files

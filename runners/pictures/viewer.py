@@ -20,7 +20,7 @@ from pathlib import Path
 
 from ..models.errors import InputError
 from .play import template
-from .solid import Assembly, surface
+from .solid import Assembly, box_name, surface
 
 THREE_FILES = {
     "core": "build/three.core.js",
@@ -110,9 +110,8 @@ def solid_page(assemblies: Sequence[Assembly], title: str, rules: str = "",
     captions = list(captions) or [f"solution {i}" for i in range(1, len(assemblies) + 1)]
     data = {"size": list(first.size), "captions": captions,
             "solutions": [_solution_data(a) for a in assemblies]}
-    w, d, h = first.size
-    rules = rules or (f"{len(first.pieces)} pieces fill the {w}x{d}x{h} box. Drag to turn it, "
-                      "scroll to zoom; Next puts the next piece in, bottom up.")
+    rules = rules or (f"{len(first.pieces)} pieces fill the {box_name(first.size)} box. Drag to "
+                      "turn it, scroll to zoom; Next puts the next piece in, bottom up.")
     choose = ""
     if len(assemblies) > 1:
         options = "".join(f'<option value="{i}">{html.escape(c)}</option>'
