@@ -336,7 +336,10 @@ class Pool:
             for child in self.workers:
                 if child.ready and child.busy is None and todo:
                     child.busy = todo.pop()
-                    child.conn.send(child.busy)
+                    try:
+                        child.conn.send(child.busy)
+                    except OSError:  # BrokenPipeError: it died since its last answer
+                        raise WorkerDied(child.why_died()) from None
             wait_for = None if deadline is None else max(0.0, deadline + grace - time.time())
             found = answered(self.workers, wait_for)
             if not found:

@@ -210,9 +210,9 @@ class Packing(Family):
         if fmt == "stl":  # files to print: every piece and a solution (a folder or a .zip)
             if puzzle.lattice.dimensions != 3:
                 raise InputError('STL files are made of puzzles in space (lattice = "cubic")',
-                                 field="--format")
+                                 field="format")
             if encoding is not None:
-                raise InputError("does not apply to STL files", field="--encoding")
+                raise InputError("does not apply to STL files", field="encoding")
             from ..pictures.packing3d import print_set  # numpy-stl, the optional extra 'stl'
 
             return print_set(puzzle)

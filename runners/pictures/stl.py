@@ -26,7 +26,7 @@ def _numpy_stl():
     except ImportError as error:
         raise InputError(
             "STL files need the optional package numpy-stl (pip install 'puzzlesat[stl]')",
-            field="--format",
+            field="format",
         ) from error
     return numpy, mesh
 
