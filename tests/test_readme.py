@@ -40,7 +40,8 @@ def commands() -> list[list[str]]:
 COMMANDS = commands()
 # Commands that take minutes, or need ../shared, or a running Dask scheduler.
 SLOW = ("verify", "bench", "edge-bench", "mind-lock bench", "sliding bench",
-        "sliding table klotski-l-pieces")
+        "sliding table klotski-l-pieces", "count one-sided-pentomino-5x18",
+        "count one-sided-pentomino-6x15", "count one-sided-pentomino-9x10")
 NEEDS = {"../shared": "the benchmark instances of ../shared", "dask://": "a running scheduler"}
 QUICK_LIMIT = 60  # seconds a quick command may take here
 
@@ -65,7 +66,8 @@ def runnable(args: list[str]) -> str | None:
         if any(needle in a for a in args):
             return f"needs {why}"
     if args[:1] == ["play"] and viewer.three_folder() is None:
-        if puzzlesat.load(args[1]).lattice.dimensions == 3:
+        lattice = getattr(puzzlesat.load(args[1]), "lattice", None)  # packing puzzles have one
+        if lattice is not None and lattice.dimensions == 3:
             return f"the 3D page needs three.js ({viewer.INSTALL})"
     return None
 
