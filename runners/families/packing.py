@@ -255,9 +255,9 @@ class Packing(Family):
             from ..pictures.stl import CUBE_MM
 
             return print_set(puzzle, CUBE_MM if cube is None else cube, clearance or 0.0)
-        for flag, value in (("--cube", cube), ("--clearance", clearance)):
+        for name, value in (("cube", cube), ("clearance", clearance)):
             if value is not None:
-                raise InputError("applies to --format stl only", field=flag)
+                raise InputError("applies to the format 'stl' only", field=name)
         options = placements(puzzle)
         if fmt == "dlx":
             cover = encode_cover(exact_cover(puzzle, options))
