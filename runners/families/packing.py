@@ -257,7 +257,7 @@ class Packing(Family):
             return print_set(puzzle, CUBE_MM if cube is None else cube, clearance or 0.0)
         for name, value in (("cube", cube), ("clearance", clearance)):
             if value is not None:
-                raise InputError("applies to the format stl only", field=name)
+                raise InputError("applies to the format 'stl' only", field=name)
         options = placements(puzzle)
         if fmt == "dlx":
             cover = encode_cover(exact_cover(puzzle, options))
