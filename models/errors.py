@@ -3,6 +3,12 @@
 from __future__ import annotations
 
 
+class PuzzlesatWarning(UserWarning):
+    """Something the user must know that does not stop the work (a cache that cannot be
+    written, a worker that died): said through Python's warnings, which a notebook shows and
+    the command line prints on standard error, one line each."""
+
+
 class InputError(Exception):
     """Bad input: reported as one line naming file, line and field; the CLI exits with code 2."""
 

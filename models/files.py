@@ -25,6 +25,32 @@ else:  # pragma: no cover
     import tomli as tomllib
 
 
+# A size, count or row written with more digits than this names nothing a puzzle could hold
+# (and past 4,300 digits Python's int() refuses the text).
+MAX_DIGITS = 18
+# Values nested deeper than this are refused before Python's parser recurses past its limit;
+# puzzle files nest two deep.
+MAX_NESTING = 64
+
+
+def whole_number(text: str) -> int:
+    """A whole number written with the digits 0-9; ValueError saying why otherwise: not a sign,
+    not a Unicode digit ('²' int() refuses, '٣' it reads as 3), not more than MAX_DIGITS."""
+    if not (text.isascii() and text.isdigit()):
+        shown = text if len(text) <= 40 else text[:40] + "..."
+        raise ValueError(f"{shown!r} is not a whole number written with the digits 0-9")
+    if len(text.lstrip("0")) > MAX_DIGITS:
+        raise ValueError(f"a whole number of {len(text):,} digits: more than any puzzle holds "
+                         f"(at most {MAX_DIGITS})")
+    return int(text)
+
+
+def shown_value(value: object, most: int = 60) -> str:
+    """A value as an error message quotes it: its repr, cut short."""
+    text = repr(value)
+    return text if len(text) <= most else text[:most] + "..."
+
+
 @dataclass
 class TomlDoc:
     """A parsed TOML file that can say on which line a field stands."""
@@ -75,7 +101,9 @@ class TomlDoc:
             names = (
                 kind.__name__ if isinstance(kind, type) else " or ".join(k.__name__ for k in kind)
             )
-            raise self.error(field, f"expected {names}, got {type(value).__name__} {value!r}")
+            raise self.error(
+                field, f"expected {names}, got {type(value).__name__} {shown_value(value)}"
+            )
         return value
 
     def published(self, kinds: dict[str, type]) -> dict[str, object]:
@@ -137,7 +165,8 @@ def _key_lines(text: str) -> dict[str, int]:
 
 
 def read_toml(path: str, text: str) -> TomlDoc:
-    """Parse TOML text; a syntax error becomes an InputError at its line."""
+    """Parse TOML text; a syntax error becomes an InputError at its line, as do what Python's
+    parser cannot read: values nested past MAX_NESTING, integers past int()'s digit limit."""
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
@@ -150,7 +179,89 @@ def read_toml(path: str, text: str) -> TomlDoc:
         raise InputError(
             f"not valid TOML: {message}", file=path, line=line, field="syntax"
         ) from None
+    except RecursionError:
+        raise _too_deep(path, text) from None
+    except ValueError:  # an integer past int()'s limit on digits
+        line = _longest_number_line(text)
+        raise InputError(
+            "a number with more digits than Python reads (4,300); no puzzle needs one",
+            file=path, line=line, field=(_field_at(text, line) if line else None) or "syntax",
+        ) from None
+    if _depth(data) > MAX_NESTING:
+        raise _too_deep(path, text)
     return TomlDoc(path, data, text)
+
+
+def _depth(value: object) -> int:
+    """How deep lists and tables nest in parsed TOML (without recursion)."""
+    deepest, todo = 0, [(value, 0)]
+    while todo:
+        value, depth = todo.pop()
+        deepest = max(deepest, depth)
+        if isinstance(value, dict):
+            todo.extend((v, depth + 1) for v in value.values())
+        elif isinstance(value, list):
+            todo.extend((v, depth + 1) for v in value)
+    return deepest
+
+
+def _too_deep(path: str, text: str) -> InputError:
+    line = _deepest_line(text)
+    return InputError(
+        f"values nested more than {MAX_NESTING} deep (a puzzle file nests two deep)",
+        file=path, line=line, field=(_field_at(text, line) if line else None) or "syntax",
+    )
+
+
+def _deepest_line(text: str) -> int | None:
+    """The line where values nest deepest: brackets and braces outside strings and comments
+    (the first line past MAX_NESTING), or else the key with the most dots."""
+    depth, deepest, found, line, quote = 0, 0, None, 1, ""
+    i = 0
+    while i < len(text):
+        ch = text[i]
+        if ch == "\n":
+            line += 1
+        elif quote:
+            if ch == "\\" and quote.startswith('"'):
+                i += 1
+            elif text.startswith(quote, i):
+                i += len(quote) - 1
+                quote = ""
+        elif ch in "\"'":
+            quote = ch * 3 if text.startswith(ch * 3, i) else ch
+            i += len(quote) - 1
+        elif ch == "#":
+            end = text.find("\n", i)
+            i = len(text) if end < 0 else end
+            continue
+        elif ch in "[{":
+            depth += 1
+            if depth > deepest:
+                deepest, found = depth, line
+                if depth > MAX_NESTING:
+                    return line
+        elif ch in "]}":
+            depth = max(0, depth - 1)
+        i += 1
+    keys = _key_lines(text)
+    dotted = max(keys, key=lambda k: k.count("."), default=None)
+    if dotted is not None and dotted.count(".") + 1 > deepest:
+        return keys[dotted]
+    return found
+
+
+def _longest_number_line(text: str) -> int | None:
+    found = max(re.finditer(r"\d+", text), key=lambda m: len(m.group()), default=None)
+    return None if found is None else text.count("\n", 0, found.start()) + 1
+
+
+def _field_at(text: str, line: int) -> str | None:
+    """The dotted key defined on a line, if one is."""
+    for key, number in _key_lines(text).items():
+        if number == line:
+            return key
+    return None
 
 
 def picture_rows(doc: TomlDoc, field: str, value: str, allowed: str = "X.",
@@ -241,6 +352,9 @@ class ForeignFormat:
     name: str
     sniff: Callable[[str, str], bool]  # (path, text) -> whether this format applies
     read: Callable[[str, str], object]  # (path, text) -> puzzle
+    # sniffed only by an exact header: asked before the formats that also claim near misses (to
+    # name what is wrong in them), so that those never take a file of this format
+    exact: bool = False
 
 
 def _reader(kind: str):
@@ -278,7 +392,7 @@ def read_puzzle_text(path: str, text: str):
     """A puzzle from a file's text, by its kind (TOML) or a foreign format's reader."""
     text = text.removeprefix(BYTE_ORDER_MARK)  # written by some editors: accepted, never shown
     formats = foreign_formats()
-    for fmt in formats:
+    for fmt in sorted(formats, key=lambda fmt: not fmt.exact):  # exact headers first
         if fmt.sniff(path, text):
             return fmt.read(path, text)
     try:

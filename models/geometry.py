@@ -199,6 +199,11 @@ class Lattice:
         """A mirror image of a shape."""
         return [(*cell[:-1], -cell[-1]) for cell in cells]
 
+    def group_order(self, flip: bool) -> int:
+        """At most how many orientations a piece has: the rotations, with their mirror images
+        where `flip`."""
+        raise NotImplementedError
+
     def board_symmetries(self, cells: Iterable[Cell], mirror: bool
                          ) -> list[tuple[str, Transform]]:
         """The symmetries of the board's bounding box that map its cells onto themselves, the
@@ -227,6 +232,9 @@ class SquareLattice(Lattice):
     def mirror(self, cells: Iterable[Cell]) -> list[Cell]:
         return reflect(cells)
 
+    def group_order(self, flip: bool) -> int:
+        return 8 if flip else 4
+
     def board_symmetries(self, cells: Iterable[Cell], mirror: bool
                          ) -> list[tuple[str, Transform]]:
         return board_symmetries(cells, mirror)
@@ -254,6 +262,9 @@ class CubicLattice(Lattice):
         for motion in self.motions if flip else self.rotations:
             found.setdefault(normalise(motion(cell) for cell in cells))
         return list(found)
+
+    def group_order(self, flip: bool) -> int:
+        return len(self.motions if flip else self.rotations)
 
     def board_symmetries(self, cells: Iterable[Cell], mirror: bool
                          ) -> list[tuple[str, Transform]]:

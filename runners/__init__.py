@@ -7,10 +7,17 @@
     list(puzzlesat.solutions(puzzle, limit=3))   # Solutions one by one
     puzzlesat.verify(puzzle)                     # every backend, all must agree
     puzzlesat.backends(puzzle)                   # names usable for it, default first
+
+In a notebook a Solution shows itself drawn (as `puzzlesat draw` draws it), a Count and a
+Verification as tables; warnings are PuzzlesatWarning:
+
+    puzzlesat.solve("scramble-frog")             # the board drawn, each tile turned
+    puzzlesat.count("scramble-frog", modulo="symmetry")   # a table: number, meaning, complete
 """
 
 from .api import backends, count, export, load, solutions, solve, verify
-from .models.errors import InputError
+from .children import WorkerDied
+from .models.errors import InputError, PuzzlesatWarning
 from .models.symmetry import Group
 from .outcomes import Count, Solution, Verification
 
@@ -18,8 +25,10 @@ __all__ = [
     "Count",
     "Group",
     "InputError",
+    "PuzzlesatWarning",
     "Solution",
     "Verification",
+    "WorkerDied",
     "backends",
     "count",
     "export",

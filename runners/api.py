@@ -5,6 +5,12 @@
     >>> puzzlesat.count(puzzle, modulo="symmetry")
     <Count iq-block-8: 6 (symmetry: classes of solutions ...); complete, cpsat, local, 0.61 s>
 
+In a notebook the results show themselves: a Solution drawn (as `puzzlesat draw` draws it), a
+Count or a Verification as a table:
+
+    >>> puzzlesat.solve("scramble-frog")              # the board drawn, each tile turned
+    >>> puzzlesat.count("scramble-frog", modulo="symmetry")   # number, meaning, complete
+
 Every family answers the same calls and returns the same types (Count, Solution,
 Verification); backends are named as on the command line ('cpsat', 'pysat:cadical195',
 'reference', ...).
@@ -20,6 +26,7 @@ from .counting import Progress, Runner, progress_bar
 from .executors import Executor, executor_named
 from .models import files
 from .models.errors import InputError
+from .models.limits import BuildStopped, building
 from .outcomes import Count, Solution, Verification
 from .registry import default_backend, family_of, names_for, resolve
 
@@ -56,7 +63,14 @@ def solve(puzzle, backend: str | None = None, time_limit: float | None = None,
     fam.check_options(options, fam.options, "solve")
     time_limit = check_time_limit(time_limit)
     chosen = resolve(backend, puzzle.kind, "solve")
-    found = fam.solve(puzzle, chosen, time_limit, **options)
+    begin = time.time()
+    try:
+        with building(None if time_limit is None else begin + time_limit, say):
+            found = fam.solve(puzzle, chosen, time_limit, **options)
+    except BuildStopped as stopped:  # the time limit came before the model was whole
+        found = Solution(puzzle.name, puzzle.kind, None, chosen.name, time.time() - begin,
+                         False, note=str(stopped))
+    found.puzzle_object = puzzle
     _say_default(say, backend, puzzle.kind, "solve")
     return found
 
@@ -70,7 +84,14 @@ def solutions(puzzle, backend: str | None = None, limit: int | None = None,
     if limit is not None and (not isinstance(limit, int) or limit < 0):
         raise InputError(f"must be 0 or more, not {limit!r}", field="limit")
     chosen = resolve(backend or _enumerator(puzzle), puzzle.kind, "count")
-    return fam.solutions(puzzle, chosen, limit, **options)
+    return _drawable(puzzle, fam.solutions(puzzle, chosen, limit, **options))
+
+
+def _drawable(puzzle, found: Iterator[Solution]) -> Iterator[Solution]:
+    """Solutions that know their puzzle, so that a notebook draws them."""
+    for solution in found:
+        solution.puzzle_object = puzzle
+        yield solution
 
 
 def _enumerator(puzzle) -> str:
@@ -104,9 +125,15 @@ def count(puzzle, backend: str | None = None, modulo: str | None = None,
         return _count_to(puzzle, fam, backend, modulo, limit, checkpoint, say, options)
     runner = make_runner(jobs, executor, time_limit, checkpoint, say)
     chosen = resolve(backend, puzzle.kind, "count")
+    begin = time.time()
     with progress_bar(f"{chosen.name}", progress) as shown:
         runner.progress = shown
-        found = fam.count(puzzle, chosen, modulo, runner, **options)
+        try:
+            with building(runner.deadline, say):
+                found = fam.count(puzzle, chosen, modulo, runner, **options)
+        except BuildStopped as stopped:  # a lower bound of 0: the model was not whole
+            found = Count(puzzle.name, 0, f"solutions: none counted, {stopped}", modulo, False,
+                          time.time() - begin, chosen.name, runner.executor.name)
     _say_default(say, backend, puzzle.kind, "count")
     return found
 

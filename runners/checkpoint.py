@@ -125,6 +125,23 @@ class Checkpoint:
             self._file = None
 
 
+def recorded_split(path: str | Path, key: dict[str, object]) -> int | None:
+    """The number of cubes a checkpoint of this work asked for when it was written (None: no
+    checkpoint of this work there). Cubes follow from the work and that number alone, so a
+    count resumed with other jobs, executor or machine splits its cubes as before."""
+    try:
+        with open(path, encoding="utf-8") as lines:
+            header = json.loads(lines.readline())
+    except (OSError, ValueError):
+        return None
+    written = header.get("key") if isinstance(header, dict) else None
+    if not isinstance(written, dict) or header.get("format") != FORMAT:
+        return None
+    split = written.get("split")
+    same = {k: v for k, v in written.items() if k not in ("split", "cubes")} == key
+    return split if same and isinstance(split, int) and split >= 1 else None
+
+
 def _difference(old: object, new: dict[str, object]) -> str:
     if not isinstance(old, dict):
         return "its header is damaged"

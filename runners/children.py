@@ -29,6 +29,8 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection, wait
 
+from .models.errors import PuzzlesatWarning
+
 # Seconds a child is given to end after SIGTERM before SIGKILL.
 END_GRACE = 0.5
 PR_SET_PDEATHSIG = 1
@@ -346,7 +348,7 @@ class Pool:
                     if method == "spawn" and not retried and not any(c.ready for c in
                                                                       self.workers):
                         warnings.warn(f"{died}; starting the workers forked instead",
-                                      RuntimeWarning, stacklevel=2)
+                                      PuzzlesatWarning, stacklevel=2)
                         retried, method = True, "fork"
                         self.close()
                         self._start(method)

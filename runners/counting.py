@@ -12,14 +12,47 @@ import time
 import warnings
 from collections.abc import Callable
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from .backends import Values
-from .checkpoint import Checkpoint, digest
+from .checkpoint import Checkpoint, digest, recorded_split
 from .children import WorkerDied
 from .executors import Executor, Result, Work
+from .models.errors import PuzzlesatWarning
 
-Progress = Callable[[int, int, int], None]  # (cubes done, cubes in all, solutions so far)
+# (work done, work in all, solutions so far): cubes, or, where the works estimate their cubes'
+# sizes (Work.sizes), thousandths of a per cent of the estimated work, so that the time left
+# holds on uneven cubes.
+Progress = Callable[[int, int, int], None]
+SCALE = 100_000  # work units in all when cubes are weighted by their estimated size
+
+
+def cube_sizes(backend_name: str, payload: object, cubes: list) -> list[float] | None:
+    """Each cube's estimated size, for Work.sizes: the backend's `estimate(state, cube)` of the
+    cube's search tree (the bitboard search: Knuth's random paths), or None where the backend
+    offers none. One place for every family: a backend defines `estimate`, a family passes these
+    sizes with its works.
+
+    Cubes are far from even (a third of the one-sided 5x18's classes came in the first tenth of
+    its time), so a time left taken from cubes done misleads.
+    """
+    from .registry import backend as backend_named
+
+    backend = backend_named(backend_name)
+    if not hasattr(backend, "estimate"):
+        return None
+    state = backend.prepare_for_estimates(payload)
+    return [max(1.0, float(backend.estimate(state, cube))) for cube in cubes]
+
+
+def work_units(works: list[Work]) -> dict[str, list[int]]:
+    """Each cube's share of the progress bar: 1 each, or by the works' estimated sizes (every
+    cube at least 1, so that a cube estimated empty still moves the bar)."""
+    if not any(w.sizes for w in works):
+        return {w.token: [1] * len(w.cubes) for w in works}
+    total = sum(sum(w.sizes or [0.0]) for w in works) or 1.0
+    return {w.token: [max(1, round(SCALE * s / total)) for s in (w.sizes or [0.0] * len(w.cubes))]
+            for w in works}
 
 
 @dataclass
@@ -62,12 +95,14 @@ def run(
                 tally.values[i], tally.finished[i] = tuple(saved), True
             else:
                 pending.setdefault(work.token, []).append(i)
-    total = sum(len(w.cubes) for w in works)
+    units = work_units(works)
+    total = sum(sum(u) for u in units.values())
 
     def shown() -> int:
         return sum(t.total() for t in tallies.values() if t.work.shown)
 
-    done = sum(sum(t.finished) for t in tallies.values())
+    done = sum(u for t in tallies.values() for u, ok in zip(units[t.work.token], t.finished)
+               if ok)
     if progress:
         progress(done, total, shown())
 
@@ -79,7 +114,7 @@ def run(
             tally.values[i], tally.finished[i] = tuple(values), ok
             if ok:
                 finished.append(i)
-                done += 1
+                done += units[work.token][i]
         if checkpoint and finished:
             checkpoint.record(work.label, finished, [tally.values[i] for i in finished])
         if progress:
@@ -91,7 +126,7 @@ def run(
     except KeyboardInterrupt:
         interrupted = True
     except WorkerDied as died:  # what the others counted stands; the count says it is partial
-        warnings.warn(f"the count stopped early: {died}", RuntimeWarning, stacklevel=2)
+        warnings.warn(f"the count stopped early: {died}", PuzzlesatWarning, stacklevel=2)
         interrupted = True
     return [tallies[w.token] for w in works], interrupted
 
@@ -99,7 +134,7 @@ def run(
 @contextmanager
 def progress_bar(what: str, show: bool | Progress | None):
     """A Progress for `count(progress=...)`: True draws a bar on standard error (with the running
-    count, cubes done and an estimate of the time left), a callable is used as it is."""
+    count, the work done and an estimate of the time left), a callable is used as it is."""
     if callable(show):
         yield show
         return
@@ -109,7 +144,8 @@ def progress_bar(what: str, show: bool | Progress | None):
     from tqdm import tqdm
 
     # tqdm estimates the time left from the cubes' pace
-    bar = tqdm(total=0, desc=what, unit="cube", file=sys.stderr, leave=False, disable=None)
+    bar = tqdm(total=0, desc=what, unit="", file=sys.stderr, leave=False, disable=None,
+               bar_format="{desc}: {percentage:3.0f}%|{bar}| {elapsed}<{remaining}{postfix}")
 
     def update(done: int, total: int, found: int) -> None:
         if bar.total != total:
@@ -133,6 +169,17 @@ class Runner:
     checkpoint: str | None = None  # a checkpoint file's path
     progress: Progress | None = None
     interrupted: bool = False
+    splits: dict[str, int] = field(default_factory=dict)  # cubes asked for, by the work's key
+
+    def cubes_wanted(self, key: dict[str, object], per_job: int) -> int:
+        """How many cubes (at least) a count splits its work into: `per_job` for each job, or,
+        resuming from a checkpoint of the same work, the number it was written with; the cubes
+        then depend on the work alone, not on the jobs, executor or machine."""
+        split = recorded_split(self.checkpoint, key) if self.checkpoint else None
+        if split is None:
+            split = per_job * max(1, self.jobs)
+        self.splits[digest(key)] = split
+        return split
 
     def left(self) -> float | None:
         return None if self.deadline is None else self.deadline - time.time()
@@ -144,7 +191,9 @@ class Runner:
         """Run works (skipping what the checkpoint holds); remembers an interrupt."""
         saved = None
         if self.checkpoint:
-            key = {**key, "cubes": digest([[w.label, w.cubes] for w in works])}
+            split = self.splits.get(digest(key))
+            key = {**key, **({"split": split} if split else {}),
+                   "cubes": digest([[w.label, w.cubes] for w in works])}
             saved = Checkpoint(self.checkpoint, key)
             saved.check_writable()
         try:

@@ -44,6 +44,10 @@ class Work:
     stops_itself: bool = True  # the backend honours a deadline on its own
     shown: bool = True  # whether its solutions make the running count shown in progress
     token: str = field(default_factory=lambda: uuid.uuid4().hex)
+    # each cube's estimated share of the work (Knuth's estimator, or the product of
+    # 1/branching along its prefix), so that progress and the time left follow the work, not
+    # the number of cubes; None: cubes alike. Never changes a count.
+    sizes: list[float] | None = None
 
 
 def cores() -> int:

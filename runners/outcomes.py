@@ -58,6 +58,12 @@ class Count:
             f"{self.seconds:.2f} s>"
         )
 
+    def _repr_html_(self) -> str:
+        """A notebook shows a Count as a small table (number, what it counts, complete?)."""
+        from .pictures.display import count_html
+
+        return count_html(self)
+
 
 @dataclass
 class Solution:
@@ -77,6 +83,8 @@ class Solution:
     data: object = None  # the solution as JSON-able data
     lines: list[str] = field(default_factory=list)  # the solution drawn as text
     note: str = ""  # what the solution is (e.g. "optimal: 12 moves"), or why there is none
+    # the puzzle solved, as loaded (the API sets it): what a notebook needs to draw the solution
+    puzzle_object: object = field(default=None, repr=False, compare=False)
 
     @property
     def found(self) -> bool:
@@ -104,6 +112,12 @@ class Solution:
         what = self.note or "found"
         return f"<Solution {self.puzzle}: {what}; {self.backend}, {self.seconds:.2f} s>"
 
+    def _repr_svg_(self) -> str | None:
+        """A notebook shows a Solution drawn, as `puzzlesat draw` draws it (None: none found)."""
+        from .pictures.display import solution_svg
+
+        return solution_svg(self)
+
 
 @dataclass
 class Verification:
@@ -119,3 +133,9 @@ class Verification:
     def __repr__(self) -> str:
         state = "all agree" if self.agree else f"FAILED: {self.why}"
         return f"<Verification {self.puzzle}: {state}; {len(self.counts)} counts>"
+
+    def _repr_html_(self) -> str:
+        """A notebook shows a Verification as a table of its counts, and whether they agree."""
+        from .pictures.display import verification_html
+
+        return verification_html(self)

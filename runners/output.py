@@ -9,12 +9,14 @@ path. `check_output` and `check_folder` test an output path or results folder be
 from __future__ import annotations
 
 import errno
+import io
 import json
 import os
 import platform
 import stat
 import sys
 import tempfile
+import zipfile
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from importlib import metadata
@@ -167,12 +169,12 @@ def _write_in_place(found: Target, text: str) -> None:
         out.write(text)
 
 
-def _replace_atomically(path: Path, text: str) -> None:
+def _replace_atomically(path: Path, text: str | bytes) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, temporary = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
     try:
-        with os.fdopen(fd, "w", encoding="utf-8") as out:
-            out.write(text)
+        with os.fdopen(fd, "wb") as out:
+            out.write(text if isinstance(text, bytes) else text.encode("utf-8"))
         try:  # a file replaced keeps its permissions; a new one gets the usual ones
             mode = stat.S_IMODE(os.stat(path).st_mode)
         except FileNotFoundError:
@@ -191,8 +193,58 @@ def _umask() -> int:
     return mask
 
 
-def write_export(output: str, text: str, summary: str) -> None:
-    """Write an exported file (or to stdout for '-'), saying what was written."""
+# Export formats made of several files (one per piece...): written to a folder, or a .zip file.
+FILE_SETS = ("stl",)
+
+
+def check_export(output: str, fmt: str) -> None:
+    """Before the work starts: InputError naming the path where an export cannot be written."""
+    if fmt in FILE_SETS and not str(output).lower().endswith(".zip"):
+        if output == STDOUT:
+            raise InputError(f"{fmt} files cannot go to standard output: give a folder or a "
+                             ".zip file", field="output")
+        check_folder(output, "output")
+    else:
+        check_output(output)
+
+
+def zipped(files: dict[str, bytes]) -> bytes:
+    """Files (name -> content) as one zip archive."""
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+        for name, data in files.items():
+            archive.writestr(name, data)
+    return buffer.getvalue()
+
+
+def write_files(output: str, files: dict[str, bytes], summary: str) -> None:
+    """Write a set of files: one zip archive where the output ends in .zip, else a folder
+    holding them (made where missing; only the files of the set are replaced), each atomically."""
+    if str(output).lower().endswith(".zip"):
+        found = target(output, "output")
+        try:
+            _replace_atomically(found.path, zipped(files))
+        except OSError as error:
+            raise InputError(f"cannot write: {error.strerror or error}", file=str(output),
+                             field="output") from None
+        say(f"wrote {output}: {summary}, {len(files)} files in a zip archive")
+        return
+    folder = check_folder(output, "output")
+    for name, data in files.items():
+        try:
+            _replace_atomically(folder / name, data)
+        except OSError as error:
+            raise InputError(f"cannot write: {error.strerror or error}", file=str(folder / name),
+                             field="output") from None
+    say(f"wrote {len(files)} files to {folder}/: {summary}")
+
+
+def write_export(output: str, text: str | dict[str, bytes], summary: str) -> None:
+    """Write an exported file (or to stdout for '-'), or a set of files (see write_files),
+    saying what was written."""
+    if isinstance(text, dict):
+        write_files(output, text, summary)
+        return
     if output == STDOUT:
         sys.stdout.write(text)
         sys.stdout.flush()
@@ -234,7 +286,7 @@ def json_line(obj: object) -> str:
 def versions() -> dict[str, str]:
     """The versions of Python and of the libraries a result depends on."""
     found = {"python": platform.python_version()}
-    for package in ("puzzlesat", "ortools", "python-sat"):
+    for package in ("puzzlesat", "ortools", "python-sat", "numba"):
         try:
             found[package] = metadata.version(package)
         except metadata.PackageNotFoundError:

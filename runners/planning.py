@@ -61,3 +61,18 @@ def deepen(model_of: Callable[[int], object], replay: Callable[[int, list[int]],
         found.seconds, found.bounds = time.perf_counter() - begin, bounds
         return found
     raise PlanError(f"no plan within {most} moves")
+
+
+def plan_in_child(function: Callable[..., Plan], args: tuple, time_limit: float,
+                  label: str) -> Plan:
+    """`function(*args)` (a whole deepening, without a time limit) in one child process ended
+    at the time limit: a PySAT solve with a time limit otherwise starts a process for every k.
+    A Plan marked incomplete when the time ran out."""
+    from .children import run_in_child
+
+    begin = time.perf_counter()
+    answered, found = run_in_child(function, args, time_limit, label=label)
+    if not answered:
+        return Plan([], [], time.perf_counter() - begin, False)
+    found.seconds = time.perf_counter() - begin
+    return found

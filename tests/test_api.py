@@ -62,7 +62,7 @@ def test_a_count_stopped_by_its_time_limit_is_a_lower_bound():
         (lambda: puzzlesat.count("iq-block-8", backend=""), "backend"),
         (lambda: puzzlesat.count("iq-block-8", backend="pysat:nope"), "backend"),
         (lambda: puzzlesat.count("iq-block-8", backend="pysat:kissat404"), "backend"),
-        (lambda: puzzlesat.count("iq-block-8", modulo="turns"), "modulo"),
+        (lambda: puzzlesat.count("iq-block-8", modulo="reflection"), "modulo"),
         (lambda: puzzlesat.count("iq-block-8", jobs=0), "jobs"),
         (lambda: puzzlesat.count("iq-block-8", time_limit=float("nan")), "time_limit"),
         (lambda: puzzlesat.count("iq-block-8", executor="slurm"), "executor"),
@@ -95,5 +95,49 @@ def test_the_command_line_names_each_parameter_by_its_flag(capsys):
     assert str(error) == "--jobs: must be at least 1"
     assert str(in_flags(puzzlesat.InputError("bad", file="f.toml", line=3, field="tiles"))) == \
         "f.toml:3: tiles: bad"
+    assert str(in_flags(puzzlesat.InputError("bad", file="f.toml", line=3, field="start"))) == \
+        "f.toml:3: start: bad"  # a puzzle file's field, not the parameter
+    assert str(in_flags(puzzlesat.InputError("is a directory", file="d", field="output"))) == \
+        "d: --output: is a directory"
     assert main(["count", "iq-block-8", "--executor", "slurm"]) == 2
     assert capsys.readouterr().err.startswith("puzzlesat: error: --executor: unknown executor")
+
+
+def test_no_error_below_the_command_line_names_a_flag():
+    """Every InputError raised in the library (runners/ but cli/, models/) in library words:
+    its field and message name parameters, never a flag ("--jobs")."""
+    import ast
+    import re
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    found = []
+    for path in [*(root / "runners").rglob("*.py"), *(root / "models").rglob("*.py")]:
+        if "cli" in path.relative_to(root).parts:
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call) and getattr(node.func, "id", "") == "InputError":
+                for part in ast.walk(node):
+                    if isinstance(part, ast.Constant) and isinstance(part.value, str) and \
+                            re.search(r"(^|[\s(])--[a-z]", part.value):
+                        found.append(f"{path.relative_to(root)}:{part.lineno}: {part.value!r}")
+    assert not found, "\n".join(found)
+
+
+def test_sources_are_named_not_internal_seed_files():
+    """Titles, comments and docstrings name the public sources (an article, its author, a
+    repository), never the project's internal seed files ('seed 003')."""
+    import re
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    found = []
+    for folder in ("models", "runners", "results"):
+        for path in (root / folder).rglob("*"):
+            if path.suffix in (".py", ".toml", ".md", ".html", ".json", ".svg", ".csv"):
+                text = path.read_text(encoding="utf-8", errors="replace")
+                found += [f"{path.relative_to(root)}: {m.group()}"
+                          for m in re.finditer(r"seed \d{3}", text)]
+    readme = (root / "README.md").read_text(encoding="utf-8")
+    found += [f"README.md: {m.group()}" for m in re.finditer(r"seed \d{3}", readme)]
+    assert not found, found

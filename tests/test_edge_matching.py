@@ -181,7 +181,9 @@ def test_block_counts_on_cpsat_and_reference(name, level):
 def test_catalog_is_complete():
     names = {name for name, path in puzzlefile.catalog().items()
              if "edge-matching" in path.read_text(encoding="utf-8")}
-    assert names == {name for name, _ in AGREED}
+    # too large for the reference and the SAT solvers in a test: counted by edgecount and
+    # checked on sampled cubes by xcover and CP-SAT (tests/test_edgecount.py)
+    assert names == {name for name, _ in AGREED} | {"macmahon-24-squares"}
 
 
 @pytest.mark.slow
@@ -686,7 +688,11 @@ def test_api_errors():
 def test_api_backends_and_export():
     names = puzzlesat.backends("scramble-frog")
     assert names[0] == "pysat:glucose4" and "cpsat" in names and "reference" in names
-    assert puzzlesat.backends("scramble-frog", "count")[0] == "cpsat"
+    # the compiled counter where numba is installed (the dlx extra), CP-SAT otherwise
+    import importlib.util
+
+    compiled = importlib.util.find_spec("numba") is not None
+    assert puzzlesat.backends("scramble-frog", "count")[0] == ("edgecount" if compiled else "cpsat")
     text, summary = puzzlesat.export(puzzlesat.load("diamond-blocks", level=2))
     assert "diamond-blocks-level2" in text and "no two diamond tiles" in text
     assert "placement variables" in summary

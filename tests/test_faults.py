@@ -102,7 +102,8 @@ def test_a_count_killed_and_resumed_from_its_checkpoint_gives_the_full_count(tmp
     assert done_before >= 3
     with checkpoint.open("a") as out:  # a torn last line, as if killed mid-write
         out.write('{"work": "one placement per orbit", "cu')
-    result = subprocess.run([*COMMAND, *args], capture_output=True, text=True, timeout=300)
+    resumed = [*args[:5], "1", *args[6:]]  # resumed with other jobs: the cubes are the work's
+    result = subprocess.run([*COMMAND, *resumed], capture_output=True, text=True, timeout=300)
     assert result.returncode == 0, result.stderr
     assert json.loads(result.stdout)["count"] == 1010  # published, and agreed by every backend
     assert checkpoint.read_text().count("\n") - 1 > done_before
@@ -113,8 +114,10 @@ def test_a_checkpoint_of_other_work_is_refused(tmp_path):
     puzzle = puzzlesat.load("iq-block-8")
     first = puzzlesat.count(puzzle, modulo="symmetry", jobs=1, checkpoint=str(checkpoint))
     assert first.number == 6
-    again = puzzlesat.count(puzzle, modulo="symmetry", jobs=1, checkpoint=str(checkpoint))
-    assert again.number == 6 and again.complete
+    written = checkpoint.read_text()
+    # resumed with other jobs (as on a machine with other cores): every cube from the file
+    again = puzzlesat.count(puzzle, modulo="symmetry", jobs=3, checkpoint=str(checkpoint))
+    assert again.number == 6 and again.complete and checkpoint.read_text() == written
     with pytest.raises(puzzlesat.InputError, match="written for other work"):
         puzzlesat.count("pentomino-3x20", jobs=1, checkpoint=str(checkpoint))
     result = subprocess.run([*COMMAND, "count", "pentomino-3x20", "--checkpoint",

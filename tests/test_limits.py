@@ -21,21 +21,31 @@ from puzzlesat.models.errors import InputError
 from puzzlesat.models.files import catalog, load, read_puzzle_text
 from puzzlesat.models.mind_lock import parse_position
 from puzzlesat.models.mind_lock.encode import plan_cnf, plan_cpsat
-from puzzlesat.models.packing import placements
+from puzzlesat.models.packing import PackingPuzzle, Piece, placements
 from puzzlesat.models.packing.plan import count_plan
 
 SECONDS = 20.0  # generous: the machine is shared; each case takes about a second alone
 
 
+MONOMINOES = 'kind = "packing"\nboard = """\n{board}\n"""\n[pieces]\n{pieces}\n'.format(
+    board="\n".join(["X" * 200] * 200), pieces="\n".join(f'm{k} = "X"' for k in range(40_000)))
+
+
 @pytest.fixture(scope="module")
 def monominoes():
-    pieces = "\n".join(f'm{k} = "X"' for k in range(40_000))
-    board = "\n".join(["X" * 200] * 200)
-    text = f'kind = "packing"\nboard = """\n{board}\n"""\n[pieces]\n{pieces}\n'
+    """The puzzle itself (its file is refused by the reader: see the next test)."""
+    return PackingPuzzle("huge", ("X" * 200,) * 200,
+                         tuple(Piece(f"m{k}", ("X",)) for k in range(40_000)))
+
+
+def test_a_huge_packing_file_is_refused_at_its_line_with_the_figure():
     start = time.perf_counter()
-    puzzle = read_puzzle_text("huge.toml", text)
+    with pytest.raises(InputError) as caught:
+        read_puzzle_text("huge.toml", MONOMINOES)
     assert time.perf_counter() - start < SECONDS  # reading stays linear in the file's size
-    return puzzle
+    error = caught.value
+    assert (error.file, error.line, error.field) == ("huge.toml", 204, "pieces")
+    assert "1,600,000,000 placements" in error.message
 
 
 def test_a_huge_packing_puzzle_is_refused_before_any_model(monominoes):

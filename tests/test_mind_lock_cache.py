@@ -124,3 +124,22 @@ def test_storing_where_it_cannot_is_a_one_line_error(tmp_path, build, solved):
     with pytest.raises(InputError) as caught:
         tables.save(tables.table_of(build, solved), solved, path)
     assert str(caught.value).startswith(f"{path}: cannot store the Mind Lock table: ")
+
+
+def test_a_cache_that_cannot_be_written_is_a_warning_the_user_reads(tmp_path, monkeypatch,
+                                                                     capsys, quick):
+    """The library warns (PuzzlesatWarning); the command line prints it on stderr, one line."""
+    import warnings
+
+    from puzzlesat.cli import main
+    from puzzlesat.models.errors import PuzzlesatWarning
+
+    (tmp_path / "cache").write_text("not a folder")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    with pytest.warns(PuzzlesatWarning, match="cannot store it in .* used from memory"):
+        tables.load_or_build(load("mind-lock").solved)
+    with warnings.catch_warnings():
+        warnings.simplefilter("always")
+        assert main(["solve", "mind-lock", "--from", "0x76bd98"]) == 0
+    said = [line for line in capsys.readouterr().err.splitlines() if "warning" in line]
+    assert len(said) == 1 and said[0].startswith("puzzlesat: warning: cannot store it in "), said

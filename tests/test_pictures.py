@@ -155,7 +155,7 @@ def test_large_gallery_is_paged_and_capped(tmp_path):
 
 def test_gallery_rejects_an_unknown_modulo():
     with pytest.raises(InputError, match="modulo none or symmetry"):
-        gallery.build_gallery(load("iq-block-8"), modulo="rotation")
+        gallery.build_gallery(load("iq-block-8"), modulo="sideways")
 
 
 def test_mind_lock_gallery_draws_the_16_hardest():
@@ -207,10 +207,14 @@ def test_committed_gallery_pictures_parse_with_one_shape_per_cell():
         pytest.skip("no committed galleries in this checkout")
     for spec in GALLERIES:
         puzzle = load_at(spec.puzzle, spec.level)
-        if puzzle.kind == "packing":
-            cells = len(picture_cells(puzzle.board))
+        if puzzle.kind == "packing":  # in space: one square per cell in the layers drawn
+            cells = len(puzzle.board_cells)
         elif puzzle.kind == "edge-matching":
             cells = puzzle.rows * puzzle.cols
+        elif puzzle.kind == "sliding-block":  # a hardest position and the positions after it
+            from puzzlesat.families.sliding import table_of
+
+            cells = puzzle.rows * puzzle.columns * (table_of(puzzle).build.gods_number + 1)
         else:
             cells = 12 * 23  # a hardest position and the 22 after it
         pictures = sorted((results / spec.folder).glob("*-*.svg"))

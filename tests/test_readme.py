@@ -6,6 +6,7 @@ The default run checks that every command parses and runs the quick ones in a sc
 
 from __future__ import annotations
 
+import os
 import re
 import shlex
 import subprocess
@@ -16,6 +17,7 @@ import pytest
 
 import puzzlesat
 from puzzlesat.cli import build_parser
+from puzzlesat.pictures import viewer
 
 README = Path(__file__).resolve().parent.parent / "README.md"
 TEXT = README.read_text(encoding="utf-8")
@@ -38,7 +40,8 @@ def commands() -> list[list[str]]:
 COMMANDS = commands()
 # Commands that take minutes, or need ../shared, or a running Dask scheduler.
 SLOW = ("verify", "bench", "edge-bench", "mind-lock bench", "sliding bench",
-        "sliding table klotski-l-pieces")
+        "sliding table klotski-l-pieces", "count one-sided-pentomino-5x18",
+        "count one-sided-pentomino-6x15", "count one-sided-pentomino-9x10")
 NEEDS = {"../shared": "the benchmark instances of ../shared", "dask://": "a running scheduler"}
 QUICK_LIMIT = 60  # seconds a quick command may take here
 
@@ -62,7 +65,18 @@ def runnable(args: list[str]) -> str | None:
     for needle, why in NEEDS.items():
         if any(needle in a for a in args):
             return f"needs {why}"
+    if args[:1] == ["play"] and viewer.three_folder() is None:
+        lattice = getattr(puzzlesat.load(args[1]), "lattice", None)  # packing puzzles have one
+        if lattice is not None and lattice.dimensions == 3:
+            return f"the 3D page needs three.js ({viewer.INSTALL})"
     return None
+
+
+def environment() -> dict[str, str]:
+    """The commands' environment: where this checkout's three.js is, for the 3D pages (the
+    commands run in a scratch folder, away from the checkout's node_modules)."""
+    found = viewer.three_folder()
+    return {**os.environ, **({"PUZZLESAT_THREE": str(found)} if found else {})}
 
 
 def is_slow(args: list[str]) -> bool:
@@ -87,6 +101,9 @@ def test_every_command_runs(args, folder, tmp_path):
     why = runnable(args)
     if why:
         pytest.skip(why)
+    if "silly.txt" in args:  # Knuth's example in sliding.w's format
+        (folder / "silly.txt").write_text("5 x 5 (a silly example)\n1 = 111/01\n2 = 101/111\n"
+                                          "3 = 1\n1xx200000000033\n000xx00033001002\n")
     if args[:1] == ["solve"] and "board.txt" in args and not (folder / "board.txt").exists():
         subprocess.run([sys.executable, "-m", "puzzlesat.cli", "generate", "10",
                         "--interior-colours", "17", "-o", "board.txt"], cwd=folder, check=True)
@@ -94,7 +111,7 @@ def test_every_command_runs(args, folder, tmp_path):
             ["mind-lock", "bench"], ["sliding", "bench"]):
         args = [*args, "--results", str(tmp_path)]  # the project's results stay as committed
     result = subprocess.run([sys.executable, "-m", "puzzlesat.cli", *args], cwd=folder,
-                            capture_output=True, text=True,
+                            capture_output=True, text=True, env=environment(),
                             timeout=None if is_slow(args) else QUICK_LIMIT)
     assert result.returncode == 0, result.stderr
     assert "Traceback" not in result.stderr

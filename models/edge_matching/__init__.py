@@ -38,6 +38,8 @@ class EdgePuzzle:
     """Tiles (one entry per physical tile) for a rows x cols board, and the rules they obey.
 
     frame: an edge that must face the outer border, and nowhere else (None: border is free).
+    border: an edge every side on the outer border must show; unlike the frame it may show
+    inside too (MacMahon's squares with a one-colour border).
     apart: a mark that no two orthogonally adjacent tiles may both carry (None: no such rule).
     """
 
@@ -58,6 +60,7 @@ class EdgePuzzle:
     level: int = 0  # the level these rules are (0: the puzzle has no levels)
     file_format: str = "puzzlesat TOML"  # which reader read it
     colour_names: dict[str, str] = field(default_factory=dict, compare=False)  # for drawing
+    border: Edge | None = None  # every outer side shows it (and it may show inside)
 
 
 def rotated(edges: tuple[Edge, ...], rotation: int) -> tuple[Edge, ...]:
@@ -152,11 +155,16 @@ def border_sides(puzzle: EdgePuzzle, cell: Cell) -> tuple[bool, bool, bool, bool
 
 
 def fits_frame(puzzle: EdgePuzzle, cell: Cell, edges: tuple[Edge, ...]) -> bool:
-    """Frame rule: frame edges face the border, every border side shows a frame edge."""
-    if puzzle.frame is None:
+    """Frame rule: frame edges face the border, every border side shows a frame edge. Border
+    rule: every side on the border shows the border edge (which may show inside as well)."""
+    if puzzle.frame is None and puzzle.border is None:
         return True
     outside = border_sides(puzzle, cell)
-    return all((edge == puzzle.frame) == out for edge, out in zip(edges, outside))
+    if puzzle.border is not None and any(
+            out and edge != puzzle.border for edge, out in zip(edges, outside)):
+        return False
+    return puzzle.frame is None or all(
+        (edge == puzzle.frame) == out for edge, out in zip(edges, outside))
 
 
 def neighbour_pairs(puzzle: EdgePuzzle) -> list[tuple[Cell, Cell, int]]:

@@ -20,7 +20,7 @@ from pysat.card import CardEnc
 from pysat.formula import IDPool
 
 from ..encoded import CARD_ENCODINGS, CnfModel, CpsatModel
-from ..limits import check_placements
+from ..limits import check_placements, step
 from . import (
     SIDE_NAMES,
     Cell,
@@ -82,13 +82,18 @@ def placement_estimate(puzzle: EdgePuzzle) -> int:
     return total
 
 
-def placements(puzzle: EdgePuzzle, parity: int | None = None) -> list[Placement]:
-    """Every placement allowed by the frame, the fixed tiles and the parity, cell by cell
-    (refused beyond the limit of models/limits.py)."""
+def check_size(puzzle: EdgePuzzle) -> None:
+    """InputError (field 'tiles') for a puzzle past the placement limit of models/limits.py."""
     check_placements(
         placement_estimate(puzzle), f"{len(puzzle.tiles):,} tiles on {puzzle.rows}x{puzzle.cols}",
         "tiles",
     )
+
+
+def placements(puzzle: EdgePuzzle, parity: int | None = None) -> list[Placement]:
+    """Every placement allowed by the frame, the fixed tiles and the parity, cell by cell
+    (refused beyond the limit of models/limits.py)."""
+    check_size(puzzle)
     types = tile_types(puzzle)
     fixed = {}
     for f in puzzle.fixed:
@@ -98,7 +103,10 @@ def placements(puzzle: EdgePuzzle, parity: int | None = None) -> list[Placement]
     out = []
     looks = [[(r, rotated(t.edges, r)) for r in t.rotations] for t in types]
     fit: dict[tuple, bool] = {}  # the frame rule depends on which sides face the border only
-    for cell in cells(puzzle):
+    board = cells(puzzle)
+    for number, cell in enumerate(board):
+        if number % 256 == 0:
+            step("cells given their placements", number, len(board))
         outside = border_sides(puzzle, cell)
         for k, tile_type in enumerate(types):
             marked = bool(puzzle.apart) and tile_type.mark == puzzle.apart
@@ -148,7 +156,10 @@ def layout(puzzle: EdgePuzzle, turns: int = 0, parity: int | None = None) -> Lay
         of_type[p.tile_type].append(i)
         index[(p.cell, p.tile_type, p.rotation)] = i
     seams = []
-    for a, b, side in neighbour_pairs(puzzle):
+    pairs = neighbour_pairs(puzzle)
+    for number, (a, b, side) in enumerate(pairs):
+        if number % 256 == 0:
+            step("seams between cells", number, len(pairs))
         values: list[Edge] = []
         showing: dict[Edge, list[int]] = {}
         for i in at_cell[a]:
@@ -191,12 +202,18 @@ def encode_cpsat(
         raise ValueError(f"unknown CP-SAT variant {variant!r}")
     lay = layout(puzzle, turns, parity)
     model = cp_model.CpModel()
-    use = [model.new_bool_var(p.label()) for p in lay.options]
+    use = []
+    for number, p in enumerate(lay.options):
+        if number % 8192 == 0:
+            step("CP-SAT variables", number, len(lay.options))
+        use.append(model.new_bool_var(p.label()))
     for indices in lay.at_cell.values():
         model.add_exactly_one(use[i] for i in indices)
     for indices, count in zip(lay.of_type, lay.counts):
         model.add(sum(use[i] for i in indices) == count)
-    for a, _, side, values, showing, matching in lay.seams:
+    for number, (a, _, side, values, showing, matching) in enumerate(lay.seams):
+        if number % 256 == 0:
+            step("CP-SAT seams", number, len(lay.seams))
         colour = {v: model.new_bool_var(f"{a}{SIDE_NAMES[side]}={v}") for v in values}
         model.add_exactly_one(colour.values())
         for v in values:
@@ -325,7 +342,9 @@ def encode_cnf(
     )
     # implied[(cell, side)][placement]: the colour variables of that seam the placement allows
     implied: dict[tuple[Cell, int], dict[int, list[int]]] = {}
-    for a, b, side, values, showing, matching in lay.seams:
+    for number, (a, b, side, values, showing, matching) in enumerate(lay.seams):
+        if number % 256 == 0:
+            step("CNF seams", number, len(lay.seams))
         colour = {v: pool.id(("colour", a, side, v)) for v in values}
         clauses.append([colour[v] for v in values])
         mine = implied.setdefault((a, side), {})

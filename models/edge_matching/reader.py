@@ -29,8 +29,9 @@
     \"\"\"
 
 Foreign formats (chosen by content, or by extension):
-- the C# Scramble Squares article's card file (seed 003): three header lines, then
-  `Name TOP RIGHT BOTTOM LEFT` with sides HEAD-COLOUR or TAIL-COLOUR, on a square board;
+- the card file of the CodeProject article "Solving Scramble Squares - Backtracking Algorithm
+  in C#" (6 Sep 2014): three header lines, then `Name TOP RIGHT BOTTOM LEFT` with sides
+  HEAD-COLOUR or TAIL-COLOUR, on a square board;
 - the Eternity II benchmark format (Heule's edge-matching instances): a hint count H, H hint
   lines, then one line per piece `N E S W`; colour 0 is the frame; the board size follows from
   the pieces.
@@ -43,7 +44,8 @@ import re
 from pathlib import Path
 
 from ..errors import InputError
-from ..files import ForeignFormat, TomlDoc
+from ..files import ForeignFormat, TomlDoc, whole_number
+from ..limits import MAX_TILES, check_tiles
 from . import (
     RULES,
     Edge,
@@ -51,13 +53,14 @@ from . import (
     FixedTile,
     Look,
     Tile,
+    border_sides,
     cells,
-    fits_frame,
     rotated,
 )
 
 FIELDS = {
-    "kind", "name", "title", "source", "rows", "cols", "rule", "halves", "frame", "apart",
+    "kind", "name", "title", "source", "rows", "cols", "rule", "halves", "frame", "border",
+    "apart",
     "levels", "tiles", "fixed", "colours", "published",
 }
 PUBLISHED = {
@@ -108,6 +111,9 @@ def read_edge_toml(doc: TomlDoc) -> EdgePuzzle:
     doc.reject_unknown("", FIELDS)
     rows = positive(doc, "rows")
     cols = positive(doc, "cols")
+    too_many = check_tiles(rows * cols, f"a {rows:,}x{cols:,} board")
+    if too_many is not None:
+        raise doc.error("rows", too_many.message)
     rule = doc.get("rule", str, "equal")
     if rule not in RULES:
         raise doc.error("rule", f"unknown rule {rule!r} (one of: {', '.join(RULES)})")
@@ -132,6 +138,8 @@ def read_edge_toml(doc: TomlDoc) -> EdgePuzzle:
 
     frame_word = doc.get("frame", str)
     frame = None if frame_word is None else edge("frame", frame_word)
+    border_word = doc.get("border", str)
+    border = None if border_word is None else edge("border", border_word)
     if "apart" in doc.data and "levels" in doc.data:
         raise doc.error("levels", "give apart or levels, not both")
     levels: tuple[str | None, ...] = ()
@@ -165,13 +173,16 @@ def read_edge_toml(doc: TomlDoc) -> EdgePuzzle:
                     file=doc.path, line=line, field="tiles",
                 )
             settings[key] = value
-        if not settings["count"].isdigit() or int(settings["count"]) < 1:
+        try:
+            n = whole_number(settings["count"])
+        except ValueError as error:
+            raise InputError(f"count: {error}", file=doc.path, line=line, field="tiles") from None
+        if n < 1:
             raise InputError(
                 f"count must be a positive whole number, not {settings['count']!r}",
                 file=doc.path, line=line, field="tiles",
             )
         edges = tuple(edge("tiles", w, line) for w in edge_words)
-        n = int(settings["count"])
         if len(tiles) + n > rows * cols:  # checked before making the tiles: count=10**9
             raise InputError(
                 f"more tiles than the {rows * cols} cells of a {rows}x{cols} board "
@@ -202,6 +213,15 @@ def read_edge_toml(doc: TomlDoc) -> EdgePuzzle:
         if not isinstance(value, str):
             raise doc.error(f"colours.{key}", f"expected a colour name, got {value!r}")
     published = doc.published(PUBLISHED)
+    for key in published_solution_keys(published):
+        try:
+            published_looks_of(str(published[key]), "")
+        except PublishedError as error:
+            start = doc.value_line(f"published.{key}")
+            if start is None:
+                raise doc.error(f"published.{key}", str(error)) from None
+            raise InputError(str(error), file=doc.path, line=start + error.offset,
+                             field=f"published.{key}") from None
     puzzle = EdgePuzzle(
         name=doc.get("name", str, Path(doc.path).stem),
         rows=rows,
@@ -218,8 +238,10 @@ def read_edge_toml(doc: TomlDoc) -> EdgePuzzle:
         level=1 if levels else 0,
         file_format=TOML_FORMAT,
         colour_names=dict(colours),
+        border=border,
     )
     check_frame(puzzle, tile_lines, doc.path, "tiles", doc.line_of("frame"))
+    check_size(puzzle, doc.path, doc.line_of("tiles"), "tiles")
     return puzzle
 
 
@@ -243,15 +265,18 @@ def read_fixed(
         words = text.split()
         if len(words) != 4:
             raise bad(f"expected: row column tile rotation, got {text!r}")
-        row, col, name, turn = words
-        on_board = row.isdigit() and col.isdigit() and 1 <= int(row) <= rows
-        if not (on_board and 1 <= int(col) <= cols):
+        row_text, col_text, name, turn = words
+        try:
+            row, col = whole_number(row_text), whole_number(col_text)
+        except ValueError as error:
+            raise bad(f"row and column: {error}") from None
+        if not (1 <= row <= rows and 1 <= col <= cols):
             raise bad(f"no cell at row {row}, column {col} on a {rows}x{cols} board")
         if name not in names:
             raise bad(f"no tile named {name!r}")
         if turn not in ("0", "90", "180", "270"):
             raise bad(f"rotation must be 0, 90, 180 or 270 (clockwise), not {turn!r}")
-        cell = (int(row) - 1, int(col) - 1)
+        cell = (row - 1, col - 1)
         if cell in taken or any(f.tile == names[name] for f in fixed):
             raise bad("a cell or a tile is fixed twice")
         taken.add(cell)
@@ -269,10 +294,13 @@ def check_frame(
     """Every tile's frame edges must be able to face the border, and fill it exactly."""
     if puzzle.frame is None:
         return
-    board = cells(puzzle)
+    # the frame rule (fits_frame) asks only which sides show the frame and which sides of the
+    # cell face the border: a tile fits somewhere if a turn of its frame sides is the border
+    # sides of some cell (at most 9 kinds on a rectangle), so this is quick on any board
+    kinds = {border_sides(puzzle, cell) for cell in cells(puzzle)}
     for i, tile in enumerate(puzzle.tiles):
-        turns = [rotated(tile.edges, r) for r in range(4)]
-        if not any(fits_frame(puzzle, cell, edges) for cell in board for edges in turns):
+        sides = tuple(edge == puzzle.frame for edge in tile.edges)
+        if not any(rotated(sides, r) in kinds for r in range(4)):
             count = sum(edge == puzzle.frame for edge in tile.edges)
             raise InputError(
                 f"tile {tile.name!r}: its {count} frame edge(s) cannot all face the border of a "
@@ -289,17 +317,47 @@ def check_frame(
         )
 
 
+class PublishedError(ValueError):
+    """A published solution that is not rows of four-letter cells; `offset`: its line in the
+    value."""
+
+    def __init__(self, message: str, offset: int) -> None:
+        super().__init__(message)
+        self.offset = offset
+
+
+def published_solution_keys(published: dict[str, object]) -> list[str]:
+    """The published fields holding a solution drawn as text (not the count 'solutions')."""
+    return [k for k in published if k == "solution" or k.startswith("solution_level")]
+
+
+def check_size(puzzle: EdgePuzzle, path: str, line: int | None, field: str) -> None:
+    """Refuse, at its file and line, a board whose model would pass the placement limit."""
+    from .encode import check_size as within_limits
+
+    try:
+        within_limits(puzzle)
+    except InputError as error:
+        raise InputError(error.message, file=path, line=line, field=field) from None
+
+
 def published_looks(puzzle: EdgePuzzle, key: str) -> list[Look]:
     """A published solution stored as text: rows of cells, each its edge letters, '*' if marked."""
-    text = str(puzzle.published[key])
-    shown: list[Look] = []
     mark = puzzle.apart or next((t.mark for t in puzzle.tiles if t.mark), "")
-    for row in text.split("\n"):
+    return published_looks_of(str(puzzle.published[key]), mark)
+
+
+def published_looks_of(text: str, mark: str) -> list[Look]:
+    shown: list[Look] = []
+    for offset, row in enumerate(text.split("\n")):
         for word in row.split():
             marked = word.endswith("*")
             letters = word.rstrip("*")
             if len(letters) != 4:
-                raise ValueError(f"published cell {word!r} is not four edge letters")
+                shown_word = word if len(word) <= 40 else word[:40] + "..."
+                raise PublishedError(
+                    f"published cell {shown_word!r} is not four edge letters (and '*' for a "
+                    "mark)", offset)
             shown.append((tuple((ch, "") for ch in letters), mark if marked else ""))
     return shown
 
@@ -317,6 +375,8 @@ def to_toml(puzzle: EdgePuzzle) -> str:
         lines.append("halves = [" + ", ".join(quote(h) for h in halves) + "]")
     if puzzle.frame is not None:
         lines.append(f"frame = {quote(edge_word(puzzle.frame))}")
+    if puzzle.border is not None:
+        lines.append(f"border = {quote(edge_word(puzzle.border))}")
     if puzzle.levels:
         lines.append("levels = [" + ", ".join(quote(m or "") for m in puzzle.levels) + "]")
     elif puzzle.apart:
@@ -345,6 +405,7 @@ def quote(text: str) -> str:
 # ---------------------------------------------------------------- the C# article's card file
 
 ARTICLE_HALVES = ("HEAD", "TAIL")
+SNIFFED = 2000  # the lines a format is recognised by: quick on a file of a million tiles
 _ARTICLE_SIDE = re.compile(r"^[A-Za-z]+-[A-Za-z]+$")
 
 
@@ -352,7 +413,7 @@ def sniff_article(path: str, text: str) -> bool:
     """Card lines `Name SIDE SIDE ...` with sides WORD-WORD after three header lines (or .in)."""
     if Path(path).suffix in (".in", ".toml"):
         return Path(path).suffix == ".in"
-    body = [line.split() for line in text.splitlines()[3:] if line.strip()]
+    body = [line.split() for line in text.splitlines()[3:SNIFFED] if line.strip()]
     return bool(body) and all(
         len(words) >= 2 and all(_ARTICLE_SIDE.match(w) for w in words[1:]) for words in body
     )
@@ -417,7 +478,7 @@ def to_article(puzzle: EdgePuzzle) -> str:
 
 # ---------------------------------------------------------------- the Eternity II benchmark format
 
-_WHOLE = re.compile(r"^\d+$")
+_WHOLE = re.compile(r"^[0-9]+$")  # not \d: Unicode digits are not colours of the format
 _NUMBER = re.compile(r"^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$")
 
 
@@ -438,7 +499,8 @@ def sniff_e2(path: str, text: str) -> bool:
     """
     if Path(path).suffix in (".toml", ".in"):
         return False
-    lines = [line for _, line in _e2_lines(text) if not line.lstrip().startswith("#")]
+    lines = [line for _, line in _e2_lines(text)[:SNIFFED]
+             if not line.lstrip().startswith("#")]
     if not lines or any(_TOML_LINE.match(line) for line in lines):
         return False
     if any(_ARTICLE_SIDE.match(word) for line in lines for word in line.split()):
@@ -483,12 +545,16 @@ def read_e2(path: str, text: str) -> EdgePuzzle:
         if "#" in line:
             raise bad("the format has no comments ('#')", number, "syntax")
     first_line, first = lines[0][0], lines[0][1].split()
-    if len(first) != 1 or not _WHOLE.match(first[0]):
+    try:
+        hints = whole_number(first[0]) if len(first) == 1 else -1
+    except ValueError:
+        hints = -1
+    if hints < 0:
+        shown = lines[0][1].strip()
         raise bad(
             f"the first line must be the hint count, a whole number 0 or more, not "
-            f"{lines[0][1].strip()!r}", first_line, "hints",
+            f"{shown if len(shown) <= 40 else shown[:40] + '...'!r}", first_line, "hints",
         )
-    hints = int(first[0])
     if hints > len(lines) - 1:
         raise bad(
             f"bad hint count {hints}: the file has only {len(lines) - 1} more lines",
@@ -499,6 +565,9 @@ def read_e2(path: str, text: str) -> EdgePuzzle:
             f"{hints} hint lines: hints are not supported (their meaning is not documented "
             "with the instances)", first_line, "hints",
         )
+    too_many = check_tiles(len(lines) - 1 - hints, E2_FORMAT, "piece")
+    if too_many is not None:
+        raise bad(too_many.message.removeprefix(E2_FORMAT + ": "), lines[1 + hints + MAX_TILES][0])
     tiles, tile_lines = [], []
     for number, line in lines[1 + hints:]:
         words = line.split()
@@ -513,7 +582,7 @@ def read_e2(path: str, text: str) -> EdgePuzzle:
                 raise bad(
                     f"colour {word!r} is not a whole number 0 or more (0 is the frame)", number
                 )
-        edges = tuple((str(int(w)), "") for w in words)
+        edges = tuple((w.lstrip("0") or "0", "") for w in words)  # 07 is colour 7
         tiles.append(Tile(edges, "", str(len(tiles) + 1)))  # type: ignore[arg-type]
         tile_lines.append(number)
     if not tiles:
@@ -538,6 +607,7 @@ def read_e2(path: str, text: str) -> EdgePuzzle:
         file_format=E2_FORMAT,
     )
     check_frame(puzzle, tile_lines, path, "piece", first_line)
+    check_size(puzzle, path, first_line, "piece")
     return puzzle
 
 

@@ -24,15 +24,17 @@ from ..geometry import (
     normalise,
     picture_cells,
 )
-from ..limits import check_placements
+from ..limits import MAX_CELL_TESTS, check_cell_tests, check_placements, step
 
 
 @dataclass(frozen=True)
 class Piece:
-    """A named piece, drawn as a picture of 'X' and '.'."""
+    """A named piece, drawn as a picture of 'X' and '.'; `count` identical copies of it
+    (interchangeable: a covering is one solution however its copies are permuted)."""
 
     name: str
     picture: tuple[str, ...]
+    count: int = 1
 
     @property
     def cells(self) -> list[Cell]:
@@ -45,6 +47,7 @@ class SolidPiece:
 
     name: str
     shape: Shape
+    count: int = 1  # identical copies (see Piece)
 
     @property
     def cells(self) -> list[Cell]:
@@ -139,23 +142,51 @@ def placement_estimate(puzzle: PackingPuzzle) -> int:
     return sum(by_shape[piece_key(piece)] for piece in puzzle.pieces) * cells
 
 
+def check_size(puzzle: PackingPuzzle) -> int:
+    """The placement estimate, once the puzzle is known to be within the limits of
+    models/limits.py (InputError naming the figure that decides otherwise, field 'pieces')."""
+    board_cells = len(puzzle.board_cells)
+    shapes = {piece_key(piece): piece for piece in puzzle.pieces}
+    what = f"{len(shapes):,} piece shapes on {board_cells:,} cells"
+    turns = puzzle.lattice.group_order(puzzle.flip)
+    most = sum(turns * board_cells * len(p.cells) for p in shapes.values())
+    if most > MAX_CELL_TESTS:  # worth finding the orientations to say exactly how many
+        check_cell_tests(sum(len(puzzle.lattice.orientations(p.cells, puzzle.flip))
+                             * board_cells * len(p.cells) for p in shapes.values()),
+                         what, "pieces")
+    estimate = placement_estimate(puzzle)
+    check_placements(estimate, f"{len(puzzle.pieces):,} pieces", "pieces")
+    return estimate
+
+
 def placements(puzzle: PackingPuzzle) -> list[Placement]:
-    """Every placement of every piece that lies wholly on the board (refused beyond the limit
-    of models/limits.py)."""
-    check_placements(placement_estimate(puzzle), f"{len(puzzle.pieces):,} pieces", "pieces")
+    """Every placement of every piece that lies wholly on the board (refused beyond the limits
+    of models/limits.py; under the time limit of `limits.building`). Pieces drawn alike are
+    placed once and their placements copied."""
+    estimate = check_size(puzzle)
     board = set(puzzle.cells)
     held = {p.piece: frozenset(p.cells) for p in puzzle.placed}  # a challenge's placed pieces
-    found = []
-    for index, shapes in enumerate(piece_orientations(puzzle)):
-        for o, shape in enumerate(shapes):
-            first = shape[0]
-            for at in sorted(board):
-                # the shape's first cell on each board cell: every position is tried once
-                cells = tuple(tuple(a + x - f for a, x, f in zip(at, cell, first))
-                              for cell in shape)
-                if all(cell in board for cell in cells) and (
-                        index not in held or held[index] == frozenset(cells)):
-                    found.append(Placement(index, o, cells))
+    order = sorted(board)
+    by_shape: dict[Shape, list[tuple[int, tuple[Cell, ...]]]] = {}
+    found: list[Placement] = []
+    for index, piece in enumerate(puzzle.pieces):
+        key = piece_key(piece)
+        if key not in by_shape:
+            fits = []
+            for o, shape in enumerate(puzzle.lattice.orientations(piece.cells, puzzle.flip)):
+                first = shape[0]
+                for n, at in enumerate(order):
+                    if n % 4096 == 0:
+                        step("placements", len(found) + len(fits), estimate)
+                    # the shape's first cell on each board cell: every position is tried once
+                    cells = tuple(tuple(a + x - f for a, x, f in zip(at, cell, first))
+                                  for cell in shape)
+                    if all(cell in board for cell in cells):
+                        fits.append((o, cells))
+            by_shape[key] = fits
+        step("placements", len(found), estimate)
+        found += [Placement(index, o, cells) for o, cells in by_shape[key]
+                  if index not in held or held[index] == frozenset(cells)]
     return found
 
 
@@ -163,23 +194,33 @@ def placements(puzzle: PackingPuzzle) -> list[Placement]:
 class ExactCover:
     """Rows (placements) covering columns; a solution picks rows covering every column once.
 
-    Columns are the pieces (each used once) followed by the board's cells (each covered once).
+    Columns are the pieces (each used once, or once per copy: `multiplicity`) followed by the
+    board's cells (each covered once).
     """
 
     columns: list[str]
-    rows: list[tuple[int, ...]]
+    rows: list[tuple[int, ...]]  # a piece column appears once per copy the row places
     labels: list[str]
     pieces: int = 0  # how many of the columns are pieces (the rest are cells)
+    multiplicity: list[int] | None = None  # how often each column is covered (None: once)
 
 
-def exact_cover(puzzle: PackingPuzzle, options: list[Placement]) -> ExactCover:
-    """The exact-cover matrix of a puzzle, restricted to the given placements."""
+def exact_cover(puzzle: PackingPuzzle, options: list) -> ExactCover:
+    """The exact-cover matrix of a puzzle, restricted to the given placements (or bundles of
+    placements taken together, as a symmetric solution takes a placement with its images); a
+    row names a piece once per copy it places."""
     cells = puzzle.cells
     cell_column = {cell: len(puzzle.pieces) + i for i, cell in enumerate(cells)}
     columns = [p.name for p in puzzle.pieces] + [puzzle.lattice.cell_name(c) for c in cells]
-    rows = [(*p.pieces, *sorted(cell_column[c] for c in p.cells)) for p in options]
-    labels = [placement_label(puzzle, p) for p in options]
-    return ExactCover(columns, rows, labels, len(puzzle.pieces))
+    rows, labels = [], []
+    for n, p in enumerate(options):
+        if n % 8192 == 0:
+            step("rows of the exact cover", n, len(options))
+        rows.append((*sorted(p.pieces), *sorted(cell_column[c] for c in p.cells)))
+        labels.append(placement_label(puzzle, p))
+    counts = [p.count for p in puzzle.pieces]
+    multiplicity = counts + [1] * len(cells) if any(n > 1 for n in counts) else None
+    return ExactCover(columns, rows, labels, len(puzzle.pieces), multiplicity)
 
 
 def placement_label(puzzle: PackingPuzzle, placement: Placement) -> str:

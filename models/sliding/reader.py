@@ -26,15 +26,18 @@ picture of the board, one character per cell; here a piece is one letter, so any
 
 from __future__ import annotations
 
+import re
 import string
+from dataclasses import replace
 from pathlib import Path
 
 from ..errors import InputError
-from ..files import TomlDoc
+from ..files import ForeignFormat, TomlDoc
 from . import (
     AXES,
     BLOCKED,
     EMPTY,
+    KIND,
     MAX_CELLS,
     METRICS,
     Goal,
@@ -50,6 +53,7 @@ FIELDS = {"kind", "name", "title", "source", "metric", "start", "goal", "types",
 PUBLISHED = {"positions": int, "gods_number": int, "start_moves": int, "claimed_moves": int,
              "note": str}
 LABELS = set(string.ascii_letters + string.digits + "*@$%&+=")
+
 
 
 def picture(doc: TomlDoc, field: str) -> list[str]:
@@ -238,3 +242,111 @@ def _goal(doc: TomlDoc, height: int, width: int, types, pieces, groups) -> Goal 
 
 
 read = read_sliding  # the reader models/files.py finds by convention
+
+
+# ---------------------------------------------------------------- Knuth's sliding.w format
+
+KNUTH_FORMAT = "Knuth's sliding.w format"
+_SIZE = re.compile(r"^\s*(\d+)\s*x\s*(\d+)\b\s*(.*)$")
+_PIECE = re.compile(r"^\s*([0-9a-fA-F])\s*=\s*([01/]+)\s*$")
+_INSTANCE_LETTERS = "ghijklmnopqrstuvwyzGHIJKLMNOPQRSTUVWYZ"
+
+
+def sniff_knuth(path: str, text: str) -> bool:
+    """A first line `ROWS x COLUMNS ...` followed by a piece line `NAME = PATTERN`."""
+    lines = [line for line in text.splitlines() if line.strip()]
+    return len(lines) >= 2 and bool(_SIZE.match(lines[0])) and bool(_PIECE.match(lines[1]))
+
+
+def read_knuth(path: str, text: str) -> SlidingPuzzle:
+    """A puzzle in sliding.w's format: `R x C title`, pieces `NAME = PATTERN` (rows of 0/1
+    separated by '/'), then the start and the stop configuration, each naming in turn what fills
+    the topmost, leftmost cell not yet filled: a piece, 0 (empty) or x (no cell); trailing 0s
+    may be left out. Pieces with one name are interchangeable. The metric is `step` (choose
+    another with --metric); the stop configuration is the goal."""
+    numbered = [(i, line) for i, line in enumerate(text.splitlines(), start=1) if line.strip()]
+
+    def bad(line: int, field: str, message: str) -> InputError:
+        return InputError(message, file=path, line=line, field=field)
+
+    size = _SIZE.match(numbered[0][1])
+    rows, columns, title = int(size.group(1)), int(size.group(2)), size.group(3).strip()
+    if not rows or not columns or rows * columns > MAX_CELLS:
+        raise bad(numbered[0][0], "size", f"{rows} x {columns}: 1 to {MAX_CELLS} cells")
+    shapes: dict[str, tuple[tuple[int, int], ...]] = {}
+    at = 1
+    while at < len(numbered) and _PIECE.match(numbered[at][1]):
+        line, found = numbered[at][0], _PIECE.match(numbered[at][1])
+        name, pattern = found.group(1).lower(), found.group(2)
+        cells = [(r, c) for r, row in enumerate(pattern.split("/")) for c, ch in enumerate(row)
+                 if ch == "1"]
+        if not cells or not connected(cells):
+            raise bad(line, f"piece {name}", "a piece is one connected set of 1s")
+        if name in shapes:
+            raise bad(line, f"piece {name}", "defined twice")
+        shapes[name] = normal_shape(cells)
+        at += 1
+    if len(numbered) - at != 2:
+        raise bad(numbered[min(at, len(numbered) - 1)][0], "configuration",
+                  f"expected two configuration lines (start, stop) after the pieces, found "
+                  f"{len(numbered) - at}")
+    start, stop = (_fill(numbered[at + i], rows, columns, shapes, bad, field)
+                   for i, field in enumerate(("start", "stop")))
+    blocked = [[ch == BLOCKED for ch in row] for row in start[0]]
+    if blocked != [[ch == BLOCKED for ch in row] for row in stop[0]]:
+        raise bad(numbered[at + 1][0], "stop", "its blocked cells (x) differ from the start's")
+    if sorted(start[1]) != sorted(stop[1]):
+        raise bad(numbered[at + 1][0], "stop", "it has other pieces than the start")
+    drawn, goal, types, letters = start[0], stop[0], {}, iter(_INSTANCE_LETTERS)
+    picture = [list(row) for row in drawn]
+    for name, cells in start[2]:
+        try:
+            letter = next(letters)
+        except StopIteration:
+            raise bad(numbered[at][0], "start", "more pieces than this reader names") from None
+        types.setdefault(name, []).append(letter)
+        for r, c in cells:
+            picture[r][c] = letter
+    data = {"kind": KIND, "metric": "step", "title": title, "source": KNUTH_FORMAT,
+            "start": "\n".join("".join(row) for row in picture), "goal": "\n".join(goal),
+            "types": {name: "".join(members) for name, members in types.items()}}
+    doc = TomlDoc(path, data, "")
+    try:
+        puzzle = read_sliding(doc)
+    except InputError as error:
+        raise bad(numbered[at][0], "configuration", error.message) from None
+    return replace(puzzle, name=Path(path).stem)
+
+
+def _fill(numbered_line, rows, columns, shapes, bad, field):
+    """The picture a configuration line fills (type names as letters), its pieces' names, and
+    each piece's cells."""
+    line, text = numbered_line
+    grid = [[None] * columns for _ in range(rows)]
+    pieces = []
+    cursor = 0
+    for ch in text.strip().lower():
+        while cursor < rows * columns and grid[cursor // columns][cursor % columns] is not None:
+            cursor += 1
+        if cursor == rows * columns:
+            raise bad(line, field, f"{ch!r} after the board is full")
+        r0, c0 = divmod(cursor, columns)
+        if ch in "0x":
+            grid[r0][c0] = EMPTY if ch == "0" else BLOCKED
+            continue
+        if ch not in shapes:
+            raise bad(line, field, f"{ch!r} is no piece defined above (nor 0 or x)")
+        dr, dc = shapes[ch][0]
+        cells = [(r0 + r - dr, c0 + c - dc) for r, c in shapes[ch]]
+        if any(not (0 <= r < rows and 0 <= c < columns) or grid[r][c] is not None
+               for r, c in cells):
+            raise bad(line, field, f"piece {ch} at row {r0}, column {c0} leaves the board or "
+                                   "covers a cell already filled")
+        for r, c in cells:
+            grid[r][c] = ch
+        pieces.append((ch, cells))
+    picture = ["".join(EMPTY if ch is None else ch for ch in row) for row in grid]
+    return picture, [name for name, _ in pieces], pieces
+
+
+FOREIGN_FORMATS = (ForeignFormat(KNUTH_FORMAT, sniff_knuth, read_knuth, exact=True),)

@@ -28,13 +28,10 @@ class MindLockTable(Backend):
     about = "God's-algorithm table (breadth-first search, 2 bits a position)"
     # it counts positions: the family runs its breadth-first search (no cubes to split)
     can_count = True
-    notes: list[str] = []
 
     def solve(self, model: TableQuery, time_limit: float | None = None) -> Outcome:
         start = time.perf_counter()
-        table, cache = tables.load_or_build(model.solved)
-        if cache.built:  # why it was built, and where it is stored (or a warning that it is not)
-            self.notes.append(cache.message())
+        table, _ = tables.load_or_build(model.solved)  # warns where it cannot be stored
         path = table.walk(model.start)
         return Outcome([MOVES.index(m) for m, _ in path], time.perf_counter() - start)
 

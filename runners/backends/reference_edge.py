@@ -1,4 +1,5 @@
-"""Reference solver for edge-matching puzzles: the compatibility graph of seed 000.
+"""Reference solver for edge-matching puzzles: the compatibility graph that Daniel Downes
+describes for his BlockProblemGame (github.com/danieldownes/BlockProblemGame, docs/solutions.html).
 
 Written independently of the encodings: it shares only the puzzle's data classes, and computes
 rotations, the matching test and identical tiles again here. One node per (tile type, distinct
@@ -131,18 +132,23 @@ def build(puzzle: EdgePuzzle) -> Graph:
         right_of.append(sum(m for e, m in with_left.items() if _fit(right, e, rule)))
         below_of.append(sum(m for e, m in with_top.items() if _fit(bottom, e, rule)))
 
-    # domains: the frame edge faces the outer border, every border side shows it, nowhere else
+    # domains: the frame edge faces the outer border, every border side shows it, nowhere else;
+    # the border edge shows on every border side (and may show inside)
     all_nodes = (1 << nodes) - 1
     domain = []
     for r in range(rows):
         for c in range(cols):
-            if puzzle.frame is None:
+            if puzzle.frame is None and puzzle.border is None:
                 domain.append(all_nodes)
                 continue
             outside = (r == 0, c == cols - 1, r == rows - 1, c == 0)
             mask = 0
             for n, edges in enumerate(node_edges):
-                if all((edges[s] == puzzle.frame) == outside[s] for s in range(4)):
+                framed = puzzle.frame is None or all(
+                    (edges[s] == puzzle.frame) == outside[s] for s in range(4))
+                bordered = puzzle.border is None or all(
+                    edges[s] == puzzle.border for s in range(4) if outside[s])
+                if framed and bordered:
                     mask |= 1 << n
             domain.append(mask)
 
@@ -400,7 +406,8 @@ def cubes(model: ReferenceModel) -> list[tuple[int, int]]:
 
 
 class ReferenceEdge(Backend):
-    """The compatibility-graph backtracker of seed 000; classes up to turns by least images."""
+    """The compatibility-graph backtracker (after Daniel Downes's BlockProblemGame); classes
+    up to turns by least images."""
 
     name = "reference:edge-matching"
     takes = "reference"

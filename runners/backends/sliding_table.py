@@ -169,9 +169,9 @@ def kernel_data(puzzle: SlidingPuzzle) -> tuple:
                                                       dtype=np.int64))
 
 
-def kernel_neighbours(puzzle: SlidingPuzzle, code: int) -> list[int]:
+def kernel_neighbours(puzzle: SlidingPuzzle, code: int, data: tuple | None = None) -> list[int]:
     """The kernel's answer for one position (for checks against the rules in Python)."""
-    data = kernel_data(puzzle)
+    data = kernel_data(puzzle) if data is None else data
     out = np.empty(degree(puzzle), dtype=np.uint64)
     n = moves_kernel(np.uint64(code), data, out)
     return sorted(int(c) for c in out[:n])

@@ -9,7 +9,6 @@ no table cache is read or written.
 
 from __future__ import annotations
 
-import multiprocessing
 import os
 import statistics
 from collections.abc import Callable
@@ -29,38 +28,27 @@ def scale_path() -> str:
     return str(resources.files(__package__) / SCALE_INSTANCE)
 
 
-def _search_child(path: str, memory: int | None, sender) -> None:
+def _search_child(path: str, memory: int | None) -> dict:
     import resource
     import time
 
-    try:
-        puzzle = files.load(path)
-        begin = time.perf_counter()
-        build = family.run_search(puzzle, memory)
-        seconds = time.perf_counter() - begin
-        peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
-        sender.send({"positions": build.positions, "gods_number": build.gods_number,
-                     "seconds": seconds, "peak_bytes": peak,
-                     "memory_estimate_bytes": build.bytes_estimated,
-                     "cpu_seconds": resource.getrusage(resource.RUSAGE_SELF).ru_utime})
-    except InputError as error:
-        sender.send({"error": str(error)})
+    puzzle = files.load(path)
+    begin = time.perf_counter()
+    build = family.run_search(puzzle, memory)
+    seconds = time.perf_counter() - begin
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return {"positions": build.positions, "gods_number": build.gods_number,
+            "seconds": seconds, "peak_bytes": usage.ru_maxrss * 1024,
+            "memory_estimate_bytes": build.bytes_estimated, "cpu_seconds": usage.ru_utime,
+            "system_seconds": usage.ru_stime}
 
 
 def timed_search(path: str, memory: int | None = None) -> dict:
-    """One search of a puzzle file in a fresh process: time, positions, peak memory."""
-    context = multiprocessing.get_context("spawn")
-    receiver, sender = context.Pipe(duplex=False)
-    child = context.Process(target=_search_child, args=(path, memory, sender))
-    child.start()
-    sender.close()
-    try:
-        found = receiver.recv()
-    except EOFError:
-        found = {"error": f"the search process died (exit code {child.exitcode})"}
-    child.join()
-    if "error" in found:
-        raise InputError(found["error"], field="puzzle")
+    """One search of a puzzle file in a fresh child process: time, positions, peak memory."""
+    from ..children import run_in_child
+
+    _, found = run_in_child(_search_child, (path, memory), label="a timed search",
+                            method="spawn")
     found["positions_per_second"] = round(found["positions"] / found["seconds"])
     return found
 

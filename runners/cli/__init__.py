@@ -14,6 +14,7 @@ import json
 import math
 import signal
 import sys
+import warnings
 from types import ModuleType
 
 from .. import api
@@ -40,13 +41,18 @@ PARAMETER_FLAGS = {
     "label_tiles": "--label-tiles", "unreduced_time_limit": "--unreduced-time-limit",
     "interior_colours": "--interior-colours", "border_colours": "--border-colours",
     "contender": "--contender", "metric": "--metric", "memory": "--memory",
+    "within": "--within", "cube": "--cube", "clearance": "--clearance",
 }
+
+PATH_PARAMETERS = {"output", "results", "checkpoint", "path"}
 
 
 def in_flags(error: InputError) -> InputError:
     """The error as the command line says it: the parameter it names given as its flag."""
     flag = PARAMETER_FLAGS.get(error.field or "")
-    if flag is None or error.file:  # a field of a puzzle file (its `start`) is no flag
+    # a field of a puzzle file (a sliding puzzle's `start`) is no flag; a path given as a
+    # parameter (output, results, checkpoint) is named as the file it is
+    if flag is None or (error.file and error.field not in PATH_PARAMETERS):
         return error
     return InputError(error.message, file=error.file, line=error.line, field=flag)
 
@@ -160,9 +166,17 @@ def build_parser() -> argparse.ArgumentParser:
     export.add_argument("-o", "--output", required=True, help="the file to write ('-': stdout)")
     bench.add_argument("--repeat", type=positive, default=3, help="runs per backend (default 3)")
     bench.add_argument("--solve", action="store_true", help="time solve instead of count")
-    bench.add_argument("--anchor", choices=["xcover"], default=None,
+    bench.add_argument("--anchor", choices=["xcover", "rowscan"], default=None,
                        help="packing: time our counting path against dancing links (xcover, "
-                       "one thread) side by side; writes results/dlx-bench.*")
+                       "one thread) side by side; writes results/dlx-bench.*. rowscan: time "
+                       "edgecount against a plain C row-scan counter built here (diamond "
+                       "blocks, clue puzzle 1 where present); writes results/edgecount-bench.*")
+    bench.add_argument("--search", action="store_true",
+                       help="packing: the bitboard search plain against memoised (nodes, nodes/s, "
+                       "CPU medians) and xcover's memoised ZDD; writes results/bitboard-search.*")
+    bench.add_argument("--estimate", type=positive, default=None, metavar="PATHS",
+                       help="with --anchor rowscan: also estimate each Eternity II clue "
+                       "puzzle's grids and search by Knuth's estimator over PATHS random paths")
     bench.add_argument("--no-chart", action="store_true",
                        help="do not redraw results/bench-chart.png (needs matplotlib)")
 
@@ -208,6 +222,18 @@ def main(argv: list[str] | None = None) -> int:
     # SIGINT ignored (a background job): the user who sends it means it
     previous = signal.signal(signal.SIGTERM, _terminate)
     previous_int = signal.signal(signal.SIGINT, signal.default_int_handler)
+    with warnings.catch_warnings():  # the library's warnings reach the user, one line each
+        warnings.showwarning = show_warning
+        return _run(args, previous, previous_int)
+
+
+def show_warning(message, category, filename, lineno, file=None, line=None) -> None:
+    """A warning as the command line says it: one line on standard error."""
+    text = " ".join(str(message).split())
+    print(f"puzzlesat: warning: {text}", file=sys.stderr, flush=True)
+
+
+def _run(args: argparse.Namespace, previous, previous_int) -> int:
     try:
         if hasattr(args, "run"):  # a family's own command
             return args.run(args)
@@ -343,7 +369,7 @@ def run_verify(puzzle, module, args) -> int:
 
 
 def run_export(puzzle, module, args) -> int:
-    report.check_output(args.output)
+    report.check_export(args.output, args.format)
     options = family_options(module, args, "export")
     text, summary = api.export(puzzle, args.format, **options)
     report.write_export(args.output, text, summary)

@@ -41,6 +41,13 @@ def add_arguments(command: str, parser: argparse.ArgumentParser) -> None:
             help="edge-matching CNF: leave out the at-most-one per cell (the tile counts imply "
             "it; counts stay exact)",
         )
+    if command == "verify":
+        add_flag(
+            parser, "--sample-cubes", type=int, default=None, metavar="N",
+            help="edge-matching counts too large for every backend: count N random cubes of "
+            "edgecount's search with edgecount, xcover and CP-SAT (or the --backend given) "
+            "instead; writes results/PUZZLE-sample-cubes.json",
+        )
     if command == "count":
         add_flag(
             parser, "--label-tiles", action="store_true", default=None,
@@ -56,6 +63,7 @@ def own_flags(args: argparse.Namespace) -> dict[str, object]:
         "--label-tiles": getattr(args, "label_tiles", None) or None,
         "--cnf-model": getattr(args, "cnf_model", None),
         "--no-amo": getattr(args, "amo", None),
+        "--sample-cubes": getattr(args, "sample_cubes", None),
     }
 
 
@@ -71,6 +79,8 @@ def options(args: argparse.Namespace, command: str) -> dict[str, object]:
         found["cpsat_model"] = getattr(args, "cpsat_model", None)
     if command == "count":
         found["label_tiles"] = getattr(args, "label_tiles", None) or None
+    if command == "verify":
+        found["sample_cubes"] = getattr(args, "sample_cubes", None)
     return found
 
 
@@ -98,12 +108,22 @@ def count_lines(puzzle, count: Count) -> list[str]:
     if count.complete and fixed:
         shown = ", ".join(f"{k}°: {v:,}" for k, v in fixed.items())
         lines.append(f"{name}: grids unchanged by each turn of the board (Burnside): {shown}")
+    for key, entry in count.details.get("conventions", {}).items():
+        if key != "grids" and entry["count"] != count.number:
+            lines.append(f"{name}: {key.replace('_', ' ')}: {entry['count']:,}: "
+                         f"{entry['counted']}")
+    if count.details.get("nodes") is not None:
+        lines.append(f"{name}: {count.details['nodes']:,} nodes searched, "
+                     f"{count.details['nodes_per_second'] or 0:,} nodes a second")
     return lines
 
 
 def verify_lines(puzzle, found: Verification) -> list[str]:
     say_reader(puzzle)
     result = found.result
+    if "cubes" in result:
+        return [f"{result['puzzle']}: {len(result['cubes'])} random cubes, each counted alike by "
+                f"{', '.join(result['backends'])} ({result['counted']})"]
     name = result["puzzle"]
     total = result["count"]
     lines = [f"{name}: all backends agree: {total:,} {result['counted']}"]

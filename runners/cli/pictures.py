@@ -63,10 +63,11 @@ def load_puzzle(name: str, level: int | None):
     return api.load(name, level=level)
 
 
-def _drawings(puzzle, modulo: str) -> list[tuple[str, Svg]]:
-    """Every picture the gallery of the puzzle holds, as (file name, drawing)."""
-    shown = galleries.build_gallery(puzzle, modulo, cap=10**9)
-    return [(figure.name, figure.svg) for figure in shown.figures]
+def _drawings(puzzle, modulo: str, cap: int = 10**9) -> tuple[list[tuple[str, Svg]], int]:
+    """The first `cap` pictures the gallery of the puzzle holds, as (file name, drawing), and
+    how many it holds (only those asked for are drawn: a 3D puzzle has thousands)."""
+    shown = galleries.build_gallery(puzzle, modulo, cap=cap)
+    return [(figure.name, figure.svg) for figure in shown.figures], shown.total
 
 
 def run_draw(args: argparse.Namespace) -> int:
@@ -84,7 +85,7 @@ def run_draw(args: argparse.Namespace) -> int:
         write(svg, args.output)
         print(f"wrote {title} to {args.output}")
         return 0
-    drawings = _drawings(puzzle, args.modulo)
+    drawings, total = _drawings(puzzle, args.modulo, 10**9 if args.all else args.solution)
     if args.all:
         folder = Path(args.output)
         folder.mkdir(parents=True, exist_ok=True)
@@ -94,10 +95,10 @@ def run_draw(args: argparse.Namespace) -> int:
         return 0
     if not drawings:
         raise InputError(f"{puzzle.name} has no solution to draw (try --pieces)", field="PUZZLE")
-    if args.solution > len(drawings):
-        raise InputError(f"there are only {len(drawings)} to draw", field="--solution")
+    if args.solution > total:
+        raise InputError(f"there are only {total} to draw", field="--solution")
     write(drawings[args.solution - 1][1], args.output)
-    print(f"wrote picture {args.solution} of {len(drawings)} of {puzzle.name} to {args.output}")
+    print(f"wrote picture {args.solution} of {total} of {puzzle.name} to {args.output}")
     return 0
 
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import argparse
 import sys
-import warnings
 from pathlib import Path
 
 from .. import output as report
@@ -51,12 +50,16 @@ def add_arguments(command: str, parser: argparse.ArgumentParser) -> None:
                       f"{family.DEFAULT_SAMPLE})")
         add_flag(parser, "--seed", type=int, metavar="S",
                  help=f"seed of the random positions (default {family.DEFAULT_SEED})")
+        add_flag(parser, "--within", type=int, metavar="K",
+                 help=f"sliding-block: plan positions at most K moves from the goal (default "
+                      f"{family.PLAN_DISTANCE}; the planners' models grow with K)")
 
 
 def own_flags(args: argparse.Namespace) -> dict[str, object]:
     return {"--from": getattr(args, "start", None), "--steps": getattr(args, "steps", None),
             "--sample": getattr(args, "sample", None), "--seed": getattr(args, "seed", None),
-            "--metric": getattr(args, "metric", None), "--memory": getattr(args, "memory", None)}
+            "--metric": getattr(args, "metric", None), "--memory": getattr(args, "memory", None),
+            "--within": getattr(args, "within", None)}
 
 
 def load_options(args: argparse.Namespace) -> dict[str, object]:
@@ -75,6 +78,7 @@ def options(args: argparse.Namespace, command: str) -> dict[str, object]:
     if command == "verify":
         found["sample"] = getattr(args, "sample", None)
         found["seed"] = getattr(args, "seed", None)
+        found["within"] = getattr(args, "within", None)
     return found
 
 
@@ -118,7 +122,8 @@ def table_lines(figures: dict) -> list[str]:
         f"({figures['metric_means']}); goal: {figures['goal']}",
         f"positions reached: {figures['positions']:,} ({figures['counted']})",
         f"God's number: {figures['gods_number']} moves ({figures['gods_number_means']}), "
-        f"{figures['hardest_positions']:,} positions at that distance, e.g. "
+        f"{figures['hardest_positions']:,} position{'s' * (figures['hardest_positions'] != 1)} "
+        f"at that distance, e.g. "
         f"{figures['hardest'][0]}",
     ]
     if figures["start_moves"] is not None:
@@ -127,6 +132,9 @@ def table_lines(figures: dict) -> list[str]:
               *(f"{d:>8}  {n:>9,}" for d, n in figures["distance_counts"].items())]
     lines.append(f"table: {figures['table_bytes']:,} bytes (sorted codes and 2 bits a position)"
                  f"; searched in {figures['search_seconds']:.2f} s"
+                 + (f" (memory estimated before it started: "
+                    f"{figures['memory_estimate_bytes'] / 2**20:,.0f} MiB)"
+                    if figures["memory_estimate_bytes"] else " (read from the cache)")
                  + ("" if figures["compiled"] else " (numba not installed: not compiled)"))
     differs = [k for k, ok in figures["published_agrees"].items() if not ok]
     if differs:
@@ -149,12 +157,8 @@ def _puzzle(args: argparse.Namespace):
 
 def table_command(args: argparse.Namespace) -> int:
     puzzle = _puzzle(args)
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        found = family.table_of(puzzle, args.memory, progress=sys.stderr.isatty())
-    for warning in caught:
-        print(f"puzzlesat: warning: {warning.message}", file=sys.stderr)
-    for note in found.notes:
+    found = family.table_of(puzzle, args.memory, progress=sys.stderr.isatty())
+    for note in found.notes:  # a warning (the cache not written) is shown by the command line
         report.say(note)
     figures = family.report(found)
     if args.json:

@@ -19,7 +19,7 @@ from ..outcomes import Count, Solution, Verification
 # The solver backends every verify runs; each family adds its own reference method.
 VERIFY_SOLVERS = ("cpsat", "pysat:cadical195", "pysat:glucose4")
 # Verified too where their optional extra is installed (pip install 'puzzlesat[dlx]').
-VERIFY_OPTIONAL = ("bitboard", "xcover")
+VERIFY_OPTIONAL = ("bitboard", "xcover", "edgecount")
 
 
 def verify_backends(kind: str) -> tuple[str, ...]:

@@ -26,6 +26,7 @@ from ..models.edge_matching import (
     at_level,
     board_turns,
     check_grid,
+    distinct_rotations,
     grid_from_looks,
     label_factor,
     rotated,
@@ -44,7 +45,8 @@ from ..models.edge_matching.encode import (
     placements,
     split_cubes,
 )
-from ..models.edge_matching.reader import edge_word, published_looks
+from ..models.edge_matching.reader import edge_word, published_looks, published_solution_keys
+from ..models.edge_matching.tables import build_tables, grid_of_nodes, plan_cubes
 from ..models.encoded import check_card_encoding, to_dimacs, to_dlx
 from ..models.errors import InputError
 from ..models.symmetry import IDENTITY, Group, burnside
@@ -72,6 +74,8 @@ def rules_text(puzzle: EdgePuzzle) -> str:
     parts = ["touching edges " + ("equal" if puzzle.rule == "equal" else "complement")]
     if puzzle.frame is not None:
         parts.append(f"frame edge {puzzle.frame[0]!r} on the border only")
+    if puzzle.border is not None:
+        parts.append(f"every border side {puzzle.border[0]!r}")
     if puzzle.apart:
         parts.append(f"no two {puzzle.apart} tiles side by side")
     if puzzle.fixed:
@@ -128,14 +132,50 @@ def solution_json(puzzle: EdgePuzzle, grid: list[Placed]) -> list[list[dict]]:
 def published_solutions(puzzle: EdgePuzzle) -> dict[str, bool]:
     """Whether each published solution stored with the puzzle obeys the rules of this level."""
     out = {}
-    for key in puzzle.published:
-        if not key.startswith("solution"):
-            continue
+    for key in published_solution_keys(puzzle.published):
         other_level = key.startswith("solution_level") and key != f"solution_level{puzzle.level}"
         if puzzle.levels and other_level:
             continue
         grid = grid_from_looks(puzzle, published_looks(puzzle, key))
         out[key] = grid is not None and check_grid(puzzle, grid) is None
+    return out
+
+
+def turn_factor(puzzle: EdgePuzzle) -> int:
+    """Ways to turn the tiles of one grid without changing how it looks: the product over the
+    tiles of the turns that leave each one looking the same (4 for one colour all round, 2 for
+    a tile like R G R G, else 1)."""
+    factor = 1
+    for tile in puzzle.tiles:
+        factor *= 4 // len(distinct_rotations(tile.edges))
+    return factor
+
+
+def conventions(puzzle: EdgePuzzle, grids: int, classes: int | None, complete: bool
+                ) -> dict[str, dict[str, object]]:
+    """The count in each convention, each number with what it counts and the factor from the
+    distinct grids (labelled counts are multiples of the grids; nothing is enumerated)."""
+    label = label_factor(puzzle)
+    turns = turn_factor(puzzle)
+    bound = "" if complete else " (a lower bound: the count did not finish)"
+    out: dict[str, dict[str, object]] = {
+        "grids": {"count": grids, "factor": 1, "counted": meaning(puzzle, "none") + bound},
+        "labelled_tiles": {
+            "count": grids * label, "factor": label,
+            "counted": "arrangements of physically distinct tiles: grids x the product of m! "
+            f"over the tile kinds (m tiles of a kind) = grids x {label:,}" + bound},
+        "labelled_tiles_and_turns": {
+            "count": grids * label * turns, "factor": label * turns,
+            "counted": "arrangements of physically distinct tiles, every turn of a tile told "
+            "apart even where it looks the same: grids x the product of m! over the kinds x the "
+            f"product over the tiles of the turns that keep its look = grids x {label:,} x "
+            f"{turns:,}" + bound},
+    }
+    if classes is not None:
+        out["classes_up_to_turns"] = {
+            "count": classes, "factor": None,
+            "counted": meaning(puzzle, "symmetry") + " (Burnside's lemma over the board's "
+            "turns, the grids each turn keeps counted directly)" + bound}
     return out
 
 
@@ -148,7 +188,7 @@ def _ceil_div(a: int, b: int) -> int:
 
 class EdgeMatching(Family):
     kind = "edge-matching"
-    takes = ("cpsat", "cnf", "cover", "reference")
+    takes = ("cpsat", "cnf", "cover", "reference", "tables")
     export_formats = ("dimacs", "xcc")
     own_backends = {"reference": reference.ReferenceEdge}
     moduli = ("none", "symmetry")
@@ -226,6 +266,8 @@ class EdgeMatching(Family):
                     "turns need the grids a turn leaves unchanged, which exact cover with "
                     "colours cannot say", field="modulo")
             return encode_cover(puzzle, 0, parity)
+        if backend.takes == "tables":
+            return build_tables(puzzle, turns, parity=parity)
         if backend.takes == "cpsat":
             return encode_cpsat(puzzle, turns, parity, cpsat_model or DEFAULT_CPSAT_VARIANT)
         return encode_cnf(puzzle, check_card_encoding(encoding, DEFAULT_CARD_ENCODING), turns,
@@ -274,8 +316,8 @@ class EdgeMatching(Family):
                                 cnf_model=cnf_model, amo=amo)
             left = None if time_limit is None else time_limit - (time.perf_counter() - start)
             outcome = backend.solve(model, None if left is None else max(0.001, left))
-            grid = None if outcome.values is None else grid_of(
-                puzzle, self._options(puzzle, backend), outcome.values)
+            grid = None if outcome.values is None else self._grid(puzzle, backend, model,
+                                                                  outcome.values)
         return self._solution(puzzle, grid, backend.name, time.perf_counter() - start,
                               outcome.complete)
 
@@ -300,8 +342,14 @@ class EdgeMatching(Family):
         model = self.encode(puzzle, backend, encoding=encoding, cpsat_model=cpsat_model,
                             cnf_model=cnf_model, amo=amo)
         for values in backend.solutions(model, limit):
-            yield self._solution(puzzle, grid_of(puzzle, options, values), backend.name,
-                                 time.perf_counter() - start)
+            yield self._solution(puzzle, self._grid(puzzle, backend, model, values, options),
+                                 backend.name, time.perf_counter() - start)
+
+    def _grid(self, puzzle, backend, model, values, options=None) -> list[Placed]:
+        """A backend's values decoded to (tile index, rotation) per cell."""
+        if backend.takes == "tables":
+            return grid_of_nodes(model, puzzle, values)
+        return grid_of(puzzle, options or self._options(puzzle, backend), values)
 
     # ---- counting
 
@@ -317,23 +365,27 @@ class EdgeMatching(Family):
     def _small(self, puzzle: EdgePuzzle) -> bool:
         return len(puzzle.tiles) <= SMALL_BOARD
 
-    def _solver_works(self, puzzle, backend, runner, turns, parity=None, encoding=None,
+    def _solver_works(self, puzzle, backend, runner, key, turns, parity=None, encoding=None,
                       cpsat_model=None, cnf_model=None, amo=None) -> list[Work]:
         """One work per turn: the grids it leaves unchanged (turn 0: every grid, in cubes)."""
         works = []
         for k in turns:
             model = self.encode(puzzle, backend, k, parity, encoding, cpsat_model, cnf_model,
                                 amo)
-            if k or self._small(puzzle):
-                cubes: list[tuple[int, ...]] = [()]
+            weights = sizes = None
+            if backend.takes == "tables":  # cubes on the first cells, corner orbits weighted
+                cubes, weights, sizes = plan_cubes(model, 1 if self._small(puzzle) else
+                                                   runner.cubes_wanted(key, backend.cubes_per_job))
+            elif k or self._small(puzzle):
+                cubes = [()]
             else:
                 cubes = split_cubes(self._options(puzzle, backend, parity), puzzle,
-                                    backend.cubes_per_job * max(1, runner.jobs))
+                                    runner.cubes_wanted(key, backend.cubes_per_job))
             label = "all grids" if not k else f"grids fixed by {TURN_NAMES[k]}"
             if parity is not None:
                 label += f", marks on {PARITIES[parity]} cells"
-            works.append(Work(label, backend.name, backend.payload(model), cubes,
-                              stops_itself=backend.stops_itself, shown=not works))
+            works.append(Work(label, backend.name, backend.payload(model), cubes, weights,
+                              stops_itself=backend.stops_itself, shown=not works, sizes=sizes))
         return works
 
     def count(self, puzzle, backend, modulo, runner: Runner, encoding=None, cpsat_model=None,
@@ -350,6 +402,7 @@ class EdgeMatching(Family):
                "cnf_model": cnf_model, "amo": amo}
         turns = board_turns(puzzle) if modulo == "symmetry" else (0,)
         fixed: dict[int, int] | None = None
+        nodes = None
         if backend.takes == "reference":
             classes_wanted = modulo == "symmetry"
             model = reference.model(puzzle, classes=classes_wanted)
@@ -363,10 +416,12 @@ class EdgeMatching(Family):
         else:
             # a grid unchanged by a quarter turn one way is unchanged the other way too
             counted = [k for k in turns if k != 3]
-            works = self._solver_works(puzzle, backend, runner, counted, None, encoding,
+            works = self._solver_works(puzzle, backend, runner, key, counted, None, encoding,
                                        cpsat_model, cnf_model, amo)
             tallies = self._run(works, runner, key, self._small(puzzle))
             complete = all(t.complete for t in tallies)
+            if backend.takes == "tables":  # nodes searched (each cube once, not weighted)
+                nodes = sum(v[1] for t in tallies for v in t.values if v is not None)
             fixed = {k: t.total() for k, t in zip(counted, tallies)}
             if 3 in turns:
                 fixed[3] = fixed[1]
@@ -392,6 +447,12 @@ class EdgeMatching(Family):
             "rules": rules_text(puzzle),
             "format": puzzle.file_format,
         }
+        details["conventions"] = conventions(puzzle, grids, classes if modulo != "none" else
+                                             None, complete)
+        seconds = time.perf_counter() - start
+        if nodes is not None:
+            details["nodes"] = nodes
+            details["nodes_per_second"] = round(nodes / seconds) if seconds else None
         return Count(display_name(puzzle), number, meaning(puzzle, modulo, bool(label_tiles)),
                      modulo, complete, time.perf_counter() - start, backend.name,
                      runner.executor.name, group, details)
@@ -426,7 +487,7 @@ class EdgeMatching(Family):
                               backend.payload(model), reference.cubes(model),
                               stops_itself=backend.stops_itself)]
             else:
-                works = self._solver_works(puzzle, backend, runner, [0], p,
+                works = self._solver_works(puzzle, backend, runner, key, [0], p,
                                            encoding if backend.takes == "cnf" else None)
             [tally] = self._run(works, runner, key, self._small(puzzle))
             if not tally.complete:
@@ -437,12 +498,16 @@ class EdgeMatching(Family):
     # ---- verify
 
     def verify(self, puzzle, runner_for, backends=None, encoding=None, cpsat_model=None,
-               say=None) -> Verification:
+               say=None, sample_cubes=None) -> Verification:
         """Count on every backend, plainly and up to turns; for the `apart` rule also the two
-        checkerboard parities; and check the published solutions. All must agree."""
+        checkerboard parities; and check the published solutions. All must agree. With
+        sample_cubes N: for a count too large for the other backends, N random cubes of
+        edgecount's search, each counted by edgecount, xcover and CP-SAT (or `backends`)."""
         from ..registry import resolve
 
         puzzle = self.at(puzzle)
+        if sample_cubes is not None:
+            return self._verify_sample(puzzle, runner_for, sample_cubes, backends, say)
         modulo = "none" if puzzle.fixed else "symmetry"
         counts: list[Count] = []
         for name in backends or verify_backends(self.kind):
@@ -484,6 +549,7 @@ class EdgeMatching(Family):
             "label_tiles": total * factor,
             "label_tiles_counted": meaning(puzzle, "none", True),
             "label_factor": factor,
+            "conventions": conventions(puzzle, total, reduced, True),
             "parity": parities,
             "published": {k: v for k, v in puzzle.published.items()
                           if not k.startswith("solution")},
@@ -502,6 +568,72 @@ class EdgeMatching(Family):
             "jobs": runner_for().jobs,
         }
         return Verification(display_name(puzzle), True, "", counts, result, table)
+
+    def _verify_sample(self, puzzle, runner_for, n: int, backends=None, say=None
+                       ) -> Verification:
+        """Random cubes (paths of edgecount's search down to 16 cells before the end, those
+        with grids preferred) counted by edgecount and by each other backend, the cube's tiles
+        given to them as fixed tiles."""
+        import numpy as np
+
+        from ..backends.edgecount import Search
+        from ..models.edge_matching.tables import cube_puzzle, random_cube
+        from ..registry import resolve
+
+        if not isinstance(n, int) or isinstance(n, bool) or n < 1:
+            raise InputError(f"must be a whole number of at least 1, not {n!r}",
+                             field="sample_cubes")
+        others = [resolve(name, self.kind, "count") for name in backends or ("xcover", "cpsat")]
+        model = build_tables(puzzle)
+        depth = max(model.prefix, model.depths - 16)
+        rng = np.random.default_rng(len(puzzle.tiles))
+        picked: list[tuple[tuple[int, ...], int]] = []
+        empty: list[tuple[tuple[int, ...], int]] = []
+        for _ in range(200 * n):
+            if len(picked) >= n:
+                break
+            cube = random_cube(model, depth, rng)
+            if cube is None:
+                continue
+            search = Search(model, cube)
+            search.run(10**15)
+            (picked if search.found else empty).append((cube, search.found))
+        picked = (picked + empty)[:n]
+        rows, counts, agree = [], [], True
+        for cube, ours in picked:
+            fixed = cube_puzzle(model, puzzle, cube)
+            row: dict[str, object] = {"cells_fixed": len(fixed.fixed), "edgecount": ours}
+            for backend in others:
+                found = self.count(fixed, backend, "none",  # small: no worker processes
+                                   dataclasses.replace(runner_for(), jobs=1))
+                counts.append(found)
+                row[backend.name] = found.details["grids"] if found.complete else None
+                row[f"{backend.name}_seconds"] = round(found.seconds, 3)
+            same = all(row[b.name] == ours for b in others)
+            agree = agree and same
+            row["agree"] = same
+            rows.append(row)
+            if say:
+                say(f"cube {len(rows)}: edgecount {ours:,}, " + ", ".join(
+                    f"{b.name} {row[b.name]}" for b in others) + ("" if same else " DISAGREE"))
+        names = ["edgecount"] + [b.name for b in others]
+        table = "\n".join(["cube  " + " ".join(f"{x:>12}" for x in names)] + [
+            f"{i + 1:4}  " + " ".join(f"{str(r[x]):>12}" for x in names)
+            for i, r in enumerate(rows)])
+        result = {
+            "puzzle": f"{display_name(puzzle)}-sample-cubes",
+            "title": puzzle.title,
+            "kind": self.kind,
+            "rules": rules_text(puzzle),
+            "counted": "distinct grids in each cube (the cube's cells hold given tiles, turned "
+            "given ways, as fixed tiles for the other backends)",
+            "cube_depth": depth,
+            "cubes": rows,
+            "backends": names,
+            "agree": agree,
+        }
+        why = "" if agree else "the backends DISAGREE on a sampled cube"
+        return Verification(display_name(puzzle), agree, why, counts, result, table)
 
     def _parity_check(self, puzzle, runner_for, total: int, backends=None, encoding=None
                       ) -> dict | None:

@@ -93,6 +93,11 @@ def draw_solution(
     return svg
 
 
+def solution_drawing(puzzle: EdgePuzzle, solution) -> Svg:
+    """A Solution drawn as `draw` draws one (what a notebook shows)."""
+    return draw_solution(puzzle, solution.grid, f"{puzzle.name}: solved by {solution.backend}")
+
+
 def draw_tiles(puzzle: EdgePuzzle, size: float = 56, per_row: int = 8) -> Svg:
     """The block reference: every kind of tile once, with its name and how many copies."""
     types = tile_types(puzzle)

@@ -8,7 +8,7 @@ skipped with a note when missing.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -21,12 +21,14 @@ SCRAMBLE_DECKS = ("scramble-cowboys", "scramble-crazy-planes", "scramble-frog",
 
 @dataclass(frozen=True)
 class GallerySpec:
-    """One committed gallery: puzzle, level (None: the puzzle has none), modulo, folder."""
+    """One committed gallery: puzzle, level (None: the puzzle has none), modulo, folder, and
+    most pictures drawn (3D galleries hold hundreds of classes: a sample is committed)."""
 
     puzzle: str
     level: int | None
     modulo: str
     folder: str
+    cap: int = gallery.CAP
 
 
 GALLERIES = (
@@ -38,6 +40,10 @@ GALLERIES = (
     GallerySpec("pentomino-8x8-centre-hole", None, "symmetry", "pentomino-8x8-centre-hole"),
     GallerySpec("mind-lock", None, "none", "mind-lock-hardest"),
     GallerySpec("rush-hour-51", None, "none", "rush-hour-51-hardest"),
+    GallerySpec("klotski", None, "none", "klotski-hardest"),
+    GallerySpec("soma", None, "symmetry", "soma", cap=48),
+    GallerySpec("tetracubes-2x4x4", None, "symmetry", "tetracubes-2x4x4", cap=24),
+    GallerySpec("solid-pentominoes-2x3x10", None, "symmetry", "solid-pentominoes-2x3x10"),
 )
 
 # play pages: puzzle, level, and how many hints the screenshot shows played
@@ -45,21 +51,32 @@ PAGES = (("diamond-blocks", 2, 6), ("scramble-frog", None, 0), ("iq-block-8", No
          ("mind-lock", None, 5), ("klotski", None, 5), ("rush-hour-51", None, 10))
 
 
+# 3D pages (puzzles in space): puzzle, and how many pieces the screenshot shows in the box
+SOLID_PAGES = (("soma", 4), ("bedlam", 7))
+
+
 def load_at(name: str, level: int | None):
     """A catalog puzzle at one of its levels."""
     return api.load(name, level=level)
 
 
-def generate_results(results: Path, say: Callable[[str], None] = print) -> list[Path]:
-    """Write every gallery, play page, screenshot and chart; returns the files written."""
+def generate_results(results: Path, say: Callable[[str], None] = print,
+                     only: Collection[str] | None = None) -> list[Path]:
+    """Write every gallery, play page, screenshot and chart (or only those of the puzzles named
+    in `only`, charts left out); returns the files written."""
     written: list[Path] = []
     for spec in GALLERIES:
-        shown = gallery.build_gallery(load_at(spec.puzzle, spec.level), spec.modulo)
+        if only is not None and spec.puzzle not in only:
+            continue
+        shown = gallery.build_gallery(load_at(spec.puzzle, spec.level), spec.modulo, spec.cap)
         pages = gallery.write_gallery(shown, results / "gallery" / spec.folder)
         written += pages
         say(f"gallery {spec.folder}: {shown.statement}")
     shots = []
-    for name, level, hints in PAGES:
+    solid_pages = tuple((name, None, -pieces) for name, pieces in SOLID_PAGES)
+    for name, level, hints in PAGES + solid_pages:
+        if only is not None and name not in only:
+            continue
         path = results / "play" / f"{name}.html"
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(play.play_page(api.load(name, level=level), level), encoding="utf-8")
@@ -76,8 +93,14 @@ def generate_results(results: Path, say: Callable[[str], None] = print) -> list[
                 page.goto(source.resolve().as_uri())
                 for _ in range(hints):
                     page.click("#hint")
+                if hints < 0:  # a 3D page: the box with the first -hints pieces in
+                    page.wait_for_selector("body[data-ready=true]")
+                    page.click("#none")
+                    for _ in range(-hints):
+                        page.click("#next")
                 page.screenshot(path=str(target), full_page=True)
                 written.append(target)
-    for csv_name in ("bench.csv", "edge-bench.csv"):
-        written += charts.write_chart(results, csv_name, say)
+    if only is None:
+        for csv_name in ("bench.csv", "edge-bench.csv"):
+            written += charts.write_chart(results, csv_name, say)
     return written

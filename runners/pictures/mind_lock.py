@@ -100,6 +100,13 @@ def draw_from(puzzle: ml.MindLockPuzzle, start: str) -> tuple[Svg, str]:
     return draw_path(walk.positions, walk.moves, title), title
 
 
+def solution_drawing(puzzle: ml.MindLockPuzzle, solution) -> Svg:
+    """A Solution drawn as `draw --from` draws one (what a notebook shows)."""
+    title = (f"{ml.notation(solution.grid[0])}: an optimal solution, {len(solution.moves)} "
+             "moves")
+    return draw_path(solution.grid, solution.moves, title)
+
+
 def gallery(puzzle: ml.MindLockPuzzle, modulo: str, cap: int) -> galleries.Gallery:
     """The hardest positions, each with an optimal solution (modulo is always 'none')."""
     distance, positions = found.hardest(puzzle)

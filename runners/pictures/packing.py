@@ -6,7 +6,8 @@ A solution is a dict (row, col) -> piece index over the board's cells. Holes of 
 
 from __future__ import annotations
 
-from ..models.errors import InputError
+from collections.abc import Callable
+
 from ..models.geometry import Cell, picture_cells
 from ..models.packing import PackingPuzzle
 from . import gallery as galleries
@@ -45,6 +46,28 @@ def _outline(svg: Svg, owner: dict[Cell, object], x0: float, y0: float, size: fl
                          stroke_linecap="round")
 
 
+def draw_owner_grid(svg: Svg, owner: dict[Cell, int], names: list[str], cells: list[Cell],
+                    x0: float, y0: float, size: float, parent,
+                    colour: Callable[[int], str] = piece_colour) -> None:
+    """Cells at (x0, y0) coloured by the piece covering them (white where none), thick lines
+    between pieces, each piece's name on its middle cell."""
+    for r, c in cells:
+        piece = owner.get((r, c))
+        fill = "#ffffff" if piece is None else colour(piece)
+        name = "" if piece is None else names[piece]
+        svg.rect(x0 + c * size, y0 + r * size, size, size, parent, class_="cell", fill=fill,
+                 stroke="#00000033", stroke_width=0.6, data_row=r, data_col=c, data_piece=name)
+    _outline(svg, dict(owner), x0, y0, size, svg.group(parent, class_="outline"))
+    labels = svg.group(parent, class_="names")
+    by_piece: dict[int, list[Cell]] = {}
+    for at, piece in owner.items():
+        by_piece.setdefault(piece, []).append(at)
+    for piece, cells_of in sorted(by_piece.items()):
+        r, c = _label_cell(cells_of)
+        svg.text(x0 + (c + 0.5) * size, y0 + (r + 0.5) * size, names[piece], labels,
+                 size=size * 0.42, fill=text_colour(colour(piece)), font_weight="bold")
+
+
 def draw_solution(
     puzzle: PackingPuzzle, grid: dict[Cell, int], title: str = "", cell: float = CELL
 ) -> Svg:
@@ -56,31 +79,25 @@ def draw_solution(
     if title:
         svg.text(MARGIN, MARGIN + 8, title, size=12, anchor="start")
     cells = svg.group(class_="board")
+    on_board = set(board)
     for r in range(rows):
         for c in range(cols):
-            x, y = MARGIN + c * cell, top + r * cell
-            if (r, c) not in board:
-                if r < len(puzzle.board) and c < len(puzzle.board[r]):
-                    svg.rect(x, y, cell, cell, cells, class_="hole", fill="url(#hatch)",
-                             stroke="#bbbbbb", stroke_width=0.5)
-                continue
-            piece = grid.get((r, c))
-            fill = "#ffffff" if piece is None else piece_colour(piece)
-            name = "" if piece is None else puzzle.pieces[piece].name
-            svg.rect(x, y, cell, cell, cells, class_="cell", fill=fill, stroke="#00000033",
-                     stroke_width=0.6, data_row=r, data_col=c, data_piece=name)
+            if (r, c) not in on_board and c < len(puzzle.board[r]):
+                svg.rect(MARGIN + c * cell, top + r * cell, cell, cell, cells, class_="hole",
+                         fill="url(#hatch)", stroke="#bbbbbb", stroke_width=0.5)
     _hatch(svg)
-    _outline(svg, {k: v for k, v in grid.items()}, MARGIN, top, cell, svg.group(class_="outline"))
-    labels = svg.group(class_="names")
-    by_piece: dict[int, list[Cell]] = {}
-    for at, piece in grid.items():
-        by_piece.setdefault(piece, []).append(at)
-    for piece, cells_of in sorted(by_piece.items()):
-        r, c = _label_cell(cells_of)
-        svg.text(MARGIN + (c + 0.5) * cell, top + (r + 0.5) * cell, puzzle.pieces[piece].name,
-                 labels, size=cell * 0.42, fill=text_colour(piece_colour(piece)),
-                 font_weight="bold")
+    draw_owner_grid(svg, grid, [p.name for p in puzzle.pieces], sorted(board), MARGIN, top, cell,
+                    cells)
     return svg
+
+
+def solution_drawing(puzzle: PackingPuzzle, solution) -> Svg:
+    """A Solution drawn as `draw` draws one (what a notebook shows): the board, or in space the
+    box's isometric view and layers."""
+    caption = f"{puzzle.name}: solved by {solution.backend}"
+    solid = _in_space(puzzle)
+    return solid.draw(puzzle, solution.grid, caption) if solid else draw_solution(
+        puzzle, solution.grid, caption)
 
 
 def _hatch(svg: Svg) -> None:
@@ -115,22 +132,27 @@ def draw_pieces(puzzle: PackingPuzzle, cell: float = 22, per_row: int = 6) -> Sv
 # ---------------------------------------------------------------- the family's pictures
 
 
-def _flat(puzzle: PackingPuzzle) -> None:
-    """These pictures draw the square lattice; solids are drawn by the 3D pictures."""
-    if puzzle.lattice.dimensions != 2:
-        raise InputError(f"{puzzle.name} is a solid ({puzzle.lattice.name} lattice): its "
-                         "pictures are not drawn here yet", field="puzzle")
+def _in_space(puzzle: PackingPuzzle):
+    """The pictures of puzzles in space (packing3d.py) where the puzzle packs in 3D, else None:
+    the one place the packing pictures look at the lattice."""
+    if puzzle.lattice.dimensions == 3:
+        from . import packing3d  # it draws with this module's colours: imported when needed
+
+        return packing3d
+    return None
 
 
 def pieces(puzzle: PackingPuzzle) -> Svg:
     """What `draw --pieces` draws."""
-    _flat(puzzle)
-    return draw_pieces(puzzle)
+    solid = _in_space(puzzle)
+    return solid.pieces(puzzle) if solid else draw_pieces(puzzle)
 
 
 def gallery(puzzle: PackingPuzzle, modulo: str, cap: int) -> galleries.Gallery:
     """Every solution (or one per class under the board's symmetries), with the count."""
-    _flat(puzzle)
+    solid = _in_space(puzzle)
+    if solid:
+        return solid.gallery(puzzle, modulo, cap)
     grids = found.packing_solutions(puzzle)
     by = "rotation" if modulo == "rotation" else "symmetry"
     members = found.packing_classes(puzzle, grids, by)
@@ -151,9 +173,12 @@ def gallery(puzzle: PackingPuzzle, modulo: str, cap: int) -> galleries.Gallery:
 
 
 def page(puzzle: PackingPuzzle, level: int | None = None) -> str:
-    """The page of a packing puzzle: drag, turn, flip, snap, hint, check, undo; a challenge
-    starts from its pre-placed pieces, which stay where they are."""
-    _flat(puzzle)
+    """The page of a packing puzzle: drag, turn, flip, snap, hint, check, undo (a challenge starts
+    from its pre-placed pieces, which stay where they are); in space, the 3D page (turn the box
+    by dragging, step through the assembly)."""
+    solid = _in_space(puzzle)
+    if solid:
+        return solid.page(puzzle)
     size = 34
     grids = found.packing_solutions(puzzle, limit=PAGE_SOLUTIONS + 1)
     complete = len(grids) <= PAGE_SOLUTIONS

@@ -40,7 +40,7 @@ def draw_board(svg: Svg, puzzle: SlidingPuzzle, position: Position, x: float, y:
     for c in range(puzzle.rows * puzzle.columns):
         r, k = divmod(c, puzzle.columns)
         on = c in puzzle.cells
-        svg.rect(x + k * cell, y + r * cell, cell, cell, group, class_="board-cell",
+        svg.rect(x + k * cell, y + r * cell, cell, cell, group, class_="cell board-cell",
                  data_cell=c, fill="#f3f3f3" if on else "#555555", stroke="#cccccc")
     for c in puzzle.goal.cells:
         r, k = divmod(c, puzzle.columns)
@@ -95,9 +95,13 @@ def draw_strip(puzzle: SlidingPuzzle, positions: Sequence[Position], moves: Sequ
 
 def _walk(puzzle: SlidingPuzzle, start: Position) -> tuple[list[Position], list[str]]:
     path = family.table_of(puzzle).walk(start)
-    short = [puzzle.describe_move(m).replace(" from row ", " ").replace(", column ", ",")
-             .replace(" to row ", "->") for m, _ in path]
-    return [start, *(p for _, p in path)], short
+    return [start, *(p for _, p in path)], [_short(puzzle.describe_move(m)) for m, _ in path]
+
+
+def _short(described: str) -> str:
+    """A move as a strip writes it under its position."""
+    return (described.replace(" from row ", " ").replace(", column ", ",")
+            .replace(" to row ", "->"))
 
 
 # ---------------------------------------------------------------- the family's pictures
@@ -121,6 +125,14 @@ def draw_from(puzzle: SlidingPuzzle, start: str) -> tuple[Svg, str]:
     title = (f"{puzzle.name}: an optimal solution from {puzzle.notation(position)}, "
              f"{len(moves)} moves ({puzzle.metric} metric: {METRICS[puzzle.metric]})")
     return draw_strip(puzzle, positions, moves, title), title
+
+
+def solution_drawing(puzzle: SlidingPuzzle, solution) -> Svg:
+    """A Solution drawn as `draw --from` draws one (what a notebook shows)."""
+    moves = [_short(m) for m in solution.moves]
+    title = (f"{puzzle.name}: an optimal solution from {puzzle.notation(solution.grid[0])}, "
+             f"{len(moves)} moves ({puzzle.metric} metric: {METRICS[puzzle.metric]})")
+    return draw_strip(puzzle, solution.grid, moves, title)
 
 
 def gallery(puzzle: SlidingPuzzle, modulo: str, cap: int) -> galleries.Gallery:

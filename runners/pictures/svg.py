@@ -43,6 +43,12 @@ def lighter(colour: str, amount: float = 0.55) -> str:
     return "#" + "".join(f"{v:02x}" for v in mix)
 
 
+def darker(colour: str, amount: float = 0.3) -> str:
+    """A `#rrggbb` colour mixed with black (amount 0: unchanged, 1: black): a shaded side."""
+    r, g, b = (int(colour[i : i + 2], 16) for i in (1, 3, 5))
+    return "#" + "".join(f"{round(v * (1 - amount)):02x}" for v in (r, g, b))
+
+
 def text_colour(fill: str) -> str:
     """Black or white, whichever reads better on the fill."""
     r, g, b = (int(fill[i : i + 2], 16) for i in (1, 3, 5))

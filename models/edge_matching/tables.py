@@ -1,0 +1,426 @@
+"""Lookup tables for the compiled edge-matching counter (the `edgecount` backend).
+
+A model here is the puzzle as arrays: nodes (a tile kind turned one distinct way: a tile that
+looks the same after a turn has fewer nodes), the colour ids of their edges, the stock of each
+kind, and the cells in the order the search fills them. For each cell the search reads the
+colours already fixed around it (its neighbours filled earlier) and takes the candidate nodes
+from one table, `start[key]:end[key]` of `candidates`, where the key is the four colours a
+candidate must show (a wildcard where nothing is fixed yet). Every rule is in the tables: the
+frame and fixed tiles restrict a cell's nodes (its domain); the complement rule maps a colour to
+the one it must meet (`partner`); the `apart` mark sorts unmarked candidates first, so a cell next
+to a marked tile reads only the first part.
+
+The same model counts the grids a turn of the board leaves unchanged: such a grid is fixed by the
+tiles on one cell of each orbit of cells under the turn (a quadrant for a quarter turn), each
+placement using as many tiles as its orbit has cells, and a neighbour in another orbit read turned.
+
+Cubes are the nodes of the first cells in the order. For the count of every grid on a board the
+rules keep under turns, the first cells are the corners (a set the turns keep); corner layouts
+that are turns of one another have equally many grids, so one of each orbit is counted and
+weighted by the orbit's size: the count of all grids, computed, not enumerated.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+import numpy as np
+
+from ..errors import InputError
+from . import (
+    EdgePuzzle,
+    FixedTile,
+    board_turns,
+    fits_frame,
+    rotated,
+    tile_types,
+    turned_cell,
+)
+
+ORDERS = ("auto", "frame", "corners", "rows", "centre")  # fill orders (see _order)
+# 'auto': the border ring first on boards with a frame or a border colour, else row by row.
+# Measured by Knuth's estimate of the search (20,000 random paths): Eternity II clue puzzle 1
+# takes 9.7e9 nodes framed first, 1.8e11 with the corners then rows, 4.0e11 row by row;
+# MacMahon's squares (border colour) 2.0e9, 7.4e10 and 1.7e11; the diamond blocks (no frame)
+# take 1.5e6 nodes row by row and 9.9e7 with the corners first (counted: 1,546,363 row by
+# row, 947,988 from the centre out with its 2x2 centre's orbits weighted, which costs 0.2 s of
+# planning in Python: more than it saves here).
+DEFAULT_ORDER = "auto"
+STEPS = ((-1, 0), (0, 1), (1, 0), (0, -1))  # the neighbour across each side (top, right, ...)
+
+
+@dataclass
+class EdgeTables:
+    """The arrays the compiled search runs on (picklable: sent once to every worker)."""
+
+    rows: int
+    cols: int
+    turns: int  # the board turn (quarter turns) whose unchanged grids are counted; 0: all grids
+    node_type: np.ndarray  # node -> tile kind
+    node_turn: np.ndarray  # node -> its rotation of the kind's first tile (0..3)
+    node_edge: np.ndarray  # node x side -> colour id
+    node_mark: np.ndarray  # node -> 1 if it carries the `apart` mark
+    face: np.ndarray  # node x side -> the colour id a neighbour must show against that side
+    turned: np.ndarray  # node x quarter turns -> the node it looks like once turned
+    partner: np.ndarray  # colour id -> the colour id that must face it
+    stock: np.ndarray  # kind -> tiles of that kind
+    cell: np.ndarray  # depth -> board cell (row * cols + col) filled at that depth
+    mult: np.ndarray  # depth -> tiles a placement there uses (its orbit's size)
+    near: np.ndarray  # depth x 4 -> depths of the neighbours filled earlier (then -1)
+    near_side: np.ndarray  # depth x 4 -> which side of that neighbour's node faces this cell
+    weight: np.ndarray  # depth x 4 -> the key's place value of that neighbour's colour
+    base_key: np.ndarray  # depth -> where its keys begin in `table`
+    table: np.ndarray  # key x 3 -> first candidate, end of the unmarked ones, end of all
+    candidates: np.ndarray
+    apart: bool
+    feasible: bool
+    prefix: int  # the first cells whose layouts are cubes (the corners under symmetry)
+    group: tuple[int, ...]  # board turns that keep the rules (weights of corner orbits)
+    order: str
+    kinds: tuple  # per kind: (physical tile indices, first tile's edges), for decoding
+    fixed_tiles: dict  # cell -> a fixed tile's index
+
+    @property
+    def depths(self) -> int:
+        return len(self.cell)
+
+
+def _colours(puzzle: EdgePuzzle) -> tuple[dict, np.ndarray]:
+    """Colour ids of every edge shown, and the partner each must face (the last id: none)."""
+    edges = sorted({e for t in puzzle.tiles for e in t.edges})
+    ids = {e: i for i, e in enumerate(edges)}
+    none = len(edges)
+    partner = np.full(none + 1, none, dtype=np.int64)
+    if puzzle.rule == "equal":
+        partner[:none] = np.arange(none)
+    else:
+        for e, i in ids.items():  # the same picture, the other half
+            others = [f for f in edges if f[0] == e[0] and f[1] != e[1]]
+            if len(others) > 1:
+                raise InputError(f"edgecount takes pictures with two halves; {e[0]!r} has "
+                                 f"{len(others) + 1}", field="rule")
+            if others:
+                partner[i] = ids[others[0]]
+    return ids, partner
+
+
+def _order(puzzle: EdgePuzzle, reps: list[int], order: str, corners_first: bool) -> list[int]:
+    """The cells (of `reps`) in fill order: fixed tiles first, then the corners ('frame',
+    'corners'), then the rest: row by row ('rows', 'corners'), the border ring clockwise before
+    the inside row by row ('frame'), or ring by ring from the centre out, each ring clockwise
+    ('centre': the innermost ring is a set the board's turns keep)."""
+    if order not in ORDERS:
+        raise InputError(f"unknown fill order {order!r}; one of: {', '.join(ORDERS)}",
+                         field="order")
+    rows, cols = puzzle.rows, puzzle.cols
+    if order == "auto":
+        order = "frame" if puzzle.frame is not None or puzzle.border is not None else "rows"
+    fixed = [f.row * cols + f.col for f in puzzle.fixed]
+    first = [c for c in dict.fromkeys(fixed) if c in reps]
+    if corners_first and order in ("frame", "corners"):
+        for r, c in ((0, 0), (0, cols - 1), (rows - 1, cols - 1), (rows - 1, 0)):
+            if r * cols + c in reps and r * cols + c not in first:
+                first.append(r * cols + c)
+    rest = list(reps)
+    if order == "frame":
+        ring = [(0, c) for c in range(cols)] + [(r, cols - 1) for r in range(1, rows)]
+        ring += [(rows - 1, c) for c in range(cols - 2, -1, -1)]
+        ring += [(r, 0) for r in range(rows - 2, 0, -1)]
+        ring_cells = [r * cols + c for r, c in dict.fromkeys(ring)]
+        rest = [c for c in ring_cells if c in reps] + [c for c in reps if c not in ring_cells]
+    if order == "centre":
+        rest = [c for ring in reversed(_rings(rows, cols)) for c in ring if c in reps]
+    return first + [c for c in rest if c not in first]
+
+
+def _rings(rows: int, cols: int) -> list[list[int]]:
+    """The board's cells ring by ring from the border in, each ring clockwise from its top
+    left (the innermost may be a block of one or two rows or columns)."""
+    rings = []
+    for k in range((min(rows, cols) + 1) // 2):
+        top, left, bottom, right = k, k, rows - 1 - k, cols - 1 - k
+        walk = [(top, c) for c in range(left, right + 1)]
+        walk += [(r, right) for r in range(top + 1, bottom + 1)]
+        walk += [(bottom, c) for c in range(right - 1, left - 1, -1)]
+        walk += [(r, left) for r in range(bottom - 1, top, -1)]
+        rings.append([r * cols + c for r, c in dict.fromkeys(walk)])
+    return rings
+
+
+def build_tables(puzzle: EdgePuzzle, turns: int = 0, order: str = DEFAULT_ORDER,
+                 parity: int | None = None) -> EdgeTables:
+    """The model counting the grids the board turn `turns` (quarter turns clockwise) leaves
+    unchanged; turns 0: every grid. With a parity (0 or 1), marked tiles only on the cells
+    whose row + column has that parity, unmarked tiles on the others."""
+    rows, cols = puzzle.rows, puzzle.cols
+    if turns % 4 and (puzzle.fixed or turns % 4 not in board_turns(puzzle)):
+        raise InputError(f"a turn by {turns * 90} degrees does not keep {puzzle.name}'s rules",
+                         field="modulo")
+    ids, partner = _colours(puzzle)
+    kinds = tile_types(puzzle)
+    # nodes: each kind turned each distinct way
+    node_type, node_turn, node_edges, node_mark = [], [], [], []
+    node_of: dict[tuple, int] = {}
+    for k, kind in enumerate(kinds):
+        for r in kind.rotations:
+            node_of[(k, rotated(kind.edges, r))] = len(node_type)
+            node_type.append(k)
+            node_turn.append(r)
+            node_edges.append(rotated(kind.edges, r))
+            node_mark.append(1 if puzzle.apart and kind.mark == puzzle.apart else 0)
+    nodes = len(node_type)
+    turned = np.array([[node_of[(node_type[n], rotated(node_edges[n], q))] for q in range(4)]
+                       for n in range(nodes)], dtype=np.int64).reshape(nodes, 4)
+    stock = np.array([kind.count for kind in kinds], dtype=np.int64)
+    kind_of_tile = {t: k for k, kind in enumerate(kinds) for t in kind.tiles}
+
+    # orbits of cells under the turn: one representative (the first in reading order) each
+    step = turns % 4
+    rep_of: dict[int, tuple[int, int]] = {}  # cell -> (its representative, j: cell = g^j(rep))
+    reps: list[int] = []
+    for r in range(rows):
+        for c in range(cols):
+            i = r * cols + c
+            if i in rep_of:
+                continue
+            reps.append(i)
+            cell, j = (r, c), 0
+            while True:
+                rep_of.setdefault(cell[0] * cols + cell[1], (i, j))
+                cell, j = turned_cell(puzzle, cell, step), j + 1
+                if not step or cell == (r, c):
+                    break
+    orbit_size = {rep: sum(1 for v in rep_of.values() if v[0] == rep) for rep in reps}
+
+    group = board_turns(puzzle) if step == 0 and parity is None else (0,)
+    filled = _order(puzzle, reps, order, step == 0)
+    depth_of = {cell: d for d, cell in enumerate(filled)}
+    fixed_tiles = {f.row * cols + f.col: f.tile for f in puzzle.fixed}
+
+    feasible = len(puzzle.tiles) == rows * cols and len(fixed_tiles) == len(puzzle.fixed) and \
+        len({f.tile for f in puzzle.fixed}) == len(puzzle.fixed)
+    depths = len(filled)
+    nb = np.full((depths, 4), -1, dtype=np.int64)
+    nb_side = np.zeros((depths, 4), dtype=np.int64)
+    mult = np.zeros(depths, dtype=np.int64)
+    domains: list[tuple[int, ...]] = []
+    for d, cell in enumerate(filled):
+        r, c = divmod(cell, cols)
+        mult[d] = orbit_size[cell]
+        allowed = []
+        for n in range(nodes):
+            ok = fits_frame(puzzle, (r, c), node_edges[n])
+            if parity is not None and puzzle.apart:
+                ok = ok and bool(node_mark[n]) == ((r + c) % 2 == parity)
+            if cell in fixed_tiles:
+                t = fixed_tiles[cell]
+                f = next(f for f in puzzle.fixed if f.row * cols + f.col == cell)
+                ok = ok and n == node_of.get((kind_of_tile[t], rotated(puzzle.tiles[t].edges,
+                                                                       f.rotation)))
+            # a cell its own turn's image: the node must look the same after that turn
+            for j in range(1, 4):
+                if step and (j * step) % 4 and turned_cell(puzzle, (r, c), j * step) == (r, c):
+                    ok = ok and turned[n, (j * step) % 4] == n
+            allowed.append(ok)
+        for side, (dr, dc) in enumerate(STEPS):
+            rr, cc = r + dr, c + dc
+            if not (0 <= rr < rows and 0 <= cc < cols):
+                continue
+            rep, j = rep_of[rr * cols + cc]
+            facing = (side + 2 - j * step) % 4  # the rep's side that shows on the neighbour
+            if rep == cell:  # touching its own image: a condition on the node alone
+                for n in range(nodes):
+                    a, b = node_edges[n][side], node_edges[n][facing]
+                    allowed[n] = allowed[n] and partner[ids[b]] == ids[a] and not (
+                        puzzle.apart and node_mark[n])
+            elif depth_of[rep] < d:
+                nb[d, side] = depth_of[rep]
+                nb_side[d, side] = facing
+        domains.append(tuple(n for n in range(nodes) if allowed[n]))
+
+    # one table per depth, keyed by the colours of the sides its earlier neighbours fix
+    colours = len(partner)  # ids 0..colours-1 (the last one: faces nothing)
+    near = np.full((depths, 4), -1, dtype=np.int32)
+    near_side = np.zeros((depths, 4), dtype=np.int32)
+    weight = np.zeros((depths, 4), dtype=np.int32)
+    base_key = np.zeros(depths, dtype=np.int64)
+    slots: list[tuple[int, int, int]] = []  # per key: (start, end of unmarked, end)
+    flat: list[int] = []
+    edge_ids = [[ids[e] for e in edges] for edges in node_edges]
+    for d in range(depths):
+        fixed_sides = [side for side in range(4) if nb[d, side] >= 0]
+        for k, side in enumerate(fixed_sides):
+            near[d, k], near_side[d, k] = nb[d, side], nb_side[d, side]
+            weight[d, k] = colours ** k
+        base_key[d] = len(slots)
+        by_key: dict[int, list[int]] = {}
+        for n in domains[d]:
+            key = sum(edge_ids[n][side] * colours ** k for k, side in enumerate(fixed_sides))
+            by_key.setdefault(key, []).append(n)
+        for key in range(colours ** len(fixed_sides)):
+            found = sorted(by_key.get(key, []), key=lambda n: node_mark[n])
+            unmarked = sum(1 for n in found if not node_mark[n])
+            slots.append((len(flat), len(flat) + unmarked, len(flat) + len(found)))
+            flat += found
+    table = np.array(slots, dtype=np.int32).reshape(-1, 3)
+    return EdgeTables(
+        rows, cols, step, np.array(node_type, dtype=np.int64),
+        np.array(node_turn, dtype=np.int64),
+        np.array(edge_ids, dtype=np.int64).reshape(nodes, 4),
+        np.array(node_mark, dtype=np.int32),
+        partner[np.array(edge_ids, dtype=np.int64).reshape(nodes, 4)].astype(np.int32), turned,
+        partner, stock, np.array(filled, dtype=np.int64), mult, near, near_side, weight,
+        base_key, table, np.array(flat, dtype=np.int32), bool(puzzle.apart), feasible,
+        _prefix(puzzle, filled, group, step), group, order,
+        tuple((kind.tiles, kind.edges) for kind in kinds), fixed_tiles,
+    )
+
+
+def _prefix(puzzle: EdgePuzzle, filled: list[int], group: tuple[int, ...], step: int) -> int:
+    """How many first cells form a set the board's turns keep (the corners, or the innermost
+    ring), else 0."""
+    if step or len(group) == 1:
+        return 0
+    rows, cols = puzzle.rows, puzzle.cols
+    corners = {r * cols + c for r in (0, rows - 1) for c in (0, cols - 1)}
+    for kept in (corners, set(_rings(rows, cols)[-1])):
+        if set(filled[: len(kept)]) == kept:
+            return len(kept)
+    return 0
+
+
+
+def candidates_at(model: EdgeTables, placed, stock, d: int) -> list[int]:
+    """The nodes depth d may take after the nodes `placed` at the depths before it (as the
+    compiled search reads the tables)."""
+    k, blocked = int(model.base_key[d]), False
+    for s in range(4):
+        j = model.near[d, s]
+        if j < 0:
+            break
+        n = placed[j]
+        k += int(model.face[n, model.near_side[d, s]] * model.weight[d, s])
+        blocked = blocked or bool(model.node_mark[n])
+    lo, unmarked, every = model.table[k]
+    hi = unmarked if model.apart and blocked else every
+    return [int(n) for n in model.candidates[lo:hi]
+            if stock[model.node_type[n]] >= model.mult[d]]
+
+
+def _extend(model: EdgeTables, cubes: list[tuple[int, ...]], sizes: list[float]
+            ) -> tuple[list[tuple[int, ...]], list[float]]:
+    """Every cube with one more depth filled, as the search would fill it, and the share of a
+    random path's search each takes (the product of 1/branching along its prefix)."""
+    out, shares = [], []
+    for cube, size in zip(cubes, sizes):
+        d = len(cube)
+        placed = np.zeros(model.depths, dtype=np.int64)
+        placed[:d] = cube
+        stock = model.stock.copy()
+        for depth, n in enumerate(cube):
+            stock[model.node_type[n]] -= model.mult[depth]
+        here = candidates_at(model, placed, stock, d)
+        out += [cube + (n,) for n in here]
+        shares += [size / max(1, len(here))] * len(here)
+    return out, shares
+
+
+def corner_orbits(model: EdgeTables, cubes: list[tuple[int, ...]]
+                  ) -> tuple[list[int], list[int]]:
+    """One layout of the first `prefix` cells per orbit under the board's turns (its index),
+    and the orbit's size: turning the board maps the grids of one layout onto those of its
+    image, one to one."""
+    first = [divmod(int(c), model.cols) for c in model.cell[: model.prefix]]
+    at = {cell: d for d, cell in enumerate(first)}
+    kept, weights = [], []
+    for i, cube in enumerate(cubes):
+        images = set()
+        for q in model.group:
+            image = [0] * len(cube)
+            for d, n in enumerate(cube):
+                image[at[turned_cell(model, first[d], q)]] = int(model.turned[n, q])
+            images.add(tuple(image))
+        if cube == min(images):
+            kept.append(i)
+            weights.append(len(images))
+    return kept, weights
+
+
+def plan_cubes(model: EdgeTables, wanted: int
+               ) -> tuple[list[tuple[int, ...]], list[int], list[float]]:
+    """Cubes (the nodes of the first cells) until there are `wanted` of them; each one's weight
+    (under the board's turns one corner layout per orbit, weighted by the orbit's size); and
+    each one's estimated share of the search (the product of 1/branching along its prefix,
+    for progress)."""
+    cubes: list[tuple[int, ...]] = [()]
+    weights, sizes = [1], [1.0]
+    if not model.feasible or model.depths == 0:
+        return cubes, weights, sizes
+    if model.prefix:
+        for _ in range(model.prefix):
+            cubes, sizes = _extend(model, cubes, sizes)
+        kept, weights = corner_orbits(model, cubes)
+        cubes, sizes = [cubes[i] for i in kept], [sizes[i] for i in kept]
+    while len(cubes) < wanted and cubes and len(cubes[0]) < model.depths - 1:
+        longer, longer_weights, longer_sizes = [], [], []
+        for cube, w, size in zip(cubes, weights, sizes):
+            more, shares = _extend(model, [cube], [size])
+            longer += more
+            longer_weights += [w] * len(more)
+            longer_sizes += shares
+        cubes, weights, sizes = longer, longer_weights, longer_sizes
+    return cubes, weights, sizes
+
+
+def grid_of_nodes(model: EdgeTables, puzzle: EdgePuzzle, nodes: list[int]
+                  ) -> list[tuple[int, int]]:
+    """A grid found by the search (a node per depth, every grid's model) as (tile index,
+    rotation) per cell in reading order, the tiles of a kind given out in turn."""
+    fixed = set(model.fixed_tiles.values())
+    free = [[t for t in tiles if t not in fixed] for tiles, _ in model.kinds]
+    grid: list[tuple[int, int]] = [(0, 0)] * (model.rows * model.cols)
+    for d, n in enumerate(nodes):
+        cell = int(model.cell[d])
+        kind = int(model.node_type[n])
+        tile = model.fixed_tiles.get(cell)
+        if tile is None:
+            tile = free[kind].pop(0)
+        look = rotated(model.kinds[kind][1], int(model.node_turn[n]))
+        turn = next(q for q in range(4) if rotated(puzzle.tiles[tile].edges, q) == look)
+        grid[cell] = (tile, turn)
+    return grid
+
+
+def random_cube(model: EdgeTables, depth: int, rng) -> tuple[int, ...] | None:
+    """A cube down to `depth` along one random path of the search (None at a dead end)."""
+    placed = np.zeros(model.depths, dtype=np.int64)
+    stock = model.stock.copy()
+    cube: list[int] = []
+    for d in range(min(depth, model.depths)):
+        here = candidates_at(model, placed, stock, d)
+        if not here:
+            return None
+        n = here[int(rng.integers(len(here)))]
+        placed[d] = n
+        stock[model.node_type[n]] -= model.mult[d]
+        cube.append(n)
+    return tuple(cube)
+
+
+def cube_puzzle(model: EdgeTables, puzzle: EdgePuzzle, cube: tuple[int, ...]) -> EdgePuzzle:
+    """The puzzle with a cube's tiles fixed (an every-grid model's cube): its grids are the
+    cube's, so any backend can count them."""
+    taken = {f.tile for f in puzzle.fixed}
+    at = {(f.row, f.col) for f in puzzle.fixed}
+    free = [[t for t in tiles if t not in taken] for tiles, _ in model.kinds]
+    fixed = list(puzzle.fixed)
+    for d, n in enumerate(cube):
+        r, c = divmod(int(model.cell[d]), model.cols)
+        if (r, c) in at:
+            continue
+        kind = int(model.node_type[n])
+        tile = free[kind].pop(0)
+        look = rotated(model.kinds[kind][1], int(model.node_turn[n]))
+        turn = next(q for q in range(4) if rotated(puzzle.tiles[tile].edges, q) == look)
+        fixed.append(FixedTile(r, c, tile, turn))
+    return replace(puzzle, fixed=tuple(fixed), name=f"{puzzle.name}-cube")

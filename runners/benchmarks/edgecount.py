@@ -1,0 +1,218 @@
+"""The edgecount benchmark: the compiled counter against a plain C row-scan counter.
+
+Targets (issue 18): the diamond blocks Level 1 counted in at most 0.05 s in this process and in
+at most 1 s as a whole process (`puzzlesat count` started afresh, numba's cache loaded), and a
+search of at least a third of the C counter's nodes per second on the same board. The anchor is
+rowscan.c, written for this benchmark: built at run time into a temporary folder where a C
+compiler exists (skipped, and said so, where none does); no binary is kept. Both searches fill
+the cells row by row, so they visit the same nodes (checked: the node counts must agree), and
+the rate is compared node for node. Medians of `repeat` runs, with the machine's load beside.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from .. import output as report
+from ..models import files
+from ..models.edge_matching import EdgePuzzle, tile_types
+
+ANCHOR_SOURCE = Path(__file__).with_name("rowscan.c")
+CLUE_FOLDER = Path("../shared/benchmarks/edge-matching")
+NODE_BUDGET = 200_000_000  # nodes of a prefix of a large search (clue puzzle 1) to time
+
+
+def anchor_input(puzzle: EdgePuzzle) -> str:
+    """The puzzle as the C counter reads it: rows cols frame colours kinds, then per kind its
+    count and colour ids (equal rule, no marks, no fixed tiles)."""
+    edges = sorted({e for t in puzzle.tiles for e in t.edges})
+    ids = {e: i for i, e in enumerate(edges)}
+    kinds = tile_types(puzzle)
+    lines = [f"{puzzle.rows} {puzzle.cols} {ids[puzzle.frame] if puzzle.frame else -1} "
+             f"{len(edges)} {len(kinds)}"]
+    lines += [f"{k.count} " + " ".join(str(ids[e]) for e in k.edges) for k in kinds]
+    return "\n".join(lines) + "\n"
+
+
+def build_anchor(folder: Path) -> Path | None:
+    """Compile rowscan.c into `folder`; None where there is no C compiler."""
+    compiler = shutil.which("cc") or shutil.which("gcc")
+    if compiler is None:
+        return None
+    binary = folder / "rowscan"
+    subprocess.run([compiler, "-O2", "-o", str(binary), str(ANCHOR_SOURCE)], check=True,
+                   capture_output=True)
+    return binary
+
+
+def run_anchor(binary: Path, puzzle: EdgePuzzle, budget: int | None) -> tuple[int, int, float]:
+    """(grids, nodes, seconds of search) from the C counter."""
+    args = [str(binary)] + ([str(budget)] if budget else [])
+    out = subprocess.run(args, input=anchor_input(puzzle), capture_output=True, text=True,
+                         check=True).stdout.split()
+    return int(out[0]), int(out[1]), float(out[2])
+
+
+def run_ours(puzzle: EdgePuzzle, budget: int | None) -> tuple[int, int, float]:
+    """(grids, nodes, seconds of search) from edgecount's search, row by row, one thread."""
+    from ..backends.edgecount import Search
+    from ..models.edge_matching.tables import build_tables
+
+    model = build_tables(puzzle, 0, "rows")
+    search = Search(model, ())
+    start = time.perf_counter()
+    search.run(budget or 10**18)
+    return search.found, search.nodes, time.perf_counter() - start
+
+
+def in_process(name: str) -> tuple[float, int]:
+    """A whole count through the API in this process (one job): seconds, grids."""
+    from .. import api
+
+    start = time.perf_counter()
+    found = api.count(name, backend="edgecount", jobs=1)
+    return time.perf_counter() - start, int(found.number or 0)
+
+
+def whole_process(name: str) -> float:
+    """`puzzlesat count NAME --backend edgecount --jobs 1` started afresh: wall seconds."""
+    start = time.perf_counter()
+    subprocess.run([sys.executable, "-m", "puzzlesat.cli", "count", name, "--backend",
+                    "edgecount", "--jobs", "1"], check=True, capture_output=True)
+    return time.perf_counter() - start
+
+
+def median(run: Callable[[], float], repeat: int) -> tuple[float, list[float]]:
+    times = [run() for _ in range(repeat)]
+    return statistics.median(times), times
+
+
+def run(repeat: int, results: Path, say: Callable[[str], None] = report.say) -> dict:
+    """Time everything, write results/edgecount-bench.json and .md, return the figures."""
+    from ..backends.edgecount import warm_up
+
+    warm_up()  # numba's cache loaded (or compiled) once, outside the timings
+    figures: dict[str, object] = {"date": report.now(), "load": report.load(),
+                                  "repeat": repeat, **report.versions()}
+    figures["in_process_seconds"], times = median(lambda: in_process("diamond-blocks")[0],
+                                                  repeat)
+    figures["in_process_runs"] = times
+    figures["whole_process_seconds"], times = median(lambda: whole_process("diamond-blocks"),
+                                                     repeat)
+    figures["whole_process_runs"] = times
+    say(f"diamond blocks Level 1: {figures['in_process_seconds']:.3f} s in process, "
+        f"{figures['whole_process_seconds']:.2f} s as a whole process (medians of {repeat})")
+    boards = [("diamond-blocks Level 1", files.load("diamond-blocks"), None)]
+    clue = CLUE_FOLDER / "clue1.txt"
+    if clue.exists():
+        boards.append((f"Eternity II clue 1, first {NODE_BUDGET:,} nodes",
+                       files.load(str(clue)), NODE_BUDGET))
+    with tempfile.TemporaryDirectory() as folder:
+        binary = build_anchor(Path(folder))
+        if binary is None:
+            say("no C compiler here: the row-scan anchor is skipped")
+        rates = []
+        for label, puzzle, budget in boards:
+            ours = [run_ours(puzzle, budget) for _ in range(repeat)]
+            row: dict[str, object] = {
+                "board": label, "grids": ours[0][0], "nodes": ours[0][1],
+                "edgecount_seconds": statistics.median(r[2] for r in ours),
+            }
+            row["edgecount_nodes_per_second"] = row["nodes"] / row["edgecount_seconds"]
+            if binary is not None:
+                theirs = [run_anchor(binary, puzzle, budget) for _ in range(repeat)]
+                if budget is None and (theirs[0][0], theirs[0][1]) != (ours[0][0], ours[0][1]):
+                    raise AssertionError(f"{label}: the C counter found {theirs[0][:2]}, "
+                                         f"edgecount {ours[0][:2]}")
+                row["c_seconds"] = statistics.median(r[2] for r in theirs)
+                row["c_nodes_per_second"] = theirs[0][1] / row["c_seconds"]
+                row["ratio"] = row["edgecount_nodes_per_second"] / row["c_nodes_per_second"]
+            say(f"{label}: edgecount {row['edgecount_nodes_per_second'] / 1e6:.1f} M nodes/s"
+                + (f", C row scan {row['c_nodes_per_second'] / 1e6:.1f} M nodes/s, ratio "
+                   f"{row['ratio']:.2f}" if "ratio" in row else ""))
+            rates.append(row)
+    figures["rates"] = rates
+    figures["cores"] = os.cpu_count()
+    report.write_text_atomic(results / "edgecount-bench.json", json.dumps(figures, indent=1)
+                             + "\n")
+    report.write_text_atomic(results / "edgecount-bench.md", markdown(figures))
+    return figures
+
+
+def markdown(f: dict) -> str:
+    lines = [
+        "# edgecount benchmark (`puzzlesat bench --anchor rowscan`)",
+        "",
+        f"{f['date']}; {f['cores']} cores shared with other work (1-minute load average "
+        f"{f['load']}); Python {f.get('python')}, numba {f.get('numba', '?')}. Medians of "
+        f"{f['repeat']} runs.",
+        "",
+        "| what | target | measured |",
+        "|---|---|---|",
+        f"| diamond blocks Level 1 (17,920 grids), count in this process | <= 0.05 s | "
+        f"{f['in_process_seconds']:.3f} s |",
+        f"| the same, `puzzlesat count` as a whole process | <= 1 s | "
+        f"{f['whole_process_seconds']:.2f} s |",
+        "",
+        "Nodes (tiles placed) per second, one thread, both searches row by row (the same "
+        "nodes, checked on full counts):",
+        "",
+        "| board | nodes | edgecount M nodes/s | C row scan M nodes/s | ratio (target >= 0.33) |",
+        "|---|---:|---:|---:|---:|",
+    ]
+    for r in f["rates"]:
+        c = f"{r['c_nodes_per_second'] / 1e6:.1f}" if "c_nodes_per_second" in r else "skipped"
+        ratio = f"{r['ratio']:.2f}" if "ratio" in r else "-"
+        lines.append(f"| {r['board']} | {r['nodes']:,} | "
+                     f"{r['edgecount_nodes_per_second'] / 1e6:.1f} | {c} | {ratio} |")
+    return "\n".join(lines) + "\n"
+
+
+def estimate_clues(paths: int, results: Path, rate: float | None,
+                   say: Callable[[str], None] = report.say, folder: Path = CLUE_FOLDER) -> list:
+    """Knuth's random-path estimate of each clue puzzle's grids and search nodes (edgecount's
+    search, all grids, its fill order), with the standard error of each mean over `paths`
+    paths, and the core-hours the search would take at `rate` nodes a second per core (the
+    corner orbits' reduction divides the nodes by the board's turns)."""
+    from ..backends.edgecount import estimate
+    from ..models.edge_matching import board_turns
+    from ..models.edge_matching.tables import build_tables
+
+    rows = []
+    for path in sorted(folder.glob("clue*.txt")) if folder.is_dir() else []:
+        puzzle = files.load(str(path))
+        model = build_tables(puzzle)
+        start = time.perf_counter()
+        grids, nodes, grids_error, nodes_error = estimate(model, (), paths, seed=1)
+        turns = len(board_turns(puzzle))
+        row = {
+            "board": path.stem, "rows": puzzle.rows, "cols": puzzle.cols, "paths": paths,
+            "grids": grids, "grids_standard_error": grids_error,
+            "nodes": nodes, "nodes_standard_error": nodes_error,
+            "nodes_after_corner_orbits": nodes / turns,
+            "seconds": time.perf_counter() - start,
+        }
+        if rate:
+            row["core_hours_at_rate"] = nodes / turns / rate / 3600
+            row["rate_nodes_per_second_per_core"] = rate
+        say(f"{path.stem}: grids ~ {grids:.3g} (+- {grids_error:.2g}), nodes ~ {nodes:.3g} "
+            f"(+- {nodes_error:.2g})" + (f", {row['core_hours_at_rate']:.3g} core-hours"
+                                         if rate else ""))
+        rows.append(row)
+    figures = {"date": report.now(), "load": report.load(), **report.versions(),
+               "estimator": "Knuth (1975): along a random path, the product of the branching "
+               "so far estimates the nodes at each depth; their sum the search's nodes, the "
+               "product at the last depth its grids; means over the paths, standard errors "
+               "of the means", "boards": rows}
+    report.write_text_atomic(results / "eternity-ii-estimates.json",
+                             json.dumps(figures, indent=1) + "\n")
+    return rows
