@@ -216,3 +216,18 @@ def test_edgecount_counts_on_a_dask_cluster():
     found = puzzlesat.count("diamond-blocks-2001", backend="edgecount", modulo="symmetry",
                             jobs=2, executor="dask-local:2")
     assert found.complete and (found.details["grids"], found.number) == (5544, 1386)
+
+
+def test_progress_moves_by_estimated_work_and_ends_full():
+    from puzzlesat.counting import SCALE, work_units
+    from puzzlesat.executors import Work
+
+    work = Work("w", "edgecount", None, [(1,), (2,), (3,)], sizes=[0.5, 0.25, 0.0])
+    units = work_units([work])[work.token]
+    assert units == [round(SCALE * 2 / 3), round(SCALE / 3), 1]  # an empty one still counts
+    seen = []
+    found = puzzlesat.count("diamond-blocks", backend="edgecount", jobs=2,
+                            progress=lambda done, total, grids: seen.append((done, total, grids)))
+    assert seen[-1] == (seen[-1][1], seen[-1][1], found.number)
+    assert all(a[0] <= b[0] for a, b in zip(seen, seen[1:]))
+    assert found.details["nodes"] > 0 and found.details["nodes_per_second"] > 0
