@@ -32,12 +32,14 @@ def check_placements(estimate: int, what: str, field: str | None = None) -> None
 
 def check_steps(steps: int, field: str = "steps") -> None:
     """A plan length must be a whole number from 0 to MAX_PLAN_STEPS."""
-    if isinstance(steps, bool) or not isinstance(steps, int) or steps < 0:
-        raise InputError(f"must be a whole number, 0 or more, not {steps!r}", field=field)
+    if isinstance(steps, bool) or not isinstance(steps, int):
+        raise InputError(f"must be a whole number, not {steps!r}", field=field)
+    if steps < 0:
+        raise InputError(f"must be 0 or more, not {steps}", field=field)
     if steps > MAX_PLAN_STEPS:
         raise InputError(
-            f"{steps:,} moves: more than the {MAX_PLAN_STEPS:,} a plan is built for (every "
-            "position is solved in far fewer)", field=field,
+            f"at most {MAX_PLAN_STEPS} (asked {steps:,}): a plan's model grows with every move "
+            "and every catalog position is solved in far fewer", field=field,
         )
 
 

@@ -29,16 +29,15 @@ import hashlib
 import json
 import os
 import sys
-import tempfile
 import time
-import warnings
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
 
-from .models.errors import InputError, PuzzlesatWarning
+from .models.errors import InputError
+from .table_cache import CacheReport, CorruptTable, cache_folder, cached, write_atomic
 
 try:  # the compiled search; the same functions run as Python without numba
     import numba
@@ -104,7 +103,7 @@ def check_memory(positions: int, limit: int | None, what: str, second_pass: bool
     need = estimate_bytes(positions, second_pass)
     have = available_memory() if limit is None else limit
     if need > have:
-        source = "available on this machine" if limit is None else "allowed (--memory)"
+        source = "available on this machine" if limit is None else "allowed (the limit given)"
         raise TooBig(
             f"{what}: up to {positions:,} positions, about {need / 2**30:.2f} GiB to search, "
             f"but {have / 2**30:.2f} GiB {source}; refused before starting",
@@ -426,11 +425,6 @@ class Table:
 # ---------------------------------------------------------------- the cache
 
 
-def cache_folder() -> Path:
-    base = os.environ.get("XDG_CACHE_HOME", "")
-    return (Path(base) if base and os.path.isabs(base) else Path.home() / ".cache") / "puzzlesat"
-
-
 def fingerprint(*parts: object) -> str:
     """What a cached table depends on, as a short hex digest."""
     return hashlib.sha256(MAGIC + json.dumps(parts, sort_keys=True, default=str).encode()
@@ -439,38 +433,27 @@ def fingerprint(*parts: object) -> str:
 
 def save(build: Build, path: Path, key: str) -> None:
     """Write the table file atomically (a temporary file renamed over the old one)."""
+    write_atomic(path, file_chunks(build, key))
+
+
+def file_chunks(build: Build, key: str) -> list[bytes]:
+    """The table file's bytes: magic, header (JSON), the key array, a checksum, the residues."""
     header = json.dumps({"key": key, "counts": build.distance_counts, "hardest": build.hardest,
                          "dense": build.keys is None, "seconds": build.seconds}).encode()
     keys = b"" if build.keys is None else build.keys.tobytes()
     digest = hashlib.blake2b(header, digest_size=16)
     digest.update(keys)
     digest.update(build.packed.tobytes())
-    write_atomic(path, [MAGIC + len(header).to_bytes(8, "little") + header
-                        + len(keys).to_bytes(8, "little") + digest.digest(), keys,
-                        build.packed.tobytes()])
-
-
-def write_atomic(path: Path, chunks: Sequence[bytes]) -> None:
-    """Write a file whole or not at all: a temporary file in its folder, renamed over it."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, temporary = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as out:
-            for chunk in chunks:
-                out.write(chunk)
-        os.replace(temporary, path)
-    except BaseException:
-        if os.path.exists(temporary):
-            os.unlink(temporary)
-        raise
-
-
-class CorruptTable(ValueError):
-    """A cache file that is not a valid table for this puzzle; the message says why."""
+    return [MAGIC + len(header).to_bytes(8, "little") + header
+            + len(keys).to_bytes(8, "little") + digest.digest(), keys, build.packed.tobytes()]
 
 
 def read(path: Path, key: str) -> Build:
-    data = path.read_bytes()
+    return from_bytes(path.read_bytes(), key)
+
+
+def from_bytes(data: bytes, key: str) -> Build:
+    """The table in a file's bytes; CorruptTable says why they are not a valid table for `key`."""
     if not data.startswith(MAGIC):
         raise CorruptTable("not a table file of this version")
     at = len(MAGIC)
@@ -501,43 +484,8 @@ def read(path: Path, key: str) -> Build:
                  header["seconds"])
 
 
-@dataclass(frozen=True)
-class CacheReport:
-    """What happened to the cached table: read, or built (and why), and whether it is stored."""
-
-    path: Path
-    built: bool
-    why: str = ""
-    stored: bool = True
-    warning: str = ""
-
-    def message(self) -> str:
-        if not self.built:
-            return f"read the table from {self.path}"
-        if self.stored:
-            return f"built the table ({self.why}) and stored it in {self.path}"
-        return f"built the table ({self.why}); {self.warning}"
-
-
 def load_or_build(name: str, key: str, build: Callable[[], Build]) -> tuple[Build, CacheReport]:
-    """The cached table of `name` (file puzzlesat/NAME-KEY.table), or a fresh build stored
-    there. A cache that cannot be written gives a warning (warnings.warn) and the table is used
-    from memory."""
-    path = cache_folder() / f"{name}-{key}.table"
-    try:
-        return read(path, key), CacheReport(path, built=False)
-    except FileNotFoundError:
-        why = "no cached table"
-    except OSError as error:
-        why = f"the cached table is unreadable: {error.strerror or error}"
-    except CorruptTable as error:
-        why = f"the cached table is corrupt: {error}"
-    made = build()
-    try:
-        save(made, path, key)
-    except OSError as error:
-        warning = (f"cannot store the table in {path} ({error.strerror or error}); it is used "
-                   "from memory and will be built again next time")
-        warnings.warn(warning, PuzzlesatWarning, stacklevel=2)
-        return made, CacheReport(path, True, why, stored=False, warning=warning)
-    return made, CacheReport(path, True, why)
+    """The cached table of `name` (file puzzlesat/NAME-KEY.table in the cache folder), or a
+    fresh build stored there (see `cached`)."""
+    return cached(cache_folder() / f"{name}-{key}.table", lambda data: from_bytes(data, key),
+                  build, lambda made: file_chunks(made, key))

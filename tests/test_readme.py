@@ -66,7 +66,8 @@ def runnable(args: list[str]) -> str | None:
         if any(needle in a for a in args):
             return f"needs {why}"
     if args[:1] == ["play"] and viewer.three_folder() is None:
-        if puzzlesat.load(args[1]).lattice.dimensions == 3:
+        lattice = getattr(puzzlesat.load(args[1]), "lattice", None)  # packing puzzles have one
+        if lattice is not None and lattice.dimensions == 3:
             return f"the 3D page needs three.js ({viewer.INSTALL})"
     return None
 

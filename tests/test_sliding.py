@@ -157,7 +157,7 @@ def test_unwritable_cache_warns(tmp_path, monkeypatch):
     folder.mkdir()
     folder.chmod(0o500)
     monkeypatch.setenv("XDG_CACHE_HOME", str(folder))
-    with pytest.warns(UserWarning, match="cannot store the table"):
+    with pytest.warns(UserWarning, match="cannot store it in"):
         found = family.table_of(files.load("rush-hour-51"))
     assert found.cache.built and not found.cache.stored
 
@@ -168,7 +168,7 @@ def test_unwritable_cache_warning_reaches_the_cli(tmp_path, monkeypatch, capsys)
     monkeypatch.setenv("XDG_CACHE_HOME", str(blocker))
     assert main(["sliding", "table", "rush-hour-51"]) == 0
     captured = capsys.readouterr()
-    assert "puzzlesat: warning: cannot store the table" in captured.err
+    assert "puzzlesat: warning: cannot store it in" in captured.err
     assert "positions reached: 4,780" in captured.out
     assert "'slide' metric" in captured.out
 

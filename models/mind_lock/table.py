@@ -16,14 +16,13 @@ which; a cache folder that cannot be written leaves the table in memory, with a 
 from __future__ import annotations
 
 import hashlib
-import os
 import time
-import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..errors import InputError, PuzzlesatWarning
+from ...table_cache import CacheReport, CorruptTable, cache_folder, cached, write_atomic
+from ..errors import InputError
 from . import (
     ARRANGEMENTS,
     GAP_CELLS,
@@ -181,10 +180,6 @@ def to_file_bytes(table: Table, solved: Sequence[Position]) -> bytes:
     return MAGIC + digest.digest() + table.packed
 
 
-class CorruptTable(ValueError):
-    """A cache file that is not a valid table for these rules; the message says why."""
-
-
 def read_file_bytes(data: bytes, solved: Sequence[Position]) -> Table:
     """The table in a file's bytes; CorruptTable says why they are not a valid table."""
     size = len(MAGIC) + DIGEST_BYTES + (POSITIONS + 3) // 4
@@ -212,9 +207,7 @@ def from_file_bytes(data: bytes, solved: Sequence[Position]) -> Table | None:
 
 def cache_path() -> Path:
     """The table's file in the user's cache folder."""
-    base = os.environ.get("XDG_CACHE_HOME", "")
-    folder = Path(base) if base and os.path.isabs(base) else Path.home() / ".cache"
-    return folder / "puzzlesat" / "mind-lock-table.bin"
+    return cache_folder() / "mind-lock-table.bin"
 
 
 def save(table: Table, solved: Sequence[Position], path: Path | None = None) -> Path:
@@ -231,60 +224,17 @@ def save(table: Table, solved: Sequence[Position], path: Path | None = None) -> 
 
 
 def _write(table: Table, solved: Sequence[Position], path: Path) -> None:
-    from ...breadth_first import write_atomic
-
     write_atomic(path, [to_file_bytes(table, solved)])
-
-
-@dataclass(frozen=True)
-class CacheReport:
-    """What happened to the cached table: read, or built (and why), and whether it is stored.
-
-    It is true when the table was built now, so `table, built = load_or_build(...)` still reads.
-    """
-
-    path: Path
-    built: bool
-    why: str = ""  # why it was built: missing, corrupt: ..., unreadable: ...
-    stored: bool = True  # whether the file now holds the table
-    warning: str = ""  # one line when it could not be stored (the table is used from memory)
-
-    def __bool__(self) -> bool:
-        return self.built
-
-    def message(self) -> str:
-        """One line for the person at the terminal ('' when the cached table was simply read)."""
-        if not self.built:
-            return ""
-        if self.stored:
-            return f"built the Mind Lock table ({self.why}) and stored it in {self.path}"
-        return f"built the Mind Lock table ({self.why}); {self.warning}"
 
 
 def load_or_build(
     solved: Sequence[Position], path: Path | None = None
 ) -> tuple[Table, CacheReport]:
     """The cached table, or a fresh one (then stored, where the folder can be written) when the
-    file is missing, unreadable or corrupt. The report says which, and never raises for a cache
-    folder that cannot be written: the table is then used from memory.
+    file is missing, unreadable or corrupt: the one table cache (puzzlesat.table_cache). The
+    report says which, and never raises for a cache folder that cannot be written: the table is
+    then used from memory, with a warning.
     """
-    path = path or cache_path()
-    try:
-        return read_file_bytes(path.read_bytes(), solved), CacheReport(path, built=False)
-    except FileNotFoundError:
-        why = f"no cached table at {path}"
-    except OSError as error:
-        why = f"the cached table is unreadable: {error.strerror or error}"
-    except CorruptTable as error:
-        why = f"the cached table is corrupt: {error}"
-    table = table_of(breadth_first(solved), solved)
-    try:
-        _write(table, solved, path)
-    except OSError as error:
-        warning = (
-            f"warning: cannot store it in {path} ({error.strerror or error}); the table is "
-            "used from memory and will be built again next time"
-        )
-        warnings.warn(warning.removeprefix("warning: "), PuzzlesatWarning, stacklevel=2)
-        return table, CacheReport(path, True, why, stored=False, warning=warning)
-    return table, CacheReport(path, True, why)
+    return cached(path or cache_path(), lambda data: read_file_bytes(data, solved),
+                  lambda: table_of(breadth_first(solved), solved),
+                  lambda table: [to_file_bytes(table, solved)], what="the Mind Lock table")

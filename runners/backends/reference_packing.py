@@ -78,7 +78,9 @@ def _variants(cells, flip: bool, space: bool) -> set[frozenset]:
     return {_turn(cells, q, m) for q in range(4) for m in ((False, True) if flip else (False,))}
 
 
-def build(puzzle: PackingPuzzle) -> Board:
+def build(puzzle: PackingPuzzle, group: str = "symmetry") -> Board:
+    """The board, its placements, and its symmetries under `group` ('symmetry': rotations and
+    the mirror images the set allows; 'rotation': rotations alone)."""
     space = len(puzzle.board_cells[0]) == 3
     cells = sorted(tuple(cell) for cell in puzzle.board_cells)
     extent = [max(x) - min(x) + 1 for x in zip(*cells)]
@@ -123,7 +125,9 @@ def build(puzzle: PackingPuzzle) -> Board:
             for k in range(copy, copy + piece.count):
                 starting_at[first].append((1 << k, mask, (1 << (k - 1)) if k > copy else 0))
     fixed = [(1 << first_bit[index], mask) for index, mask in sorted(held.items())]
-    return Board(cells, starting_at, len(types), [], fixed, types)
+    board = Board(cells, starting_at, len(types), [], fixed, types)
+    board.symmetries = symmetries(puzzle, board, group)
+    return board
 
 
 def _twins(puzzle: PackingPuzzle) -> list[int] | None:
@@ -374,9 +378,7 @@ class ReferenceModel:
 def model(puzzle: PackingPuzzle, group: str | None = None) -> ReferenceModel:
     """The reference's board; with a group ('symmetry' or 'rotation'), classes are counted
     under it too."""
-    board = build(puzzle)
-    if group is not None:
-        board.symmetries = symmetries(puzzle, board, group)
+    board = build(puzzle, group or "symmetry")
     return ReferenceModel(board, group is not None, _area_mismatch(puzzle, board))
 
 

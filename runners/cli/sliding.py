@@ -50,12 +50,16 @@ def add_arguments(command: str, parser: argparse.ArgumentParser) -> None:
                       f"{family.DEFAULT_SAMPLE})")
         add_flag(parser, "--seed", type=int, metavar="S",
                  help=f"seed of the random positions (default {family.DEFAULT_SEED})")
+        add_flag(parser, "--within", type=int, metavar="K",
+                 help=f"sliding-block: plan positions at most K moves from the goal (default "
+                      f"{family.PLAN_DISTANCE}; the planners' models grow with K)")
 
 
 def own_flags(args: argparse.Namespace) -> dict[str, object]:
     return {"--from": getattr(args, "start", None), "--steps": getattr(args, "steps", None),
             "--sample": getattr(args, "sample", None), "--seed": getattr(args, "seed", None),
-            "--metric": getattr(args, "metric", None), "--memory": getattr(args, "memory", None)}
+            "--metric": getattr(args, "metric", None), "--memory": getattr(args, "memory", None),
+            "--within": getattr(args, "within", None)}
 
 
 def load_options(args: argparse.Namespace) -> dict[str, object]:
@@ -74,6 +78,7 @@ def options(args: argparse.Namespace, command: str) -> dict[str, object]:
     if command == "verify":
         found["sample"] = getattr(args, "sample", None)
         found["seed"] = getattr(args, "seed", None)
+        found["within"] = getattr(args, "within", None)
     return found
 
 

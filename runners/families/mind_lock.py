@@ -22,6 +22,7 @@ from pathlib import Path
 from ..backends import Backend
 from ..backends.mind_lock_table import MindLockTable, TableQuery
 from ..counting import Runner
+from ..models import limits
 from ..models.encoded import to_dimacs
 from ..models.errors import InputError
 from ..models.mind_lock import (
@@ -70,7 +71,7 @@ DEFAULT_SEED = 2002
 # The longest plan export writes. God's number is 22 (the table), so no optimal plan needs more;
 # a larger k only makes a larger file: the CNF grows by about 700 clauses a step, 1,000 steps
 # are about 700,000 clauses (17 MB of DIMACS, 3 s to build), 100,000 would be 1.7 GB.
-MAX_STEPS = 1000
+MAX_STEPS = limits.MAX_PLAN_STEPS
 
 
 # ---------------------------------------------------------------- planning
@@ -520,19 +521,11 @@ class MindLock(Family):
 
 
 def check_steps(steps) -> int:
-    """export's plan length bound k: 0 to MAX_STEPS."""
+    """export's plan length bound k: required, then the one plan-length check (models/limits)."""
     if steps is None:
         raise InputError("required for mind-lock: the plan length bound k (0 or more)",
                          field="steps")
-    if not isinstance(steps, int) or isinstance(steps, bool):
-        raise InputError(f"must be a whole number, not {steps!r}", field="steps")
-    if steps < 0:
-        raise InputError(f"must be 0 or more, not {steps}", field="steps")
-    if steps > MAX_STEPS:
-        raise InputError(
-            f"at most {MAX_STEPS} (asked {steps}): no optimal plan needs more than 22 moves "
-            f"(God's number), and the CNF grows by about 700 clauses a step", field="steps",
-        )
+    limits.check_steps(steps, field="steps")
     return steps
 
 

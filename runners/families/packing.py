@@ -241,7 +241,10 @@ class Packing(Family):
             }
         return Verification(puzzle.name, not why, why or "", counts, result, table)
 
-    def export(self, puzzle, fmt, encoding=None) -> tuple[str | dict[str, bytes], str]:
+    def export(self, puzzle, fmt, encoding=None, cube=None, clearance=None
+               ) -> tuple[str | dict[str, bytes], str]:
+        """The puzzle as DIMACS or DLX text, or (fmt 'stl', puzzles in space) files to print:
+        every piece and a solution, cubes of `cube` mm, faces `clearance` mm inwards."""
         if fmt == "stl":  # files to print: every piece and a solution (a folder or a .zip)
             if puzzle.lattice.dimensions != 3:
                 raise InputError('STL files are made of puzzles in space (lattice = "cubic")',
@@ -249,8 +252,12 @@ class Packing(Family):
             if encoding is not None:
                 raise InputError("does not apply to STL files", field="--encoding")
             from ..pictures.packing3d import print_set  # numpy-stl, the optional extra 'stl'
+            from ..pictures.stl import CUBE_MM
 
-            return print_set(puzzle)
+            return print_set(puzzle, CUBE_MM if cube is None else cube, clearance or 0.0)
+        for flag, value in (("--cube", cube), ("--clearance", clearance)):
+            if value is not None:
+                raise InputError("applies to --format stl only", field=flag)
         options = placements(puzzle)
         if fmt == "dlx":
             cover = encode_cover(exact_cover(puzzle, options))

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import random
 import statistics
+import sys
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
@@ -48,8 +49,9 @@ PLANNERS = VERIFY_SOLVERS
 DEFAULT_SAMPLE = 4  # positions verify plans with every planner: hardest first, then random
 DEFAULT_SEED = 2002
 # verify plans only positions this near the goal: a planner's model grows with k, and
-# iterative deepening to 81 moves (Klotski's start) takes far longer than a test may
-PLAN_DISTANCE = 8
+# iterative deepening to 81 moves (Klotski's start) takes hours; at 3 moves a position takes
+# 1-30 s per planner on the shared 2-core machine (tests/test_sliding.py)
+PLAN_DISTANCE = 5
 
 
 def counted(puzzle: SlidingPuzzle) -> str:
@@ -336,8 +338,9 @@ class Sliding(Family):
                              field="backend")
         if start is not None:
             raise InputError("applies to solve; count counts every position", field="start")
-        found = table_of(puzzle, memory, progress=runner.progress if hasattr(
-            runner, "progress") else False)
+        # a progress bar where the count shows progress and a person watches stderr
+        shown = getattr(runner, "progress", None) is not None and sys.stderr.isatty()
+        found = table_of(puzzle, memory, progress=shown)
         figures = report(found)
         return Count(puzzle.name, found.build.positions, counted(puzzle), "none", True,
                      found.build.seconds, TABLE, runner.executor.name,
@@ -358,7 +361,7 @@ class Sliding(Family):
         return to_dimacs(model, header), f"{model.nvars} variables, {len(model.clauses)} clauses"
 
     def verify(self, puzzle, runner_for, backends=None, sample=None, seed=None,
-               time_limit=None, memory=None, within=PLAN_DISTANCE, say: Say | None = None
+               time_limit=None, memory=None, within=None, say: Say | None = None
                ) -> Verification:
         """The table against CP-SAT and SAT planning on `sample` positions within
         PLAN_DISTANCE moves of the goal (the hardest such first, then random ones), and the
@@ -367,8 +370,10 @@ class Sliding(Family):
 
         sample = DEFAULT_SAMPLE if sample is None else sample
         seed = DEFAULT_SEED if seed is None else seed
-        if not isinstance(sample, int) or isinstance(sample, bool) or sample < 0:
-            raise InputError(f"must be 0 or more, not {sample!r}", field="sample")
+        within = PLAN_DISTANCE if within is None else within
+        for name, value in (("sample", sample), ("within", within)):
+            if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+                raise InputError(f"must be 0 or more, not {value!r}", field=name)
         say = say or (lambda message: None)
         found = table_of(puzzle, memory, fresh=True)
         build = found.build
@@ -438,7 +443,7 @@ class Sliding(Family):
 
 def chosen_positions(found: PuzzleTable, sample: int, seed: int, within: int = PLAN_DISTANCE
                      ) -> list[tuple[str, Position]]:
-    """Positions verify plans: `sample` in all, within `within` moves of the goal; the
+    """Positions verify plans: `sample` in all, 1 to `within` moves from the goal; the
     farthest such first (half, rounded up), then random ones drawn with `seed`."""
     puzzle, build = found.puzzle, found.build
     if not sample:
@@ -453,10 +458,8 @@ def chosen_positions(found: PuzzleTable, sample: int, seed: int, within: int = P
         tail = [position] + [p for _, p in path]
         for i, p in enumerate(tail):
             left = len(tail) - 1 - i
-            if left <= within:
+            if 0 < left <= within:  # the goal itself plans nothing
                 pool[p] = left
-    if puzzle.start is not None and puzzle.start in pool:
-        pool[puzzle.start] = pool[puzzle.start]
     ordered = sorted(pool, key=lambda p: (-pool[p], puzzle.code(p)))
     far = ordered[: -(-sample // 2)]
     rest = [p for p in ordered if p not in far]

@@ -40,6 +40,7 @@ GALLERIES = (
     GallerySpec("pentomino-8x8-centre-hole", None, "symmetry", "pentomino-8x8-centre-hole"),
     GallerySpec("mind-lock", None, "none", "mind-lock-hardest"),
     GallerySpec("rush-hour-51", None, "none", "rush-hour-51-hardest"),
+    GallerySpec("klotski", None, "none", "klotski-hardest"),
     GallerySpec("soma", None, "symmetry", "soma", cap=48),
     GallerySpec("tetracubes-2x4x4", None, "symmetry", "tetracubes-2x4x4", cap=24),
     GallerySpec("solid-pentominoes-2x3x10", None, "symmetry", "solid-pentominoes-2x3x10"),

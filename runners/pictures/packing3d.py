@@ -19,7 +19,8 @@ from . import viewer
 from .solid import Assembly, Cell3, box_name, draw_pieces, draw_solution
 from .svg import Svg
 
-PAGE_SOLUTIONS = 24  # solutions a 3D page holds (the first the solver finds)
+PAGE_SOLUTIONS = 24  # solutions a 3D page holds: no two of one class, the first met ...
+PAGE_LOOKED_AT = 480  # ... among this many solutions (Soma: 24 classes among the first 26)
 
 
 def _extent(cells: Iterable[tuple[int, ...]]) -> tuple[int, int, int]:
@@ -45,7 +46,11 @@ def pieces(puzzle: SolidPuzzle) -> Svg:
 
 
 def draw(puzzle: SolidPuzzle, grid: dict, caption: str) -> Svg:
-    """One solution: the isometric view of the box and its layers."""
+    """One solution: the isometric view of the box and its layers (a challenge's caption names
+    its pre-placed pieces)."""
+    if puzzle.placed:
+        caption += "; pre-placed: " + ", ".join(puzzle.pieces[p.piece].name
+                                               for p in puzzle.placed)
     return draw_solution(assembly(puzzle, grid), caption)
 
 
@@ -80,26 +85,33 @@ def gallery(puzzle: SolidPuzzle, modulo: str, cap: int) -> galleries.Gallery:
 
 
 def page(puzzle: SolidPuzzle) -> str:
-    """The 3D page: the first solutions found, each turned by dragging and built piece by
-    piece."""
-    grids = found.packing_solutions(puzzle, limit=PAGE_SOLUTIONS)
+    """The 3D page: solutions of different classes, each turned by dragging and built piece
+    by piece."""
+    grids = found.distinct_packing_solutions(puzzle, PAGE_SOLUTIONS, PAGE_LOOKED_AT)
     if not grids:
         raise InputError(f"{puzzle.name} has no solution to show", field="PUZZLE")
-    shown = "the first solution" if len(grids) == 1 else f"the first {len(grids)} solutions"
-    rules = (f"{len(puzzle.pieces)} pieces fill {_box(puzzle)}: {shown} the solver found. Drag to "
-             "turn the box, scroll to zoom; Next puts the next piece in, bottom up.")
+    shown = ("a solution" if len(grids) == 1 else
+             f"{len(grids)} solutions, no two alike up to the box's symmetries")
+    placed = [puzzle.pieces[p.piece].name for p in puzzle.placed]
+    card = (f" The challenge places {', '.join(placed)} first; they stay where they are."
+            if placed else "")
+    rules = (f"{len(puzzle.pieces)} pieces fill {_box(puzzle)}: {shown}. Drag to turn the box, "
+             f"scroll to zoom; Next puts the next piece in, bottom up.{card}")
     return viewer.solid_page([assembly(puzzle, g) for g in grids], puzzle.title or puzzle.name,
-                             rules, [f"solution {i}" for i in range(1, len(grids) + 1)])
+                             rules, [f"solution {i}" for i in range(1, len(grids) + 1)], placed)
 
 
-def print_set(puzzle: SolidPuzzle, cube: float = print_stl.CUBE_MM) -> tuple[dict[str, bytes], str]:
+def print_set(puzzle: SolidPuzzle, cube: float = print_stl.CUBE_MM, clearance: float = 0.0
+              ) -> tuple[dict[str, bytes], str]:
     """STL files to print the puzzle (every piece, the first solution assembled), and a line
     saying what they are."""
+    print_stl.check_sizes(cube, clearance)
     grids = found.packing_solutions(puzzle, limit=1)
     if not grids:
         raise InputError(f"{puzzle.name} has no solution to assemble", field="PUZZLE")
     made = assembly(puzzle, grids[0])
     files = print_stl.print_set(made, puzzle.title or puzzle.name, cube,
-                                "the first solution the solver finds")
+                                "the first solution the solver finds", clearance)
+    inset = f", faces {clearance:g} mm inwards" if clearance else ""
     return files, (f"{len(puzzle.pieces)} pieces and the assembled box as binary STL "
-                   f"({cube:g} mm cubes)")
+                   f"({cube:g} mm cubes{inset})")
