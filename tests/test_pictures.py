@@ -155,7 +155,7 @@ def test_large_gallery_is_paged_and_capped(tmp_path):
 
 def test_gallery_rejects_an_unknown_modulo():
     with pytest.raises(InputError, match="modulo none or symmetry"):
-        gallery.build_gallery(load("iq-block-8"), modulo="rotation")
+        gallery.build_gallery(load("iq-block-8"), modulo="sideways")
 
 
 def test_mind_lock_gallery_draws_the_16_hardest():
