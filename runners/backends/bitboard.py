@@ -460,8 +460,9 @@ def check_items(model: CoverModel) -> None:
     if needed > MAX_ITEMS:
         raise InputError(
             f"bitboard takes at most {MAX_ITEMS} items (board cells, pieces and copies of "
-            f"pieces); this puzzle has {needed:,}: use cpsat"
-            + ("" if model.multiplicity else " or xcover"), field="backend")
+            f"pieces); this puzzle has {needed:,}: use "
+            + ("cpsat or a pysat solver" if model.multiplicity else "xcover or cpsat"),
+            field="backend")
 
 
 @dataclass

@@ -46,8 +46,8 @@ def meaning(puzzle: PackingPuzzle, modulo: str) -> str:
         )
     group = symmetry_group(puzzle, modulo)
     if modulo == "rotation":
-        return (f"classes of solutions under the board's rotations, each piece keeping its name "
-                f"({group.describe()})")
+        return (f"classes of solutions, each piece keeping its name, under the board's rotation "
+                f"group ({group.describe()})")
     if puzzle.flip:
         return f"classes of solutions under the board's symmetry group ({group.describe()})"
     if mirror_twins(puzzle) is None:
