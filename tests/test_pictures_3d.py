@@ -173,3 +173,13 @@ def test_a_challenge_drawing_names_its_placed_pieces():
         f"{NS}title").text
     assert title == "the solution; pre-placed: " + ", ".join(
         card.pieces[p.piece].name for p in card.placed)
+
+
+def test_a_gallery_of_too_many_solutions_says_so(soma, monkeypatch):
+    monkeypatch.setattr(packing3d, "LIST_SECONDS", 0.0)  # stop after the first 256 listed
+    shown = gallery.build_gallery(soma, "symmetry", cap=3)
+    assert shown.statement.startswith("The first 256 solutions the solver listed")
+    assert "there are more: `puzzlesat count soma` counts them all" in shown.statement
+    assert [f.caption for f in shown.figures] == [f"class {i} of those listed" for i in (1, 2, 3)]
+    classes = len(set(found.packing_class_keys(soma, found.packing_solutions(soma, limit=256))))
+    assert shown.total == classes
