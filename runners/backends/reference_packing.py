@@ -75,7 +75,9 @@ def _variants(cells, flip: bool, space: bool) -> set[frozenset]:
     return {_turn(cells, q, m) for q in range(4) for m in ((False, True) if flip else (False,))}
 
 
-def build(puzzle: PackingPuzzle) -> Board:
+def build(puzzle: PackingPuzzle, group: str = "symmetry") -> Board:
+    """The board, its placements, and its symmetries under `group` ('symmetry': rotations and
+    the mirror images the set allows; 'rotation': rotations alone)."""
     space = len(puzzle.board_cells[0]) == 3
     cells = sorted(tuple(cell) for cell in puzzle.board_cells)
     extent = [max(x) - min(x) + 1 for x in zip(*cells)]
@@ -116,7 +118,9 @@ def build(puzzle: PackingPuzzle) -> Board:
             first = (mask & -mask).bit_length() - 1
             starting_at[first].append((1 << index, mask))
     fixed = [(1 << index, mask) for index, mask in sorted(held.items())]
-    return Board(cells, starting_at, len(puzzle.pieces), [], fixed)
+    board = Board(cells, starting_at, len(puzzle.pieces), [], fixed)
+    board.symmetries = symmetries(puzzle, board, group)
+    return board
 
 
 def _twins(puzzle: PackingPuzzle) -> list[int] | None:
@@ -333,9 +337,7 @@ class ReferenceModel:
 def model(puzzle: PackingPuzzle, group: str | None = None) -> ReferenceModel:
     """The reference's board; with a group ('symmetry' or 'rotation'), classes are counted
     under it too."""
-    board = build(puzzle)
-    if group is not None:
-        board.symmetries = symmetries(puzzle, board, group)
+    board = build(puzzle, group or "symmetry")
     return ReferenceModel(board, group is not None, _area_mismatch(puzzle, board))
 
 
