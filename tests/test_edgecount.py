@@ -61,18 +61,23 @@ def test_verify_runs_edgecount_with_every_backend(name):
 @st.composite
 def boards(draw) -> EdgePuzzle:
     """A planted board (seams coloured at random, cut into tiles, turned, shuffled) with, at
-    random, few colours (identical and symmetric tiles), a frame, the complement rule, marks
+    random, few colours (identical and symmetric tiles), a frame or a border colour (MacMahon's
+    rule: one colour all round, which may show inside), the complement rule, marks
     that may not touch, a fixed tile, or a tile replaced by a copy of another."""
     rnd = draw(st.randoms(use_true_random=False))
     rows, cols = draw(st.sampled_from([(1, 2), (1, 3), (2, 2), (2, 3), (3, 2), (3, 3), (2, 4),
                                        (3, 4)]))
     frame = draw(st.booleans()) or rows * cols >= 9
     complement = draw(st.booleans())
+    border = not complement and draw(st.booleans())  # one colour all round, inside too
+    frame = frame and not border
     colours = [str(k) for k in range(1, draw(st.integers(1, 3)) + 1)]
 
-    def seam(border: bool) -> tuple:  # (what the first side shows, what the second shows)
-        if border and frame:
+    def seam(outside: bool) -> tuple:  # (what the first side shows, what the second shows)
+        if outside and frame:
             return ("0", ""), ("0", "")
+        if outside and border:
+            return ("1", ""), ("1", "")
         picture = rnd.choice(colours)
         if not complement:
             return (picture, ""), (picture, "")
@@ -104,7 +109,8 @@ def boards(draw) -> EdgePuzzle:
     frame_edge = ("0", "") if frame else None
     return EdgePuzzle("generated", rows, cols, tuple(tiles),
                       "complement" if complement else "equal", frame_edge,
-                      apart="d" if apart else None, fixed=tuple(fixed))
+                      apart="d" if apart else None, fixed=tuple(fixed),
+                      border=("1", "") if border else None)
 
 
 def turn_grid(rows: int, cols: int, shown: tuple, quarter_turns: int) -> tuple:
@@ -202,3 +208,11 @@ def test_an_edgecount_killed_and_resumed_from_its_checkpoint_gives_the_full_coun
     whole = puzzlesat.count(str(board), backend="edgecount", jobs=2)
     assert json.loads(result.stdout)["count"] == whole.number > 0
     assert checkpoint.read_text().count("\n") - 1 > done_before
+
+
+@pytest.mark.slow
+def test_edgecount_counts_on_a_dask_cluster():
+    pytest.importorskip("dask.distributed")
+    found = puzzlesat.count("diamond-blocks-2001", backend="edgecount", modulo="symmetry",
+                            jobs=2, executor="dask-local:2")
+    assert found.complete and (found.details["grids"], found.number) == (5544, 1386)

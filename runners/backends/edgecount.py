@@ -17,7 +17,6 @@ from __future__ import annotations
 import importlib.util
 import time
 from collections.abc import Iterator
-from dataclasses import dataclass
 
 import numpy as np
 
@@ -238,19 +237,6 @@ class EdgecountBackend(Backend):
                 return Outcome(None, time.perf_counter() - start)
             if deadline is not None and time.time() >= deadline:
                 return Outcome(None, time.perf_counter() - start, complete=False)
-
-
-@dataclass
-class Timing:
-    """A count's grids, nodes and seconds (for the benchmark)."""
-
-    grids: int
-    nodes: int
-    seconds: float
-
-    @property
-    def rate(self) -> float:
-        return self.nodes / self.seconds if self.seconds else 0.0
 
 
 def estimate(model: EdgeTables, cube: Cube = (), paths: int = 1000, seed: int = 0
