@@ -162,7 +162,7 @@ def test_export_stl_sizes_from_the_command_line(tmp_path, capsys):
         (29.5 * 14.5 + 14.5 * 15) * 14.5, rel=1e-5)
     assert main(["export", "soma", "--format", "dimacs", "--cube", "15",
                  "-o", str(tmp_path / "x.cnf")]) == 2
-    assert "--cube: applies to --format stl only" in capsys.readouterr().err
+    assert '--cube: applies to STL files only (format "stl")' in capsys.readouterr().err
     assert main(["export", "soma", "--format", "stl", "--cube", "0", "-o", str(folder)]) == 2
 
 

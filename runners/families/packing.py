@@ -248,16 +248,16 @@ class Packing(Family):
         if fmt == "stl":  # files to print: every piece and a solution (a folder or a .zip)
             if puzzle.lattice.dimensions != 3:
                 raise InputError('STL files are made of puzzles in space (lattice = "cubic")',
-                                 field="--format")
+                                 field="format")
             if encoding is not None:
-                raise InputError("does not apply to STL files", field="--encoding")
+                raise InputError("does not apply to STL files", field="encoding")
             from ..pictures.packing3d import print_set  # numpy-stl, the optional extra 'stl'
             from ..pictures.stl import CUBE_MM
 
             return print_set(puzzle, CUBE_MM if cube is None else cube, clearance or 0.0)
-        for flag, value in (("--cube", cube), ("--clearance", clearance)):
+        for name, value in (("cube", cube), ("clearance", clearance)):
             if value is not None:
-                raise InputError("applies to --format stl only", field=flag)
+                raise InputError('applies to STL files only (format "stl")', field=name)
         options = placements(puzzle)
         if fmt == "dlx":
             cover = encode_cover(exact_cover(puzzle, options))

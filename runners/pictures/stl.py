@@ -26,7 +26,7 @@ def _numpy_stl():
     except ImportError as error:
         raise InputError(
             "STL files need the optional package numpy-stl (pip install 'puzzlesat[stl]')",
-            field="--format",
+            field="format",
         ) from error
     return numpy, mesh
 
@@ -77,10 +77,10 @@ def _file_name(name: str) -> str:
 def check_sizes(cube: float, clearance: float) -> None:
     """InputError unless a cube has a size and the clearance leaves most of it."""
     if not cube > 0:
-        raise InputError(f"a cube's edge must be more than 0 mm, not {cube:g}", field="--cube")
+        raise InputError(f"a cube's edge must be more than 0 mm, not {cube:g}", field="cube")
     if not 0 <= clearance < cube / 4:
         raise InputError(f"the clearance must be at least 0 and less than a quarter of the "
-                         f"cube ({cube / 4:g} mm), not {clearance:g}", field="--clearance")
+                         f"cube ({cube / 4:g} mm), not {clearance:g}", field="clearance")
 
 
 def print_set(assembly: Assembly, puzzle: str, cube: float = CUBE_MM,
