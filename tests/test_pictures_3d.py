@@ -162,7 +162,7 @@ def test_export_stl_sizes_from_the_command_line(tmp_path, capsys):
         (29.5 * 14.5 + 14.5 * 15) * 14.5, rel=1e-5)
     assert main(["export", "soma", "--format", "dimacs", "--cube", "15",
                  "-o", str(tmp_path / "x.cnf")]) == 2
-    assert "--cube: applies to the format 'stl' only" in capsys.readouterr().err
+    assert '--cube: applies to STL files only (format "stl")' in capsys.readouterr().err
     assert main(["export", "soma", "--format", "stl", "--cube", "0", "-o", str(folder)]) == 2
 
 
@@ -173,3 +173,13 @@ def test_a_challenge_drawing_names_its_placed_pieces():
         f"{NS}title").text
     assert title == "the solution; pre-placed: " + ", ".join(
         card.pieces[p.piece].name for p in card.placed)
+
+
+def test_a_gallery_of_too_many_solutions_says_so(soma, monkeypatch):
+    monkeypatch.setattr(packing3d, "LIST_SECONDS", 0.0)  # stop after the first 256 listed
+    shown = gallery.build_gallery(soma, "symmetry", cap=3)
+    assert shown.statement.startswith("The first 256 solutions the solver listed")
+    assert "there are more: `puzzlesat count soma` counts them all" in shown.statement
+    assert [f.caption for f in shown.figures] == [f"class {i} of those listed" for i in (1, 2, 3)]
+    classes = len(set(found.packing_class_keys(soma, found.packing_solutions(soma, limit=256))))
+    assert shown.total == classes

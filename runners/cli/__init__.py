@@ -41,8 +41,7 @@ PARAMETER_FLAGS = {
     "label_tiles": "--label-tiles", "unreduced_time_limit": "--unreduced-time-limit",
     "interior_colours": "--interior-colours", "border_colours": "--border-colours",
     "contender": "--contender", "metric": "--metric", "memory": "--memory",
-    "cube": "--cube", "clearance": "--clearance",
-    "within": "--within",
+    "within": "--within", "cube": "--cube", "clearance": "--clearance",
 }
 
 PATH_PARAMETERS = {"output", "results", "checkpoint", "path"}

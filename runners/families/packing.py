@@ -46,8 +46,8 @@ def meaning(puzzle: PackingPuzzle, modulo: str) -> str:
         )
     group = symmetry_group(puzzle, modulo)
     if modulo == "rotation":
-        return (f"classes of solutions, each piece keeping its name, under the board's rotation "
-                f"group ({group.describe()})")
+        return (f"classes of solutions under the board's rotations, each piece keeping its name "
+                f"({group.describe()})")
     if puzzle.flip:
         return f"classes of solutions under the board's symmetry group ({group.describe()})"
     if mirror_twins(puzzle) is None:
@@ -257,7 +257,7 @@ class Packing(Family):
             return print_set(puzzle, CUBE_MM if cube is None else cube, clearance or 0.0)
         for name, value in (("cube", cube), ("clearance", clearance)):
             if value is not None:
-                raise InputError("applies to the format 'stl' only", field=name)
+                raise InputError('applies to STL files only (format "stl")', field=name)
         options = placements(puzzle)
         if fmt == "dlx":
             cover = encode_cover(exact_cover(puzzle, options))
