@@ -105,6 +105,9 @@ class CoverModel:
     colours: list[dict[int, str]] = field(default_factory=list)
     fill_order: list[int] | None = None
     title: str = ""
+    # how many times each primary item is covered (None: once each, exact cover); an option
+    # lists an item once per time it covers it (Knuth's MCC, exact cover with multiplicities)
+    multiplicity: list[int] | None = None
 
     @property
     def coloured(self) -> bool:

@@ -175,6 +175,8 @@ def read_toml(path: str, text: str) -> TomlDoc:
         if line is None:
             found = re.search(r"line (\d+)", message)
             line = int(found.group(1)) if found else None
+        if line is None and "end of document" in message:  # unclosed to the end: the last line
+            line = max(1, len(text.splitlines()))
         message = re.sub(r"\s*\(at line \d+, column \d+\)", "", message)
         raise InputError(
             f"not valid TOML: {message}", file=path, line=line, field="syntax"

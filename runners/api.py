@@ -131,9 +131,9 @@ def count(puzzle, backend: str | None = None, modulo: str | None = None,
         try:
             with building(runner.deadline, say):
                 found = fam.count(puzzle, chosen, modulo, runner, **options)
-        except BuildStopped as stopped:  # nothing counted: the model was not whole
-            found = Count(puzzle.name, None, str(stopped), modulo, False, time.time() - begin,
-                          chosen.name, runner.executor.name)
+        except BuildStopped as stopped:  # a lower bound of 0: the model was not whole
+            found = Count(puzzle.name, 0, f"solutions: none counted, {stopped}", modulo, False,
+                          time.time() - begin, chosen.name, runner.executor.name)
     _say_default(say, backend, puzzle.kind, "count")
     return found
 

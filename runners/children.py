@@ -325,18 +325,25 @@ class Pool:
 
     def results(self, tasks: list, deadline: float | None = None, grace: float = 0.0
                 ) -> Iterator[tuple[object, object]]:
-        """Run every task; stops early (without an error) once `deadline` + `grace` has
-        passed: the tasks not answered are left undone."""
+        """Run every task; stops early (without an error): no task is sent past `deadline`, and
+        none is waited for past `deadline` + `grace`; the tasks not answered are left undone."""
         method = self.method or start_method()
         self._start(method)
         todo = list(reversed(tasks))
         left = len(tasks)
         retried = False
         while left:
+            if deadline is not None and time.time() >= deadline:
+                todo.clear()  # past the deadline a task would only come back unfinished
+                if not any(child.busy is not None for child in self.workers):
+                    return
             for child in self.workers:
                 if child.ready and child.busy is None and todo:
                     child.busy = todo.pop()
-                    child.conn.send(child.busy)
+                    try:
+                        child.conn.send(child.busy)
+                    except OSError:  # BrokenPipeError: it died since its last answer
+                        raise WorkerDied(child.why_died()) from None
             wait_for = None if deadline is None else max(0.0, deadline + grace - time.time())
             found = answered(self.workers, wait_for)
             if not found:

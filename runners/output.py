@@ -202,8 +202,8 @@ def check_export(output: str, fmt: str) -> None:
     if fmt in FILE_SETS and not str(output).lower().endswith(".zip"):
         if output == STDOUT:
             raise InputError(f"{fmt} files cannot go to standard output: give a folder or a "
-                             ".zip file", field="--output")
-        check_folder(output, "--output")
+                             ".zip file", field="output")
+        check_folder(output, "output")
     else:
         check_output(output)
 
@@ -221,21 +221,21 @@ def write_files(output: str, files: dict[str, bytes], summary: str) -> None:
     """Write a set of files: one zip archive where the output ends in .zip, else a folder
     holding them (made where missing; only the files of the set are replaced), each atomically."""
     if str(output).lower().endswith(".zip"):
-        found = target(output, "--output")
+        found = target(output, "output")
         try:
             _replace_atomically(found.path, zipped(files))
         except OSError as error:
             raise InputError(f"cannot write: {error.strerror or error}", file=str(output),
-                             field="--output") from None
+                             field="output") from None
         say(f"wrote {output}: {summary}, {len(files)} files in a zip archive")
         return
-    folder = check_folder(output, "--output")
+    folder = check_folder(output, "output")
     for name, data in files.items():
         try:
             _replace_atomically(folder / name, data)
         except OSError as error:
             raise InputError(f"cannot write: {error.strerror or error}", file=str(folder / name),
-                             field="--output") from None
+                             field="output") from None
     say(f"wrote {len(files)} files to {folder}/: {summary}")
 
 

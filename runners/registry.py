@@ -79,9 +79,12 @@ class Entry:
     argument: str = ""  # what follows 'base:', if anything ('' = nothing)
     per_family: bool = False  # one per puzzle family ('reference', 'table')
     example: str = ""
+    optional: bool = False  # the argument may be left out ('bitboard' or 'bitboard:memo')
 
     def build(self, argument: str | None) -> Backend:
         cls = getattr(importlib.import_module(self.module), self.cls)
+        if self.optional:
+            return cls(argument)
         return cls(argument) if self.argument else cls()
 
 
@@ -90,7 +93,8 @@ BACKENDS = (
     Entry("cpsat", "puzzlesat.backends.cpsat", "CpsatBackend", example="cpsat"),
     Entry("pysat", "puzzlesat.backends.pysat", "PysatBackend", argument="NAME",
           example="pysat:cadical195"),
-    Entry("bitboard", "puzzlesat.backends.bitboard", "BitboardBackend", example="bitboard"),
+    Entry("bitboard", "puzzlesat.backends.bitboard", "BitboardBackend", argument="memo|plain",
+          example="bitboard", optional=True),
     Entry("xcover", "puzzlesat.backends.xcover", "XcoverBackend", example="xcover"),
     Entry("edgecount", "puzzlesat.backends.edgecount", "EdgecountBackend", example="edgecount"),
     Entry("exec", "puzzlesat.backends.exec", "ExecBackend", argument="NAME_OR_PATH",
@@ -144,7 +148,7 @@ def parse(name: str) -> tuple[str, str | None]:
         raise InputError(f"a backend name is needed ({NAMES})", field="backend")
     base, colon, argument = name.strip().partition(":")
     entry = _entry(base)
-    if entry.argument and not argument:
+    if entry.argument and not argument and not entry.optional:
         raise InputError(f"{base} needs {base}:{entry.argument}, e.g. {entry.example}",
                          field="backend")
     if colon and not entry.argument and not entry.per_family:

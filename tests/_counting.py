@@ -64,10 +64,11 @@ def count_packing(puzzle: PackingPuzzle, modulo: str) -> tuple[int, int | None, 
 def reference_grids(
     puzzle: PackingPuzzle,
 ) -> tuple[reference_packing.Board, list[reference_packing.Grid]]:
-    """Every solution found by the reference solver, as grids (piece index per board cell)."""
-    board = reference_packing.build(puzzle)
+    """Every solution found by the reference solver, as grids (piece index per board cell);
+    the board carries the reference's own symmetries (modulo 'symmetry')."""
+    board = reference_packing.model(puzzle, group="symmetry").board
     found: list[reference_packing.Grid] = []
-    area = sum(len(piece.cells) for piece in puzzle.pieces)
+    area = sum(len(piece.cells) * piece.count for piece in puzzle.pieces)
     if area == len(board.cells):
         filled, used, placed = reference_packing._cube_start(board, ())  # placed pieces
         reference_packing._search(

@@ -62,7 +62,7 @@ def test_a_count_stopped_by_its_time_limit_is_a_lower_bound():
         (lambda: puzzlesat.count("iq-block-8", backend=""), "backend"),
         (lambda: puzzlesat.count("iq-block-8", backend="pysat:nope"), "backend"),
         (lambda: puzzlesat.count("iq-block-8", backend="pysat:kissat404"), "backend"),
-        (lambda: puzzlesat.count("iq-block-8", modulo="rotation"), "modulo"),
+        (lambda: puzzlesat.count("iq-block-8", modulo="turns"), "modulo"),
         (lambda: puzzlesat.count("iq-block-8", jobs=0), "jobs"),
         (lambda: puzzlesat.count("iq-block-8", time_limit=float("nan")), "time_limit"),
         (lambda: puzzlesat.count("iq-block-8", executor="slurm"), "executor"),

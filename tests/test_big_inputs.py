@@ -31,14 +31,14 @@ def thirty(tmp_path_factory):
 
 @pytest.fixture
 def quick_progress(monkeypatch):
-    monkeypatch.setattr(limits, "PROGRESS_EVERY", 0.3)
+    monkeypatch.setattr(limits, "PROGRESS_EVERY", 0.1)
 
 
 def test_solving_obeys_the_time_limit_while_the_model_is_built(thirty, quick_progress):
     said: list[str] = []
     begin = time.perf_counter()
-    solution = puzzlesat.solve(thirty, "cpsat", time_limit=2, say=said.append)
-    assert time.perf_counter() - begin < 2 + SLACK
+    solution = puzzlesat.solve(thirty, "cpsat", time_limit=4, say=said.append)
+    assert time.perf_counter() - begin < 4 + SLACK
     assert not solution.found and not solution.complete
     assert solution.note.startswith("the time limit came while the model was built (")
     assert any(line.startswith("building the model: ") for line in said), said
@@ -47,9 +47,9 @@ def test_solving_obeys_the_time_limit_while_the_model_is_built(thirty, quick_pro
 def test_counting_obeys_the_time_limit_while_the_model_is_built(thirty, quick_progress):
     said: list[str] = []
     begin = time.perf_counter()
-    count = puzzlesat.count(thirty, "cpsat", jobs=1, time_limit=2, say=said.append)
-    assert time.perf_counter() - begin < 2 + SLACK
-    assert not count.complete and count.number is None
+    count = puzzlesat.count(thirty, "cpsat", jobs=1, time_limit=4, say=said.append)
+    assert time.perf_counter() - begin < 4 + SLACK
+    assert not count.complete and count.number == 0  # a lower bound: nothing was counted
     assert "the time limit came while the model was built" in count.sentence()
     assert any(line.startswith("building the model: ") for line in said), said
 

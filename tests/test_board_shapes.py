@@ -68,7 +68,7 @@ def test_a_margin_on_a_rectangle_keeps_its_four_symmetries():
     board = ["......", ".XXXX.", ".XXXX.", "......"]
     found = puzzle(board, {"I": ["XXXX"], "J": ["XXXX"]})
     assert symmetry_group(found).order == 4
-    assert len(reference_packing.build(found).symmetries) == 4
+    assert len(reference_packing.model(found, group="symmetry").board.symmetries) == 4
     solutions, classes, _ = count_packing(found, "symmetry")
     assert (solutions, classes) == (2, 1)  # I above J, or J above I: one class
 

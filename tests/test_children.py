@@ -18,6 +18,7 @@ import pytest
 
 from puzzlesat import children
 from puzzlesat.children import Pool, WorkerDied, run_in_child
+from puzzlesat.models.errors import PuzzlesatWarning
 
 METHODS = ["fork", "spawn"]
 
@@ -54,7 +55,7 @@ def descendants(pid: int) -> set[int]:
 
 @pytest.mark.parametrize("method", METHODS)
 def test_a_worker_that_cannot_start_is_noticed(method):
-    with pytest.warns(RuntimeWarning, match="starting the workers forked instead") \
+    with pytest.warns(PuzzlesatWarning, match="starting the workers forked instead") \
             if method == "spawn" else _nothing():
         with pytest.raises(WorkerDied) as died, Pool(2, os._exit, (3,), method=method) as pool:
             list(pool.results([1, 2, 3]))
@@ -190,3 +191,29 @@ def _resource_tracker() -> set[int]:
 
     pid = getattr(resource_tracker._resource_tracker, "_pid", None)
     return {pid} if pid else set()
+
+
+def test_a_worker_killed_during_a_count_gives_an_incomplete_count_and_a_warning():
+    """The count does not wait for a dead worker: it keeps what was counted, says it is
+    incomplete, and warns why (one line)."""
+    import threading
+
+    import puzzlesat
+
+    def kill_a_worker() -> None:
+        end = time.monotonic() + 60
+        while time.monotonic() < end:
+            workers = [p for p in descendants(os.getpid()) - _resource_tracker()]
+            if len(workers) >= 2:
+                time.sleep(1.0)  # some cubes under way
+                os.kill(min(workers), signal.SIGKILL)
+                return
+            time.sleep(0.05)
+
+    killer = threading.Thread(target=kill_a_worker)
+    killer.start()
+    with pytest.warns(puzzlesat.PuzzlesatWarning, match="stopped early: .* killed by SIGKILL"):
+        count = puzzlesat.count("pentomino-6x10", "pysat:cadical195", jobs=2)
+    killer.join()
+    assert not count.complete and count.number < 9356
+    assert not descendants(os.getpid()) - _resource_tracker()

@@ -16,6 +16,7 @@ SOLVED = [  # (puzzle, solve options, the drawing's marks of one cell or step, h
     ("scramble-frog", {}, r'class="cell"', 9),
     ("mind-lock", {"start": "0x76bd98"}, r"data-step=", 13),
     ("eight-puzzle", {}, r"data-step=", None),
+    ("soma", {}, r"<svg", 1),  # in space: the box drawn with its layers
 ]
 
 

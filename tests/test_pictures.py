@@ -154,8 +154,9 @@ def test_large_gallery_is_paged_and_capped(tmp_path):
 
 
 def test_gallery_rejects_an_unknown_modulo():
-    with pytest.raises(InputError, match="modulo none or symmetry"):
-        gallery.build_gallery(load("iq-block-8"), modulo="rotation")
+    # 'rotation' is a packing modulo since 3D packing (issue 15); a nonsense word is refused
+    with pytest.raises(InputError, match="modulo none or symmetry or rotation, not 'turns'"):
+        gallery.build_gallery(load("iq-block-8"), modulo="turns")
 
 
 def test_mind_lock_gallery_draws_the_16_hardest():

@@ -29,9 +29,10 @@ def some(soma):
     """A few Soma solutions and every image of them under the cube's 48 symmetries."""
     grids = found.packing_solutions(soma, limit=2)
     seen: dict[tuple, dict] = {}
-    for grid in grids:
-        for s in puzzle_symmetries(soma, "symmetry"):
-            image = {s.move(cell): s.twin[piece] for cell, piece in grid.items()}
+    for s in puzzle_symmetries(soma, "symmetry"):
+        move = {cell: s.move(cell) for cell in soma.board_cells}
+        for grid in grids:
+            image = {move[cell]: s.twin[piece] for cell, piece in grid.items()}
             seen.setdefault(tuple(sorted(image.items())), image)
     return list(seen.values())
 
@@ -41,9 +42,11 @@ def orbits(puzzle, grids, modulo) -> list[int]:
     of the symmetries maps onto it."""
     number: dict[tuple, int] = {}
     out = []
-    for grid in grids:
-        images = [tuple(sorted({s.move(c): s.twin[p] for c, p in grid.items()}.items()))
+    symmetries = [({c: s.move(c) for c in puzzle.board_cells}, s.twin)
                   for s in puzzle_symmetries(puzzle, modulo)]
+    for grid in grids:
+        images = [tuple(sorted({move[c]: twin[p] for c, p in grid.items()}.items()))
+                  for move, twin in symmetries]
         known = next((number[i] for i in images if i in number), None)
         klass = known if known is not None else len(set(number.values())) + 1
         for image in images:
@@ -131,3 +134,52 @@ def test_export_stl_from_the_command_line(tmp_path, soma):
 def test_export_stl_of_a_flat_puzzle_is_refused(tmp_path, capsys):
     assert main(["export", "iq-block-8", "--format", "stl", "-o", str(tmp_path / "x.zip")]) == 2
     assert "puzzles in space" in capsys.readouterr().err
+
+
+def test_page_solutions_are_of_different_classes(soma):
+    grids = found.distinct_packing_solutions(soma, 5, 100)
+    assert len(grids) == 5
+    keys = found.packing_class_keys(soma, grids)
+    assert len(set(keys)) == 5
+    # each is the first of its class met: every solution listed before it is of an earlier class
+    listed = found.packing_solutions(soma, limit=100)
+    firsts = []
+    for key, grid in zip(found.packing_class_keys(soma, listed), listed):
+        if key not in {k for k, _ in firsts}:
+            firsts.append((key, grid))
+    assert grids == [grid for _, grid in firsts[:5]]
+
+
+def test_export_stl_sizes_from_the_command_line(tmp_path, capsys):
+    pytest.importorskip("stl.mesh", reason="numpy-stl is not installed (extra 'stl')")
+    from stl import mesh
+
+    folder = tmp_path / "small"
+    assert main(["export", "soma", "--format", "stl", "--cube", "15", "--clearance", "0.25",
+                 "-o", str(folder)]) == 0
+    v = mesh.Mesh.from_file(str(folder / "piece-V.stl"))  # three cubes in an L, one layer
+    assert v.get_mass_properties()[0] == pytest.approx(
+        (29.5 * 14.5 + 14.5 * 15) * 14.5, rel=1e-5)
+    assert main(["export", "soma", "--format", "dimacs", "--cube", "15",
+                 "-o", str(tmp_path / "x.cnf")]) == 2
+    assert '--cube: applies to STL files only (format "stl")' in capsys.readouterr().err
+    assert main(["export", "soma", "--format", "stl", "--cube", "0", "-o", str(folder)]) == 2
+
+
+def test_a_challenge_drawing_names_its_placed_pieces():
+    card = api.load("soma-challenge")
+    grid = found.packing_solutions(card, limit=1)[0]
+    title = ET.fromstring(packing3d.draw(card, grid, "the solution").to_string()).find(
+        f"{NS}title").text
+    assert title == "the solution; pre-placed: " + ", ".join(
+        card.pieces[p.piece].name for p in card.placed)
+
+
+def test_a_gallery_of_too_many_solutions_says_so(soma, monkeypatch):
+    monkeypatch.setattr(packing3d, "LIST_SECONDS", 0.0)  # stop after the first 256 listed
+    shown = gallery.build_gallery(soma, "symmetry", cap=3)
+    assert shown.statement.startswith("The first 256 solutions the solver listed")
+    assert "there are more: `puzzlesat count soma` counts them all" in shown.statement
+    assert [f.caption for f in shown.figures] == [f"class {i} of those listed" for i in (1, 2, 3)]
+    classes = len(set(found.packing_class_keys(soma, found.packing_solutions(soma, limit=256))))
+    assert shown.total == classes

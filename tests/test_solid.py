@@ -229,3 +229,29 @@ def test_puzzle_cells_turn_without_mirroring():
 
 def test_boxes_are_named_shortest_side_first():
     assert solid.box_name((4, 4, 2)) == "2x4x4" and solid.box_name((3, 10, 2)) == "2x3x10"
+
+
+def test_a_challenges_pieces_go_in_first():
+    order = viewer.assembly_order(SMALL, first={"S", "I"})
+    assert [SMALL.pieces[i][0] for i in order] == ["I", "S", "L", "O"]
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.sets(st.tuples(*[st.integers(0, 2)] * 3), min_size=1, max_size=12),
+       st.sampled_from([0.05, 0.1, 0.2]))
+def test_inset_mesh_stays_closed_inside_the_exact_one(cells, inset):
+    tris = solid.triangles(cells, 1.0, (0, 0, 0), inset)
+    edges = Counter()
+    for tri in tris:
+        for i in range(3):
+            edges[(tri[i], tri[(i + 1) % 3])] += 1
+    assert all(edges[(b, a)] == n for (a, b), n in edges.items())
+    assert mesh_volume(tris) < len(cells)  # every face moved inwards: less volume
+
+
+def test_inset_of_a_cube_and_a_bar():
+    assert mesh_volume(solid.triangles([(0, 0, 0)], 10.0, (0, 0, 0), 0.5)) == pytest.approx(9**3)
+    ell = solid.triangles([(0, 0, 0), (1, 0, 0), (1, 1, 0)], 10.0, (0, 0, 0), 0.5)
+    # an L of three cubes, every face 0.5 inwards, by parts: the bar of two cubes 19 x 9 x 9
+    # and the third cube beside it 9 x 10 x 9 (the face it shares with the bar does not move)
+    assert mesh_volume(ell) == pytest.approx(19 * 9 * 9 + 9 * 10 * 9)

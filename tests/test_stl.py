@@ -8,6 +8,7 @@ import zipfile
 
 import pytest
 
+from puzzlesat.models.errors import InputError
 from puzzlesat.output import zipped
 from puzzlesat.pictures import stl as print_stl
 from puzzlesat.pictures.solid import Assembly
@@ -81,3 +82,16 @@ def test_print_set_written_to_a_folder_or_a_zip(tmp_path, capsys):
     (tmp_path / "a-file").write_text("x")
     with pytest.raises(InputError, match="names a file"):
         output.check_export(str(tmp_path / "a-file"), "stl")
+
+
+def test_clearance_moves_every_face_inwards():
+    cube, gap = 10.0, 0.3
+    files = print_stl.print_set(SMALL, "small", cube, clearance=gap)
+    o = parsed(files["piece-O.stl"], "O")  # a 2x2 square of cubes, one layer
+    assert o.get_mass_properties()[0] == pytest.approx((20 - 2 * gap) ** 2 * (10 - 2 * gap),
+                                                       rel=1e-5)
+    assert o.min_.tolist() == [0, 0, 0]  # still on the bed, at the origin
+    assert o.is_closed(exact=True)
+    assert b"0.3 mm inside" in files["README.txt"]
+    with pytest.raises(InputError, match="quarter"):
+        print_stl.print_set(SMALL, "small", cube, clearance=cube / 4)

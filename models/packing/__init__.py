@@ -29,10 +29,12 @@ from ..limits import MAX_CELL_TESTS, check_cell_tests, check_placements, step
 
 @dataclass(frozen=True)
 class Piece:
-    """A named piece, drawn as a picture of 'X' and '.'."""
+    """A named piece, drawn as a picture of 'X' and '.'; `count` identical copies of it
+    (interchangeable: a covering is one solution however its copies are permuted)."""
 
     name: str
     picture: tuple[str, ...]
+    count: int = 1
 
     @property
     def cells(self) -> list[Cell]:
@@ -45,6 +47,7 @@ class SolidPiece:
 
     name: str
     shape: Shape
+    count: int = 1  # identical copies (see Piece)
 
     @property
     def cells(self) -> list[Cell]:
@@ -191,17 +194,21 @@ def placements(puzzle: PackingPuzzle) -> list[Placement]:
 class ExactCover:
     """Rows (placements) covering columns; a solution picks rows covering every column once.
 
-    Columns are the pieces (each used once) followed by the board's cells (each covered once).
+    Columns are the pieces (each used once, or once per copy: `multiplicity`) followed by the
+    board's cells (each covered once).
     """
 
     columns: list[str]
-    rows: list[tuple[int, ...]]
+    rows: list[tuple[int, ...]]  # a piece column appears once per copy the row places
     labels: list[str]
     pieces: int = 0  # how many of the columns are pieces (the rest are cells)
+    multiplicity: list[int] | None = None  # how often each column is covered (None: once)
 
 
-def exact_cover(puzzle: PackingPuzzle, options: list[Placement]) -> ExactCover:
-    """The exact-cover matrix of a puzzle, restricted to the given placements."""
+def exact_cover(puzzle: PackingPuzzle, options: list) -> ExactCover:
+    """The exact-cover matrix of a puzzle, restricted to the given placements (or bundles of
+    placements taken together, as a symmetric solution takes a placement with its images); a
+    row names a piece once per copy it places."""
     cells = puzzle.cells
     cell_column = {cell: len(puzzle.pieces) + i for i, cell in enumerate(cells)}
     columns = [p.name for p in puzzle.pieces] + [puzzle.lattice.cell_name(c) for c in cells]
@@ -209,9 +216,11 @@ def exact_cover(puzzle: PackingPuzzle, options: list[Placement]) -> ExactCover:
     for n, p in enumerate(options):
         if n % 8192 == 0:
             step("rows of the exact cover", n, len(options))
-        rows.append((*p.pieces, *sorted(cell_column[c] for c in p.cells)))
+        rows.append((*sorted(p.pieces), *sorted(cell_column[c] for c in p.cells)))
         labels.append(placement_label(puzzle, p))
-    return ExactCover(columns, rows, labels, len(puzzle.pieces))
+    counts = [p.count for p in puzzle.pieces]
+    multiplicity = counts + [1] * len(cells) if any(n > 1 for n in counts) else None
+    return ExactCover(columns, rows, labels, len(puzzle.pieces), multiplicity)
 
 
 def placement_label(puzzle: PackingPuzzle, placement: Placement) -> str:

@@ -11,10 +11,11 @@ from ..limits import step
 from . import ExactCover
 
 DEFAULT_CARD_ENCODING = "pairwise"
+ONE_ONLY = ("pairwise", "ladder", "bitwise")  # encodings of "exactly one" and nothing more
 
 
 def columns_of(cover: ExactCover) -> list[list[int]]:
-    """For each column, the rows that cover it."""
+    """For each column, the rows that cover it (a row placing two copies of a piece twice)."""
     rows_of: list[list[int]] = [[] for _ in cover.columns]
     for k, row in enumerate(cover.rows):
         for column in row:
@@ -36,10 +37,14 @@ def encode_cpsat(cover: ExactCover) -> CpsatModel:
         if k % 8192 == 0:
             step("CP-SAT variables", k, len(cover.labels))
         use.append(model.new_bool_var(label))
-    for n, rows in enumerate(columns_of(cover)):
+    needed = cover.multiplicity or [1] * len(cover.columns)
+    for n, (rows, times) in enumerate(zip(columns_of(cover), needed)):
         if n % 1024 == 0:
             step("CP-SAT constraints", n, len(cover.columns))
-        model.add_exactly_one(use[k] for k in rows)
+        if times == 1 and len(set(rows)) == len(rows):
+            model.add_exactly_one(use[k] for k in rows)
+        else:  # copies of a piece: as many placements as copies
+            model.add(sum(use[k] for k in rows) == times)
     first_cell = sorted(range(len(cover.rows)), key=lambda k: (cover.rows[k][1:], k))
     model.add_decision_strategy(
         [use[k] for k in first_cell], cp_model.CHOOSE_FIRST, cp_model.SELECT_MAX_VALUE
@@ -54,15 +59,25 @@ def encode_cnf(cover: ExactCover, encoding: str = DEFAULT_CARD_ENCODING) -> CnfM
     n = len(cover.rows)
     pool = IDPool(start_from=n + 1)
     clauses: list[list[int]] = []
-    for number, rows in enumerate(columns_of(cover)):
+    needed = cover.multiplicity or [1] * len(cover.columns)
+    for number, (rows, times) in enumerate(zip(columns_of(cover), needed)):
         if number % 256 == 0:
             step("CNF constraints", number, len(cover.columns))
-        lits = [k + 1 for k in rows]
-        if not lits:
-            clauses.append([])  # a column nothing covers: no solution
+        lits = []
+        for k in rows:
+            if k + 1 in lits:  # a row placing two copies counts twice: a copy of its variable
+                copy = pool.id()
+                clauses += [[-copy, k + 1], [copy, -(k + 1)]]
+                lits.append(copy)
+            else:
+                lits.append(k + 1)
+        if len(lits) < times:
+            clauses.append([])  # a column that cannot be covered often enough: no solution
             continue
+        # pairwise, ladder and bitwise encode "at most one" only: copies take a counter
+        kind = encoding if times == 1 or encoding not in ONE_ONLY else "seqcounter"
         clauses += CardEnc.equals(
-            lits=lits, bound=1, vpool=pool, encoding=CARD_ENCODINGS[encoding]
+            lits=lits, bound=times, vpool=pool, encoding=CARD_ENCODINGS[kind]
         ).clauses
     return CnfModel(
         clauses,
@@ -88,4 +103,5 @@ def encode_cover(cover: ExactCover) -> CoverModel:
         labels=list(cover.labels),
         fill_order=list(range(pieces, len(cover.columns))) + list(range(pieces)),
         title=f"exact cover, {len(cover.columns)} items, {len(cover.rows)} options",
+        multiplicity=cover.multiplicity,
     )

@@ -4,15 +4,21 @@ With symmetry reduction one piece is restricted to one placement per orbit under
 symmetry group, each cube weighted by its orbit's size; classes then follow from Burnside's lemma
 with the solutions every other symmetry leaves unchanged (models/symmetry.py).
 
-The group acts on solutions: a symmetry moves every cell and, where it mirrors, gives each piece
-the place of its mirror twin (a chiral solid's mirror image is another piece of the set). Mirror
-symmetries count only where the set holds every piece's mirror image: always on the square
-lattice when pieces may be turned over (each piece is its own twin), in space only for sets like
-the Soma cube's. Modulo 'rotation' keeps the rotations of the board alone.
+Three conventions (the --modulo words of MODULI):
+- none: every solution (copies of a piece are alike: a covering counts once);
+- rotation: classes under the board's rotations, each piece keeping its name;
+- symmetry: classes under the board's whole group, where a reflection gives each piece the place
+  of its mirror twin (a one-sided pentomino's or a chiral solid's mirror image is another piece of
+  the set; where pieces may be turned over each piece is its own twin). Reflections count only
+  where the set holds every piece's mirror image (always on the square lattice when pieces may be
+  turned over, in space for sets like the Soma cube's, for one-sided sets closed under mirror
+  images); otherwise 'symmetry' is 'rotation'. This is the convention of the published counts
+  (one-sided pentominoes, the Soma cube); 'mirror' and 'published' are its aliases.
 """
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
 
 from ..geometry import Cell, Transform
@@ -21,6 +27,7 @@ from . import PackingPuzzle, Placement, placements
 
 Cube = tuple[int, ...]  # signed 1-based placement indices: +k uses placement k-1, -k forbids it
 MODULI = ("none", "symmetry", "rotation")
+MODULO_ALIASES = {"mirror": "symmetry", "published": "symmetry", "mirror-twins": "symmetry"}
 
 
 @dataclass(frozen=True)
@@ -55,12 +62,15 @@ def mirror_twins(puzzle: PackingPuzzle) -> tuple[int, ...] | None:
             return None
         for i, j in zip(same, mirrored):
             twin[i] = j
+    if any(puzzle.pieces[i].count != puzzle.pieces[j].count for i, j in enumerate(twin)):
+        return None  # a piece and its twin must come with as many copies
     return tuple(twin)
 
 
 def puzzle_symmetries(puzzle: PackingPuzzle, modulo: str = "symmetry") -> list[Symmetry]:
     """The symmetries a count modulo 'symmetry' or 'rotation' uses, the identity first; those
     that move a pre-placed piece of a challenge are left out."""
+    modulo = MODULO_ALIASES.get(modulo, modulo)
     twins = mirror_twins(puzzle) if modulo == "symmetry" else None
     same = tuple(range(len(puzzle.pieces)))
     held = {(p.piece, frozenset(p.cells)) for p in puzzle.placed}
@@ -78,7 +88,7 @@ class CountTask:
     """One exact cover to count, split into cubes; each cube's count is multiplied by its weight."""
 
     label: str
-    options: list[Placement]
+    options: list  # placements, or bundles of placements chosen together (Bundle)
     cubes: list[Cube]
     weights: list[int]
 
@@ -121,17 +131,20 @@ def placement_orbits(
 
 @dataclass(frozen=True)
 class Bundle:
-    """Placements a symmetry maps onto one another (one of each piece): a solution it leaves
-    unchanged holds all of them or none, so they are one option of its exact cover."""
+    """Placements a symmetry maps onto one another: a solution it leaves unchanged holds all of
+    them or none, so they are one option of its exact cover. A piece with copies may be in a
+    bundle more than once (its column is then covered once per copy)."""
 
     pieces: tuple[int, ...]
     cells: tuple[Cell, ...]
     orientation: int = -1
 
 
-def fixed_options(options: list[Placement], symmetry: Symmetry) -> list[Placement | Bundle]:
+def fixed_options(options: list[Placement], symmetry: Symmetry,
+                  counts: tuple[int, ...] | None = None) -> list[Placement | Bundle]:
     """The options of the exact cover whose solutions are those `symmetry` leaves unchanged:
-    each placement with its images under the symmetry's powers, where they fit together."""
+    each placement with its images under the symmetry's powers, where they fit together (no
+    piece more often than it has copies, `counts`; once each when None)."""
     known = {(p.piece, frozenset(p.cells)) for p in options}
     found: list[Placement | Bundle] = []
     seen: set = set()
@@ -153,17 +166,21 @@ def fixed_options(options: list[Placement], symmetry: Symmetry) -> list[Placemen
             continue
         pieces = [piece for piece, _ in cycle]
         cells = [c for _, covered in cycle for c in covered]
-        if len(set(pieces)) == len(pieces) and len(set(cells)) == len(cells):
-            found.append(Bundle(tuple(pieces), tuple(sorted(cells))))
+        uses = Counter(pieces)
+        if all(n <= (counts[i] if counts else 1) for i, n in uses.items()) and len(
+                set(cells)) == len(cells):
+            found.append(Bundle(tuple(sorted(pieces)), tuple(sorted(cells))))
     return found
 
 
 def count_plan(puzzle: PackingPuzzle, modulo: str, min_cubes: int = 1) -> CountPlan:
-    """Tasks whose counts give the exact number of solutions (and, for 'symmetry', of classes).
+    """Tasks whose counts give the exact number of solutions (and, for 'symmetry' and
+    'rotation', of classes).
 
-    'none' counts every solution; 'symmetry' counts one representative placement per orbit of the
-    piece that gains most, multiplies by the orbit size (exact: the group permutes solutions), and
-    adds the fixed points of every other symmetry (Burnside) for the number of classes.
+    'none' counts every solution; otherwise one representative placement per orbit of the
+    piece (of one copy) that gains most is counted, multiplied by the orbit size (exact: the
+    symmetries keeping that piece permute solutions), and the fixed points of every other
+    symmetry are added (Burnside) for the number of classes.
     """
     options = placements(puzzle)
     group = puzzle_symmetries(puzzle, modulo) if modulo != "none" else []
@@ -176,23 +193,30 @@ def count_plan(puzzle: PackingPuzzle, modulo: str, min_cubes: int = 1) -> CountP
     # Each orbit becomes a cube, so the piece with the fewest orbits leaves the least work
     # (measured on IQ Block 10: CPU time grows with the orbits, 12 orbits 3x faster than 35);
     # among those, the one whose orbits are largest reduces most.
-    orbits_of = [placement_orbits(i, options, group) for i in range(len(puzzle.pieces))]
-    best = min(
-        range(len(puzzle.pieces)),
-        key=lambda i: (len(orbits_of[i]), -sum(size for _, size in orbits_of[i])),
-    )
-    orbits = orbits_of[best]
-    cubes, weights = [], []
-    for k, size in orbits:
-        for cube in split_cubes(puzzle, options, [(k + 1,)], max(1, min_cubes // len(orbits))):
-            cubes.append(cube)
-            weights.append(size)
-    tasks = [CountTask("one placement per orbit", options, cubes, weights)]
+    # only a piece of one copy can be held to one placement per orbit
+    single = [i for i, piece in enumerate(puzzle.pieces) if piece.count == 1]
+    orbits_of = {i: placement_orbits(i, options, group) for i in single}
+    if orbits_of:
+        best = min(orbits_of, key=lambda i: (len(orbits_of[i]),
+                                             -sum(size for _, size in orbits_of[i])))
+        orbits = orbits_of[best]
+        cubes, weights = [], []
+        for k, size in orbits:
+            for cube in split_cubes(puzzle, options, [(k + 1,)],
+                                    max(1, min_cubes // len(orbits))):
+                cubes.append(cube)
+                weights.append(size)
+        tasks = [CountTask("one placement per orbit", options, cubes, weights)]
+        reduced = puzzle.pieces[best].name
+    else:  # every piece has copies: every solution is counted, classes by Burnside
+        cubes = split_cubes(puzzle, options, [()], min_cubes)
+        tasks = [CountTask("all solutions", options, cubes, [1] * len(cubes))]
+        reduced = None
+    counts = tuple(p.count for p in puzzle.pieces)
     for symmetry in group[1:]:
-        fixed = fixed_options(options, symmetry)
+        fixed = fixed_options(options, symmetry, counts)
         tasks.append(CountTask(f"fixed by {symmetry.name}", fixed, [()], [1]))
-    return CountPlan(modulo, symmetry_group(puzzle, modulo), tasks,
-                     reduced_by=puzzle.pieces[best].name)
+    return CountPlan(modulo, symmetry_group(puzzle, modulo), tasks, reduced_by=reduced)
 
 
 def symmetry_group(puzzle: PackingPuzzle, modulo: str = "symmetry") -> Group:
@@ -227,10 +251,11 @@ def split_cubes(
             if filled == full:
                 finer.append(cube)
                 continue
-            pieces = {options[k].piece for k in used}
+            pieces = Counter(options[k].piece for k in used)
             first = (~filled & (filled + 1)).bit_length() - 1
             for k in covering.get(first, []):
-                if not masks[k] & filled and options[k].piece not in pieces:
+                piece = options[k].piece
+                if not masks[k] & filled and pieces[piece] < puzzle.pieces[piece].count:
                     finer.append((*cube, k + 1))
             grew = True
         cubes = finer

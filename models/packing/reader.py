@@ -19,6 +19,8 @@ L = \"\"\"
 X.
 XX
 \"\"\"
+domino = { picture = "XX", count = 32 }  # identical copies: a covering is counted once,
+                                         # however its copies are permuted
 
 [placed]                              # optional: a challenge's pieces already on the board
 L = [[0, 0], [1, 0], [1, 1]]          # the cells the piece covers, (row, column) from 0
@@ -61,6 +63,34 @@ PUBLISHED = {"solutions": int, "classes": int, "rotation_classes": int, "note": 
 MAX_COORDINATE = 1000  # a solid this large could never be counted
 
 
+def piece_entry(doc: TomlDoc, name: str, value: object) -> tuple[str, int]:
+    """Where a piece's shape is written, and how many identical copies of it there are: a
+    piece is its shape, or `{ picture = shape, count = N }` (in the plane and in space)."""
+    field = f"pieces.{name}"
+    if not isinstance(value, dict):
+        return field, 1
+    doc.reject_unknown(field, {"picture", "count"})
+    count = doc.get(f"{field}.count", int, 1)
+    if count < 1:
+        raise doc.error(f"{field}.count", f"must be 1 or more, not {count}")
+    if "picture" not in value:
+        raise doc.error(field, "missing field 'picture' (the piece's shape)")
+    return f"{field}.picture", count
+
+
+def square_piece(doc: TomlDoc, name: str, value: object) -> Piece:
+    """A piece of the square lattice: a picture, or a table with its picture and a count of
+    identical copies."""
+    field, count = piece_entry(doc, name, value)
+    return Piece(name, picture_rows(doc, field, doc.get(field, str)), count)
+
+
+def solid_piece(doc: TomlDoc, name: str, value: object) -> SolidPiece:
+    """A piece in space: its layers or cells, or a table with them and a count of copies."""
+    field, count = piece_entry(doc, name, value)
+    return SolidPiece(name, normalise(solid_cells(doc, field)), count)
+
+
 def read_packing(doc: TomlDoc) -> PackingPuzzle:
     doc.reject_unknown("", FIELDS)
     lattice = doc.get("lattice", str, SQUARE.name)
@@ -78,9 +108,7 @@ def read_packing(doc: TomlDoc) -> PackingPuzzle:
     }
     if lattice == SQUARE.name:
         board = picture_rows(doc, "board", doc.get("board", str, required=True))
-        pieces = [Piece(name, picture_rows(doc, f"pieces.{name}",
-                                           doc.get(f"pieces.{name}", str)))
-                  for name in pieces_table]
+        pieces = [square_piece(doc, name, pieces_table[name]) for name in pieces_table]
         puzzle: PackingPuzzle = PackingPuzzle(board=board, pieces=tuple(pieces),
                                               flip=doc.get("flip", bool, True), **common)
     else:
@@ -88,10 +116,9 @@ def read_packing(doc: TomlDoc) -> PackingPuzzle:
             raise doc.error("flip", "does not apply in space: a piece turns by the 24 "
                             "rotations, and its mirror image is another piece")
         board_cells = solid_cells(doc, "board", required=True)
-        pieces = [SolidPiece(name, normalise(solid_cells(doc, f"pieces.{name}")))
-                  for name in pieces_table]
-        puzzle = SolidPuzzle(board=tuple(sorted(board_cells)), pieces=tuple(pieces), **common)
-    area = sum(len(p.cells) for p in puzzle.pieces)
+        solids = [solid_piece(doc, name, pieces_table[name]) for name in pieces_table]
+        puzzle = SolidPuzzle(board=tuple(sorted(board_cells)), pieces=tuple(solids), **common)
+    area = sum(len(p.cells) * p.count for p in puzzle.pieces)
     if area != len(puzzle.cells):
         raise doc.error(
             "pieces", f"the pieces cover {area} cells but the board has {len(puzzle.cells)}"
@@ -148,6 +175,9 @@ def read_placed(doc: TomlDoc, puzzle: PackingPuzzle) -> tuple[Placed, ...]:
             raise doc.error(field, f"no piece named {name!r} (pieces: {', '.join(index)})")
         cells = coordinates(doc, field, doc.get(field, list), puzzle.lattice.dimensions)
         piece = puzzle.pieces[index[name]]
+        if piece.count > 1:
+            raise doc.error(field, f"piece {name} has {piece.count} copies; a challenge places "
+                            "pieces of one copy only")
         off = [c for c in cells if c not in board]
         if off:
             raise doc.error(field, f"cell {list(off[0])} is not on the board")

@@ -70,6 +70,7 @@ class Backend(ABC):
     can_count: bool = True
     releases_gil: bool = False  # cubes may run on threads of one process (no worker start)
     colours: bool = False  # for 'cover': whether it solves exact cover with colours (XCC)
+    multiplicities: bool = False  # for 'cover': items covered several times (copies, MCC)
     needs: str = ""  # what to install when not supported(), e.g. "pip install 'puzzlesat[dlx]'"
 
     @classmethod
@@ -97,6 +98,11 @@ class Backend(ABC):
     def prepare(self, payload: object) -> object:
         """Worker side: the state cubes are counted against, built once per worker."""
         return payload
+
+    def prepare_for_estimates(self, payload: object) -> object:
+        """The state `estimate(state, cube)` needs, where a backend defines that (an estimate of
+        a cube's work, for the time left: see counting.cube_weights)."""
+        return self.prepare(payload)
 
     @abstractmethod
     def count_cube(self, state, cube: Cube, deadline: float | None) -> tuple[Values, bool]:

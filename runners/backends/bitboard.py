@@ -27,6 +27,17 @@ from . import STOP, Backend, Cube, Interrupted, Outcome, Values
 WORD = 63  # bits per word: int64 without its sign bit, so no arithmetic overflows
 MAX_ITEMS = 2 * WORD
 SLICE = 2_000_000  # nodes between two looks at the clock
+MEMO_ENTRIES = 1 << 23  # at most 256 MiB a worker thread (32 bytes an entry)
+MEMO_FIRST = 1 << 14  # a memo starts with 512 KiB and grows fourfold while it fills
+# The default memoises a cube whose search tree Knuth's estimator puts above this many nodes:
+# the memo's hash look-up per node costs more than it saves on small trees (results/
+# bitboard-search.md: the 6x10 --modulo symmetry, 2.5 M nodes in 37 cubes, 10% slower with it;
+# the 6x10 --modulo none, 26 M nodes, twice as fast; the one-sided 5x18, 4 times fewer nodes).
+MEMO_FROM_NODES = 1_000_000
+MEMO_PROBE_PATHS = 200  # paths of that estimate (about a millisecond)
+# random paths per cube for its weight: on the 6x10 (37 cubes) 64 paths correlate 0.50 with the
+# nodes, 1,000 0.84, 5,000 0.92 (13 ms a cube)
+ESTIMATE_PATHS = 4000
 
 try:  # pragma: no cover - which branch runs depends on the machine
     from numba import njit
@@ -43,6 +54,14 @@ except ImportError:  # pragma: no cover
         return (x & -x).bit_length() - 1
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _slot(w0, w1, mask):  # pragma: no cover - compiled
+    """Where a covered state's entry starts in the memo table (a multiplicative hash)."""
+    h = (w0 * -7046029254386353131) ^ (w1 * -4417276706812531889)  # odd 64-bit constants
+    h ^= h >> 29
+    return h & mask
+
+
 @njit(cache=True, nogil=True)
 def _search(
     low,
@@ -55,62 +74,170 @@ def _search(
     stack_high,
     nxt,
     last,
+    below,
     depth,
     budget,
     record,
     chosen,
+    memo,
+    memo_depth,
+    tally,
+    step,
+    copies_low,
+    copies_high,
 ):  # pragma: no cover - compiled
     """Run the search from its saved stack for at most `budget` nodes.
 
-    Level d holds the words covered so far and the slice [nxt[d], last[d]) of options still to
-    try for its first uncovered item. Returns (solutions found, whether the search is over);
-    depth[0] is kept for the next call. With record, the first solution's options are written
-    to `chosen` (one per level, -1 after the last) and the search stops there.
+    Level d holds the items covered so far, the slice [nxt[d], last[d]) of options still to try
+    for its first uncovered item, and below[d], the solutions found under it so far. A level
+    whose options are exhausted has counted its whole sub-problem: with a memo table (its size
+    a power of two, 0 for none) the count is stored under the covered items, and a later level
+    that reaches the same covered items (the same cells filled, the same pieces left) takes it
+    from there instead of searching again. Returns whether the search is over; depth[0] is
+    kept for the next call, tally[0] counts nodes, tally[1] memo hits and tally[2] stores. With
+    record, the
+    first solution's options are written to `chosen` (one per level, -1 after the last) and the
+    search stops there.
     """
-    found = 0
     d = depth[0]
     steps = 0
+    size = memo.shape[0] // 4
+    mask = size - 1
     while d >= 0:
         if steps >= budget:
             depth[0] = d
-            return found, False
+            tally[0] += steps
+            return False
         i = nxt[d]
         if i >= last[d]:
+            found = below[d]
+            if size and 0 < d < memo_depth:  # level 0 is the cube's own start: never met again
+                w0 = stack_low[d]
+                w1 = stack_high[d]
+                h = 4 * _slot(w0, w1, mask)
+                memo[h] = w0  # the latest sub-problem replaces an older one
+                memo[h + 1] = w1
+                memo[h + 2] = found
+                tally[2] += 1
             d -= 1
+            if d >= 0:
+                below[d] += found
+            else:
+                below[0] = found
+                break
             continue
         nxt[d] = i + 1
         w0 = stack_low[d]
         w1 = stack_high[d]
         if (low[i] & w0) != 0 or (high[i] & w1) != 0:
             continue
-        steps += 1
         n0 = w0 | low[i]
         n1 = w1 | high[i]
+        if step[i]:  # copies of a piece: the next free ones
+            c0 = copies_low[i]
+            if c0:
+                first = c0 & -c0
+                more = (((w0 & c0) + first) << step[i]) - first
+                if (w0 & c0) == c0 or (more & ~c0) != 0:
+                    continue
+                n0 |= more
+            else:
+                c1 = copies_high[i]
+                first = c1 & -c1
+                more = (((w1 & c1) + first) << step[i]) - first
+                if (w1 & c1) == c1 or (more & ~c1) != 0:
+                    continue
+                n1 |= more
+        steps += 1
         if n0 == full_low:
             if n1 == full_high:
-                found += 1
+                below[d] += 1
                 if record:
                     for k in range(d + 1):
                         chosen[k] = nxt[k] - 1
                     chosen[d + 1] = -1
                     depth[0] = d
-                    return found, False
+                    tally[0] += steps
+                    return False
                 continue
             b = WORD + trailing_zeros(~n1 & (n1 + 1))
         else:
             b = trailing_zeros(~n0 & (n0 + 1))
+        if size and d + 1 < memo_depth:
+            h = 4 * _slot(n0, n1, mask)
+            if memo[h] == n0 and memo[h + 1] == n1:
+                below[d] += memo[h + 2]
+                tally[1] += 1
+                continue
         d += 1
         stack_low[d] = n0
         stack_high[d] = n1
+        below[d] = 0
         nxt[d] = start[b]
         last[d] = end[b]
     depth[0] = -1
-    return found, True
+    tally[0] += steps
+    return True
+
+
+@njit(cache=True, nogil=True)
+def _probe(low, high, start, end, full_low, full_high, step, copies_low, copies_high, w0, w1,
+           seed, samples):  # pragma: no cover - compiled
+    """Knuth's estimate of the search tree's size below a covered state: follow `samples`
+    random paths down the tree, each node's branching multiplying the weight of those below;
+    the mean of the paths' sums is an unbiased estimate of the nodes."""
+    np.random.seed(seed)
+    fits = np.empty(end.shape[0] and (end - start).max() + 1, dtype=np.int64)
+    total = 0.0
+    for _ in range(samples):
+        a0, a1 = w0, w1
+        weight, estimate = 1.0, 1.0
+        while not (a0 == full_low and a1 == full_high):
+            if a0 == full_low:
+                b = WORD + trailing_zeros(~a1 & (a1 + 1))
+            else:
+                b = trailing_zeros(~a0 & (a0 + 1))
+            k = 0
+            for i in range(start[b], end[b]):
+                if (low[i] & a0) != 0 or (high[i] & a1) != 0:
+                    continue
+                if step[i]:
+                    c = copies_low[i] if copies_low[i] else copies_high[i]
+                    w = a0 if copies_low[i] else a1
+                    first = c & -c
+                    more = (((w & c) + first) << step[i]) - first
+                    if (w & c) == c or (more & ~c) != 0:
+                        continue
+                fits[k] = i
+                k += 1
+            if k == 0:
+                break
+            weight *= k
+            estimate += weight
+            i = fits[np.random.randint(k)]
+            n0 = a0 | low[i]
+            n1 = a1 | high[i]
+            if step[i]:
+                c = copies_low[i] if copies_low[i] else copies_high[i]
+                w = a0 if copies_low[i] else a1
+                first = c & -c
+                more = (((w & c) + first) << step[i]) - first
+                if copies_low[i]:
+                    n0 |= more
+                else:
+                    n1 |= more
+            a0, a1 = n0, n1
+        total += estimate
+    return total / samples
 
 
 @dataclass
 class Board:
-    """A model as bit masks: options sorted by their first item, each item's slice of them."""
+    """A model as bit masks: options sorted by their first item, each item's slice of them.
+
+    An item covered several times (identical copies of a piece) takes one bit per copy, within
+    one word; an option placing copies takes the next free ones (`step` of them), so the copies
+    are interchangeable and a covering is reached once."""
 
     low: np.ndarray  # int64 per option: its items among the first WORD bits
     high: np.ndarray  # int64 per option: its items among the next WORD bits
@@ -119,69 +246,127 @@ class Board:
     end: np.ndarray
     full_low: int
     full_high: int
-    bit_of: dict[int, int]  # item -> bit
+    bit_of: dict[int, int]  # item -> bit (its first bit, for an item covered several times)
+    step: np.ndarray  # int64 per option: copies it places (0: none)
+    copies_low: np.ndarray  # int64 per option: the bits of those copies' item, first word
+    copies_high: np.ndarray  # ... or second word
+    padding: int = 0  # bits no item has (counted as covered from the start)
+
+    def take(self, covered: int, j: int) -> int | None:
+        """The covered bits after option j (its place in the sorted options), None on a clash."""
+        mask = int(self.low[j]) | int(self.high[j]) << WORD
+        if covered & mask:
+            return None
+        covered |= mask
+        step = int(self.step[j])
+        if step:
+            copies = int(self.copies_low[j]) | int(self.copies_high[j]) << WORD
+            lowest = copies & -copies
+            taken = covered & copies
+            more = ((taken + lowest) << step) - lowest
+            if more & ~copies:
+                return None
+            covered |= more
+        return covered
 
 
 def board_of(model: CoverModel, left_out: frozenset[int] = frozenset()) -> Board:
     """The bit masks of a model (options in left_out dropped)."""
     if len(model.items) > model.primary or model.coloured:
         raise ValueError("the bitboard search takes exact covers without secondary items")
-    if len(model.items) > MAX_ITEMS:
-        raise ValueError(f"the bitboard search takes at most {MAX_ITEMS} items")
+    times = model.multiplicity or [1] * len(model.items)
     order = model.fill_order if model.fill_order is not None else range(len(model.items))
-    bit_of = {item: b for b, item in enumerate(order)}
-    n = len(model.items)
+    bit_of: dict[int, int] = {}
+    n = padding = 0
+    for item in order:
+        if times[item] > 1 and n < WORD < n + times[item]:  # copies stay within one word
+            padding |= ((1 << WORD) - 1) & ~((1 << n) - 1)
+            n = WORD
+        bit_of[item] = n
+        n += times[item]
+    if n > MAX_ITEMS:
+        raise ValueError(
+            f"the bitboard search takes at most {MAX_ITEMS} items (one a copy of a piece); this "
+            f"model has {n:,}")
     rows = []
     for k, option in enumerate(model.options):
         if k in left_out or not option:
             continue
-        bits = sorted(bit_of[i] for i in option)
+        single = [i for i in option if times[i] == 1]
+        counted = sorted(set(i for i in option if times[i] > 1))
+        if len(counted) > 1:
+            raise ValueError("the bitboard search places copies of one piece an option at most")
+        bits = sorted(bit_of[i] for i in single)
         mask = sum(1 << b for b in bits)
-        rows.append((bits[0], mask & ((1 << WORD) - 1), mask >> WORD, k))
+        step = copies = 0
+        if counted:
+            [item] = counted
+            step = option.count(item)
+            copies = ((1 << times[item]) - 1) << bit_of[item]
+            if not bits:  # the option's first item is then its piece
+                bits = [bit_of[item]]
+        rows.append((bits[0], mask & ((1 << WORD) - 1), mask >> WORD, k, step,
+                     copies & ((1 << WORD) - 1), copies >> WORD))
     rows.sort()
     firsts = np.array([r[0] for r in rows], dtype=np.int64)
     start = np.searchsorted(firsts, np.arange(n), side="left").astype(np.int64)
     end = np.searchsorted(firsts, np.arange(n), side="right").astype(np.int64)
     full = (1 << n) - 1
-    return Board(
-        np.array([r[1] for r in rows], dtype=np.int64),
-        np.array([r[2] for r in rows], dtype=np.int64),
-        np.array([r[3] for r in rows], dtype=np.int64),
-        start,
-        end,
-        full & ((1 << WORD) - 1),
-        full >> WORD,
-        bit_of,
-    )
+
+    def column(i: int) -> np.ndarray:
+        return np.array([r[i] for r in rows], dtype=np.int64)
+
+    return Board(column(1), column(2), column(3), start, end, full & ((1 << WORD) - 1),
+                 full >> WORD, bit_of, column(4), column(5), column(6), padding)
+
+
+class Memo:
+    """Counts of sub-problems already searched, keyed by the items they leave uncovered.
+
+    A table of `size` entries (a power of two); a new entry replaces whatever sat in its slot,
+    so memory stays bounded and a miss only costs a search. Valid for one Board: the count of a
+    covered state depends on the options, never on how the state was reached, so one Memo
+    serves every cube counted against that Board.
+    """
+
+    def __init__(self, size: int) -> None:
+        # per entry: covered items (two words; -1: empty, a state never has bit 63), its count,
+        # and a spare word so that an entry is one aligned 32-byte read
+        self.table = np.full(4 * size, -1, dtype=np.int64)
+
+
+NO_MEMO = Memo(0)
 
 
 class Search:
     """One cube's search, resumable: run it slice by slice."""
 
-    def __init__(self, board: Board, cube: Cube) -> None:
+    def __init__(self, board: Board, cube: Cube, memo: Memo = NO_MEMO) -> None:
         self.board = board
+        self.memo = memo
+        self.memo_depth = MAX_ITEMS + 2
         self.chosen = [k - 1 for k in cube if k > 0]
         levels = MAX_ITEMS + 2
         self.stack_low = np.zeros(levels, dtype=np.int64)
         self.stack_high = np.zeros(levels, dtype=np.int64)
         self.nxt = np.zeros(levels, dtype=np.int64)
         self.last = np.zeros(levels, dtype=np.int64)
+        self.below = np.zeros(levels, dtype=np.int64)
         self.depth = np.zeros(1, dtype=np.int64)
         self.picked = np.full(levels, -1, dtype=np.int64)
+        self.tally = np.zeros(3, dtype=np.int64)  # nodes, memo hits, memo stores
         self.found = 0
         self.done = False
-        covered = 0
+        covered: int | None = board.padding
         position = {int(k): j for j, k in enumerate(board.option)}
         for k in self.chosen:
             if k not in position:  # left out by the cube itself, or covering nothing
                 self.done = True
                 return
-            j = position[k]
-            mask = int(board.low[j]) | int(board.high[j]) << WORD
-            if covered & mask:
+            covered = board.take(covered, position[k])
+            if covered is None:
                 self.done = True  # the cube's options overlap: no solution
                 return
-            covered |= mask
         full = board.full_low | board.full_high << WORD
         if covered == full:
             self.found, self.done = 1, True
@@ -192,12 +377,39 @@ class Search:
         self.nxt[0] = board.start[first]
         self.last[0] = board.end[first]
 
+    def estimate(self, samples: int = ESTIMATE_PATHS, seed: int = 1) -> float:
+        """Knuth's random-path estimate of this cube's search tree (its nodes, without memo)."""
+        if self.done:
+            return 1.0
+        b = self.board
+        return float(_probe(b.low, b.high, b.start, b.end, b.full_low, b.full_high, b.step,
+                            b.copies_low, b.copies_high, self.stack_low[0], self.stack_high[0],
+                            seed, samples))
+
+    @property
+    def nodes(self) -> int:
+        """Options tried so far (the search tree's nodes)."""
+        return int(self.tally[0])
+
+    @property
+    def stores(self) -> int:
+        """Sub-problems written to the memo since it was last replaced."""
+        return int(self.tally[2])
+
+    @property
+    def hits(self) -> int:
+        """Sub-problems taken from the memo instead of searched."""
+        return int(self.tally[1])
+
     def run(self, budget: int, record: bool = False) -> bool:
-        """Search on for at most `budget` nodes; whether the cube is finished."""
+        """Search on for at most `budget` nodes; whether the cube is finished.
+
+        `found` is then the cube's count (finished) or the solutions found so far."""
         if self.done:
             return True
         b = self.board
-        found, over = _search(
+        memo = NO_MEMO if record else self.memo  # listing needs every solution's leaf
+        over = _search(
             b.low,
             b.high,
             b.start,
@@ -208,13 +420,21 @@ class Search:
             self.stack_high,
             self.nxt,
             self.last,
+            self.below,
             self.depth,
             budget,
             record,
             self.picked,
+            memo.table,
+            self.memo_depth,
+            self.tally,
+            b.step,
+            b.copies_low,
+            b.copies_high,
         )
-        self.found += found
         self.done = bool(over)
+        depth = int(self.depth[0])
+        self.found = int(self.below[0] if self.done else self.below[: depth + 1].sum())
         return self.done
 
     def solution(self) -> list[int]:
@@ -236,16 +456,49 @@ def warm_up() -> float:
 
 def check_items(model: CoverModel) -> None:
     """A model beyond the bitboard's items is refused before any work, saying what serves."""
-    if len(model.items) > MAX_ITEMS:
+    needed = sum(model.multiplicity or [1] * len(model.items))
+    if needed > MAX_ITEMS:
         raise InputError(
-            f"bitboard takes at most {MAX_ITEMS} items (board cells and pieces); this puzzle "
-            f"has {len(model.items)}: use xcover or cpsat", field="backend")
+            f"bitboard takes at most {MAX_ITEMS} items (board cells, pieces and copies of "
+            f"pieces); this puzzle has {needed:,}: use "
+            + ("cpsat or a pysat solver" if model.multiplicity else "xcover or cpsat"),
+            field="backend")
 
 
 @dataclass
 class Prepared:
+    """A model's board in one worker thread, and that thread's memo for it."""
+
     model: CoverModel
     board: Board
+    memo: Memo = NO_MEMO
+
+
+MODES = {
+    None: "bitboard backtracker on the first empty cell, compiled by numba (exact cover); "
+          "sub-problems memoised where that pays",
+    "memo": "the bitboard search counting each sub-problem once (same cells covered, same "
+            "pieces left)",
+    "plain": "the bitboard search without a memo",
+}
+
+
+def wants_memo(search: Search, mode: str | None) -> bool:
+    """Whether a cube's count uses the memo: always with 'memo', never with 'plain', and by
+    default where the estimated tree is large enough to pay for it."""
+    if mode is not None:
+        return mode == "memo"
+    return search.estimate(MEMO_PROBE_PATHS) > MEMO_FROM_NODES
+
+
+def grow(state: Prepared, search: Search) -> None:
+    """A memo that has taken twice as many stores as it has entries gets four times as many
+    (up to MEMO_ENTRIES): small counts never pay for a large table, large ones get one."""
+    size = len(state.memo.table) // 4
+    if search.memo is state.memo and 0 < size < MEMO_ENTRIES and search.stores > 2 * size:
+        state.memo = Memo(min(MEMO_ENTRIES, 4 * size))
+        search.memo = state.memo
+        search.tally[2] = 0
 
 
 class BitboardBackend(Backend):
@@ -253,38 +506,63 @@ class BitboardBackend(Backend):
 
     name = "bitboard"
     takes = "cover"
-    about = "bitboard backtracker on the first empty cell, compiled by numba (exact cover)"
+    about = MODES[None]
     cubes_per_job = 4
     stops_itself = True
+    multiplicities = True  # copies of a piece take the next free bits of their counter
     # The compiled search releases the GIL: its cubes may run on threads of one process, which
     # saves each worker process's start (numba's import and cache load, 1-4 s on a busy machine).
     releases_gil = COMPILED
     needs = "pip install 'puzzlesat[dlx]' (numba; without it the search runs slowly in Python)"
+
+    def __init__(self, mode: str | None = None) -> None:
+        if mode not in MODES:
+            raise InputError(
+                f"unknown bitboard mode {mode!r}; use bitboard (memo where it pays), "
+                "bitboard:memo or bitboard:plain", field="backend")
+        self.mode = mode
+        self.name = "bitboard" if mode is None else f"bitboard:{mode}"
+        self.about = MODES[mode]
 
     @classmethod
     def supported(cls) -> bool:
         return importlib.util.find_spec("numba") is not None
 
     def payload(self, model: CoverModel) -> CoverModel:
+        """The model, refused here (before any worker starts) when it is too big for the search."""
         check_items(model)
         return model
 
     def prepare(self, payload: CoverModel) -> Prepared:
-        return Prepared(payload, board_of(payload))
+        return Prepared(payload, board_of(payload))  # the memo is made when a cube wants it
 
-    def _search(self, state: Prepared, cube: Cube) -> Search:
+    def _search(self, state: Prepared, cube: Cube, counting: bool = False) -> Search:
         left_out = frozenset(-k - 1 for k in cube if k < 0)
-        board = board_of(state.model, left_out) if left_out else state.board
-        return Search(board, cube)
+        if left_out:  # another board: the memo of the whole one does not hold for it
+            return Search(board_of(state.model, left_out), cube)
+        search = Search(state.board, cube)
+        if counting and not search.done and wants_memo(search, self.mode):
+            if state.memo is NO_MEMO:
+                state.memo = Memo(MEMO_FIRST)
+            search.memo = state.memo
+        return search
+
+    def prepare_for_estimates(self, payload: CoverModel) -> Prepared:
+        return Prepared(payload, board_of(payload))  # no memo table: estimates never count
+
+    def estimate(self, state: Prepared, cube: Cube) -> float:
+        """The cube's work, by Knuth's estimator of its search tree (random paths)."""
+        return self._search(state, cube).estimate()
 
     def count_cube(
         self, state: Prepared, cube: Cube, deadline: float | None
     ) -> tuple[Values, bool]:
-        search = self._search(state, cube)
+        search = self._search(state, cube, counting=True)
         try:
             while not search.run(SLICE):
                 if deadline is not None and time.time() >= deadline or STOP.is_set():
                     return (search.found,), False
+                grow(state, search)
         except KeyboardInterrupt:
             raise Interrupted((search.found,)) from None
         return (search.found,), True

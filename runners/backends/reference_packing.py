@@ -26,10 +26,13 @@ class Board:
     """The board's cells as bit positions, and every piece's placements by their first cell."""
 
     cells: list[tuple[int, ...]]
-    starting_at: list[list[tuple[int, int]]]  # first bit -> [(piece bit, cell mask)]
-    pieces: int
+    # first bit -> [(piece bit, cell mask, the piece bit that must be used before it)]: the
+    # copies of a piece (count = N) are placed in order, so each covering is found once
+    starting_at: list[list[tuple[int, int, int]]]
+    pieces: int  # piece bits: the pieces with their copies
     symmetries: list[tuple[list[int], list[int]]]  # (cell permutation, piece relabelling)
     fixed: list[tuple[int, int]] = field(default_factory=list)  # a challenge's placed pieces
+    types: list[int] = field(default_factory=list)  # each piece bit's piece in the file
 
 
 def _turn(cells: list[tuple[int, int]], quarter_turns: int, mirrored: bool) -> frozenset:
@@ -75,7 +78,9 @@ def _variants(cells, flip: bool, space: bool) -> set[frozenset]:
     return {_turn(cells, q, m) for q in range(4) for m in ((False, True) if flip else (False,))}
 
 
-def build(puzzle: PackingPuzzle) -> Board:
+def build(puzzle: PackingPuzzle, group: str = "symmetry") -> Board:
+    """The board, its placements, and its symmetries under `group` ('symmetry': rotations and
+    the mirror images the set allows; 'rotation': rotations alone)."""
     space = len(puzzle.board_cells[0]) == 3
     cells = sorted(tuple(cell) for cell in puzzle.board_cells)
     extent = [max(x) - min(x) + 1 for x in zip(*cells)]
@@ -85,7 +90,7 @@ def build(puzzle: PackingPuzzle) -> Board:
         axes = sorted(range(3), key=lambda i: -extent[i])
         cells.sort(key=lambda cell: tuple(cell[i] for i in axes))
     bit = {cell: i for i, cell in enumerate(cells)}
-    starting_at: list[list[tuple[int, int]]] = [[] for _ in cells]
+    starting_at: list[list[tuple[int, int, int]]] = [[] for _ in cells]
     shapes = {piece.name: [tuple(c) for c in piece.cells] for piece in puzzle.pieces}
     variants_of = {name: _variants(shape, puzzle.flip, space) for name, shape in shapes.items()}
     low = [min(x) for x in zip(*cells)]
@@ -95,6 +100,8 @@ def build(puzzle: PackingPuzzle) -> Board:
     tries = sum(len(variants_of[piece.name]) for piece in puzzle.pieces) * len(offsets)
     check_placements(tries, f"{len(puzzle.pieces):,} pieces", "pieces")
     held = {p.piece: sum(1 << bit[tuple(c)] for c in p.cells) for p in puzzle.placed}
+    types = [index for index, piece in enumerate(puzzle.pieces) for _ in range(piece.count)]
+    first_bit = {index: types.index(index) for index in range(len(puzzle.pieces))}
     for index, piece in enumerate(puzzle.pieces):
         masks = set()
         for variant in variants_of[piece.name]:
@@ -112,16 +119,21 @@ def build(puzzle: PackingPuzzle) -> Board:
             if held[index] not in masks:
                 raise ValueError(f"placed piece {piece.name} is not one of its placements")
             continue
+        copy = first_bit[index]
         for mask in masks:
             first = (mask & -mask).bit_length() - 1
-            starting_at[first].append((1 << index, mask))
-    fixed = [(1 << index, mask) for index, mask in sorted(held.items())]
-    return Board(cells, starting_at, len(puzzle.pieces), [], fixed)
+            for k in range(copy, copy + piece.count):
+                starting_at[first].append((1 << k, mask, (1 << (k - 1)) if k > copy else 0))
+    fixed = [(1 << first_bit[index], mask) for index, mask in sorted(held.items())]
+    board = Board(cells, starting_at, len(types), [], fixed, types)
+    board.symmetries = symmetries(puzzle, board, group)
+    return board
 
 
 def _twins(puzzle: PackingPuzzle) -> list[int] | None:
-    """Each piece's mirror twin among the pieces (paired in order among equal shapes), or None
-    when some piece's mirror image is missing. Turned over in the plane, a piece is its own."""
+    """Each piece's mirror twin among the pieces (paired in order among equal shapes, with as
+    many copies), or None when some piece's mirror image is missing. Turned over in the plane, a
+    piece is its own."""
     space = len(puzzle.board_cells[0]) == 3
     count = len(puzzle.pieces)
     if puzzle.flip:
@@ -130,7 +142,8 @@ def _twins(puzzle: PackingPuzzle) -> list[int] | None:
     twin: list[int | None] = [None] * count
     for i, piece in enumerate(puzzle.pieces):
         mirrored = _shifted([(*c[:-1], -c[-1]) for c in piece.cells])
-        options = [j for j in range(count) if mirrored in forms[j]]
+        options = [j for j in range(count)
+                   if mirrored in forms[j] and puzzle.pieces[j].count == piece.count]
         taken = [twin[k] for k in range(i)]
         free = [j for j in options if j not in taken]
         if not free:
@@ -205,17 +218,18 @@ def _search(board: Board, filled: int, used: int, placed: list, found: Callable)
         found(placed)
         return
     first = (~filled & (filled + 1)).bit_length() - 1
-    for piece_bit, mask in board.starting_at[first]:
-        if not used & piece_bit and not filled & mask:
+    for piece_bit, mask, need in board.starting_at[first]:
+        if not used & piece_bit and not filled & mask and used & need == need:
             placed.append((piece_bit, mask))
             _search(board, filled | mask, used | piece_bit, placed, found)
             placed.pop()
 
 
 def grid_of(board: Board, placed: list[tuple[int, int]]) -> Grid:
+    """The piece (of the file: copies alike) on every cell."""
     grid = [0] * len(board.cells)
     for piece_bit, mask in placed:
-        piece = piece_bit.bit_length() - 1
+        piece = board.types[piece_bit.bit_length() - 1]
         while mask:
             low = mask & -mask
             grid[low.bit_length() - 1] = piece
@@ -223,13 +237,45 @@ def grid_of(board: Board, placed: list[tuple[int, int]]) -> Grid:
     return tuple(grid)
 
 
-def canonical(board: Board, grid: Grid) -> Grid:
-    """The least image of a solution under the board's symmetries: one per class."""
-    return min(tuple(relabel[grid[i]] for i in perm) for perm, relabel in board.symmetries)
+def copies_of(board: Board, placed: list[tuple[int, int]]) -> Grid:
+    """Which placed piece covers every cell (its place in `placed`)."""
+    grid = [0] * len(board.cells)
+    for k, (_, mask) in enumerate(placed):
+        while mask:
+            low = mask & -mask
+            grid[low.bit_length() - 1] = k
+            mask ^= low
+    return tuple(grid)
+
+
+def canonical(board: Board, grid: Grid, copies: Grid | None = None) -> tuple:
+    """The least image of a solution under the board's symmetries: one per class. With copies
+    of a piece (`copies`: which placed piece covers each cell), a cell's image is its piece and
+    which of the pieces met so far covers it, so copies are told apart by where they lie."""
+    if copies is None:
+        return min(tuple(relabel[grid[i]] for i in perm) for perm, relabel in board.symmetries)
+    images = []
+    for perm, relabel in board.symmetries:
+        met: dict[int, int] = {}
+        images.append(tuple((relabel[grid[i]], met.setdefault(copies[i], len(met)))
+                            for i in perm))
+    return min(images)
+
+
+def is_canonical(board: Board, placed: list[tuple[int, int]]) -> bool:
+    """Whether a solution is its class's canonical form."""
+    grid = grid_of(board, placed)
+    if board.pieces == len(set(board.types)):  # every piece one of a kind
+        return canonical(board, grid) == grid
+    copies = copies_of(board, placed)
+    met: dict[int, int] = {}
+    own = tuple((grid[i], met.setdefault(copies[i], len(met))) for i in range(len(grid)))
+    return canonical(board, grid, copies) == own
 
 
 def _area_mismatch(puzzle: PackingPuzzle, board: Board) -> bool:
-    return sum(len(piece.cells) for piece in puzzle.pieces) != len(board.cells)
+    """Whether the pieces, every copy counted, cover other than the board's area."""
+    return sum(len(piece.cells) * piece.count for piece in puzzle.pieces) != len(board.cells)
 
 
 # ---------------------------------------------------------------- the backend
@@ -254,12 +300,11 @@ def _counter(board: Board, deadline: float | None, classes: bool):
         if used == full:
             found[0] += 1
             if classes:
-                grid = grid_of(board, placed)
-                found[1] += canonical(board, grid) == grid
+                found[1] += is_canonical(board, placed)
             return
         first = (~filled & (filled + 1)).bit_length() - 1
-        for piece_bit, mask in board.starting_at[first]:
-            if not used & piece_bit and not filled & mask:
+        for piece_bit, mask, need in board.starting_at[first]:
+            if not used & piece_bit and not filled & mask and used & need == need:
                 placed.append((piece_bit, mask))
                 walk(filled | mask, used | piece_bit, placed)
                 placed.pop()
@@ -333,9 +378,7 @@ class ReferenceModel:
 def model(puzzle: PackingPuzzle, group: str | None = None) -> ReferenceModel:
     """The reference's board; with a group ('symmetry' or 'rotation'), classes are counted
     under it too."""
-    board = build(puzzle)
-    if group is not None:
-        board.symmetries = symmetries(puzzle, board, group)
+    board = build(puzzle, group or "symmetry")
     return ReferenceModel(board, group is not None, _area_mismatch(puzzle, board))
 
 
@@ -352,8 +395,8 @@ def cubes(model: ReferenceModel, at_least: int) -> list[tuple[int, ...]]:
                 deeper.append(cube)
                 continue
             first = (~filled & (filled + 1)).bit_length() - 1
-            for k, (piece_bit, mask) in enumerate(board.starting_at[first]):
-                if not used & piece_bit and not filled & mask:
+            for k, (piece_bit, mask, need) in enumerate(board.starting_at[first]):
+                if not used & piece_bit and not filled & mask and used & need == need:
                     deeper.append((*cube, k))
         if deeper == found or not deeper:
             return deeper
@@ -372,7 +415,7 @@ def _cube_start(board: Board, cube: tuple[int, ...]) -> tuple[int, int, list]:
         placed.append((piece_bit, mask))
     for k in cube:
         first = (~filled & (filled + 1)).bit_length() - 1
-        piece_bit, mask = board.starting_at[first][k]
+        piece_bit, mask, _ = board.starting_at[first][k]
         filled |= mask
         used |= piece_bit
         placed.append((piece_bit, mask))

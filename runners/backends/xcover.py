@@ -114,6 +114,29 @@ def solutions_in_cube(model: CoverModel, cube: Cube) -> Iterator[list[int]]:
         yield sorted(restricted.chosen + [restricted.kept[j] for j in found])
 
 
+def count_zdd(model: CoverModel, cube: Cube = ()) -> int:
+    """How many solutions a cube has, by xcover's `covers_zdd` with its memo cache (Nishino et
+    al.'s DXZ: equal sub-problems share one node): the paths of the ZDD to its 1 terminal.
+    Exact cover without colours or multiplicities: the anchor of memoised counting."""
+    from xcover import covers_zdd
+
+    restricted = restrict(model, cube)
+    if restricted is None:
+        return 0
+    if not restricted.open_primary:
+        return 1
+    number = {item: n for n, item in enumerate(restricted.open_primary)}
+    options = [[number[i] for i in model.options[j]] for j in restricted.kept]
+    if not options:
+        return 0
+    paths = [0, 1]  # the terminals: 0 and 1
+    for index, _, lo, hi in covers_zdd(options, primary=list(range(len(number))),
+                                       use_memo_cache=True):
+        paths.extend([0] * (index + 1 - len(paths)))
+        paths[index] = paths[lo] + paths[hi]
+    return paths[-1] if len(paths) > 2 else 0
+
+
 def count_cover(model: CoverModel, cube: Cube = (), deadline: float | None = None) -> int:
     """How many solutions a cube has (every one enumerated); stops at the deadline."""
     return _count(model, cube, deadline)[0]

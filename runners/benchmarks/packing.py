@@ -93,6 +93,140 @@ def count_in_process(backend, name: str, modulo: str) -> tuple[int, int | None]:
     return plan.combine(counts)
 
 
+@dataclass
+class Searched:
+    """One in-process count by the bitboard search: the answer and the size of its tree."""
+
+    answer: tuple[int, int | None]
+    nodes: int  # options tried
+    hits: int  # sub-problems taken from the memo
+    cpu_seconds: float
+
+
+def count_searched(name: str, modulo: str, mode: str) -> Searched:
+    """A whole count on one thread by the bitboard search in a mode ('plain', 'memo' or None for
+    the default choice), cube by cube as the engine runs it, with its nodes."""
+    from ..backends.bitboard import SLICE, grow
+
+    backend = BitboardBackend(None if mode == "bitboard" else mode)
+    start = time.process_time()
+    plan, models = plan_models(name, modulo, 1)
+    counts, nodes, hits = [], 0, 0
+    for task, model in zip(plan.tasks, models):
+        state = backend.prepare(backend.payload(model))
+        found = []
+        for cube in task.cubes:
+            search = backend._search(state, cube, counting=True)
+            while not search.run(SLICE):
+                grow(state, search)
+            found.append(search.found)
+            nodes += search.nodes
+            hits += search.hits
+        counts.append(found)
+    return Searched(plan.combine(counts), nodes, hits, time.process_time() - start)
+
+
+def count_zdd_plan(name: str, modulo: str) -> Searched:
+    """The memoised anchor: xcover's covers_zdd (DXZ, memo cache on) on every cube of the plan."""
+    from ..backends.xcover import count_zdd
+
+    start = time.process_time()
+    plan, models = plan_models(name, modulo, 1)
+    counts = [[count_zdd(model, cube) for cube in task.cubes]
+              for task, model in zip(plan.tasks, models)]
+    return Searched(plan.combine(counts), 0, 0, time.process_time() - start)
+
+
+SEARCH_CASES = (  # the dlx benchmark's boards, and a one-sided set (within minutes here)
+    ("pentomino-8x8-centre-hole", "symmetry"), ("pentomino-8x8-centre-hole", "none"),
+    ("iq-block-10", "symmetry"), ("pentomino-6x10", "symmetry"), ("pentomino-6x10", "none"),
+    ("one-sided-pentomino-3x30", "symmetry"),
+)
+SEARCH_METHODS = ("bitboard:plain", "bitboard:memo", "bitboard (the default's choice)",
+                  "xcover covers_zdd (memo cache)")
+
+
+def run_search(cases=SEARCH_CASES, repeats: int = 3, results: Path | None = Path("results"),
+               progress: Callable[[str], None] | None = print) -> list[dict]:
+    """Plain search against memoised counting, one thread in this process, on every case:
+    CPU seconds (medians of `repeats`), nodes, nodes per second, memo hits, and the ratio to the
+    plain search; xcover's memoised ZDD count as the anchor. Writes results/bitboard-search.md."""
+    from ..backends import bitboard, xcover
+
+    say = progress or (lambda _: None)
+    bitboard.warm_up()  # compiled code loaded before any timed run
+    xcover.warm_up()
+    count_zdd_plan("iq-block-8", "none")
+    rows = []
+    for name, modulo in cases:
+        plain = None
+        for method in SEARCH_METHODS:
+            if method.startswith("xcover") and load(name).pieces[0].count > 1:
+                continue  # exact cover without multiplicities
+            runs = []
+            for _ in range(repeats):
+                done = (count_zdd_plan(name, modulo) if method.startswith("xcover")
+                        else count_searched(name, modulo, method.split(" ")[0].partition(":")[2]
+                                            or "bitboard"))
+                runs.append(done)
+                say(f"{name} {modulo} {method}: {done.answer} in {done.cpu_seconds:.2f} s CPU, "
+                    f"{done.nodes:,} nodes, {done.hits:,} hits (load {_load()})")
+            middle = statistics.median(r.cpu_seconds for r in runs)
+            plain = middle if plain is None else plain
+            nodes = runs[0].nodes
+            rows.append({
+                "puzzle": name, "modulo": modulo, "method": method,
+                "solutions": runs[0].answer[0], "classes": runs[0].answer[1],
+                "agrees": len({r.answer for r in runs}) == 1,
+                "median_cpu_seconds": round(middle, 3),
+                "runs": ";".join(f"{r.cpu_seconds:.3f}" for r in runs),
+                "nodes": nodes, "nodes_per_second": round(nodes / middle) if nodes else None,
+                "memo_hits": runs[0].hits, "ratio_to_plain": round(middle / plain, 3),
+                "load": _load(),
+            })
+    if results is not None:
+        write_search(rows, results, repeats)
+    return rows
+
+
+def write_search(rows: list[dict], folder: Path, repeats: int) -> None:
+    """results/bitboard-search.md and .csv, each written whole or not at all."""
+    folder.mkdir(parents=True, exist_ok=True)
+    table = io.StringIO()
+    writer = csv.DictWriter(table, fieldnames=list(rows[0]))
+    writer.writeheader()
+    writer.writerows(rows)
+    lines = [
+        "# Bitboard search: plain against memoised counting",
+        "",
+        f"`puzzlesat bench --search`. One thread in one process, the whole count plan (every cube "
+        f"of every task, the plan's cubes as `puzzlesat count --jobs 1` makes them); CPU seconds "
+        f"of this process, medians of {repeats} runs (CPU rather than wall: the machine is "
+        "shared and loaded, see the load column). Nodes: options placed by the search (a memo "
+        "hit counts as no node); nodes/s = nodes / median CPU seconds. Ratio: median CPU "
+        "seconds over the plain search's, same run. The anchor is xcover's `covers_zdd` with "
+        "its memo cache (Nishino et al.'s DXZ), counted by the paths of its ZDD.",
+        f"Machine: {platform.processor() or platform.machine()}, {os.cpu_count()} CPUs, "
+        f"Python {platform.python_version()}.",
+        "",
+        "| puzzle | modulo | method | solutions | classes | median CPU s | runs | nodes | "
+        "nodes/s | memo hits | ratio to plain | load (1 min) |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|",
+    ]
+    def number(value: int | None) -> str:
+        return "" if value is None else f"{value:,}"
+
+    for r in rows:
+        lines.append(
+            f"| {r['puzzle']} | {r['modulo']} | {r['method']} | {r['solutions']:,} | "
+            f"{number(r['classes'])} | {r['median_cpu_seconds']:.2f} | {r['runs']} | "
+            f"{r['nodes']:,} | {number(r['nodes_per_second'])} | {r['memo_hits']:,} | "
+            f"{r['ratio_to_plain']} | {r['load']} |")
+    for path, text in (("bitboard-search.csv", table.getvalue()),
+                       ("bitboard-search.md", "\n".join(lines) + "\n")):
+        write_text_atomic(folder / path, text)
+
+
 def count_ours(name: str, modulo: str, jobs: int) -> tuple[int, int | None]:
     """Our counting path through the API: the default backend (the compiled bitboard search)
     on the local executor, which runs it on threads of this process (it releases the GIL)."""

@@ -41,7 +41,7 @@ PARAMETER_FLAGS = {
     "label_tiles": "--label-tiles", "unreduced_time_limit": "--unreduced-time-limit",
     "interior_colours": "--interior-colours", "border_colours": "--border-colours",
     "contender": "--contender", "metric": "--metric", "memory": "--memory",
-    "within": "--within",
+    "within": "--within", "cube": "--cube", "clearance": "--clearance",
 }
 
 PATH_PARAMETERS = {"output", "results", "checkpoint", "path"}
@@ -171,6 +171,9 @@ def build_parser() -> argparse.ArgumentParser:
                        "one thread) side by side; writes results/dlx-bench.*. rowscan: time "
                        "edgecount against a plain C row-scan counter built here (diamond "
                        "blocks, clue puzzle 1 where present); writes results/edgecount-bench.*")
+    bench.add_argument("--search", action="store_true",
+                       help="packing: the bitboard search plain against memoised (nodes, nodes/s, "
+                       "CPU medians) and xcover's memoised ZDD; writes results/bitboard-search.*")
     bench.add_argument("--estimate", type=positive, default=None, metavar="PATHS",
                        help="with --anchor rowscan: also estimate each Eternity II clue "
                        "puzzle's grids and search by Knuth's estimator over PATHS random paths")

@@ -70,6 +70,8 @@ def bench(args: argparse.Namespace) -> int:
     from . import family_options, load
 
     report.check_folder(args.results)
+    if args.search:
+        return bench_search(args)
     if args.anchor == "rowscan":
         return bench_against_rowscan(args)
     if args.anchor:
@@ -147,6 +149,29 @@ def bench_against_dancing_links(args: argparse.Namespace) -> int:
             print(f"{row.puzzle:26} {row.modulo:9} {row.method:52} {row.median_seconds:8.2f} s "
                   f"ratio {row.ratio_to_anchor:.2f}")
     report.say(f"wrote {Path(args.results) / 'dlx-bench.md'}")
+    return 0
+
+
+def bench_search(args: argparse.Namespace) -> int:
+    """`bench --search`: runners/benchmarks/packing.run_search, in this process."""
+    from ..benchmarks import packing
+    from . import load
+
+    cases = packing.SEARCH_CASES
+    if args.puzzles:
+        modulo = args.modulo or "symmetry"
+        for name in args.puzzles:
+            puzzle, _ = load(args, name)
+            if puzzle.kind != "packing":
+                raise InputError(f"{name} is not a packing puzzle", field="--search")
+        cases = tuple((name, modulo) for name in args.puzzles)
+    rows = packing.run_search(cases, args.repeat, Path(args.results), report.say)
+    for row in rows:
+        rate = "" if row["nodes_per_second"] is None else f"{row['nodes_per_second']:>12,} nodes/s"
+        print(f"{row['puzzle']:26} {row['modulo']:9} {row['method']:32} "
+              f"{row['median_cpu_seconds']:8.2f} s CPU {row['nodes']:>12,} nodes {rate} "
+              f"ratio {row['ratio_to_plain']:.2f}")
+    report.say(f"wrote {Path(args.results) / 'bitboard-search.md'}")
     return 0
 
 

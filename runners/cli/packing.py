@@ -9,6 +9,12 @@ from ..terminal import draw_packing, use_colour
 
 
 def add_arguments(command: str, parser: argparse.ArgumentParser) -> None:
+    if command == "export":
+        parser.add_argument("--cube", type=float, default=None, metavar="MM",
+                            help="--format stl: a cube's edge in millimetres (default 20)")
+        parser.add_argument("--clearance", type=float, default=None, metavar="MM",
+                            help="--format stl: move every face of a piece this far inwards, so "
+                            "printed pieces fit the box (default 0)")
     if command == "verify":
         parser.add_argument(
             "--unreduced-time-limit", type=float, default=None, metavar="S",
@@ -18,7 +24,8 @@ def add_arguments(command: str, parser: argparse.ArgumentParser) -> None:
 
 
 def own_flags(args: argparse.Namespace) -> dict[str, object]:
-    return {"--unreduced-time-limit": getattr(args, "unreduced_time_limit", None)}
+    return {"--unreduced-time-limit": getattr(args, "unreduced_time_limit", None),
+            "--cube": getattr(args, "cube", None), "--clearance": getattr(args, "clearance", None)}
 
 
 def load_options(args: argparse.Namespace) -> dict[str, object]:
@@ -29,6 +36,9 @@ def options(args: argparse.Namespace, command: str) -> dict[str, object]:
     found = {"encoding": getattr(args, "encoding", None)}
     if command == "verify":
         found["unreduced_time_limit"] = getattr(args, "unreduced_time_limit", None)
+    if command == "export":
+        found["cube"] = getattr(args, "cube", None)
+        found["clearance"] = getattr(args, "clearance", None)
     return found
 
 

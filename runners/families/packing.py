@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from ..backends import Backend
 from ..backends import reference_packing as reference
 from ..checkpoint import digest
-from ..counting import Runner
+from ..counting import Runner, cube_sizes
 from ..executors import Work
 from ..models.encoded import check_card_encoding, to_dimacs, to_dlx
 from ..models.errors import InputError
@@ -20,7 +20,13 @@ from ..models.packing.encode import (
     encode_cover,
     encode_cpsat,
 )
-from ..models.packing.plan import MODULI, count_plan, symmetry_group
+from ..models.packing.plan import (
+    MODULI,
+    MODULO_ALIASES,
+    count_plan,
+    mirror_twins,
+    symmetry_group,
+)
 from ..models.symmetry import IDENTITY
 from ..outcomes import Count, Solution, Verification
 from ..terminal import draw_packing
@@ -31,14 +37,27 @@ def meaning(puzzle: PackingPuzzle, modulo: str) -> str:
     """What a count of this puzzle counts."""
     placed = (f" with the {len(puzzle.placed)} pre-placed piece"
               f"{'s' * (len(puzzle.placed) != 1)} where they are" if puzzle.placed else "")
+    copies = ("; copies of a piece are alike (a covering counts once)"
+              if any(p.count > 1 for p in puzzle.pieces) else "")
     if modulo == "none":
         return (
-            f"solutions: ways to cover the board{placed}, each piece used once; rotations and "
-            "reflections of a solution count as different"
+            f"solutions: ways to cover the board{placed}, each piece used once{copies}; rotations"
+            " and reflections of a solution count as different"
         )
     group = symmetry_group(puzzle, modulo)
-    which = "rotation group" if modulo == "rotation" else "symmetry group"
-    return f"classes of solutions under the board's {which} ({group.describe()})"
+    if modulo == "rotation":
+        return (f"classes of solutions under the board's rotations, each piece keeping its name "
+                f"({group.describe()})")
+    if puzzle.flip:
+        return f"classes of solutions under the board's symmetry group ({group.describe()})"
+    if mirror_twins(puzzle) is None:
+        return (f"classes of solutions under the board's rotations only: the set lacks some "
+                f"piece's mirror image, so reflections are left out and 'symmetry' equals "
+                f"'rotation' ({group.describe()})")
+    return (f"classes of solutions under the board's symmetry group, a reflection turning "
+            f"each piece into its mirror twin (the convention of published counts of sets "
+            f"with mirror twins, one-sided pentominoes or the Soma cube; "
+            f"{group.describe()})")
 
 
 class Packing(Family):
@@ -48,13 +67,16 @@ class Packing(Family):
     export_formats = ("dimacs", "dlx", "stl")  # stl: puzzles in space, for 3D printing
     own_backends = {"reference": reference.ReferencePacking}
     moduli = MODULI  # none, symmetry (rotations and mirror images the set allows), rotation
+    modulo_aliases = MODULO_ALIASES  # mirror, published: symmetry
 
     def summary(self, puzzle: PackingPuzzle) -> str:
         cells = puzzle.cells
         extent = [max(axis) - min(axis) + 1 for axis in zip(*cells)]
         holes = math.prod(extent) - len(cells)
         board = "x".join(map(str, extent)) + (f" with {holes} holes" if holes else "")
-        return f"{len(puzzle.pieces)} pieces on {board}; {puzzle.title}"
+        pieces = sum(p.count for p in puzzle.pieces)
+        kinds = "" if pieces == len(puzzle.pieces) else f" of {len(puzzle.pieces)} kinds"
+        return f"{pieces} pieces{kinds} on {board}; {puzzle.title}"
 
     def encode(self, puzzle: PackingPuzzle, backend: Backend, options: list[Placement],
                encoding: str | None = None):
@@ -62,6 +84,11 @@ class Packing(Family):
         if backend.takes == "cpsat":
             return encode_cpsat(cover)
         if backend.takes == "cover":
+            if cover.multiplicity and not backend.multiplicities:
+                raise InputError(
+                    f"{backend.name} solves exact covers with each item once; pieces with copies "
+                    "(count = N) need bitboard, cpsat, a pysat solver or the reference",
+                    field="backend")
             return encode_cover(cover)
         return encode_cnf(cover, check_card_encoding(encoding, DEFAULT_CARD_ENCODING))
 
@@ -129,8 +156,12 @@ class Packing(Family):
             if runner.expired():
                 break
             model = self.encode(puzzle, backend, task.options, encoding)
-            works.append(Work(task.label, backend.name, backend.payload(model), task.cubes,
-                              task.weights, backend.stops_itself, shown=not works))
+            payload = backend.payload(model)
+            # each cube's estimated work, for the time left, where a bar is shown
+            sizes = (cube_sizes(backend.name, payload, task.cubes)
+                     if runner.progress and len(task.cubes) > 1 else None)
+            works.append(Work(task.label, backend.name, payload, task.cubes,
+                              task.weights, backend.stops_itself, shown=not works, sizes=sizes))
         tallies = runner.run(works, key) if len(works) == len(plan.tasks) else []
         complete = len(tallies) == len(plan.tasks) and all(t.complete for t in tallies)
         details: dict[str, object] = {"reduced_by": plan.reduced_by}
@@ -142,7 +173,8 @@ class Packing(Family):
         else:  # a lower bound on the solutions, and so on the classes (at most |G| per class)
             solutions = tallies[0].total() if tallies else 0
             classes = None if modulo == "none" else -(-solutions // plan.group.order)
-        details.update(solutions=solutions, classes=classes)
+        details.update(solutions=solutions, classes=classes,
+                       classes_by=None if modulo == "none" else "Burnside's lemma")
         return Count(
             puzzle.name, solutions if modulo == "none" else classes, meaning(puzzle, modulo),
             modulo, complete, time.perf_counter() - start, backend.name,
@@ -174,8 +206,11 @@ class Packing(Family):
         from ..registry import resolve
 
         counts: list[Count] = []
+        copies = any(p.count > 1 for p in puzzle.pieces)
         for name in backends or verify_backends(self.kind):
             backend = resolve(name, self.kind, "count")
+            if copies and backend.takes == "cover" and not backend.multiplicities and not backends:
+                continue  # exact cover without multiplicities cannot hold copies
             for modulo in ("none", "symmetry"):
                 runner = runner_for(unreduced_time_limit if modulo == "none" else None)
                 counts.append(self.count(puzzle, backend, modulo, runner,
@@ -206,16 +241,23 @@ class Packing(Family):
             }
         return Verification(puzzle.name, not why, why or "", counts, result, table)
 
-    def export(self, puzzle, fmt, encoding=None) -> tuple[str | dict[str, bytes], str]:
+    def export(self, puzzle, fmt, encoding=None, cube=None, clearance=None
+               ) -> tuple[str | dict[str, bytes], str]:
+        """The puzzle as DIMACS or DLX text, or (fmt 'stl', puzzles in space) files to print:
+        every piece and a solution, cubes of `cube` mm, faces `clearance` mm inwards."""
         if fmt == "stl":  # files to print: every piece and a solution (a folder or a .zip)
             if puzzle.lattice.dimensions != 3:
                 raise InputError('STL files are made of puzzles in space (lattice = "cubic")',
-                                 field="--format")
+                                 field="format")
             if encoding is not None:
-                raise InputError("does not apply to STL files", field="--encoding")
+                raise InputError("does not apply to STL files", field="encoding")
             from ..pictures.packing3d import print_set  # numpy-stl, the optional extra 'stl'
+            from ..pictures.stl import CUBE_MM
 
-            return print_set(puzzle)
+            return print_set(puzzle, CUBE_MM if cube is None else cube, clearance or 0.0)
+        for name, value in (("cube", cube), ("clearance", clearance)):
+            if value is not None:
+                raise InputError('applies to STL files only (format "stl")', field=name)
         options = placements(puzzle)
         if fmt == "dlx":
             cover = encode_cover(exact_cover(puzzle, options))

@@ -92,8 +92,12 @@ def draw_solution(
 
 
 def solution_drawing(puzzle: PackingPuzzle, solution) -> Svg:
-    """A Solution drawn as `draw` draws one (what a notebook shows)."""
-    return draw_solution(puzzle, solution.grid, f"{puzzle.name}: solved by {solution.backend}")
+    """A Solution drawn as `draw` draws one (what a notebook shows): the board, or in space the
+    box's isometric view and layers."""
+    caption = f"{puzzle.name}: solved by {solution.backend}"
+    solid = _in_space(puzzle)
+    return solid.draw(puzzle, solution.grid, caption) if solid else draw_solution(
+        puzzle, solution.grid, caption)
 
 
 def _hatch(svg: Svg) -> None:

@@ -117,13 +117,34 @@ def face_corners(face: Face) -> list[Cell3]:
 
 
 def triangles(cells: Iterable[Cell3], scale: float = 1.0,
-              offset: Sequence[float] = (0, 0, 0)) -> list[tuple[Point, Point, Point]]:
+              offset: Sequence[float] = (0, 0, 0), inset: float = 0.0
+              ) -> list[tuple[Point, Point, Point]]:
     """The surface of a union of unit cubes as triangles (two per face), vertices counter-
-    clockwise from outside: a closed mesh whose volume is the number of cells (times scale^3)."""
+    clockwise from outside: a closed mesh whose volume is the number of cells (times scale^3).
+
+    `inset` (in output units) moves every face that far inwards (corners mitred: a corner moves
+    along the sum of the outward normals of the faces meeting there), the clearance a printed
+    piece needs to slide into its box; a corner where a piece touches itself across a plane
+    (faces of opposite normals) keeps that coordinate."""
+    faces = surface(cells)
+    normals: dict[Cell3, set[Direction]] = {}
+    if inset:
+        for face in faces:
+            for corner in face_corners(face):
+                normals.setdefault(corner, set()).add(face[1])
+
+    def place(corner: Cell3) -> Point:
+        shift = [0.0, 0.0, 0.0]
+        for d in normals.get(corner, ()):
+            k = next(i for i in range(3) if d[i])
+            opposite = tuple(-v for v in d)
+            if opposite not in normals[corner]:
+                shift[k] -= inset * d[k]
+        return tuple(offset[n] + scale * corner[n] + shift[n] for n in range(3))
+
     out = []
-    for face in surface(cells):
-        a, b, c, d = (tuple(offset[n] + scale * p[n] for n in range(3))
-                      for p in face_corners(face))
+    for face in faces:
+        a, b, c, d = (place(p) for p in face_corners(face))
         out.append((a, b, c))
         out.append((a, c, d))
     return out

@@ -82,29 +82,59 @@ def packing_classes(puzzle: PackingPuzzle, grids: list[dict[Cell, int]],
 def packing_class_keys(puzzle: PackingPuzzle, grids: list[dict[Cell, int]],
                        modulo: str = "symmetry") -> list[bytes]:
     """Each solution's least image under the symmetries (pieces listed in the board's cell
-    order), the same exactly for solutions one symmetry maps onto the other. Computed on arrays
-    (numpy): the Soma cube's 11,520 solutions under 48 symmetries take a fraction of a second."""
+    order), the same exactly for solutions one symmetry maps onto the other."""
+    return class_keyer(puzzle, modulo)(grids)
+
+
+def class_keyer(puzzle: PackingPuzzle, modulo: str = "symmetry"
+                ) -> Callable[[list[dict[Cell, int]]], list[bytes]]:
+    """The class keys of packing_class_keys, the symmetries worked out once: computed on arrays
+    (numpy), the Soma cube's 11,520 solutions under 48 symmetries take a fraction of a second."""
     import numpy
 
-    if not grids:
-        return []
     cells = sorted(puzzle.board_cells)
     index = {cell: i for i, cell in enumerate(cells)}
-    pieces = numpy.array([[grid[cell] for cell in cells] for grid in grids], dtype=numpy.int16)
-    least = None
-    for symmetry in puzzle_symmetries(puzzle, modulo):
-        where = numpy.array([index[symmetry.move(cell)] for cell in cells])
-        image = numpy.empty_like(pieces)
-        image[:, where] = numpy.asarray(symmetry.twin, dtype=numpy.int16)[pieces]
-        if least is None:
-            least = image
-            continue
-        differ = image != least
-        first = differ.argmax(axis=1)
+    moves = [(numpy.array([index[s.move(cell)] for cell in cells]),
+              numpy.asarray(s.twin, dtype=numpy.int16))
+             for s in puzzle_symmetries(puzzle, modulo)]
+
+    def keys(grids: list[dict[Cell, int]]) -> list[bytes]:
+        if not grids:
+            return []
+        pieces = numpy.array([[grid[cell] for cell in cells] for grid in grids],
+                             dtype=numpy.int16)
         rows = numpy.arange(len(grids))
-        smaller = differ.any(axis=1) & (image[rows, first] < least[rows, first])
-        least[smaller] = image[smaller]
-    return [row.tobytes() for row in least]
+        least = None
+        for where, twin in moves:
+            image = numpy.empty_like(pieces)
+            image[:, where] = twin[pieces]
+            if least is None:
+                least = image
+                continue
+            differ = image != least
+            first = differ.argmax(axis=1)
+            smaller = differ.any(axis=1) & (image[rows, first] < least[rows, first])
+            least[smaller] = image[smaller]
+        return [row.tobytes() for row in least]
+
+    return keys
+
+
+def distinct_packing_solutions(puzzle: PackingPuzzle, wanted: int, looked_at: int
+                               ) -> list[dict[Cell, int]]:
+    """Up to `wanted` solutions no symmetry of the board maps onto one another, the first met
+    among the first `looked_at` solutions the enumerator lists."""
+    keys = class_keyer(puzzle, "symmetry")
+    seen: set[bytes] = set()
+    kept = []
+    for solution in api.solutions(puzzle, limit=looked_at):
+        [key] = keys([solution.grid])
+        if key not in seen:
+            seen.add(key)
+            kept.append(solution.grid)
+            if len(kept) == wanted:
+                break
+    return kept
 
 
 def packing_symmetries(puzzle: PackingPuzzle, modulo: str = "symmetry") -> int:

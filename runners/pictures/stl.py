@@ -26,7 +26,7 @@ def _numpy_stl():
     except ImportError as error:
         raise InputError(
             "STL files need the optional package numpy-stl (pip install 'puzzlesat[stl]')",
-            field="--format",
+            field="format",
         ) from error
     return numpy, mesh
 
@@ -48,10 +48,12 @@ def lying_flat(cells: Iterable[Cell3]) -> tuple[Cell3, ...]:
     return best[1]
 
 
-def mesh_of(bodies: Sequence[Iterable[Cell3]], cube: float = CUBE_MM, name: str = ""):
-    """One numpy-stl mesh holding the surface of each body (a union of cells), cube mm a cell."""
+def mesh_of(bodies: Sequence[Iterable[Cell3]], cube: float = CUBE_MM, name: str = "",
+            clearance: float = 0.0, offset: Sequence[float] = (0, 0, 0)):
+    """One numpy-stl mesh holding the surface of each body (a union of cells), cube mm a cell,
+    every face moved `clearance` mm inwards."""
     numpy, mesh = _numpy_stl()
-    tris = [t for body in bodies for t in triangles(body, cube)]
+    tris = [t for body in bodies for t in triangles(body, cube, offset, clearance)]
     made = mesh.Mesh(numpy.zeros(len(tris), dtype=mesh.Mesh.dtype), name=name)
     made.vectors[:] = numpy.array(tris, dtype=numpy.float32)
     made.update_normals()
@@ -72,22 +74,39 @@ def _file_name(name: str) -> str:
     return f"piece-{safe}.stl"
 
 
+def check_sizes(cube: float, clearance: float) -> None:
+    """InputError unless a cube has a size and the clearance leaves most of it."""
+    if not cube > 0:
+        raise InputError(f"a cube's edge must be more than 0 mm, not {cube:g}", field="cube")
+    if not 0 <= clearance < cube / 4:
+        raise InputError(f"the clearance must be at least 0 and less than a quarter of the "
+                         f"cube ({cube / 4:g} mm), not {clearance:g}", field="clearance")
+
+
 def print_set(assembly: Assembly, puzzle: str, cube: float = CUBE_MM,
-              solution: str = "a solution") -> dict[str, bytes]:
-    """The files of a print set, by name: one STL per piece, `assembled.stl`, and README.txt."""
+              solution: str = "a solution", clearance: float = 0.0) -> dict[str, bytes]:
+    """The files of a print set, by name: one STL per piece (every face `clearance` mm inwards,
+    so printed pieces slide into place), `assembled.stl`, and README.txt."""
+    check_sizes(cube, clearance)
     files: dict[str, bytes] = {}
+    fit = (f"Every face is {clearance:g} mm inside the exact cube surface, so that the pieces "
+           "fit the box." if clearance else
+           "The pieces are exact: print them slightly undersized (export --clearance MM) or sand "
+           "them so that they fit the box.")
     lines = [
         f"{puzzle}: {len(assembly.pieces)} pieces to print, and {solution} assembled.",
-        f"Units: millimetres; a cube is {cube:g} mm. Print the pieces slightly undersized "
-        "(or sand them) so that they fit the box.",
+        f"Units: millimetres; a cube is {cube:g} mm. {fit}",
         "",
     ]
     for name, cells in assembly.pieces:
         file_name = _file_name(name)
-        files[file_name] = stl_bytes(mesh_of([lying_flat(cells)], cube, name), name)
+        on_bed = (-clearance,) * 3  # the inset piece back at the origin, on the bed
+        files[file_name] = stl_bytes(
+            mesh_of([lying_flat(cells)], cube, name, clearance, on_bed), name)
         lines.append(f"{file_name}: piece {name}, {len(cells)} cubes")
     files["assembled.stl"] = stl_bytes(
-        mesh_of([cells for _, cells in assembly.pieces], cube, "assembled"), "assembled")
+        mesh_of([cells for _, cells in assembly.pieces], cube, "assembled", clearance),
+        "assembled")
     lines.append(f"assembled.stl: {solution} in the {box_name(assembly.size)} box, each piece a "
                  "closed body at its place")
     files["README.txt"] = ("\n".join(lines) + "\n").encode()

@@ -15,7 +15,7 @@ from __future__ import annotations
 import html
 import json
 import os
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from pathlib import Path
 
 from ..models.errors import InputError
@@ -72,12 +72,14 @@ def three_library() -> dict[str, str]:
     return {**texts, "version": version, "licence": licence}
 
 
-def assembly_order(assembly: Assembly) -> list[int]:
+def assembly_order(assembly: Assembly, first: Collection[str] = ()) -> list[int]:
     """The order pieces are put in the box, bottom up: by lowest layer, then by the mean layer
-    (flat pieces first), then the puzzle's order."""
-    def key(index: int) -> tuple[float, float, int]:
-        cells = assembly.pieces[index][1]
-        return (min(z for _, _, z in cells), sum(z for _, _, z in cells) / len(cells), index)
+    (flat pieces first), then the puzzle's order; the pieces named in `first` (a challenge's
+    pre-placed pieces) before the others."""
+    def key(index: int) -> tuple[bool, float, float, int]:
+        name, cells = assembly.pieces[index]
+        return (name not in first, min(z for _, _, z in cells),
+                sum(z for _, _, z in cells) / len(cells), index)
 
     return sorted(range(len(assembly.pieces)), key=key)
 
@@ -87,9 +89,9 @@ def _script_text(text: str) -> str:
     return text.replace("</", "<\\/")
 
 
-def _solution_data(assembly: Assembly) -> dict[str, object]:
+def _solution_data(assembly: Assembly, placed: Collection[str]) -> dict[str, object]:
     return {
-        "order": assembly_order(assembly),
+        "order": assembly_order(assembly, placed),
         "pieces": [
             {"name": name, "colour": assembly.colour(index),
              # the faces of the piece's surface (faces inside it left out): cell and direction
@@ -100,16 +102,18 @@ def _solution_data(assembly: Assembly) -> dict[str, object]:
 
 
 def solid_page(assemblies: Sequence[Assembly], title: str, rules: str = "",
-               captions: Sequence[str] = ()) -> str:
+               captions: Sequence[str] = (), placed: Collection[str] = ()) -> str:
     """The page of assembled solutions (one box size): turn one by dragging, step through its
-    assembly, choose another in a list where there are several."""
+    assembly, choose another in a list where there are several. A challenge's pre-placed pieces
+    (`placed`, by name) go in first and stay: the page starts with them in the box."""
     if not assemblies:
         raise InputError("there is no solution to show", field="PUZZLE")
     library = three_library()
     first = assemblies[0]
     captions = list(captions) or [f"solution {i}" for i in range(1, len(assemblies) + 1)]
     data = {"size": list(first.size), "captions": captions,
-            "solutions": [_solution_data(a) for a in assemblies]}
+            "solutions": [_solution_data(a, placed) for a in assemblies],
+            "placed": len(placed)}
     rules = rules or (f"{len(first.pieces)} pieces fill the {box_name(first.size)} box. Drag to "
                       "turn it, scroll to zoom; Next puts the next piece in, bottom up.")
     choose = ""
@@ -119,6 +123,7 @@ def solid_page(assemblies: Sequence[Assembly], title: str, rules: str = "",
         choose = f'<select id="solution" aria-label="solution">{options}</select>'
     fields = {
         "title": html.escape(title), "rules": html.escape(rules), "choose": choose,
+        "start": "The card (0)" if placed else "Empty box (0)",
         "css": template("play.css"), "data": _script_text(json.dumps(data, separators=(",", ":"))),
         "three_version": html.escape(library["version"]),
         "three_licence": html.escape(library["licence"].strip()),

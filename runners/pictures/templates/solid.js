@@ -122,12 +122,15 @@ function render() {
   document.body.dataset.triangles = String(renderer.info.render.triangles);
 }
 
+const START = DATA.placed;  // a challenge's pre-placed pieces go in first and stay
+
 function show(k) {
   const { data, groups, entries } = solution;
-  shown = Math.max(0, Math.min(data.order.length, k));
+  shown = Math.max(START, Math.min(data.order.length, k));
   data.order.forEach((index, step) => {
     groups[index].visible = step < shown;
-    entries[step].className = (step < shown ? "placed" : "") + (step === shown - 1 ? " last" : "");
+    entries[step].className = (step < shown ? "placed" : "") + (step === shown - 1 ? " last" : "")
+      + (step < START ? " card" : "");
   });
   const last = shown ? ` (last: ${data.pieces[data.order[shown - 1]].name})` : "";
   document.getElementById("shown").textContent =
@@ -140,7 +143,7 @@ function show(k) {
 
 const actions = {
   next: () => show(shown + 1), previous: () => show(shown - 1),
-  all: () => show(solution.data.order.length), none: () => show(0),
+  all: () => show(solution.data.order.length), none: () => show(START),
   view: () => { resetView(); render(); },
 };
 for (const [id, action] of Object.entries(actions)) {
@@ -167,12 +170,12 @@ const picker = document.getElementById("solution");
 if (picker) {
   picker.addEventListener("change", () => {
     choose(Number(picker.value));
-    show(solution.data.order.length);
+    show(START || solution.data.order.length);
     picker.blur();  // the keys step through the assembly again
   });
 }
 
 resetView();
 choose(0);
-show(solution.data.order.length);
+show(START || solution.data.order.length);
 document.body.dataset.ready = "true";

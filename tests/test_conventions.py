@@ -1,0 +1,199 @@
+"""Memoised counting, the conventions of one-sided sets, and identical pieces (issue 14).
+
+- The memoised bitboard search agrees with the plain one, xcover, CP-SAT, a PySAT solver and the
+  reference on catalog puzzles and on random boards (holes, margins, one-sided sets closed under
+  mirror images, boards with no symmetry, pieces with copies).
+- Classes of one-sided sets closed under mirror images (--modulo symmetry: a reflection turns
+  each piece into its mirror twin, the published convention) and under rotations alone
+  (--modulo rotation), counted by Burnside's lemma on the count plan, equal the reference's
+  canonical forms, which compute the twins and the board's symmetries in code of their own.
+- Copies of a piece (count = N) are interchangeable: the 8x8 domino tilings, counted here, then
+  compared with the figure published in 1961; a 30x30 domino board is refused at once, with its
+  size, by the bitboard search.
+"""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import puzzlesat
+from puzzlesat.backends.bitboard import Search, board_of
+from puzzlesat.models.encoded import CoverModel
+from puzzlesat.models.errors import InputError
+from puzzlesat.models.files import load
+from puzzlesat.models.packing import PackingPuzzle, Piece, exact_cover, placements
+from puzzlesat.models.packing.encode import encode_cover
+from puzzlesat.models.packing.plan import count_plan, mirror_twins
+
+SETTINGS = settings(deadline=None, derandomize=True, database=None, max_examples=25,
+                    suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+
+SHAPES = {  # name -> picture; L4/J4 and S4/Z4 are mirror twins, the others their own
+    "mono": ("X",),
+    "domino": ("XX",),
+    "I3": ("XXX",),
+    "V3": ("X.", "XX"),
+    "L4": ("X.", "X.", "XX"),
+    "J4": (".X", ".X", "XX"),
+    "S4": (".XX", "XX."),
+    "Z4": ("XX.", ".XX"),
+    "T4": ("XXX", ".X."),
+    "O4": ("XX", "XX"),
+}
+TWINS = {"L4": "J4", "S4": "Z4"}
+
+
+def counts(puzzle, backend: str, modulo: str) -> tuple[int, int | None]:
+    found = puzzlesat.count(puzzle, backend=backend, modulo=modulo, jobs=1)
+    assert found.complete, backend
+    return found.details["solutions"], found.details["classes"]
+
+
+@st.composite
+def puzzles(draw, one_sided: bool = False) -> PackingPuzzle:
+    """A small board (holes, margins) and pieces of that area, some with copies; one-sided sets
+    closed under mirror images where asked."""
+    names = draw(st.lists(st.sampled_from(sorted(SHAPES)), min_size=1, max_size=3, unique=True))
+    if one_sided:
+        names += [TWINS[n] for n in names if n in TWINS]
+        names += [k for k, v in TWINS.items() if v in names and k not in names]
+    pieces = []
+    for name in names:  # copies of the small pieces (each their own mirror twin)
+        small = "".join(SHAPES[name]).count("X") <= 2
+        pieces.append(Piece(name, SHAPES[name], draw(st.integers(1, 3)) if small else 1))
+    area = sum(p.count * len(p.cells) for p in pieces)
+    width = draw(st.integers(2, 5))
+    height = -(-area // width)
+    holes = height * width - area
+    cells = [(r, c) for r in range(height) for c in range(width)]
+    dropped = set(draw(st.permutations(cells))[:holes])
+    top, left = draw(st.integers(0, 1)), draw(st.integers(0, 1))
+    board = tuple("." * width for _ in range(top)) + tuple(
+        "." * left + "".join("." if (r, c) in dropped else "X" for c in range(width))
+        for r in range(height))
+    flip = False if one_sided else draw(st.booleans())
+    return PackingPuzzle("random", board, tuple(pieces), flip)
+
+
+BACKENDS = ("bitboard", "bitboard:memo", "bitboard:plain", "cpsat", "pysat:cadical195",
+            "reference")
+
+
+@SETTINGS
+@given(puzzles())
+def test_every_backend_agrees_with_copies_holes_and_margins(puzzle):
+    if not puzzle.cells:
+        return
+    expected = counts(puzzle, "reference", "none")[0], counts(puzzle, "reference", "symmetry")[1]
+    backends = BACKENDS[:-1] + (() if any(p.count > 1 for p in puzzle.pieces) else ("xcover",))
+    for backend in backends:
+        assert (counts(puzzle, backend, "none")[0],
+                counts(puzzle, backend, "symmetry")[1]) == expected, backend
+
+
+@SETTINGS
+@given(puzzles(one_sided=True))
+def test_one_sided_classes_by_burnside_equal_canonical_forms(puzzle):
+    if not puzzle.cells or mirror_twins(puzzle) is None:
+        return
+    for modulo in ("symmetry", "rotation"):
+        assert counts(puzzle, "bitboard", modulo) == counts(puzzle, "reference", modulo), modulo
+    mirrored = counts(puzzle, "bitboard", "symmetry")
+    rotations = counts(puzzle, "bitboard", "rotation")
+    assert rotations[0] == mirrored[0]
+    # each class with mirror images merged holds one or two rotation classes
+    assert mirrored[1] <= rotations[1] <= 2 * mirrored[1]
+    assert counts(puzzle, "cpsat", "symmetry") == mirrored
+
+
+def test_one_sided_3x30_in_every_convention():
+    puzzle = load("one-sided-pentomino-3x30")
+    assert counts(puzzle, "bitboard", "none") == (184, None)
+    assert counts(puzzle, "bitboard", "rotation") == (184, 92)
+    assert counts(puzzle, "bitboard", "symmetry") == (184, 46)
+    found = puzzlesat.count(puzzle, modulo="symmetry", jobs=1)
+    assert "mirror twin" in found.counted and found.details["classes_by"] == "Burnside's lemma"
+
+
+@pytest.mark.slow
+def test_one_sided_3x30_classes_on_xcover_and_the_reference():
+    puzzle = load("one-sided-pentomino-3x30")
+    assert counts(puzzle, "xcover", "symmetry") == (184, 46)
+    assert counts(puzzle, "reference", "symmetry") == (184, 46)
+
+
+@pytest.mark.parametrize("name", ["pentomino-8x8-centre-hole", "iq-block-8"])
+def test_memo_agrees_with_plain_search_cube_by_cube(name):
+    puzzle = load(name)
+    plan = count_plan(puzzle, "symmetry", 8)
+    task = plan.tasks[0]
+    board = board_of(encode_cover(exact_cover(puzzle, task.options)))
+    from puzzlesat.backends.bitboard import Memo
+
+    memo = Memo(1 << 12)  # small: entries are replaced, the counts stay exact
+    for cube in task.cubes:
+        plain, memoised = Search(board, cube), Search(board, cube, memo)
+        while not plain.run(1000):
+            pass
+        while not memoised.run(1000):  # resumed slice after slice
+            pass
+        assert plain.found == memoised.found
+        assert memoised.nodes <= plain.nodes
+
+
+def test_dominoes_on_small_boards_every_backend():
+    board = ("XXXX",) * 4
+    puzzle = PackingPuzzle("d4", board, (Piece("domino", ("XX",), 8),), True)
+    for backend in BACKENDS:
+        assert counts(puzzle, backend, "none")[0] == 36, backend  # 4x4 domino tilings
+    with pytest.raises(InputError, match="each item once"):
+        puzzlesat.count(puzzle, backend="xcover")
+
+
+def test_domino_tilings_of_the_chessboard():
+    found = puzzlesat.count("domino-8x8", modulo="none")
+    assert found.complete and found.number == 12_988_816  # Kasteleyn; Temperley and Fisher, 1961
+    assert "copies of a piece are alike" in found.counted
+
+
+def test_a_30x30_domino_board_builds_quickly_and_is_refused_by_size():
+    puzzle = PackingPuzzle("d30", ("X" * 30,) * 30, (Piece("domino", ("XX",), 450),), True)
+    start = time.perf_counter()
+    cover = encode_cover(exact_cover(puzzle, placements(puzzle)))
+    assert len(cover.options) == 2 * 30 * 29
+    assert time.perf_counter() - start < 5
+    with pytest.raises(InputError, match="1,350"):
+        puzzlesat.count(puzzle, modulo="none")
+
+
+def test_copies_take_the_next_free_bits():
+    # two copies of item 0 (a piece) and cells 1, 2: options place a copy on one cell each
+    model = CoverModel(["p", "a", "b"], 3, [(0, 1), (0, 2), (0, 0, 1, 2)], multiplicity=[2, 1, 1],
+                       fill_order=[1, 2, 0])
+    search = Search(board_of(model), ())
+    while not search.run(100):
+        pass
+    assert search.found == 2  # {a}{b} once, not twice; and the two-copy option alone
+
+
+def test_mirror_and_published_are_other_words_for_symmetry():
+    found = puzzlesat.count("one-sided-pentomino-3x30", backend="bitboard", modulo="published",
+                            jobs=1)
+    assert found.modulo == "symmetry" and found.number == 46
+    assert puzzlesat.count("one-sided-pentomino-3x30", backend="bitboard", modulo="mirror",
+                           jobs=1).number == 46
+
+
+def test_a_set_without_mirror_images_counts_symmetry_as_rotation_and_says_so():
+    chiral = PackingPuzzle("x", ("XXXX", "XXXX"), (Piece("L", SHAPES["L4"]),
+                                                   Piece("L2", SHAPES["L4"])), False)
+    found = puzzlesat.count(chiral, backend="bitboard", modulo="symmetry", jobs=1)
+    rotations = puzzlesat.count(chiral, backend="bitboard", modulo="rotation", jobs=1)
+    assert found.number == rotations.number
+    assert found.details["solutions"] == rotations.details["solutions"] > 0
+    assert "reflections are left out" in found.counted
+    assert counts(chiral, "reference", "symmetry") == counts(chiral, "bitboard", "symmetry")
