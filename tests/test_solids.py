@@ -102,7 +102,7 @@ def test_bitboard_refuses_a_solid_beyond_its_items_saying_what_serves(tmp_path):
     pieces = "\n".join(f'D{i} = [[0, 0, 0], [0, 0, 1]]' for i in range(72))
     path = tmp_path / "big.toml"
     path.write_text(f'kind = "packing"\nlattice = "cubic"\nboard = [{cubes}]\n[pieces]\n{pieces}\n')
-    with pytest.raises(InputError, match="at most 126 items.*has 216: use cpsat or xcover"):
+    with pytest.raises(InputError, match="at most 126 items.*has 216: use xcover or cpsat"):
         puzzlesat.solve(puzzlesat.load(str(path)), "bitboard")
 
 
