@@ -84,6 +84,58 @@ def _slot(w0, w1, mask):  # pragma: no cover - compiled
     return h & mask
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _place(i, w0, w1, low, high, step, copies_low, copies_high):  # pragma: no cover - compiled
+    """(whether option i fits, the covered items after it) on covered items (w0, w1); an option
+    placing copies of a piece takes the next free bits of its counter."""
+    if (low[i] & w0) != 0 or (high[i] & w1) != 0:
+        return False, w0, w1
+    n0 = w0 | low[i]
+    n1 = w1 | high[i]
+    if step[i]:
+        c0 = copies_low[i]
+        if c0:
+            first = c0 & -c0
+            more = (((w0 & c0) + first) << step[i]) - first
+            if (w0 & c0) == c0 or (more & ~c0) != 0:
+                return False, w0, w1
+            n0 |= more
+        else:
+            c1 = copies_high[i]
+            first = c1 & -c1
+            more = (((w1 & c1) + first) << step[i]) - first
+            if (w1 & c1) == c1 or (more & ~c1) != 0:
+                return False, w0, w1
+            n1 |= more
+    return True, n0, n1
+
+
+@njit(cache=True, nogil=True)
+def _fewest(w0, w1, choose_low, choose_high, members, member_start, member_end, low, high, step,
+            copies_low, copies_high):  # pragma: no cover - compiled
+    """The uncovered item (a cell or a piece) with the fewest options that fit, the first such
+    in fill order; -1 when there is none to choose."""
+    best = -1
+    fewest = 1 << 62
+    for word in range(2):
+        x = (choose_low & ~w0) if word == 0 else (choose_high & ~w1)
+        while x:
+            u = WORD * word + trailing_zeros(x)
+            x &= x - 1
+            k = 0
+            for j in range(member_start[u], member_end[u]):
+                fits, _, _ = _place(members[j], w0, w1, low, high, step, copies_low, copies_high)
+                if fits:
+                    k += 1
+                    if k >= fewest:
+                        break
+            if k < fewest:
+                best, fewest = u, k
+                if k == 0:
+                    return best
+    return best
+
+
 @njit(cache=True, nogil=True)
 def _closed_small(c, n0, n1, near_low, near_high, smallest, granule, reach):  # pragma: no cover
     """Whether the region of uncovered cells holding cell c is closed and cannot be covered:
@@ -179,11 +231,20 @@ def _search(
     smallest,
     granule,
     reach,
+    fewest_levels,
+    listed,
+    members,
+    member_start,
+    member_end,
+    choose_low,
+    choose_high,
 ):  # pragma: no cover - compiled
     """Run the search from its saved stack for at most `budget` nodes.
 
     Level d holds the items covered so far, the slice [nxt[d], last[d]) of options still to try
-    for its first uncovered item, and below[d], the solutions found under it so far. A level
+    for its first uncovered item, and below[d], the solutions found under it so far. Levels
+    below `fewest_levels` branch instead on the item with the fewest options that fit (listed[d]
+    set: the slice is of `members`, the options of that item). A level
     whose options are exhausted has counted its whole sub-problem: with a memo table (its size
     a power of two, 0 for none) the count is stored under the covered items, and a later level
     that reaches the same covered items (the same cells filled, the same pieces left) takes it
@@ -223,25 +284,11 @@ def _search(
         nxt[d] = i + 1
         w0 = stack_low[d]
         w1 = stack_high[d]
-        if (low[i] & w0) != 0 or (high[i] & w1) != 0:
+        if listed[d]:
+            i = members[i]
+        fits, n0, n1 = _place(i, w0, w1, low, high, step, copies_low, copies_high)
+        if not fits:
             continue
-        n0 = w0 | low[i]
-        n1 = w1 | high[i]
-        if step[i]:  # copies of a piece: the next free ones
-            c0 = copies_low[i]
-            if c0:
-                first = c0 & -c0
-                more = (((w0 & c0) + first) << step[i]) - first
-                if (w0 & c0) == c0 or (more & ~c0) != 0:
-                    continue
-                n0 |= more
-            else:
-                c1 = copies_high[i]
-                first = c1 & -c1
-                more = (((w1 & c1) + first) << step[i]) - first
-                if (w1 & c1) == c1 or (more & ~c1) != 0:
-                    continue
-                n1 |= more
         if reach and _dead_end(i, n0, n1, halo_low, halo_high, near_low, near_high, smallest,
                                granule, reach):
             tally[3] += 1
@@ -252,7 +299,7 @@ def _search(
                 below[d] += 1
                 if record:
                     for k in range(d + 1):
-                        chosen[k] = nxt[k] - 1
+                        chosen[k] = members[nxt[k] - 1] if listed[k] else nxt[k] - 1
                     chosen[d + 1] = -1
                     depth[0] = d
                     tally[0] += steps
@@ -271,8 +318,18 @@ def _search(
         stack_low[d] = n0
         stack_high[d] = n1
         below[d] = 0
-        nxt[d] = start[b]
-        last[d] = end[b]
+        u = -1
+        if d < fewest_levels:
+            u = _fewest(n0, n1, choose_low, choose_high, members, member_start, member_end, low,
+                        high, step, copies_low, copies_high)
+        if u >= 0:
+            nxt[d] = member_start[u]
+            last[d] = member_end[u]
+            listed[d] = 1
+        else:
+            nxt[d] = start[b]
+            last[d] = end[b]
+            listed[d] = 0
     depth[0] = -1
     tally[0] += steps
     return True
@@ -370,6 +427,14 @@ class Board:
     smallest: int = 1
     granule: int = 1
     reach: int = 0  # cells a region is grown to before it is taken as coverable (0: no geometry)
+    # for branching on the item with the fewest fits: per bit, its options (positions in the
+    # sorted options) members[member_start[b]:member_end[b]]; the bits that may be chosen (items
+    # covered once: a piece's copies are counted, not chosen)
+    members: np.ndarray = field(default_factory=lambda: np.zeros(1, dtype=np.int64))
+    member_start: np.ndarray = field(default_factory=lambda: np.zeros(1, dtype=np.int64))
+    member_end: np.ndarray = field(default_factory=lambda: np.zeros(1, dtype=np.int64))
+    choose_low: int = 0
+    choose_high: int = 0
 
     def take(self, covered: int, j: int) -> int | None:
         """The covered bits after option j (its place in the sorted options), None on a clash."""
@@ -437,6 +502,18 @@ def board_of(model: CoverModel, left_out: frozenset[int] = frozenset()) -> Board
 
     board = Board(column(1), column(2), column(3), start, end, full & ((1 << WORD) - 1),
                   full >> WORD, bit_of, column(4), column(5), column(6), padding)
+    of_bit: list[list[int]] = [[] for _ in range(n)]
+    for j, row in enumerate(rows):
+        mask = row[1] | row[2] << WORD
+        for b in range(mask.bit_length()):
+            if mask >> b & 1:
+                of_bit[b].append(j)
+    board.members = np.array([j for js in of_bit for j in js] or [0], dtype=np.int64)
+    sizes = np.array([len(js) for js in of_bit], dtype=np.int64)
+    board.member_end = np.cumsum(sizes).astype(np.int64)
+    board.member_start = (board.member_end - sizes).astype(np.int64)
+    single = sum(1 << bit_of[item] for item in bit_of if times[item] == 1)
+    board.choose_low, board.choose_high = _words(single)
     if model.regions is not None:
         add_regions(board, model)
     return board
@@ -490,10 +567,13 @@ NO_MEMO = Memo(0)
 class Search:
     """One cube's search, resumable: run it slice by slice."""
 
-    def __init__(self, board: Board, cube: Cube, memo: Memo = NO_MEMO) -> None:
+    def __init__(self, board: Board, cube: Cube, memo: Memo = NO_MEMO,
+                 fewest: bool = False) -> None:
         self.board = board
         self.memo = memo
         self.memo_depth = MAX_ITEMS + 2
+        # levels that branch on the item with the fewest fits (the others: the first uncovered)
+        self.fewest_levels = MAX_ITEMS + 2 if fewest else 0
         self.chosen = [k - 1 for k in cube if k > 0]
         levels = MAX_ITEMS + 2
         self.stack_low = np.zeros(levels, dtype=np.int64)
@@ -503,6 +583,7 @@ class Search:
         self.below = np.zeros(levels, dtype=np.int64)
         self.depth = np.zeros(1, dtype=np.int64)
         self.picked = np.full(levels, -1, dtype=np.int64)
+        self.listed = np.zeros(levels, dtype=np.int64)  # levels branching on `members`
         # nodes, memo hits, memo stores, options dropped for closing off a region
         self.tally = np.zeros(4, dtype=np.int64)
         self.found = 0
@@ -526,6 +607,14 @@ class Search:
         self.stack_high[0] = covered >> WORD
         self.nxt[0] = board.start[first]
         self.last[0] = board.end[first]
+        if fewest:
+            b = board
+            u = _fewest(self.stack_low[0], self.stack_high[0], b.choose_low, b.choose_high,
+                        b.members, b.member_start, b.member_end, b.low, b.high, b.step,
+                        b.copies_low, b.copies_high)
+            if u >= 0:
+                self.nxt[0], self.last[0] = b.member_start[u], b.member_end[u]
+                self.listed[0] = 1
 
     def estimate(self, samples: int = ESTIMATE_PATHS, seed: int = 1) -> float:
         """Knuth's random-path estimate of this cube's search tree (its nodes, without memo)."""
@@ -593,6 +682,13 @@ class Search:
             b.smallest,
             b.granule,
             b.reach,
+            self.fewest_levels,
+            self.listed,
+            b.members,
+            b.member_start,
+            b.member_end,
+            b.choose_low,
+            b.choose_high,
         )
         self.done = bool(over)
         depth = int(self.depth[0])
@@ -642,13 +738,15 @@ MODES = {
     "memo": "the bitboard search counting each sub-problem once (same cells covered, same "
             "pieces left)",
     "plain": "the bitboard search without a memo",
+    "fewest": "the bitboard search branching on the item (a cell or a piece) with the fewest "
+              "options that fit, instead of the first empty cell; memo where it pays",
 }
 
 
 def wants_memo(search: Search, mode: str | None) -> bool:
     """Whether a cube's count uses the memo: always with 'memo', never with 'plain', and by
     default where the estimated tree is large enough to pay for it."""
-    if mode is not None:
+    if mode in ("memo", "plain"):
         return mode == "memo"
     return search.estimate(MEMO_PROBE_PATHS) > MEMO_FROM_NODES
 
@@ -683,8 +781,9 @@ class BitboardBackend(Backend):
         if mode not in MODES:
             raise InputError(
                 f"unknown bitboard mode {mode!r}; use bitboard (memo where it pays), "
-                "bitboard:memo or bitboard:plain", field="backend")
+                "bitboard:memo, bitboard:plain or bitboard:fewest", field="backend")
         self.mode = mode
+        self.fewest = mode == "fewest"
         self.name = "bitboard" if mode is None else f"bitboard:{mode}"
         self.about = MODES[mode]
 
@@ -703,8 +802,8 @@ class BitboardBackend(Backend):
     def _search(self, state: Prepared, cube: Cube, counting: bool = False) -> Search:
         left_out = frozenset(-k - 1 for k in cube if k < 0)
         if left_out:  # another board: the memo of the whole one does not hold for it
-            return Search(board_of(state.model, left_out), cube)
-        search = Search(state.board, cube)
+            return Search(board_of(state.model, left_out), cube, fewest=self.fewest)
+        search = Search(state.board, cube, fewest=self.fewest)
         if counting and not search.done and wants_memo(search, self.mode):
             if state.memo is NO_MEMO:
                 state.memo = Memo(MEMO_FIRST)

@@ -104,8 +104,8 @@ class Searched:
 
 
 def count_searched(name: str, modulo: str, mode: str) -> Searched:
-    """A whole count on one thread by the bitboard search in a mode ('plain', 'memo' or None for
-    the default choice), cube by cube as the engine runs it, with its nodes."""
+    """A whole count on one thread by the bitboard search in a mode ('plain', 'memo', 'fewest' or
+    'bitboard' for the default choice), cube by cube as the engine runs it, with its nodes."""
     from ..backends.bitboard import SLICE, grow
 
     backend = BitboardBackend(None if mode == "bitboard" else mode)
@@ -142,8 +142,8 @@ SEARCH_CASES = (  # the dlx benchmark's boards, and a one-sided set (within minu
     ("iq-block-10", "symmetry"), ("pentomino-6x10", "symmetry"), ("pentomino-6x10", "none"),
     ("one-sided-pentomino-3x30", "symmetry"),
 )
-SEARCH_METHODS = ("bitboard:plain", "bitboard:memo", "bitboard (the default's choice)",
-                  "xcover covers_zdd (memo cache)")
+SEARCH_METHODS = ("bitboard:plain", "bitboard:memo", "bitboard:fewest",
+                  "bitboard (the default's choice)", "xcover covers_zdd (memo cache)")
 
 
 def run_search(cases=SEARCH_CASES, repeats: int = 3, results: Path | None = Path("results"),
