@@ -86,6 +86,22 @@ def check_card_encoding(encoding: str | None, default: str) -> str:
     return encoding
 
 
+@dataclass(frozen=True)
+class Regions:
+    """What a backtracker may know of a packing's geometry to drop dead ends early.
+
+    adjacent[i]: the items next to item i (cells sharing a face; none for a piece's item). Every
+    option's adjacent items are connected and every piece has at least `smallest` cells, a
+    multiple of `granule`; so a closed region of uncovered items (no uncovered item next to it
+    outside) is covered by whole options inside it, and one of fewer than `smallest` items or of
+    a number that is no multiple of `granule` has no cover.
+    """
+
+    adjacent: tuple[tuple[int, ...], ...]
+    smallest: int
+    granule: int
+
+
 @dataclass
 class CoverModel:
     """Exact cover with colours (Knuth's XCC); key i is option i (1 when chosen, 0 when not).
@@ -108,6 +124,7 @@ class CoverModel:
     # how many times each primary item is covered (None: once each, exact cover); an option
     # lists an item once per time it covers it (Knuth's MCC, exact cover with multiplicities)
     multiplicity: list[int] | None = None
+    regions: Regions | None = None  # a packing's geometry, for pruning (None: unknown)
 
     @property
     def coloured(self) -> bool:

@@ -214,6 +214,24 @@ class Lattice:
         """Whether a board symmetry (by its name) mirrors shapes."""
         raise NotImplementedError
 
+    def adjacent(self, cell: Cell) -> list[Cell]:
+        """The cells sharing a face with a cell (a unit step along one axis)."""
+        return [(*cell[:axis], cell[axis] + step, *cell[axis + 1:])
+                for axis in range(len(cell)) for step in (-1, 1)]
+
+    def connected(self, cells: Iterable[Cell]) -> bool:
+        """Whether a shape is one piece: every cell reached from any other through faces."""
+        left = set(cells)
+        if not left:
+            return True
+        reached = [left.pop()]
+        while reached:
+            for next_cell in self.adjacent(reached.pop()):
+                if next_cell in left:
+                    left.remove(next_cell)
+                    reached.append(next_cell)
+        return not left
+
     def cell_name(self, cell: Cell) -> str:
         """A cell as written in exported files: 'r2c3', 'l0r2c3'."""
         return "".join(f"{letter}{x}" for letter, x in zip(self.letters, cell))

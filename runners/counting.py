@@ -95,6 +95,8 @@ def run(
                 tally.values[i], tally.finished[i] = tuple(saved), True
             else:
                 pending.setdefault(work.token, []).append(i)
+        if work.sizes and work.token in pending:  # the largest first: no long cube left at the end
+            pending[work.token].sort(key=lambda i: -work.sizes[i])
     units = work_units(works)
     total = sum(sum(u) for u in units.values())
 

@@ -13,8 +13,10 @@ puzzle booklet) has pieces already placed (`placed`): every solution holds them 
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 
+from ..encoded import Regions
 from ..geometry import (
     CUBIC,
     SQUARE,
@@ -203,6 +205,21 @@ class ExactCover:
     labels: list[str]
     pieces: int = 0  # how many of the columns are pieces (the rest are cells)
     multiplicity: list[int] | None = None  # how often each column is covered (None: once)
+    regions: Regions | None = None  # cells next to cells, for pruning (None: a piece in parts)
+
+
+def regions(puzzle: PackingPuzzle, cell_column: dict[Cell, int]) -> Regions | None:
+    """The board's cells next to each cell and the sizes of the pieces (see Regions), or None
+    where some piece is in parts (then a closed region may be covered from outside)."""
+    lattice = puzzle.lattice
+    if not all(lattice.connected(p.cells) for p in puzzle.pieces):
+        return None
+    adjacent: list[tuple[int, ...]] = [()] * (len(puzzle.pieces) + len(cell_column))
+    for cell, column in cell_column.items():
+        adjacent[column] = tuple(sorted(cell_column[c] for c in lattice.adjacent(cell)
+                                        if c in cell_column))
+    sizes = [len(p.cells) for p in puzzle.pieces]
+    return Regions(tuple(adjacent), min(sizes), math.gcd(*sizes))
 
 
 def exact_cover(puzzle: PackingPuzzle, options: list) -> ExactCover:
@@ -220,7 +237,8 @@ def exact_cover(puzzle: PackingPuzzle, options: list) -> ExactCover:
         labels.append(placement_label(puzzle, p))
     counts = [p.count for p in puzzle.pieces]
     multiplicity = counts + [1] * len(cells) if any(n > 1 for n in counts) else None
-    return ExactCover(columns, rows, labels, len(puzzle.pieces), multiplicity)
+    return ExactCover(columns, rows, labels, len(puzzle.pieces), multiplicity,
+                      regions(puzzle, cell_column))
 
 
 def placement_label(puzzle: PackingPuzzle, placement: Placement) -> str:

@@ -104,4 +104,5 @@ def encode_cover(cover: ExactCover) -> CoverModel:
         fill_order=list(range(pieces, len(cover.columns))) + list(range(pieces)),
         title=f"exact cover, {len(cover.columns)} items, {len(cover.rows)} options",
         multiplicity=cover.multiplicity,
+        regions=cover.regions,
     )
