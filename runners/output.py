@@ -19,7 +19,6 @@ import tempfile
 import zipfile
 from dataclasses import dataclass
 from datetime import datetime, timezone
-from importlib import metadata
 from pathlib import Path
 
 from .models.errors import InputError
@@ -285,6 +284,8 @@ def json_line(obj: object) -> str:
 
 def versions() -> dict[str, str]:
     """The versions of Python and of the libraries a result depends on."""
+    from importlib import metadata
+
     found = {"python": platform.python_version()}
     for package in ("puzzlesat", "ortools", "python-sat", "numba"):
         try:

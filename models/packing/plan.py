@@ -19,7 +19,7 @@ Three conventions (the --modulo words of MODULI):
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from ..geometry import Cell, Transform
 from ..symmetry import IDENTITY, Group, burnside, orbit_representatives
@@ -37,9 +37,17 @@ class Symmetry:
     name: str
     move: Transform
     twin: tuple[int, ...]  # piece i becomes piece twin[i] (itself, unless the move mirrors)
+    # each cell's image, kept as first met: a plan maps thousands of placements' cells through
+    # the same few dozen (the count plan's Python time, results/dlx-bench.md)
+    images: dict = field(default_factory=dict, compare=False, repr=False)
 
     def placed(self, piece: int, cells) -> tuple[int, frozenset[Cell]]:
-        return self.twin[piece], frozenset(self.move(c) for c in cells)
+        images = self.images
+        try:
+            return self.twin[piece], frozenset([images[c] for c in cells])
+        except KeyError:
+            images.update((c, self.move(c)) for c in cells if c not in images)
+            return self.twin[piece], frozenset([images[c] for c in cells])
 
 
 def mirror_twins(puzzle: PackingPuzzle) -> tuple[int, ...] | None:
@@ -141,36 +149,46 @@ class Bundle:
 
 
 def fixed_options(options: list[Placement], symmetry: Symmetry,
-                  counts: tuple[int, ...] | None = None) -> list[Placement | Bundle]:
+                  counts: tuple[int, ...] | None = None,
+                  keys: list[tuple[int, frozenset[Cell]]] | None = None
+                  ) -> list[Placement | Bundle]:
     """The options of the exact cover whose solutions are those `symmetry` leaves unchanged:
     each placement with its images under the symmetry's powers, where they fit together (no
-    piece more often than it has copies, `counts`; once each when None)."""
-    known = {(p.piece, frozenset(p.cells)) for p in options}
+    piece more often than it has copies, `counts`; once each when None). `keys`: each option's
+    (piece, cells), where the caller has them already (one list for every symmetry)."""
+    if keys is None:
+        keys = placement_keys(options)
+    where = {key: k for k, key in enumerate(keys)}
+    image = [where.get(symmetry.placed(*key), -1) for key in keys]
     found: list[Placement | Bundle] = []
-    seen: set = set()
-    for p in options:
-        start = (p.piece, frozenset(p.cells))
-        if start in seen:
+    seen = [False] * len(options)
+    for start, p in enumerate(options):
+        if seen[start]:
             continue
         cycle = [start]
-        while True:
-            image = symmetry.placed(*cycle[-1])
-            if image == start or image not in known:
-                break
-            cycle.append(image)
-        seen.update(cycle)
-        if image != start:
+        step = image[start]
+        while step != start and step >= 0:
+            cycle.append(step)
+            step = image[step]
+        for k in cycle:
+            seen[k] = True
+        if step != start:  # an image off the options: no fixed solution holds this placement
             continue
         if len(cycle) == 1:
             found.append(p)
             continue
-        pieces = [piece for piece, _ in cycle]
-        cells = [c for _, covered in cycle for c in covered]
+        pieces = [keys[k][0] for k in cycle]
+        cells = [c for k in cycle for c in keys[k][1]]
         uses = Counter(pieces)
         if all(n <= (counts[i] if counts else 1) for i, n in uses.items()) and len(
                 set(cells)) == len(cells):
             found.append(Bundle(tuple(sorted(pieces)), tuple(sorted(cells))))
     return found
+
+
+def placement_keys(options: list[Placement]) -> list[tuple[int, frozenset[Cell]]]:
+    """Each placement as (piece, cells), the form a symmetry maps."""
+    return [(p.piece, frozenset(p.cells)) for p in options]
 
 
 def count_plan(puzzle: PackingPuzzle, modulo: str, min_cubes: int = 1) -> CountPlan:
@@ -201,9 +219,10 @@ def count_plan(puzzle: PackingPuzzle, modulo: str, min_cubes: int = 1) -> CountP
                                              -sum(size for _, size in orbits_of[i])))
         orbits = orbits_of[best]
         cubes, weights = [], []
+        index = cover_index(puzzle, options)
         for k, size in orbits:
             for cube in split_cubes(puzzle, options, [(k + 1,)],
-                                    max(1, min_cubes // len(orbits))):
+                                    max(1, min_cubes // len(orbits)), index):
                 cubes.append(cube)
                 weights.append(size)
         tasks = [CountTask("one placement per orbit", options, cubes, weights)]
@@ -213,8 +232,9 @@ def count_plan(puzzle: PackingPuzzle, modulo: str, min_cubes: int = 1) -> CountP
         tasks = [CountTask("all solutions", options, cubes, [1] * len(cubes))]
         reduced = None
     counts = tuple(p.count for p in puzzle.pieces)
+    keys = placement_keys(options)
     for symmetry in group[1:]:
-        fixed = fixed_options(options, symmetry, counts)
+        fixed = fixed_options(options, symmetry, counts, keys)
         tasks.append(CountTask(f"fixed by {symmetry.name}", fixed, [()], [1]))
     return CountPlan(modulo, symmetry_group(puzzle, modulo), tasks, reduced_by=reduced)
 
@@ -225,21 +245,39 @@ def symmetry_group(puzzle: PackingPuzzle, modulo: str = "symmetry") -> Group:
     return Group(tuple(s.name for s in puzzle_symmetries(puzzle, modulo)))
 
 
+@dataclass(frozen=True)
+class CoverIndex:
+    """The placements as bit masks of the board's cells (in fill order), and the placements
+    whose first cell is each cell: what splitting cubes reads."""
+
+    masks: list[int]
+    covering: dict[int, list[int]]
+    full: int
+
+
+def cover_index(puzzle: PackingPuzzle, options: list[Placement]) -> CoverIndex:
+    order = {cell: i for i, cell in enumerate(puzzle.cells)}
+    masks = []
+    covering: dict[int, list[int]] = {}
+    for k, p in enumerate(options):
+        at = [order[c] for c in p.cells]
+        masks.append(sum(1 << i for i in at))
+        covering.setdefault(min(at), []).append(k)
+    return CoverIndex(masks, covering, (1 << len(order)) - 1)
+
+
 def split_cubes(
-    puzzle: PackingPuzzle, options: list[Placement], cubes: list[Cube], at_least: int
+    puzzle: PackingPuzzle, options: list[Placement], cubes: list[Cube], at_least: int,
+    index: CoverIndex | None = None,
 ) -> list[Cube]:
-    """Split cubes by the placement covering the first empty cell until there are at least N.
+    """Split cubes by the placement covering the first empty cell until there are at least N
+    (`index`: the options' cover_index, where the caller splits several times).
 
     Every solution of a cube extends exactly one of its sub-cubes, so counts add up exactly.
     Cubes that cannot be extended are dropped (they have no solutions).
     """
-    order = {cell: i for i, cell in enumerate(puzzle.cells)}
-    masks = [sum(1 << order[c] for c in p.cells) for p in options]
-    covering: dict[int, list[int]] = {}
-    for k, p in enumerate(options):
-        first = min(order[c] for c in p.cells)
-        covering.setdefault(first, []).append(k)
-    full = (1 << len(order)) - 1
+    index = index or cover_index(puzzle, options)
+    masks, covering, full = index.masks, index.covering, index.full
     while len(cubes) < at_least:
         finer: list[Cube] = []
         grew = False

@@ -11,11 +11,14 @@ import argparse
 from pathlib import Path
 
 from .. import api, registry
+from ..lazy import lazy_module
 from ..models import mind_lock as ml
 from ..models.errors import InputError
-from ..pictures import gallery as galleries
-from ..pictures import play as pages
-from ..pictures.svg import Svg, write
+
+# the drawings load when a picture is made, not for every command's flags
+galleries = lazy_module("puzzlesat.pictures.gallery")
+pages = lazy_module("puzzlesat.pictures.play")
+svgs = lazy_module("puzzlesat.pictures.svg")
 
 PUZZLE_HELP = "a catalog name (see 'puzzlesat list') or the path of a puzzle file"
 
@@ -63,7 +66,7 @@ def load_puzzle(name: str, level: int | None):
     return api.load(name, level=level)
 
 
-def _drawings(puzzle, modulo: str, cap: int = 10**9) -> tuple[list[tuple[str, Svg]], int]:
+def _drawings(puzzle, modulo: str, cap: int = 10**9) -> tuple[list[tuple[str, svgs.Svg]], int]:
     """The first `cap` pictures the gallery of the puzzle holds, as (file name, drawing), and
     how many it holds (only those asked for are drawn: a 3D puzzle has thousands)."""
     shown = galleries.build_gallery(puzzle, modulo, cap=cap)
@@ -74,7 +77,7 @@ def run_draw(args: argparse.Namespace) -> int:
     puzzle = load_puzzle(args.puzzle, args.level)
     drawn = registry.part(puzzle.kind, "pictures")  # the family's pictures module
     if args.pieces:
-        write(drawn.pieces(puzzle), args.output)
+        svgs.write(drawn.pieces(puzzle), args.output)
         print(f"wrote the pieces of {puzzle.name} to {args.output}")
         return 0
     if args.start is not None:
@@ -82,7 +85,7 @@ def run_draw(args: argparse.Namespace) -> int:
             raise InputError(f"{puzzle.kind} puzzles draw no solution from a position",
                              field="--from")
         svg, title = drawn.draw_from(puzzle, args.start)
-        write(svg, args.output)
+        svgs.write(svg, args.output)
         print(f"wrote {title} to {args.output}")
         return 0
     drawings, total = _drawings(puzzle, args.modulo, 10**9 if args.all else args.solution)
@@ -90,14 +93,14 @@ def run_draw(args: argparse.Namespace) -> int:
         folder = Path(args.output)
         folder.mkdir(parents=True, exist_ok=True)
         for name, svg in drawings:
-            write(svg, str(folder / name))
+            svgs.write(svg, str(folder / name))
         print(f"wrote {len(drawings)} pictures of {puzzle.name} to {folder}/")
         return 0
     if not drawings:
         raise InputError(f"{puzzle.name} has no solution to draw (try --pieces)", field="PUZZLE")
     if args.solution > total:
         raise InputError(f"there are only {total} to draw", field="--solution")
-    write(drawings[args.solution - 1][1], args.output)
+    svgs.write(drawings[args.solution - 1][1], args.output)
     print(f"wrote picture {args.solution} of {total} of {puzzle.name} to {args.output}")
     return 0
 

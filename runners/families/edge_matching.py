@@ -20,6 +20,7 @@ from ..backends import reference_edge as reference
 from ..checkpoint import digest
 from ..counting import Runner, Tally
 from ..executors import Work
+from ..lazy import lazy_module
 from ..models.edge_matching import (
     EdgePuzzle,
     Placed,
@@ -46,13 +47,15 @@ from ..models.edge_matching.encode import (
     split_cubes,
 )
 from ..models.edge_matching.reader import edge_word, published_looks, published_solution_keys
-from ..models.edge_matching.tables import build_tables, grid_of_nodes, plan_cubes
 from ..models.encoded import check_card_encoding, to_dimacs, to_dlx
 from ..models.errors import InputError
 from ..models.symmetry import IDENTITY, Group, burnside
 from ..outcomes import Count, Solution, Verification
 from ..terminal import draw_edges
 from . import VERIFY_SOLVERS, Family, verify_backends
+
+# the edgecount tables (numpy) load when an edge-matching puzzle is first counted
+tables = lazy_module("puzzlesat.models.edge_matching.tables")
 
 # Boards up to this many cells (and the counts of grids a turn leaves unchanged) are counted in
 # one cube in this process: a 3x3 deck counts in 0.2 s, starting two worker processes takes
@@ -267,7 +270,7 @@ class EdgeMatching(Family):
                     "colours cannot say", field="modulo")
             return encode_cover(puzzle, 0, parity)
         if backend.takes == "tables":
-            return build_tables(puzzle, turns, parity=parity)
+            return tables.build_tables(puzzle, turns, parity=parity)
         if backend.takes == "cpsat":
             return encode_cpsat(puzzle, turns, parity, cpsat_model or DEFAULT_CPSAT_VARIANT)
         return encode_cnf(puzzle, check_card_encoding(encoding, DEFAULT_CARD_ENCODING), turns,
@@ -348,7 +351,7 @@ class EdgeMatching(Family):
     def _grid(self, puzzle, backend, model, values, options=None) -> list[Placed]:
         """A backend's values decoded to (tile index, rotation) per cell."""
         if backend.takes == "tables":
-            return grid_of_nodes(model, puzzle, values)
+            return tables.grid_of_nodes(model, puzzle, values)
         return grid_of(puzzle, options or self._options(puzzle, backend), values)
 
     # ---- counting
@@ -374,7 +377,7 @@ class EdgeMatching(Family):
                                 amo)
             weights = sizes = None
             if backend.takes == "tables":  # cubes on the first cells, corner orbits weighted
-                cubes, weights, sizes = plan_cubes(model, 1 if self._small(puzzle) else
+                cubes, weights, sizes = tables.plan_cubes(model, 1 if self._small(puzzle) else
                                                    runner.cubes_wanted(key, backend.cubes_per_job))
             elif k or self._small(puzzle):
                 cubes = [()]
@@ -584,7 +587,7 @@ class EdgeMatching(Family):
             raise InputError(f"must be a whole number of at least 1, not {n!r}",
                              field="sample_cubes")
         others = [resolve(name, self.kind, "count") for name in backends or ("xcover", "cpsat")]
-        model = build_tables(puzzle)
+        model = tables.build_tables(puzzle)
         depth = max(model.prefix, model.depths - 16)
         rng = np.random.default_rng(len(puzzle.tiles))
         picked: list[tuple[tuple[int, ...], int]] = []

@@ -20,8 +20,8 @@ from functools import cache
 from pathlib import Path
 
 from ..backends import Backend
-from ..backends.mind_lock_table import MindLockTable, TableQuery
 from ..counting import Runner
+from ..lazy import lazy_module
 from ..models import limits
 from ..models.encoded import to_dimacs
 from ..models.errors import InputError
@@ -44,10 +44,14 @@ from ..models.mind_lock import (
     unrank,
 )
 from ..models.mind_lock import table as tables
-from ..models.mind_lock.encode import PlanLayout, plan_cnf, plan_cpsat, slide_identities
 from ..outcomes import Count, Solution, Verification
 from ..planning import Plan, PlanError, deepen, plan_in_child
 from . import VERIFY_SOLVERS, Family
+
+# the table's backend needs the breadth-first engine (numba) and the encodings PySAT: both load
+# when a Mind Lock puzzle is first solved, never for the command line's flags or the catalog
+table_module = lazy_module("puzzlesat.backends.mind_lock_table")
+encodings = lazy_module("puzzlesat.models.mind_lock.encode")
 
 Say = Callable[[str], None]
 
@@ -80,7 +84,7 @@ MAX_STEPS = limits.MAX_PLAN_STEPS
 def replay(start: Position, solved: tuple[Position, ...], steps: int, values: list[int]) -> Plan:
     """Check a solver's plan move by move against the rules; the moves up to the first solved
     position."""
-    chosen, states = PlanLayout(steps).read(values)
+    chosen, states = encodings.PlanLayout(steps).read(values)
     goals = set(solved)
     position, moves, positions = start, [], []
     if position in goals:
@@ -115,7 +119,7 @@ def plan_by_search(puzzle: MindLockPuzzle, start: Position, backend: Backend,
     """
     if time_limit is not None and backend.takes == "cnf":
         return _search_in_worker(puzzle, start, backend, time_limit)
-    encode = plan_cpsat if backend.takes == "cpsat" else plan_cnf
+    encode = encodings.plan_cpsat if backend.takes == "cpsat" else encodings.plan_cnf
     return deepen(lambda steps: encode(start, puzzle.solved, steps),
                   lambda steps, values: replay(start, puzzle.solved, steps, values),
                   backend, time_limit, MAX_STEPS)
@@ -132,7 +136,7 @@ def plan_by_table(puzzle: MindLockPuzzle, start: Position, backend: Backend) -> 
     """An optimal plan read off God's-algorithm table (the MindLockTable backend)."""
     begin = time.perf_counter()
     try:
-        outcome = backend.solve(TableQuery(start, puzzle.solved))
+        outcome = backend.solve(table_module.TableQuery(start, puzzle.solved))
     except ValueError as error:  # a puzzle file whose solved positions do not reach the start
         raise InputError(f"no plan from {notation(start)}: {error}", field="start") from None
     moves = [MOVES[i] for i in outcome.values or []]
@@ -227,7 +231,7 @@ def check_rules(build: tables.Build, table: tables.Table) -> dict[str, bool]:
         if table.residue(number) != (3 if distance == tables.UNREACHED else distance % 3):
             checks["table_residues_match"] = False
     # on ranks through the move tables, just checked against the rules: fast for every position
-    for one, other in slide_identities():
+    for one, other in encodings.slide_identities():
         ends = []
         for word in (one, other):
             reached = list(range(POSITIONS))
@@ -262,7 +266,7 @@ class MindLock(Family):
     takes = ("cpsat", "cnf", "table")
     moduli = ("none",)
     options = ("start", "encoding")
-    own_backends = {"table": MindLockTable}
+    own_backends = {"table": lambda: table_module.MindLockTable()}
     export_formats = ("dimacs",)
 
     def summary(self, puzzle: MindLockPuzzle) -> str:
@@ -386,7 +390,7 @@ class MindLock(Family):
         position = self.start_position(puzzle, start)
         self.check_encoding(encoding)
         steps = check_steps(steps)
-        model = plan_cnf(position, puzzle.solved, steps)
+        model = encodings.plan_cnf(position, puzzle.solved, steps)
         header = [
             f"puzzlesat export of {puzzle.name}: {model.title}, from {notation(position)} "
             f"({hex_code(position)})",

@@ -19,27 +19,21 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 
-import numpy as np
-
-from .. import breadth_first as engine
 from ..backends import Backend
-from ..backends.sliding_table import (
-    SlidingTable,
-    bound,
-    degree,
-    goal_kernel,
-    kernel_data,
-    kernel_neighbours,
-    moves_kernel,
-)
 from ..counting import Runner
+from ..lazy import lazy_module
 from ..models.encoded import to_dimacs
 from ..models.errors import InputError
 from ..models.sliding import KIND, METRICS, Move, Position, SlidingPuzzle
-from ..models.sliding.encode import plan_cnf, plan_cpsat, read_plan
 from ..outcomes import Count, Solution, Verification
 from ..planning import Plan, PlanError, deepen, plan_in_child
 from . import VERIFY_SOLVERS, Family
+
+# the breadth-first engine and the move kernels (numba, numpy) and the encodings (PySAT) load
+# when a sliding puzzle is first solved, never for the command line's flags or the catalog
+engine = lazy_module("puzzlesat.breadth_first")
+tables = lazy_module("puzzlesat.backends.sliding_table")
+encodings = lazy_module("puzzlesat.models.sliding.encode")
 
 Say = Callable[[str], None]
 
@@ -69,17 +63,19 @@ def run_search(puzzle: SlidingPuzzle, memory: int | None = None, progress: bool 
                ) -> engine.Build:
     """God's algorithm: distances to the goal of every position in the start's (or the goal
     configuration's) component. Refused before it starts when its memory estimate is too big."""
-    data = kernel_data(puzzle)
-    most, _ = bound(puzzle)
+    data = tables.kernel_data(puzzle)
+    most, _ = tables.bound(puzzle)
     what = f"{puzzle.name} ({puzzle.metric} metric)"
     common = dict(what=what, memory=memory, progress=progress)
     if puzzle.goal.position is not None:
-        return engine.search(moves_kernel, data, [puzzle.code(puzzle.goal.position)], most,
-                             degree(puzzle), **common)
+        return engine.search(tables.moves_kernel, data, [puzzle.code(puzzle.goal.position)], most,
+                             tables.degree(puzzle), **common)
     if puzzle.goal.cells:
-        return engine.search(moves_kernel, data, [], most, degree(puzzle),
-                             component=puzzle.code(puzzle.start), goal=goal_kernel, **common)
-    return engine.search(moves_kernel, data, [puzzle.code(puzzle.start)], most, degree(puzzle),
+        return engine.search(tables.moves_kernel, data, [], most, tables.degree(puzzle),
+                             component=puzzle.code(puzzle.start), goal=tables.goal_kernel,
+                             **common)
+    return engine.search(tables.moves_kernel, data, [puzzle.code(puzzle.start)], most,
+                         tables.degree(puzzle),
                          **common)
 
 
@@ -196,7 +192,7 @@ def report(found: PuzzleTable) -> dict:
 
 def replay(puzzle: SlidingPuzzle, start: Position, steps: int, values: list[int]) -> Plan:
     """Check a solver's plan move by move against the rules (in Python)."""
-    states = read_plan(puzzle, steps, values)
+    states = encodings.read_plan(puzzle, steps, values)
     position, moves, positions = start, [], []
     if puzzle.is_goal(position):
         return Plan([], [], 0.0)
@@ -224,7 +220,7 @@ def plan_by_search(puzzle: SlidingPuzzle, start: Position, backend: Backend,
     if time_limit is not None and backend.takes == "cnf":
         return plan_in_child(plan_by_search, (puzzle, start, backend, None, most), time_limit,
                              "the sliding-block planner")
-    encode = plan_cpsat if backend.takes == "cpsat" else plan_cnf
+    encode = encodings.plan_cpsat if backend.takes == "cpsat" else encodings.plan_cnf
     return deepen(lambda steps: encode(puzzle, start, steps),
                   lambda steps, values: replay(puzzle, start, steps, values),
                   backend, time_limit, most)
@@ -250,7 +246,7 @@ class Sliding(Family):
     load_options = ("metric",)
     options = ("start", "memory")
     export_formats = ("dimacs",)
-    own_backends = {"table": SlidingTable}
+    own_backends = {"table": lambda: tables.SlidingTable()}
 
     def summary(self, puzzle: SlidingPuzzle) -> str:
         return (f"sliding blocks, {len(puzzle.cells)} cells, {puzzle.pieces()} pieces, "
@@ -354,7 +350,7 @@ class Sliding(Family):
         if steps is None:
             raise InputError("required for sliding-block: the plan length bound k",
                              field="steps")
-        model = plan_cnf(puzzle, position, steps)
+        model = encodings.plan_cnf(puzzle, position, steps)
         header = [f"puzzlesat export of {puzzle.name}: {model.title}",
                   "a model of this CNF is a plan; the first keys are the placements after "
                   "each move"]
@@ -445,6 +441,8 @@ def chosen_positions(found: PuzzleTable, sample: int, seed: int, within: int = P
                      ) -> list[tuple[str, Position]]:
     """Positions verify plans: `sample` in all, 1 to `within` moves from the goal; the
     farthest such first (half, rounded up), then random ones drawn with `seed`."""
+    import numpy as np
+
     puzzle, build = found.puzzle, found.build
     if not sample:
         return []
@@ -479,17 +477,19 @@ def check_kernel(found: PuzzleTable, positions: list[Position], seed: int) -> di
     random reachable ones, each move undone by a move; the table's distances consistent (a
     neighbour at most one move farther or nearer, one nearer unless at the goal) on the
     positions given and 10 random ones."""
+    import numpy as np
+
     puzzle, build = found.puzzle, found.build
     rng = random.Random(seed)
     codes = build.keys if build.keys is not None else np.arange(build.positions)
     drawn = [puzzle.decode(int(codes[rng.randrange(build.positions)])) for _ in range(200)]
     checks = {"kernel_moves_equal_the_rules": True, "every_move_undone": True,
               "distances_consistent": True, "hardest_at_gods_number": True}
-    data = kernel_data(puzzle)
+    data = tables.kernel_data(puzzle)
     for position in list(positions) + drawn:
         code = puzzle.code(position)
         rules = sorted({puzzle.code(p) for _, p in puzzle.neighbours(position)})
-        if sorted(set(kernel_neighbours(puzzle, code, data))) != rules:
+        if sorted(set(tables.kernel_neighbours(puzzle, code, data))) != rules:
             checks["kernel_moves_equal_the_rules"] = False
         for _, after in puzzle.neighbours(position):
             if position not in {p for _, p in puzzle.neighbours(after)}:
