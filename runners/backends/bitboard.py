@@ -233,6 +233,7 @@ def _search(
     reach,
     fewest_levels,
     listed,
+    begun,
     members,
     member_start,
     member_end,
@@ -257,7 +258,7 @@ def _search(
     d = depth[0]
     steps = 0
     size = memo.shape[0] // 4
-    mask = size - 1
+    mask = size // 2 - 1  # buckets of two entries
     while d >= 0:
         if steps >= budget:
             depth[0] = d
@@ -269,10 +270,8 @@ def _search(
             if size and 0 < d < memo_depth:  # level 0 is the cube's own start: never met again
                 w0 = stack_low[d]
                 w1 = stack_high[d]
-                h = 4 * _slot(w0, w1, mask)
-                memo[h] = w0  # the latest sub-problem replaces an older one
-                memo[h + 1] = w1
-                memo[h + 2] = found
+                _store(memo, 8 * _slot(w0, w1, mask), w0, w1, found,
+                       tally[0] + steps - begun[d])
                 tally[2] += 1
             d -= 1
             if d >= 0:
@@ -309,15 +308,20 @@ def _search(
         else:
             b = trailing_zeros(~n0 & (n0 + 1))
         if size and d + 1 < memo_depth:
-            h = 4 * _slot(n0, n1, mask)
-            if memo[h] == n0 and memo[h + 1] == n1:
+            h = 8 * _slot(n0, n1, mask)
+            if memo[h + 1] == n1 and memo[h] == n0:
                 below[d] += memo[h + 2]
+                tally[1] += 1
+                continue
+            if memo[h + 5] == n1 and memo[h + 4] == n0:
+                below[d] += memo[h + 6]
                 tally[1] += 1
                 continue
         d += 1
         stack_low[d] = n0
         stack_high[d] = n1
         below[d] = 0
+        begun[d] = tally[0] + steps
         u = -1
         if d < fewest_levels:
             u = _fewest(n0, n1, choose_low, choose_high, members, member_start, member_end, low,
@@ -335,16 +339,37 @@ def _search(
     return True
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _store(memo, at, w0, w1, found, work):  # pragma: no cover - compiled
+    """Keep a sub-problem's count in the bucket of two entries at `at`: in its own entry or an
+    empty one, else in place of the entry that took less work to count (the work, nodes, is
+    kept in an entry's fourth word). Large sub-problems stay, small ones come and go, as a chess
+    engine's transposition table keeps deep entries."""
+    k = at
+    if memo[at] == w0 and memo[at + 1] == w1:
+        k = at
+    elif memo[at + 4] == w0 and memo[at + 5] == w1:
+        k = at + 4
+    elif memo[at] == -1:
+        k = at
+    elif memo[at + 4] == -1:
+        k = at + 4
+    elif memo[at + 7] < memo[at + 3]:
+        k = at + 4
+    memo[k] = w0
+    memo[k + 1] = w1
+    memo[k + 2] = found
+    memo[k + 3] = work
+
+
 @njit(cache=True, nogil=True)
 def _rehash(old, new):  # pragma: no cover - compiled
-    """Copy a memo's entries into a larger table (a collision keeps the later one)."""
-    mask = new.shape[0] // 4 - 1
+    """Copy a memo's entries into a larger table."""
+    mask = new.shape[0] // 8 - 1
     for h in range(0, old.shape[0], 4):
         if old[h] != -1:
-            k = 4 * _slot(old[h], old[h + 1], mask)
-            new[k] = old[h]
-            new[k + 1] = old[h + 1]
-            new[k + 2] = old[h + 2]
+            _store(new, 8 * _slot(old[h], old[h + 1], mask), old[h], old[h + 1], old[h + 2],
+                   old[h + 3])
 
 
 @njit(cache=True, nogil=True)
@@ -549,15 +574,16 @@ def add_regions(board: Board, model: CoverModel) -> None:
 class Memo:
     """Counts of sub-problems already searched, keyed by the items they leave uncovered.
 
-    A table of `size` entries (a power of two); a new entry replaces whatever sat in its slot,
-    so memory stays bounded and a miss only costs a search. Valid for one Board: the count of a
+    A table of `size` entries (a power of two) in buckets of two; a new entry takes the place
+    of the one of its bucket that took less work to count, so memory stays bounded, large
+    sub-problems stay, and a miss only costs a search. Valid for one Board: the count of a
     covered state depends on the options, never on how the state was reached, so one Memo
     serves every cube counted against that Board.
     """
 
     def __init__(self, size: int) -> None:
         # per entry: covered items (two words; -1: empty, a state never has bit 63), its count,
-        # and a spare word so that an entry is one aligned 32-byte read
+        # and the nodes its count took; a bucket is one 64-byte line
         self.table = np.full(4 * size, -1, dtype=np.int64)
 
 
@@ -584,6 +610,7 @@ class Search:
         self.depth = np.zeros(1, dtype=np.int64)
         self.picked = np.full(levels, -1, dtype=np.int64)
         self.listed = np.zeros(levels, dtype=np.int64)  # levels branching on `members`
+        self.begun = np.zeros(levels, dtype=np.int64)  # nodes counted when each level began
         # nodes, memo hits, memo stores, options dropped for closing off a region
         self.tally = np.zeros(4, dtype=np.int64)
         self.found = 0
@@ -684,6 +711,7 @@ class Search:
             b.reach,
             self.fewest_levels,
             self.listed,
+            self.begun,
             b.members,
             b.member_start,
             b.member_end,
