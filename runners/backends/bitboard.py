@@ -48,10 +48,13 @@ def _memo_entries() -> int:
 MEMO_ENTRIES = _memo_entries()
 MEMO_FIRST = 1 << 14  # a memo starts with 512 KiB and grows fourfold while it fills
 # The default memoises a cube whose search tree Knuth's estimator puts above this many nodes:
-# the memo's hash look-up per node costs more than it saves on small trees (results/
-# bitboard-search.md: the 6x10 --modulo symmetry, 2.5 M nodes in 37 cubes, 10% slower with it;
-# the 6x10 --modulo none, 26 M nodes, twice as fast; the one-sided 5x18, 4 times fewer nodes).
-MEMO_FROM_NODES = 1_000_000
+# on small trees the memo's table and its look-up per node cost more than they save
+# (results/bitboard-search.md, with buckets of two and dead regions dropped: the 8x8 centre hole
+# --modulo symmetry, cubes estimated at 40-80 k nodes: 0.22 s plain against 0.30 s memoised;
+# IQ Block 10, cubes of 60 k (median) to 6 M: 0.92 s against 0.65 s; the 6x10, 320 k (median)
+# to 2.4 M: 0.83 s against 0.59 s. The one-sided 3x30's cubes, 5-70 k, gain from it (0.48 s
+# against 0.29 s) where the 8x8's lose: below this size the estimate does not tell them apart.
+MEMO_FROM_NODES = 100_000
 # A region of uncovered cells next to a placed piece is grown to REACH times the smallest piece's
 # cells before it is taken as coverable; a closed one too small or of the wrong size is a dead
 # end (one-sided 5x18: 2.6 times fewer nodes, 1.5 times faster).
@@ -734,9 +737,12 @@ def warm_up() -> float:
     """Compile the search (or load numba's cache) on a tiny cover; the seconds this took."""
     start = time.perf_counter()
     tiny = CoverModel(["a", "b"], 2, [(0,), (1,), (0, 1)])
-    search = Search(board_of(tiny), ())
-    search.run(SLICE)
-    assert search.found == 2
+    board = board_of(tiny)
+    for fewest in (False, True):  # every compiled function: both orders, the memo, estimates
+        search = Search(board, (), Memo(MEMO_FIRST), fewest=fewest)
+        search.run(SLICE)
+        assert search.found == 2 and search.estimate(1) >= 1
+    _rehash(Memo(2).table, Memo(4).table)
     return time.perf_counter() - start
 
 
