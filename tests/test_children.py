@@ -122,6 +122,10 @@ if __name__ == "__main__":
 """
 
 
+def _default_sigint() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def launch(how: str, tmp_path: Path, script: str = LONG) -> subprocess.Popen:
     command = [sys.executable]
     stdin = None
@@ -134,9 +138,11 @@ def launch(how: str, tmp_path: Path, script: str = LONG) -> subprocess.Popen:
         stdin = subprocess.PIPE
     else:
         command += ["-c", script]
+    # Ctrl-C as a terminal gives it: a program started with SIGINT ignored (by `nohup cmd &` in
+    # a shell without job control, as a CI script may be) keeps it ignored, as POSIX says
     process = subprocess.Popen(command, stdin=stdin, stdout=subprocess.PIPE,
                                stderr=subprocess.PIPE, text=True, start_new_session=True,
-                               cwd=tmp_path)
+                               cwd=tmp_path, preexec_fn=_default_sigint)
     if stdin:
         process.stdin.write(script)
         process.stdin.close()
