@@ -36,20 +36,12 @@ from pathlib import Path
 
 import numpy as np
 
+from . import compiled
 from .models.errors import InputError
 from .table_cache import CacheReport, CorruptTable, cache_folder, cached, write_atomic
 
-try:  # the compiled search; the same functions run as Python without numba
-    import numba
-
-    njit = numba.njit(cache=True, nogil=True)
-    COMPILED = True
-except ImportError:  # pragma: no cover - numba is in the test extra
-    numba = None
-    COMPILED = False
-
-    def njit(function):
-        return function
+njit = compiled.njit(cache=True, nogil=True)  # the same functions run as Python without numba
+COMPILED = compiled.COMPILED
 
 EMPTY_KEY = np.uint64(2**64 - 1)
 UNREACHED = 3

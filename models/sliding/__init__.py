@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 from math import comb
 
 from ..errors import InputError
+from ..geometry import SQUARE
 
 KIND = "sliding-block"
 METRICS = {
@@ -372,13 +373,5 @@ def normal_shape(cells: Sequence[tuple[int, int]]) -> tuple[tuple[int, int], ...
 
 
 def connected(cells: Sequence[tuple[int, int]]) -> bool:
-    left = set(cells)
-    stack = [next(iter(left))]
-    left.discard(stack[0])
-    while stack:
-        r, c = stack.pop()
-        for dr, dc in DIRECTIONS:
-            if (r + dr, c + dc) in left:
-                left.discard((r + dr, c + dc))
-                stack.append((r + dr, c + dc))
-    return not left
+    """Whether a piece is one piece: its cells reached from one another through sides."""
+    return SQUARE.connected(cells)

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from ..compiled import COMPILED, njit, trailing_zeros
 from ..models.encoded import CoverModel
 from ..models.errors import InputError
 from . import STOP, Backend, Cube, Interrupted, Outcome, Values
@@ -63,20 +64,6 @@ MEMO_PROBE_PATHS = 200  # paths of that estimate (about a millisecond)
 # random paths per cube for its weight: on the 6x10 (37 cubes) 64 paths correlate 0.50 with the
 # nodes, 1,000 0.84, 5,000 0.92 (13 ms a cube)
 ESTIMATE_PATHS = 4000
-
-try:  # pragma: no cover - which branch runs depends on the machine
-    from numba import njit
-    from numba.cpython.unsafe.numbers import trailing_zeros
-
-    COMPILED = True
-except ImportError:  # pragma: no cover
-    COMPILED = False
-
-    def njit(*args, **kwargs):
-        return lambda f: f
-
-    def trailing_zeros(x):
-        return (x & -x).bit_length() - 1
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -394,34 +381,16 @@ def _probe(low, high, start, end, full_low, full_high, step, copies_low, copies_
                 b = trailing_zeros(~a0 & (a0 + 1))
             k = 0
             for i in range(start[b], end[b]):
-                if (low[i] & a0) != 0 or (high[i] & a1) != 0:
-                    continue
-                if step[i]:
-                    c = copies_low[i] if copies_low[i] else copies_high[i]
-                    w = a0 if copies_low[i] else a1
-                    first = c & -c
-                    more = (((w & c) + first) << step[i]) - first
-                    if (w & c) == c or (more & ~c) != 0:
-                        continue
-                fits[k] = i
-                k += 1
+                fitting, _, _ = _place(i, a0, a1, low, high, step, copies_low, copies_high)
+                if fitting:
+                    fits[k] = i
+                    k += 1
             if k == 0:
                 break
             weight *= k
             estimate += weight
-            i = fits[np.random.randint(k)]
-            n0 = a0 | low[i]
-            n1 = a1 | high[i]
-            if step[i]:
-                c = copies_low[i] if copies_low[i] else copies_high[i]
-                w = a0 if copies_low[i] else a1
-                first = c & -c
-                more = (((w & c) + first) << step[i]) - first
-                if copies_low[i]:
-                    n0 |= more
-                else:
-                    n1 |= more
-            a0, a1 = n0, n1
+            _, a0, a1 = _place(fits[np.random.randint(k)], a0, a1, low, high, step, copies_low,
+                               copies_high)
         total += estimate
     return total / samples
 

@@ -20,20 +20,11 @@ from collections.abc import Iterator
 
 import numpy as np
 
+from ..compiled import COMPILED, njit
 from ..models.edge_matching.tables import EdgeTables, candidates_at
 from . import STOP, Backend, Cube, Interrupted, Outcome, Values
 
 SLICE = 1_000_000  # nodes between two looks at the clock (0.02-0.1 s)
-
-try:  # pragma: no cover - which branch runs depends on the machine
-    from numba import njit
-
-    COMPILED = True
-except ImportError:  # pragma: no cover
-    COMPILED = False
-
-    def njit(*args, **kwargs):
-        return lambda f: f
 
 
 @njit(cache=True, nogil=True)
