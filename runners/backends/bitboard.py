@@ -49,12 +49,11 @@ def _memo_entries() -> int:
 MEMO_ENTRIES = _memo_entries()
 MEMO_FIRST = 1 << 14  # a memo starts with 512 KiB and grows fourfold while it fills
 # The default memoises a cube whose search tree Knuth's estimator puts above this many nodes:
-# on small trees the memo's table and its look-up per node cost more than they save
-# (results/bitboard-search.md, with buckets of two and dead regions dropped: the 8x8 centre hole
-# --modulo symmetry, cubes estimated at 40-80 k nodes: 0.22 s plain against 0.30 s memoised;
-# IQ Block 10, cubes of 60 k (median) to 6 M: 0.92 s against 0.65 s; the 6x10, 320 k (median)
-# to 2.4 M: 0.83 s against 0.59 s. The one-sided 3x30's cubes, 5-70 k, gain from it (0.48 s
-# against 0.29 s) where the 8x8's lose: below this size the estimate does not tell them apart.
+# on small trees the memo's table and its look-up per node cost about what they save
+# (results/bitboard-search.md, quiet machine, buckets of two and dead regions: the 8x8 centre hole
+# --modulo symmetry, cubes estimated at 40-80 k nodes, 0.21 s plain against 0.20 s memoised;
+# IQ Block 10, cubes of 60 k (median) to 6 M, 0.91 s against 0.66 s; the 6x10, 320 k (median)
+# to 2.4 M, 0.76 s against 0.67 s; the one-sided 3x30, 5-70 k, 0.41 s against 0.34 s).
 MEMO_FROM_NODES = 100_000
 # A region of uncovered cells next to a placed piece is grown to REACH times the smallest piece's
 # cells before it is taken as coverable; a closed one too small or of the wrong size is a dead
