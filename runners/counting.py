@@ -145,11 +145,18 @@ def progress_bar(what: str, show: bool | Progress | None):
         return
     from tqdm import tqdm
 
-    # tqdm estimates the time left from the cubes' pace
-    bar = tqdm(total=0, desc=what, unit="", file=sys.stderr, leave=False, disable=None,
-               bar_format="{desc}: {percentage:3.0f}%|{bar}| {elapsed}<{remaining}{postfix}")
+    bar = None
 
     def update(done: int, total: int, found: int) -> None:
+        nonlocal bar
+        if bar is None:
+            # the work a checkpoint already holds is where the bar starts, not progress made at
+            # this run's pace: the time left is (work left) / (work done by this run / its time),
+            # averaged over the whole run (smoothing 0), as cubes finish in uneven bursts
+            bar = tqdm(total=total, initial=done, desc=what, unit="", file=sys.stderr,
+                       leave=False, disable=None, smoothing=0,
+                       bar_format="{desc}: {percentage:3.0f}%|{bar}| {elapsed}<{remaining}"
+                                  "{postfix}")
         if bar.total != total:
             bar.total = total
         bar.update(done - bar.n)
@@ -158,7 +165,8 @@ def progress_bar(what: str, show: bool | Progress | None):
     try:
         yield update
     finally:
-        bar.close()
+        if bar is not None:
+            bar.close()
 
 
 @dataclass

@@ -109,6 +109,27 @@ def test_a_count_killed_and_resumed_from_its_checkpoint_gives_the_full_count(tmp
     assert checkpoint.read_text().count("\n") - 1 > done_before
 
 
+def test_the_time_left_after_resuming_counts_only_this_runs_pace(monkeypatch):
+    """Regression: resumed with 16 % of the work in its checkpoint, the bar said 53 s were left
+    of a count taking two hours, taking the checkpoint's cubes for progress made in 10 s."""
+    import io
+
+    import tqdm.std
+
+    from puzzlesat.counting import progress_bar
+
+    now = [1000.0]
+    monkeypatch.setattr(tqdm.std, "time", lambda: now[0])
+    screen = type("Screen", (io.StringIO,), {"isatty": lambda self: True})()
+    monkeypatch.setattr(sys, "stderr", screen)
+    with progress_bar("bitboard", True) as update:
+        update(16_000, 100_000, 984_038)  # what the checkpoint holds
+        now[0] += 600.0
+        update(20_000, 100_000, 1_100_000)  # 4 % in 10 minutes: the 80 % left take 200
+        shown = screen.getvalue().rsplit("\r", 1)[-1]
+    assert "20%" in shown and "10:00<3:20:00" in shown, shown
+
+
 def test_a_checkpoint_of_other_work_is_refused(tmp_path):
     checkpoint = tmp_path / "count.jsonl"
     puzzle = puzzlesat.load("iq-block-8")
