@@ -108,3 +108,11 @@ def test_list_shows_the_catalog():
     assert result.returncode == 0
     for name in ("iq-block-8", "iq-block-10", "pentomino-6x10", "pentomino-8x8-centre-hole"):
         assert name in result.stdout
+
+
+def test_python_dash_m_puzzlesat_is_the_command_line():
+    """Regression: `python -m puzzlesat` printed nothing and exited 0 (no __main__ module)."""
+    result = subprocess.run([sys.executable, "-m", "puzzlesat", "list"], capture_output=True,
+                            text=True, timeout=120)
+    assert result.returncode == 0, result.stderr
+    assert "pentomino-6x10" in result.stdout

@@ -237,9 +237,12 @@ def count_ours(name: str, modulo: str, jobs: int) -> tuple[int, int | None]:
 
 
 def whole_process(args: list[str]) -> tuple[int, int | None]:
-    """A whole `puzzlesat count` process, as a user runs it (start-up and imports included)."""
+    """A whole `puzzlesat count` process, as a user runs it (start-up and imports included),
+    with Python's bytecode cache on as an install leaves it, even where this shell turned it off
+    (PYTHONDONTWRITEBYTECODE: every import then compiles its source again, 0.1 s a process)."""
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
     out = subprocess.run([sys.executable, "-m", "puzzlesat.cli", "count", *args, "--json"],
-                         capture_output=True, text=True, check=True)
+                         capture_output=True, text=True, check=True, env=env)
     found = json.loads(out.stdout)
     return found["solutions"], found["classes"]
 
@@ -393,7 +396,8 @@ def write(rows: list[Row], folder: Path, repeats: int, jobs: int) -> None:
         f"Medians of {repeats} runs. In-process rows time the whole work of a count (plan, "
         f"encoding, every cube): the anchor on one thread, ours through `puzzlesat.count` with "
         f"{jobs} jobs (the bitboard search on threads). Whole-process rows time `puzzlesat count "
-        "... --json` as a user runs it, start-up and imports included: the anchor with "
+        "... --json` as a user runs it, start-up and imports included (Python's bytecode "
+        "cache on, as an install leaves it): the anchor with "
         f"`--backend xcover --jobs 1`, ours with the default backend and `--jobs {jobs}`. Ratio "
         "= median / the anchor's median of the same kind, from the same run. Compile costs "
         "are measured apart, in fresh processes, and never inside a timed run. dlx1: Knuth's "

@@ -1,0 +1,6 @@
+"""`python -m puzzlesat`: the same command line as `puzzlesat`."""
+
+from .cli import main
+
+if __name__ == "__main__":
+    raise SystemExit(main())
