@@ -130,6 +130,16 @@ def test_the_time_left_after_resuming_counts_only_this_runs_pace(monkeypatch):
     assert "20%" in shown and "10:00<3:20:00" in shown, shown
 
 
+def test_a_count_showing_its_time_left_reports_in_small_steps():
+    """Regression: the one-sided 9x10 (about 700 cubes) went out in 32 chunks, so its checkpoint
+    and time left first moved after 24 minutes. Where cubes are sized, chunks are few cubes."""
+    steps = []
+    found = puzzlesat.count("pentomino-6x10", modulo="symmetry", jobs=64,
+                            progress=lambda done, total, solutions: steps.append(done))
+    assert found.details["classes"] == 2339  # published
+    assert len(steps) > 200 and steps == sorted(steps)  # 36 reports before
+
+
 def test_a_checkpoint_of_other_work_is_refused(tmp_path):
     checkpoint = tmp_path / "count.jsonl"
     puzzle = puzzlesat.load("iq-block-8")
