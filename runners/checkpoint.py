@@ -1,9 +1,11 @@
 """Checkpoints: each finished cube's count, appended durably, so a count survives a crash.
 
 The file holds JSON lines: a header naming what is counted (the puzzle, its options, the
-backend, the cubes), then one line per finished cube. Each line is flushed and fsynced before the
-count goes on. Run again with the same file, only the cubes not in it are counted. A torn last
-line (the process killed mid-write) is ignored; a file written for other work is refused.
+backend, the cubes), then one line per finished cube: its numbers, and the seconds it took on its
+worker (how long N workers would take follows from those: `makespan`). Each line is flushed and
+fsynced before the count goes on. Run again with the same file, only the cubes not in it are
+counted. A torn last line (the process killed mid-write) is ignored; a file written for other
+work is refused.
 """
 
 from __future__ import annotations
@@ -47,6 +49,7 @@ class Checkpoint:
         self.path = Path(path)
         self.key = key
         self.done: dict[tuple[str, int], list[int]] = {}
+        self.seconds: dict[tuple[str, int], float] = {}  # absent from files written before
         self._file = None
         self._read()
 
@@ -82,6 +85,8 @@ class Checkpoint:
                     )
                 continue
             self.done[(entry["work"], entry["cube"])] = entry["values"]
+            if isinstance(entry.get("seconds"), (int, float)):
+                self.seconds[(entry["work"], entry["cube"])] = float(entry["seconds"])
         if not complete and lines:
             self._truncate_torn()
 
@@ -112,17 +117,38 @@ class Checkpoint:
         out.flush()
         os.fsync(out.fileno())
 
-    def record(self, work: str, cubes: list[int], values: list[list[int]]) -> None:
-        """Append finished cubes (their index within the work, and their numbers)."""
-        entries = [{"work": work, "cube": i, "values": list(v)} for i, v in zip(cubes, values)]
-        for entry in entries:
+    def record(self, work: str, cubes: list[int], values: list[list[int]],
+               seconds: list[float | None] | None = None) -> None:
+        """Append finished cubes (their index within the work, their numbers, and the seconds
+        each took where known)."""
+        seconds = seconds or [None] * len(cubes)
+        entries = [{"work": work, "cube": i, "values": list(v)}
+                   | ({} if s is None else {"seconds": round(s, 3)})
+                   for i, v, s in zip(cubes, values, seconds)]
+        for entry, s in zip(entries, seconds):
             self.done[(work, entry["cube"])] = entry["values"]
+            if s is not None:
+                self.seconds[(work, entry["cube"])] = s
         self._write(entries)
 
     def close(self) -> None:
         if self._file is not None:
             self._file.close()
             self._file = None
+
+
+def makespan(seconds: list[float], workers: int) -> float:
+    """How long `workers` workers take on cubes of these durations, handed out the largest first
+    to the worker free first (as counting does where it estimates the cubes' sizes): at least
+    the larger of sum/workers and the longest cube, at most sum/workers plus the longest cube."""
+    if workers < 1:
+        raise ValueError(f"workers must be at least 1, not {workers}")
+    import heapq
+
+    free = [0.0] * workers
+    for duration in sorted(seconds, reverse=True):
+        heapq.heapreplace(free, free[0] + duration)
+    return max(free)
 
 
 def recorded_split(path: str | Path, key: dict[str, object]) -> int | None:

@@ -57,11 +57,13 @@ def work_units(works: list[Work]) -> dict[str, list[int]]:
 
 @dataclass
 class Tally:
-    """Each cube's numbers (None where not counted) and whether it finished."""
+    """Each cube's numbers (None where not counted), whether it finished, and the seconds it
+    took on its worker (None where a checkpoint written before they were kept gave it)."""
 
     work: Work
     values: list[Values | None]
     finished: list[bool]
+    seconds: list[float | None]
 
     def total(self, index: int = 0) -> int:
         """The weighted sum of one number over the cubes counted (a lower bound if not all)."""
@@ -85,7 +87,8 @@ def run(
 
     Cubes already in the checkpoint are taken from it; each cube that finishes is appended.
     """
-    tallies = {w.token: Tally(w, [None] * len(w.cubes), [False] * len(w.cubes)) for w in works}
+    tallies = {w.token: Tally(w, [None] * len(w.cubes), [False] * len(w.cubes),
+                              [None] * len(w.cubes)) for w in works}
     pending: dict[str, list[int]] = {}
     for work in works:
         tally = tallies[work.token]
@@ -93,6 +96,7 @@ def run(
             saved = checkpoint.done.get((work.label, i)) if checkpoint else None
             if saved is not None:
                 tally.values[i], tally.finished[i] = tuple(saved), True
+                tally.seconds[i] = checkpoint.seconds.get((work.label, i))
             else:
                 pending.setdefault(work.token, []).append(i)
         if work.sizes and work.token in pending:  # the largest first: no long cube left at the end
@@ -112,13 +116,14 @@ def run(
         nonlocal done
         tally = tallies[work.token]
         finished = []
-        for i, (values, ok) in zip(indexes, results):
-            tally.values[i], tally.finished[i] = tuple(values), ok
+        for i, (values, ok, seconds) in zip(indexes, results):
+            tally.values[i], tally.finished[i], tally.seconds[i] = tuple(values), ok, seconds
             if ok:
                 finished.append(i)
                 done += units[work.token][i]
         if checkpoint and finished:
-            checkpoint.record(work.label, finished, [tally.values[i] for i in finished])
+            checkpoint.record(work.label, finished, [tally.values[i] for i in finished],
+                              [tally.seconds[i] for i in finished])
         if progress:
             progress(done, total, shown())
 

@@ -22,7 +22,8 @@ from .backends import STOP, Cube, Interrupted, Values
 from .children import Pool, interruptible
 from .models.errors import InputError
 
-Result = tuple[Values, bool]  # a cube's numbers and whether it finished
+# a cube's numbers, whether it finished, and the seconds it took on its worker (wall clock)
+Result = tuple[Values, bool, float]
 Record = Callable[["Work", list[int], list[Result]], None]  # (work, cube indexes, results)
 
 # Chunks per process: small enough to balance uneven cubes and checkpoint often, large enough
@@ -97,7 +98,19 @@ def run_chunk(
 ) -> list[Result]:
     """Count a chunk of cubes (in whatever process runs it)."""
     backend, state = _state(backend_name, token, payload)
-    return [backend.count_cube(state, cube, deadline) for cube in cubes]
+    return [counted(backend, state, cube, deadline) for cube in cubes]
+
+
+def counted(backend, state: object, cube: Cube, deadline: float | None) -> Result:
+    """One cube counted, with the seconds it took (what a longer count's plan is made of: how
+    long N workers would take follows from these)."""
+    start = time.perf_counter()
+    try:
+        values, finished = backend.count_cube(state, cube, deadline)
+    except Interrupted as stopped:
+        stopped.seconds = time.perf_counter() - start
+        raise
+    return values, finished, time.perf_counter() - start
 
 
 def _serve_chunks(payloads: dict[str, tuple[str, object]]) -> Callable:
@@ -147,9 +160,9 @@ def run_in_process(
         backend, state = _state(work.backend, work.token, work.payload)
         for i in indexes:
             try:
-                result = backend.count_cube(state, work.cubes[i], deadline)
+                result = counted(backend, state, work.cubes[i], deadline)
             except Interrupted as stopped:
-                record(work, [i], [(stopped.found, False)])
+                record(work, [i], [(stopped.found, False, stopped.seconds)])
                 raise KeyboardInterrupt from None
             record(work, [i], [result])
     _thread_states().clear()

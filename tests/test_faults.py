@@ -157,6 +157,20 @@ def test_a_checkpoint_of_other_work_is_refused(tmp_path):
     assert result.stderr.count("\n") == 1 and "written for other work" in result.stderr
 
 
+def test_a_checkpoint_keeps_each_cubes_seconds_and_n_workers_follow(tmp_path):
+    from puzzlesat.checkpoint import Checkpoint, makespan
+
+    path = tmp_path / "count.jsonl"
+    found = puzzlesat.count("pentomino-6x10", modulo="symmetry", jobs=2, checkpoint=str(path))
+    assert found.details["classes"] == 2339  # published
+    header, *lines = [json.loads(line) for line in path.read_text().splitlines()]
+    assert lines and all(line["seconds"] >= 0 for line in lines)
+    seconds = list(Checkpoint(path, header["key"]).seconds.values())
+    assert len(seconds) == len(lines)
+    one, two = makespan(seconds, 1), makespan(seconds, 2)
+    assert one == pytest.approx(sum(seconds)) and max(seconds) <= two <= one
+
+
 def test_jobs_beyond_the_cores_are_capped_with_a_note():
     begin = time.perf_counter()
     result = subprocess.run([*COMMAND, "count", "iq-block-8", "--jobs", "64"],

@@ -286,3 +286,17 @@ EDGE_BACKENDS = ("cpsat", "pysat:cadical195", "xcover", "reference")
 def test_every_edge_backend_agrees_whatever_the_colour_names(size):
     run_property(edge_puzzles(), check_edge_backends,
                  MANY if size == "many" else EDGE_BACKEND_EXAMPLES)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.floats(0, 1e4), max_size=40), st.integers(1, 12))
+def test_how_long_n_workers_take_is_within_the_list_scheduling_bounds(seconds, workers):
+    """`makespan` (how long N workers take on cubes of these durations, the largest first): never
+    less than the work shared evenly or the longest cube, never more than both added."""
+    from puzzlesat.checkpoint import makespan
+
+    took = makespan(seconds, workers)
+    longest, even = max(seconds, default=0.0), sum(seconds) / workers
+    assert max(longest, even) - 1e-6 <= took <= even + longest + 1e-6
+    if workers >= len(seconds):
+        assert took == longest

@@ -53,6 +53,7 @@ class Interrupted(KeyboardInterrupt):
     def __init__(self, found: Values) -> None:
         super().__init__()
         self.found = found
+        self.seconds = 0.0  # how long the cube had run (set where it is timed)
 
 
 class Backend(ABC):
