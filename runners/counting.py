@@ -8,6 +8,7 @@ and leave a partial tally (a lower bound), never a traceback.
 from __future__ import annotations
 
 import sys
+import threading
 import time
 import warnings
 from collections.abc import Callable
@@ -25,6 +26,7 @@ from .models.errors import PuzzlesatWarning
 # holds on uneven cubes.
 Progress = Callable[[int, int, int], None]
 SCALE = 100_000  # work units in all when cubes are weighted by their estimated size
+REDRAW_SECONDS = 1.0  # a progress bar's redraw between updates
 
 
 def cube_sizes(backend_name: str, payload: object, cubes: list) -> list[float] | None:
@@ -167,9 +169,22 @@ def progress_bar(what: str, show: bool | Progress | None):
         bar.update(done - bar.n)
         bar.set_postfix_str(f"{found:,} found", refresh=False)
 
+    # redrawn every second between cubes: elapsed time moves, and the time left grows while a
+    # long cube runs (a bar still for minutes reads as a hang)
+    closing = threading.Event()
+
+    def redraw() -> None:
+        while not closing.wait(REDRAW_SECONDS):
+            if bar is not None:
+                bar.refresh()
+
+    painter = threading.Thread(target=redraw, name="progress bar", daemon=True)
+    painter.start()
     try:
         yield update
     finally:
+        closing.set()
+        painter.join()
         if bar is not None:
             bar.close()
 

@@ -130,6 +130,28 @@ def test_the_time_left_after_resuming_counts_only_this_runs_pace(monkeypatch):
     assert "20%" in shown and "10:00<3:20:00" in shown, shown
 
 
+def test_the_bar_moves_while_a_long_cube_runs(monkeypatch):
+    """Regression: between two cubes the bar stood still (minutes on the 9x10), as if hung."""
+    import io
+
+    import tqdm.std
+
+    from puzzlesat import counting
+
+    now = [1000.0]
+    monkeypatch.setattr(tqdm.std, "time", lambda: now[0])
+    monkeypatch.setattr(counting, "REDRAW_SECONDS", 0.05)
+    screen = type("Screen", (io.StringIO,), {"isatty": lambda self: True})()
+    monkeypatch.setattr(sys, "stderr", screen)
+    with counting.progress_bar("bitboard", True) as update:
+        update(0, 100_000, 0)
+        update(10_000, 100_000, 5)
+        now[0] += 3600.0  # an hour with no cube finished
+        time.sleep(0.5)
+        shown = screen.getvalue().rsplit("\r", 1)[-1]
+    assert "1:00:00<9:00:00" in shown, shown  # 10 % in an hour: nine hours left
+
+
 def test_a_count_showing_its_time_left_reports_in_small_steps():
     """Regression: the one-sided 9x10 (about 700 cubes) went out in 32 chunks, so its checkpoint
     and time left first moved after 24 minutes. Where cubes are sized, chunks are few cubes."""
