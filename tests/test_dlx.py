@@ -215,3 +215,22 @@ def test_xcover_counts_every_scramble_deck_as_the_reference(name):
     assert found.complete and found.number == reference_grids(puzzlesat.load(name))
     for solution in puzzlesat.solutions(name, backend="xcover"):
         assert solution.found  # every grid checked edge by edge on the way out
+
+
+def test_bench_sample_says_where_the_search_time_goes(tmp_path, capsys):
+    """`bench --search PUZZLE --sample N`: the search's parts taken away in turn on a sample of
+    the plan's cubes; the dead-region check must cut nodes, and every part agree cube by cube
+    (profile_search raises otherwise)."""
+    import csv
+
+    from puzzlesat.cli import main
+
+    assert main(["bench", "--search", "pentomino-6x10", "--sample", "6", "--results",
+                 str(tmp_path)]) == 0
+    capsys.readouterr()
+    rows = {r["part"]: r for r in csv.DictReader((tmp_path / "bitboard-profile.csv").open())}
+    assert set(rows) == {"plain, no dead regions", "plain", "memo"}
+    assert int(rows["plain"]["nodes"]) < int(rows["plain, no dead regions"]["nodes"])
+    assert int(rows["plain"]["dead_region_drops"]) > 0
+    assert int(rows["plain, no dead regions"]["dead_region_drops"]) == 0
+    assert "ns/node" in (tmp_path / "bitboard-profile.md").read_text()

@@ -189,13 +189,124 @@ def run_search(cases=SEARCH_CASES, repeats: int = 3, results: Path | None = Path
     return rows
 
 
+PROFILE_SPLIT = 128  # cubes as `puzzlesat count --jobs 32` cuts a plan (the 9x10 checkpoint's)
+PROFILE_PARTS = (
+    ("plain, no dead regions", "plain", False),
+    ("plain", "plain", True),
+    ("memo", "memo", True),
+)
+
+
+def profile_search(name: str, modulo: str, sample: int, seed: int = 1,
+                   progress: Callable[[str], None] | None = print) -> list[dict]:
+    """Where the bitboard search's time goes on a count too long to repeat whole: a random
+    sample of the plan's cubes (among those holding the 5th to the 50th per cent of the
+    estimated work, from the smallest up: typical cubes, the few largest left out so that the
+    sample takes minutes), each counted on one thread with the search's parts taken away in turn
+    (the dead-region check, the memo). Rows per part: CPU seconds, nodes, nanoseconds a node,
+    options dropped by the dead-region check, memo hits; every part must agree cube by cube."""
+    import dataclasses
+    import random
+
+    from ..backends.bitboard import (
+        MEMO_FIRST,
+        SLICE,
+        Memo,
+        Prepared,
+        Search,
+        board_of,
+        grow,
+        warm_up,
+    )
+
+    say = progress or (lambda _: None)
+    warm_up()
+    plan, models = plan_models(name, modulo, PROFILE_SPLIT)
+    ours = BitboardBackend()
+    cubes = []  # (task, model, cube, estimated nodes)
+    for t, (task, model) in enumerate(zip(plan.tasks, models)):
+        state = ours.prepare_for_estimates(model)
+        cubes += [(t, model, cube, ours.estimate(state, cube)) for cube in task.cubes]
+    # the cubes holding the 5th to the 50th per cent of the estimated work, from the smallest:
+    # typical work (not the empty ones), the largest left out so that the sample takes minutes
+    cubes.sort(key=lambda c: c[3])
+    total, running, middle = sum(c[3] for c in cubes), 0.0, []
+    for c in cubes:
+        running += c[3]
+        if 0.05 * total <= running <= 0.5 * total:
+            middle.append(c)
+    chosen = random.Random(seed).sample(middle, min(sample, len(middle)))
+    totals = {part: {"cpu": 0.0, "nodes": 0, "dead": 0, "hits": 0} for part, _, _ in PROFILE_PARTS}
+    for k, (t, model, cube, estimated) in enumerate(chosen, start=1):
+        found = set()
+        for part, mode, regions in PROFILE_PARTS:
+            board = board_of(model)
+            if not regions:
+                board = dataclasses.replace(board, reach=0)
+            search = Search(board, cube)
+            state = None
+            if mode == "memo" and not search.done:
+                state = Prepared(model, board, Memo(MEMO_FIRST))
+                search.memo = state.memo
+            start = time.thread_time()
+            while not search.run(SLICE):
+                if state is not None:
+                    grow(state, search)
+            seconds = time.thread_time() - start
+            found.add(search.found)
+            row = totals[part]
+            row["cpu"] += seconds
+            row["nodes"] += search.nodes
+            row["dead"] += search.dead_ends
+            row["hits"] += search.hits
+            say(f"cube {k}/{len(chosen)} (task {t}, estimated {estimated:.3g} nodes) {part}: "
+                f"{search.found:,} found, {search.nodes:,} nodes, {seconds:.2f} s CPU")
+        if len(found) != 1:
+            raise ArithmeticError(f"{name} cube {cube}: the parts disagree: {sorted(found)}")
+    rows = []
+    for part, _, _ in PROFILE_PARTS:
+        row = totals[part]
+        nodes = max(1, row["nodes"])
+        rows.append({
+            "puzzle": name, "modulo": modulo, "cubes": len(chosen), "of": len(cubes),
+            "seed": seed, "part": part, "cpu_seconds": round(row["cpu"], 3),
+            "nodes": row["nodes"], "ns_per_node": round(1e9 * row["cpu"] / nodes),
+            "dead_region_drops": row["dead"], "memo_hits": row["hits"], "load": _load(),
+        })
+    return rows
+
+
+def write_profile(rows: list[dict], folder: Path) -> None:
+    """results/bitboard-profile.md and .csv, each written whole or not at all."""
+    lines = [
+        "# Where the bitboard search's time goes",
+        "",
+        "`puzzlesat bench --search PUZZLE --sample N`: a random sample of N cubes of the count "
+        f"plan as `puzzlesat count --jobs 32` cuts it ({PROFILE_SPLIT} cubes asked for), drawn "
+        "among the cubes holding the 5th to the 50th per cent of the estimated work (Knuth's "
+        "estimator), counted from the smallest cube up: typical cubes, the largest left out so "
+        "that the sample takes minutes; each cube counted on one thread three times, with the "
+        "search's parts taken away in turn: the dead-region check (an option closing off a "
+        "region of empty cells no piece can fill is dropped) and the memo (a fresh table per "
+        "cube). Every part agrees cube by cube. CPU seconds of the counting thread; nodes are "
+        "options placed.",
+        f"Machine: {platform.processor() or platform.machine()}, {os.cpu_count()} CPUs, "
+        f"Python {platform.python_version()}.",
+        "",
+        "| puzzle | modulo | cubes | of | seed | part | CPU s | nodes | ns/node | "
+        "dead-region drops | memo hits | load (1 min) |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|",
+    ]
+    for r in rows:
+        lines.append(
+            f"| {r['puzzle']} | {r['modulo']} | {r['cubes']} | {r['of']} | {r['seed']} | "
+            f"{r['part']} | {r['cpu_seconds']:.2f} | {r['nodes']:,} | {r['ns_per_node']:,} | "
+            f"{r['dead_region_drops']:,} | {r['memo_hits']:,} | {r['load']} |")
+    write_rows(folder, "bitboard-profile", rows, lines)
+
+
 def write_search(rows: list[dict], folder: Path, repeats: int) -> None:
     """results/bitboard-search.md and .csv, each written whole or not at all."""
-    folder.mkdir(parents=True, exist_ok=True)
-    table = io.StringIO()
-    writer = csv.DictWriter(table, fieldnames=list(rows[0]))
-    writer.writeheader()
-    writer.writerows(rows)
     lines = [
         "# Bitboard search: plain against memoised counting",
         "",
@@ -222,8 +333,18 @@ def write_search(rows: list[dict], folder: Path, repeats: int) -> None:
             f"{number(r['classes'])} | {r['median_cpu_seconds']:.2f} | {r['runs']} | "
             f"{r['nodes']:,} | {number(r['nodes_per_second'])} | {r['memo_hits']:,} | "
             f"{r['ratio_to_plain']} | {r['load']} |")
-    for path, text in (("bitboard-search.csv", table.getvalue()),
-                       ("bitboard-search.md", "\n".join(lines) + "\n")):
+    write_rows(folder, "bitboard-search", rows, lines)
+
+
+def write_rows(folder: Path, stem: str, rows: list[dict], lines: list[str]) -> None:
+    """folder/stem.csv (the rows) and folder/stem.md (the lines), each written whole or not at
+    all."""
+    folder.mkdir(parents=True, exist_ok=True)
+    table = io.StringIO()
+    writer = csv.DictWriter(table, fieldnames=list(rows[0]))
+    writer.writeheader()
+    writer.writerows(rows)
+    for path, text in ((f"{stem}.csv", table.getvalue()), (f"{stem}.md", "\n".join(lines) + "\n")):
         write_text_atomic(folder / path, text)
 
 
@@ -385,11 +506,6 @@ def _ratio(medians: dict[str, float], method: str) -> float | None:
 
 def write(rows: list[Row], folder: Path, repeats: int, jobs: int) -> None:
     """results/dlx-bench.csv and dlx-bench.md, each written whole or not at all."""
-    folder.mkdir(parents=True, exist_ok=True)
-    table = io.StringIO()
-    writer = csv.DictWriter(table, fieldnames=list(asdict(rows[0])))
-    writer.writeheader()
-    writer.writerows(asdict(r) for r in rows)
     lines = [
         "# Packing counts: xcover (Algorithm C) anchor and the bitboard search",
         "",
@@ -417,10 +533,6 @@ def write(rows: list[Row], folder: Path, repeats: int, jobs: int) -> None:
             f"{'' if r.median_cpu_seconds is None else f'{r.median_cpu_seconds:.2f}'} | "
             f"{'' if r.dlx1_seconds is None else r.dlx1_seconds} | {r.load} |"
         )
-    for path, text in (
-        ("dlx-bench.csv", table.getvalue()),
-        ("dlx-bench.md", "\n".join(lines) + "\n"),
-    ):
-        write_text_atomic(folder / path, text)
+    write_rows(folder, "dlx-bench", [asdict(r) for r in rows], lines)
 
 

@@ -174,6 +174,11 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("--search", action="store_true",
                        help="packing: the bitboard search plain against memoised (nodes, nodes/s, "
                        "CPU medians) and xcover's memoised ZDD; writes results/bitboard-search.*")
+    bench.add_argument("--sample", type=positive, default=None, metavar="CUBES", dest="cubes",
+                       help="with --search: where the search's time goes on a count too long to "
+                       "repeat whole: CUBES random cubes of each puzzle's plan, counted with "
+                       "the dead-region check and the memo taken away in turn; writes "
+                       "results/bitboard-profile.*")
     bench.add_argument("--estimate", type=positive, default=None, metavar="PATHS",
                        help="with --anchor rowscan: also estimate each Eternity II clue "
                        "puzzle's grids and search by Knuth's estimator over PATHS random paths")

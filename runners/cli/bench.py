@@ -165,6 +165,16 @@ def bench_search(args: argparse.Namespace) -> int:
             if puzzle.kind != "packing":
                 raise InputError(f"{name} is not a packing puzzle", field="--search")
         cases = tuple((name, modulo) for name in args.puzzles)
+    if args.cubes:
+        rows = [row for name, modulo in cases
+                for row in packing.profile_search(name, modulo, args.cubes, 1, report.say)]
+        packing.write_profile(rows, Path(args.results))
+        for row in rows:
+            print(f"{row['puzzle']:26} {row['modulo']:9} {row['part']:24} "
+                  f"{row['cpu_seconds']:8.2f} s CPU {row['nodes']:>13,} nodes "
+                  f"{row['ns_per_node']:>6,} ns/node")
+        report.say(f"wrote {Path(args.results) / 'bitboard-profile.md'}")
+        return 0
     rows = packing.run_search(cases, args.repeat, Path(args.results), report.say)
     for row in rows:
         rate = "" if row["nodes_per_second"] is None else f"{row['nodes_per_second']:>12,} nodes/s"
