@@ -228,6 +228,9 @@ def _search(
     member_end,
     choose_low,
     choose_high,
+    last_low,
+    last_high,
+    run_end,
 ):  # pragma: no cover - compiled
     """Run the search from its saved stack for at most `budget` nodes.
 
@@ -276,6 +279,8 @@ def _search(
             i = members[i]
         fits, n0, n1 = _place(i, w0, w1, low, high, step, copies_low, copies_high)
         if not fits:
+            if not listed[d] and ((last_low[i] & w0) != 0 or (last_high[i] & w1) != 0):
+                nxt[d] = run_end[i]  # its piece is placed: so are the rest of the run's
             continue
         if reach and _dead_end(i, n0, n1, halo_low, halo_high, near_low, near_high, smallest,
                                granule, reach):
@@ -431,6 +436,11 @@ class Board:
     member_end: np.ndarray = field(default_factory=lambda: np.zeros(1, dtype=np.int64))
     choose_low: int = 0
     choose_high: int = 0
+    # per option: its last item's bit, and the end of the run of options sharing its first and
+    # last items (options of one piece on one cell: all fail once the piece is placed)
+    last_low: np.ndarray = field(default_factory=lambda: np.zeros(1, dtype=np.int64))
+    last_high: np.ndarray = field(default_factory=lambda: np.zeros(1, dtype=np.int64))
+    run_end: np.ndarray = field(default_factory=lambda: np.zeros(1, dtype=np.int64))
 
     def take(self, covered: int, j: int) -> int | None:
         """The covered bits after option j (its place in the sorted options), None on a clash."""
@@ -485,9 +495,10 @@ def board_of(model: CoverModel, left_out: frozenset[int] = frozenset()) -> Board
             copies = ((1 << times[item]) - 1) << bit_of[item]
             if not bits:  # the option's first item is then its piece
                 bits = [bit_of[item]]
-        rows.append((bits[0], mask & ((1 << WORD) - 1), mask >> WORD, k, step,
+        top = mask.bit_length() - 1  # a packing option's piece: items after the cells
+        rows.append((bits[0], top, mask & ((1 << WORD) - 1), mask >> WORD, k, step,
                      copies & ((1 << WORD) - 1), copies >> WORD))
-    rows.sort()
+    rows.sort()  # by first item, then by last: a piece's options in a run of their own
     firsts = np.array([r[0] for r in rows], dtype=np.int64)
     start = np.searchsorted(firsts, np.arange(n), side="left").astype(np.int64)
     end = np.searchsorted(firsts, np.arange(n), side="right").astype(np.int64)
@@ -496,11 +507,21 @@ def board_of(model: CoverModel, left_out: frozenset[int] = frozenset()) -> Board
     def column(i: int) -> np.ndarray:
         return np.array([r[i] for r in rows], dtype=np.int64)
 
-    board = Board(column(1), column(2), column(3), start, end, full & ((1 << WORD) - 1),
-                  full >> WORD, bit_of, column(4), column(5), column(6), padding)
+    board = Board(column(2), column(3), column(4), start, end, full & ((1 << WORD) - 1),
+                  full >> WORD, bit_of, column(5), column(6), column(7), padding)
+    # each option's last item, and where the run of options sharing it (and the first item)
+    # ends: once that item is covered (the piece placed) the search skips the whole run
+    tops = [(1 << r[1]) if r[1] >= 0 else 0 for r in rows]
+    board.last_low = np.array([t & ((1 << WORD) - 1) for t in tops] or [0], dtype=np.int64)
+    board.last_high = np.array([t >> WORD for t in tops] or [0], dtype=np.int64)
+    run_end = np.zeros(max(1, len(rows)), dtype=np.int64)
+    for j in range(len(rows) - 1, -1, -1):
+        same = j + 1 < len(rows) and rows[j + 1][:2] == rows[j][:2]
+        run_end[j] = run_end[j + 1] if same else j + 1
+    board.run_end = run_end
     of_bit: list[list[int]] = [[] for _ in range(n)]
     for j, row in enumerate(rows):
-        mask = row[1] | row[2] << WORD
+        mask = row[2] | row[3] << WORD
         for b in range(mask.bit_length()):
             if mask >> b & 1:
                 of_bit[b].append(j)
@@ -688,6 +709,9 @@ class Search:
             b.member_end,
             b.choose_low,
             b.choose_high,
+            b.last_low,
+            b.last_high,
+            b.run_end,
         )
         self.done = bool(over)
         depth = int(self.depth[0])
