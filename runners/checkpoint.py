@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
+import heapq
 import json
 import os
 from pathlib import Path
@@ -143,8 +144,6 @@ def makespan(seconds: list[float], workers: int) -> float:
     the larger of sum/workers and the longest cube, at most sum/workers plus the longest cube."""
     if workers < 1:
         raise ValueError(f"workers must be at least 1, not {workers}")
-    import heapq
-
     free = [0.0] * workers
     for duration in sorted(seconds, reverse=True):
         heapq.heapreplace(free, free[0] + duration)

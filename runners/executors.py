@@ -60,10 +60,12 @@ def cores() -> int:
     return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
 
 
-def chunks(indexes: Sequence[int], parts: int, sized: bool = False) -> list[list[int]]:
-    """Split cube indexes into up to `parts` interleaved chunks (neighbours to different jobs),
-    or FINE_CHUNKS where the cubes are `sized` (their order then the largest first)."""
-    if sized:
+def chunks(work: Work, indexes: Sequence[int], workers: int) -> list[list[int]]:
+    """Split a work's pending cube indexes into interleaved chunks (neighbours to different
+    workers): CHUNKS_PER_PROCESS for each worker, or FINE_CHUNKS where the cubes are sized
+    (their order then the largest first)."""
+    parts = CHUNKS_PER_PROCESS * workers
+    if work.sizes:
         parts = max(parts, FINE_CHUNKS)
     parts = max(1, min(parts, len(indexes)))
     return [list(indexes[i::parts]) for i in range(parts)] if indexes else []
@@ -183,8 +185,7 @@ def run_on_threads(works: list[Work], pending: dict[str, list[int]], threads: in
     owners = {}
     try:
         for work in works:
-            for part in chunks(pending.get(work.token, []), CHUNKS_PER_PROCESS * threads,
-                                bool(work.sizes)):
+            for part in chunks(work, pending.get(work.token, []), threads):
                 future = pool.submit(run_chunk, work.backend, work.token, work.payload,
                                      [work.cubes[i] for i in part], deadline)
                 owners[future] = (work, part)
@@ -228,8 +229,7 @@ class LocalExecutor(Executor):
             return
         tasks, owners = [], []
         for work in works:
-            for part in chunks(pending.get(work.token, []), CHUNKS_PER_PROCESS * processes,
-                                bool(work.sizes)):
+            for part in chunks(work, pending.get(work.token, []), processes):
                 tasks.append((len(tasks), work.token, [work.cubes[i] for i in part], deadline))
                 owners.append((work, part))
         payloads = {w.token: (w.backend, w.payload) for w in works if pending.get(w.token)}
@@ -273,7 +273,7 @@ class DaskExecutor(Executor):
                 if not indexes:
                     continue
                 [payload] = client.scatter([work.payload], broadcast=True, hash=False)
-                for part in chunks(indexes, CHUNKS_PER_PROCESS * slots, bool(work.sizes)):
+                for part in chunks(work, indexes, slots):
                     cubes = [work.cubes[i] for i in part]
                     future = client.submit(
                         run_chunk, work.backend, work.token, payload, cubes, deadline, pure=False

@@ -238,12 +238,14 @@ def profile_search(name: str, modulo: str, sample: int, seed: int = 1,
             middle.append(c)
     chosen = random.Random(seed).sample(middle, min(sample, len(middle)))
     totals = {part: {"cpu": 0.0, "nodes": 0, "dead": 0, "hits": 0} for part, _, _ in PROFILE_PARTS}
+    boards = {}  # per task: the board, with and without its geometry
     for k, (t, model, cube, estimated) in enumerate(chosen, start=1):
+        if t not in boards:
+            whole = board_of(model)
+            boards[t] = {True: whole, False: dataclasses.replace(whole, reach=0)}
         found = set()
         for part, mode, regions in PROFILE_PARTS:
-            board = board_of(model)
-            if not regions:
-                board = dataclasses.replace(board, reach=0)
+            board = boards[t][regions]
             search = Search(board, cube)
             state = None
             if mode == "memo" and not search.done:
