@@ -60,9 +60,16 @@ MEMO_FROM_NODES = 100_000
 # end (one-sided 5x18: 2.6 times fewer nodes, 1.5 times faster).
 REACH = 1
 MEMO_PROBE_PATHS = 200  # paths of that estimate (about a millisecond)
-# random paths per cube for its weight: on the 6x10 (37 cubes) 64 paths correlate 0.50 with the
-# nodes, 1,000 0.84, 5,000 0.92 (13 ms a cube)
-ESTIMATE_PATHS = 4000
+# Random paths per cube for its weight (the progress bar's share). Paths that drop the options
+# closing off a dead region follow the tree the search walks: on the one-sided 9x10 (665 cubes,
+# 9 s in all) 1,000 such paths correlate 0.94 (logarithms) with the seconds of the 114 cubes
+# timed, and put the share of the work in the 222 cubes counted at 0.46-0.50 over three seeds
+# (their share of the solutions: about 0.50); 4,000 paths through the whole first-empty-cell
+# tree correlated 0.75-0.84 and put it anywhere from 0.39 to 0.80 over four seeds.
+ESTIMATE_PATHS = 1000
+# ... and where the board's geometry is unknown (no dead regions): on the 6x10 (37 cubes) 64
+# paths correlate 0.50 with the nodes, 1,000 0.84, 5,000 0.92 (13 ms a cube)
+PLAIN_ESTIMATE_PATHS = 4000
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -368,10 +375,12 @@ def _rehash(old, new):  # pragma: no cover - compiled
 
 @njit(cache=True, nogil=True)
 def _probe(low, high, start, end, full_low, full_high, step, copies_low, copies_high, w0, w1,
-           seed, samples):  # pragma: no cover - compiled
+           seed, samples, halo_low, halo_high, near_low, near_high, smallest, granule,
+           reach):  # pragma: no cover - compiled
     """Knuth's estimate of the search tree's size below a covered state: follow `samples`
     random paths down the tree, each node's branching multiplying the weight of those below;
-    the mean of the paths' sums is an unbiased estimate of the nodes."""
+    the mean of the paths' sums is an unbiased estimate of the nodes. With `reach` > 0 the tree
+    is the one the search walks: options closing off a dead region are not branches."""
     np.random.seed(seed)
     fits = np.empty(end.shape[0] and (end - start).max() + 1, dtype=np.int64)
     total = 0.0
@@ -385,8 +394,9 @@ def _probe(low, high, start, end, full_low, full_high, step, copies_low, copies_
                 b = trailing_zeros(~a0 & (a0 + 1))
             k = 0
             for i in range(start[b], end[b]):
-                fitting, _, _ = _place(i, a0, a1, low, high, step, copies_low, copies_high)
-                if fitting:
+                fitting, n0, n1 = _place(i, a0, a1, low, high, step, copies_low, copies_high)
+                if fitting and not (reach and _dead_end(i, n0, n1, halo_low, halo_high, near_low,
+                                                        near_high, smallest, granule, reach)):
                     fits[k] = i
                     k += 1
             if k == 0:
@@ -635,14 +645,21 @@ class Search:
                 self.nxt[0], self.last[0] = b.member_start[u], b.member_end[u]
                 self.listed[0] = 1
 
-    def estimate(self, samples: int = ESTIMATE_PATHS, seed: int = 1) -> float:
-        """Knuth's random-path estimate of this cube's search tree (its nodes, without memo)."""
+    def estimate(self, samples: int | None = None, seed: int = 1, regions: bool = True) -> float:
+        """Knuth's random-path estimate of this cube's search tree (its nodes, without memo):
+        the tree the search walks, or with `regions` False the whole first-empty-cell tree,
+        dead regions included. `samples` paths (default: ESTIMATE_PATHS where the board's
+        geometry prunes dead regions, PLAIN_ESTIMATE_PATHS where it does not)."""
         if self.done:
             return 1.0
         b = self.board
+        reach = b.reach if regions else 0
+        if samples is None:
+            samples = ESTIMATE_PATHS if reach else PLAIN_ESTIMATE_PATHS
         return float(_probe(b.low, b.high, b.start, b.end, b.full_low, b.full_high, b.step,
                             b.copies_low, b.copies_high, self.stack_low[0], self.stack_high[0],
-                            seed, samples))
+                            seed, samples, b.halo_low, b.halo_high, b.near_low, b.near_high,
+                            b.smallest, b.granule, reach))
 
     @property
     def nodes(self) -> int:
@@ -771,10 +788,11 @@ MODES = {
 
 def wants_memo(search: Search, mode: str | None) -> bool:
     """Whether a cube's count uses the memo: always with 'memo', never with 'plain', and by
-    default where the estimated tree is large enough to pay for it."""
+    default where the estimated tree is large enough to pay for it (the whole first-empty-cell
+    tree: the measure MEMO_FROM_NODES was measured in)."""
     if mode in ("memo", "plain"):
         return mode == "memo"
-    return search.estimate(MEMO_PROBE_PATHS) > MEMO_FROM_NODES
+    return search.estimate(MEMO_PROBE_PATHS, regions=False) > MEMO_FROM_NODES
 
 
 def grow(state: Prepared, search: Search) -> None:
