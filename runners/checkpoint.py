@@ -44,9 +44,10 @@ def _plain(obj: object) -> object:
 
 
 class Checkpoint:
-    """An append-only record of finished cubes for one count."""
+    """An append-only record of finished cubes for one count (key None: read whatever count
+    the file was written for, and take its key from the file)."""
 
-    def __init__(self, path: str | Path, key: dict[str, object]) -> None:
+    def __init__(self, path: str | Path, key: dict[str, object] | None) -> None:
         self.path = Path(path)
         self.key = key
         self.done: dict[tuple[str, int], list[int]] = {}
@@ -78,6 +79,8 @@ class Checkpoint:
                 if not isinstance(entry, dict) or entry.get("format") != FORMAT:
                     raise InputError("not a puzzlesat checkpoint", file=str(self.path), line=1,
                                      field=field)
+                if self.key is None and isinstance(entry.get("key"), dict):
+                    self.key = entry["key"]
                 if entry.get("key") != self.key:
                     raise InputError(
                         "written for other work: " + _difference(entry.get("key"), self.key)
@@ -85,6 +88,11 @@ class Checkpoint:
                         line=1, field=field,
                     )
                 continue
+            if not (isinstance(entry, dict) and isinstance(entry.get("work"), str)
+                    and isinstance(entry.get("cube"), int)
+                    and isinstance(entry.get("values"), list)):
+                raise InputError("not a cube's line: it needs work, cube and values",
+                                 file=str(self.path), line=number, field=field)
             self.done[(entry["work"], entry["cube"])] = entry["values"]
             if isinstance(entry.get("seconds"), (int, float)):
                 self.seconds[(entry["work"], entry["cube"])] = float(entry["seconds"])
@@ -148,6 +156,31 @@ def makespan(seconds: list[float], workers: int) -> float:
     for duration in sorted(seconds, reverse=True):
         heapq.heapreplace(free, free[0] + duration)
     return max(free)
+
+
+@dataclasses.dataclass(frozen=True)
+class Timing:
+    """What a checkpoint says of its count's time: the cubes recorded, and the seconds each
+    timed one took on its worker (lines written before cube times were kept have none)."""
+
+    key: dict[str, object]
+    cubes: int
+    seconds: list[float]
+
+    def makespan(self, workers: int) -> float:
+        """How long `workers` workers take on the timed cubes (see `makespan`)."""
+        return makespan(self.seconds, workers)
+
+
+def timing(path: str | Path) -> Timing:
+    """The cube times a checkpoint records, for how long N workers would take its count."""
+    if not Path(path).exists():
+        raise InputError("no such file", file=str(path), field="checkpoint")
+    recorded = Checkpoint(path, None)
+    if recorded.key is None:
+        raise InputError("an empty file, not a puzzlesat checkpoint", file=str(path),
+                         field="checkpoint")
+    return Timing(recorded.key, len(recorded.done), list(recorded.seconds.values()))
 
 
 def recorded_split(path: str | Path, key: dict[str, object]) -> int | None:

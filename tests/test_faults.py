@@ -191,6 +191,51 @@ def test_a_checkpoint_keeps_each_cubes_seconds_and_n_workers_follow(tmp_path):
     assert len(seconds) == len(lines)
     one, two = makespan(seconds, 1), makespan(seconds, 2)
     assert one == pytest.approx(sum(seconds)) and max(seconds) <= two <= one
+    said = subprocess.run([*COMMAND, "checkpoint", str(path), "--workers", "1", "2", "--json"],
+                          capture_output=True, text=True, timeout=60)
+    assert said.returncode == 0, said.stderr
+    timing = json.loads(said.stdout)
+    assert timing["cubes"] == timing["timed"] == len(lines)
+    assert timing["wall_seconds"]["2"] == pytest.approx(two, abs=1e-6)
+    assert timing["key"] == header["key"]
+
+
+def test_a_checkpoint_from_before_cube_times_says_which_cubes_it_leaves_out(tmp_path):
+    path = tmp_path / "count.jsonl"
+    path.write_text(json.dumps({"format": "puzzlesat checkpoint 1", "key": {"puzzle": "p"}})
+                    + "\n" + '{"work":"w","cube":0,"values":[3]}\n'
+                    + '{"work":"w","cube":1,"values":[4],"seconds":2.5}\n'
+                    + '{"work":"w","cube":2,"values":[4],"seconds":1.5}\n')
+    said = subprocess.run([*COMMAND, "checkpoint", str(path), "--workers", "1", "2"],
+                          capture_output=True, text=True, timeout=60)
+    assert said.returncode == 0, said.stderr
+    assert "3 cubes recorded, 2 of them timed" in said.stdout
+    assert "1 cube was recorded before cube times were kept" in said.stdout
+    assert [line.split() for line in said.stdout.splitlines()[-2:]] == [["1", "4"], ["2", "2"]]
+
+
+@pytest.mark.parametrize(("text", "says"), [
+    ("", "an empty file"),
+    ("hello\n", ":1: not a checkpoint line"),
+    ('{"format":"puzzlesat checkpoint 1","key":{}}\n[1, 2]\n', ":2: not a cube's line"),
+    ('{"format":"puzzlesat checkpoint 1","key":{}}\n{"work":"w","cube":"x","values":[1]}\n',
+     ":2: not a cube's line"),
+])
+def test_a_damaged_checkpoint_is_named_with_its_line(tmp_path, text, says):
+    """Regression: a line of valid JSON without a cube's fields stopped a resumed count with a
+    KeyError."""
+    path = tmp_path / "count.jsonl"
+    path.write_text(text)
+    said = subprocess.run([*COMMAND, "checkpoint", str(path)], capture_output=True, text=True,
+                          timeout=60)
+    assert said.returncode == 2 and "Traceback" not in said.stderr
+    assert says in said.stderr and said.stderr.count("\n") == 1
+    if text:
+        from puzzlesat.checkpoint import Checkpoint
+        from puzzlesat.models.errors import InputError
+
+        with pytest.raises(InputError, match="not a"):
+            Checkpoint(path, None)
 
 
 def test_jobs_beyond_the_cores_are_capped_with_a_note():

@@ -1,4 +1,5 @@
-"""The puzzlesat command line: list, backends, solve, count, verify, export and bench any puzzle.
+"""The puzzlesat command line: list, backends, solve, count, verify, export and bench any puzzle;
+read a count's checkpoint.
 
 Commands parse their flags, call the Python API (runners/api.py) and print. Each family's own
 flags and printing live in runners/cli/STEM.py, found from the one declaration of families
@@ -116,6 +117,13 @@ def build_parser() -> argparse.ArgumentParser:
     )
     export = commands.add_parser("export", help="write the puzzle for external solvers")
     bench = commands.add_parser("bench", help="time backends and append the figures to results/")
+    timing = commands.add_parser(
+        "checkpoint", help="a count's checkpoint: the cubes it holds, their seconds, and how "
+        "long N workers would take")
+    timing.add_argument("file", metavar="FILE", help="a file written by count --checkpoint")
+    timing.add_argument("--workers", type=positive, nargs="+", default=[1, 2, 4, 8, 20, 40],
+                        metavar="N", help="worker counts to work out (default 1 2 4 8 20 40)")
+    timing.add_argument("--json", action="store_true", help="print JSON")
 
     for command in (backends, solve, count, listing, verify, export):
         command.add_argument("puzzle", metavar="PUZZLE", help=puzzle_help)
@@ -248,6 +256,8 @@ def _run(args: argparse.Namespace, previous, previous_int) -> int:
             from .bench import bench
 
             return bench(args)
+        if args.command == "checkpoint":
+            return run_checkpoint(args)
         puzzle, module = load(args)
         return globals()[f"run_{args.command}"](puzzle, module, args)
     except InputError as error:
@@ -276,6 +286,37 @@ def list_catalog() -> int:
     for name in files.catalog():
         puzzle = files.load(name)
         print(f"{name:28} {puzzle.kind:14} {family_of(puzzle).summary(puzzle)}")
+    return 0
+
+
+def run_checkpoint(args: argparse.Namespace) -> int:
+    """How long N workers would take a count, from the cube times its checkpoint records."""
+    from ..checkpoint import timing
+
+    try:
+        found = timing(args.file)
+    except InputError as error:  # FILE is this command's argument, not count's --checkpoint
+        raise InputError(error.message, file=error.file, line=error.line) from None
+    total = sum(found.seconds)
+    workers = {n: found.makespan(n) for n in args.workers}
+    if args.json:
+        print(json.dumps({"key": found.key, "cubes": found.cubes, "timed": len(found.seconds),
+                          "seconds": total, "longest": max(found.seconds, default=0.0),
+                          "wall_seconds": workers}))
+        return 0
+    key = found.key
+    print(f"{args.file}: a count of {key.get('puzzle')} (modulo {key.get('modulo')}, backend "
+          f"{key.get('backend')}): {found.cubes:,} cubes recorded, {len(found.seconds):,} of "
+          f"them timed on their workers: {total:,.0f} s in all, the longest "
+          f"{max(found.seconds, default=0.0):,.0f} s")
+    untimed = found.cubes - len(found.seconds)
+    if untimed:
+        print(f"  ({untimed:,} cube{'s were' if untimed > 1 else ' was'} recorded before cube "
+              "times were kept: the figures below leave them out)")
+    print("  workers  wall seconds (the timed cubes handed out largest first to the worker "
+          "free first)")
+    for n, wall in workers.items():
+        print(f"  {n:7,}  {wall:12,.0f}")
     return 0
 
 
