@@ -4,8 +4,6 @@ reader, library object, command line and pictures; the build packages every pack
 from __future__ import annotations
 
 import dataclasses
-import os
-import warnings
 from pathlib import Path
 
 import pytest
@@ -76,18 +74,14 @@ def test_gallery_takes_the_moduli_and_aliases_of_count(tmp_path, capsys):
 
 
 def _built_packages() -> list[str]:
-    """The packages the build installs, as setuptools finds them from setup.py and pyproject."""
-    from setuptools._distutils.core import run_setup
+    """The packages the build installs, as pyproject.toml lists them for setuptools."""
+    try:
+        import tomllib
+    except ModuleNotFoundError:  # Python 3.10
+        import tomli as tomllib
 
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        here = Path.cwd()
-        try:
-            os.chdir(ROOT)
-            found = run_setup(str(ROOT / "setup.py"), stop_after="config")
-        finally:
-            os.chdir(here)
-    return sorted(found.packages)
+    declared = tomllib.loads((ROOT / "pyproject.toml").read_text("utf-8"))
+    return sorted(declared["tool"]["setuptools"]["packages"])
 
 
 def test_every_package_folder_is_in_the_build():
@@ -107,3 +101,17 @@ def test_every_package_folder_is_in_the_build():
     for kind in registry.FAMILIES:  # and every part of every family is in a built package
         for part in registry.PARTS:
             assert registry.module_name(kind, part).rsplit(".", 1)[0] in built
+
+
+def test_the_top_level_is_the_products_design():
+    """The checkout's top level holds the design's folders and files only (DEVELOPERS.md)."""
+    import shutil
+    import subprocess
+
+    if shutil.which("git") is None or not (ROOT / ".git").exists():
+        pytest.skip("not a git checkout: the tracked files cannot be listed")
+    tracked = subprocess.run(["git", "ls-files"], cwd=ROOT, capture_output=True, text=True,
+                             check=True).stdout.split()
+    top = {path.split("/")[0] for path in tracked}
+    assert top <= {"pyproject.toml", "README.md", "models", "runners", "tests", "results",
+                   ".ci", ".gitignore"}, sorted(top)

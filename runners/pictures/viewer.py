@@ -2,8 +2,8 @@
 up piece by piece (next, previous, all), with three.js inlined.
 
 three.js (MIT, its licence header kept) comes from the npm registry, as a user installs it:
-`npm install` in the project's folder (package.json pins the version) or `npm install three` in
-the folder where pages are written; $PUZZLESAT_THREE may name the `three` package folder. Its
+`npm install --no-save three@THREE_VERSION` in the folder where pages are written or in the
+project's source folder; $PUZZLESAT_THREE may name the `three` package folder. Its
 module build (build/three.core.js, build/three.module.js) and the orbit controls of its examples
 (examples/jsm/controls/OrbitControls.js) are put in the page as text; the page turns them into
 modules through blob: URLs, so it fetches nothing (a Content-Security-Policy allows inline and
@@ -30,8 +30,9 @@ THREE_FILES = {
 # The module specifiers the files import each other by, replaced in the page by blob: URLs.
 IMPORTS = {"module": "'./three.core.js'", "controls": "'three'"}
 PLACEHOLDERS = {"module": "'@three-core@'", "controls": "'@three-module@'"}
-INSTALL = ("npm install three (in this folder, or npm install in puzzlesat's source folder), "
-           "or set PUZZLESAT_THREE to the folder of the three package")
+THREE_VERSION = "0.187.0"  # the release the pages were tested with (tests/test_solid_browser.py)
+INSTALL = (f"npm install --no-save three@{THREE_VERSION} (in this folder or puzzlesat's source "
+           "folder), or set PUZZLESAT_THREE to the folder of the three package")
 
 
 def three_folder() -> Path | None:
