@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import itertools
 import random
+import re
 import xml.etree.ElementTree as ET
 from collections import Counter
 
@@ -189,7 +190,8 @@ def test_assembly_goes_in_bottom_up():
 
 def test_page_without_three_says_how_to_install(tmp_path, monkeypatch):
     monkeypatch.setenv("PUZZLESAT_THREE", str(tmp_path))
-    with pytest.raises(InputError, match="npm install three"):
+    install = re.escape(f"npm install --no-save three@{viewer.THREE_VERSION}")
+    with pytest.raises(InputError, match=install):
         viewer.solid_page([SMALL], "no library")
 
 
