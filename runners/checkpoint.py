@@ -89,9 +89,11 @@ class Checkpoint:
                     )
                 continue
             if not (isinstance(entry, dict) and isinstance(entry.get("work"), str)
-                    and isinstance(entry.get("cube"), int)
-                    and isinstance(entry.get("values"), list)):
-                raise InputError("not a cube's line: it needs work, cube and values",
+                    and type(entry.get("cube")) is int
+                    and isinstance(entry.get("values"), list)
+                    and all(type(v) is int for v in entry["values"])):
+                raise InputError("not a cube's line: it needs work, cube and values (whole "
+                                 "numbers)",
                                  file=str(self.path), line=number, field=field)
             self.done[(entry["work"], entry["cube"])] = entry["values"]
             if isinstance(entry.get("seconds"), (int, float)):

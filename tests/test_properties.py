@@ -300,3 +300,37 @@ def test_how_long_n_workers_take_is_within_the_list_scheduling_bounds(seconds, w
     assert max(longest, even) - 1e-6 <= took <= even + longest + 1e-6
     if workers >= len(seconds):
         assert took == longest
+
+
+JSON = st.recursive(
+    st.none() | st.booleans() | st.integers(-3, 1000) | st.floats(allow_nan=False)
+    | st.text(max_size=6),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(
+        st.sampled_from(["work", "cube", "values", "seconds", "key", "format", "x"]), inner,
+        max_size=4),
+    max_leaves=8)
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow,
+                                                                   HealthCheck.function_scoped_fixture])
+@given(st.lists(JSON, max_size=4), st.booleans(), st.booleans())
+def test_any_checkpoint_file_is_read_or_refused_in_words(tmp_path, lines, header, torn):
+    """A checkpoint of any content (cube lines of any JSON, a torn last line) is read, or
+    refused with an InputError naming the file and line: never another exception (a line of
+    JSON without a cube's fields once raised KeyError)."""
+    import json
+
+    from puzzlesat.checkpoint import Checkpoint
+    from puzzlesat.models.errors import InputError
+
+    path = tmp_path / "count.jsonl"
+    text = [json.dumps({"format": "puzzlesat checkpoint 1", "key": {"puzzle": "p"}})] * header
+    text += [json.dumps(line) for line in lines]
+    path.write_text("\n".join(text) + ("\n" if text and not torn else ""))
+    try:
+        read = Checkpoint(path, None)
+    except InputError as error:
+        assert error.file == str(path)
+        return
+    assert all(isinstance(work, str) and isinstance(cube, int) for work, cube in read.done)
+    assert all(type(v) is int for values in read.done.values() for v in values)
