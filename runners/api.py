@@ -204,6 +204,9 @@ def verify(puzzle, backends: list[str] | None = None, jobs: int | None = None,
     def runner_for(limit: float | None = None) -> Runner:
         return make_runner(jobs, executor, limit if limit is not None else time_limit, None)
 
+    if options.get("sample_cubes") is not None and not fam.samples_cubes:
+        raise InputError(f"does not apply to {fam.kind} puzzles (their counts are checked "
+                         "whole)", field="sample_cubes")
     return fam.verify(puzzle, runner_for, backends=backends, say=say, **options)
 
 

@@ -3,6 +3,7 @@ reference solvers on packing and edge-matching puzzles."""
 
 from __future__ import annotations
 
+import json
 import time
 
 import pytest
@@ -234,3 +235,50 @@ def test_bench_sample_says_where_the_search_time_goes(tmp_path, capsys):
     assert int(rows["plain"]["dead_region_drops"]) > 0
     assert int(rows["plain, no dead regions"]["dead_region_drops"]) == 0
     assert "ns/node" in (tmp_path / "bitboard-profile.md").read_text()
+
+
+@pytest.mark.parametrize("name", ["iq-block-8", "soma"])
+def test_sampled_cubes_are_counted_alike_by_every_backend(name, tmp_path):
+    """verify --sample-cubes: random cubes of the bitboard search (the first pieces of a random
+    solution), each counted there and, as a challenge with those pieces pre-placed, by xcover,
+    CP-SAT and the reference: 2D and 3D."""
+    from puzzlesat.cli import main
+
+    assert main(["verify", name, "--sample-cubes", "3", "--results", str(tmp_path)]) == 0
+    written = json.loads((tmp_path / f"{name}-sample-cubes.json").read_text())
+    assert written["agree"] and len(written["cubes"]) == 3
+    assert written["backends"] == ["bitboard", "xcover", "cpsat", "reference:packing"]
+    for cube in written["cubes"]:
+        assert cube["bitboard"] >= 1  # a prefix of a solution holds at least that solution
+        assert cube["pieces_placed"] == len(cube["placed"]) >= 1
+
+
+def test_a_sampled_cube_counted_wrong_is_reported(monkeypatch):
+    """The check can fail: a bitboard count off by one on every cube is a disagreement."""
+    from puzzlesat.backends.bitboard import BitboardBackend
+
+    counted = BitboardBackend.count_cube
+
+    def off_by_one(self, state, cube, deadline):
+        (found,), finished = counted(self, state, cube, deadline)
+        return (found + 1,), finished
+
+    monkeypatch.setattr(BitboardBackend, "count_cube", off_by_one)
+    found = puzzlesat.verify("iq-block-8", sample_cubes=2)
+    assert not found.agree and "DISAGREE" in found.why
+
+
+def test_edge_matching_sampled_cubes_agree():
+    found = puzzlesat.verify("scramble-frog", sample_cubes=2)
+    assert found.agree and [c["edgecount"] for c in found.result["cubes"]] == [8, 8]
+    assert found.result["backends"] == ["edgecount", "xcover", "cpsat"]
+
+
+def test_sample_cubes_where_no_family_offers_them_is_refused():
+    with pytest.raises(InputError, match="does not apply to mind-lock") as refused:
+        puzzlesat.verify("mind-lock", sample_cubes=2)
+    assert refused.value.field == "sample_cubes"
+    with pytest.raises(InputError, match="at least 1"):
+        puzzlesat.verify("iq-block-8", sample_cubes=0)
+    with pytest.raises(InputError, match="copies"):
+        puzzlesat.verify("domino-8x8", sample_cubes=1)

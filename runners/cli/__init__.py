@@ -43,6 +43,7 @@ PARAMETER_FLAGS = {
     "interior_colours": "--interior-colours", "border_colours": "--border-colours",
     "contender": "--contender", "metric": "--metric", "memory": "--memory",
     "within": "--within", "cube": "--cube", "clearance": "--clearance",
+    "sample_cubes": "--sample-cubes",
 }
 
 PATH_PARAMETERS = {"output", "results", "checkpoint", "path"}
@@ -166,6 +167,11 @@ def build_parser() -> argparse.ArgumentParser:
         )
     for command in (solve, count, listing, backends):
         command.add_argument("--json", action="store_true", help="print JSON")
+    verify.add_argument(
+        "--sample-cubes", type=positive, default=None, metavar="N",
+        help="packing and edge-matching counts too large for every backend: count N random "
+        "cubes of the compiled search (bitboard, edgecount) there and with xcover, CP-SAT (and "
+        "the reference) instead; writes results/PUZZLE-sample-cubes.json")
     for command in (verify, bench):
         command.add_argument(
             "--results", default="results", help="folder for results files (default: results)"
@@ -401,6 +407,8 @@ def uniqueness(name: str, count) -> str:
 def run_verify(puzzle, module, args) -> int:
     report.check_folder(args.results)
     options = family_options(module, args, "verify")
+    if args.sample_cubes is not None:
+        options["sample_cubes"] = args.sample_cubes
     found = api.verify(puzzle, jobs=args.jobs, executor=args.executor,
                        time_limit=args.time_limit, say=report.say, **options)
     print(found.table)
@@ -412,6 +420,12 @@ def run_verify(puzzle, module, args) -> int:
         print(line)
     print(f"wrote {path}")
     return 0
+
+
+def sampled_cubes_line(result: dict) -> str:
+    """What verify --sample-cubes checked, in a line (every family that samples cubes)."""
+    return (f"{result['puzzle']}: {len(result['cubes'])} random cubes, each counted alike by "
+            f"{', '.join(result['backends'])} ({result['counted']})")
 
 
 def run_export(puzzle, module, args) -> int:

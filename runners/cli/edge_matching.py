@@ -41,13 +41,6 @@ def add_arguments(command: str, parser: argparse.ArgumentParser) -> None:
             help="edge-matching CNF: leave out the at-most-one per cell (the tile counts imply "
             "it; counts stay exact)",
         )
-    if command == "verify":
-        add_flag(
-            parser, "--sample-cubes", type=int, default=None, metavar="N",
-            help="edge-matching counts too large for every backend: count N random cubes of "
-            "edgecount's search with edgecount, xcover and CP-SAT (or the --backend given) "
-            "instead; writes results/PUZZLE-sample-cubes.json",
-        )
     if command == "count":
         add_flag(
             parser, "--label-tiles", action="store_true", default=None,
@@ -63,7 +56,6 @@ def own_flags(args: argparse.Namespace) -> dict[str, object]:
         "--label-tiles": getattr(args, "label_tiles", None) or None,
         "--cnf-model": getattr(args, "cnf_model", None),
         "--no-amo": getattr(args, "amo", None),
-        "--sample-cubes": getattr(args, "sample_cubes", None),
     }
 
 
@@ -79,8 +71,6 @@ def options(args: argparse.Namespace, command: str) -> dict[str, object]:
         found["cpsat_model"] = getattr(args, "cpsat_model", None)
     if command == "count":
         found["label_tiles"] = getattr(args, "label_tiles", None) or None
-    if command == "verify":
-        found["sample_cubes"] = getattr(args, "sample_cubes", None)
     return found
 
 
@@ -122,8 +112,9 @@ def verify_lines(puzzle, found: Verification) -> list[str]:
     say_reader(puzzle)
     result = found.result
     if "cubes" in result:
-        return [f"{result['puzzle']}: {len(result['cubes'])} random cubes, each counted alike by "
-                f"{', '.join(result['backends'])} ({result['counted']})"]
+        from . import sampled_cubes_line
+
+        return [sampled_cubes_line(result)]
     name = result["puzzle"]
     total = result["count"]
     lines = [f"{name}: all backends agree: {total:,} {result['counted']}"]

@@ -60,6 +60,10 @@ def count_lines(puzzle, count: Count) -> list[str]:
 
 def verify_lines(puzzle, found: Verification) -> list[str]:
     result = found.result
+    if "cubes" in result:
+        from . import sampled_cubes_line
+
+        return [sampled_cubes_line(result)]
     lines = [
         f"{puzzle.name}: all backends agree: {result['count']:,} {result['counted']}; "
         f"{result['classes']:,} {result['classes_counted']}"

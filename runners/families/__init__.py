@@ -8,7 +8,7 @@ command lines or prints; runners/cli/ does that, and `import puzzlesat` offers t
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 from ..backends import Backend
 from ..counting import Runner
@@ -47,6 +47,9 @@ class Family(ABC):
     load_options: tuple[str, ...] = ()  # options of `load`, e.g. ('level',)
     options: tuple[str, ...] = ()  # options of solve/count/export, e.g. ('encoding',)
     export_formats: tuple[str, ...] = ("dimacs",)
+    # verify(..., sample_cubes=N): random cubes of a count too large for the other backends,
+    # counted by them
+    samples_cubes: bool = False
     # The family's own solvers, by backend name ('reference', 'table') -> the Backend class
     own_backends: dict[str, type[Backend]] = {}
 
@@ -113,3 +116,33 @@ class Family(ABC):
     @abstractmethod
     def export(self, puzzle, fmt: str, **options) -> tuple[str, str]:
         """(file text, one-line summary) of the puzzle in an export format."""
+
+
+def check_sampled_cubes(
+    picked: list, ours: str, others: list[Backend], count_in: Callable, number: str,
+    say: Callable[[str], None] | None = None,
+) -> tuple[list[dict], list[Count], bool, str]:
+    """Sampled cubes (each with what `ours` counted, and the puzzle the other backends count
+    it as, with the row's own fields), counted by each other backend (`count_in(puzzle,
+    backend)`, a Count whose details[number] is compared): the rows, the counts, whether every
+    cube agrees, and a table. One check for every family that samples cubes."""
+    rows, counts, agree = [], [], True
+    for found, puzzle, fields in picked:
+        row: dict[str, object] = {**fields, ours: found}
+        for backend in others:
+            count = count_in(puzzle, backend)
+            counts.append(count)
+            row[backend.name] = count.details[number] if count.complete else None
+            row[f"{backend.name}_seconds"] = round(count.seconds, 3)
+        same = all(row[b.name] == found for b in others)
+        agree = agree and same
+        row["agree"] = same
+        rows.append(row)
+        if say:
+            say(f"cube {len(rows)}: {ours} {found:,}, " + ", ".join(
+                f"{b.name} {row[b.name]}" for b in others) + ("" if same else " DISAGREE"))
+    names = [ours] + [b.name for b in others]
+    table = "\n".join(["cube  " + " ".join(f"{x:>12}" for x in names)] + [
+        f"{i + 1:4}  " + " ".join(f"{str(r[x]):>12}" for x in names)
+        for i, r in enumerate(rows)])
+    return rows, counts, agree, table

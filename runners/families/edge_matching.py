@@ -52,7 +52,7 @@ from ..models.errors import InputError
 from ..models.symmetry import IDENTITY, Group, burnside
 from ..outcomes import Count, Solution, Verification
 from ..terminal import draw_edges
-from . import VERIFY_SOLVERS, Family, verify_backends
+from . import VERIFY_SOLVERS, Family, check_sampled_cubes, verify_backends
 
 # the edgecount tables (numpy) load when an edge-matching puzzle is first counted
 tables = lazy_module("puzzlesat.models.edge_matching.tables")
@@ -198,6 +198,7 @@ class EdgeMatching(Family):
     load_options = ("level",)
     options = ("encoding", "cpsat_model", "cnf_model", "amo")
     count_options = ("label_tiles",)
+    samples_cubes = True  # verify --sample-cubes: cubes of edgecount's search
 
     def summary(self, puzzle: EdgePuzzle) -> str:
         types = len(tile_types(puzzle))
@@ -602,27 +603,17 @@ class EdgeMatching(Family):
             search.run(10**15)
             (picked if search.found else empty).append((cube, search.found))
         picked = (picked + empty)[:n]
-        rows, counts, agree = [], [], True
+        cards = []
         for cube, ours in picked:
             fixed = cube_puzzle(model, puzzle, cube)
-            row: dict[str, object] = {"cells_fixed": len(fixed.fixed), "edgecount": ours}
-            for backend in others:
-                found = self.count(fixed, backend, "none",  # small: no worker processes
-                                   dataclasses.replace(runner_for(), jobs=1))
-                counts.append(found)
-                row[backend.name] = found.details["grids"] if found.complete else None
-                row[f"{backend.name}_seconds"] = round(found.seconds, 3)
-            same = all(row[b.name] == ours for b in others)
-            agree = agree and same
-            row["agree"] = same
-            rows.append(row)
-            if say:
-                say(f"cube {len(rows)}: edgecount {ours:,}, " + ", ".join(
-                    f"{b.name} {row[b.name]}" for b in others) + ("" if same else " DISAGREE"))
+            cards.append((ours, fixed, {"cells_fixed": len(fixed.fixed)}))
+
+        def count_in(fixed, backend):  # small: no worker processes
+            return self.count(fixed, backend, "none", dataclasses.replace(runner_for(), jobs=1))
+
+        rows, counts, agree, table = check_sampled_cubes(cards, "edgecount", others, count_in,
+                                                          "grids", say)
         names = ["edgecount"] + [b.name for b in others]
-        table = "\n".join(["cube  " + " ".join(f"{x:>12}" for x in names)] + [
-            f"{i + 1:4}  " + " ".join(f"{str(r[x]):>12}" for x in names)
-            for i, r in enumerate(rows)])
         result = {
             "puzzle": f"{display_name(puzzle)}-sample-cubes",
             "title": puzzle.title,

@@ -30,7 +30,7 @@ from ..models.packing.plan import (
 from ..models.symmetry import IDENTITY
 from ..outcomes import Count, Solution, Verification
 from ..terminal import draw_packing
-from . import Family, verify_backends
+from . import Family, check_sampled_cubes, verify_backends
 
 
 def meaning(puzzle: PackingPuzzle, modulo: str) -> str:
@@ -68,6 +68,7 @@ class Packing(Family):
     own_backends = {"reference": reference.ReferencePacking}
     moduli = MODULI  # none, symmetry (rotations and mirror images the set allows), rotation
     modulo_aliases = MODULO_ALIASES  # mirror, published: symmetry
+    samples_cubes = True  # verify --sample-cubes: cubes of the bitboard search
 
     def summary(self, puzzle: PackingPuzzle) -> str:
         cells = puzzle.cells
@@ -201,10 +202,16 @@ class Packing(Family):
         )
 
     def verify(self, puzzle, runner_for, backends=None, unreduced_time_limit=None,
-               encoding=None, say=None) -> Verification:
-        """Count on every backend, with and without symmetry reduction; all must agree."""
+               encoding=None, say=None, sample_cubes=None) -> Verification:
+        """Count on every backend, with and without symmetry reduction; all must agree. With
+        sample_cubes N: for a count too large for the other backends, N random cubes of the
+        bitboard search (random paths of its first-empty-cell branching, stopped with a few
+        pieces left), each counted there and, as a challenge with those pieces pre-placed, by
+        xcover, CP-SAT and the reference (or `backends`)."""
         from ..registry import resolve
 
+        if sample_cubes is not None:
+            return self._verify_sample(puzzle, runner_for, sample_cubes, backends, say)
         counts: list[Count] = []
         copies = any(p.count > 1 for p in puzzle.pieces)
         for name in backends or verify_backends(self.kind):
@@ -240,6 +247,70 @@ class Packing(Family):
                 "runs": [_run_json(c) for c in counts],
             }
         return Verification(puzzle.name, not why, why or "", counts, result, table)
+
+    def _verify_sample(self, puzzle, runner_for, n: int, backends=None, say=None
+                       ) -> Verification:
+        import dataclasses
+        import random
+
+        from ..models.packing import Placed
+        from ..registry import resolve
+
+        if not isinstance(n, int) or isinstance(n, bool) or n < 1:
+            raise InputError(f"must be a whole number of at least 1, not {n!r}",
+                             field="sample_cubes")
+        if any(p.count > 1 for p in puzzle.pieces):
+            raise InputError("sample cubes are drawn for puzzles whose pieces are each one of a "
+                             "kind (these have copies)", field="sample_cubes")
+        ours = resolve("bitboard", self.kind, "count")
+        others = [resolve(name, self.kind, "count")
+                  for name in backends or ("xcover", "cpsat", "reference")]
+        options = placements(puzzle)
+        state = ours.prepare(ours.payload(self.encode(puzzle, ours, options)))
+        left = min(SAMPLE_PIECES_LEFT, 2 * (len(puzzle.pieces) - len(puzzle.placed)) // 3)
+        rng = random.Random(len(options))
+        picked: list[tuple[list[int], int]] = []
+        empty: list[tuple[list[int], int]] = []
+        for _ in range(200 * n):
+            if len(picked) >= n:
+                break
+            chosen = random_path(puzzle, options, left, rng)
+            if chosen is None or any(chosen == c for c, _ in picked + empty):
+                continue
+            (found,), finished = ours.count_cube(state, tuple(i + 1 for i in chosen), None)
+            (picked if found else empty).append((chosen, found))
+        picked = (picked + empty)[:n]
+        cards = []
+        for number, (chosen, found) in enumerate(picked, start=1):
+            held = tuple(Placed(options[i].piece, options[i].cells) for i in chosen)
+            card = dataclasses.replace(puzzle, name=f"{puzzle.name}-cube-{number}",
+                                       placed=puzzle.placed + held)
+            cards.append((found, card, {
+                "pieces_placed": len(card.placed),
+                "placed": {puzzle.pieces[p.piece].name: [list(c) for c in p.cells]
+                           for p in held},
+            }))
+
+        def count_in(card, backend):  # small: no worker processes
+            return self.count(card, backend, "none", dataclasses.replace(runner_for(), jobs=1))
+
+        rows, counts, agree, table = check_sampled_cubes(cards, ours.name, others, count_in,
+                                                          "solutions", say)
+        names = [ours.name] + [b.name for b in others]
+        result = {
+            "puzzle": f"{puzzle.name}-sample-cubes",
+            "title": puzzle.title,
+            "kind": self.kind,
+            "counted": "solutions in each cube: coverings holding the cube's pieces where they "
+            "are (pre-placed pieces for the other backends), rotations and reflections of a "
+            "solution counted as different",
+            "pieces_left": left,
+            "cubes": rows,
+            "backends": names,
+            "agree": agree,
+        }
+        why = "" if agree else "the backends DISAGREE on a sampled cube"
+        return Verification(puzzle.name, agree, why, counts, result, table)
 
     def export(self, puzzle, fmt, encoding=None, cube=None, clearance=None
                ) -> tuple[str | dict[str, bytes], str]:
@@ -280,6 +351,56 @@ class Packing(Family):
             f"{model.nvars} variables, {len(model.clauses)} clauses, "
             f"{len(options)} placement variables"
         )
+
+
+# Pieces a sampled cube leaves to place: two-thirds of them, at most 12, so that the slower
+# backends count it in seconds (the one-sided 9x10, 12 of 18 pentominoes left, 60 cells: 1 to 17
+# solutions a cube, CP-SAT 1.2-3.8 s, the reference 0.1-2.9 s, xcover under 0.5 s)
+SAMPLE_PIECES_LEFT = 12
+
+
+def random_path(puzzle: PackingPuzzle, options: list[Placement], left: int, rng,
+                budget: int = 200_000) -> list[int] | None:
+    """The first placements of a random solution, down to `left` pieces left: a depth-first
+    search of the first empty cell (the fill order) trying the placements that fit it in a
+    random order, so that the cube it names holds at least that solution; None where no
+    solution turned up within `budget` placements. Written apart from the bitboard search it
+    samples, so that the cube is checked, not assumed."""
+    by_cell: dict = {}
+    for i, option in enumerate(options):
+        for cell in option.cells:
+            by_cell.setdefault(cell, []).append(i)
+    covered = {cell for p in puzzle.placed for cell in p.cells}
+    used = {p.piece for p in puzzle.placed}
+    open_cells = [c for c in puzzle.cells if c not in covered]
+    chosen: list[int] = []
+
+    def fits() -> list[int]:
+        cell = next((c for c in open_cells if c not in covered), None)
+        found = [] if cell is None else [
+            i for i in by_cell.get(cell, ()) if options[i].piece not in used
+            and not covered.intersection(options[i].cells)]
+        rng.shuffle(found)
+        return found
+
+    to_try = [fits()]  # per level: the placements that fit, in a random order, left to try
+    while to_try and budget > 0:
+        if len(chosen) == len(to_try):  # this level's placement was tried: take it back
+            last = chosen.pop()
+            covered.difference_update(options[last].cells)
+            used.discard(options[last].piece)
+        if not to_try[-1]:
+            to_try.pop()
+            continue
+        i = to_try[-1].pop()
+        budget -= 1
+        chosen.append(i)
+        covered.update(options[i].cells)
+        used.add(options[i].piece)
+        if len(used) == len(puzzle.pieces) and all(c in covered for c in open_cells):
+            return sorted(chosen[:len(chosen) - left])
+        to_try.append(fits())
+    return None
 
 
 def _disagreement(counts: list[Count], solutions: set, classes: set) -> str | None:
