@@ -350,6 +350,18 @@ def write_results_readme(folder: Path) -> None:
         "every backend, library versions and the date) and `puzzlesat bench` (`bench.csv`).",
         "Do not edit by hand.",
         "",
+        "Pictures (`runners/pictures/generate.py`, `generate_results`): galleries of every "
+        "solution in",
+        "[`gallery/`](gallery/), playable pages with screenshots in [`play/`](play/), and charts "
+        "of the",
+        "benchmarks: the latest median per backend (log scale; hatched: stopped at the time "
+        "limit) and",
+        "its ratio to the fastest backend on the same instance.",
+        "",
+        "![bench chart](bench-chart.png)",
+        "",
+        "![edge-matching bench chart](edge-bench-chart.png)",
+        "",
         "`count`: every solution (for packing puzzles: rotations and reflections of a solution",
         "count as different; for edge-matching: distinct grids, identical tiles interchangeable;",
         "each JSON file's `counted` says). `classes`: solutions up to the board's symmetries",

@@ -243,3 +243,14 @@ def test_verified_results_are_written_with_their_index(tmp_path):
     path = output.write_verified(tmp_path, "p", result)
     assert json.loads(path.read_text())["count"] == 48
     assert "| [p](p.json) | 48 | 6 |" in Path(tmp_path / "README.md").read_text()
+
+
+def test_the_results_index_keeps_what_it_says_of_the_pictures(tmp_path):
+    """Regression: verify rewrote results/README.md without its pictures and charts paragraph,
+    which had been added by hand to a file that says not to edit it; the writer now says it."""
+    output.write_verified(tmp_path, "p", {"puzzle": "p", "count": 48, "classes": 6, "runs": []})
+    index = Path(tmp_path / "README.md").read_text()
+    assert "![bench chart](bench-chart.png)" in index and "[`gallery/`](gallery/)" in index
+    committed = Path(__file__).resolve().parents[1] / "results" / "README.md"
+    assert index.split("`count`: every solution")[0] == committed.read_text().split(
+        "`count`: every solution")[0]
