@@ -62,10 +62,11 @@ REACH = 1
 MEMO_PROBE_PATHS = 200  # paths of that estimate (about a millisecond)
 # Random paths per cube for its weight (the progress bar's share). Paths that drop the options
 # closing off a dead region follow the tree the search walks: on the one-sided 9x10 (665 cubes,
-# 9 s in all) 1,000 such paths correlate 0.94 (logarithms) with the seconds of the 114 cubes
-# timed, and put the share of the work in the 222 cubes counted at 0.46-0.50 over three seeds
-# (their share of the solutions: about 0.50); 4,000 paths through the whole first-empty-cell
-# tree correlated 0.75-0.84 and put it anywhere from 0.39 to 0.80 over four seeds.
+# 9 s in all) 1,000 such paths correlate 0.89-0.91 (logarithms) with the seconds of the 325
+# cubes timed above a second, and put the share of the work in its first 222 cubes counted at
+# 0.46-0.50 over three seeds (their share of the solutions: 0.49); 4,000 paths through the
+# whole first-empty-cell tree correlated 0.67-0.68 and put it anywhere from 0.39 to 0.80 over
+# four seeds. With them the time left held within 2x through the run that finished the 9x10.
 ESTIMATE_PATHS = 1000
 # ... and where the board's geometry is unknown (no dead regions): on the 6x10 (37 cubes) 64
 # paths correlate 0.50 with the nodes, 1,000 0.84, 5,000 0.92 (13 ms a cube)
