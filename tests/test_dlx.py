@@ -267,6 +267,13 @@ def test_a_sampled_cube_counted_wrong_is_reported(monkeypatch):
     found = puzzlesat.verify("iq-block-8", sample_cubes=2)
     assert not found.agree and "DISAGREE" in found.why
 
+    def none_found(self, state, cube, deadline):  # a cube holding a solution counted empty
+        return (0,), True
+
+    monkeypatch.setattr(BitboardBackend, "count_cube", none_found)
+    found = puzzlesat.verify("iq-block-8", sample_cubes=2)
+    assert not found.agree and [c["bitboard"] for c in found.result["cubes"]] == [0, 0]
+
 
 def test_edge_matching_sampled_cubes_agree():
     found = puzzlesat.verify("scramble-frog", sample_cubes=2)

@@ -269,17 +269,15 @@ class Packing(Family):
         state = ours.prepare(ours.payload(self.encode(puzzle, ours, options)))
         left = min(SAMPLE_PIECES_LEFT, 2 * (len(puzzle.pieces) - len(puzzle.placed)) // 3)
         rng = random.Random(len(options))
-        picked: list[tuple[list[int], int]] = []
-        empty: list[tuple[list[int], int]] = []
-        for _ in range(200 * n):
+        picked: list[tuple[list[int], int]] = []  # every cube holds a solution by its making:
+        for _ in range(200 * n):  # one counted 0 is kept, to show as a disagreement
             if len(picked) >= n:
                 break
             chosen = random_path(puzzle, options, left, rng)
-            if chosen is None or any(chosen == c for c, _ in picked + empty):
+            if chosen is None or any(chosen == c for c, _ in picked):
                 continue
-            (found,), finished = ours.count_cube(state, tuple(i + 1 for i in chosen), None)
-            (picked if found else empty).append((chosen, found))
-        picked = (picked + empty)[:n]
+            (found,), _ = ours.count_cube(state, tuple(i + 1 for i in chosen), None)
+            picked.append((chosen, found))
         cards = []
         for number, (chosen, found) in enumerate(picked, start=1):
             held = tuple(Placed(options[i].piece, options[i].cells) for i in chosen)
