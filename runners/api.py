@@ -204,9 +204,14 @@ def verify(puzzle, backends: list[str] | None = None, jobs: int | None = None,
     def runner_for(limit: float | None = None) -> Runner:
         return make_runner(jobs, executor, limit if limit is not None else time_limit, None)
 
-    if options.get("sample_cubes") is not None and not fam.samples_cubes:
+    sample = options.get("sample_cubes")
+    if sample is not None and not fam.samples_cubes:
         raise InputError(f"does not apply to {fam.kind} puzzles (their counts are checked "
                          "whole)", field="sample_cubes")
+    if sample is not None and (not isinstance(sample, int) or isinstance(sample, bool)
+                               or sample < 1):
+        raise InputError(f"must be a whole number of at least 1, not {sample!r}",
+                         field="sample_cubes")
     return fam.verify(puzzle, runner_for, backends=backends, say=say, **options)
 
 

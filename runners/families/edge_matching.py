@@ -584,9 +584,6 @@ class EdgeMatching(Family):
         from ..models.edge_matching.tables import cube_puzzle, random_cube
         from ..registry import resolve
 
-        if not isinstance(n, int) or isinstance(n, bool) or n < 1:
-            raise InputError(f"must be a whole number of at least 1, not {n!r}",
-                             field="sample_cubes")
         others = [resolve(name, self.kind, "count") for name in backends or ("xcover", "cpsat")]
         model = tables.build_tables(puzzle)
         depth = max(model.prefix, model.depths - 16)

@@ -256,9 +256,6 @@ class Packing(Family):
         from ..models.packing import Placed
         from ..registry import resolve
 
-        if not isinstance(n, int) or isinstance(n, bool) or n < 1:
-            raise InputError(f"must be a whole number of at least 1, not {n!r}",
-                             field="sample_cubes")
         if any(p.count > 1 for p in puzzle.pieces):
             raise InputError("sample cubes are drawn for puzzles whose pieces are each one of a "
                              "kind (these have copies)", field="sample_cubes")
