@@ -119,9 +119,10 @@ def read_packing(doc: TomlDoc) -> PackingPuzzle:
         solids = [solid_piece(doc, name, pieces_table[name]) for name in pieces_table]
         puzzle = SolidPuzzle(board=tuple(sorted(board_cells)), pieces=tuple(solids), **common)
     area = sum(len(p.cells) * p.count for p in puzzle.pieces)
-    if area != len(puzzle.cells):
+    board_cells = len(puzzle.board_cells)  # not puzzle.cells: no fill order sorted yet
+    if area != board_cells:
         raise doc.error(
-            "pieces", f"the pieces cover {area} cells but the board has {len(puzzle.cells)}"
+            "pieces", f"the pieces cover {area} cells but the board has {board_cells}"
         )
     try:  # refused here, at its file and line, rather than when the model is built
         check_size(puzzle)

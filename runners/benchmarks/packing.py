@@ -209,7 +209,6 @@ def profile_search(name: str, modulo: str, sample: int, seed: int = 1,
     import random
 
     from ..backends.bitboard import (
-        MEMO_FIRST,
         SLICE,
         Memo,
         Prepared,
@@ -225,7 +224,7 @@ def profile_search(name: str, modulo: str, sample: int, seed: int = 1,
     ours = BitboardBackend()
     cubes = []  # (task, model, cube, estimated nodes)
     for t, (task, model) in enumerate(zip(plan.tasks, models)):
-        state = ours.prepare_for_estimates(model)
+        state = ours.prepare_for_estimates(ours.payload(model))
         cubes += [(t, model, cube, ours.estimate(state, cube)) for cube in task.cubes]
     # the cubes holding the 1st to the 10th per cent of the estimated work, from the smallest:
     # real work (not the empty ones), the large ones left out so that the sample takes minutes
@@ -249,7 +248,7 @@ def profile_search(name: str, modulo: str, sample: int, seed: int = 1,
             search = Search(board, cube)
             state = None
             if mode == "memo" and not search.done:
-                state = Prepared(model, board, Memo(MEMO_FIRST))
+                state = Prepared(model, board, Memo.first(board.words))
                 search.memo = state.memo
             start = time.thread_time()
             while not search.run(SLICE):
