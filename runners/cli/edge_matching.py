@@ -180,7 +180,7 @@ def extra_commands(subparsers) -> None:
                        help="the benchmark folder (default ../shared/benchmarks/edge-matching)")
     bench.add_argument("--time-limit", type=float, default=None,
                        help="seconds per run (default: 10 on clue and em_* boards, 60 planted)")
-    bench.add_argument("--results", default="results", help="results folder (default results)")
+    report.add_record_arguments(bench, "the table (results/edge-bench.md and .csv)")
     bench.set_defaults(run=run_edge_bench)
 
 
@@ -191,7 +191,7 @@ def run_edge_bench(args: argparse.Namespace) -> int:
     from ..benchmarks import edge
     from ..registry import backend
 
-    report.check_folder(args.results)
+    record = report.record_folder(args)
     folder = Path(args.instances) if args.instances else edge.INSTANCES
     seeds = range(1, args.seeds + 1)
     instances = []
@@ -209,9 +209,12 @@ def run_edge_bench(args: argparse.Namespace) -> int:
     limits = dict(edge.TIME_LIMITS)
     if args.time_limit is not None:
         limits = dict.fromkeys(limits, args.time_limit)
-    edge.bench(instances, contenders, backend, limits, Path(args.results))
-    report.say(f"wrote {Path(args.results) / 'edge-bench.md'} and edge-bench.csv")
+    edge.bench(instances, contenders, backend, limits, record)
+    if record is None:
+        return 0
+    report.say(f"wrote {record / 'edge-bench.md'} and edge-bench.csv")
     from ..pictures import charts
 
-    charts.write_chart(Path(args.results), "edge-bench.csv", report.say)
+    charts.write_chart(record, "edge-bench.csv", report.say)
+    report.write_results_index(record)
     return 0
