@@ -47,6 +47,8 @@ from ..errors import InputError
 from ..files import ForeignFormat, TomlDoc, whole_number
 from ..limits import MAX_TILES, check_tiles
 from . import (
+    BOTTOM,
+    RIGHT,
     RULES,
     Edge,
     EdgePuzzle,
@@ -55,6 +57,8 @@ from . import (
     Tile,
     border_sides,
     cells,
+    fits_frame,
+    matches,
     rotated,
 )
 
@@ -207,7 +211,7 @@ def read_edge_toml(doc: TomlDoc) -> EdgePuzzle:
             f"{len(tiles)} tiles (counting repeats) do not fill a {rows}x{cols} board of "
             f"{rows * cols} cells",
         )
-    fixed = read_fixed(doc, rows, cols, names, tiles)
+    fixed, fixed_lines = read_fixed(doc, rows, cols, names, tiles)
     colours = doc.get("colours", dict, {})
     for key, value in colours.items():
         if not isinstance(value, str):
@@ -241,6 +245,7 @@ def read_edge_toml(doc: TomlDoc) -> EdgePuzzle:
         border=border,
     )
     check_frame(puzzle, tile_lines, doc.path, "tiles", doc.line_of("frame"))
+    check_fixed(puzzle, fixed_lines, doc.path)
     check_size(puzzle, doc.path, doc.line_of("tiles"), "tiles")
     return puzzle
 
@@ -254,8 +259,10 @@ def positive(doc: TomlDoc, field: str) -> int:
 
 def read_fixed(
     doc: TomlDoc, rows: int, cols: int, names: dict[str, int], tiles: list[Tile]
-) -> tuple[FixedTile, ...]:
+) -> tuple[tuple[FixedTile, ...], list[int | None]]:
+    """The fixed tiles (clues) and the file line of each."""
     fixed = []
+    fixed_lines: list[int | None] = []
     taken: set[tuple[int, int]] = set()
     for line, text in lines_of(doc, "fixed", doc.get("fixed", str, "")):
 
@@ -281,7 +288,8 @@ def read_fixed(
             raise bad("a cell or a tile is fixed twice")
         taken.add(cell)
         fixed.append(FixedTile(cell[0], cell[1], names[name], int(turn) // 90))
-    return tuple(fixed)
+        fixed_lines.append(line)
+    return tuple(fixed), fixed_lines
 
 
 def check_frame(
@@ -315,6 +323,60 @@ def check_frame(
             f"board has {border}",
             file=path, line=frame_line, field="frame",
         )
+    # a tile fits exactly the cells whose border sides are a turn of its frame sides: as many
+    # tiles of each pattern (corner, side, inside, ...) as cells
+    cells_of: dict[tuple[bool, ...], int] = {}
+    for cell in cells(puzzle):
+        key = min(rotated(border_sides(puzzle, cell), r) for r in range(4))
+        cells_of[key] = cells_of.get(key, 0) + 1
+    tiles_of: dict[tuple[bool, ...], int] = {}
+    for tile in puzzle.tiles:
+        key = min(rotated(tuple(edge == puzzle.frame for edge in tile.edges), r)
+                  for r in range(4))
+        tiles_of[key] = tiles_of.get(key, 0) + 1
+    for key in sorted(cells_of, key=sum, reverse=True):
+        if tiles_of.get(key, 0) != cells_of[key]:
+            what = FRAME_PATTERNS.get(sum(key), f"{sum(key)} frame edges")
+            raise InputError(
+                f"{tiles_of.get(key, 0)} tiles with {what} for the {cells_of[key]} cells that "
+                f"take them on a {puzzle.rows}x{puzzle.cols} board: the pieces cannot fill the "
+                "frame", file=path, line=frame_line, field="frame",
+            )
+
+
+FRAME_PATTERNS = {2: "two frame edges (corners)", 1: "one frame edge (border pieces)",
+                  0: "no frame edge (inner pieces)", 3: "three frame edges"}
+
+
+def check_fixed(puzzle: EdgePuzzle, lines: list[int | None], path: str) -> None:
+    """Clues (fixed tiles) that contradict the rules or each other: a clue that breaks the frame
+    at its cell, or two touching clues whose edges do not match (or both carry the `apart`
+    mark)."""
+    shown = {}
+    for fixed, line in zip(puzzle.fixed, lines):
+        cell = (fixed.row, fixed.col)
+        edges = rotated(puzzle.tiles[fixed.tile].edges, fixed.rotation)
+        if not fits_frame(puzzle, cell, edges):
+            raise InputError(
+                f"tile {puzzle.tiles[fixed.tile].name!r} turned {fixed.rotation * 90} at row "
+                f"{cell[0] + 1}, column {cell[1] + 1} breaks the frame rule there",
+                file=path, line=line, field="fixed")
+        shown[cell] = (edges, puzzle.tiles[fixed.tile].mark, line)
+    for (r, c), (edges, mark, line) in shown.items():
+        for side, (dr, dc) in ((RIGHT, (0, 1)), (BOTTOM, (1, 0))):
+            other = shown.get((r + dr, c + dc))
+            if other is None:
+                continue
+            if not matches(edges[side], other[0][(side + 2) % 4], puzzle.rule):
+                raise InputError(
+                    f"the clues at row {r + 1}, column {c + 1} and row {r + dr + 1}, column "
+                    f"{c + dc + 1} touch with edges that do not match: they contradict each "
+                    "other", file=path, line=max(line or 0, other[2] or 0) or None, field="fixed")
+            if puzzle.apart and mark == other[1] == puzzle.apart:
+                raise InputError(
+                    f"the clues at row {r + 1}, column {c + 1} and row {r + dr + 1}, column "
+                    f"{c + dc + 1} both carry a {puzzle.apart}: they contradict each other",
+                    file=path, line=max(line or 0, other[2] or 0) or None, field="fixed")
 
 
 class PublishedError(ValueError):
