@@ -185,7 +185,6 @@ def extra_commands(subparsers) -> None:
 
 def run_edge_bench(args: argparse.Namespace) -> int:
     """The edge-matching benchmark (runners/benchmarks/edge.py), in this process."""
-    from pathlib import Path
 
     from ..benchmarks import edge
     from ..registry import backend
