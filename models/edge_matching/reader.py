@@ -64,6 +64,8 @@ from . import (
     board,
     border_sides,
     cells,
+    fits_frame,
+    matches,
     rotated,
 )
 from .grid import EdgeGrid, PictureError, grid_named
@@ -249,7 +251,7 @@ def read_edge_toml(doc: TomlDoc) -> EdgePuzzle:
     if len(tiles) != cell_count:
         raise doc.error(
             "tiles", f"{len(tiles)} tiles (counting repeats) do not fill {where}")
-    fixed = read_fixed(doc, grid, rows, cols, shape, names, tiles)
+    fixed, fixed_lines = read_fixed(doc, grid, rows, cols, shape, names, tiles)
     colours = doc.get("colours", dict, {})
     for key, value in colours.items():
         if not isinstance(value, str):
@@ -285,6 +287,7 @@ def read_edge_toml(doc: TomlDoc) -> EdgePuzzle:
         shape=shape,
     )
     check_frame(puzzle, tile_lines, doc.path, "tiles", doc.line_of("frame"))
+    check_fixed(puzzle, fixed_lines, doc.path)
     check_size(puzzle, doc.path, doc.line_of("tiles"), "tiles")
     return puzzle
 
@@ -299,8 +302,10 @@ def positive(doc: TomlDoc, field: str) -> int:
 def read_fixed(
     doc: TomlDoc, grid: EdgeGrid, rows: int, cols: int, shape: tuple[Cell, ...],
     names: dict[str, int], tiles: list[Tile],
-) -> tuple[FixedTile, ...]:
+) -> tuple[tuple[FixedTile, ...], list[int | None]]:
+    """The fixed tiles (clues) and the file line of each."""
     fixed = []
+    fixed_lines: list[int | None] = []
     taken: set[tuple[int, int]] = set()
     for line, text in lines_of(doc, "fixed", doc.get("fixed", str, "")):
 
@@ -331,7 +336,8 @@ def read_fixed(
             raise bad("a cell or a tile is fixed twice")
         taken.add(cell)
         fixed.append(FixedTile(cell[0], cell[1], names[name], turns.index(turn)))
-    return tuple(fixed)
+        fixed_lines.append(line)
+    return tuple(fixed), fixed_lines
 
 
 def check_frame(
@@ -367,6 +373,62 @@ def check_frame(
             f"board has {border}",
             file=path, line=frame_line, field="frame",
         )
+    # a tile fits exactly the cells whose border sides are a turn of its frame sides: as many
+    # tiles of each pattern (corner, side, inside, ...) as cells
+    cells_of: dict[tuple[bool, ...], int] = {}
+    for cell in cells(puzzle):
+        outside = border_sides(puzzle, cell)
+        key = min(rotated(outside, r) for r in range(len(outside)))
+        cells_of[key] = cells_of.get(key, 0) + 1
+    tiles_of: dict[tuple[bool, ...], int] = {}
+    for tile in puzzle.tiles:
+        key = min(rotated(tuple(edge == puzzle.frame for edge in tile.edges), r)
+                  for r in range(len(tile.edges)))
+        tiles_of[key] = tiles_of.get(key, 0) + 1
+    for key in sorted(cells_of, key=sum, reverse=True):
+        if tiles_of.get(key, 0) != cells_of[key]:
+            what = FRAME_PATTERNS.get(sum(key), f"{sum(key)} frame edges")
+            raise InputError(
+                f"{tiles_of.get(key, 0)} tiles with {what} for the {cells_of[key]} cells that "
+                f"take them on a {board_words(puzzle)} board: the pieces cannot fill the frame",
+                file=path, line=frame_line, field="frame",
+            )
+
+
+FRAME_PATTERNS = {2: "two frame edges (corners)", 1: "one frame edge (border pieces)",
+                  0: "no frame edge (inner pieces)", 3: "three frame edges"}
+
+
+def check_fixed(puzzle: EdgePuzzle, lines: list[int | None], path: str) -> None:
+    """Clues (fixed tiles) that contradict the rules or each other: a clue that breaks the frame
+    at its cell, or two touching clues whose edges do not match (or both carry the `apart`
+    mark)."""
+    shown = {}
+    here = board(puzzle)
+    for fixed, line in zip(puzzle.fixed, lines):
+        cell = (fixed.row, fixed.col)
+        edges = rotated(puzzle.tiles[fixed.tile].edges, fixed.rotation)
+        if not fits_frame(puzzle, cell, edges):
+            raise InputError(
+                f"tile {puzzle.tiles[fixed.tile].name!r} turned "
+                f"{here.grid.rotation_degrees(fixed.rotation)} at row {cell[0] + 1}, column "
+                f"{cell[1] + 1} breaks the frame rule there",
+                file=path, line=line, field="fixed")
+        shown[cell] = (edges, puzzle.tiles[fixed.tile].mark, line)
+    for a, b, side in here.pairs:
+        if a not in shown or b not in shown:
+            continue
+        (edges, mark, line), other = shown[a], shown[b]
+        where = f"the clues at row {a[0] + 1}, column {a[1] + 1} and row {b[0] + 1}, column " \
+            f"{b[1] + 1}"
+        if not matches(edges[side], other[0][here.grid.facing(side)], puzzle.rule):
+            raise InputError(
+                f"{where} touch with edges that do not match: they contradict each other",
+                file=path, line=max(line or 0, other[2] or 0) or None, field="fixed")
+        if puzzle.apart and mark == other[1] == puzzle.apart:
+            raise InputError(
+                f"{where} both carry a {puzzle.apart}: they contradict each other",
+                file=path, line=max(line or 0, other[2] or 0) or None, field="fixed")
 
 
 class PublishedError(ValueError):
