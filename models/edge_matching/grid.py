@@ -31,17 +31,10 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from ..errors import InputError
+from ..geometry import PictureError
 
 Cell = tuple[int, int]
 Point = tuple[int, int]  # whole-number coordinates of the grid's own lattice (scaled)
-
-
-class PictureError(ValueError):
-    """A misplaced or unknown character in a board picture; `row` counts from 0."""
-
-    def __init__(self, message: str, row: int) -> None:
-        super().__init__(message)
-        self.row = row
 
 
 @dataclass(frozen=True)
@@ -159,8 +152,8 @@ class EdgeGrid:
         return tuple((r, c) for r in range(rows) for c in range(cols))
 
     def read_picture(self, lines: list[str]) -> list[Cell]:
-        """A board typed as a picture (rows of `picture_chars`): its cells; PictureError for a
-        misplaced cell."""
+        """A board typed as a picture (rows of `picture_chars`): its cells; PictureError (its
+        line: the row, from 0) for a misplaced cell."""
         raise NotImplementedError
 
     def picture(self, cells: tuple[Cell, ...]) -> list[str]:

@@ -51,7 +51,8 @@ import re
 from pathlib import Path
 
 from ..errors import InputError
-from ..files import ForeignFormat, TomlDoc, picture_rows, whole_number
+from ..files import ForeignFormat, TomlDoc, whole_number
+from ..geometry import PictureError, picture_rows
 from ..limits import MAX_TILES, check_tiles
 from . import (
     RULES,
@@ -68,7 +69,7 @@ from . import (
     matches,
     rotated,
 )
-from .grid import EdgeGrid, PictureError, grid_named
+from .grid import EdgeGrid, grid_named
 
 FIELDS = {
     "kind", "name", "title", "source", "grid", "board", "rows", "cols", "rule", "halves",
@@ -132,17 +133,22 @@ def read_board(doc: TomlDoc, grid: EdgeGrid) -> tuple[int, int, tuple[Cell, ...]
         if field in doc.data:
             raise doc.error(field, "give rows and cols, or a board picture, not both")
     text = doc.get("board", str)
-    pictured = picture_rows(doc, "board", text, grid.picture_chars)
-    too_many = check_tiles(sum(len(row) for row in pictured), "a board picture")
-    if too_many is not None:
-        raise doc.error("board", too_many.message)
+    first = doc.value_line("board")
+    skipped = next((i for i, row in enumerate(text.split("\n")) if row.strip()), 0)
     try:
-        found = grid.read_picture(list(pictured))
+        pictured = picture_rows(text, grid.picture_chars)
+        too_many = check_tiles(sum(len(row) for row in pictured), "a board picture")
+        if too_many is not None:
+            raise doc.error("board", too_many.message)
+        try:
+            found = grid.read_picture(list(pictured))
+        except PictureError as error:
+            raise PictureError(f"row {(error.line or 0) + 1} of the picture, {error.message}",
+                               skipped + (error.line or 0)) from None
     except PictureError as error:
-        first = doc.value_line("board")
-        skipped = next(i for i, row in enumerate(text.split("\n")) if row.strip())
-        raise InputError(f"row {error.row + 1} of the picture, {error}", file=doc.path,
-                         line=None if first is None else first + skipped + error.row,
+        if first is None or error.line is None:
+            raise doc.error("board", error.message) from None
+        raise InputError(error.message, file=doc.path, line=first + error.line,
                          field="board") from None
     shape = grid.normalise(found)
     rows = max(r for r, _ in shape) + 1
