@@ -42,7 +42,7 @@ COMMANDS = commands()
 SLOW = ("verify", "bench", "edge-bench", "mind-lock bench", "sliding bench",
         "sliding table klotski-l-pieces", "count one-sided-pentomino-5x18",
         "count one-sided-pentomino-6x15", "count one-sided-pentomino-9x10",
-        "count eternity-ii-clue1")
+        "count eternity-ii-clue1", "best eternity-ii ")
 NEEDS = {"../shared": "the benchmark instances of ../shared", "dask://": "a running scheduler"}
 QUICK_LIMIT = 60  # seconds a quick command may take here
 
