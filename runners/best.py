@@ -36,8 +36,8 @@ from pathlib import Path
 
 from .children import Child, end, interruptible, receive, start
 from .models.edge_matching import EdgePuzzle, Placed
-from .models.edge_matching.best import most, score
-from .models.edge_matching.board import board_json, read_board
+from .models.edge_matching.best import check_board, most, score
+from .models.edge_matching.boardfile import board_json, read_board
 from .models.errors import InputError
 from .output import now, write_text_atomic
 
@@ -187,6 +187,7 @@ def best(puzzle, backend: str | None = None, time_limit: float | None = None,
     if puzzle.kind != "edge-matching":
         raise InputError(f"best boards are for edge-matching puzzles, not {puzzle.kind}",
                          field="puzzle")
+    check_board(puzzle)
     time_limit = check_time_limit(time_limit)
     check_number(jobs, "jobs")
     check_number(seed, "seed", 0)
@@ -244,7 +245,7 @@ def resume(puzzle: EdgePuzzle, checkpoint: str, found: Best) -> list[Placed] | N
         raise InputError(f"cannot read: {getattr(error, 'strerror', None) or error}",
                          file=checkpoint, field="checkpoint") from None
     grid, header = read_board(puzzle, text, checkpoint, field="checkpoint")
-    from .models.edge_matching.board import rescore
+    from .models.edge_matching.boardfile import rescore
 
     value, broken = rescore(puzzle, grid)
     if broken:
@@ -373,14 +374,15 @@ class BoardCheck:
 
 def verify_board(puzzle, path: str) -> BoardCheck:
     """Check a board file (as `best` writes them): count its matched seams again by a count
-    of its own (models/edge_matching/board.py), check the rules, compare the claimed score."""
+    of its own (models/edge_matching/boardfile.py), check the rules, compare the claimed score."""
     from .api import _puzzle
-    from .models.edge_matching.board import rescore
+    from .models.edge_matching.boardfile import rescore
 
     puzzle = _puzzle(puzzle)
     if puzzle.kind != "edge-matching":
         raise InputError(f"boards are checked for edge-matching puzzles, not {puzzle.kind}",
                          field="board")
+    check_board(puzzle)
     try:
         text = Path(path).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as error:

@@ -22,7 +22,7 @@ from puzzlesat.best import best, verify_board
 from puzzlesat.cli import main
 from puzzlesat.models.edge_matching import planted
 from puzzlesat.models.edge_matching.best import most, score
-from puzzlesat.models.edge_matching.board import board_json, rescore
+from puzzlesat.models.edge_matching.boardfile import board_json, rescore
 from puzzlesat.models.errors import InputError
 
 ROOT = Path(__file__).resolve().parents[1]

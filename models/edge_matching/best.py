@@ -35,15 +35,23 @@ from . import (
     Placed,
     cells,
     fits_frame,
+    grid_of_puzzle,
     matches,
     neighbour_pairs,
-    opposite,
     rotated,
 )
 from .encode import DEFAULT_CARD_ENCODING, Layout, layout, one_per_cell_and_type
 
 if TYPE_CHECKING:  # OR-Tools is imported where a CP-SAT model is made (0.4 s)
     from ortools.sat.python import cp_model
+
+
+def check_board(puzzle: EdgePuzzle) -> None:
+    """Best boards are searched for on rectangles of square tiles (Eternity II's kind)."""
+    if puzzle.grid != "square" or puzzle.shape:
+        raise InputError(f"best boards are searched for on rectangular boards of square tiles; "
+                         f"{puzzle.name} is on a {puzzle.grid} grid"
+                         + (" of another shape" if puzzle.shape else ""), field="puzzle")
 
 
 def seams(puzzle: EdgePuzzle) -> list[tuple[tuple[int, int], tuple[int, int], int]]:
@@ -59,12 +67,13 @@ def most(puzzle: EdgePuzzle) -> int:
 def score(puzzle: EdgePuzzle, grid: list[Placed]) -> int:
     """Matched seams of a board ((tile, rotation) per cell, row by row), by the puzzle's rule."""
     at = dict(zip(cells(puzzle), grid))
+    lattice = grid_of_puzzle(puzzle)
     total = 0
     for a, b, side in seams(puzzle):
         ta, ra = at[a]
         tb, rb = at[b]
         shown = rotated(puzzle.tiles[ta].edges, ra)[side]
-        facing = rotated(puzzle.tiles[tb].edges, rb)[opposite(side)]
+        facing = rotated(puzzle.tiles[tb].edges, rb)[lattice.facing(side)]
         total += matches(shown, facing, puzzle.rule)
     return total
 
@@ -181,6 +190,7 @@ class SearchArrays:
 
 def search_arrays(puzzle: EdgePuzzle) -> SearchArrays:
     """Arrays for `edgesearch`; the `apart` rule is refused (this search swaps tiles freely)."""
+    check_board(puzzle)
     if puzzle.apart:
         raise InputError("edgesearch keeps no 'apart' rule (two marked tiles side by side); "
                          "use cpsat or a maxsat backend", field="backend")

@@ -13,13 +13,14 @@ BROKEN = "#e0001b"
 
 def broken_seams(puzzle: EdgePuzzle, grid: list[Placed]) -> list[tuple[int, int, int]]:
     """(row, column, side) of every seam whose edges do not match (side: 1 right, 2 below)."""
-    from ..models.edge_matching import matches, opposite
+    from ..models.edge_matching import grid_of_puzzle, matches
 
     at = {(i // puzzle.cols, i % puzzle.cols): g for i, g in enumerate(grid)}
+    lattice = grid_of_puzzle(puzzle)
     out = []
     for a, b, side in seams(puzzle):
         shown = rotated(puzzle.tiles[at[a][0]].edges, at[a][1])[side]
-        facing = rotated(puzzle.tiles[at[b][0]].edges, at[b][1])[opposite(side)]
+        facing = rotated(puzzle.tiles[at[b][0]].edges, at[b][1])[lattice.facing(side)]
         if not matches(shown, facing, puzzle.rule):
             out.append((a[0], a[1], side))
     return out
