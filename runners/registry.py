@@ -11,8 +11,8 @@ the stem by one convention (`part`):
 
 Backend names are parsed in one place (`parse`). A family's own solvers (the reference
 backtrackers, the God's-algorithm table of a family solved by moves) are its `own_backends`,
-under the names 'reference' and 'table'. The default backend of each family and task comes from figures the project measured,
-kept here.
+under the names 'reference' and 'table'. The default backend of each family and task comes
+from figures the project measured, kept here.
 """
 
 from __future__ import annotations
