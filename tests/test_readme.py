@@ -41,7 +41,8 @@ COMMANDS = commands()
 # Commands that take minutes, or need ../shared, or a running Dask scheduler.
 SLOW = ("verify", "bench", "edge-bench", "mind-lock bench", "sliding bench",
         "sliding table klotski-l-pieces", "count one-sided-pentomino-5x18",
-        "count one-sided-pentomino-6x15", "count one-sided-pentomino-9x10")
+        "count one-sided-pentomino-6x15", "count one-sided-pentomino-9x10",
+        "count eternity-ii-clue1")
 NEEDS = {"../shared": "the benchmark instances of ../shared", "dask://": "a running scheduler"}
 QUICK_LIMIT = 60  # seconds a quick command may take here
 

@@ -174,10 +174,9 @@ def extra_commands(subparsers) -> None:
     bench.add_argument("--seeds", type=int, default=3, help="shuffling seeds per board (3)")
     bench.add_argument("--sizes", type=int, nargs="+", default=[8, 9, 10, 11, 12],
                        help="planted board sizes (default 8 to 12)")
-    bench.add_argument("--planted-only", action="store_true", help="skip ../shared's boards")
-    bench.add_argument("--shared-only", action="store_true", help="skip the planted boards")
-    bench.add_argument("--instances", default=None,
-                       help="the benchmark folder (default ../shared/benchmarks/edge-matching)")
+    bench.add_argument("--planted-only", action="store_true",
+                       help="skip the catalog's clue puzzles and em_* boards")
+    bench.add_argument("--catalog-only", action="store_true", help="skip the planted boards")
     bench.add_argument("--time-limit", type=float, default=None,
                        help="seconds per run (default: 10 on clue and em_* boards, 60 planted)")
     bench.add_argument("--results", default="results", help="results folder (default results)")
@@ -192,15 +191,11 @@ def run_edge_bench(args: argparse.Namespace) -> int:
     from ..registry import backend
 
     report.check_folder(args.results)
-    folder = Path(args.instances) if args.instances else edge.INSTANCES
     seeds = range(1, args.seeds + 1)
     instances = []
     if not args.planted_only:
-        found = edge.clue_instances(folder) + edge.em_instances(folder, seeds)
-        if not found:
-            report.say(f"no benchmark boards in {folder}: skipped (planted boards only)")
-        instances += found
-    if not args.shared_only:
+        instances += edge.clue_instances() + edge.em_instances(seeds)
+    if not args.catalog_only:
         instances += edge.planted_instances(args.sizes, seeds)
     names = args.contender or list(edge.DEFAULT_CONTENDERS)
     contenders = [edge.contender(name) for name in names]
@@ -209,7 +204,13 @@ def run_edge_bench(args: argparse.Namespace) -> int:
     limits = dict(edge.TIME_LIMITS)
     if args.time_limit is not None:
         limits = dict.fromkeys(limits, args.time_limit)
-    edge.bench(instances, contenders, backend, limits, Path(args.results))
+    try:
+        edge.bench(instances, contenders, backend, limits, Path(args.results))
+    except edge.Stopped as stopped:
+        print(stopped.table)
+        report.say(f"edge-bench: {stopped}: {Path(args.results) / 'edge-bench.md'} and "
+                   "edge-bench.csv left as they were")
+        raise
     report.say(f"wrote {Path(args.results) / 'edge-bench.md'} and edge-bench.csv")
     from ..pictures import charts
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import math
 import time
 from collections.abc import Iterator
 
@@ -71,10 +70,7 @@ class Packing(Family):
     samples_cubes = True  # verify --sample-cubes: cubes of the bitboard search
 
     def summary(self, puzzle: PackingPuzzle) -> str:
-        cells = puzzle.cells
-        extent = [max(axis) - min(axis) + 1 for axis in zip(*cells)]
-        holes = math.prod(extent) - len(cells)
-        board = "x".join(map(str, extent)) + (f" with {holes} holes" if holes else "")
+        board = puzzle.lattice.describe(puzzle.cells)
         pieces = sum(p.count for p in puzzle.pieces)
         kinds = "" if pieces == len(puzzle.pieces) else f" of {len(puzzle.pieces)} kinds"
         return f"{pieces} pieces{kinds} on {board}; {puzzle.title}"
@@ -312,9 +308,9 @@ class Packing(Family):
         """The puzzle as DIMACS or DLX text, or (fmt 'stl', puzzles in space) files to print:
         every piece and a solution, cubes of `cube` mm, faces `clearance` mm inwards."""
         if fmt == "stl":  # files to print: every piece and a solution (a folder or a .zip)
-            if puzzle.lattice.dimensions != 3:
-                raise InputError('STL files are made of puzzles in space (lattice = "cubic")',
-                                 field="format")
+            if "stl" not in puzzle.lattice.capabilities:
+                raise InputError(f"STL files are made of puzzles in space (lattice = \"cubic\"),"
+                                 f" not on the {puzzle.lattice.name} lattice", field="format")
             if encoding is not None:
                 raise InputError("does not apply to STL files", field="encoding")
             from ..pictures.packing3d import print_set  # numpy-stl, the optional extra 'stl'
