@@ -284,28 +284,40 @@ def search(kernel: Callable, data: tuple, seeds: Sequence[int], bound: int, degr
             bar(None)
             raise SearchStopped(so_far[0], time.perf_counter() - begin)
 
-    def first_pass(starts: Sequence[int]) -> list[int]:
-        tail = 0
-        for code in sorted(set(int(s) for s in starts)):
-            queue[tail] = code
-            tail += 1
-        _fill(keys, queue, tail, np.uint64(64 - bits))
+    def levels(tail: int, expand: Callable[[int, int, int], int]) -> list[int]:
+        """Expand the queue level by level from its first `tail` codes, in chunks (a look at
+        the deadline after each): `expand(head, stop, tail)` adds the new codes of
+        queue[head:stop] at the tail and gives the new tail. The levels' ends."""
         ends, head = [tail], 0
         while head < tail:
             end = tail
             while head < end:
                 step = min(end - head, 1 << 16)
-                tail = _expand(kernel, data, queue, head, head + step, tail, keys,
-                               np.uint64(64 - bits), out)
-                if tail < 0:
-                    raise InputError(f"{what}: more than {bound:,} positions reached, the "
-                                     "bound the memory estimate was made for", field="bound")
+                tail = expand(head, head + step, tail)
                 head += step
                 bar(step)
                 stop_at(tail)
             if tail > end:
                 ends.append(tail)
         return ends
+
+    shift = np.uint64(64 - bits)
+
+    def first_pass(starts: Sequence[int]) -> list[int]:
+        tail = 0
+        for code in sorted(set(int(s) for s in starts)):
+            queue[tail] = code
+            tail += 1
+        _fill(keys, queue, tail, shift)
+
+        def expand(head: int, stop: int, tail: int) -> int:
+            tail = _expand(kernel, data, queue, head, stop, tail, keys, shift, out)
+            if tail < 0:
+                raise InputError(f"{what}: more than {bound:,} positions reached, the bound "
+                                 "the memory estimate was made for", field="bound")
+            return tail
+
+        return levels(tail, expand)
 
     try:
         if component is None:
@@ -320,29 +332,18 @@ def search(kernel: Callable, data: tuple, seeds: Sequence[int], bound: int, degr
                                  field="goal")
             bar(0, "distances")
             seen = np.zeros(keys.size, dtype=np.uint8)
-            shift = np.uint64(64 - bits)
             tail = 0
             for code in picked[:found]:
                 queue[tail] = code
                 seen[_find(keys, code, shift)] = 1
                 tail += 1
             del picked
-            ends, head = [tail], 0
-            while head < tail:
-                end = tail
-                while head < end:
-                    step = min(end - head, 1 << 16)
-                    tail = _expand_again(kernel, data, queue, head, head + step, tail, keys,
-                                         shift, seen, out)
-                    head += step
-                    bar(step)
-                    stop_at(tail)
-                if tail > end:
-                    ends.append(tail)
+            ends = levels(tail, lambda head, stop, tail: _expand_again(
+                kernel, data, queue, head, stop, tail, keys, shift, seen, out))
             del seen
-            if tail != reached:  # moves are undone by moves: the goal's component is the start's
-                raise InputError(f"{what}: {reached - tail:,} positions reached from the start do "
-                                 "not reach the goal although every move can be undone",
+            if ends[-1] != reached:  # moves are undone: the goal's component is the start's
+                raise InputError(f"{what}: {reached - ends[-1]:,} positions reached from the "
+                                 "start do not reach the goal although every move can be undone",
                                  field="goal")
     except KeyboardInterrupt:
         bar(None)
