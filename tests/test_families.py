@@ -115,3 +115,20 @@ def test_the_top_level_is_the_products_design():
     top = {path.split("/")[0] for path in tracked}
     assert top <= {"pyproject.toml", "README.md", "models", "runners", "tests", "results",
                    ".ci", ".gitignore"}, sorted(top)
+
+
+@pytest.mark.parametrize("module, base", [
+    ("puzzlesat.families.TEMPLATE", "Family"), ("puzzlesat.backends.TEMPLATE", "Backend")])
+def test_the_templates_to_copy_implement_every_method_asked(module, base):
+    """runners/README.md sends a new family and a new backend to these templates: each must
+    stay a complete, buildable class of its base as the base grows."""
+    import importlib
+    import inspect
+
+    found = importlib.import_module(module)
+    [made] = [c for _, c in inspect.getmembers(found, inspect.isclass)
+              if c.__module__ == module and base in [b.__name__ for b in c.__mro__[1:]]]
+    assert not inspect.isabstract(made), made.__abstractmethods__
+    made()  # buildable
+    text = inspect.getsource(found)
+    assert text.count("[GUIDELINE]") >= 8

@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
 
 from .. import output as report
 from ..families import mind_lock as family
@@ -76,15 +75,17 @@ def table_heading(figures: dict) -> str:
 
 
 def bench_command(args: argparse.Namespace) -> int:
-    """Time the table (build, size, query) and the planners; write results/mind-lock-bench.json."""
-    report.check_folder(args.results)
+    """Time the table (build, size, query) and the planners; with --record write
+    results/mind-lock-bench.json."""
+    folder = report.record_folder(args)
     puzzle = files.load("mind-lock")
     from ..benchmarks import mind_lock as benchmark
 
     result = benchmark.run(puzzle, args.repeat, args.queries, args.backend, args.workers,
                           args.time_limit, say=report.say)
-    out = Path(args.results) / "mind-lock-bench.json"
-    report.write_json_atomic(out, result)
+    if folder is not None:
+        report.write_json_atomic(folder / "mind-lock-bench.json", result)
+        report.write_results_index(folder)
     if args.json:
         print(report.json_line(result))
         return 0
@@ -100,7 +101,8 @@ def bench_command(args: argparse.Namespace) -> int:
               f"median {figures['median_seconds']:.2f} s of {args.repeat} (target 10 s)")
     said = {True: "met", False: "NOT met", None: "not measured"}
     print("targets: " + ", ".join(f"{k} {said[v]}" for k, v in result["targets"].items()))
-    print(f"wrote {out}")
+    if folder is not None:
+        print(f"wrote {folder / 'mind-lock-bench.json'}")
     return 0
 
 
@@ -127,6 +129,6 @@ def extra_commands(subparsers) -> None:
     bench.add_argument("--workers", type=positive, default=2, help="CP-SAT workers (default 2)")
     bench.add_argument("--time-limit", type=seconds, metavar="S",
                        help="seconds per plan (the whole deepening) before giving up")
-    bench.add_argument("--results", default="results", help="results folder (default results)")
+    report.add_record_arguments(bench, "the figures (results/mind-lock-bench.json)")
     bench.add_argument("--json", action="store_true", help="print one JSON object")
     bench.set_defaults(run=bench_command)

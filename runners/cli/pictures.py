@@ -11,6 +11,7 @@ import argparse
 from pathlib import Path
 
 from .. import api, registry
+from .. import output as report
 from ..lazy import lazy_module
 from ..models import mind_lock as ml
 from ..models.errors import InputError
@@ -59,6 +60,31 @@ def add_commands(subparsers) -> None:
     draw.set_defaults(run=run_draw)
     gallery.set_defaults(run=run_gallery)
     play.set_defaults(run=run_play)
+    results = subparsers.add_parser(
+        "results", help="regenerate every committed picture and page under results/ (galleries, "
+        "play pages, screenshots, charts) and its index")
+    results.add_argument("--only", nargs="+", metavar="PUZZLE", default=None,
+                         help="only the galleries and pages of these catalog puzzles")
+    results.add_argument("--results", default="results", metavar="DIR",
+                         help="the results folder (default results)")
+    results.set_defaults(run=run_results)
+
+
+def run_results(args) -> int:
+    """`puzzlesat results`: every committed picture and page, and results/index.md."""
+    from ..pictures import generate
+
+    folder = report.check_folder(args.results)
+    if args.only:
+        known = generate.puzzles()
+        unknown = [name for name in args.only if name not in known]
+        if unknown:
+            raise InputError(f"no committed pictures of {', '.join(unknown)} (those of: "
+                             f"{', '.join(sorted(known))})", field="--only")
+    written = generate.generate_results(folder, report.say, args.only)
+    report.write_results_index(folder)
+    print(f"wrote {len(written)} files under {folder} and {folder / report.INDEX}")
+    return 0
 
 
 def load_puzzle(name: str, level: int | None):

@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
 
 from .. import output as report
 from ..families import sliding as family
@@ -76,17 +75,20 @@ def table_heading(figures: dict) -> str:
 def bench_command(args: argparse.Namespace) -> int:
     from ..benchmarks import sliding as bench
 
-    report.check_folder(args.results)
+    folder = report.record_folder(args)
     result = bench.run(args.puzzle or None, args.repeat, args.memory, args.scale,
                        say=report.say)
-    out = Path(args.results) / "sliding-bench.json"
-    report.write_json_atomic(out, result)
+    out = None if folder is None else folder / "sliding-bench.json"
+    if out is not None:
+        report.write_json_atomic(out, result)
+        report.write_results_index(folder)
     if args.json:
         print(report.json_line(result))
         return 0
     for line in bench.lines(result):
         print(line)
-    print(f"wrote {out}")
+    if out is not None:
+        print(f"wrote {out}")
     return 0
 
 
@@ -110,6 +112,6 @@ def extra_commands(subparsers) -> None:
     bench.add_argument("--scale", action="store_true",
                        help="also the 10^8 search of runners/benchmarks/targets.toml (minutes, "
                             "about 3 GiB)")
-    bench.add_argument("--results", default="results", help="results folder (default results)")
+    report.add_record_arguments(bench, "the figures (results/sliding-bench.json)")
     bench.add_argument("--json", action="store_true", help="print one JSON object")
     bench.set_defaults(run=bench_command)
