@@ -479,24 +479,23 @@ class SquareLattice(Lattice):
         return cell[0], 2 * cell[1]
 
 
-class CubicLattice(Lattice):
-    """The cubic grid: cells (layer, row, column); 24 rotations, 48 symmetries with mirror
-    images. A physical piece turns by the 24 rotations only: its mirror image is another piece
-    (a chiral piece cannot be turned inside out). Its picture: the layers, bottom first, each
-    drawn as a square picture, separated by lines of dashes."""
+class LayeredLattice(Lattice):
+    """A lattice of cells (layer, row, column) in space, every three whole numbers a cell and
+    every move a lattice vector, turned by the 48 signed permutations of some coordinates of
+    its own (`turned`): the cube's 24 rotations, and their mirror images. Its picture: the
+    layers, bottom first, each drawn as a square picture, separated by lines of dashes."""
 
-    name = "cubic"
     dimensions = 3
     letters = "lrc"
     coordinates = "[layer, row, column]"
-    cell_noun = "cube"
-    capabilities = frozenset({"space", "stl"})
-    flip_note = ("does not apply in space: a piece turns by the 24 rotations, and its mirror "
-                 "image is another piece")
 
     def __init__(self) -> None:
         self.motions = motions(3)
         self.rotations = [m for m in self.motions if m.proper]
+
+    @abstractmethod
+    def turned(self, motion: Motion, cell: Cell) -> Cell:
+        """A cell moved by a symmetry of the lattice about the origin."""
 
     def picture_cells(self, text: str) -> list[Cell]:
         return layered_cells(text)
@@ -507,21 +506,40 @@ class CubicLattice(Lattice):
     def normalise(self, cells: Iterable[Cell]) -> Shape:
         return normalise(cells)
 
-    def adjacent(self, cell: Cell) -> list[Cell]:
-        return axis_steps(cell)
-
     def orientations(self, cells: Iterable[Cell], flip: bool) -> list[Shape]:
         cells = list(cells)
         found: dict[Shape, None] = {}
         for motion in self.motions if flip else self.rotations:
-            found.setdefault(normalise(motion(cell) for cell in cells))
+            found.setdefault(normalise(self.turned(motion, cell) for cell in cells))
         return list(found)
-
-    def mirror(self, cells: Iterable[Cell]) -> list[Cell]:
-        return [(*cell[:-1], -cell[-1]) for cell in cells]
 
     def group_order(self, flip: bool) -> int:
         return len(self.motions if flip else self.rotations)
+
+    def is_reflection(self, name: str) -> bool:
+        return name.startswith("mirror")
+
+
+class CubicLattice(LayeredLattice):
+    """The cubic grid: cells (layer, row, column); 24 rotations, 48 symmetries with mirror
+    images. A physical piece turns by the 24 rotations only: its mirror image is another piece
+    (a chiral piece cannot be turned inside out). Its picture: the layers, bottom first, each
+    drawn as a square picture, separated by lines of dashes."""
+
+    name = "cubic"
+    cell_noun = "cube"
+    capabilities = frozenset({"space", "stl"})
+    flip_note = ("does not apply in space: a piece turns by the 24 rotations, and its mirror "
+                 "image is another piece")
+
+    def turned(self, motion: Motion, cell: Cell) -> Cell:
+        return motion(cell)
+
+    def adjacent(self, cell: Cell) -> list[Cell]:
+        return axis_steps(cell)
+
+    def mirror(self, cells: Iterable[Cell]) -> list[Cell]:
+        return [(*cell[:-1], -cell[-1]) for cell in cells]
 
     def board_symmetries(self, cells: Iterable[Cell], mirror: bool
                          ) -> list[tuple[str, Transform]]:
@@ -544,9 +562,6 @@ class CubicLattice(Lattice):
                 name = f"{kind} {motion.name(self.letters)}" if group else "identity"
                 group.append((name, transform))
         return group
-
-    def is_reflection(self, name: str) -> bool:
-        return name.startswith("mirror")
 
     def describe(self, cells: Iterable[Cell]) -> str:
         return box_description(cells)
@@ -577,7 +592,7 @@ def _from_fcc(point: Cell) -> Cell:
     return z, (x - z - y) // 2, (x - z + y) // 2
 
 
-class BallLattice(Lattice):
+class BallLattice(LayeredLattice):
     """Balls stacked in square layers, each ball resting in the hollow between four below it:
     the square-pyramid stacking of Kanoodle and IQ Puzzler, a face-centred cubic lattice.
 
@@ -594,9 +609,6 @@ class BallLattice(Lattice):
     (the pyramid: a 5x5 square of 'X', then 4x4, 3x3, 2x2, 1)."""
 
     name = "balls"
-    dimensions = 3
-    letters = "lrc"
-    coordinates = "[layer, row, column]"
     cell_noun = "ball"
     capabilities = frozenset({"space", "stl"})
     flip_note = ("does not apply to balls: a piece turns by the 24 rotations of the ball "
@@ -604,39 +616,15 @@ class BallLattice(Lattice):
                  "reaches is another piece")
     connected_pieces = True
 
-    def __init__(self) -> None:
-        self.motions = motions(3)  # on the face-centred cubic coordinates (`_fcc`)
-        self.rotations = [m for m in self.motions if m.proper]
-
-    @staticmethod
-    def turned(motion: Motion, cell: Cell) -> Cell:
-        """A ball moved by a symmetry of the lattice (about the ball at the origin)."""
+    def turned(self, motion: Motion, cell: Cell) -> Cell:
+        # the signed permutation acts on the face-centred cubic coordinates (`_fcc`)
         return _from_fcc(motion(_fcc(cell)))
-
-    def picture_cells(self, text: str) -> list[Cell]:
-        return layered_cells(text)
-
-    def picture(self, cells: Iterable[Cell]) -> str:
-        return layered_picture(cells)
-
-    def normalise(self, cells: Iterable[Cell]) -> Shape:
-        return normalise(cells)
 
     def adjacent(self, cell: Cell) -> list[Cell]:
         return [tuple(x + s for x, s in zip(cell, step)) for step in BALL_STEPS]
 
-    def orientations(self, cells: Iterable[Cell], flip: bool) -> list[Shape]:
-        cells = list(cells)
-        found: dict[Shape, None] = {}
-        for motion in self.motions if flip else self.rotations:
-            found.setdefault(normalise(self.turned(motion, cell) for cell in cells))
-        return list(found)
-
     def mirror(self, cells: Iterable[Cell]) -> list[Cell]:
         return [(layer, c, r) for layer, r, c in cells]  # across a layer's diagonal
-
-    def group_order(self, flip: bool) -> int:
-        return len(self.motions if flip else self.rotations)
 
     def board_symmetries(self, cells: Iterable[Cell], mirror: bool
                          ) -> list[tuple[str, Transform]]:
@@ -680,9 +668,6 @@ class BallLattice(Lattice):
             terms.append(term.lstrip("+"))
         kind = "rotate" if motion.proper else "mirror"
         return f"{kind} ({','.join(self.letters)}) -> ({','.join(terms)})"
-
-    def is_reflection(self, name: str) -> bool:
-        return name.startswith("mirror")
 
     def describe(self, cells: Iterable[Cell]) -> str:
         cells = list(cells)

@@ -19,17 +19,15 @@ import contextlib
 import io
 import itertools
 import math
-import random
 import zipfile
 
 import numpy
 import pytest
-from _counting import count_packing
 from hypothesis import strategies as st
 from test_properties import MANY, run_property
+from test_solids import check_solid, solid_partition
 
 import puzzlesat
-from puzzlesat.backends import reference_packing
 from puzzlesat.cli import main
 from puzzlesat.models.files import catalog, read_puzzle_text
 from puzzlesat.models.geometry import BALLS, LATTICES
@@ -161,36 +159,13 @@ BOARDS = {
 }
 
 
-def partition(cells: list, pieces: int, rnd: random.Random) -> list[set]:
-    """Cells split into connected regions grown from random seeds (balls touching)."""
-    free = set(cells)
-    regions = []
-    for seed in rnd.sample(sorted(free), pieces):
-        free.discard(seed)
-        regions.append({seed})
-    while free:
-        grown = False
-        for region in rnd.sample(regions, len(regions)):
-            border = sorted({n for cell in region for n in touching(cell)} & free)
-            if border:
-                cell = rnd.choice(border)
-                free.discard(cell)
-                region.add(cell)
-                grown = True
-        if not grown:
-            cell = min(free)
-            free.discard(cell)
-            regions.append({cell})
-    return regions
-
-
 @st.composite
 def ball_puzzles(draw) -> CellPuzzle:
     rnd = draw(st.randoms(use_true_random=False))
     cells = list(BOARDS[draw(st.sampled_from(sorted(BOARDS)))])
     if draw(st.booleans()):  # a ball less: fewer symmetries
         cells.remove(rnd.choice(cells))
-    regions = partition(cells, draw(st.integers(2, 4)), rnd)
+    regions = solid_partition(set(cells), draw(st.integers(2, 4)), rnd, touching)
     pieces = [CellPiece(chr(65 + i), turned(sorted(region), rnd.choice(ROTATIONS)))
               for i, region in enumerate(regions)]
     return CellPuzzle(name="balls", board=tuple(sorted(cells)), pieces=tuple(pieces),
@@ -215,19 +190,9 @@ def test_every_backend_counts_random_ball_boards_alike(examples):
     run_property(ball_puzzles(), check_backends, examples)
 
 
-def check_burnside(puzzle: CellPuzzle) -> None:
-    for modulo in ("symmetry", "rotation"):
-        solutions, classes, _ = count_packing(puzzle, modulo)
-        board = reference_packing.model(puzzle, group=modulo).board
-        found = list(reference_packing.ReferencePacking().enumerate(
-            reference_packing.ReferenceModel(board, True, False), (), None))
-        canonical = {reference_packing.canonical(board, g) for g in found}
-        assert (solutions, classes) == (len(found), len(canonical)), modulo
-
-
 @pytest.mark.parametrize("examples", [8, pytest.param(MANY, marks=pytest.mark.slow)])
 def test_burnside_agrees_with_canonical_forms_on_random_ball_boards(examples):
-    run_property(ball_puzzles(), check_burnside, examples)
+    run_property(ball_puzzles(), check_solid, examples)  # as for cubes
 
 
 def test_a_pyramids_symmetries_are_the_squares_seen_from_above():

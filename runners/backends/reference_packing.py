@@ -142,11 +142,12 @@ def _space_rotations() -> list:
     return sorted(seen)
 
 
-class _Balls:
+class _Balls(_Cubic):
     """The ball lattice, worked out again: a ball (layer, row, column) as a point of whole
     numbers with an even sum, its first coordinate the layer (balls touching are sqrt 2
     apart: steps (1, 1, 0) and the like); turns are the 24 rotations of space acting on those
-    points, and a board's symmetries turn it about its centre of mass."""
+    points, and a board's symmetries turn it about its centre of mass (its fill order and
+    offsets are the cubic lattice's: every three whole numbers are a ball)."""
 
     @staticmethod
     def _point(cell) -> tuple:
@@ -170,14 +171,6 @@ class _Balls:
 
     def mirrored(self, cells) -> frozenset:
         return _shifted([self._ball((x, y, -z)) for x, y, z in map(self._point, cells)])
-
-    def fill_order(self, cells: list) -> list:
-        extent = [max(x) - min(x) + 1 for x in zip(*cells)]
-        axes = sorted(range(3), key=lambda i: -extent[i])  # the longest side slowest
-        return sorted(cells, key=lambda cell: tuple(cell[i] for i in axes))
-
-    def offsets(self, cells: list) -> list:
-        return _box_offsets(cells)
 
     def motions(self, cells: list) -> list[tuple[Callable, bool]]:
         """Every rotation (and each turned over by a mirror) about the board's centre of mass,
