@@ -132,3 +132,42 @@ def test_the_templates_to_copy_implement_every_method_asked(module, base):
     made()  # buildable
     text = inspect.getsource(found)
     assert text.count("[GUIDELINE]") >= 8
+
+
+# Modules of models/ known to import the runners, with who removes the import (issue 28).
+IMPORTS_THE_RUNNERS = {"models/mind_lock/table.py": "helper moves (issue 28 item 4)"}
+
+
+def runner_imports(path: Path) -> list[str]:
+    """The imports of a models module that reach outside puzzlesat.models."""
+    import ast
+
+    package = ["puzzlesat", *path.relative_to(ROOT).parent.parts]  # models -> puzzlesat.models
+    package[1:2] = ["models"]
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package[: len(package) - node.level + 1]
+                target = ".".join(base + ([node.module] if node.module else []))
+            else:
+                target = node.module or ""
+            names = [target]
+        elif isinstance(node, ast.Import):
+            names = [alias.name for alias in node.names]
+        else:
+            continue
+        found += [name for name in names if name.split(".")[0] == "puzzlesat"
+                  and not (name + ".").startswith("puzzlesat.models.")]
+    return found
+
+
+def test_the_models_import_nothing_from_the_runners():
+    """The ground floor stands alone: models/ reads, describes and encodes puzzles without the
+    runners (DEVELOPERS.md). Regression: models/files.py imported the registry to find readers."""
+    found = {str(p.relative_to(ROOT)): runner_imports(p) for p in (ROOT / "models").rglob("*.py")}
+    found = {path: names for path, names in found.items() if names}
+    assert set(found) - set(IMPORTS_THE_RUNNERS) == set(), found
+    assert set(IMPORTS_THE_RUNNERS) <= set(found), (
+        "no longer imports the runners: take it out of IMPORTS_THE_RUNNERS",
+        set(IMPORTS_THE_RUNNERS) - set(found))

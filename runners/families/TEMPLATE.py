@@ -1,7 +1,7 @@
 """TEMPLATE: a new puzzle family. Copy it to runners/families/STEM.py and follow the notes.
 
 Read runners/README.md ("Adding a family") first: it lists every file a family adds and the one
-line of runners/registry.py that declares it. This module is no family (nothing registers it);
+line of models/kinds.py that declares it. This module is no family (nothing registers it);
 tests/test_families.py checks that it still implements every method `Family` asks for, so a
 copy starts complete.
 
@@ -35,7 +35,7 @@ def encode_cpsat(puzzle) -> object:
 class TemplateFamily(Family):
     """[GUIDELINE] One kind of puzzle: its words (moduli, options) and how it solves and counts."""
 
-    kind = "template"  # [GUIDELINE] the `kind` of its puzzle files, as in registry.FAMILIES
+    kind = "template"  # [GUIDELINE] the `kind` of its puzzle files, as in models/kinds.py
     # [GUIDELINE] One table: the model each kind of backend takes -> the encoder that makes it.
     # A backend whose `takes` is not here is refused in one line by `accepts`; add a row
     # (`"cnf": encode_cnf`, `"cover": encode_cover`) and every backend taking that model works.
