@@ -100,6 +100,8 @@ def _drawings(puzzle, modulo: str, cap: int = 10**9) -> tuple[list[tuple[str, sv
 
 
 def run_draw(args: argparse.Namespace) -> int:
+    # where the picture goes is checked before any solution is searched for
+    (report.check_folder if args.all else report.check_output)(args.output, "-o")
     puzzle = load_puzzle(args.puzzle, args.level)
     drawn = registry.part(puzzle.kind, "pictures")  # the family's pictures module
     if args.pieces:
@@ -132,6 +134,7 @@ def run_draw(args: argparse.Namespace) -> int:
 
 
 def run_gallery(args: argparse.Namespace) -> int:
+    report.check_folder(args.output, "-o")
     puzzle = load_puzzle(args.puzzle, args.level)
     shown = galleries.build_gallery(puzzle, args.modulo, args.cap)
     written = galleries.write_gallery(shown, Path(args.output))
@@ -141,11 +144,9 @@ def run_gallery(args: argparse.Namespace) -> int:
 
 
 def run_play(args: argparse.Namespace) -> int:
+    report.check_output(args.output, "-o")
     puzzle = api.load(args.puzzle, level=args.level)
     page = pages.play_page(puzzle, args.level)
-    try:
-        Path(args.output).write_text(page, encoding="utf-8")
-    except OSError as error:
-        raise InputError(f"cannot write: {error}", file=args.output, field="-o") from None
+    report.write_text_atomic(args.output, page, "-o")
     print(f"wrote {args.output}: open it in a browser, it needs no network")
     return 0

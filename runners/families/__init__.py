@@ -97,6 +97,11 @@ class Family(ABC):
             )
         return modulo
 
+    def why_none(self, puzzle) -> str | None:
+        """Where a puzzle has no solution for a reason seen without searching (a piece that
+        fits nowhere), that reason in one phrase; None otherwise."""
+        return None
+
     @abstractmethod
     def solve(self, puzzle, backend: Backend, time_limit: float | None, **options) -> Solution:
         ...

@@ -89,6 +89,15 @@ class Packing(Family):
             return encode_cover(cover)
         return encode_cnf(cover, check_card_encoding(encoding, DEFAULT_CARD_ENCODING))
 
+    def why_none(self, puzzle) -> str | None:
+        """The pieces that fit nowhere on the board (in no orientation, at no place)."""
+        placed = {p.piece for p in placements(puzzle)}
+        lost = [piece.name for i, piece in enumerate(puzzle.pieces) if i not in placed]
+        if not lost:
+            return None
+        return (f"piece{'s' if len(lost) > 1 else ''} {', '.join(lost)} fit"
+                f"{'' if len(lost) > 1 else 's'} nowhere on the board")
+
     def _solution(self, puzzle, grid, backend: str, seconds: float, complete=True) -> Solution:
         if grid is None:
             note = "no solution exists" if complete else "no solution found within the time limit"
