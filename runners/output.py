@@ -313,7 +313,7 @@ def refuse_smaller_record(path: Path, result: dict) -> None:
             a > b for b, a in zip(before, after)):
         raise InputError(
             f"holds a fuller record than this run ({_describe(old)} against {_describe(result)}):"
-            " not replaced; write this one elsewhere with --results DIR",
+            " not replaced; record this one in another folder",
             file=str(path), field="results")
 
 
