@@ -10,9 +10,9 @@ file needs it). Everything else about it is found from the stem by one conventio
     runners/pictures/STEM.py     its drawings, gallery and play page
 
 Backend names are parsed in one place (`parse`). A family's own solvers (the reference
-backtrackers, the Mind Lock table) are its `own_backends`, under the names 'reference' and
-'table'. The default backend of each family and task comes from figures the project measured,
-kept here.
+backtrackers, the God's-algorithm table of a family solved by moves) are its `own_backends`,
+under the names 'reference' and 'table'. The default backend of each family and task comes
+from figures the project measured, kept here.
 """
 
 from __future__ import annotations

@@ -25,7 +25,7 @@ TAKES = (
     "cnf",  # models.encoded.CnfModel
     "cover",  # models.encoded.CoverModel: exact cover (with colours), for dancing links
     "reference",  # a family's own reference-solver data, built independently of the encoders
-    "table",  # a family's lookup table (Mind Lock's God's-algorithm table)
+    "table",  # backends.table.TableModel: God's-algorithm table of a puzzle solved by moves
     "tables",  # models.edge_matching.tables.EdgeTables: the compiled edge-matching counter's
 )
 

@@ -404,6 +404,10 @@ def run_count(puzzle, module, args) -> int:
 
 
 def run_verify(puzzle, module, args) -> int:
+    if getattr(args, "board", None) is not None:  # a board file checked (edge matching)
+        from .best import run_verify_board
+
+        return run_verify_board(puzzle, args)
     folder = report.record_folder(args)
     options = family_options(module, args, "verify")
     if args.sample_cubes is not None:

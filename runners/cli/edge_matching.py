@@ -19,6 +19,10 @@ CPSAT_MODEL_COMMANDS = ("solve", "count", "solutions", "verify", "bench")
 
 
 def add_arguments(command: str, parser: argparse.ArgumentParser) -> None:
+    if command == "verify":
+        from .best import add_verify_flag
+
+        add_verify_flag(parser)
     if command in LEVEL_COMMANDS:
         add_flag(
             parser, "--level", type=int, choices=(1, 2), default=None,
@@ -56,6 +60,7 @@ def own_flags(args: argparse.Namespace) -> dict[str, object]:
         "--label-tiles": getattr(args, "label_tiles", None) or None,
         "--cnf-model": getattr(args, "cnf_model", None),
         "--no-amo": getattr(args, "amo", None),
+        "--board": getattr(args, "board", None),
     }
 
 
@@ -148,7 +153,10 @@ def run_generate(args: argparse.Namespace) -> int:
 
 
 def extra_commands(subparsers) -> None:
-    """`puzzlesat generate`."""
+    """`puzzlesat generate`, `edge-bench`, `best` (runners/cli/best.py)."""
+    from . import best
+
+    best.add_commands(subparsers)
     generate = subparsers.add_parser(
         "generate", help="write a random N x N edge-matching board with a planted solution"
     )

@@ -282,8 +282,11 @@ class EdgeMatching(Family):
                     "turns need the grids a turn leaves unchanged, which exact cover with "
                     "colours cannot say", field="modulo")
             return encode_cover(puzzle, 0, parity)
-        if backend.takes == "tables":
-            return tables.build_tables(puzzle, turns, parity=parity)
+        if backend.takes == "tables":  # the fill order of the smaller search, measured
+            from ..backends.edgecount import measured_order
+
+            order = measured_order(puzzle) if not turns else tables.DEFAULT_ORDER
+            return tables.build_tables(puzzle, turns, order=order, parity=parity)
         if backend.takes == "cpsat":
             return encode_cpsat(puzzle, turns, parity, cpsat_model or DEFAULT_CPSAT_VARIANT)
         return encode_cnf(puzzle, check_card_encoding(encoding, DEFAULT_CARD_ENCODING), turns,
