@@ -107,19 +107,6 @@ class Solution:
     def found(self) -> bool:
         return self.grid is not None
 
-    def uniqueness(self) -> str | None:
-        """What a count up to a limit (`limit=2`) says of the puzzle: unique, not unique, or no
-        solution; None for a count without a limit."""
-        if "limit" not in self.details:
-            return None
-        if self.number == 0:
-            return "no solution"
-        if self.details.get("unique"):
-            return "unique: exactly one solution"
-        if self.complete:
-            return f"not unique: exactly {self.number:,} solutions"
-        return f"not unique: at least {self.number:,} solutions (stopped at the limit)"
-
     def to_json(self) -> dict[str, object]:
         return {
             "puzzle": self.puzzle,

@@ -134,10 +134,6 @@ def test_the_templates_to_copy_implement_every_method_asked(module, base):
     assert text.count("[GUIDELINE]") >= 8
 
 
-# Modules of models/ known to import the runners, with who removes the import (issue 28).
-IMPORTS_THE_RUNNERS = {"models/mind_lock/table.py": "helper moves (issue 28 item 4)"}
-
-
 def runner_imports(path: Path) -> list[str]:
     """The imports of a models module that reach outside puzzlesat.models."""
     import ast
@@ -164,10 +160,7 @@ def runner_imports(path: Path) -> list[str]:
 
 def test_the_models_import_nothing_from_the_runners():
     """The ground floor stands alone: models/ reads, describes and encodes puzzles without the
-    runners (DEVELOPERS.md). Regression: models/files.py imported the registry to find readers."""
+    runners (DEVELOPERS.md). Regression: models/files.py imported the registry to find readers,
+    models/mind_lock/table.py the table cache and breadth-first engine."""
     found = {str(p.relative_to(ROOT)): runner_imports(p) for p in (ROOT / "models").rglob("*.py")}
-    found = {path: names for path, names in found.items() if names}
-    assert set(found) - set(IMPORTS_THE_RUNNERS) == set(), found
-    assert set(IMPORTS_THE_RUNNERS) <= set(found), (
-        "no longer imports the runners: take it out of IMPORTS_THE_RUNNERS",
-        set(IMPORTS_THE_RUNNERS) - set(found))
+    assert {path: names for path, names in found.items() if names} == {}
