@@ -51,6 +51,7 @@ from ..models.edge_matching.encode import (
     placements,
     split_cubes,
 )
+from ..models.edge_matching.grid import Motion
 from ..models.edge_matching.reader import edge_word, published_looks, published_solution_keys
 from ..models.edge_matching.symmetry import exchangeable, fixing_alike, puzzle_group
 from ..models.encoded import check_card_encoding, to_dimacs, to_dlx
@@ -58,7 +59,7 @@ from ..models.errors import InputError
 from ..models.symmetry import IDENTITY, Group, burnside
 from ..outcomes import Count, Solution, Verification
 from ..terminal import draw_edges
-from . import VERIFY_SOLVERS, Family, check_sampled_cubes, verify_backends
+from . import VERIFY_SOLVERS, Encoder, Family, check_sampled_cubes, verify_backends
 
 # the edgecount tables (numpy) load when an edge-matching puzzle is first counted
 tables = lazy_module("puzzlesat.models.edge_matching.tables")
@@ -227,9 +228,53 @@ def _ceil_div(a: int, b: int) -> int:
 # ---------------------------------------------------------------- the family
 
 
+def cpsat_of(puzzle: EdgePuzzle, turns: int | Motion, parity: int | None,
+             cpsat_model: str = DEFAULT_CPSAT_VARIANT):
+    return encode_cpsat(puzzle, turns, parity, cpsat_model)
+
+
+def cnf_of(puzzle: EdgePuzzle, turns: int | Motion, parity: int | None,
+           encoding: str = DEFAULT_CARD_ENCODING, cnf_model: str = DEFAULT_CNF_MODEL,
+           amo: bool = True):
+    return encode_cnf(puzzle, check_card_encoding(encoding, DEFAULT_CARD_ENCODING), turns,
+                      parity, cnf_model, amo is not False)
+
+
+def cover_of(puzzle: EdgePuzzle, turns: int | Motion, parity: int | None):
+    if not board_motion(puzzle, turns).identity:
+        raise InputError(
+            "exact cover counts edge-matching grids with modulo 'none': classes up to turns need "
+            "the grids a turn leaves unchanged, which exact cover with colours cannot say",
+            field="modulo")
+    return encode_cover(puzzle, 0, parity)
+
+
+def tables_of(puzzle: EdgePuzzle, turns: int | Motion, parity: int | None):
+    """edgecount's tables, in the fill order of the smaller search, measured."""
+    from ..backends.edgecount import measured_order
+
+    identity = board_motion(puzzle, turns).identity
+    order = measured_order(puzzle) if identity else tables.DEFAULT_ORDER
+    return tables.build_tables(puzzle, turns, order=order, parity=parity)
+
+
+def colours_refused(backend: Backend, source) -> str | None:
+    """Exact cover needs colours here (the seams between tiles): the bitboard search has none."""
+    return None if backend.colours else (
+        f"{backend.name} solves exact cover without colours; edge matching needs them (xcover)")
+
+
 class EdgeMatching(Family):
     kind = "edge-matching"
-    takes = ("cpsat", "cnf", "cover", "reference", "tables")
+    # the models of a board (grids a turn leaves unchanged, marks on a parity), by the kind of
+    # backend that takes them
+    encoders = {
+        "cpsat": Encoder(cpsat_of, options=("cpsat_model",)),
+        "cnf": Encoder(cnf_of, options=("encoding", "cnf_model", "amo")),
+        "cover": Encoder(cover_of, refuses=colours_refused),
+        "tables": Encoder(tables_of),
+    }
+    takes = (*encoders, "reference")
     export_formats = ("dimacs", "xcc")
     own_backends = {"reference": reference.ReferenceEdge}
     moduli = ("none", "symmetry", "mirror", "colours")
@@ -279,45 +324,24 @@ class EdgeMatching(Family):
 
     def _check(self, backend: Backend, encoding: str | None, cpsat_model: str | None,
                cnf_model: str | None = None, amo: bool | None = None) -> None:
+        """The model options named, and each meant for the model the backend takes."""
         if cnf_model is not None and cnf_model not in CNF_MODELS:
             raise InputError(f"unknown CNF model {cnf_model!r}; one of: {', '.join(CNF_MODELS)}",
                              field="cnf_model")
-        for flag, value in (("cnf_model", cnf_model), ("amo", amo)):
-            if value is not None and backend.takes != "cnf":
-                raise InputError(f"chooses the CNF; {backend.name} does not take CNF", field=flag)
-        self.check_encoding(backend, encoding, DEFAULT_CARD_ENCODING)
-        if cpsat_model is not None:
-            if cpsat_model not in CPSAT_VARIANTS:
-                raise InputError(
-                    f"unknown CP-SAT model {cpsat_model!r}; one of: {', '.join(CPSAT_VARIANTS)}",
-                    field="cpsat_model",
-                )
-            if backend.takes != "cpsat":
-                raise InputError(f"chooses the CP-SAT model; {backend.name} does not take one",
-                                 field="cpsat_model")
+        if cpsat_model is not None and cpsat_model not in CPSAT_VARIANTS:
+            raise InputError(
+                f"unknown CP-SAT model {cpsat_model!r}; one of: {', '.join(CPSAT_VARIANTS)}",
+                field="cpsat_model")
+        self.model_options(backend, {"encoding": encoding, "cpsat_model": cpsat_model,
+                                     "cnf_model": cnf_model, "amo": amo})
 
     def encode(self, puzzle: EdgePuzzle, backend: Backend, turns: int = 0,
                parity: int | None = None, encoding: str | None = None,
                cpsat_model: str | None = None, cnf_model: str | None = None,
                amo: bool | None = None):
         """The solver model of the puzzle (grids unchanged by `turns`, marks on a parity)."""
-        if backend.takes == "cover":
-            if not board_motion(puzzle, turns).identity:
-                raise InputError(
-                    f"{backend.name} counts edge-matching grids with modulo 'none': classes up to "
-                    "turns need the grids a turn leaves unchanged, which exact cover with "
-                    "colours cannot say", field="modulo")
-            return encode_cover(puzzle, 0, parity)
-        if backend.takes == "tables":
-            return tables.build_tables(puzzle, turns, parity=parity)
-        if backend.takes == "cpsat":
-            return encode_cpsat(puzzle, turns, parity, cpsat_model or DEFAULT_CPSAT_VARIANT)
-        return encode_cnf(puzzle, check_card_encoding(encoding, DEFAULT_CARD_ENCODING), turns,
-                          parity, cnf_model or DEFAULT_CNF_MODEL, amo is not False)
-
-    def accepts(self, backend: Backend) -> bool:
-        # exact cover needs colours here (the seams): the bitboard search has none
-        return super().accepts(backend) and (backend.takes != "cover" or backend.colours)
+        return self.encode_for(backend, puzzle, turns, parity, encoding=encoding,
+                               cpsat_model=cpsat_model, cnf_model=cnf_model, amo=amo)
 
     def _options(self, puzzle: EdgePuzzle, backend: Backend, parity: int | None = None) -> list:
         """The options a model's keys stand for: placements of tile kinds, or (exact cover) of
@@ -555,7 +579,7 @@ class EdgeMatching(Family):
                               stops_itself=backend.stops_itself)]
             else:
                 works, _ = self._solver_works(puzzle, backend, runner, key, [0], p,
-                                              encoding if backend.takes == "cnf" else None)
+                                              **self.applicable(backend, encoding=encoding))
             [tally] = self._run(works, runner, key, self._small(puzzle))
             if not tally.complete:
                 raise TimeoutError(f"{backend.name}: the {name} parity count did not finish")
@@ -581,9 +605,7 @@ class EdgeMatching(Family):
             backend = resolve(name, self.kind, "count")
             counts.append(self.count(
                 puzzle, backend, "none" if backend.takes == "cover" else modulo, runner_for(),
-                encoding if backend.takes == "cnf" else None,
-                cpsat_model if backend.takes == "cpsat" else None,
-            ))
+                **self.applicable(backend, encoding=encoding, cpsat_model=cpsat_model)))
             if say:
                 say(verify_table(counts[-1:]).splitlines()[1])
         complete = all(c.complete for c in counts)
@@ -703,7 +725,7 @@ class EdgeMatching(Family):
             backend = resolve(name, self.kind, "count")
             try:
                 cases[name] = self.parity_counts(
-                    puzzle, backend, runner_for(), encoding if backend.takes == "cnf" else None)
+                    puzzle, backend, runner_for(), **self.applicable(backend, encoding=encoding))
             except ValueError as error:  # the reference: marks do not force a checkerboard
                 notes.append(f"{name}: {error}")
             except TimeoutError as error:
