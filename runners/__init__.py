@@ -7,6 +7,9 @@
     list(puzzlesat.solutions(puzzle, limit=3))   # Solutions one by one
     puzzlesat.verify(puzzle)                     # every backend, all must agree
     puzzlesat.backends(puzzle)                   # names usable for it, default first
+    puzzlesat.minimal_cards(puzzle)              # the fewest pieces placed for one solution
+    puzzlesat.make_booklet(puzzle, cards=12)     # graded cards with one solution each
+    puzzlesat.audit("my-booklet.toml")           # which cards of a booklet are unique
 
 In a notebook a Solution shows itself drawn (as `puzzlesat draw` draws it), a Count and a
 Verification as tables; warnings are PuzzlesatWarning:
@@ -16,6 +19,8 @@ Verification as tables; warnings are PuzzlesatWarning:
 """
 
 from .api import backends, count, export, load, solutions, solve, verify
+from .booklet import audit, make_booklet
+from .cards import minimal_cards
 from .children import WorkerDied
 from .models.errors import InputError, PuzzlesatWarning
 from .models.symmetry import Group
@@ -29,10 +34,13 @@ __all__ = [
     "Solution",
     "Verification",
     "WorkerDied",
+    "audit",
     "backends",
     "count",
     "export",
     "load",
+    "make_booklet",
+    "minimal_cards",
     "solutions",
     "solve",
     "verify",
