@@ -1,21 +1,37 @@
-"""Pure geometry of lattice shapes: pictures, orientations and the symmetries of a board.
+"""Pure geometry of lattice shapes: a `Lattice` answers every geometric question the code asks.
 
-A cell is a tuple of coordinates on a lattice: (row, column) on the square lattice, (layer, row,
+A cell is a tuple of whole numbers on a lattice: (row, column) on the square lattice, (layer, row,
 column) on the cubic one (layer 0 at the bottom; each layer is drawn as a picture seen from
-above, rows downwards). A `Lattice` supplies the two groups everything else asks for: the
-orientations of a piece (its rotations, and its mirror images where pieces may be turned over
-in the plane; in 3D a mirror image is another piece) and the symmetries of a board as maps of
-coordinates. `SQUARE` and `CUBIC` are the lattices; `lattice(name)` finds one by name.
+above, rows downwards). A `Lattice` owns all of its geometry (after BurrTools' grid types and
+Polyform Puzzler's coordinate classes):
+- its cells and its own picture format, read and written (`picture_cells`, `picture`);
+- translation by lattice vectors only (`translation`, `translate`, `normalise`);
+- neighbours (`adjacent`: the dead-region pruning's `Regions` is built from them);
+- the orientations of a piece, with and without turning it over (`orientations`, `mirror`);
+- the symmetries of a board about its centre, a cell, a vertex or an edge's midpoint
+  (`board_symmetries`, named);
+- what a drawing needs: each cell's outline polygon in the plane, or its centre in space, and
+  where its mark goes in a drawing as text;
+- its `capabilities`: which drawings and files it has ('plane': drawn flat and played on the
+  page; 'space': the 3D page; 'stl': files to print).
+`LATTICES` holds them by name; `lattice(name)` finds one and refuses an unknown name with an
+error naming it, never another lattice's behaviour. runners/README.md (Lattices) lists what a
+new lattice writes.
 """
 
 from __future__ import annotations
 
 import itertools
+import re
+from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
+from .errors import InputError
+
 Cell = tuple[int, ...]  # coordinates on a lattice: (row, column), or (layer, row, column)
-Shape = tuple[Cell, ...]  # sorted cells, normalised so every coordinate's minimum is 0
+Shape = tuple[Cell, ...]  # sorted cells, normalised: moved by a lattice vector to the origin
+Transform = Callable[[Cell], Cell]
 
 FILLED = "X"
 EMPTY = "."
@@ -79,8 +95,6 @@ def shape_picture(cells: Iterable[Cell]) -> list[str]:
         grid[r][c] = FILLED
     return ["".join(row) for row in grid]
 
-
-Transform = Callable[[Cell], Cell]
 
 # The eight symmetries of a rectangle of height h and width w, as maps of (row, column).
 # Quarter turns and diagonal mirrors exist only on a square.
@@ -146,7 +160,80 @@ def board_symmetries(cells: Iterable[Cell], flip: bool) -> list[tuple[str, Trans
     return group
 
 
-# ---------------------------------------------------------------- lattices
+# ---------------------------------------------------------------- pictures
+
+
+class PictureError(ValueError):
+    """A picture that cannot be read: what is wrong, and on which line of its text (counted
+    from 0 in the text as given; None for the picture as a whole). Readers add the file."""
+
+    def __init__(self, message: str, line: int | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.line = line
+
+
+def picture_rows(text: str, allowed: str = "X.") -> tuple[str, ...]:
+    """The rows of a picture written as a multi-line string, exactly as drawn.
+
+    Every character counts: a row is never shifted. Rows may be indented all alike (the common
+    indentation is dropped), but a row indented differently from the others is refused, as is a
+    blank in the middle of a row or a blank line between rows (draw cells outside the board or
+    piece as '.'). Rows may differ in length: the cells missing at the end of a shorter row are
+    holes, as if drawn with '.'. Blank lines before the first row and after the last are ignored.
+    """
+    raw = [row.rstrip() for row in text.split("\n")]
+    drawn = [i for i, row in enumerate(raw) if row]
+    if not drawn:
+        raise PictureError(f"the picture has no cell marked {allowed[0]!r}")
+    indents = {i: raw[i][: len(raw[i]) - len(raw[i].lstrip())] for i in drawn}
+    indent = indents[drawn[0]]
+    rows = []
+    for i in range(drawn[0], drawn[-1] + 1):
+        row = raw[i]
+        if not row:
+            raise PictureError(
+                "a blank line inside the picture: draw an empty row as '.' "
+                "(or remove the line)", i)
+        if indents[i] != indent:
+            raise PictureError(
+                f"row {i - drawn[0] + 1} of the picture starts with {len(indents[i])} blank(s) "
+                f"but row 1 with {len(indent)}: leading blanks would shift the row; draw cells "
+                "outside the picture as '.'", i)
+        row = row[len(indent):]
+        bad_characters = [ch for ch in row if ch not in allowed]
+        if bad_characters:
+            raise PictureError(
+                f"unexpected character {bad_characters[0]!r} in a picture "
+                f"(use {' and '.join(map(repr, allowed))}; a blank is not a hole, '.' is)", i)
+        rows.append(row)
+    if not any(ch == allowed[0] for row in rows for ch in row):
+        raise PictureError(f"the picture has no cell marked {allowed[0]!r}")
+    return tuple(rows)
+
+
+LAYER_SEPARATOR = re.compile(r"^\s*-+\s*$")
+
+
+def layer_pictures(text: str, allowed: str = "X.") -> tuple[tuple[str, ...], ...]:
+    """The layers of a solid drawn as pictures one after another, the bottom layer first,
+    separated by lines of dashes ('---'); each layer is read as `picture_rows` reads a picture
+    (errors at the line of the layer's row)."""
+    lines = text.split("\n")
+    layers, start = [], 0
+    for i, line in enumerate([*lines, "-"]):
+        if LAYER_SEPARATOR.match(line):
+            chunk = "\n".join(lines[start:i])
+            if not chunk.strip():
+                raise PictureError(f"layer {len(layers) + 1} is empty: draw it with '.', or "
+                                   "remove the extra line of dashes", i)
+            try:
+                layers.append(picture_rows(chunk, allowed))
+            except PictureError as error:
+                line = None if error.line is None else error.line + start
+                raise PictureError(error.message, line) from None
+            start = i + 1
+    return tuple(layers)
 
 
 @dataclass(frozen=True)
@@ -182,45 +269,71 @@ def motions(dimensions: int) -> list[Motion]:
     return found
 
 
-class Lattice:
-    """A lattice: the dimension of its cells, the orientations of a piece, the symmetries of a
-    board. Subclasses are the lattices themselves (square, cubic)."""
+
+# ---------------------------------------------------------------- the lattice interface
+
+
+class Lattice(ABC):
+    """A lattice: its cells and pictures, translations, neighbours, orientations, the
+    symmetries of a board, and what its drawings need. Subclasses are the lattices themselves;
+    a method left abstract makes a lattice impossible to build, and tests/test_lattices.py
+    checks that the parts kept elsewhere (the reference solver's own geometry, the drawings)
+    exist for every lattice in `LATTICES`."""
 
     name: str
-    dimensions: int
+    dimensions: int  # coordinates per cell
     letters: str  # a letter per coordinate, for names of symmetries and cells
+    coordinates: str  # how a cell is written, for messages: '[row, column]'
+    cell_rule: str = ""  # which of those are cells, where not all are: ' with row + column even'
+    cell_noun: str  # what a cell is called: 'square', 'cube', 'triangle', 'hexagon'
+    capabilities: frozenset[str] = frozenset()  # 'plane', 'space', 'stl' (see the module)
+    flip_note: str = ""  # why `flip` does not apply on this lattice, where it does not
 
-    def orientations(self, cells: Iterable[Cell], flip: bool) -> list[Shape]:
-        """The distinct orientations of a piece, its own first: rotations, and mirror images
-        where `flip` (pieces turned over in the plane)."""
-        raise NotImplementedError
+    # -- cells and pictures
 
-    def mirror(self, cells: Iterable[Cell]) -> list[Cell]:
-        """A mirror image of a shape."""
-        return [(*cell[:-1], -cell[-1]) for cell in cells]
+    def is_cell(self, cell: tuple) -> bool:
+        """Whether a tuple of whole numbers is a cell of the lattice."""
+        return len(cell) == self.dimensions and all(type(x) is int for x in cell)
 
-    def group_order(self, flip: bool) -> int:
-        """At most how many orientations a piece has: the rotations, with their mirror images
-        where `flip`."""
-        raise NotImplementedError
+    @abstractmethod
+    def picture_cells(self, text: str) -> list[Cell]:
+        """The cells of a picture in the lattice's own format (PictureError where it cannot be
+        read: a character out of place, a cell where none can be)."""
 
-    def board_symmetries(self, cells: Iterable[Cell], mirror: bool
-                         ) -> list[tuple[str, Transform]]:
-        """The symmetries of the board's bounding box that map its cells onto themselves, the
-        identity first: its rotations, and its mirror images where `mirror`."""
-        raise NotImplementedError
+    @abstractmethod
+    def picture(self, cells: Iterable[Cell]) -> str:
+        """A picture of cells in the lattice's own format (read back by `picture_cells` as the
+        same cells, moved by a lattice vector)."""
 
-    def is_reflection(self, name: str) -> bool:
-        """Whether a board symmetry (by its name) mirrors shapes."""
-        raise NotImplementedError
+    # -- translation by lattice vectors
 
+    def translation(self, source: Cell, target: Cell) -> Cell | None:
+        """The lattice vector that moves cell `source` onto cell `target`, or None where no
+        translation of the lattice does (a triangle pointing up never lands on one pointing
+        down). Cells are moved by adding a vector to their coordinates."""
+        return tuple(t - s for s, t in zip(source, target))
+
+    def translate(self, cells: Iterable[Cell], vector: Cell) -> list[Cell]:
+        """Cells moved by a lattice vector (one that `translation` gives)."""
+        return [tuple(x + v for x, v in zip(cell, vector)) for cell in cells]
+
+    @abstractmethod
+    def normalise(self, cells: Iterable[Cell]) -> Shape:
+        """The cells moved by a lattice vector to a place of their own (the same for all their
+        translates), sorted: the shape as a key."""
+
+    def fill_order(self, cells: Iterable[Cell]) -> list[Cell]:
+        """Cells in the order a search fills them (see `fill_order`)."""
+        return fill_order(cells)
+
+    # -- neighbours
+
+    @abstractmethod
     def adjacent(self, cell: Cell) -> list[Cell]:
-        """The cells sharing a face with a cell (a unit step along one axis)."""
-        return [(*cell[:axis], cell[axis] + step, *cell[axis + 1:])
-                for axis in range(len(cell)) for step in (-1, 1)]
+        """The cells sharing a side (in space, a face) with a cell."""
 
     def connected(self, cells: Iterable[Cell]) -> bool:
-        """Whether a shape is one piece: every cell reached from any other through faces."""
+        """Whether a shape is one piece: every cell reached from any other through sides."""
         left = set(cells)
         if not left:
             return True
@@ -232,17 +345,91 @@ class Lattice:
                     reached.append(next_cell)
         return not left
 
+    # -- orientations of a piece
+
+    @abstractmethod
+    def orientations(self, cells: Iterable[Cell], flip: bool) -> list[Shape]:
+        """The distinct orientations of a piece, its own first, normalised: rotations, and
+        mirror images where `flip` (pieces turned over in the plane)."""
+
+    @abstractmethod
+    def mirror(self, cells: Iterable[Cell]) -> list[Cell]:
+        """A mirror image of a shape."""
+
+    @abstractmethod
+    def group_order(self, flip: bool) -> int:
+        """At most how many orientations a piece has: the rotations, with their mirror images
+        where `flip`."""
+
+    # -- symmetries of a board
+
+    @abstractmethod
+    def board_symmetries(self, cells: Iterable[Cell], mirror: bool
+                         ) -> list[tuple[str, Transform]]:
+        """The symmetries of the lattice that map a board's cells onto themselves, turning it
+        about its centre (a cell, a vertex or an edge's midpoint), the identity first: its
+        rotations, and its mirror images where `mirror`; each named."""
+
+    @abstractmethod
+    def is_reflection(self, name: str) -> bool:
+        """Whether a board symmetry (by its name) mirrors shapes."""
+
+    # -- names and descriptions
+
     def cell_name(self, cell: Cell) -> str:
         """A cell as written in exported files: 'r2c3', 'l0r2c3'."""
         return "".join(f"{letter}{x}" for letter, x in zip(self.letters, cell))
 
+    def describe(self, cells: Iterable[Cell]) -> str:
+        """A board in a few words, for summaries: '6x10 with 4 holes', '72 triangles'."""
+        count = len(list(cells))
+        return f"{count} {self.cell_noun}{'s' * (count != 1)}"
+
+    # -- what drawings need (each lattice gives those of its capabilities)
+
+    def outline(self, cell: Cell) -> list[tuple[float, float]]:
+        """A cell's outline in the plane, corner by corner (x to the right, y downwards, sides
+        of length 1): what flat drawings and the play page draw. Lattices drawn flat
+        ('plane' in capabilities) give it."""
+        raise InputError(f"the {self.name} lattice is not drawn in the plane", field="lattice")
+
+    def text_cell(self, cell: Cell) -> tuple[int, int]:
+        """Where a cell's mark goes in a drawing as text: (line, column of characters).
+        Lattices drawn flat give it; `text_width` characters are the cell's."""
+        raise InputError(f"the {self.name} lattice is not drawn as text in the plane",
+                         field="lattice")
+
+    text_width: int = 1
+
+    def position(self, cell: Cell) -> tuple[float, float, float]:
+        """A cell's centre in space (x, y, z; z upwards), for 3D drawings. Lattices drawn in
+        space ('space' in capabilities) give it."""
+        raise InputError(f"the {self.name} lattice is not drawn in space", field="lattice")
+
 
 class SquareLattice(Lattice):
-    """The square grid: cells (row, column); 4 rotations, 8 symmetries with mirror images."""
+    """The square grid: cells (row, column); 4 rotations, 8 symmetries with mirror images.
+    Its picture: rows of 'X' (a cell) and '.' (none)."""
 
     name = "square"
     dimensions = 2
     letters = "rc"
+    coordinates = "[row, column]"
+    cell_noun = "square"
+    capabilities = frozenset({"plane"})
+    text_width = 2
+
+    def picture_cells(self, text: str) -> list[Cell]:
+        return picture_cells(picture_rows(text))
+
+    def picture(self, cells: Iterable[Cell]) -> str:
+        return "\n".join(shape_picture(cells))
+
+    def normalise(self, cells: Iterable[Cell]) -> Shape:
+        return normalise(cells)
+
+    def adjacent(self, cell: Cell) -> list[Cell]:
+        return axis_steps(cell)
 
     def orientations(self, cells: Iterable[Cell], flip: bool) -> list[Shape]:
         return orientations(cells, flip)
@@ -260,19 +447,56 @@ class SquareLattice(Lattice):
     def is_reflection(self, name: str) -> bool:
         return is_reflection(name)
 
+    def describe(self, cells: Iterable[Cell]) -> str:
+        return box_description(cells)
+
+    def outline(self, cell: Cell) -> list[tuple[float, float]]:
+        r, c = cell
+        return [(c, r), (c + 1, r), (c + 1, r + 1), (c, r + 1)]
+
+    def text_cell(self, cell: Cell) -> tuple[int, int]:
+        return cell[0], 2 * cell[1]
+
 
 class CubicLattice(Lattice):
     """The cubic grid: cells (layer, row, column); 24 rotations, 48 symmetries with mirror
     images. A physical piece turns by the 24 rotations only: its mirror image is another piece
-    (a chiral piece cannot be turned inside out)."""
+    (a chiral piece cannot be turned inside out). Its picture: the layers, bottom first, each
+    drawn as a square picture, separated by lines of dashes."""
 
     name = "cubic"
     dimensions = 3
     letters = "lrc"
+    coordinates = "[layer, row, column]"
+    cell_noun = "cube"
+    capabilities = frozenset({"space", "stl"})
+    flip_note = ("does not apply in space: a piece turns by the 24 rotations, and its mirror "
+                 "image is another piece")
 
     def __init__(self) -> None:
         self.motions = motions(3)
         self.rotations = [m for m in self.motions if m.proper]
+
+    def picture_cells(self, text: str) -> list[Cell]:
+        return [(layer, r, c) for layer, rows in enumerate(layer_pictures(text))
+                for r, c in picture_cells(rows)]
+
+    def picture(self, cells: Iterable[Cell]) -> str:
+        shape = normalise(cells)
+        rows = 1 + max(r for _, r, _ in shape)
+        columns = 1 + max(c for _, _, c in shape)
+        layers = []
+        for layer in range(1 + max(lay for lay, _, _ in shape)):
+            on = {(r, c) for lay, r, c in shape if lay == layer}
+            layers.append("\n".join("".join(FILLED if (r, c) in on else EMPTY
+                                            for c in range(columns)) for r in range(rows)))
+        return "\n---\n".join(layers)
+
+    def normalise(self, cells: Iterable[Cell]) -> Shape:
+        return normalise(cells)
+
+    def adjacent(self, cell: Cell) -> list[Cell]:
+        return axis_steps(cell)
 
     def orientations(self, cells: Iterable[Cell], flip: bool) -> list[Shape]:
         cells = list(cells)
@@ -280,6 +504,9 @@ class CubicLattice(Lattice):
         for motion in self.motions if flip else self.rotations:
             found.setdefault(normalise(motion(cell) for cell in cells))
         return list(found)
+
+    def mirror(self, cells: Iterable[Cell]) -> list[Cell]:
+        return [(*cell[:-1], -cell[-1]) for cell in cells]
 
     def group_order(self, flip: bool) -> int:
         return len(self.motions if flip else self.rotations)
@@ -309,12 +536,47 @@ class CubicLattice(Lattice):
     def is_reflection(self, name: str) -> bool:
         return name.startswith("mirror")
 
+    def describe(self, cells: Iterable[Cell]) -> str:
+        return box_description(cells)
+
+    def position(self, cell: Cell) -> tuple[float, float, float]:
+        layer, r, c = cell
+        return c + 0.5, r + 0.5, layer + 0.5
+
+
+def axis_steps(cell: Cell) -> list[Cell]:
+    """The cells a unit step along one axis away (the square's and the cube's neighbours)."""
+    return [(*cell[:axis], cell[axis] + step, *cell[axis + 1:])
+            for axis in range(len(cell)) for step in (-1, 1)]
+
+
+def box_description(cells: Iterable[Cell]) -> str:
+    """A board as its bounding box and the holes in it: '6x10', '8x8 with 4 holes'."""
+    cells = list(cells)
+    extent = [max(axis) - min(axis) + 1 for axis in zip(*cells)]
+    holes = 1
+    for x in extent:
+        holes *= x
+    holes -= len(cells)
+    return "x".join(map(str, extent)) + (f" with {holes} holes" if holes else "")
+
 
 SQUARE = SquareLattice()
 CUBIC = CubicLattice()
-LATTICES = {lattice.name: lattice for lattice in (SQUARE, CUBIC)}
+LATTICES: dict[str, Lattice] = {lattice.name: lattice for lattice in (SQUARE, CUBIC)}
 
 
 def lattice(name: str) -> Lattice:
-    """The lattice of a name ('square', 'cubic')."""
+    """The lattice of a name (one of `LATTICES`); an unknown name is an InputError naming it."""
+    if name not in LATTICES:
+        raise InputError(f"unknown lattice {name!r} (one of: {', '.join(LATTICES)})",
+                         field="lattice")
     return LATTICES[name]
+
+
+def lattice_part(table: dict[str, object], lattice: Lattice, what: str) -> object:
+    """A lattice's entry in a table of parts kept outside models (a drawing, the reference's
+    geometry): an InputError naming the lattice where it has none, never another lattice's."""
+    if lattice.name not in table:
+        raise InputError(f"the {lattice.name} lattice has no {what}", field="lattice")
+    return table[lattice.name]

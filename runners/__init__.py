@@ -7,6 +7,7 @@
     list(puzzlesat.solutions(puzzle, limit=3))   # Solutions one by one
     puzzlesat.verify(puzzle)                     # every backend, all must agree
     puzzlesat.backends(puzzle)                   # names usable for it, default first
+    puzzlesat.best("eternity-ii", time_limit=60)  # edge matching: the most seams matched
     puzzlesat.minimal_cards(puzzle)              # the fewest pieces placed for one solution
     puzzlesat.make_booklet(puzzle, cards=12)     # graded cards with one solution each
     puzzlesat.audit("my-booklet.toml")           # which cards of a booklet are unique
@@ -19,6 +20,7 @@ Verification as tables; warnings are PuzzlesatWarning:
 """
 
 from .api import backends, count, export, load, solutions, solve, verify
+from .best import Best, BoardCheck, best, verify_board
 from .booklet import audit, make_booklet
 from .cards import minimal_cards
 from .children import WorkerDied
@@ -27,6 +29,8 @@ from .models.symmetry import Group
 from .outcomes import Count, Solution, Verification
 
 __all__ = [
+    "Best",
+    "BoardCheck",
     "Count",
     "Group",
     "InputError",
@@ -36,6 +40,7 @@ __all__ = [
     "WorkerDied",
     "audit",
     "backends",
+    "best",
     "count",
     "export",
     "load",
@@ -44,4 +49,5 @@ __all__ = [
     "solutions",
     "solve",
     "verify",
+    "verify_board",
 ]

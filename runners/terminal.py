@@ -7,7 +7,7 @@ import re
 import sys
 
 from .models.edge_matching import EdgePuzzle, Placed, rotated
-from .models.geometry import Cell
+from .models.geometry import SQUARE, Cell, Lattice, lattice_part
 from .models.packing import PackingPuzzle
 
 
@@ -28,21 +28,11 @@ def letters(puzzle: PackingPuzzle) -> list[str]:
 
 
 def draw_packing(puzzle: PackingPuzzle, grid: dict[Cell, int], colour: bool) -> list[str]:
-    """The solution as rows of letters (coloured blocks on a colour terminal), with a legend;
-    a solid's layers side by side, the bottom layer first (on the left)."""
+    """The solution as rows of letters (coloured blocks on a colour terminal), with a legend:
+    drawn as its lattice is drawn as text (`TEXT`)."""
     marks = letters(puzzle)
-    if puzzle.lattice.dimensions == 3:
-        layers = max(cell[0] for cell in grid) + 1
-        flat = [_draw_layer({cell[1:]: p for cell, p in grid.items() if cell[0] == layer},
-                            marks, colour) for layer in range(layers)]
-        width = max(2 * (max(cell[2] for cell in grid) + 1), len(f"layer {layers}"))
-        height = max(len(rows) for rows in flat)
-        rows = ["   ".join(_pad(rows[i] if i < len(rows) else "", width, colour)
-                           for rows in flat).rstrip() for i in range(height)]
-        rows.append("   ".join(f"layer {layer + 1}".ljust(width) for layer in range(layers))
-                    .rstrip())
-    else:
-        rows = _draw_layer(grid, marks, colour)
+    draw = lattice_part(TEXT, puzzle.lattice, "drawing as text")
+    rows = draw(puzzle.lattice, grid, marks, colour)
     if marks != [p.name for p in puzzle.pieces]:
         rows.append("  ".join(f"{m}={p.name}" for m, p in zip(marks, puzzle.pieces)))
     return rows
@@ -54,24 +44,49 @@ def _pad(row: str, width: int, colour: bool) -> str:
     return row + " " * (width - shown)
 
 
-def _draw_layer(grid: dict[Cell, int], marks: list[str], colour: bool) -> list[str]:
-    """One layer (or a flat board) as rows of letters."""
-    height = max(r for r, _ in grid) + 1
-    width = max(c for _, c in grid) + 1
+def _draw_plane(lattice: Lattice, grid: dict[Cell, int], marks: list[str], colour: bool
+                ) -> list[str]:
+    """A flat board as rows of letters, each cell's mark where its lattice puts it in text."""
+    width = lattice.text_width
+    at: dict[tuple[int, int], int] = {}
+    for cell, piece in grid.items():
+        at[lattice.text_cell(cell)] = piece
+    top = min(0, *(line for line, _ in at))  # from the picture's corner, as drawn
+    left = min(0, *(column for _, column in at))
     rows = []
-    for r in range(height):
-        row = ""
-        for c in range(width):
-            piece = grid.get((r, c))
-            if piece is None:
-                row += "  "
-            elif colour:
+    for line in range(top, max(line for line, _ in at) + 1):
+        row, column = "", left
+        for (_, c), piece in sorted((k, v) for k, v in at.items() if k[0] == line):
+            row += " " * (c - column)
+            mark = (marks[piece] + " " * width)[:width]
+            if colour:
                 shade = PACKING_PALETTE[piece % len(PACKING_PALETTE)]
-                row += f"\x1b[48;5;{shade}m\x1b[30m{marks[piece]} \x1b[0m"
-            else:
-                row += marks[piece] + " "
+                mark = f"\x1b[48;5;{shade}m\x1b[30m{mark}\x1b[0m"
+            row += mark
+            column = c + width
         rows.append(row.rstrip())
     return rows
+
+
+def _draw_layers(lattice: Lattice, grid: dict[Cell, int], marks: list[str], colour: bool
+                 ) -> list[str]:
+    """A solid's layers side by side, the bottom layer first (on the left), each drawn as a
+    square board."""
+    layers = max(cell[0] for cell in grid) + 1
+    flat = [_draw_plane(SQUARE, {cell[1:]: p for cell, p in grid.items() if cell[0] == layer},
+                        marks, colour) for layer in range(layers)]
+    width = max(2 * (max(cell[2] for cell in grid) + 1), len(f"layer {layers}"))
+    height = max(len(rows) for rows in flat)
+    rows = ["   ".join(_pad(rows[i] if i < len(rows) else "", width, colour)
+                       for rows in flat).rstrip() for i in range(height)]
+    rows.append("   ".join(f"layer {layer + 1}".ljust(width) for layer in range(layers))
+                .rstrip())
+    return rows
+
+
+# How each lattice's boards are drawn as text (keyed by the lattice's name): the flat lattices
+# where the lattice puts each cell's mark, the cubic one layer by layer.
+TEXT = {"square": _draw_plane, "cubic": _draw_layers}
 
 NAMED_COLOURS = {
     "red": 196, "green": 40, "blue": 33, "yellow": 226, "white": 255, "black": 240,

@@ -25,7 +25,7 @@ from puzzlesat.backends import reference_packing
 from puzzlesat.models.errors import InputError
 from puzzlesat.models.files import read_puzzle_text
 from puzzlesat.models.geometry import CUBIC, motions
-from puzzlesat.models.packing import SolidPiece, SolidPuzzle
+from puzzlesat.models.packing import CellPiece, CellPuzzle
 from puzzlesat.models.packing.plan import mirror_twins, symmetry_group
 
 SOMA = {"none": 11_520, "rotation": 480, "symmetry": 240}  # counted here, then compared below
@@ -134,7 +134,7 @@ def solid_partition(cells: set, pieces: int, rnd: random.Random) -> list[set]:
 
 
 @st.composite
-def solid_puzzles(draw) -> SolidPuzzle:
+def solid_puzzles(draw) -> CellPuzzle:
     rnd = draw(st.randoms(use_true_random=False))
     size = sorted([draw(st.integers(1, 2)), draw(st.integers(2, 2)), draw(st.integers(2, 3))])
     cells = set(itertools.product(*(range(n) for n in size)))
@@ -143,9 +143,10 @@ def solid_puzzles(draw) -> SolidPuzzle:
     if draw(st.booleans()):  # a set holding a chiral piece and its mirror image
         return _twin_puzzle(rnd)
     regions = solid_partition(cells, draw(st.integers(2, 4)), rnd)
-    pieces = [SolidPiece(chr(65 + i), _shape(rnd.choice(CUBIC.rotations), region))
+    pieces = [CellPiece(chr(65 + i), _shape(rnd.choice(CUBIC.rotations), region))
               for i, region in enumerate(regions)]
-    return SolidPuzzle(name="random", board=tuple(sorted(cells)), pieces=tuple(pieces))
+    return CellPuzzle(name="random", board=tuple(sorted(cells)), pieces=tuple(pieces),
+                      flip=False, lattice_name="cubic")
 
 
 def _shape(motion, region) -> tuple:
@@ -154,19 +155,20 @@ def _shape(motion, region) -> tuple:
     return tuple(sorted(tuple(x - x0 for x, x0 in zip(cell, low)) for cell in moved))
 
 
-def _twin_puzzle(rnd: random.Random) -> SolidPuzzle:
+def _twin_puzzle(rnd: random.Random) -> CellPuzzle:
     """A 2x2x4 box holding a piece and its mirror image (each of four cubes), side by side."""
     left = {(0, 0, 0), (0, 0, 1), (0, 1, 0), (1, 0, 1)}  # a chiral tetracube
     right = {(a, b, 3 - c) for a, b, c in left}  # its mirror image across the box
     box = set(itertools.product(range(2), range(2), range(4)))
     rest = solid_partition(box - left - right, 2, rnd)
     regions = [left, right, *rest]
-    pieces = [SolidPiece(chr(65 + i), _shape(rnd.choice(CUBIC.rotations), region))
+    pieces = [CellPiece(chr(65 + i), _shape(rnd.choice(CUBIC.rotations), region))
               for i, region in enumerate(regions)]
-    return SolidPuzzle(name="twins", board=tuple(sorted(box)), pieces=tuple(pieces))
+    return CellPuzzle(name="twins", board=tuple(sorted(box)), pieces=tuple(pieces), flip=False,
+                      lattice_name="cubic")
 
 
-def check_solid(puzzle: SolidPuzzle) -> None:
+def check_solid(puzzle: CellPuzzle) -> None:
     for modulo in ("symmetry", "rotation"):
         solutions, classes, _ = count_packing(puzzle, modulo)
         board = reference_packing.model(puzzle, group=modulo).board
@@ -213,7 +215,7 @@ B = [[0, 0, 0], [0, 0, 1], [0, 1, 1], [1, 1, 1]]
 
 def test_a_solid_file_reads_layers_and_coordinates():
     puzzle = read_puzzle_text("s.toml", SOLID)
-    assert isinstance(puzzle, SolidPuzzle) and puzzle.lattice is CUBIC
+    assert isinstance(puzzle, CellPuzzle) and puzzle.lattice is CUBIC and not puzzle.flip
     assert puzzle.board_cells == sorted(itertools.product(range(2), repeat=3))
     assert puzzle.pieces[0].cells == [(0, 0, 0), (0, 0, 1), (0, 1, 0), (1, 0, 0)]
     assert puzzlesat.count(puzzle, "reference").number == puzzlesat.count(puzzle, "cpsat").number

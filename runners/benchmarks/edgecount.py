@@ -27,7 +27,7 @@ from ..models import files
 from ..models.edge_matching import EdgePuzzle, tile_types
 
 ANCHOR_SOURCE = Path(__file__).with_name("rowscan.c")
-CLUE_FOLDER = Path("../shared/benchmarks/edge-matching")
+CLUES = ("clue1", "clue2", "clue3", "clue4")  # the catalog's eternity-ii-clue1 ...
 NODE_BUDGET = 200_000_000  # nodes of a prefix of a large search (clue puzzle 1) to time
 
 
@@ -96,8 +96,9 @@ def median(run: Callable[[], float], repeat: int) -> tuple[float, list[float]]:
     return statistics.median(times), times
 
 
-def run(repeat: int, results: Path, say: Callable[[str], None] = report.say) -> dict:
-    """Time everything, write results/edgecount-bench.json and .md, return the figures."""
+def run(repeat: int, results: Path | None, say: Callable[[str], None] = report.say) -> dict:
+    """Time everything, write results/edgecount-bench.json and .md (results None: nothing is
+    written), return the figures."""
     from ..backends.edgecount import warm_up
 
     warm_up()  # numba's cache loaded (or compiled) once, outside the timings
@@ -112,10 +113,8 @@ def run(repeat: int, results: Path, say: Callable[[str], None] = report.say) -> 
     say(f"diamond blocks Level 1: {figures['in_process_seconds']:.3f} s in process, "
         f"{figures['whole_process_seconds']:.2f} s as a whole process (medians of {repeat})")
     boards = [("diamond-blocks Level 1", files.load("diamond-blocks"), None)]
-    clue = CLUE_FOLDER / "clue1.txt"
-    if clue.exists():
-        boards.append((f"Eternity II clue 1, first {NODE_BUDGET:,} nodes",
-                       files.load(str(clue)), NODE_BUDGET))
+    boards.append((f"Eternity II clue 1, first {NODE_BUDGET:,} nodes",
+                   files.load("eternity-ii-clue1"), NODE_BUDGET))
     with tempfile.TemporaryDirectory() as folder:
         binary = build_anchor(Path(folder))
         if binary is None:
@@ -142,9 +141,10 @@ def run(repeat: int, results: Path, say: Callable[[str], None] = report.say) -> 
             rates.append(row)
     figures["rates"] = rates
     figures["cores"] = os.cpu_count()
-    report.write_text_atomic(results / "edgecount-bench.json", json.dumps(figures, indent=1)
-                             + "\n")
-    report.write_text_atomic(results / "edgecount-bench.md", markdown(figures))
+    if results is not None:
+        report.write_text_atomic(results / "edgecount-bench.json",
+                                 json.dumps(figures, indent=1) + "\n")
+        report.write_text_atomic(results / "edgecount-bench.md", markdown(figures))
     return figures
 
 
@@ -177,8 +177,8 @@ def markdown(f: dict) -> str:
     return "\n".join(lines) + "\n"
 
 
-def estimate_clues(paths: int, results: Path, rate: float | None,
-                   say: Callable[[str], None] = report.say, folder: Path = CLUE_FOLDER) -> list:
+def estimate_clues(paths: int, results: Path | None, rate: float | None,
+                   say: Callable[[str], None] = report.say) -> list:
     """Knuth's random-path estimate of each clue puzzle's grids and search nodes (edgecount's
     search, all grids, its fill order), with the standard error of each mean over `paths`
     paths, and the core-hours the search would take at `rate` nodes a second per core (the
@@ -188,14 +188,14 @@ def estimate_clues(paths: int, results: Path, rate: float | None,
     from ..models.edge_matching.tables import build_tables
 
     rows = []
-    for path in sorted(folder.glob("clue*.txt")) if folder.is_dir() else []:
-        puzzle = files.load(str(path))
+    for clue in CLUES:
+        puzzle = files.load(f"eternity-ii-{clue}")
         model = build_tables(puzzle)
         start = time.perf_counter()
         grids, nodes, grids_error, nodes_error = estimate(model, (), paths, seed=1)
         turns = len(board_turns(puzzle))
         row = {
-            "board": path.stem, "rows": puzzle.rows, "cols": puzzle.cols, "paths": paths,
+            "board": clue, "rows": puzzle.rows, "cols": puzzle.cols, "paths": paths,
             "grids": grids, "grids_standard_error": grids_error,
             "nodes": nodes, "nodes_standard_error": nodes_error,
             "nodes_after_corner_orbits": nodes / turns,
@@ -204,7 +204,7 @@ def estimate_clues(paths: int, results: Path, rate: float | None,
         if rate:
             row["core_hours_at_rate"] = nodes / turns / rate / 3600
             row["rate_nodes_per_second_per_core"] = rate
-        say(f"{path.stem}: grids ~ {grids:.3g} (+- {grids_error:.2g}), nodes ~ {nodes:.3g} "
+        say(f"{clue}: grids ~ {grids:.3g} (+- {grids_error:.2g}), nodes ~ {nodes:.3g} "
             f"(+- {nodes_error:.2g})" + (f", {row['core_hours_at_rate']:.3g} core-hours"
                                          if rate else ""))
         rows.append(row)
@@ -213,6 +213,7 @@ def estimate_clues(paths: int, results: Path, rate: float | None,
                "so far estimates the nodes at each depth; their sum the search's nodes, the "
                "product at the last depth its grids; means over the paths, standard errors "
                "of the means", "boards": rows}
-    report.write_text_atomic(results / "eternity-ii-estimates.json",
-                             json.dumps(figures, indent=1) + "\n")
+    if results is not None:
+        report.write_text_atomic(results / "eternity-ii-estimates.json",
+                                 json.dumps(figures, indent=1) + "\n")
     return rows

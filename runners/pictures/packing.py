@@ -7,8 +7,9 @@ A solution is a dict (row, col) -> piece index over the board's cells. Holes of 
 from __future__ import annotations
 
 from collections.abc import Callable
+from types import SimpleNamespace
 
-from ..models.geometry import Cell, picture_cells
+from ..models.geometry import Cell, lattice_part, picture_cells
 from ..models.packing import PackingPuzzle
 from . import gallery as galleries
 from . import play as plays
@@ -100,8 +101,7 @@ def solution_drawing(puzzle: PackingPuzzle, solution) -> Svg:
 def draw_grid(puzzle: PackingPuzzle, grid: dict[Cell, int], caption: str) -> Svg:
     """Pieces on the board, whole or in part (a card's pre-placed pieces): the board with its
     empty cells white, or in space the box's isometric view and layers."""
-    solid = _in_space(puzzle)
-    return solid.draw(puzzle, grid, caption) if solid else draw_solution(puzzle, grid, caption)
+    return _drawings(puzzle).draw(puzzle, grid, caption)
 
 
 def _hatch(svg: Svg) -> None:
@@ -136,27 +136,36 @@ def draw_pieces(puzzle: PackingPuzzle, cell: float = 22, per_row: int = 6) -> Sv
 # ---------------------------------------------------------------- the family's pictures
 
 
-def _in_space(puzzle: PackingPuzzle):
-    """The pictures of puzzles in space (packing3d.py) where the puzzle packs in 3D, else None:
-    the one place the packing pictures look at the lattice."""
-    if puzzle.lattice.dimensions == 3:
-        from . import packing3d  # it draws with this module's colours: imported when needed
+def _drawings(puzzle: PackingPuzzle):
+    """The drawings of the puzzle's lattice (`DRAWINGS`): an error naming a lattice that has
+    none. The one place the packing pictures look at the lattice."""
+    where = lattice_part(DRAWINGS, puzzle.lattice, "drawing")
+    if where == "plane":
+        return PLANE
+    from . import packing3d  # it draws with this module's colours: imported when needed
 
-        return packing3d
-    return None
+    return packing3d
 
 
 def pieces(puzzle: PackingPuzzle) -> Svg:
     """What `draw --pieces` draws."""
-    solid = _in_space(puzzle)
-    return solid.pieces(puzzle) if solid else draw_pieces(puzzle)
+    return _drawings(puzzle).pieces(puzzle)
 
 
 def gallery(puzzle: PackingPuzzle, modulo: str, cap: int) -> galleries.Gallery:
     """Every solution (or one per class under the board's symmetries), with the count."""
-    solid = _in_space(puzzle)
-    if solid:
-        return solid.gallery(puzzle, modulo, cap)
+    return _drawings(puzzle).gallery(puzzle, modulo, cap)
+
+
+def page(puzzle: PackingPuzzle, level: int | None = None) -> str:
+    """The page of a packing puzzle: in the plane, drag, turn, flip, snap, hint, check, undo (a
+    challenge starts from its pre-placed pieces, which stay where they are); in space, the 3D
+    page (turn the box by dragging, step through the assembly)."""
+    return _drawings(puzzle).page(puzzle)
+
+
+def plane_gallery(puzzle: PackingPuzzle, modulo: str, cap: int) -> galleries.Gallery:
+    """A flat puzzle's gallery: every solution (or one per class), with the count."""
     grids = found.packing_solutions(puzzle)
     by = "rotation" if modulo == "rotation" else "symmetry"
     members = found.packing_classes(puzzle, grids, by)
@@ -176,13 +185,8 @@ def gallery(puzzle: PackingPuzzle, modulo: str, cap: int) -> galleries.Gallery:
                              figures, len(shown))
 
 
-def page(puzzle: PackingPuzzle, level: int | None = None) -> str:
-    """The page of a packing puzzle: drag, turn, flip, snap, hint, check, undo (a challenge starts
-    from its pre-placed pieces, which stay where they are); in space, the 3D page (turn the box
-    by dragging, step through the assembly)."""
-    solid = _in_space(puzzle)
-    if solid:
-        return solid.page(puzzle)
+def plane_page(puzzle: PackingPuzzle) -> str:
+    """A flat puzzle's play page: drag, turn, flip, snap, hint, check, undo."""
     size = 34
     grids = found.packing_solutions(puzzle, limit=PAGE_SOLUTIONS + 1)
     complete = len(grids) <= PAGE_SOLUTIONS
@@ -233,3 +237,11 @@ def page(puzzle: PackingPuzzle, level: int | None = None) -> str:
                  "clockwise, f flips it. Drag a piece off the board to put it back.")
     return plays.html_page("packing", puzzle.title or puzzle.name, rules, controls,
                            svg.inline(), data, "packing.js", help_text)
+
+
+# The drawings of each lattice (keyed by its name): 'plane', this module's flat drawings and
+# play page; 'space', packing3d's isometric views and 3D page. tests/test_lattices.py fails
+# when a lattice in models/geometry.py has none.
+DRAWINGS = {"square": "plane", "cubic": "space"}
+PLANE = SimpleNamespace(draw=draw_solution, pieces=draw_pieces, gallery=plane_gallery,
+                        page=plane_page)
