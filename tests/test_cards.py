@@ -21,7 +21,7 @@ from puzzlesat import cards as cards_module
 from puzzlesat.booklet import make_booklet, search_nodes
 from puzzlesat.cards import minimal_cards
 from puzzlesat.models.errors import InputError
-from puzzlesat.models.packing import PackingPuzzle, Piece, SolidPiece, SolidPuzzle
+from puzzlesat.models.packing import CellPiece, CellPuzzle, PackingPuzzle, Piece
 
 # ---------------------------------------------------------------- small puzzles
 
@@ -33,9 +33,10 @@ TETRACUBES = {"O": [(0, 0, 0), (0, 0, 1), (0, 1, 0), (0, 1, 1)],
               "L": [(0, 0, 0), (0, 0, 1), (0, 0, 2), (0, 1, 0)],
               "A": [(0, 0, 0), (0, 0, 1), (0, 1, 0), (1, 0, 1)],
               "B": [(0, 0, 0), (0, 0, 1), (0, 1, 0), (1, 1, 0)]}
-OLAB = SolidPuzzle(  # A and B are mirror twins: a mirror of the box swaps them
+OLAB = CellPuzzle(  # A and B are mirror twins: a mirror of the box swaps them
     "olab-2x2x4", board=tuple((a, b, c) for a in range(2) for b in range(2) for c in range(4)),
-    pieces=tuple(SolidPiece(n, tuple(sorted(cells))) for n, cells in TETRACUBES.items()))
+    pieces=tuple(CellPiece(n, tuple(sorted(cells))) for n, cells in TETRACUBES.items()),
+    flip=False, lattice_name="cubic")
 
 
 def small_puzzles():
