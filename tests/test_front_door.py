@@ -85,7 +85,11 @@ def test_the_committed_pictures_are_what_puzzlesat_results_makes(tmp_path):
     [spec] = [s for s in generate.GALLERIES if s.puzzle == "iq-block-8"]
     shown = gallery.build_gallery(generate.load_at(spec.puzzle, spec.level), spec.modulo,
                                   spec.cap)
-    for path in gallery.write_gallery(shown, tmp_path / spec.folder):
+    gallery.write_gallery(shown, tmp_path / spec.folder)
+    made = sorted((tmp_path / spec.folder).iterdir())
+    assert [p.name for p in made] == sorted(
+        p.name for p in (results / "gallery" / spec.folder).iterdir())
+    for path in made:
         committed = results / "gallery" / spec.folder / path.name
         assert path.read_bytes() == committed.read_bytes(), f"stale: {committed}"
     page = play.play_page(generate.load_at("scramble-frog", None), None)
