@@ -185,15 +185,17 @@ def coordinates(doc: TomlDoc, field: str, value: list, grid: Lattice) -> list[Ce
     return cells
 
 
-def read_placed(doc: TomlDoc, puzzle: PackingPuzzle) -> tuple[Placed, ...]:
-    """A challenge's [placed] table: piece name = the cells it covers on the board."""
-    table = doc.get("placed", dict, {})
+def read_placed(doc: TomlDoc, puzzle: PackingPuzzle, where: str = "placed"
+                ) -> tuple[Placed, ...]:
+    """A challenge's [placed] table (or another table of the same form, such as a booklet
+    card's): piece name = the cells it covers on the board."""
+    table = doc.get(where, dict, {})
     index = {piece.name: i for i, piece in enumerate(puzzle.pieces)}
     board = set(puzzle.board_cells)
     taken: dict[Cell, str] = {}
     placed = []
     for name in table:
-        field = f"placed.{name}"
+        field = f"{where}.{name}"
         if name not in index:
             raise doc.error(field, f"no piece named {name!r} (pieces: {', '.join(index)})")
         cells = coordinates(doc, field, doc.get(field, list), puzzle.lattice)

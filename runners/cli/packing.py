@@ -74,3 +74,10 @@ def verify_lines(puzzle, found: Verification) -> list[str]:
         lines.append(f"{puzzle.name}: differs from the published figure for: "
                      f"{', '.join(differs)} (published: {puzzle.published})")
     return lines
+
+
+def extra_commands(subparsers) -> None:
+    """The puzzle makers' commands: cards, booklet, audit, cards-bench (runners/cli/makers.py)."""
+    from . import makers
+
+    makers.add_commands(subparsers)

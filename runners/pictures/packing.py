@@ -95,8 +95,13 @@ def draw_solution(
 def solution_drawing(puzzle: PackingPuzzle, solution) -> Svg:
     """A Solution drawn as `draw` draws one (what a notebook shows): the board, or in space the
     box's isometric view and layers."""
-    caption = f"{puzzle.name}: solved by {solution.backend}"
-    return _drawings(puzzle).draw(puzzle, solution.grid, caption)
+    return draw_grid(puzzle, solution.grid, f"{puzzle.name}: solved by {solution.backend}")
+
+
+def draw_grid(puzzle: PackingPuzzle, grid: dict[Cell, int], caption: str) -> Svg:
+    """Pieces on the board, whole or in part (a card's pre-placed pieces): the board with its
+    empty cells white, or in space the box's isometric view and layers."""
+    return _drawings(puzzle).draw(puzzle, grid, caption)
 
 
 def _hatch(svg: Svg) -> None:
