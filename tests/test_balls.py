@@ -149,6 +149,30 @@ def test_flat_pieces_lie_in_a_layer_or_upright_in_a_diagonal_plane():
     assert len(shapes) == 24 and len(flat) == 8  # lying flat: turned and turned over
 
 
+def check_flat(cells) -> None:
+    """A piece lying in one layer: its orientations on the flat board are those of the ball
+    lattice that stay in a layer (a flat piece turns over by a turn of space)."""
+    flat = [(0, r, c) for _, r, c in cells]
+    in_a_layer = {s for s in BALLS.orientations(flat, False) if len({c[0] for c in s}) == 1}
+    on_the_board = {tuple((0, r, c) for r, c in s)
+                    for s in LATTICES["ball-layer"].orientations([c[1:] for c in flat], True)}
+    assert in_a_layer == on_the_board
+
+
+@st.composite
+def flat_shapes(draw) -> list:
+    rnd = draw(st.randoms(use_true_random=False))
+    cells = [(0, 0, 0)]
+    for _ in range(draw(st.integers(0, 6))):
+        options = sorted({n for cell in cells for n in touching(cell) if n[0] == 0} - set(cells))
+        cells.append(rnd.choice(options))
+    return cells
+
+
+def test_the_flat_board_turns_a_piece_as_the_stacking_does_in_a_layer():
+    run_property(flat_shapes(), check_flat, 30)
+
+
 # ---------------------------------------------------------------- random small boards
 
 BOARDS = {

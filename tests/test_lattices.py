@@ -28,6 +28,7 @@ SAMPLE = {
     "square": "XX.\n.XX\n.X.",
     "cubic": "XX\nX.\n---\n.X\n..",
     "balls": "XX\nX.\n---\nX",
+    "ball-layer": "XX.\n.XX\n.X.",
 }
 
 

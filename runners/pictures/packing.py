@@ -255,6 +255,6 @@ def plane_page(puzzle: PackingPuzzle) -> str:
 # play page; 'space', packing3d's isometric views of cubes and 3D page; 'balls', balls.py's
 # balls in those views and on that page. tests/test_lattices.py fails when a lattice in
 # models/geometry.py has none.
-DRAWINGS = {"square": "plane", "cubic": "space", "balls": "balls"}
+DRAWINGS = {"square": "plane", "cubic": "space", "balls": "balls", "ball-layer": "plane"}
 PLANE = SimpleNamespace(draw=draw_solution, pieces=draw_pieces, gallery=plane_gallery,
                         page=plane_page)
