@@ -65,7 +65,7 @@ class MovesTable:
                 for move, after in family.neighbours(puzzle, family.decode(puzzle, code))]
 
     def reached(self, position) -> bool:
-        return self.table.rank(self.family.code(self.puzzle, position)) >= 0
+        return self.table.residue(self.family.code(self.puzzle, position)) != 3
 
     def walk(self, position) -> list[tuple[object, object]]:
         """An optimal solution from a reached position: the moves and the position after each."""
@@ -76,6 +76,22 @@ class MovesTable:
     def distance(self, position) -> int | None:
         """The fewest moves to a goal position; None where the search did not reach it."""
         return len(self.walk(position)) if self.reached(position) else None
+
+    def random_position(self, rng):
+        """A position drawn uniformly from those the search reached."""
+        build = self.build
+        if build.keys is not None:
+            return self.family.decode(self.puzzle, int(build.keys[rng.randrange(build.positions)]))
+        span = build.span or build.positions
+        for _ in range(10_000):  # a reached rank by rejection (most spans are mostly reached)
+            code = rng.randrange(span)
+            if self.table.residue(code) != 3:
+                return self.family.decode(self.puzzle, code)
+        import numpy as np
+
+        residues = (build.packed[:, None] >> np.arange(0, 8, 2, dtype=np.uint8)) & 3
+        reached = np.flatnonzero(residues.reshape(-1)[:span] != 3)
+        return self.family.decode(self.puzzle, int(reached[rng.randrange(reached.size)]))
 
     def hardest(self) -> list:
         """The positions at the greatest distance (the first HARDEST_KEPT), by code."""
