@@ -349,6 +349,121 @@ class Sliding(MovesFamily):
                             plans.table())
 
 
+# ---------------------------------------------------------------- the starts of a set of blocks
+
+LISTED_CLUSTERS = 1000  # clusters a result lists one by one (the distributions count them all)
+
+
+def starts(puzzle: SlidingPuzzle, metrics: tuple[str, ...] | None = None,
+           memory: int | None = None, moves: int | None = None, count: int = 1,
+           seed: int = 2002) -> dict:
+    """The starts of a board and its blocks: every arrangement of the blocks, split into
+    clusters (the positions joined by moves); per cluster and metric its farthest start from
+    its goal positions; per metric the positions at each distance, the clusters by their
+    farthest distance, and the hardest start overall. With `moves`: `count` starts drawn at
+    random (seeded) among those exactly that many moves from a goal, in the puzzle's metric.
+
+    Every arrangement is ranked (models/sliding/ranking.py) and kept in 6 bytes: its cluster
+    and its distance, so the sets are those of up to some hundred million arrangements."""
+    import numpy as np
+
+    metrics = tuple(metrics or METRICS)
+    for metric in metrics:
+        if metric not in METRICS:
+            raise InputError(f"one of {', '.join(METRICS)}, not {metric!r}", field="metric")
+    if not has_goal(puzzle):
+        raise InputError("the puzzle has no goal: starts are measured from its goal positions",
+                         file=puzzle.file or puzzle.name, field="goal")
+    if moves is not None and (not isinstance(moves, int) or isinstance(moves, bool)
+                              or moves < 0):
+        raise InputError(f"must be 0 or more, not {moves!r}", field="moves")
+    if not isinstance(count, int) or isinstance(count, bool) or count < 1:
+        raise InputError(f"must be a whole number of at least 1, not {count!r}", field="count")
+    ranks = ranks_of(puzzle)
+    if ranks is None:
+        raise InputError(f"{puzzle.code_space:.3g} codes: too many arrangements to rank, so "
+                         "too many to take one by one", field="puzzle")
+    size = ranks.size
+    need = 6 * size + 64 * 2**20
+    have = engine.available_memory() if memory is None else memory
+    if need > have:
+        raise engine.TooBig(f"{puzzle.name}: {size:,} arrangements, about "
+                            f"{need / 2**30:.2f} GiB to take one by one (6 bytes each), but "
+                            f"{have / 2**30:.2f} GiB to use; refused before starting",
+                            field="memory")
+    out = np.empty(kernels.degree(puzzle), dtype=np.uint64)
+    label = np.empty(size, dtype=np.uint32)
+    step_data = kernels.kernel_data(replace(puzzle, metric="step"), 1, ranks)
+    clusters = int(kernels.clusters(size, step_data, out, label))
+    sizes = np.bincount(label, minlength=clusters)
+    single = -1 if puzzle.goal.position is None else ranks.rank(puzzle.goal.position)
+    distance = np.empty(size, dtype=np.uint16)
+    per_cluster = {m: (np.empty(clusters, dtype=np.int64), np.empty(clusters, dtype=np.int64))
+                   for m in metrics}
+    goal_count = np.empty(clusters, dtype=np.int64)
+    result: dict = {"puzzle": puzzle.name, "title": puzzle.title, "kind": KIND,
+                    "goal": puzzle.goal.describe(puzzle.columns), "arrangements": size,
+                    "clusters": clusters, "metrics": {}}
+    for metric in metrics:
+        data = kernels.kernel_data(replace(puzzle, metric=metric), 1, ranks)
+        counts = np.zeros(65536, dtype=np.int64)
+        farthest, far_rank = per_cluster[metric]
+        levels = kernels.distances_to_goals(data, single < 0, max(single, 0), label, counts,
+                                            distance, farthest, far_rank, goal_count, out)
+        solvable = farthest >= 0
+        if not solvable.any():
+            where = (f"no arrangement of these blocks has {puzzle.goal.describe(puzzle.columns)}"
+                     if single < 0 else "its goal configuration is no arrangement of them")
+            raise InputError(f"the goal cannot be reached: {where}",
+                             file=puzzle.file or puzzle.name, field="goal")
+        top = int(farthest.max())
+        hardest = int(min(far_rank[farthest == top]))
+        by_farthest = np.bincount(farthest[solvable])
+        figures = {
+            "means": METRICS[metric],
+            "hardest": {"moves": top, "start": puzzle.notation(ranks.unrank(hardest)),
+                        "cluster": int(label[hardest]),
+                        "cluster_positions": int(sizes[label[hardest]])},
+            "positions_with_a_goal": int(sizes[solvable].sum()),
+            "distance_counts": {str(d): int(n) for d, n in enumerate(counts[:levels])},
+            "clusters_by_farthest": {str(d): int(n) for d, n in enumerate(by_farthest) if n},
+        }
+        if moves is not None and metric == puzzle.metric:
+            figures["generated"] = pick_starts(puzzle, ranks, distance, moves, count, seed)
+        result["metrics"][metric] = figures
+    solvable = per_cluster[metrics[0]][0] >= 0
+    result["clusters_with_a_goal"] = int(solvable.sum())
+    result["clusters_without"] = clusters - result["clusters_with_a_goal"]
+    key = per_cluster[puzzle.metric if puzzle.metric in metrics else metrics[0]][0]
+    order = sorted(np.flatnonzero(solvable).tolist(), key=lambda c: (-key[c], -sizes[c], c))
+    result["listed_clusters"] = [
+        {"cluster": c, "positions": int(sizes[c]), "goal_positions": int(goal_count[c]),
+         "farthest": {m: {"moves": int(per_cluster[m][0][c]),
+                          "start": puzzle.notation(ranks.unrank(int(per_cluster[m][1][c])))}
+                      for m in metrics}}
+        for c in order[:LISTED_CLUSTERS]]
+    return result
+
+
+def pick_starts(puzzle: SlidingPuzzle, ranks: Ranking, distance, moves: int, count: int,
+                seed: int) -> dict:
+    """`count` starts drawn with `seed` among the positions exactly `moves` moves from a goal
+    (all of them where there are fewer)."""
+    import numpy as np
+
+    total = int(kernels.at_distance(distance, moves, np.empty(0, dtype=np.int64),
+                                    np.empty(0, dtype=np.int64)))
+    if not total:
+        raise InputError(f"no position is {moves} moves from a goal in the '{puzzle.metric}' "
+                         f"metric", field="moves")
+    picks = np.array(sorted(random.Random(seed).sample(range(total), min(count, total))),
+                     dtype=np.int64)
+    found = np.empty(picks.size, dtype=np.int64)
+    kernels.at_distance(distance, moves, picks, found)
+    return {"moves": moves, "metric": puzzle.metric, "positions_at_that_distance": total,
+            "seed": seed, "starts": [puzzle.notation(ranks.unrank(int(r))) for r in found]}
+
+
 def chosen_positions(found: MovesTable, sample: int, seed: int, within: int = PLAN_DISTANCE
                      ) -> list[tuple[str, Position]]:
     """Positions verify plans: `sample` in all, 1 to `within` moves from the goal; the

@@ -395,3 +395,98 @@ def bound(puzzle: SlidingPuzzle, ranks: Ranking | None = None) -> tuple[int, str
     if ranks is None:
         return puzzle.code_space, "all codes (arrangements of the groups, overlaps included)"
     return ranks.size, "arrangements of the pieces on the board without overlap"
+
+
+# ---------------------------------------------------------------- clusters of positions
+
+
+@njit
+def _root(parent, x):
+    while parent[x] != x:
+        parent[x] = parent[parent[x]]
+        x = parent[x]
+    return x
+
+
+@njit
+def clusters(size, data, out, parent) -> int:
+    """Label every arrangement (rank) with its cluster: the positions joined to it by moves.
+    `parent` (size entries) ends holding each rank's cluster number, 0 to (clusters - 1), the
+    clusters numbered by their smallest rank; how many clusters. Joining is the same in every
+    metric (a slide or a path is steps through free cells), so `data` may be the step
+    metric's."""
+    for r in range(size):
+        parent[r] = r
+    for r in range(size):
+        n = ranked_kernel(r, data, 0, out)
+        for i in range(n):
+            a, b = _root(parent, r), _root(parent, np.int64(out[i]))
+            if a < b:  # the smaller rank is the root: a cluster's root is its smallest rank
+                parent[b] = a
+            elif b < a:
+                parent[a] = b
+    for r in range(size):
+        parent[r] = _root(parent, r)
+    found = 0
+    for r in range(size):  # ascending: a root comes before the rest of its cluster
+        if parent[r] == r:
+            parent[r] = found
+            found += 1
+        else:
+            parent[r] = parent[parent[r]]
+    return found
+
+
+@njit
+def distances_to_goals(data, goals, single, label, count, distance, farthest, far_rank,
+                       goal_count, out) -> int:
+    """Every rank's distance to the nearest goal position of its cluster (the goals: the rank
+    `single`, or where `goals` the goal test holds), in `distance` (65535: a cluster with no
+    goal); per cluster its farthest distance and the smallest rank at it, and its goals; the
+    positions at each distance into `count`. How many levels."""
+    size = distance.size
+    for r in range(size):
+        distance[r] = 65535
+    for c in range(farthest.size):
+        farthest[c] = -1
+        far_rank[c] = -1
+        goal_count[c] = 0
+    for r in range(size):
+        if (goals and goal_ranked(r, data, 0)) or (not goals and r == single):
+            distance[r] = 0
+            goal_count[label[r]] += 1
+    level = 0
+    while level < 65534:
+        expanded = 0
+        for r in range(size):
+            if distance[r] == level:
+                expanded += 1
+                c = label[r]
+                if level > farthest[c]:
+                    farthest[c] = level
+                    far_rank[c] = r
+                n = ranked_kernel(r, data, 0, out)
+                for i in range(n):
+                    x = out[i]
+                    if distance[x] == 65535:
+                        distance[x] = level + 1
+        if expanded == 0:
+            return level
+        count[level] = expanded
+        level += 1
+    return level
+
+
+@njit
+def at_distance(distance, moves, picks, found) -> int:
+    """The ranks at `moves` moves whose ordinal among them (in rank order) is in the sorted
+    `picks`, into `found`; how many positions lie at that distance."""
+    seen = 0
+    j = 0
+    for r in range(distance.size):
+        if distance[r] == moves:
+            while j < picks.size and picks[j] == seen:
+                found[j] = r
+                j += 1
+            seen += 1
+    return seen
