@@ -64,7 +64,7 @@ def brute_moves(position, metric):
     for name, at in here.items():
         others = {cell for n, a in here.items() if n != name for cell in cells_of(n, a)}
 
-        def free(spot):
+        def free(spot, name=name, others=others):
             return fits(name, spot) and not cells_of(name, spot) & others
 
         steps = [(-1, 0), (1, 0), (0, -1), (0, 1)]
