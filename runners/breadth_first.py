@@ -385,7 +385,8 @@ def search(kernel: Callable, data: tuple, seeds: Sequence[int], bound: int, degr
 WRAP = 249
 IN_COMPONENT = 252
 UNSEEN = 255
-RANK_CHUNK = 1 << 22  # ranks a call of the level function scans: a look at the clock between
+RANK_CHUNK = 1 << 22  # ranks a call of the level function scans (a multiple of 8): a look at
+# the clock between calls
 
 
 def ranked_bytes(size: int) -> int:
@@ -435,10 +436,11 @@ def search_ranked(level: Callable, data: tuple, seeds: Sequence[int], size: int,
     """Breadth-first search over ranks 0..size-1 (a perfect rank of every arrangement), from
     `seeds` (distance 0), keeping a byte a rank and no codes.
 
-    level(distance, level, after, unseen, lo, hi, data, slot, out): expand the ranks in
+    level(distance, words, level, after, unseen, lo, hi, data, slot, out): expand the ranks in
     [lo, hi) whose byte is `level`, giving `after` to each neighbour whose byte is `unseen`; how
     many it expanded (the family's compiled kernel, releasing the GIL: `threads` threads each
-    take a part of the ranks, with their own scratch slot).
+    take a part of the ranks, with their own scratch slot; `words` is the bytes 8 at a time,
+    and lo and hi are multiples of 8).
     component, goals: first every rank reachable from `component`, then the search from those
     of them where a goal stands (`goals(distance, unseen, lo, hi, data, slot)` marks them 0 and
     the rest IN_COMPONENT, and says how many). deadline: SearchStopped at it (or at Ctrl-C).
@@ -452,20 +454,23 @@ def search_ranked(level: Callable, data: tuple, seeds: Sequence[int], size: int,
                      f"(a byte each), but {have / 2**30:.2f} GiB {source}; refused before "
                      "starting", field="memory")
     threads = max(1, threads)
-    distance = np.full(size, UNSEEN, dtype=np.uint8)
+    padded = -(-size // 8) * 8  # whole words: the bytes past the ranks are never reached
+    distance = np.full(padded, UNSEEN, dtype=np.uint8)
+    words = distance.view(np.uint64)
     outs = np.empty((threads, max(degree, 1)), dtype=np.uint64)
     bar = _bar(progress, what)
     reached = [1 if component is not None else len(set(seeds))]  # the seeds are reached
     pool = ThreadPoolExecutor(threads) if threads > 1 else None
 
     def parts(function: Callable, lo: int, hi: int, *args) -> int:
-        """function(distance, *args, a, b, data, slot[, out]) on `threads` parts of [lo, hi)."""
+        """function(*args, a, b, data, slot[, out]) on `threads` parts of [lo, hi), each a
+        whole number of words."""
+        last = [outs] if function is level else []
         if pool is None:
-            return function(distance, *args, lo, hi, data, 0, *([outs[0]] if function is level
-                                                                 else []))
-        share = -(-(hi - lo) // threads)
-        futures = [pool.submit(function, distance, *args, a, min(hi, a + share), data, slot,
-                               *([outs[slot]] if function is level else []))
+            return function(*args, lo, hi, data, 0, *(o[0] for o in last))
+        share = -(-(hi - lo) // (8 * threads)) * 8
+        futures = [pool.submit(function, *args, a, min(hi, a + share), data, slot,
+                               *(o[slot] for o in last))
                    for slot, a in enumerate(range(lo, hi, share))]
         return sum(int(f.result()) for f in futures)
 
@@ -476,9 +481,10 @@ def search_ranked(level: Callable, data: tuple, seeds: Sequence[int], size: int,
                 old = (depth + 1) % WRAP
                 _retire(distance, np.uint8(old), np.uint8(WRAP + old % 3))
             expanded = 0
-            for lo in range(0, size, RANK_CHUNK):
-                step = parts(level, lo, min(size, lo + RANK_CHUNK), np.uint8(depth % WRAP),
-                             np.uint8((depth + 1) % WRAP), np.uint8(unseen))
+            for lo in range(0, padded, RANK_CHUNK):
+                step = parts(level, lo, min(padded, lo + RANK_CHUNK), distance, words,
+                             np.uint8(depth % WRAP), np.uint8((depth + 1) % WRAP),
+                             np.uint8(unseen))
                 expanded += step
                 bar(step)
                 if deadline is not None and time.time() >= deadline:
@@ -499,7 +505,7 @@ def search_ranked(level: Callable, data: tuple, seeds: Sequence[int], size: int,
             distance[int(component)] = 0
             reached[0] = sum(levels(UNSEEN))  # the component's size: the distances are left
             bar(0, "distances")
-            if not parts(goals, 0, size, np.uint8(UNSEEN)):
+            if not parts(goals, 0, size, distance, np.uint8(UNSEEN)):
                 raise InputError(f"{what}: no goal position is reachable from the start",
                                  field="goal")
             counts = levels(IN_COMPONENT)
@@ -515,10 +521,11 @@ def search_ranked(level: Callable, data: tuple, seeds: Sequence[int], size: int,
             pool.shutdown()
     bar(None)
     found = np.empty(HARDEST_KEPT, dtype=np.int64)
-    hardest = found[:_collect(distance, np.uint8((len(counts) - 1) % WRAP), found)].tolist()
+    hardest = found[:_collect(distance[:size], np.uint8((len(counts) - 1) % WRAP),
+                              found)].tolist()
     packed = np.empty((size + 3) // 4, dtype=np.uint8)
-    _pack_ranked(distance, packed)
-    distance = None  # its memory goes back before the table is kept
+    _pack_ranked(distance[:size], packed)
+    distance = words = None  # their memory goes back before the table is kept
     return Build(None, packed, counts, hardest, time.perf_counter() - begin, need, span=size)
 
 

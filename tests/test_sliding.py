@@ -457,3 +457,19 @@ def test_the_rank_numbers_every_arrangement_once(text):
     assert sorted(ranks.rank(a) for a in arrangements) == list(range(ranks.size))
     for r in range(ranks.size):
         assert ranks.rank(ranks.unrank(r)) == r
+
+
+def test_the_plain_c_anchor_agrees_on_the_small_tile_puzzles(tmp_path):
+    """The benchmark's anchor (runners/benchmarks/tiles_bfs.c, a plain C breadth-first search)
+    counts what the engine counts at every distance, on the 8-puzzle and the 2x4 board."""
+    from puzzlesat.benchmarks import sliding as bench
+
+    binary = bench.build_anchor(tmp_path)
+    if binary is None:
+        pytest.skip("no C compiler (cc, gcc) to build the anchor")
+    plain = bench.run_anchor(binary, 3, 3)
+    ours = family.FAMILY.table(files.load("eight-puzzle")).build
+    assert plain["distance_counts"] == ours.distance_counts
+    assert (plain["positions"], plain["gods_number"]) == (181_440, 31)
+    two_by_four = bench.run_anchor(binary, 2, 4)
+    assert (two_by_four["positions"], two_by_four["gods_number"]) == (20_160, 36)

@@ -55,11 +55,7 @@ def verify_lines(puzzle, found: Verification) -> list[str]:
              f"{puzzle.name}: the table's distance equals the optimal plan length of every "
              f"planner on {r['sample']['size']} positions within {r['sample']['within_moves']} "
              f"moves of the goal; the compiled moves equal the rules"]
-    differs = [k for k, ok in r["published_agrees"].items() if not ok]
-    if differs:
-        lines.append(f"{puzzle.name}: differs from the published figure for: "
-                     f"{', '.join(differs)} (published: {puzzle.published})")
-    return lines
+    return lines + shared.published_lines(puzzle, r)
 
 
 # ---------------------------------------------------------------- sliding table, bench
@@ -120,8 +116,10 @@ def starts_lines(result: dict, shown: int = 10) -> list[str]:
     distributions, the clusters with the farthest starts, the starts generated."""
     lines = [f"{result['puzzle']}: {result['arrangements']:,} arrangements of the blocks in "
              f"{result['clusters']:,} clusters of positions joined by moves; "
-             f"{result['clusters_with_a_goal']:,} hold a goal position ({result['goal']}), "
-             f"{result['clusters_without']:,} do not"]
+             f"{result['clusters_with_a_goal']:,} "
+             f"{'hold' if result['clusters_with_a_goal'] != 1 else 'holds'} a goal position "
+             f"({result['goal']}), {result['clusters_without']:,} "
+             f"{'do' if result['clusters_without'] != 1 else 'does'} not"]
     for metric, figures in result["metrics"].items():
         hardest = figures["hardest"]
         lines += [f"{metric} metric ({figures['means']}): the hardest start needs "
@@ -152,16 +150,24 @@ def bench_command(args: argparse.Namespace) -> int:
     from ..benchmarks import sliding as bench
 
     folder = report.record_folder(args)
-    result = bench.run(args.puzzle or None, args.repeat, args.memory, args.scale,
-                       say=report.say)
-    out = None if folder is None else folder / "sliding-bench.json"
+    if args.tiles:
+        if args.puzzle or args.scale:
+            raise InputError("times the two tile puzzles alone: no PUZZLE, no --scale",
+                             field="--tiles")
+        result = bench.run_tiles(say=report.say)
+        name, lines = "sliding-tiles-bench.json", bench.tiles_lines
+    else:
+        result = bench.run(args.puzzle or None, args.repeat, args.memory, args.scale,
+                           say=report.say)
+        name, lines = "sliding-bench.json", bench.lines
+    out = None if folder is None else folder / name
     if out is not None:
         report.write_json_atomic(out, result)
         report.write_results_index(folder)
     if args.json:
         print(report.json_line(result))
         return 0
-    for line in bench.lines(result):
+    for line in lines(result):
         print(line)
     if out is not None:
         print(f"wrote {out}")
@@ -200,12 +206,18 @@ def extra_commands(subparsers) -> None:
         "bench", help="time the largest catalog search (states/s, peak memory) and Klotski "
                       "in every metric; write results/sliding-bench.json")
     bench.add_argument("puzzle", metavar="PUZZLE", nargs="?",
-                       help="the puzzle to time (default: the largest in the catalog)")
+                       help="the puzzle to time (default: klotski-l-pieces, the largest catalog "
+                            "search of about a minute)")
     bench.add_argument("--repeat", type=positive, default=3, help="runs (default 3)")
     bench.add_argument("--memory", type=shared.gibibytes, metavar="GIB", help=shared.MEMORY_HELP)
     bench.add_argument("--scale", action="store_true",
                        help="also the 10^8 search of runners/benchmarks/targets.toml (minutes, "
                             "about 3 GiB)")
-    report.add_record_arguments(bench, "the figures (results/sliding-bench.json)")
+    bench.add_argument("--tiles", action="store_true",
+                       help="instead: the 3x4 and 2x6 sliding-tile puzzles searched whole "
+                            "(minutes each, under 1 GiB), each beside a plain C search of the "
+                            "same puzzle; figures in results/sliding-tiles-bench.json")
+    report.add_record_arguments(bench, "the figures (results/sliding-bench.json, or "
+                                       "sliding-tiles-bench.json)")
     bench.add_argument("--json", action="store_true", help="print one JSON object")
     bench.set_defaults(run=bench_command)

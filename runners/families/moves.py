@@ -129,9 +129,10 @@ class MovesFamily(Family):
         """The position a move leads to."""
         raise NotImplementedError
 
-    def table_model(self, puzzle, memory: int | None = None, progress: bool = False
-                    ) -> TableModel:
-        """The puzzle encoded for the 'table' backend: its search."""
+    def table_model(self, puzzle, memory: int | None = None, progress: bool = False,
+                    threads: int | None = None) -> TableModel:
+        """The puzzle encoded for the 'table' backend: its search (on at most `threads` threads
+        where it can use several; default every core)."""
         raise NotImplementedError
 
     def plan_model(self, puzzle, start, steps: int, takes: str):
@@ -328,7 +329,7 @@ class MovesFamily(Family):
         begin = time.perf_counter()
         # the search draws its own bar (positions), where a person watches standard error
         shown = runner.progress is not None and sys.stderr.isatty()
-        model = self.table_model(puzzle, memory, shown)
+        model = self.table_model(puzzle, memory, shown, threads=runner.jobs)
         work = Work("breadth-first search", backend.name, model, [()], stops_itself=True)
         bar, runner.progress = runner.progress, None
         try:
@@ -337,8 +338,10 @@ class MovesFamily(Family):
         finally:
             runner.progress = bar
         values = tally.values[0] or (0,)
-        details: dict[str, object] = {"search": "one breadth-first search in one process "
-                                                "(its table cached)"}
+        threads = f"{model.threads} thread{'s' * (model.threads != 1)}"
+        details: dict[str, object] = {"search": f"one breadth-first search in one process, on "
+                                                f"{threads} (its table cached)",
+                                      "threads": model.threads}
         if tally.complete:
             counts = list(values[1:])
             details.update(gods_number=len(counts) - 1, hardest_positions=counts[-1],

@@ -69,6 +69,28 @@ def _targets(p, other, gmask, shifts, metric, seen, queue, targets, stamps, slot
     return n
 
 
+@njit
+def _all_moves(occ, gmask, shifts, off, kcount, metric, pieces, seen, queue, targets, stamps,
+               slot, group, piece, where):
+    """Every move of every piece from the position in the slot's pieces (occupying `occ`):
+    the n-th moves the piece of group group[slot, n] at pieces[slot, piece[slot, n]] to the
+    placement where[slot, n] (a global index); how many."""
+    n = 0
+    t = 0
+    for g in range(off.size):
+        for j in range(t, t + kcount[g]):
+            p = off[g] + pieces[slot, j]
+            m = _targets(p, occ & ~gmask[p], gmask, shifts, metric, seen, queue, targets,
+                         stamps, slot)
+            for i in range(m):
+                group[slot, n] = g
+                piece[slot, n] = j
+                where[slot, n] = targets[slot, i]
+                n += 1
+        t += kcount[g]
+    return n
+
+
 # ---------------------------------------------------------------- mixed-radix codes
 
 
@@ -77,7 +99,8 @@ def moves_kernel(code, data, slot, out):
     """The mixed-radix codes one move away from `code`, written to `out`; how many."""
     tables, scratch = data
     gmask, shifts, off, nplace, kcount, size, mult, binom, info = tables[:9]
-    pieces, seen, queue, targets, tmp, stamps = scratch[:6]
+    start = tables[13]
+    pieces, seen, queue, targets, tmp, stamps, _, _, group, piece, where = scratch
     metric = info[0]
     # the pieces' placements and the occupied cells, from the code
     rem = code
@@ -97,38 +120,35 @@ def moves_kernel(code, data, slot, out):
         for i in range(k):
             occ |= gmask[off[g] + pieces[slot, t + i]]
         t += k
-    n = 0
-    t = 0
-    for g in range(off.size):
+    moves = _all_moves(occ, gmask, shifts, off, kcount, metric, pieces, seen, queue, targets,
+                       stamps, slot, group, piece, where)
+    for e in range(moves):
+        # piece j of group g (its pieces at pieces[t:t+k]) goes to placement q: the group's
+        # rank again, the others' unchanged
+        g = group[slot, e]
+        t = start[g]
         k = kcount[g]
-        for j in range(k):
-            p = off[g] + pieces[slot, t + j]
-            m = _targets(p, occ & ~gmask[p], gmask, shifts, metric, seen, queue, targets,
-                         stamps, slot)
-            for e in range(m):
-                # the code after piece j of group g goes to placement q: its group's rank again
-                q = targets[slot, e] - off[g]
-                old = np.uint64(0)
-                h = 0
-                for i in range(k):
-                    old += binom[pieces[slot, t + i], i + 1]
-                    if i != j:
-                        tmp[slot, h] = pieces[slot, t + i]
-                        h += 1
-                tmp[slot, h] = q
+        j = piece[slot, e] - t
+        q = where[slot, e] - off[g]
+        old = np.uint64(0)
+        h = 0
+        for i in range(k):
+            old += binom[pieces[slot, t + i], i + 1]
+            if i != j:
+                tmp[slot, h] = pieces[slot, t + i]
                 h += 1
-                for a in range(h - 1, 0, -1):  # insertion of q into the sorted others
-                    if tmp[slot, a] < tmp[slot, a - 1]:
-                        tmp[slot, a], tmp[slot, a - 1] = tmp[slot, a - 1], tmp[slot, a]
-                    else:
-                        break
-                new = np.uint64(0)
-                for i in range(h):
-                    new += binom[tmp[slot, i], i + 1]
-                out[n] = code - old * mult[g] + new * mult[g]
-                n += 1
-        t += k
-    return n
+        tmp[slot, h] = q
+        h += 1
+        for a in range(h - 1, 0, -1):  # insertion of q into the sorted others
+            if tmp[slot, a] < tmp[slot, a - 1]:
+                tmp[slot, a], tmp[slot, a - 1] = tmp[slot, a - 1], tmp[slot, a]
+            else:
+                break
+        new = np.uint64(0)
+        for i in range(h):
+            new += binom[tmp[slot, i], i + 1]
+        out[e] = code - old * mult[g] + new * mult[g]
+    return moves
 
 
 @njit
@@ -198,29 +218,22 @@ def _rank(cells, nxt, offset, anchor, end, slot):
 
 @njit
 def _ranked_moves(rank, gmask, shifts, off, kcount, metric, cells, nxt, offset, anchored,
-                  start, end, first, pieces, seen, queue, targets, stamps, anchor, fill, slot,
-                  out):
+                  start, end, first, pieces, seen, queue, targets, stamps, anchor, fill, group,
+                  piece, where, slot, out):
     occ = _unrank(rank, gmask, off, cells, nxt, offset, anchored, start, end, pieces, anchor,
                   fill, slot)
-    n = 0
-    t = 0
-    for g in range(off.size):
-        k = kcount[g]
-        for j in range(k):
-            p = off[g] + pieces[slot, t + j]
-            m = _targets(p, occ & ~gmask[p], gmask, shifts, metric, seen, queue, targets,
-                         stamps, slot)
-            was = first[p]
-            anchor[slot, was] = 0
-            for i in range(m):
-                q = first[targets[slot, i]]
-                anchor[slot, q] = g + 1
-                out[n] = _rank(cells, nxt, offset, anchor, end, slot)
-                n += 1
-                anchor[slot, q] = 0
-            anchor[slot, was] = g + 1
-        t += k
-    return n
+    moves = _all_moves(occ, gmask, shifts, off, kcount, metric, pieces, seen, queue, targets,
+                       stamps, slot, group, piece, where)
+    for e in range(moves):
+        g = group[slot, e]
+        was = first[off[g] + pieces[slot, piece[slot, e]]]
+        to = first[where[slot, e]]
+        anchor[slot, was] = 0
+        anchor[slot, to] = g + 1
+        out[e] = _rank(cells, nxt, offset, anchor, end, slot)
+        anchor[slot, to] = 0
+        anchor[slot, was] = g + 1
+    return moves
 
 
 @njit
@@ -229,10 +242,10 @@ def ranked_kernel(rank, data, slot, out):
     tables, scratch = data
     gmask, shifts, off, _, kcount, _, _, _, info, cells, nxt, offset, anchored, start, \
         first = tables
-    pieces, seen, queue, targets, _, stamps, anchor, fill = scratch
+    pieces, seen, queue, targets, _, stamps, anchor, fill, group, piece, where = scratch
     return _ranked_moves(rank, gmask, shifts, off, kcount, info[0], cells, nxt, offset,
                          anchored, start, info[4], first, pieces, seen, queue, targets, stamps,
-                         anchor, fill, slot, out)
+                         anchor, fill, group, piece, where, slot, out)
 
 
 @njit
@@ -247,26 +260,35 @@ def goal_ranked(rank, data, slot):
 
 
 @njit
-def ranked_level(distance, level, after, unseen, lo, hi, data, slot, out):
+def ranked_level(distance, words, level, after, unseen, lo, hi, data, slot, out):
     """Expand every rank in [lo, hi) whose byte is `level`: each neighbour whose byte is
-    `unseen` gets `after`. Threads of one search each take a part, with their own slot; two may
-    write the same byte, always with the same value. How many ranks were expanded."""
+    `unseen` gets `after`. `words` is `distance` seen 8 bytes at a time (lo and hi multiples of
+    8): a word without the level's byte is passed over whole. Threads of one search each take
+    a part, with their own slot; two may write the same byte, always with the same value. How
+    many ranks were expanded."""
     tables, scratch = data
     gmask, shifts, off, _, kcount, _, _, _, info, cells, nxt, offset, anchored, start, \
         first = tables
-    pieces, seen, queue, targets, _, stamps, anchor, fill = scratch
+    pieces, seen, queue, targets, _, stamps, anchor, fill, group, piece, where = scratch
     metric, end = info[0], info[4]
+    ones = np.uint64(0x0101010101010101)
+    highs = np.uint64(0x8080808080808080)
+    pattern = ones * np.uint64(level)
     done = 0
-    for r in range(lo, hi):
-        if distance[r] == level:
-            done += 1
-            n = _ranked_moves(r, gmask, shifts, off, kcount, metric, cells, nxt, offset,
-                              anchored, start, end, first, pieces, seen, queue, targets, stamps,
-                              anchor, fill, slot, out)
-            for i in range(n):
-                x = out[i]
-                if distance[x] == unseen:
-                    distance[x] = after
+    for w in range(lo // 8, hi // 8):
+        v = words[w] ^ pattern
+        if ((v - ones) & ~v & highs) == 0:  # no byte of the word is the level's
+            continue
+        for r in range(8 * w, 8 * w + 8):
+            if distance[r] == level:
+                done += 1
+                n = _ranked_moves(r, gmask, shifts, off, kcount, metric, cells, nxt, offset,
+                                  anchored, start, end, first, pieces, seen, queue, targets,
+                                  stamps, anchor, fill, group, piece, where, slot, out)
+                for i in range(n):
+                    x = out[i]
+                    if distance[x] == unseen:
+                        distance[x] = after
     return done
 
 
@@ -367,7 +389,8 @@ def kernel_data(puzzle: SlidingPuzzle, slots: int = 1, ranks: Ranking | None = N
                np.zeros((slots, max(g.count for g in puzzle.groups) + 1), dtype=np.int64),
                np.zeros(slots, dtype=np.int64),
                np.zeros((slots, span), dtype=np.int64),
-               np.zeros((slots, groups), dtype=np.int64))
+               np.zeros((slots, groups), dtype=np.int64),
+               *(np.zeros((slots, degree(puzzle)), dtype=np.int64) for _ in range(3)))
     return tables, scratch
 
 
