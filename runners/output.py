@@ -56,6 +56,7 @@ def target(path: str | Path, what: str = "output") -> Target:
     a block device or a socket is refused; a character device (such as /dev/null) or a pipe is
     opened and written in place; anything else is replaced atomically or created.
     """
+    named(path, what)
     given = Path(path)
     note = ""
     if given.is_symlink():
@@ -77,6 +78,13 @@ def target(path: str | Path, what: str = "output") -> Target:
     if kind in WRITTEN_IN_PLACE:
         note = "; ".join(filter(None, [note, f"wrote in place to the {kind} {given}"]))
     return Target(given, kind, note)
+
+
+def named(path: str | Path, what: str) -> None:
+    """InputError for an empty name: it is no file or folder (Path('') would quietly be the
+    current folder, whose files would then be replaced)."""
+    if not str(path).strip():
+        raise InputError("an empty name: give a file or folder name", field=what)
 
 
 def check_output(path: str | Path, what: str = "output") -> Target:
@@ -104,6 +112,7 @@ def check_output(path: str | Path, what: str = "output") -> Target:
 def check_folder(folder: str | Path, what: str = "results") -> Path:
     """Before the work starts: InputError naming the folder if results cannot be written in it
     (it names a file, or it cannot be written or created)."""
+    named(folder, what)
     folder = Path(folder)
     if folder.exists() and not folder.is_dir():
         raise InputError("names a file, not a folder", file=str(folder), field=what)
@@ -304,7 +313,7 @@ def refuse_smaller_record(path: Path, result: dict) -> None:
             a > b for b, a in zip(before, after)):
         raise InputError(
             f"holds a fuller record than this run ({_describe(old)} against {_describe(result)}):"
-            " not replaced; write this one elsewhere with --results DIR",
+            " not replaced; record this one in another folder",
             file=str(path), field="results")
 
 
@@ -330,9 +339,10 @@ def add_record_arguments(command, what: str) -> None:
 def record_folder(args) -> Path | None:
     """The folder a command records its evidence in, checked before the work; None: asked not
     to record."""
-    if not (getattr(args, "record", False) or getattr(args, "results", None)):
+    folder = getattr(args, "results", None)
+    if not getattr(args, "record", False) and folder is None:
         return None
-    return check_folder(args.results or "results")
+    return check_folder("results" if folder is None else folder)
 
 
 def write_json_atomic(path: str | Path, obj: object, what: str = "output") -> str:

@@ -132,3 +132,35 @@ def test_the_templates_to_copy_implement_every_method_asked(module, base):
     made()  # buildable
     text = inspect.getsource(found)
     assert text.count("[GUIDELINE]") >= 8
+
+
+def runner_imports(path: Path) -> list[str]:
+    """The imports of a models module that reach outside puzzlesat.models."""
+    import ast
+
+    package = ["puzzlesat", *path.relative_to(ROOT).parent.parts]  # models -> puzzlesat.models
+    package[1:2] = ["models"]
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package[: len(package) - node.level + 1]
+                target = ".".join(base + ([node.module] if node.module else []))
+            else:
+                target = node.module or ""
+            names = [target]
+        elif isinstance(node, ast.Import):
+            names = [alias.name for alias in node.names]
+        else:
+            continue
+        found += [name for name in names if name.split(".")[0] == "puzzlesat"
+                  and not (name + ".").startswith("puzzlesat.models.")]
+    return found
+
+
+def test_the_models_import_nothing_from_the_runners():
+    """The ground floor stands alone: models/ reads, describes and encodes puzzles without the
+    runners (DEVELOPERS.md). Regression: models/files.py imported the registry to find readers,
+    models/mind_lock/table.py the table cache and breadth-first engine."""
+    found = {str(p.relative_to(ROOT)): runner_imports(p) for p in (ROOT / "models").rglob("*.py")}
+    assert {path: names for path, names in found.items() if names} == {}

@@ -102,7 +102,7 @@ class Backend(ABC):
 
     def prepare_for_estimates(self, payload: object) -> object:
         """The state `estimate(state, cube)` needs, where a backend defines that (an estimate of
-        a cube's work, for the time left: see counting.cube_weights)."""
+        a cube's work, for the time left: see counting.cube_sizes)."""
         return self.prepare(payload)
 
     @abstractmethod

@@ -43,7 +43,8 @@ PARAMETER_FLAGS = {
     "interior_colours": "--interior-colours", "border_colours": "--border-colours",
     "contender": "--contender", "metric": "--metric", "memory": "--memory",
     "within": "--within", "cube": "--cube", "clearance": "--clearance",
-    "sample_cubes": "--sample-cubes",
+    "sample_cubes": "--sample-cubes", "checks": "--checks", "cards": "--cards",
+    "check_backends": "--check-backend",
 }
 
 PATH_PARAMETERS = {"output", "results", "checkpoint", "path"}
@@ -394,24 +395,13 @@ def run_count(puzzle, module, args) -> int:
     else:
         print(count.sentence())
         if args.limit is not None:
-            print(uniqueness(puzzle.name, count))
+            print(f"{puzzle.name}: {count.uniqueness()}")
         else:
             for line in module.count_lines(puzzle, count):
                 print(line)
     if args.limit is not None:  # the answer asked for: stopping at the limit is no failure
         return 0
     return 0 if count.complete else 1
-
-
-def uniqueness(name: str, count) -> str:
-    """What a count up to a limit says about the puzzle: unique, several, or none."""
-    if count.number == 0:
-        return f"{name}: no solution"
-    if count.details.get("unique"):
-        return f"{name}: unique: exactly one solution"
-    if count.complete:
-        return f"{name}: not unique: exactly {count.number:,} solutions"
-    return f"{name}: not unique: at least {count.number:,} solutions (stopped at the limit)"
 
 
 def run_verify(puzzle, module, args) -> int:

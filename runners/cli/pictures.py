@@ -72,7 +72,7 @@ def add_commands(subparsers) -> None:
 
 def run_results(args) -> int:
     """`puzzlesat results`: every committed picture and page, and results/index.md."""
-    from ..pictures import generate
+    from ..pictures import generate, viewer
 
     folder = report.check_folder(args.results)
     if args.only:
@@ -81,6 +81,9 @@ def run_results(args) -> int:
         if unknown:
             raise InputError(f"no committed pictures of {', '.join(unknown)} (those of: "
                              f"{', '.join(sorted(known))})", field="--only")
+    wanted = generate.puzzles() if not args.only else set(args.only)
+    if wanted & {name for name, _ in generate.SOLID_PAGES}:
+        viewer.three_library()  # a 3D page cannot be written: said before minutes of drawing
     written = generate.generate_results(folder, report.say, args.only)
     report.write_results_index(folder)
     print(f"wrote {len(written)} files under {folder} and {folder / report.INDEX}")
@@ -100,6 +103,8 @@ def _drawings(puzzle, modulo: str, cap: int = 10**9) -> tuple[list[tuple[str, sv
 
 
 def run_draw(args: argparse.Namespace) -> int:
+    # where the picture goes is checked before any solution is searched for
+    (report.check_folder if args.all else report.check_output)(args.output, "-o")
     puzzle = load_puzzle(args.puzzle, args.level)
     drawn = registry.part(puzzle.kind, "pictures")  # the family's pictures module
     if args.pieces:
@@ -132,6 +137,7 @@ def run_draw(args: argparse.Namespace) -> int:
 
 
 def run_gallery(args: argparse.Namespace) -> int:
+    report.check_folder(args.output, "-o")
     puzzle = load_puzzle(args.puzzle, args.level)
     shown = galleries.build_gallery(puzzle, args.modulo, args.cap)
     written = galleries.write_gallery(shown, Path(args.output))
@@ -141,11 +147,9 @@ def run_gallery(args: argparse.Namespace) -> int:
 
 
 def run_play(args: argparse.Namespace) -> int:
+    report.check_output(args.output, "-o")
     puzzle = api.load(args.puzzle, level=args.level)
     page = pages.play_page(puzzle, args.level)
-    try:
-        Path(args.output).write_text(page, encoding="utf-8")
-    except OSError as error:
-        raise InputError(f"cannot write: {error}", file=args.output, field="-o") from None
+    report.write_text_atomic(args.output, page, "-o")
     print(f"wrote {args.output}: open it in a browser, it needs no network")
     return 0

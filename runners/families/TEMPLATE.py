@@ -1,7 +1,7 @@
 """TEMPLATE: a new puzzle family. Copy it to runners/families/STEM.py and follow the notes.
 
 Read runners/README.md ("Adding a family") first: it lists every file a family adds and the one
-line of runners/registry.py that declares it. This module is no family (nothing registers it);
+line of models/kinds.py that declares it. This module is no family (nothing registers it);
 tests/test_families.py checks that it still implements every method `Family` asks for, so a
 copy starts complete.
 
@@ -19,10 +19,9 @@ from collections.abc import Iterator
 from ..backends import Backend
 from ..counting import Runner
 from ..executors import Work
-from ..models.errors import InputError
 from ..models.symmetry import IDENTITY
 from ..outcomes import Count, Solution, Verification
-from . import Family
+from . import Encoder, Family
 
 
 def encode_cpsat(puzzle) -> object:
@@ -35,11 +34,13 @@ def encode_cpsat(puzzle) -> object:
 class TemplateFamily(Family):
     """[GUIDELINE] One kind of puzzle: its words (moduli, options) and how it solves and counts."""
 
-    kind = "template"  # [GUIDELINE] the `kind` of its puzzle files, as in registry.FAMILIES
-    # [GUIDELINE] One table: the model each kind of backend takes -> the encoder that makes it.
-    # A backend whose `takes` is not here is refused in one line by `accepts`; add a row
-    # (`"cnf": encode_cnf`, `"cover": encode_cover`) and every backend taking that model works.
-    encoders = {"cpsat": encode_cpsat}
+    kind = "template"  # [GUIDELINE] the `kind` of its puzzle files, as in models/kinds.py
+    # [GUIDELINE] One table: the model each kind of backend takes -> the Encoder that makes it.
+    # A backend whose `takes` is not here is refused in one line; add a row (`"cnf":
+    # Encoder(encode_cnf, options=("encoding",))`, `"cover": Encoder(encode_cover)`) and every
+    # backend taking that model works. An option listed in a row (a CNF's `encoding`) is
+    # refused, in one line, for a backend taking another model.
+    encoders = {"cpsat": Encoder(encode_cpsat)}
     takes = (*encoders, "reference")
     moduli = ("none",)  # [GUIDELINE] add "symmetry" once classes are counted (and checked)
     load_options: tuple[str, ...] = ()  # [GUIDELINE] options of `load`, e.g. ("level",)
@@ -53,12 +54,9 @@ class TemplateFamily(Family):
         """[GUIDELINE] One line for `puzzlesat list`: its size in the puzzle's own words."""
         return f"{puzzle.kind} puzzle"
 
-    def model(self, puzzle, backend: Backend) -> object:
+    def model(self, puzzle, backend: Backend, **options) -> object:
         """The model the backend takes, from the family's encoder table."""
-        if backend.takes not in self.encoders:
-            raise InputError(f"{backend.name} takes {backend.takes} models, which {self.kind} "
-                             "puzzles are not encoded as", field="backend")
-        return self.encoders[backend.takes](puzzle)
+        return self.encode_for(backend, puzzle, **options)
 
     def decode(self, puzzle, values: list[int]) -> object:
         """[GUIDELINE] The solution in the puzzle's words, from the keys' values."""

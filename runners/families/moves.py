@@ -101,6 +101,8 @@ class MovesTable:
 class MovesFamily(Family):
     """A family of puzzles solved by moves: the calls, from the hooks below."""
 
+    # encoders: 'cpsat' and 'cnf' rows, each making "reach a goal in at most `steps` moves
+    # from `start`" as make(puzzle, start, steps), in each family
     takes = ("cpsat", "cnf", "table")
     moduli = ("none",)
     options = ("start", "memory")
@@ -137,8 +139,8 @@ class MovesFamily(Family):
 
     def plan_model(self, puzzle, start, steps: int, takes: str):
         """The model "reach a goal in at most `steps` moves from `start`" for a backend taking
-        'cpsat' or 'cnf'."""
-        raise NotImplementedError
+        'cpsat' or 'cnf', from the family's encoder table."""
+        return self.encoders[takes].make(puzzle, start, steps)
 
     def replay(self, puzzle, start, steps: int, values: list[int]) -> Plan:
         """A solver's plan, checked move by move against the rules (PlanError if it breaks

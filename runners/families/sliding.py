@@ -25,6 +25,7 @@ from ..models.sliding import KIND, METRICS, Position, SlidingPuzzle
 from ..models.sliding.ranking import Ranking, ranking
 from ..outcomes import Count, Verification
 from ..planning import Plan, PlanError
+from . import Encoder
 from .moves import TABLE, MovesFamily, MovesTable
 
 # the breadth-first engine and the move kernels (numba, numpy) and the encodings (PySAT) load
@@ -167,6 +168,11 @@ class Sliding(MovesFamily):
     kind = KIND
     load_options = ("metric",)
     options = ("start", "memory", "metric")
+    # the plan "reach the goal in at most `steps` moves", by the kind of backend
+    encoders = {"cpsat": Encoder(lambda puzzle, start, steps: encodings.plan_cpsat(
+                    puzzle, start, steps)),
+                "cnf": Encoder(lambda puzzle, start, steps: encodings.plan_cnf(
+                    puzzle, start, steps))}
 
     def summary(self, puzzle: SlidingPuzzle) -> str:
         return (f"sliding blocks, {len(puzzle.cells)} cells, {puzzle.pieces()} pieces, "
@@ -262,10 +268,6 @@ class Sliding(MovesFamily):
                 "start_moves": start_distance(MovesTable(self, puzzle, found))}
 
     # ---- plans
-
-    def plan_model(self, puzzle: SlidingPuzzle, start: Position, steps: int, takes: str):
-        encode = encodings.plan_cpsat if takes == "cpsat" else encodings.plan_cnf
-        return encode(puzzle, start, steps)
 
     def replay(self, puzzle: SlidingPuzzle, start: Position, steps: int, values: list[int]
                ) -> Plan:
