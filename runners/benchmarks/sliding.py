@@ -13,7 +13,6 @@ no table cache is read or written.
 from __future__ import annotations
 
 import os
-import shutil
 import statistics
 import subprocess
 import tempfile
@@ -25,7 +24,7 @@ from ..families import sliding as family
 from ..models import files
 from ..models.errors import InputError
 from ..models.sliding import METRICS
-from . import targets
+from . import build_c, targets
 
 SCALE_INSTANCE = "tiles-3x4-two-pairs.toml"
 DEFAULT_PUZZLE = "klotski-l-pieces"  # the largest catalog search that takes a minute, not ten
@@ -163,13 +162,7 @@ def lines(result: dict) -> list[str]:
 
 def build_anchor(folder: Path) -> Path | None:
     """Compile tiles_bfs.c into `folder`; None where there is no C compiler."""
-    compiler = shutil.which("cc") or shutil.which("gcc")
-    if compiler is None:
-        return None
-    binary = folder / "tiles_bfs"
-    subprocess.run([compiler, "-O2", "-o", str(binary), str(ANCHOR_SOURCE)], check=True,
-                   capture_output=True)
-    return binary
+    return build_c(ANCHOR_SOURCE, folder)
 
 
 def run_anchor(binary: Path, rows: int, columns: int) -> dict:
