@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import statistics
 import subprocess
 import sys
@@ -25,6 +24,7 @@ from pathlib import Path
 from .. import output as report
 from ..models import files
 from ..models.edge_matching import EdgePuzzle, tile_types
+from . import build_c
 
 ANCHOR_SOURCE = Path(__file__).with_name("rowscan.c")
 CLUES = ("clue1", "clue2", "clue3", "clue4")  # the catalog's eternity-ii-clue1 ...
@@ -48,13 +48,7 @@ def anchor_input(puzzle: EdgePuzzle) -> str:
 
 def build_anchor(folder: Path) -> Path | None:
     """Compile rowscan.c into `folder`; None where there is no C compiler."""
-    compiler = shutil.which("cc") or shutil.which("gcc")
-    if compiler is None:
-        return None
-    binary = folder / "rowscan"
-    subprocess.run([compiler, "-O2", "-o", str(binary), str(ANCHOR_SOURCE)], check=True,
-                   capture_output=True)
-    return binary
+    return build_c(ANCHOR_SOURCE, folder)
 
 
 def run_anchor(binary: Path, puzzle: EdgePuzzle, budget: int | None) -> tuple[int, int, float]:
