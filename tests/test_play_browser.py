@@ -225,11 +225,11 @@ def test_packing_solution_by_clicks_ends_solved(opened, pages):
     page = opened(pages["iq-block-8"])
     for index, piece in enumerate(puzzle.pieces):
         cells = sorted(cell for cell, p in grid.items() if p == index)
-        page.page.locator(f'#pieces .piece[data-piece="{index}"] rect').first.click()
+        page.page.locator(f'#pieces .piece[data-piece="{index}"] polygon').first.click()
         for key in keys_for(piece.cells, cells):
             page.page.keyboard.press(key)
         r, c = cells[0]  # the first cell of the piece goes on the clicked cell
-        page.page.locator(f'#board rect[data-row="{r}"][data-col="{c}"]').click()
+        page.page.locator(f'#board .cell[data-row="{r}"][data-col="{c}"]').click()
         placed = page.page.get_attribute(f'#pieces .piece[data-piece="{index}"]', "data-placed")
         assert placed == f"{min(r for r, _ in cells)},{min(c for _, c in cells)}"
     assert page.status() == "solved"
@@ -247,8 +247,8 @@ def test_packing_drag_snaps_and_a_wrong_placement_is_highlighted(opened, pages):
         if frozenset((r + dr, c + dc) for dr, dc in shape) not in used
     )
     page = opened(pages["iq-block-8"])
-    piece = page.page.locator('#pieces .piece[data-piece="0"] rect').first.bounding_box()
-    cell = page.page.locator(f'#board rect[data-row="{spot[0]}"][data-col="{spot[1]}"]')
+    piece = page.page.locator('#pieces .piece[data-piece="0"] polygon').first.bounding_box()
+    cell = page.page.locator(f'#board .cell[data-row="{spot[0]}"][data-col="{spot[1]}"]')
     target = cell.bounding_box()
     mouse = page.page.mouse
     mouse.move(piece["x"] + 5, piece["y"] + 5)
@@ -273,14 +273,9 @@ def test_packing_hints_solve_the_puzzle(opened, pages):
     assert page.status() == "solved"
     grid = {}
     for index in range(len(puzzle.pieces)):
-        r0, c0 = map(int, page.page.get_attribute(
-            f'#pieces .piece[data-piece="{index}"]', "data-placed").split(","))
-        rects = page.page.eval_on_selector_all(
-            f'#pieces .piece[data-piece="{index}"] rect',
-            "rs => rs.map(r => [Number(r.getAttribute('y')), Number(r.getAttribute('x'))])",
-        )
-        for y, x in rects:
-            grid[(r0 + round(y / 34), c0 + round(x / 34))] = index
+        cells = page.page.get_attribute(f'#pieces .piece[data-piece="{index}"]', "data-cells")
+        for cell in cells.split():
+            grid[tuple(map(int, cell.split(",")))] = index
     assert tuple(sorted(grid.items())) in solved
 
 
@@ -293,7 +288,7 @@ def test_a_challenge_starts_from_its_placed_pieces_which_stay(opened, pages):
         assert page.page.get_attribute(selector, "data-placed") == corner
         assert "fixed" in page.page.get_attribute(selector, "class")
     first = puzzle.placed[0].piece
-    page.page.locator(f'#pieces .piece[data-piece="{first}"] rect').first.click()
+    page.page.locator(f'#pieces .piece[data-piece="{first}"] polygon').first.click()
     assert "placed by the challenge" in page.status()
     for _ in range(len(puzzle.pieces) - len(puzzle.placed)):
         page.page.click("#hint")

@@ -56,11 +56,21 @@ from pathlib import Path
 
 from ..errors import InputError
 from ..files import TomlDoc
-from ..geometry import LATTICES, SQUARE, Cell, Lattice, PictureError, picture_rows
+from ..geometry import (
+    LATTICES,
+    SQUARE,
+    Cell,
+    Lattice,
+    PictureError,
+    Shape,
+    picture_rows,
+    polyforms,
+)
 from . import CellPiece, CellPuzzle, PackingPuzzle, Piece, Placed, check_size
 
 FIELDS = {"kind", "name", "title", "source", "flip", "lattice", "board", "pieces", "placed",
-          "published"}
+          "published", "polyforms"}
+MAX_POLYFORM_ORDER = 8  # 66 octiamonds, 369 octominoes: sets any count could use
 PUBLISHED = {"solutions": int, "classes": int, "rotation_classes": int, "note": str}
 MAX_COORDINATE = 1000  # a solid this large could never be counted
 
@@ -100,8 +110,9 @@ def read_packing(doc: TomlDoc) -> PackingPuzzle:
         raise doc.error("lattice", f"unknown lattice {name!r} (one of: "
                         f"{', '.join(LATTICES)})")
     grid = LATTICES[name]
-    pieces_table = doc.get("pieces", dict, required=True)
-    if not pieces_table:
+    orders = polyform_orders(doc)
+    pieces_table = doc.get("pieces", dict, {} if orders else None, required=not orders)
+    if not pieces_table and not orders:
         raise doc.error("pieces", "no pieces")
     if grid.flip_note and "flip" in doc.data:
         raise doc.error("flip", grid.flip_note)
@@ -115,11 +126,15 @@ def read_packing(doc: TomlDoc) -> PackingPuzzle:
     if grid is SQUARE and isinstance(doc.get("board", (str, list), required=True), str):
         # the square lattice's pictures are kept as drawn (their holes are drawn as such)
         board = picture(doc, "board", picture_rows)
-        pieces = [square_piece(doc, name, pieces_table[name]) for name in pieces_table]
+        pieces = [Piece(name, tuple(grid.picture(shape).split("\n")))
+                  for name, shape in generated(grid, orders, common["flip"])]
+        pieces += [square_piece(doc, name, pieces_table[name]) for name in pieces_table]
         puzzle: PackingPuzzle = PackingPuzzle(board=board, pieces=tuple(pieces), **common)
     else:
         board_cells = lattice_cells(doc, grid, "board", required=True)
-        cell_pieces = [cell_piece(doc, grid, name, pieces_table[name]) for name in pieces_table]
+        cell_pieces = [CellPiece(name, shape)
+                       for name, shape in generated(grid, orders, common["flip"])]
+        cell_pieces += [cell_piece(doc, grid, name, pieces_table[name]) for name in pieces_table]
         puzzle = CellPuzzle(board=tuple(sorted(board_cells)), pieces=tuple(cell_pieces),
                             lattice_name=grid.name, **common)
     area = sum(len(p.cells) * p.count for p in puzzle.pieces)
@@ -135,6 +150,36 @@ def read_packing(doc: TomlDoc) -> PackingPuzzle:
     if placed:
         puzzle = dataclasses.replace(puzzle, placed=placed)
     return puzzle
+
+
+def polyform_orders(doc: TomlDoc) -> list[int]:
+    """The orders of the `polyforms` field: the sizes of the polyforms in the set."""
+    orders = doc.get("polyforms", list, [])
+    if any(type(n) is not int or not 1 <= n <= MAX_POLYFORM_ORDER for n in orders) or len(
+            set(orders)) != len(orders):
+        raise doc.error("polyforms", f"a list of orders, whole numbers from 1 to "
+                        f"{MAX_POLYFORM_ORDER}, each once (the sizes of the pieces), not "
+                        f"{orders!r}")
+    return orders
+
+
+def generated(grid: Lattice, orders: list[int], flip: bool) -> list[tuple[str, Shape]]:
+    """The polyforms of the given orders on a lattice, named: the free ones where pieces may be
+    turned over; where not, the one-sided ones (a chiral shape and its mirror image). A name is
+    the order and a letter in the order of the free set ('6a', '6b', ... or '8.1', '8.2' beyond
+    26), a mirror image's with a prime ('6c'')."""
+    found = []
+    for order in sorted(orders):
+        free = polyforms(grid, order, True)
+        for k, shape in enumerate(free):
+            name = f"{order}{chr(97 + k)}" if len(free) <= 26 else f"{order}.{k + 1}"
+            found.append((name, grid.normalise(shape)))
+            if not flip:
+                own = min(grid.orientations(shape, False))
+                twin = min(grid.orientations(grid.mirror(shape), False))
+                if twin != own:
+                    found.append((name + "'", grid.normalise(twin)))
+    return found
 
 
 def picture(doc: TomlDoc, field: str, read):
