@@ -1,8 +1,8 @@
 """Reading puzzle files: TOML documents whose errors name the file, line and field.
 
 Every puzzle file has a top-level `kind` naming its family; the family's reader is found by the
-one declaration of families (`puzzlesat.registry.FAMILIES`): models/STEM/reader.py, whose
-`read(doc)` reads the TOML document. Files in other formats are recognised by the `sniff` of a
+one declaration of families (`kinds.KINDS`): models/STEM/reader.py, whose `read(doc)` reads the
+TOML document. Files in other formats are recognised by the `sniff` of a
 reader's `FOREIGN_FORMATS` and read by its own function.
 """
 
@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
+from . import kinds as kinds_
 from .errors import InputError
 
 if sys.version_info >= (3, 11):
@@ -285,16 +286,12 @@ class ForeignFormat:
 
 def _reader(kind: str):
     """The reader module of a kind's family (models/STEM/reader.py)."""
-    from ..registry import part  # the one declaration of families
-
-    return part(kind, "reader")
+    return kinds_.reader(kind)
 
 
 def kinds() -> list[str]:
     """The kinds of puzzle files, one per declared family."""
-    from ..registry import FAMILIES
-
-    return list(FAMILIES)
+    return list(kinds_.KINDS)
 
 
 def foreign_formats() -> list[ForeignFormat]:

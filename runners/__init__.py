@@ -7,6 +7,7 @@
     list(puzzlesat.solutions(puzzle, limit=3))   # Solutions one by one
     puzzlesat.verify(puzzle)                     # every backend, all must agree
     puzzlesat.backends(puzzle)                   # names usable for it, default first
+    puzzlesat.best("eternity-ii", time_limit=60)  # edge matching: the most seams matched
 
 In a notebook a Solution shows itself drawn (as `puzzlesat draw` draws it), a Count and a
 Verification as tables; warnings are PuzzlesatWarning:
@@ -16,12 +17,15 @@ Verification as tables; warnings are PuzzlesatWarning:
 """
 
 from .api import backends, count, export, load, solutions, solve, verify
+from .best import Best, BoardCheck, best, verify_board
 from .children import WorkerDied
 from .models.errors import InputError, PuzzlesatWarning
 from .models.symmetry import Group
 from .outcomes import Count, Solution, Verification
 
 __all__ = [
+    "Best",
+    "BoardCheck",
     "Count",
     "Group",
     "InputError",
@@ -30,10 +34,12 @@ __all__ = [
     "Verification",
     "WorkerDied",
     "backends",
+    "best",
     "count",
     "export",
     "load",
     "solutions",
     "solve",
     "verify",
+    "verify_board",
 ]

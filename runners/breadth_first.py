@@ -38,7 +38,7 @@ import numpy as np
 
 from . import compiled
 from .models.errors import InputError
-from .table_cache import CacheReport, CorruptTable, cache_folder, cached, write_atomic
+from .table_cache import CacheReport, CorruptTable, cache_folder, cached
 
 njit = compiled.njit(cache=True, nogil=True)  # the same functions run as Python without numba
 COMPILED = compiled.COMPILED
@@ -53,6 +53,17 @@ HARDEST_KEPT = 10_000  # the hardest positions a table keeps (all of them where 
 
 class TooBig(InputError):
     """A search refused before it starts: its memory estimate exceeds what can be used."""
+
+
+class SearchStopped(Exception):
+    """A search stopped before its end, by its deadline or an interrupt: how many positions it
+    had reached (a lower bound on the positions reachable) and how long it ran."""
+
+    def __init__(self, positions: int, seconds: float, interrupted: bool = False) -> None:
+        super().__init__(f"stopped after reaching {positions:,} positions")
+        self.positions = positions
+        self.seconds = seconds
+        self.interrupted = interrupted
 
 
 # ---------------------------------------------------------------- memory
@@ -244,7 +255,7 @@ class Build:
 def search(kernel: Callable, data: tuple, seeds: Sequence[int], bound: int, degree: int, *,
            what: str = "search", component: int | None = None, goal: Callable | None = None,
            memory: int | None = None, progress: bool = False, dense: bool = False,
-           keep_distances: bool = False) -> Build:
+           keep_distances: bool = False, deadline: float | None = None) -> Build:
     """Breadth-first search from `seeds` (distance 0) over the positions the moves reach.
 
     bound: at most this many positions are reachable (the memory estimate's basis; a search
@@ -254,6 +265,8 @@ def search(kernel: Callable, data: tuple, seeds: Sequence[int], bound: int, degr
     dense: the codes reached are exactly 0..n-1, so no key array is kept.
     keep_distances: also give every position's whole distance (a byte each, by rank; for a
     search small enough that a byte a position is nothing).
+    deadline: a time.time() value; the search raises SearchStopped at it (or at Ctrl-C), saying
+    how many positions it had reached.
     """
     begin = time.perf_counter()
     need = check_memory(bound, memory, what, second_pass=component is not None)
@@ -263,62 +276,78 @@ def search(kernel: Callable, data: tuple, seeds: Sequence[int], bound: int, degr
     out = np.empty(max(degree, 1), dtype=np.uint64)
     bar = _bar(progress, what)
 
+    so_far = [0]  # positions reached: what a stopped search reports
+
+    def stop_at(reached: int) -> None:
+        so_far[0] = max(so_far[0], reached)
+        if deadline is not None and time.time() >= deadline:
+            bar(None)
+            raise SearchStopped(so_far[0], time.perf_counter() - begin)
+
+    def levels(tail: int, expand: Callable[[int, int, int], int]) -> list[int]:
+        """Expand the queue level by level from its first `tail` codes, in chunks (a look at
+        the deadline after each): `expand(head, stop, tail)` adds the new codes of
+        queue[head:stop] at the tail and gives the new tail. The levels' ends."""
+        ends, head = [tail], 0
+        while head < tail:
+            end = tail
+            while head < end:
+                step = min(end - head, 1 << 16)
+                tail = expand(head, head + step, tail)
+                head += step
+                bar(step)
+                stop_at(tail)
+            if tail > end:
+                ends.append(tail)
+        return ends
+
+    shift = np.uint64(64 - bits)
+
     def first_pass(starts: Sequence[int]) -> list[int]:
         tail = 0
         for code in sorted(set(int(s) for s in starts)):
             queue[tail] = code
             tail += 1
-        _fill(keys, queue, tail, np.uint64(64 - bits))
-        ends, head = [tail], 0
-        while head < tail:
-            end = tail
-            while head < end:
-                step = min(end - head, 1 << 16)
-                tail = _expand(kernel, data, queue, head, head + step, tail, keys,
-                               np.uint64(64 - bits), out)
-                if tail < 0:
-                    raise InputError(f"{what}: more than {bound:,} positions reached, the "
-                                     "bound the memory estimate was made for", field="bound")
-                head += step
-                bar(step)
-            if tail > end:
-                ends.append(tail)
-        return ends
+        _fill(keys, queue, tail, shift)
 
-    if component is None:
-        ends = first_pass(seeds)
-    else:
-        reached = first_pass([component])[-1]
-        picked = np.empty(reached, dtype=np.uint64)
-        found = _pick(goal, data, queue, reached, picked)
-        if not found:
-            raise InputError(f"{what}: no goal position is reachable from the start",
-                             field="goal")
-        bar(0, "distances")
-        seen = np.zeros(keys.size, dtype=np.uint8)
-        shift = np.uint64(64 - bits)
-        tail = 0
-        for code in picked[:found]:
-            queue[tail] = code
-            seen[_find(keys, code, shift)] = 1
-            tail += 1
-        del picked
-        ends, head = [tail], 0
-        while head < tail:
-            end = tail
-            while head < end:
-                step = min(end - head, 1 << 16)
-                tail = _expand_again(kernel, data, queue, head, head + step, tail, keys,
-                                     shift, seen, out)
-                head += step
-                bar(step)
-            if tail > end:
-                ends.append(tail)
-        del seen
-        if tail != reached:  # moves are undone by moves: the goal's component is the start's
-            raise InputError(f"{what}: {reached - tail:,} positions reached from the start do "
-                             "not reach the goal although every move can be undone",
-                             field="goal")
+        def expand(head: int, stop: int, tail: int) -> int:
+            tail = _expand(kernel, data, queue, head, stop, tail, keys, shift, out)
+            if tail < 0:
+                raise InputError(f"{what}: more than {bound:,} positions reached, the bound "
+                                 "the memory estimate was made for", field="bound")
+            return tail
+
+        return levels(tail, expand)
+
+    try:
+        if component is None:
+            ends = first_pass(seeds)
+        else:
+            reached = first_pass([component])[-1]
+            so_far[0] = reached  # the component's size: the distances are what is left
+            picked = np.empty(reached, dtype=np.uint64)
+            found = _pick(goal, data, queue, reached, picked)
+            if not found:
+                raise InputError(f"{what}: no goal position is reachable from the start",
+                                 field="goal")
+            bar(0, "distances")
+            seen = np.zeros(keys.size, dtype=np.uint8)
+            tail = 0
+            for code in picked[:found]:
+                queue[tail] = code
+                seen[_find(keys, code, shift)] = 1
+                tail += 1
+            del picked
+            ends = levels(tail, lambda head, stop, tail: _expand_again(
+                kernel, data, queue, head, stop, tail, keys, shift, seen, out))
+            del seen
+            if ends[-1] != reached:  # moves are undone: the goal's component is the start's
+                raise InputError(f"{what}: {reached - ends[-1]:,} positions reached from the "
+                                 "start do not reach the goal although every move can be undone",
+                                 field="goal")
+    except KeyboardInterrupt:
+        bar(None)
+        raise SearchStopped(so_far[0], time.perf_counter() - begin, interrupted=True) from None
     keys = None  # the hash set is done with: its memory goes back before the sort
     bar(None)
     count = ends[-1]
@@ -423,11 +452,6 @@ def fingerprint(*parts: object) -> str:
                           ).hexdigest()[:16]
 
 
-def save(build: Build, path: Path, key: str) -> None:
-    """Write the table file atomically (a temporary file renamed over the old one)."""
-    write_atomic(path, file_chunks(build, key))
-
-
 def file_chunks(build: Build, key: str) -> list[bytes]:
     """The table file's bytes: magic, header (JSON), the key array, a checksum, the residues."""
     header = json.dumps({"key": key, "counts": build.distance_counts, "hardest": build.hardest,
@@ -476,8 +500,22 @@ def from_bytes(data: bytes, key: str) -> Build:
                  header["seconds"])
 
 
-def load_or_build(name: str, key: str, build: Callable[[], Build]) -> tuple[Build, CacheReport]:
-    """The cached table of `name` (file puzzlesat/NAME-KEY.table in the cache folder), or a
-    fresh build stored there (see `cached`)."""
-    return cached(cache_folder() / f"{name}-{key}.table", lambda data: from_bytes(data, key),
-                  build, lambda made: file_chunks(made, key))
+def table_path(name: str, key: str) -> Path:
+    """Where the table of `name` with key `key` is cached: puzzlesat/NAME-KEY.table."""
+    return cache_folder() / f"{name}-{key}.table"
+
+
+def load_or_build(name: str, key: str, build: Callable[[], Build], fresh: bool = False,
+                  what: str = "the table") -> tuple[Build, CacheReport]:
+    """The cached table of `name`, or a fresh build stored there (see `cached`); fresh: built
+    whatever the cache holds."""
+    return cached(table_path(name, key), lambda data: from_bytes(data, key), build,
+                  lambda made: file_chunks(made, key), what, fresh)
+
+
+def read_cached(name: str, key: str) -> Build | None:
+    """The cached table of `name`, or None where there is none that is whole and current."""
+    try:
+        return read(table_path(name, key), key)
+    except (OSError, CorruptTable):
+        return None

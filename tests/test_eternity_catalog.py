@@ -4,6 +4,8 @@ contradicting clues refused in one line."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from puzzlesat.models import files
@@ -85,3 +87,24 @@ def test_a_good_clue_is_read():
 
     puzzle = read_puzzle_text("good.toml", path_text)
     assert len(puzzle.fixed) == 2
+
+
+def test_owens_6x6_counted_with_its_nodes_and_the_row_scan_compared(tmp_path, capsys):
+    """The ladder's first rung, counted by edgecount (260 grids, 65 up to turning), and the
+    plain C row scan's node count beside it (where a C compiler is), compared after with the
+    published 260 grids and 69,284,103 row-scan nodes."""
+    import shutil
+
+    from puzzlesat.benchmarks import ladder
+
+    figures = ladder.ladder(["owen-6x6-set1"], [], 2, None, "edgecount",
+                            rowscan=shutil.which("cc") is not None, say=lambda _: None)
+    (row,) = figures["rows"]
+    assert (row["grids"], row["classes"], row["complete"]) == (260, 65, True)
+    assert 0 < row["nodes"] < 69_284_103  # corners first, one corner layout per orbit
+    if "rowscan_nodes" in row:
+        assert (row["rowscan_grids"], row["rowscan_nodes"]) == (260, 69_284_103)
+    table = ladder.markdown(figures)
+    assert "| owen-6x6-set1 | 260 | 65 |" in table and "yes" in table
+    paths = ladder.record(figures, tmp_path)
+    assert json.loads(paths[1].read_text())["rows"][0]["grids"] == 260

@@ -213,9 +213,9 @@ def test_committed_gallery_pictures_parse_with_one_shape_per_cell():
         elif puzzle.kind == "edge-matching":
             cells = puzzle.rows * puzzle.cols
         elif puzzle.kind == "sliding-block":  # a hardest position and the positions after it
-            from puzzlesat.families.sliding import table_of
+            from puzzlesat.families.sliding import FAMILY
 
-            cells = puzzle.rows * puzzle.columns * (table_of(puzzle).build.gods_number + 1)
+            cells = puzzle.rows * puzzle.columns * (FAMILY.table(puzzle).build.gods_number + 1)
         else:
             cells = 12 * 23  # a hardest position and the 22 after it
         pictures = sorted((results / spec.folder).glob("*-*.svg"))

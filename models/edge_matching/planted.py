@@ -16,6 +16,7 @@ from dataclasses import replace
 from ..errors import InputError
 from ..limits import check_placements
 from . import Edge, EdgePuzzle, Tile, rotated
+from .grid import grid_named
 from .reader import to_e2
 
 FRAME: Edge = ("0", "")
@@ -114,14 +115,16 @@ def shuffle(puzzle: EdgePuzzle, seed: int) -> EdgePuzzle:
     rng = random.Random(seed)
     order = list(range(len(puzzle.tiles)))
     rng.shuffle(order)  # order[k]: the old tile that becomes tile k
-    turns = [rng.randrange(4) for _ in order]
+    sides = grid_named(puzzle.grid).sides
+    turns = [rng.randrange(sides) for _ in order]
     tiles = tuple(
         replace(puzzle.tiles[old], edges=rotated(puzzle.tiles[old].edges, -turns[k]))
         for k, old in enumerate(order)
     )
     new_index = {old: k for k, old in enumerate(order)}
     fixed = tuple(
-        replace(f, tile=new_index[f.tile], rotation=(f.rotation + turns[new_index[f.tile]]) % 4)
+        replace(f, tile=new_index[f.tile],
+                rotation=(f.rotation + turns[new_index[f.tile]]) % sides)
         for f in puzzle.fixed
     )
     return replace(
@@ -136,10 +139,11 @@ def shuffle(puzzle: EdgePuzzle, seed: int) -> EdgePuzzle:
 
 def benchmark_text(puzzle: EdgePuzzle) -> str:
     """The puzzle in the Eternity II benchmark format, to be saved and read back by path."""
-    if puzzle.rule != "equal" or puzzle.frame != FRAME or puzzle.apart or puzzle.fixed:
+    if (puzzle.rule != "equal" or puzzle.frame != FRAME or puzzle.apart or puzzle.fixed
+            or puzzle.grid != "square" or puzzle.shape):
         raise InputError(
-            "only 'equal' puzzles with frame colour 0, no marks rule and no fixed tiles "
-            "can be written in the benchmark format",
+            "only 'equal' puzzles on a full square board with frame colour 0, no marks rule "
+            "and no fixed tiles can be written in the benchmark format",
             field="format",
         )
     for index, tile in enumerate(puzzle.tiles):

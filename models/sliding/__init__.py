@@ -99,6 +99,9 @@ class SlidingPuzzle:
     source: str = ""
     published: dict[str, object] = field(default_factory=dict, compare=False)
     kind: str = KIND
+    # the metric the published figures are in (the file's; '' when this is it)
+    published_metric: str = field(default="", compare=False)
+    file: str = field(default="", compare=False)  # the file it was read from, for messages
 
     # ---- geometry
 
@@ -274,6 +277,30 @@ class SlidingPuzzle:
                 raise InputError(f"{len(chosen[g])} pieces {group.letter}{where}, the puzzle "
                                  f"has {group.count}", field=field)
         return tuple(tuple(sorted(c)) for c in chosen)
+
+    def checked(self, position: Sequence, field: str = "start") -> Position:
+        """A position given as its parts (per group, its pieces' placement indices), checked:
+        an InputError naming `field` where it is not one."""
+        if not isinstance(position, Sequence) or isinstance(position, str) or \
+                len(position) != len(self.groups):
+            raise InputError(f"expected a position: per group of pieces ({len(self.groups)}), "
+                             "the placement numbers of its pieces", field=field)
+        found = []
+        for group, chosen in zip(self.groups, position):
+            if not isinstance(chosen, Sequence) or isinstance(chosen, str) or any(
+                    not isinstance(p, int) or isinstance(p, bool)
+                    or not 0 <= p < len(group.placements) for p in chosen):
+                raise InputError(f"group {group.letter}: expected placement numbers 0 to "
+                                 f"{len(group.placements) - 1}, not {chosen!r}", field=field)
+            if len(set(chosen)) != group.count:
+                raise InputError(f"group {group.letter}: {group.count} distinct placements, "
+                                 f"not {list(chosen)}", field=field)
+            found.append(tuple(sorted(chosen)))
+        cells = [c for g, chosen in enumerate(found) for p in chosen
+                 for c in self.groups[g].placements[p]]
+        if len(set(cells)) != len(cells):
+            raise InputError("pieces overlap", field=field)
+        return tuple(found)
 
     def describe_move(self, move: Move) -> str:
         g, before, after = move

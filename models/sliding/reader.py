@@ -161,6 +161,7 @@ def read_sliding(doc: TomlDoc) -> SlidingPuzzle:
         groups=tuple(groups), goal=Goal(), metric=metric,
         start=tuple(tuple(s) for s in start), title=doc.get("title", str, ""),
         source=doc.get("source", str, ""), published=doc.published(PUBLISHED),
+        file=str(doc.path or ""),
     )
     if isinstance(goal, Goal) and not goal.cells:
         pass
@@ -253,9 +254,12 @@ _INSTANCE_LETTERS = "ghijklmnopqrstuvwyzGHIJKLMNOPQRSTUVWYZ"
 
 
 def sniff_knuth(path: str, text: str) -> bool:
-    """A first line `ROWS x COLUMNS ...` followed by a piece line `NAME = PATTERN`."""
+    """A first line `ROWS x COLUMNS ...`: no other format starts so (a file in this format with
+    a fault further on is then read here, and the fault named in its words)."""
+    if Path(path).suffix == ".toml":
+        return False
     lines = [line for line in text.splitlines() if line.strip()]
-    return len(lines) >= 2 and bool(_SIZE.match(lines[0])) and bool(_PIECE.match(lines[1]))
+    return bool(lines) and bool(_SIZE.match(lines[0]))
 
 
 def read_knuth(path: str, text: str) -> SlidingPuzzle:
@@ -275,8 +279,11 @@ def read_knuth(path: str, text: str) -> SlidingPuzzle:
         raise bad(numbered[0][0], "size", f"{rows} x {columns}: 1 to {MAX_CELLS} cells")
     shapes: dict[str, tuple[tuple[int, int], ...]] = {}
     at = 1
-    while at < len(numbered) and _PIECE.match(numbered[at][1]):
+    while at < len(numbered) and "=" in numbered[at][1]:
         line, found = numbered[at][0], _PIECE.match(numbered[at][1])
+        if found is None:
+            raise bad(line, "piece", "expected NAME = PATTERN: a name 0-9 or a-f, and rows of "
+                                     "0s and 1s separated by '/' (e.g. 1 = 11/10)")
         name, pattern = found.group(1).lower(), found.group(2)
         cells = [(r, c) for r, row in enumerate(pattern.split("/")) for c, ch in enumerate(row)
                  if ch == "1"]
@@ -315,7 +322,7 @@ def read_knuth(path: str, text: str) -> SlidingPuzzle:
         puzzle = read_sliding(doc)
     except InputError as error:
         raise bad(numbered[at][0], "configuration", error.message) from None
-    return replace(puzzle, name=Path(path).stem)
+    return replace(puzzle, name=Path(path).stem, file=path)
 
 
 def _fill(numbered_line, rows, columns, shapes, bad, field):

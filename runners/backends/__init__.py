@@ -25,7 +25,7 @@ TAKES = (
     "cnf",  # models.encoded.CnfModel
     "cover",  # models.encoded.CoverModel: exact cover (with colours), for dancing links
     "reference",  # a family's own reference-solver data, built independently of the encoders
-    "table",  # a family's lookup table (Mind Lock's God's-algorithm table)
+    "table",  # backends.table.TableModel: God's-algorithm table of a puzzle solved by moves
     "tables",  # models.edge_matching.tables.EdgeTables: the compiled edge-matching counter's
 )
 
@@ -102,7 +102,7 @@ class Backend(ABC):
 
     def prepare_for_estimates(self, payload: object) -> object:
         """The state `estimate(state, cube)` needs, where a backend defines that (an estimate of
-        a cube's work, for the time left: see counting.cube_weights)."""
+        a cube's work, for the time left: see counting.cube_sizes)."""
         return self.prepare(payload)
 
     @abstractmethod

@@ -230,6 +230,27 @@ class EdgecountBackend(Backend):
                 return Outcome(None, time.perf_counter() - start, complete=False)
 
 
+ORDER_PATHS = 200  # random paths per fill order when the order is chosen by measurement
+CHOICES = ("corners", "frame")  # orders compared on a framed board (both weigh corner orbits)
+
+
+def measured_order(puzzle) -> str:
+    """The fill order of the smaller search by Knuth's estimate (ORDER_PATHS random paths,
+    a fixed seed: the same choice every run) on a board with a frame or a border colour;
+    'rows' elsewhere. Measured (20,000 paths, and counted): Owen's 6x6 set 1 takes 122.5 M
+    nodes corners first and 561 M frame first (30.6 M and 140 M with the corner orbits); the
+    Eternity II clue puzzle 1 about 2e11 corners first and 1e10 frame first."""
+    from ..models.edge_matching.tables import build_tables
+
+    if puzzle.frame is None and puzzle.border is None:
+        return "rows"
+    sizes = {}
+    for order in CHOICES:
+        model = build_tables(puzzle, order=order)
+        sizes[order] = estimate(model, (), ORDER_PATHS, seed=1)[1]
+    return min(CHOICES, key=lambda order: sizes[order])
+
+
 def estimate(model: EdgeTables, cube: Cube = (), paths: int = 1000, seed: int = 0
              ) -> tuple[float, float, float, float]:
     """Knuth's random-path estimate of a cube's search: (grids, nodes, and the standard error of

@@ -208,7 +208,7 @@ def bench(
     contenders: list[Contender],
     make: Callable[[str], Backend],
     time_limits: dict[str, float],
-    results: Path = Path("results"),
+    results: Path | None = Path("results"),
     say: Callable[[str], None] = report.say,
     extra_versions: dict[str, str] | None = None,
 ) -> list[dict]:
@@ -227,7 +227,8 @@ def bench(
                       say, extra_versions)
     except KeyboardInterrupt:
         raise Stopped(markdown(rows, contenders, time_limits), len(rows)) from None
-    write(results, rows, contenders, time_limits)
+    if results is not None:
+        write(results, rows, contenders, time_limits)
     return rows
 
 

@@ -96,8 +96,9 @@ def median(run: Callable[[], float], repeat: int) -> tuple[float, list[float]]:
     return statistics.median(times), times
 
 
-def run(repeat: int, results: Path, say: Callable[[str], None] = report.say) -> dict:
-    """Time everything, write results/edgecount-bench.json and .md, return the figures."""
+def run(repeat: int, results: Path | None, say: Callable[[str], None] = report.say) -> dict:
+    """Time everything, write results/edgecount-bench.json and .md (results None: nothing is
+    written), return the figures."""
     from ..backends.edgecount import warm_up
 
     warm_up()  # numba's cache loaded (or compiled) once, outside the timings
@@ -140,9 +141,10 @@ def run(repeat: int, results: Path, say: Callable[[str], None] = report.say) -> 
             rates.append(row)
     figures["rates"] = rates
     figures["cores"] = os.cpu_count()
-    report.write_text_atomic(results / "edgecount-bench.json", json.dumps(figures, indent=1)
-                             + "\n")
-    report.write_text_atomic(results / "edgecount-bench.md", markdown(figures))
+    if results is not None:
+        report.write_text_atomic(results / "edgecount-bench.json",
+                                 json.dumps(figures, indent=1) + "\n")
+        report.write_text_atomic(results / "edgecount-bench.md", markdown(figures))
     return figures
 
 
@@ -175,7 +177,7 @@ def markdown(f: dict) -> str:
     return "\n".join(lines) + "\n"
 
 
-def estimate_clues(paths: int, results: Path, rate: float | None,
+def estimate_clues(paths: int, results: Path | None, rate: float | None,
                    say: Callable[[str], None] = report.say) -> list:
     """Knuth's random-path estimate of each clue puzzle's grids and search nodes (edgecount's
     search, all grids, its fill order), with the standard error of each mean over `paths`
@@ -211,6 +213,7 @@ def estimate_clues(paths: int, results: Path, rate: float | None,
                "so far estimates the nodes at each depth; their sum the search's nodes, the "
                "product at the last depth its grids; means over the paths, standard errors "
                "of the means", "boards": rows}
-    report.write_text_atomic(results / "eternity-ii-estimates.json",
-                             json.dumps(figures, indent=1) + "\n")
+    if results is not None:
+        report.write_text_atomic(results / "eternity-ii-estimates.json",
+                                 json.dumps(figures, indent=1) + "\n")
     return rows

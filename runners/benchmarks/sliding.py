@@ -32,9 +32,11 @@ def _search_child(path: str, memory: int | None) -> dict:
     import resource
     import time
 
+    from ..backends.table import run_search
+
     puzzle = files.load(path)
     begin = time.perf_counter()
-    build = family.run_search(puzzle, memory)
+    build = run_search(family.FAMILY.table_model(puzzle, memory))
     seconds = time.perf_counter() - begin
     usage = resource.getrusage(resource.RUSAGE_SELF)
     return {"positions": build.positions, "gods_number": build.gods_number,
@@ -56,7 +58,7 @@ def timed_search(path: str, memory: int | None = None) -> dict:
 def largest_catalog_puzzle() -> str:
     """The catalog's sliding-block puzzle with the most positions (by the bound the memory
     estimate uses)."""
-    from ..backends.sliding_table import bound
+    from ..kernels.sliding import bound
 
     best, most = "", -1
     for name, path in files.catalog().items():
@@ -100,7 +102,7 @@ def run(name: str | None = None, repeat: int = 3, memory: int | None = None,
     metrics = {}
     for metric in METRICS:
         puzzle = family.FAMILY.at(klotski, metric=metric)
-        found = family.table_of(puzzle, memory, fresh=True)
+        found = family.FAMILY.table(puzzle, memory, fresh=True)
         metrics[metric] = {"start_moves": found.distance(puzzle.start),
                            "positions": found.build.positions,
                            "gods_number": found.build.gods_number,

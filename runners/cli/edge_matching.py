@@ -19,6 +19,10 @@ CPSAT_MODEL_COMMANDS = ("solve", "count", "solutions", "verify", "bench")
 
 
 def add_arguments(command: str, parser: argparse.ArgumentParser) -> None:
+    if command == "verify":
+        from .best import add_verify_flag
+
+        add_verify_flag(parser)
     if command in LEVEL_COMMANDS:
         add_flag(
             parser, "--level", type=int, choices=(1, 2), default=None,
@@ -56,6 +60,7 @@ def own_flags(args: argparse.Namespace) -> dict[str, object]:
         "--label-tiles": getattr(args, "label_tiles", None) or None,
         "--cnf-model": getattr(args, "cnf_model", None),
         "--no-amo": getattr(args, "amo", None),
+        "--board": getattr(args, "board", None),
     }
 
 
@@ -148,7 +153,10 @@ def run_generate(args: argparse.Namespace) -> int:
 
 
 def extra_commands(subparsers) -> None:
-    """`puzzlesat generate`."""
+    """`puzzlesat generate`, `edge-bench`, `best` (runners/cli/best.py)."""
+    from . import best
+
+    best.add_commands(subparsers)
     generate = subparsers.add_parser(
         "generate", help="write a random N x N edge-matching board with a planted solution"
     )
@@ -179,18 +187,17 @@ def extra_commands(subparsers) -> None:
     bench.add_argument("--catalog-only", action="store_true", help="skip the planted boards")
     bench.add_argument("--time-limit", type=float, default=None,
                        help="seconds per run (default: 10 on clue and em_* boards, 60 planted)")
-    bench.add_argument("--results", default="results", help="results folder (default results)")
+    report.add_record_arguments(bench, "the table (results/edge-bench.md and .csv)")
     bench.set_defaults(run=run_edge_bench)
 
 
 def run_edge_bench(args: argparse.Namespace) -> int:
     """The edge-matching benchmark (runners/benchmarks/edge.py), in this process."""
-    from pathlib import Path
 
     from ..benchmarks import edge
     from ..registry import backend
 
-    report.check_folder(args.results)
+    record = report.record_folder(args)
     seeds = range(1, args.seeds + 1)
     instances = []
     if not args.planted_only:
@@ -205,14 +212,18 @@ def run_edge_bench(args: argparse.Namespace) -> int:
     if args.time_limit is not None:
         limits = dict.fromkeys(limits, args.time_limit)
     try:
-        edge.bench(instances, contenders, backend, limits, Path(args.results))
+        edge.bench(instances, contenders, backend, limits, record)
     except edge.Stopped as stopped:
         print(stopped.table)
-        report.say(f"edge-bench: {stopped}: {Path(args.results) / 'edge-bench.md'} and "
-                   "edge-bench.csv left as they were")
+        if record is not None:
+            report.say(f"edge-bench: {stopped}: {record / 'edge-bench.md'} and edge-bench.csv "
+                       "left as they were")
         raise
-    report.say(f"wrote {Path(args.results) / 'edge-bench.md'} and edge-bench.csv")
+    if record is None:
+        return 0
+    report.say(f"wrote {record / 'edge-bench.md'} and edge-bench.csv")
     from ..pictures import charts
 
-    charts.write_chart(Path(args.results), "edge-bench.csv", report.say)
+    charts.write_chart(record, "edge-bench.csv", report.say)
+    report.write_results_index(record)
     return 0

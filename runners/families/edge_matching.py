@@ -12,6 +12,7 @@ images.
 from __future__ import annotations
 
 import dataclasses
+import math
 import time
 from collections.abc import Iterator
 
@@ -25,6 +26,7 @@ from ..models.edge_matching import (
     EdgePuzzle,
     Placed,
     at_level,
+    board,
     board_turns,
     check_grid,
     distinct_rotations,
@@ -40,6 +42,7 @@ from ..models.edge_matching.encode import (
     DEFAULT_CARD_ENCODING,
     DEFAULT_CNF_MODEL,
     DEFAULT_CPSAT_VARIANT,
+    board_words,
     encode_cnf,
     encode_cpsat,
     grid_of,
@@ -61,7 +64,6 @@ tables = lazy_module("puzzlesat.models.edge_matching.tables")
 # one cube in this process: a 3x3 deck counts in 0.2 s, starting two worker processes takes
 # about 5 s here.
 SMALL_BOARD = 12
-TURN_NAMES = ("identity", "rotate 90", "rotate 180", "rotate 270")  # clockwise quarter turns
 PARITIES = reference.PARITIES  # ("even", "odd"): the marks on cells of even / odd row + col
 
 
@@ -88,12 +90,21 @@ def rules_text(puzzle: EdgePuzzle) -> str:
 
 
 def group_text(puzzle: EdgePuzzle) -> str:
-    return "quarter turns" if len(board_turns(puzzle)) == 4 else "a half turn"
+    turns = len(board_turns(puzzle))
+    if turns == 4 and puzzle.grid == "square":
+        return "quarter turns"
+    if turns == 2:
+        return "a half turn"
+    return f"{turns} turns by {360 // turns} degrees" if turns > 1 else "no turn but the identity"
+
+
+def turn_name(puzzle: EdgePuzzle, steps: int) -> str:
+    return board(puzzle).grid.turn_name(steps)
 
 
 def turn_group(puzzle: EdgePuzzle) -> Group:
     """The turns of the whole board that keep the rules (identity first)."""
-    return Group(tuple(TURN_NAMES[k] for k in board_turns(puzzle)))
+    return Group(tuple(turn_name(puzzle, k) for k in board_turns(puzzle)))
 
 
 def meaning(puzzle: EdgePuzzle, modulo: str, label_tiles: bool = False) -> str:
@@ -115,21 +126,22 @@ def meaning(puzzle: EdgePuzzle, modulo: str, label_tiles: bool = False) -> str:
 
 
 def solution_json(puzzle: EdgePuzzle, grid: list[Placed]) -> list[list[dict]]:
-    """Rows of cells: the tile (its name, or its number from 1), its turn, edges and mark."""
-    rows = []
-    for r in range(puzzle.rows):
-        row = []
-        for c in range(puzzle.cols):
-            t, rotation = grid[r * puzzle.cols + c]
-            tile = puzzle.tiles[t]
-            row.append({
-                "tile": tile.name or str(t + 1),
-                "rotation": rotation * 90,
-                "edges": [edge_word(e) for e in rotated(tile.edges, rotation)],
-                "mark": tile.mark,
-            })
-        rows.append(row)
-    return rows
+    """Rows of cells: the tile (its name, or its number from 1), its turn in degrees, edges and
+    mark (on a board that is not a full rectangle, each cell also its row and column)."""
+    here = board(puzzle)
+    rows: dict[int, list[dict]] = {}
+    for (r, c), (t, rotation) in zip(here.cells, grid):
+        tile = puzzle.tiles[t]
+        cell = {
+            "tile": tile.name or str(t + 1),
+            "rotation": here.grid.rotation_degrees(rotation),
+            "edges": [edge_word(e) for e in rotated(tile.edges, rotation)],
+            "mark": tile.mark,
+        }
+        if puzzle.shape:
+            cell = {"row": r + 1, "col": c + 1, **cell}
+        rows.setdefault(r, []).append(cell)
+    return list(rows.values())
 
 
 def published_solutions(puzzle: EdgePuzzle) -> dict[str, bool]:
@@ -146,11 +158,11 @@ def published_solutions(puzzle: EdgePuzzle) -> dict[str, bool]:
 
 def turn_factor(puzzle: EdgePuzzle) -> int:
     """Ways to turn the tiles of one grid without changing how it looks: the product over the
-    tiles of the turns that leave each one looking the same (4 for one colour all round, 2 for
-    a tile like R G R G, else 1)."""
+    tiles of the turns that leave each one looking the same (on squares 4 for one colour all
+    round, 2 for a tile like R G R G, else 1; on triangles 3 or 1)."""
     factor = 1
     for tile in puzzle.tiles:
-        factor *= 4 // len(distinct_rotations(tile.edges))
+        factor *= len(tile.edges) // len(distinct_rotations(tile.edges))
     return factor
 
 
@@ -204,7 +216,7 @@ class EdgeMatching(Family):
         types = len(tile_types(puzzle))
         levels = f", levels 1-{len(puzzle.levels)}" if puzzle.levels else ""
         return (
-            f"{len(puzzle.tiles)} tiles ({types} kinds) on {puzzle.rows}x{puzzle.cols}, "
+            f"{len(puzzle.tiles)} tiles ({types} kinds) on {board_words(puzzle)}, "
             f"rule {puzzle.rule}{levels}; {puzzle.title}"
         )
 
@@ -270,8 +282,11 @@ class EdgeMatching(Family):
                     "turns need the grids a turn leaves unchanged, which exact cover with "
                     "colours cannot say", field="modulo")
             return encode_cover(puzzle, 0, parity)
-        if backend.takes == "tables":
-            return tables.build_tables(puzzle, turns, parity=parity)
+        if backend.takes == "tables":  # the fill order of the smaller search, measured
+            from ..backends.edgecount import measured_order
+
+            order = measured_order(puzzle) if not turns else tables.DEFAULT_ORDER
+            return tables.build_tables(puzzle, turns, order=order, parity=parity)
         if backend.takes == "cpsat":
             return encode_cpsat(puzzle, turns, parity, cpsat_model or DEFAULT_CPSAT_VARIANT)
         return encode_cnf(puzzle, check_card_encoding(encoding, DEFAULT_CARD_ENCODING), turns,
@@ -385,7 +400,7 @@ class EdgeMatching(Family):
             else:
                 cubes = split_cubes(self._options(puzzle, backend, parity), puzzle,
                                     runner.cubes_wanted(key, backend.cubes_per_job))
-            label = "all grids" if not k else f"grids fixed by {TURN_NAMES[k]}"
+            label = "all grids" if not k else f"grids fixed by {turn_name(puzzle, k)}"
             if parity is not None:
                 label += f", marks on {PARITIES[parity]} cells"
             works.append(Work(label, backend.name, backend.payload(model), cubes, weights,
@@ -418,8 +433,11 @@ class EdgeMatching(Family):
             classes = tally.total(1) if classes_wanted else None
             classes_by = "least turned image" if classes_wanted else None
         else:
-            # a grid unchanged by a quarter turn one way is unchanged the other way too
-            counted = [k for k in turns if k != 3]
+            # a grid a turn leaves unchanged is unchanged by every turn the turn generates: the
+            # turn by k steps generates what the turn by gcd(k, full) steps does
+            full = 360 // board(puzzle).grid.turn_degrees
+            same = {k: math.gcd(k, full) % full for k in turns}
+            counted = sorted(set(same.values()))
             works = self._solver_works(puzzle, backend, runner, key, counted, None, encoding,
                                        cpsat_model, cnf_model, amo)
             tallies = self._run(works, runner, key, self._small(puzzle))
@@ -427,9 +445,7 @@ class EdgeMatching(Family):
             if backend.takes == "tables":  # nodes searched (each cube once, not weighted)
                 nodes = sum(v[1] for t in tallies for v in t.values if v is not None)
             fixed = {k: t.total() for k, t in zip(counted, tallies)}
-            if 3 in turns:
-                fixed[3] = fixed[1]
-            fixed = {k: fixed[k] for k in turns}
+            fixed = {k: fixed[same[k]] for k in turns}
             grids = fixed[0]
             classes = burnside(list(fixed.values())) if complete and modulo != "none" else None
             classes_by = "Burnside" if modulo != "none" else None
@@ -444,7 +460,7 @@ class EdgeMatching(Family):
             "grids": grids,
             "grid_classes": classes,
             "fixed_by_turn": None if fixed is None or modulo == "none"
-            else {str(k * 90): v for k, v in fixed.items()},
+            else {str(k * board(puzzle).grid.turn_degrees): v for k, v in fixed.items()},
             "classes_by": classes_by,
             "label_tiles": bool(label_tiles),
             "label_factor": factor,

@@ -29,7 +29,7 @@ from ..models.packing.plan import (
 from ..models.symmetry import IDENTITY
 from ..outcomes import Count, Solution, Verification
 from ..terminal import draw_packing
-from . import Family, check_sampled_cubes, verify_backends
+from . import Encoder, Family, check_sampled_cubes, verify_backends
 
 
 def meaning(puzzle: PackingPuzzle, modulo: str) -> str:
@@ -59,9 +59,27 @@ def meaning(puzzle: PackingPuzzle, modulo: str) -> str:
             f"{group.describe()})")
 
 
+def copies_refused(backend: Backend, cover) -> str | None:
+    """Why an exact-cover backend cannot take a cover whose pieces have copies."""
+    if cover is not None and cover.multiplicity and not backend.multiplicities:
+        return (f"{backend.name} solves exact covers with each item once; pieces with copies "
+                "(count = N) need bitboard, cpsat, a pysat solver or the reference")
+    return None
+
+
+def cnf_of(cover, encoding: str = DEFAULT_CARD_ENCODING):
+    return encode_cnf(cover, check_card_encoding(encoding, DEFAULT_CARD_ENCODING))
+
+
 class Packing(Family):
     kind = "packing"
-    takes = ("cpsat", "cnf", "cover", "reference")
+    # the models of the exact cover of the placements, by the kind of backend that takes them
+    encoders = {
+        "cpsat": Encoder(encode_cpsat),
+        "cnf": Encoder(cnf_of, options=("encoding",)),
+        "cover": Encoder(encode_cover, refuses=copies_refused),
+    }
+    takes = (*encoders, "reference")
     options = ("encoding",)
     export_formats = ("dimacs", "dlx", "stl")  # stl: puzzles in space, for 3D printing
     own_backends = {"reference": reference.ReferencePacking}
@@ -77,17 +95,17 @@ class Packing(Family):
 
     def encode(self, puzzle: PackingPuzzle, backend: Backend, options: list[Placement],
                encoding: str | None = None):
-        cover = exact_cover(puzzle, options)
-        if backend.takes == "cpsat":
-            return encode_cpsat(cover)
-        if backend.takes == "cover":
-            if cover.multiplicity and not backend.multiplicities:
-                raise InputError(
-                    f"{backend.name} solves exact covers with each item once; pieces with copies "
-                    "(count = N) need bitboard, cpsat, a pysat solver or the reference",
-                    field="backend")
-            return encode_cover(cover)
-        return encode_cnf(cover, check_card_encoding(encoding, DEFAULT_CARD_ENCODING))
+        """The model the backend takes, of the exact cover of these placements."""
+        return self.encode_for(backend, exact_cover(puzzle, options), encoding=encoding)
+
+    def why_none(self, puzzle) -> str | None:
+        """The pieces that fit nowhere on the board (in no orientation, at no place)."""
+        placed = {p.piece for p in placements(puzzle)}
+        lost = [piece.name for i, piece in enumerate(puzzle.pieces) if i not in placed]
+        if not lost:
+            return None
+        return (f"piece{'s' if len(lost) > 1 else ''} {', '.join(lost)} fit"
+                f"{'' if len(lost) > 1 else 's'} nowhere on the board")
 
     def _solution(self, puzzle, grid, backend: str, seconds: float, complete=True) -> Solution:
         if grid is None:
@@ -136,7 +154,7 @@ class Packing(Family):
                                  time.perf_counter() - start)
 
     def _check_encoding(self, backend: Backend, encoding: str | None) -> None:
-        self.check_encoding(backend, encoding, DEFAULT_CARD_ENCODING)
+        self.model_options(backend, {"encoding": encoding})
 
     def count(self, puzzle, backend, modulo, runner: Runner, encoding=None) -> Count:
         """Solutions (and classes, with modulo 'symmetry') on one backend."""
@@ -217,7 +235,7 @@ class Packing(Family):
             for modulo in ("none", "symmetry"):
                 runner = runner_for(unreduced_time_limit if modulo == "none" else None)
                 counts.append(self.count(puzzle, backend, modulo, runner,
-                                         encoding if backend.takes == "cnf" else None))
+                                         **self.applicable(backend, encoding=encoding)))
                 if say:
                     say(verify_table(counts[-1:]).splitlines()[1])
         finished = [c for c in counts if c.complete]

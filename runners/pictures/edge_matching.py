@@ -164,8 +164,11 @@ def gallery(puzzle: em.EdgePuzzle, modulo: str, cap: int) -> galleries.Gallery:
 
 
 
-def page(puzzle: em.EdgePuzzle, level: int | None = None, seed: int = 11) -> str:
-    """The page of an edge-matching puzzle: swap, turn, check, hint, undo, reset, level."""
+def page(puzzle: em.EdgePuzzle, level: int | None = None, seed: int = 11,
+         start: list[tuple[int, int]] | None = None) -> str:
+    """The page of an edge-matching puzzle: swap, turn, check, hint, undo, reset, level. With
+    `start` (a board: (tile, turns) per cell), the page opens on that board and Reset returns
+    to it; no hints are given (the solutions are not searched for)."""
     levels = list(puzzle.levels)
     if level is None:
         level = 1
@@ -173,8 +176,8 @@ def page(puzzle: em.EdgePuzzle, level: int | None = None, seed: int = 11) -> str
         raise InputError(f"{puzzle.name} has levels 1..{len(levels)}", field="level")
     if not levels and level != 1:
         raise InputError(f"{puzzle.name} has no levels", field="level")
-    solutions = {}
-    for n in range(1, max(1, len(levels)) + 1):
+    solutions: dict[str, list] = {}
+    for n in range(1, max(1, len(levels)) + 1 if start is None else 1):
         rules = em.at_level(puzzle, n) if levels else puzzle
         solutions[str(n)] = [list(map(list, g))
                              for g in found.edge_solutions(rules, limit=HINT_SOLUTIONS)]
@@ -194,7 +197,7 @@ def page(puzzle: em.EdgePuzzle, level: int | None = None, seed: int = 11) -> str
                   for t in puzzle.tiles],
         "levels": [mark or None for mark in levels], "level": level, "apart": puzzle.apart,
         "frame": list(puzzle.frame) if puzzle.frame else None, "solutions": solutions,
-        "seed": seed,
+        "seed": seed, "start": None if start is None else [list(g) for g in start],
     }
     controls = plays.buttons(("rotate", "Rotate"), ("check", "Check"), ("hint", "Hint"),
                         ("undo", "Undo"), ("reset", "Reset"))

@@ -1,9 +1,9 @@
 """The committed pictures under results/: galleries, play pages, their screenshots, bench charts.
 
-`generate_results(results)` rebuilds them all from the catalog (the solutions come from
-`puzzlesat.solutions`, the reference solver by default; counts and classes from the
-solutions); screenshots need the browser (see browser.py) and charts need matplotlib, each
-skipped with a note when missing.
+`generate_results(results)` (the command `puzzlesat results`) rebuilds them all from the
+catalog (the solutions come from `puzzlesat.solutions`, the reference solver by default; counts
+and classes from the solutions); screenshots need the browser (see browser.py) and charts need
+matplotlib, each skipped with a note when missing.
 """
 
 from __future__ import annotations
@@ -53,6 +53,12 @@ PAGES = (("diamond-blocks", 2, 6), ("scramble-frog", None, 0), ("iq-block-8", No
 
 # 3D pages (puzzles in space): puzzle, and how many pieces the screenshot shows in the box
 SOLID_PAGES = (("soma", 4), ("bedlam", 7))
+
+
+def puzzles() -> set[str]:
+    """The catalog puzzles whose galleries or pages are committed."""
+    return ({spec.puzzle for spec in GALLERIES} | {name for name, _, _ in PAGES}
+            | {name for name, _ in SOLID_PAGES})
 
 
 def load_at(name: str, level: int | None):

@@ -94,7 +94,7 @@ def draw_strip(puzzle: SlidingPuzzle, positions: Sequence[Position], moves: Sequ
 
 
 def _walk(puzzle: SlidingPuzzle, start: Position) -> tuple[list[Position], list[str]]:
-    path = family.table_of(puzzle).walk(start)
+    path = family.FAMILY.table(puzzle).walk(start)
     return [start, *(p for _, p in path)], [_short(puzzle.describe_move(m)) for m, _ in path]
 
 
@@ -137,7 +137,7 @@ def solution_drawing(puzzle: SlidingPuzzle, solution) -> Svg:
 
 def gallery(puzzle: SlidingPuzzle, modulo: str, cap: int) -> galleries.Gallery:
     """The hardest positions (at God's number), each with an optimal solution as a strip."""
-    found = family.table_of(puzzle)
+    found = family.FAMILY.table(puzzle)
     hardest = found.hardest()
     distance = found.build.gods_number
     statement = (f"{galleries.plural(found.build.distance_counts[-1], 'position')} at the "
@@ -164,7 +164,7 @@ def page(puzzle: SlidingPuzzle, level: int | None = None) -> str:
         raise InputError("sliding-block puzzles have no levels", field="level")
     if puzzle.start is None:
         raise InputError("the puzzle has no start to play from", field="puzzle")
-    found = family.table_of(puzzle)
+    found = family.FAMILY.table(puzzle)
     build = found.build
     if build.positions > MAX_PAGE_POSITIONS or puzzle.code_space > MAX_PAGE_CODE:
         raise InputError(f"{build.positions:,} positions: a page embeds at most "

@@ -17,7 +17,6 @@ from .. import api
 from ..models import edge_matching as em
 from ..models import mind_lock as ml
 from ..models.geometry import Cell
-from ..models.mind_lock import table as ml_table
 from ..models.packing import PackingPuzzle
 from ..models.packing.plan import puzzle_symmetries
 
@@ -174,10 +173,11 @@ class Walk:
     moves: tuple[str, ...]
 
 
-def mind_lock_table(puzzle: ml.MindLockPuzzle) -> ml_table.Table:
-    """The God's-algorithm table (distance mod 3 of every position), cached."""
-    table, _built = ml_table.load_or_build(puzzle.solved)
-    return table
+def mind_lock_table(puzzle: ml.MindLockPuzzle):
+    """The God's-algorithm table (distance mod 3 of every position, by rank), cached."""
+    from ..families.mind_lock import FAMILY
+
+    return FAMILY.table(puzzle)
 
 
 def optimal_walk(puzzle: ml.MindLockPuzzle, start: ml.Position) -> Walk:
@@ -188,5 +188,5 @@ def optimal_walk(puzzle: ml.MindLockPuzzle, start: ml.Position) -> Walk:
 
 def hardest(puzzle: ml.MindLockPuzzle) -> tuple[int, list[ml.Position]]:
     """The greatest distance from solved and the positions at that distance (by rank)."""
-    build = ml_table.breadth_first(puzzle.solved)
-    return build.hardest_distance, [ml.unrank(r) for r in build.hardest()]
+    table = mind_lock_table(puzzle)
+    return table.build.gods_number, table.hardest()

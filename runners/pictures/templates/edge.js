@@ -36,6 +36,7 @@ function pairs() {  // [a, b, side of a]: b right of a (1) or below a (2)
 const PAIRS = pairs();
 
 function shuffled() {
+  if (DATA.start) return DATA.start.map(([tile, rotation]) => ({ tile, rotation }));  // a given board
   const random = seededRandom(DATA.seed);
   const tiles = [...Array(N).keys()];
   for (let i = N - 1; i > 0; i--) {
@@ -192,7 +193,11 @@ function looksAlike(cell, tile, rotation) {  // would (tile, rotation) show what
 
 function hint() {
   const solutions = DATA.solutions[String(level)] || [];
-  if (!solutions.length) { setStatus("no solution at this level: no hint to give", false); return; }
+  if (!solutions.length) {
+    setStatus(DATA.start ? "no hints: this page starts from a given board"
+      : "no solution at this level: no hint to give", false);
+    return;
+  }
   let best = null, bestScore = -1;
   for (const solution of solutions) {
     const score = solution.filter(([t, r], i) => looksAlike(i, t, r)).length;

@@ -1,6 +1,5 @@
-"""Sliding-block puzzles in the breadth-first engine: the compiled move kernel on codes, the
-bound on positions the memory estimate uses, and the table as a backend (an optimal plan read
-off God's-algorithm table).
+"""Sliding-block puzzles in the breadth-first engine: the compiled move kernel on codes, the goal
+test of a piece-at-a-place goal, and the bound on positions the memory estimate uses.
 
 The kernel decodes a code (per group the rank of its placement set, in mixed radix) into the
 pieces' placements and the occupied cells as a 64-bit mask, and writes the code of every
@@ -10,15 +9,12 @@ Python (models/sliding, `SlidingPuzzle.moves`) by `verify` on sampled positions.
 
 from __future__ import annotations
 
-import time
-from dataclasses import dataclass
 from math import comb
 
 import numpy as np
 
 from ..breadth_first import njit
 from ..models.sliding import SlidingPuzzle
-from . import Backend, Outcome
 
 METRIC_NUMBERS = {"step": 0, "slide": 1, "path": 2}
 BOUND_STATES = 3_000_000  # memo entries the exact count of arrangements may use
@@ -229,35 +225,3 @@ def arrangements(puzzle: SlidingPuzzle) -> int | None:
         return count(0, 0, tuple(g.count for g in puzzle.groups), empties)
     except (OverflowError, RecursionError):
         return None
-
-
-# ---------------------------------------------------------------- the backend
-
-
-@dataclass
-class SlidingQuery:
-    """Plan from `start` in `puzzle` by its table."""
-
-    puzzle: SlidingPuzzle
-    start: tuple
-
-
-class SlidingTable(Backend):
-    """God's-algorithm table of a sliding-block puzzle: every reachable position's distance mod
-    3 in 2 bits, cached."""
-
-    name = "table:sliding-block"
-    takes = "table"
-    about = "God's-algorithm table (breadth-first search, 2 bits a position)"
-    can_count = True
-
-    def solve(self, model: SlidingQuery, time_limit: float | None = None) -> Outcome:
-        from ..families.sliding import table_of
-
-        begin = time.perf_counter()
-        table = table_of(model.puzzle)
-        path = table.walk(model.start)
-        return Outcome([i for i, _ in enumerate(path)], time.perf_counter() - begin)
-
-    def count_cube(self, state, cube, deadline):
-        raise NotImplementedError("positions are counted by the breadth-first search")
