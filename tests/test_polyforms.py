@@ -302,3 +302,48 @@ def test_small_catalog_boards_count_as_published(name):
               for backend in ("bitboard", "reference")}
     assert len({(c.number, c.details["solutions"]) for c in counts.values()}) == 1
     assert counts["bitboard"].number == puzzle.published["classes"]
+
+
+# ---------------------------------------------------------------- bad input
+
+
+def plane_file(lattice: str, board: str, piece: str, extra: str = "") -> str:
+    return (f'kind = "packing"\nlattice = "{lattice}"\n{extra}board = """\n{board}\n"""\n'
+            f'[pieces]\nA = """\n{piece}\n"""\n')
+
+
+BAD = [
+    ("a triangle out of place", plane_file("triangular", "^v^\n^v^", "^v^v^v"),
+     "a triangle up ('^') at row 2, column 1 of the picture, where one pointing down"),
+    ("a hexagon out of line", plane_file("hexagonal", "X X\nX X", "X X"),
+     "a hexagon at row 2, column 1 of the picture is out of line"),
+    ("a hexagon cell not on the lattice",
+     'kind = "packing"\nlattice = "hexagonal"\nboard = [[0, 0], [0, 1]]\n'
+     '[pieces]\nA = """\nX X\n"""\n', "[0, 1] is not a cell of the hexagonal lattice"),
+    ("a square piece on triangles", plane_file("triangular", "^v", "XX"),
+     "drawn on the square lattice, but the puzzle is on the triangular lattice"),
+    ("a triangle piece on hexagons", plane_file("hexagonal", "X X X", "^v^"),
+     "drawn on the triangular lattice, but the puzzle is on the hexagonal lattice"),
+    ("a hexagon board on squares", plane_file("square", "X X", "XX"),
+     "drawn on the hexagonal lattice, but the puzzle is on the square lattice"),
+    ("a cell of three numbers on triangles",
+     'kind = "packing"\nlattice = "triangular"\nboard = [[0, 0, 0], [0, 1, 0]]\n'
+     '[pieces]\nA = """\n^v\n"""\n', "a cell is [row, column]"),
+    ("an unknown character", plane_file("triangular", "^v^", "^x"), "unexpected character 'x'"),
+    ("polyforms that are not orders", plane_file("hexagonal", "X X", "X X", "polyforms = [0]\n"),
+     "a list of orders"),
+    ("a piece named as a polyform", plane_file("hexagonal", "X X X", "X", "polyforms = [2]\n")
+     .replace("A = ", "2a = "), "piece 2a is one of the polyforms"),
+]
+
+
+@pytest.mark.parametrize("what, text, said", BAD, ids=[b[0] for b in BAD])
+def test_bad_lattice_input_is_one_line_and_exit_2(what, text, said, tmp_path, capsys):
+    from puzzlesat.cli import main
+
+    path = tmp_path / "bad.toml"
+    path.write_text(text, encoding="utf-8")
+    code = main(["count", str(path)])
+    lines = capsys.readouterr().err.strip().splitlines()
+    assert code == 2 and len(lines) == 1, lines
+    assert lines[0].startswith(f"puzzlesat: error: {path}:") and said in lines[0], lines

@@ -114,6 +114,11 @@ def read_packing(doc: TomlDoc) -> PackingPuzzle:
     pieces_table = doc.get("pieces", dict, {} if orders else None, required=not orders)
     if not pieces_table and not orders:
         raise doc.error("pieces", "no pieces")
+    made = {name for name, _ in generated(grid, orders, doc.get("flip", bool, True))}
+    for name in pieces_table:
+        if name in made:
+            raise doc.error(f"pieces.{name}", f"piece {name} is one of the polyforms "
+                            f"{orders} too: name it otherwise")
     if grid.flip_note and "flip" in doc.data:
         raise doc.error("flip", grid.flip_note)
     common = {
@@ -182,17 +187,31 @@ def generated(grid: Lattice, orders: list[int], flip: bool) -> list[tuple[str, S
     return found
 
 
-def picture(doc: TomlDoc, field: str, read):
+def picture(doc: TomlDoc, field: str, read, grid: Lattice = SQUARE):
     """A picture field read by `read` (a lattice's reader of its text), its errors located at
-    the file, line and field."""
+    the file, line and field; a picture drawn on another lattice is said to be so."""
+    text = doc.get(field, str)
     try:
-        return read(doc.get(field, str))
+        return read(text)
     except PictureError as error:
+        message = error.message
+        other = next((o for o in LATTICES.values() if o is not grid and _reads(o, text)), None)
+        if other is not None:
+            message = (f"drawn on the {other.name} lattice, but the puzzle is on the "
+                       f"{grid.name} lattice (lattice = \"{grid.name}\"): {message}")
         first_line = doc.value_line(field)
         if error.line is None or first_line is None:
-            raise doc.error(field, error.message) from None
-        raise InputError(error.message, file=doc.path, line=first_line + error.line,
+            raise doc.error(field, message) from None
+        raise InputError(message, file=doc.path, line=first_line + error.line,
                          field=field) from None
+
+
+def _reads(grid: Lattice, text: str) -> bool:
+    try:
+        grid.picture_cells(text)
+    except PictureError:
+        return False
+    return True
 
 
 def lattice_cells(doc: TomlDoc, grid: Lattice, field: str, required: bool = False
@@ -201,7 +220,7 @@ def lattice_cells(doc: TomlDoc, grid: Lattice, field: str, required: bool = Fals
     cells."""
     value = doc.get(field, (str, list), required=required)
     if isinstance(value, str):
-        return picture(doc, field, grid.picture_cells)
+        return picture(doc, field, grid.picture_cells, grid)
     return coordinates(doc, field, value, grid)
 
 

@@ -94,7 +94,8 @@ function draw() {
     const g = svgElement("g", {
       class: classes.join(" "), "data-piece": i, "data-name": DATA.pieces[i].name,
       "data-placed": piece.at ? `${Math.min(...placedCells.map((c) => c[0]))},${Math.min(...placedCells.map((c) => c[1]))}` : "",
-      "data-cells": piece.at ? key(placedCells) : "", transform: `translate(${x},${y})`,
+      "data-cells": piece.at ? key(placedCells) : "", "data-orientation": piece.o,
+      transform: `translate(${x},${y})`,
     }, layer);
     cells.forEach((cell, k) => {
       svgElement("polygon", {
