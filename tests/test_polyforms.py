@@ -20,13 +20,13 @@ import math
 import random
 
 import pytest
-from _counting import count_packing, reference_classes
+from _counting import count_packing, partition, reference_classes
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import puzzlesat
 from puzzlesat.backends import reference_packing
-from puzzlesat.models.geometry import HEXAGONAL, LATTICES, TRIANGULAR, polyforms
+from puzzlesat.models.geometry import HEXAGONAL, LATTICES, SQUARE, TRIANGULAR, polyforms
 from puzzlesat.models.packing import CellPiece, CellPuzzle, placements
 
 PLANE = (TRIANGULAR, HEXAGONAL)
@@ -94,7 +94,12 @@ def centre(cell) -> complex:
 
 
 def as_points(grid, cells) -> list[frozenset]:
-    return [corners(c) if grid is TRIANGULAR else frozenset([centre(c)]) for c in cells]
+    """Each cell as points of the plane: a triangle's corners, a hexagon's or square's centre."""
+    if grid is TRIANGULAR:
+        return [corners(c) for c in cells]
+    if grid is SQUARE:
+        return [frozenset([complex(c, r)]) for r, c in cells]
+    return [frozenset([centre(c)]) for c in cells]
 
 
 def shape_key(shapes: list[frozenset]) -> frozenset:
@@ -104,15 +109,16 @@ def shape_key(shapes: list[frozenset]) -> frozenset:
                      for s in shapes)
 
 
-def orbit(grid, cells, flip: bool) -> set[frozenset]:
-    """The shape turned by every multiple of 60 degrees (and mirrored), as complex numbers."""
-    found = set()
-    for k in range(6):
+def images(grid, cells, flip: bool) -> list[frozenset]:
+    """The shape turned by every multiple of the lattice's least angle (60 degrees, 90 on
+    squares) and mirrored where `flip`, as complex numbers, each up to translation."""
+    turns = 4 if grid is SQUARE else 6
+    found = []
+    for k in range(turns):
         for mirror in (False, True) if flip else (False,):
-            turn = cmath.exp(1j * math.pi / 3 * k)
-            moved = [frozenset((p.conjugate() if mirror else p) * turn for p in s)
-                     for s in as_points(grid, cells)]
-            found.add(shape_key(moved))
+            turn = cmath.exp(2j * math.pi / turns * k)
+            found.append(shape_key([frozenset((p.conjugate() if mirror else p) * turn for p in s)
+                                    for s in as_points(grid, cells)]))
     return found
 
 
@@ -129,7 +135,7 @@ def blobs(draw, grid, low=1, high=8):
     return cells
 
 
-@pytest.mark.parametrize("grid", PLANE, ids=lambda g: g.name)
+@pytest.mark.parametrize("grid", (*PLANE, SQUARE), ids=lambda g: g.name)
 def test_orientations_are_the_orbit_under_the_lattice_group(grid):
     @settings(BOUNDED, max_examples=60)
     @given(blobs(grid), st.booleans())
@@ -137,26 +143,15 @@ def test_orientations_are_the_orbit_under_the_lattice_group(grid):
         found = grid.orientations(cells, flip)
         assert len(found) == len(set(found))
         keys = {shape_key(as_points(grid, shape)) for shape in found}
-        assert keys == orbit(grid, cells, flip)
-        assert len(found) * _stabiliser(grid, cells, flip) == grid.group_order(flip)
+        moved = images(grid, cells, flip)
+        assert keys == set(moved)
+        kept = moved.count(shape_key(as_points(grid, cells)))  # the shape's stabiliser
+        assert len(found) * kept == grid.group_order(flip) == len(moved)
         for shape in found:  # each normalised, read back from its own picture
             assert grid.normalise(shape) == shape
             assert grid.normalise(grid.picture_cells(grid.picture(shape))) == shape
 
     check()
-
-
-def _stabiliser(grid, cells, flip: bool) -> int:
-    """How many of the group's motions keep the shape (orbit-stabiliser, counted apart)."""
-    own = shape_key(as_points(grid, cells))
-    kept = 0
-    for k in range(6):
-        for mirror in (False, True) if flip else (False,):
-            turn = cmath.exp(1j * math.pi / 3 * k)
-            moved = [frozenset((p.conjugate() if mirror else p) * turn for p in s)
-                     for s in as_points(grid, cells)]
-            kept += shape_key(moved) == own
-    return kept
 
 
 @pytest.mark.parametrize("grid", PLANE, ids=lambda g: g.name)
@@ -189,8 +184,7 @@ def test_placements_move_pieces_by_lattice_vectors(grid):
     for p in placements(puzzle):
         shapes = grid.orientations(puzzle.pieces[p.piece].cells, False)
         assert grid.normalise(p.cells) in shapes
-        assert shape_key(as_points(grid, p.cells)) in {shape_key(as_points(grid, s))
-                                                       for s in shapes}
+        assert shape_key(as_points(grid, p.cells)) in set(images(grid, shapes[0], False))
     lone = [p for p in placements(puzzle) if p.piece == 0]
     assert len(lone) == len(board)  # a turned triangle covers every cell, once each
 
@@ -221,29 +215,6 @@ def region(grid, kind: str, size: int, rnd: random.Random) -> set:
     return set(cells)
 
 
-def cut(grid, cells: set, pieces: int, rnd: random.Random) -> list[set]:
-    """Cells split into regions grown from random seeds through the lattice's neighbours."""
-    free = set(cells)
-    regions: list[set] = []
-    for seed in rnd.sample(sorted(free), min(pieces, len(free))):
-        free.discard(seed)
-        regions.append({seed})
-    while free:
-        grown = False
-        for part in rnd.sample(regions, len(regions)):
-            border = sorted(n for c in part for n in grid.adjacent(c) if n in free)
-            if border:
-                cell = rnd.choice(border)
-                free.discard(cell)
-                part.add(cell)
-                grown = True
-        if not grown:
-            cell = min(free)
-            free.discard(cell)
-            regions.append({cell})
-    return regions
-
-
 @st.composite
 def plane_puzzles(draw, grid) -> CellPuzzle:
     rnd = draw(st.randoms(use_true_random=False))
@@ -252,7 +223,7 @@ def plane_puzzles(draw, grid) -> CellPuzzle:
     if draw(st.booleans()) and len(cells) > 5:  # a hole, or a cell more: fewer symmetries
         cells.discard(rnd.choice(sorted(cells)))
     flip = draw(st.booleans())
-    parts = cut(grid, cells, draw(st.integers(2, 4)), rnd)
+    parts = partition(grid, cells, draw(st.integers(2, 4)), rnd)
     pieces = tuple(CellPiece(chr(65 + i), rnd.choice(grid.orientations(part, flip)))
                    for i, part in enumerate(parts))
     return CellPuzzle("random", tuple(sorted(cells)), pieces, flip=flip,
@@ -347,3 +318,30 @@ def test_bad_lattice_input_is_one_line_and_exit_2(what, text, said, tmp_path, ca
     lines = capsys.readouterr().err.strip().splitlines()
     assert code == 2 and len(lines) == 1, lines
     assert lines[0].startswith(f"puzzlesat: error: {path}:") and said in lines[0], lines
+
+
+# ---------------------------------------------------------------- challenges
+
+
+def test_a_challenge_on_triangles_holds_its_placed_pieces(tmp_path):
+    """A card of hexiamonds with two pieces placed (cells as [row, column] of the picture):
+    every backend counts the solutions that keep them where they are."""
+    puzzle = puzzlesat.load("hexiamonds-4x9")
+    grid = next(puzzlesat.solutions(puzzle, limit=1)).grid
+    placed = {puzzle.pieces[i].name: sorted(c for c, p in grid.items() if p == i)
+              for i in (0, 5)}
+    from puzzlesat.models.files import catalog
+
+    text = (catalog()["hexiamonds-4x9"].read_text(encoding="utf-8")
+            + "\n[placed]\n" + "".join(f"{name} = {[list(c) for c in cells]}\n"
+                                       for name, cells in placed.items()))
+    path = tmp_path / "card.toml"
+    path.write_text(text)
+    card = puzzlesat.load(str(path))
+    counts = {b: puzzlesat.count(card, backend=b, modulo="none", jobs=1).number
+              for b in ("bitboard", "cpsat", "reference")}
+    assert len(set(counts.values())) == 1 and counts["reference"] >= 1, counts
+    everything = [s.grid for s in puzzlesat.solutions(puzzle)]
+    keeping = [g for g in everything
+               if all(g[c] == i for i in (0, 5) for c in placed[puzzle.pieces[i].name])]
+    assert counts["reference"] == len(keeping)
