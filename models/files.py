@@ -348,6 +348,12 @@ MAX_FILE_BYTES = 64 * 2**20  # the largest benchmark files are far below a megab
 
 def load(name_or_path: str):
     """A puzzle from the catalog by name, or from a user's file by path."""
+    return read_puzzle_text(*file_text(name_or_path))
+
+
+def file_text(name_or_path: str) -> tuple[str, str]:
+    """The text of a catalog puzzle (by name) or of a user's file (by path), and the name to
+    show for it in errors; refused in one line when it cannot be read as a puzzle file."""
     if not name_or_path.strip():
         raise InputError(
             "no puzzle given: a catalog name (see 'puzzlesat list') or a file", field="PUZZLE"
@@ -392,5 +398,5 @@ def load(name_or_path: str):
             f"not UTF-8 text (byte {error.object[error.start]:#04x} at offset {error.start})",
             file=shown, field="PUZZLE",
         ) from None
-    return read_puzzle_text(shown, text)
+    return shown, text
 

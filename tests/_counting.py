@@ -84,9 +84,10 @@ def reference_classes(puzzle: PackingPuzzle) -> tuple[int, int]:
     return len(grids), len({reference_packing.canonical(board, g) for g in grids})
 
 
-def partition(grid, cells: set, pieces: int, rnd) -> list[set]:
-    """Cells split into regions grown from random seeds through the lattice's neighbours (a
-    cell cut off from every region starts its own)."""
+def partition(cells: set, pieces: int, rnd, neighbours) -> list[set]:
+    """Cells split into regions grown from random seeds through `neighbours` (a cell's
+    neighbours: a lattice's `adjacent`, or a test's own), a cell cut off from every region
+    starting its own."""
     free = set(cells)
     regions: list[set] = []
     for seed in rnd.sample(sorted(free), min(pieces, len(free))):
@@ -95,7 +96,7 @@ def partition(grid, cells: set, pieces: int, rnd) -> list[set]:
     while free:
         grown = False
         for region in rnd.sample(regions, len(regions)):
-            border = sorted({n for cell in region for n in grid.adjacent(cell)} & free)
+            border = sorted({n for cell in region for n in neighbours(cell)} & free)
             if border:
                 cell = rnd.choice(border)
                 free.discard(cell)

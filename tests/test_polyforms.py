@@ -223,7 +223,7 @@ def plane_puzzles(draw, grid) -> CellPuzzle:
     if draw(st.booleans()) and len(cells) > 5:  # a hole, or a cell more: fewer symmetries
         cells.discard(rnd.choice(sorted(cells)))
     flip = draw(st.booleans())
-    parts = partition(grid, cells, draw(st.integers(2, 4)), rnd)
+    parts = partition(cells, draw(st.integers(2, 4)), rnd, grid.adjacent)
     pieces = tuple(CellPiece(chr(65 + i), rnd.choice(grid.orientations(part, flip)))
                    for i, part in enumerate(parts))
     return CellPuzzle("random", tuple(sorted(cells)), pieces, flip=flip,

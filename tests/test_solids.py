@@ -117,7 +117,7 @@ def solid_puzzles(draw) -> CellPuzzle:
         cells.discard(max(cells))
     if draw(st.booleans()):  # a set holding a chiral piece and its mirror image
         return _twin_puzzle(rnd)
-    regions = partition(CUBIC, cells, draw(st.integers(2, 4)), rnd)
+    regions = partition(cells, draw(st.integers(2, 4)), rnd, CUBIC.adjacent)
     pieces = [CellPiece(chr(65 + i), _shape(rnd.choice(CUBIC.rotations), region))
               for i, region in enumerate(regions)]
     return CellPuzzle(name="random", board=tuple(sorted(cells)), pieces=tuple(pieces),
@@ -135,7 +135,7 @@ def _twin_puzzle(rnd: random.Random) -> CellPuzzle:
     left = {(0, 0, 0), (0, 0, 1), (0, 1, 0), (1, 0, 1)}  # a chiral tetracube
     right = {(a, b, 3 - c) for a, b, c in left}  # its mirror image across the box
     box = set(itertools.product(range(2), range(2), range(4)))
-    rest = partition(CUBIC, box - left - right, 2, rnd)
+    rest = partition(box - left - right, 2, rnd, CUBIC.adjacent)
     regions = [left, right, *rest]
     pieces = [CellPiece(chr(65 + i), _shape(rnd.choice(CUBIC.rotations), region))
               for i, region in enumerate(regions)]

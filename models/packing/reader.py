@@ -100,7 +100,11 @@ def square_piece(doc: TomlDoc, name: str, value: object) -> Piece:
 def cell_piece(doc: TomlDoc, grid: Lattice, name: str, value: object) -> CellPiece:
     """A piece on a lattice: its picture or cells, or a table with them and a count of copies."""
     field, count = piece_entry(doc, name, value)
-    return CellPiece(name, grid.normalise(lattice_cells(doc, grid, field)), count)
+    cells = lattice_cells(doc, grid, field)
+    if grid.connected_pieces and not grid.connected(cells):
+        raise doc.error(field, f"piece {name} is in parts: on the {grid.name} lattice a piece "
+                        f"is one body, every {grid.cell_noun} of it touching another of it")
+    return CellPiece(name, grid.normalise(cells), count)
 
 
 def read_packing(doc: TomlDoc) -> PackingPuzzle:
@@ -245,15 +249,17 @@ def coordinates(doc: TomlDoc, field: str, value: list, grid: Lattice) -> list[Ce
     return cells
 
 
-def read_placed(doc: TomlDoc, puzzle: PackingPuzzle) -> tuple[Placed, ...]:
-    """A challenge's [placed] table: piece name = the cells it covers on the board."""
-    table = doc.get("placed", dict, {})
+def read_placed(doc: TomlDoc, puzzle: PackingPuzzle, where: str = "placed"
+                ) -> tuple[Placed, ...]:
+    """A challenge's [placed] table (or another table of the same form, such as a booklet
+    card's): piece name = the cells it covers on the board."""
+    table = doc.get(where, dict, {})
     index = {piece.name: i for i, piece in enumerate(puzzle.pieces)}
     board = set(puzzle.board_cells)
     taken: dict[Cell, str] = {}
     placed = []
     for name in table:
-        field = f"placed.{name}"
+        field = f"{where}.{name}"
         if name not in index:
             raise doc.error(field, f"no piece named {name!r} (pieces: {', '.join(index)})")
         cells = coordinates(doc, field, doc.get(field, list), puzzle.lattice)

@@ -43,7 +43,8 @@ PARAMETER_FLAGS = {
     "interior_colours": "--interior-colours", "border_colours": "--border-colours",
     "contender": "--contender", "metric": "--metric", "memory": "--memory",
     "within": "--within", "cube": "--cube", "clearance": "--clearance",
-    "sample_cubes": "--sample-cubes",
+    "sample_cubes": "--sample-cubes", "checks": "--checks", "cards": "--cards",
+    "check_backends": "--check-backend",
 }
 
 PATH_PARAMETERS = {"output", "results", "checkpoint", "path"}

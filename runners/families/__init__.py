@@ -43,6 +43,11 @@ def verify_backends(kind: str) -> tuple[str, ...]:
     return (*VERIFY_SOLVERS, *usable, "reference")
 
 
+# The models backends take, as a message names them.
+MODEL_NAMES = {"cpsat": "CP-SAT", "cnf": "CNF", "cover": "exact cover",
+               "tables": "edgecount's tables"}
+
+
 @dataclass(frozen=True)
 class Encoder:
     """How a family makes the model one kind of backend takes.
@@ -97,10 +102,10 @@ class Family(ABC):
         entry = self.encoders.get(backend.takes)
         for name, value in given.items():
             if entry is None or name not in entry.options:
-                models = [takes for takes, e in self.encoders.items() if name in e.options]
-                raise InputError(
-                    f"chooses within the {' or '.join(models) or 'no'} model; {backend.name} "
-                    f"takes {backend.takes}", field=name)
+                models = " or ".join(MODEL_NAMES.get(takes, takes) for takes, e in
+                                     self.encoders.items() if name in e.options) or "no"
+                raise InputError(f"chooses within the {models} model; {backend.name} does not "
+                                 f"take {models}", field=name)
             if name == "encoding":
                 check_card_encoding(value, value)
         return given

@@ -40,6 +40,7 @@ from ..models.mind_lock import (
 )
 from ..outcomes import Count, Verification
 from ..planning import Plan, PlanError
+from . import Encoder
 from .moves import HARDEST, TABLE, MovesFamily, MovesTable  # noqa: F401 (the CLI's words)
 
 # the breadth-first engine and the kernel (numba) and the encodings (PySAT) load when a Mind
@@ -173,6 +174,13 @@ def chosen_positions(found: MovesTable, sample: int, seed: int) -> list[tuple[st
 class MindLock(MovesFamily):
     kind = KIND
     options = ("start", "memory", "encoding")
+    # the plan "reach a solved position in at most `steps` moves", by the kind of backend
+    encoders = {
+        "cpsat": Encoder(lambda puzzle, start, steps: encodings.plan_cpsat(
+            start, puzzle.solved, steps)),
+        "cnf": Encoder(lambda puzzle, start, steps, encoding=None: encodings.plan_cnf(
+            start, puzzle.solved, steps), options=("encoding",)),
+    }
 
     def summary(self, puzzle: MindLockPuzzle) -> str:
         return f"sliding puzzle, 12 cells, {len(puzzle.solved)} solved positions; {puzzle.title}"
@@ -183,9 +191,7 @@ class MindLock(MovesFamily):
         if encoding not in (None, "pairwise"):
             raise InputError("mind-lock CNF has one 'exactly one' over three move types, always "
                              "written pairwise", field="encoding")
-        if encoding is not None and backend is not None and backend.takes != "cnf":
-            raise InputError(f"chooses how CNF encodes 'exactly one'; {backend.name} does not "
-                             "take CNF", field="encoding")
+        self.model_options(backend, {"encoding": encoding})
         return puzzle
 
     # ---- positions and moves: the model's (a position's code is its rank)
@@ -224,9 +230,10 @@ class MindLock(MovesFamily):
     # ---- the table
 
     def table_model(self, puzzle: MindLockPuzzle, memory: int | None = None,
-                    progress: bool = False, keep_distances: bool = False) -> TableModel:
+                    progress: bool = False, threads: int | None = None,
+                    keep_distances: bool = False) -> TableModel:
         """Every rank's distance from the nearest solved position (all 92,400 ranks, found by
-        the search, not assumed)."""
+        the search, not assumed; a second's search on one thread)."""
         return TableModel(KIND, cache_key(puzzle), "Mind Lock", kernels.moves_kernel,
                           kernels.kernel_data(), sorted({rank(p) for p in puzzle.solved}),
                           POSITIONS, len(MOVES), dense=True, keep_distances=keep_distances,
@@ -236,10 +243,6 @@ class MindLock(MovesFamily):
         return {"solved_positions": len(puzzle.solved)}
 
     # ---- plans
-
-    def plan_model(self, puzzle: MindLockPuzzle, start: Position, steps: int, takes: str):
-        encode = encodings.plan_cpsat if takes == "cpsat" else encodings.plan_cnf
-        return encode(start, puzzle.solved, steps)
 
     def replay(self, puzzle: MindLockPuzzle, start: Position, steps: int, values: list[int]
                ) -> Plan:
