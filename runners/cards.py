@@ -29,7 +29,7 @@ import itertools
 import math
 import random
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -50,6 +50,7 @@ MAX_SETS = 10_000_000
 # puzzle with 10^7 solutions would take half an hour to list (count it, do not list it).
 MAX_SOLUTIONS = 5_000_000
 CHECK_BACKENDS = ("cpsat", "reference")  # each sampled card is counted on both
+SMALL_LISTING = 20_000  # solutions counted again in this process, without workers
 
 
 @dataclass
@@ -84,9 +85,12 @@ class Listing:
             width = self.rows.shape[1]
             self._held_by = [order[bounds[i]:bounds[i + 1]] // width
                              for i in range(len(self.options))]
-        found = np.arange(len(self.rows))
-        for i in card:
-            found = np.intersect1d(found, self._held_by[i], assume_unique=True)
+        if not len(card):
+            return np.arange(len(self.rows))
+        lists = sorted((self._held_by[i] for i in card), key=len)  # the shortest first
+        found = lists[0]
+        for more in lists[1:]:
+            found = np.intersect1d(found, more, assume_unique=True)
         return found
 
     def placed(self, card: Sequence[int]) -> tuple[Placed, ...]:
@@ -115,27 +119,44 @@ def check_packing(puzzle) -> PackingPuzzle:
 
 def list_solutions(puzzle: PackingPuzzle, backend: str | None = None,
                    say: Say | None = None) -> Listing:
-    """Every solution, as placement indices (refused beyond MAX_SOLUTIONS, counted first)."""
-    from . import api
-
+    """Every solution, as placement indices (refused once more than MAX_SOLUTIONS are
+    listed)."""
     puzzle = check_packing(puzzle)
     start = time.perf_counter()
     options = placements(puzzle)
     index = {(o.piece, frozenset(o.cells)): i for i, o in enumerate(options)}
     lister = backend or default_backend(puzzle.kind, "count")[0]  # the fastest: bitboard
     rows = []
-    for n, solution in enumerate(api.solutions(puzzle, lister, limit=MAX_SOLUTIONS + 1), 1):
+    for n, chosen in enumerate(_chosen(puzzle, lister, options, index), 1):
         if n > MAX_SOLUTIONS:
             raise InputError(f"{puzzle.name} has more than {MAX_SOLUTIONS:,} solutions: too "
                              "many to list for cards (count them instead)", field="puzzle")
-        by_piece: dict[int, list[Cell]] = {}
-        for cell, piece in solution.grid.items():
-            by_piece.setdefault(piece, []).append(cell)
-        rows.append(sorted(index[(piece, frozenset(cells))] for piece, cells in by_piece.items()))
+        rows.append(chosen)
         if say and n % 20000 == 0:
             say(f"{puzzle.name}: {n:,} solutions listed ...")
     array = np.array(rows, dtype=np.int64).reshape(len(rows), len(puzzle.pieces))
     return Listing(puzzle, options, array, lister, time.perf_counter() - start)
+
+
+def _chosen(puzzle: PackingPuzzle, lister: str, options: list[Placement],
+            index: dict) -> Iterator[list[int]]:
+    """Each solution's placement indices, ascending: from the values of a backend solving the
+    family's own model of these placements, or (a backend with its own model, the reference)
+    from the solutions' grids."""
+    from . import api
+    from .registry import family_of, resolve
+
+    backend = resolve(lister, puzzle.kind, "count")
+    if backend.takes == "reference":
+        for solution in api.solutions(puzzle, lister, limit=MAX_SOLUTIONS + 1):
+            by_piece: dict[int, list[Cell]] = {}
+            for cell, piece in solution.grid.items():
+                by_piece.setdefault(piece, []).append(cell)
+            yield sorted(index[(piece, frozenset(cells))] for piece, cells in by_piece.items())
+        return
+    model = family_of(puzzle).encode(puzzle, backend, options)
+    for values in backend.solutions(model, MAX_SOLUTIONS + 1):
+        yield np.flatnonzero(np.frombuffer(bytes(values), dtype=np.uint8)).tolist()
 
 
 # ---------------------------------------------------------------- sets held by one solution
@@ -465,7 +486,9 @@ def check_listing(listing: Listing, backend: str) -> str:
             raise ArithmeticError(f"a solution listed by {listing.backend} is not an exact cover")
     if len(np.unique(rows, axis=0)) != len(rows):
         raise ArithmeticError(f"{listing.backend} listed a solution twice")
-    counted = api.count(puzzle, backend=backend, modulo="symmetry")
+    # a small count is not worth starting worker processes (a few seconds each)
+    jobs = 1 if len(rows) < SMALL_LISTING else None
+    counted = api.count(puzzle, backend=backend, modulo="symmetry", jobs=jobs)
     if not counted.complete or counted.details["solutions"] != len(rows):
         raise ArithmeticError(f"{listing.backend} listed {len(rows):,} solutions, {backend} "
                               f"counts {counted.details['solutions']:,}")
