@@ -270,6 +270,26 @@ def motions(dimensions: int) -> list[Motion]:
 
 
 
+def layered_cells(text: str) -> list[Cell]:
+    """The cells (layer, row, column) of a solid drawn as layers (`layer_pictures`)."""
+    return [(layer, r, c) for layer, rows in enumerate(layer_pictures(text))
+            for r, c in picture_cells(rows)]
+
+
+def layered_picture(cells: Iterable[Cell]) -> str:
+    """A solid's cells (layer, row, column) drawn as layers, bottom first, each from row 0 and
+    column 0 of the cells' least (read back by `layered_cells`)."""
+    shape = normalise(cells)
+    rows = 1 + max(r for _, r, _ in shape)
+    columns = 1 + max(c for _, _, c in shape)
+    layers = []
+    for layer in range(1 + max(lay for lay, _, _ in shape)):
+        on = {(r, c) for lay, r, c in shape if lay == layer}
+        layers.append("\n".join("".join(FILLED if (r, c) in on else EMPTY
+                                        for c in range(columns)) for r in range(rows)))
+    return "\n---\n".join(layers)
+
+
 # ---------------------------------------------------------------- the lattice interface
 
 
@@ -288,6 +308,7 @@ class Lattice(ABC):
     cell_noun: str  # what a cell is called: 'square', 'cube', 'triangle', 'hexagon'
     capabilities: frozenset[str] = frozenset()  # 'plane', 'space', 'stl' (see the module)
     flip_note: str = ""  # why `flip` does not apply on this lattice, where it does not
+    connected_pieces: bool = False  # a piece in parts is refused (balls are glued together)
 
     # -- cells and pictures
 
@@ -458,58 +479,67 @@ class SquareLattice(Lattice):
         return cell[0], 2 * cell[1]
 
 
-class CubicLattice(Lattice):
+class LayeredLattice(Lattice):
+    """A lattice of cells (layer, row, column) in space, every three whole numbers a cell and
+    every move a lattice vector, turned by the 48 signed permutations of some coordinates of
+    its own (`turned`): the cube's 24 rotations, and their mirror images. Its picture: the
+    layers, bottom first, each drawn as a square picture, separated by lines of dashes."""
+
+    dimensions = 3
+    letters = "lrc"
+    coordinates = "[layer, row, column]"
+
+    def __init__(self) -> None:
+        self.motions = motions(3)
+        self.rotations = [m for m in self.motions if m.proper]
+
+    @abstractmethod
+    def turned(self, motion: Motion, cell: Cell) -> Cell:
+        """A cell moved by a symmetry of the lattice about the origin."""
+
+    def picture_cells(self, text: str) -> list[Cell]:
+        return layered_cells(text)
+
+    def picture(self, cells: Iterable[Cell]) -> str:
+        return layered_picture(cells)
+
+    def normalise(self, cells: Iterable[Cell]) -> Shape:
+        return normalise(cells)
+
+    def orientations(self, cells: Iterable[Cell], flip: bool) -> list[Shape]:
+        cells = list(cells)
+        found: dict[Shape, None] = {}
+        for motion in self.motions if flip else self.rotations:
+            found.setdefault(normalise(self.turned(motion, cell) for cell in cells))
+        return list(found)
+
+    def group_order(self, flip: bool) -> int:
+        return len(self.motions if flip else self.rotations)
+
+    def is_reflection(self, name: str) -> bool:
+        return name.startswith("mirror")
+
+
+class CubicLattice(LayeredLattice):
     """The cubic grid: cells (layer, row, column); 24 rotations, 48 symmetries with mirror
     images. A physical piece turns by the 24 rotations only: its mirror image is another piece
     (a chiral piece cannot be turned inside out). Its picture: the layers, bottom first, each
     drawn as a square picture, separated by lines of dashes."""
 
     name = "cubic"
-    dimensions = 3
-    letters = "lrc"
-    coordinates = "[layer, row, column]"
     cell_noun = "cube"
     capabilities = frozenset({"space", "stl"})
     flip_note = ("does not apply in space: a piece turns by the 24 rotations, and its mirror "
                  "image is another piece")
 
-    def __init__(self) -> None:
-        self.motions = motions(3)
-        self.rotations = [m for m in self.motions if m.proper]
-
-    def picture_cells(self, text: str) -> list[Cell]:
-        return [(layer, r, c) for layer, rows in enumerate(layer_pictures(text))
-                for r, c in picture_cells(rows)]
-
-    def picture(self, cells: Iterable[Cell]) -> str:
-        shape = normalise(cells)
-        rows = 1 + max(r for _, r, _ in shape)
-        columns = 1 + max(c for _, _, c in shape)
-        layers = []
-        for layer in range(1 + max(lay for lay, _, _ in shape)):
-            on = {(r, c) for lay, r, c in shape if lay == layer}
-            layers.append("\n".join("".join(FILLED if (r, c) in on else EMPTY
-                                            for c in range(columns)) for r in range(rows)))
-        return "\n---\n".join(layers)
-
-    def normalise(self, cells: Iterable[Cell]) -> Shape:
-        return normalise(cells)
+    def turned(self, motion: Motion, cell: Cell) -> Cell:
+        return motion(cell)
 
     def adjacent(self, cell: Cell) -> list[Cell]:
         return axis_steps(cell)
 
-    def orientations(self, cells: Iterable[Cell], flip: bool) -> list[Shape]:
-        cells = list(cells)
-        found: dict[Shape, None] = {}
-        for motion in self.motions if flip else self.rotations:
-            found.setdefault(normalise(motion(cell) for cell in cells))
-        return list(found)
-
     def mirror(self, cells: Iterable[Cell]) -> list[Cell]:
         return [(*cell[:-1], -cell[-1]) for cell in cells]
-
-    def group_order(self, flip: bool) -> int:
-        return len(self.motions if flip else self.rotations)
 
     def board_symmetries(self, cells: Iterable[Cell], mirror: bool
                          ) -> list[tuple[str, Transform]]:
@@ -533,15 +563,120 @@ class CubicLattice(Lattice):
                 group.append((name, transform))
         return group
 
-    def is_reflection(self, name: str) -> bool:
-        return name.startswith("mirror")
-
     def describe(self, cells: Iterable[Cell]) -> str:
         return box_description(cells)
 
     def position(self, cell: Cell) -> tuple[float, float, float]:
         layer, r, c = cell
         return c + 0.5, r + 0.5, layer + 0.5
+
+
+# ---------------------------------------------------------------- balls
+
+ROOT2 = 2 ** 0.5
+# A ball's neighbours (layer, row, column steps): 4 in its layer, 4 it rests on, 4 resting on it.
+BALL_STEPS = ((0, -1, 0), (0, 1, 0), (0, 0, -1), (0, 0, 1),
+              (-1, 0, 0), (-1, 1, 0), (-1, 0, 1), (-1, 1, 1),
+              (1, 0, 0), (1, -1, 0), (1, 0, -1), (1, -1, -1))
+
+
+def _fcc(cell: Cell) -> Cell:
+    """A ball (layer, row, column) as a point of the face-centred cubic lattice: the whole
+    numbers (x, y, z) with an even sum, z the layer (balls touching are sqrt 2 apart)."""
+    layer, r, c = cell
+    return c + r + layer, c - r, layer
+
+
+def _from_fcc(point: Cell) -> Cell:
+    x, y, z = point
+    return z, (x - z - y) // 2, (x - z + y) // 2
+
+
+class BallLattice(LayeredLattice):
+    """Balls stacked in square layers, each ball resting in the hollow between four below it:
+    the square-pyramid stacking of Kanoodle and IQ Puzzler, a face-centred cubic lattice.
+
+    A cell is (layer, row, column), layer 0 at the bottom; ball (l + 1, r, c) rests on balls
+    (l, r, c), (l, r, c + 1), (l, r + 1, c) and (l, r + 1, c + 1), so the pyramid's layers are
+    rows and columns 0-4, 0-3, 0-2, 0-1 and 0. A ball touches twelve: four in its layer, the
+    four it rests on, the four resting on it. With balls of diameter 1 its centre is at
+    (c + l/2, r + l/2, l/sqrt 2). The lattice's symmetries are a cube's (24 rotations, 48 with
+    mirror images), about the vertical and the two diagonals of a layer: a piece turns by the
+    24 rotations, which lay a flat piece in a layer or stand it upright in a vertical plane
+    through a layer's diagonal (where its rows run at 45 degrees), and turn it over; a piece
+    whose mirror image no rotation reaches is another piece. Its picture: the layers, bottom
+    first, each a square picture from its own row 0 and column 0, separated by lines of dashes
+    (the pyramid: a 5x5 square of 'X', then 4x4, 3x3, 2x2, 1)."""
+
+    name = "balls"
+    cell_noun = "ball"
+    capabilities = frozenset({"space", "stl"})
+    flip_note = ("does not apply to balls: a piece turns by the 24 rotations of the ball "
+                 "lattice, which turn a flat piece over; a piece whose mirror image no rotation "
+                 "reaches is another piece")
+    connected_pieces = True
+
+    def turned(self, motion: Motion, cell: Cell) -> Cell:
+        # the signed permutation acts on the face-centred cubic coordinates (`_fcc`)
+        return _from_fcc(motion(_fcc(cell)))
+
+    def adjacent(self, cell: Cell) -> list[Cell]:
+        return [tuple(x + s for x, s in zip(cell, step)) for step in BALL_STEPS]
+
+    def mirror(self, cells: Iterable[Cell]) -> list[Cell]:
+        return [(layer, c, r) for layer, r, c in cells]  # across a layer's diagonal
+
+    def board_symmetries(self, cells: Iterable[Cell], mirror: bool
+                         ) -> list[tuple[str, Transform]]:
+        cells = set(cells)
+        least = min(cells)
+        group = []
+        for motion in self.motions if mirror else self.rotations:
+            image = {self.turned(motion, cell) for cell in cells}
+            # the turned board moved back onto its place: its least cell onto the board's
+            shift = tuple(a - b for a, b in zip(least, min(image)))
+            if {tuple(x + s for x, s in zip(cell, shift)) for cell in image} != cells:
+                continue
+
+            def transform(cell: Cell, motion: Motion = motion, shift: Cell = shift) -> Cell:
+                return tuple(x + s for x, s in zip(self.turned(motion, cell), shift))
+
+            group.append((self.motion_name(motion), transform))
+        order = {name: i for i, name in enumerate(SYMMETRY_NAMES)}
+        return sorted(group, key=lambda g: (g[0] != "identity", self.is_reflection(g[0]),
+                                            order.get(g[0].removesuffix(" about the vertical"),
+                                                      len(order))))
+
+    def motion_name(self, motion: Motion) -> str:
+        """A symmetry by name: one keeping the layers as the square lattice names it seen from
+        above ('rotate 90 about the vertical', 'mirror diagonal'); another as a map of
+        coordinates about the ball at the origin ('rotate (l,r,c) -> (c,-l-r,l)')."""
+        columns = [self.turned(motion, unit) for unit in ((1, 0, 0), (0, 1, 0), (0, 0, 1))]
+        if columns[0][0] == 1 and columns[1][0] == columns[2][0] == 0:  # layers onto layers
+            for name in SYMMETRY_NAMES:
+                square = rectangle_symmetry(name, 0, 0, 0, 0)
+                if square is not None and [square((1, 0)), square((0, 1))] == [
+                        columns[1][1:], columns[2][1:]]:
+                    return f"{name} about the vertical" if name.startswith("rotate") else name
+        if motion == self.motions[0]:
+            return "identity"
+        terms = []
+        for i in range(3):
+            term = "".join(f"{'-' if k < 0 else '+'}{'' if abs(k) == 1 else abs(k)}"
+                           f"{self.letters[j]}" for j, k in enumerate(
+                               column[i] for column in columns) if k)
+            terms.append(term.lstrip("+"))
+        kind = "rotate" if motion.proper else "mirror"
+        return f"{kind} ({','.join(self.letters)}) -> ({','.join(terms)})"
+
+    def describe(self, cells: Iterable[Cell]) -> str:
+        cells = list(cells)
+        layers = len({cell[0] for cell in cells})
+        return f"{len(cells)} balls in {layers} layer{'s' * (layers != 1)}"
+
+    def position(self, cell: Cell) -> tuple[float, float, float]:
+        layer, r, c = cell  # balls of diameter 1 on the floor, from the corner at the origin
+        return c + layer / 2 + 0.5, r + layer / 2 + 0.5, layer / ROOT2 + 0.5
 
 
 def axis_steps(cell: Cell) -> list[Cell]:
@@ -563,7 +698,8 @@ def box_description(cells: Iterable[Cell]) -> str:
 
 SQUARE = SquareLattice()
 CUBIC = CubicLattice()
-LATTICES: dict[str, Lattice] = {lattice.name: lattice for lattice in (SQUARE, CUBIC)}
+BALLS = BallLattice()
+LATTICES: dict[str, Lattice] = {lattice.name: lattice for lattice in (SQUARE, CUBIC, BALLS)}
 
 
 def lattice(name: str) -> Lattice:

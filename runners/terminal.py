@@ -6,7 +6,8 @@ import os
 import re
 import sys
 
-from .models.edge_matching import EdgePuzzle, Placed, rotated
+from .models.edge_matching import EdgePuzzle, Placed, board, rotated
+from .models.errors import InputError
 from .models.geometry import SQUARE, Cell, Lattice, lattice_part
 from .models.packing import PackingPuzzle
 
@@ -85,8 +86,9 @@ def _draw_layers(lattice: Lattice, grid: dict[Cell, int], marks: list[str], colo
 
 
 # How each lattice's boards are drawn as text (keyed by the lattice's name): the flat lattices
-# where the lattice puts each cell's mark, the cubic one layer by layer.
-TEXT = {"square": _draw_plane, "cubic": _draw_layers}
+# where the lattice puts each cell's mark, the cubic and ball ones layer by layer (a ball
+# layer's rows and columns as its picture has them).
+TEXT = {"square": _draw_plane, "cubic": _draw_layers, "balls": _draw_layers}
 
 NAMED_COLOURS = {
     "red": 196, "green": 40, "blue": 33, "yellow": 226, "white": 255, "black": 240,
@@ -144,11 +146,12 @@ def mark_symbol(mark: str) -> str:
 
 
 def draw_edges(puzzle: EdgePuzzle, grid: list[Placed], colour: bool) -> list[str]:
-    """Each tile as a box showing its four edges where they touch the neighbours' edges, and its
-    mark in the middle; then a legend and each cell's tile and turn."""
+    """The grid drawn as its grid draws in text (EDGE_DRAWINGS), then a legend, the marks and
+    each cell's tile and turn."""
+    drawer = EDGE_DRAWINGS.get(puzzle.grid)
+    if drawer is None:
+        raise InputError(f"no text drawing for the {puzzle.grid!r} grid", field="grid")
     table, legend = codes(puzzle)
-    k = max(len(code) for code in table.values())
-    inner = 3 * k + 2
     pictures = sorted({e[0] for t in puzzle.tiles for e in t.edges})
 
     def show(edge, width: int, align: str) -> str:
@@ -159,6 +162,27 @@ def draw_edges(puzzle: EdgePuzzle, grid: list[Placed], colour: bool) -> list[str
         left = len(padded) - len(padded.lstrip())
         return padded[:left] + paint(puzzle, edge, code, pictures) + padded[left + len(code):]
 
+    k = max(len(code) for code in table.values())
+    lines = drawer(puzzle, grid, show, k)
+    lines += legend
+    if any(t.mark for t in puzzle.tiles):
+        marks = sorted({t.mark for t in puzzle.tiles if t.mark})
+        lines.append("marks: " + ", ".join(f"{mark_symbol(m)} = {m}" for m in marks))
+    here = board(puzzle)
+    rows: dict[int, list[str]] = {}
+    for (r, c), (t, rotation) in zip(here.cells, grid):
+        at = f"c{c + 1}:" if puzzle.shape else ""
+        degrees = here.grid.rotation_degrees(rotation)
+        rows.setdefault(r, []).append(f"{at}{puzzle.tiles[t].name or t + 1}@{degrees}")
+    lines += [f"row {r + 1}: " + "  ".join(cells) for r, cells in rows.items()]
+    lines.append("(tile@degrees: the tile, as listed in the puzzle, turned clockwise)")
+    return lines
+
+
+def _square_boxes(puzzle: EdgePuzzle, grid: list[Placed], show, k: int) -> list[str]:
+    """Each tile as a box showing its four edges where they touch the neighbours' edges, and
+    its mark in the middle."""
+    inner = 3 * k + 2
     rule = "+" + "+".join("-" * inner for _ in range(puzzle.cols)) + "+"
     lines = [rule]
     for r in range(puzzle.rows):
@@ -175,16 +199,45 @@ def draw_edges(puzzle: EdgePuzzle, grid: list[Placed], colour: bool) -> list[str
         for part in (top, middle, bottom):
             lines.append("|" + "|".join(part) + "|")
         lines.append(rule)
-    lines += legend
-    if any(t.mark for t in puzzle.tiles):
-        marks = sorted({t.mark for t in puzzle.tiles if t.mark})
-        lines.append("marks: " + ", ".join(f"{mark_symbol(m)} = {m}" for m in marks))
-    for r in range(puzzle.rows):
-        cells = []
-        for c in range(puzzle.cols):
-            t, rotation = grid[r * puzzle.cols + c]
-            cells.append(f"{puzzle.tiles[t].name or t + 1}@{rotation * 90}")
-        lines.append(f"row {r + 1}: " + "  ".join(cells))
-    lines.append("(tile@degrees: the tile, as listed in the puzzle, turned clockwise)")
     return lines
+
+
+def _triangle_rows(puzzle: EdgePuzzle, grid: list[Placed], show, k: int) -> list[str]:
+    """Each row of triangles as three lines: the tops of the triangles pointing down, then
+    every triangle as its left edge, ^ or v (the mark's symbol where it has one), its right
+    edge, then the bottoms of the triangles pointing up. Touching edges stand side by side
+    (left and right) or one above the other (a bottom over the next row's top)."""
+    here = board(puzzle)
+    width = 2 * k + 2  # a column of triangles: left edge, symbol, right edge, a space
+    lines = []
+    rows: dict[int, list[tuple[int, Placed]]] = {}
+    for (r, c), placed in zip(here.cells, grid):
+        rows.setdefault(r, []).append((c, placed))
+    for r in sorted(rows):
+        top = [" "] * (width * (here.cols + 1))
+        middle = list(top)
+        bottom = list(top)
+        for c, (t, rotation) in rows[r]:
+            edges = rotated(puzzle.tiles[t].edges, rotation)
+            up = (r + c) % 2 == 0
+            names = here.grid.side_names((r, c))
+            by_name = dict(zip(names, edges))
+            x = c * width
+            symbol = mark_symbol(puzzle.tiles[t].mark) if puzzle.tiles[t].mark else (
+                "^" if up else "v")
+            middle[x] = show(by_name["left"], k, ">") + symbol + show(by_name["right"], k, "<")
+            for i in range(1, 2 * k + 1):
+                middle[x + i] = ""
+            flat = show(by_name["bottom" if up else "top"], 2 * k + 1, "^")
+            (bottom if up else top)[x] = flat
+            for i in range(1, 2 * k + 1):
+                (bottom if up else top)[x + i] = ""
+        for part in (top, middle, bottom):
+            text = "".join(part).rstrip()
+            if text.strip():
+                lines.append(text)
+    return lines
+
+
+EDGE_DRAWINGS = {"square": _square_boxes, "triangle": _triangle_rows}
 

@@ -185,7 +185,8 @@ def test_catalog_is_complete():
         f"owen-{n}x{n}-set{s}" for n in range(6, 11) for s in (1, 2)} | {
         "em-7-3-6", "em-7-4-8", "em-7-4-9", "em-8-4-5", "em-9-3-5", "em-11-3-4", "em-12-2-4",
         "em-14-7-3"}
-    assert names == {name for name, _ in AGREED} | {"macmahon-24-squares"} | large
+    macmahon = {"macmahon-24-squares", "macmahon-24-triangles"}
+    assert names == {name for name, _ in AGREED} | macmahon | large
 
 
 @pytest.mark.slow
@@ -487,7 +488,7 @@ def test_bad_input_is_one_line(tmp_path, capsys, name, text, needles):
 
 
 @pytest.mark.parametrize("args, needle", [
-    (["count", "scramble-frog", "--modulo", "mirror"], "--modulo"),
+    (["count", "scramble-frog", "--modulo", "reflection"], "--modulo"),
     (["count", "scramble-frog", "--level", "2"], "--level"),
     (["solve", "scramble-frog", "--backend", "cpsat", "--encoding", "totalizer"], "--encoding"),
     (["solve", "scramble-frog", "--backend", "reference", "--cpsat-model", "integers"],
@@ -672,7 +673,7 @@ def test_api_count_stopped_early_is_a_lower_bound():
 def test_api_errors():
     puzzle = load("scramble-frog")
     for call, field in [
-        (lambda: puzzlesat.count(puzzle, modulo="mirror"), "modulo"),
+        (lambda: puzzlesat.count(puzzle, modulo="reflection"), "modulo"),
         (lambda: puzzlesat.solve(puzzle, "cpsat", encoding="pairwise"), "encoding"),
         (lambda: puzzlesat.solve(puzzle, "pysat:glucose4", encoding="nosuch"), "encoding"),
         (lambda: puzzlesat.solve(puzzle, "pysat:glucose4", cpsat_model="integers"),

@@ -73,3 +73,24 @@ def test_results_refuses_a_puzzle_without_committed_pictures(tmp_path, capsys):
     err = capsys.readouterr().err
     assert "no committed pictures of tiny" in err and len(err.strip().splitlines()) == 1
     assert list(Path(tmp_path).iterdir()) == []
+
+
+def test_the_committed_pictures_are_what_puzzlesat_results_makes(tmp_path):
+    """`puzzlesat results` regenerates every committed picture and page; drawings are
+    deterministic, so a committed gallery and page must be what it makes now (after changing a
+    drawing, run `puzzlesat results` and commit what it writes)."""
+    from puzzlesat.pictures import gallery, generate, play
+
+    results = Path(__file__).resolve().parents[1] / "results"
+    [spec] = [s for s in generate.GALLERIES if s.puzzle == "iq-block-8"]
+    shown = gallery.build_gallery(generate.load_at(spec.puzzle, spec.level), spec.modulo,
+                                  spec.cap)
+    gallery.write_gallery(shown, tmp_path / spec.folder)
+    made = sorted((tmp_path / spec.folder).iterdir())
+    assert [p.name for p in made] == sorted(
+        p.name for p in (results / "gallery" / spec.folder).iterdir())
+    for path in made:
+        committed = results / "gallery" / spec.folder / path.name
+        assert path.read_bytes() == committed.read_bytes(), f"stale: {committed}"
+    page = play.play_page(generate.load_at("scramble-frog", None), None)
+    assert page == (results / "play" / "scramble-frog.html").read_text(encoding="utf-8")

@@ -109,8 +109,12 @@ def test_bitboard_refuses_a_solid_beyond_its_items_saying_what_serves(tmp_path):
 # ---------------------------------------------------------------- random small solids
 
 
-def solid_partition(cells: set, pieces: int, rnd: random.Random) -> list[set]:
-    """Cells split into connected regions grown from random seeds."""
+def solid_partition(cells: set, pieces: int, rnd: random.Random, neighbours=None
+                    ) -> list[set]:
+    """Cells split into connected regions grown from random seeds (neighbours: a cell's
+    neighbours, by default the cubes sharing a face)."""
+    neighbours = neighbours or (lambda cell: [tuple(a + s for a, s in zip(cell, step))
+                                              for step in STEPS])
     free = set(cells)
     regions = []
     for seed in rnd.sample(sorted(free), min(pieces, len(free))):
@@ -119,8 +123,7 @@ def solid_partition(cells: set, pieces: int, rnd: random.Random) -> list[set]:
     while free:
         grown = False
         for region in rnd.sample(regions, len(regions)):
-            border = sorted({tuple(a + s for a, s in zip(cell, step))
-                             for cell in region for step in STEPS} & free)
+            border = sorted({n for cell in region for n in neighbours(cell)} & free)
             if border:
                 cell = rnd.choice(border)
                 free.discard(cell)

@@ -24,8 +24,18 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..encoded import CoverModel
-from . import Edge, EdgePuzzle, cells, grid_of_puzzle, matches, neighbour_pairs, tile_types
+from . import (
+    Edge,
+    EdgePuzzle,
+    board_motion,
+    cells,
+    grid_of_puzzle,
+    matches,
+    neighbour_pairs,
+    tile_types,
+)
 from .encode import Placement, placements
+from .grid import Motion
 
 
 @dataclass(frozen=True)
@@ -70,9 +80,10 @@ def _colour_name(edge: Edge) -> str:
     return "-".join(part for part in edge if part) or "_"
 
 
-def encode_cover(puzzle: EdgePuzzle, turns: int = 0, parity: int | None = None) -> CoverModel:
+def encode_cover(puzzle: EdgePuzzle, turns: int | Motion = 0, parity: int | None = None
+                 ) -> CoverModel:
     """The XCC model of an edge-matching puzzle (see the module's docstring)."""
-    if turns:
+    if not board_motion(puzzle, turns).identity:
         raise ValueError(
             "grids a turn of the board leaves unchanged cannot be counted as exact cover; "
             "count them with CP-SAT, SAT or the reference solver"

@@ -111,6 +111,7 @@ class EdgeGrid:
     turn_degrees = 0  # the lattice's smallest turn
     cell_kinds = 1  # cells of different shape or direction (a triangle's up and down): drawing
     picture_chars = "X."  # a board picture's characters: cells first, '.' for none
+    bordered_order = "frame"  # the compiled counter's fill order on a board with a border rule
     side_words = ""  # the sides in the order a tile lists its edges (for messages, docs)
 
     # ---- one cell
@@ -304,6 +305,9 @@ class TriangleGrid(EdgeGrid):
     cell_kinds = 2
     UP, DOWN = "^", "v"
     picture_chars = "^v."
+    # measured by Knuth's estimate (20,000 paths) on MacMahon's triangles in the hexagon: ring
+    # by ring from the border in 1.1e9 nodes, the border ring then row by row 6.3e9
+    bordered_order = "rings"
     side_words = "clockwise: bottom left right on a triangle pointing up"
 
     def column_parity(self, dr: int, dc: int) -> int:

@@ -22,6 +22,7 @@ weighted by the orbit's size: the count of all grids, computed, not enumerated.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -33,14 +34,16 @@ from . import (
     board,
     board_motion,
     board_turns,
+    distinct_rotations,
     fits_frame,
     rotated,
     tile_types,
 )
-from .grid import Board, Cell, Motion
+from .grid import Board, Cell, Motion, centre_xy
 
-ORDERS = ("auto", "frame", "corners", "rows", "centre")  # fill orders (see _order)
-# 'auto': the border ring first on boards with a frame or a border colour, else row by row.
+ORDERS = ("auto", "frame", "corners", "rows", "centre", "rings")  # fill orders (see _order)
+# 'auto': on boards with a frame or a border colour the grid's choice (squares: the border ring
+# first, triangles: ring by ring from the border in), else row by row.
 # Measured by Knuth's estimate of the search (20,000 random paths): Eternity II clue puzzle 1
 # takes 9.7e9 nodes framed first, 1.8e11 with the corners then rows, 4.0e11 row by row;
 # MacMahon's squares (border colour) 2.0e9, 7.4e10 and 1.7e11; the diamond blocks (no frame)
@@ -48,6 +51,9 @@ ORDERS = ("auto", "frame", "corners", "rows", "centre")  # fill orders (see _ord
 # row, 947,988 from the centre out with its 2x2 centre's orbits weighted, which costs 0.2 s of
 # planning in Python: more than it saves here).
 DEFAULT_ORDER = "auto"
+# The first cells are cubes weighted by their orbits under the board's turns when their layouts
+# number at most this (the product of their domains): planning them runs in Python.
+PREFIX_LAYOUTS = 100_000
 
 
 @dataclass
@@ -115,24 +121,35 @@ def _colours(puzzle: EdgePuzzle) -> tuple[dict, np.ndarray]:
 
 
 def corner_cells(here: Board) -> list[int]:
-    """The board's corners (the cells with the most sides on the border), clockwise from the
-    top left, as cell numbers."""
+    """The board's corners (of the cells with the most sides on the border, those farthest
+    from the board's centre), clockwise from the top left, as cell numbers."""
     most = max(sum(here.border(c)) for c in here.cells)
-    ring = here.grid.rings(here)[0]
-    return [here.index[c] for c in ring if sum(here.border(c)) == most]
+    ring = [c for c in here.grid.rings(here)[0] if sum(here.border(c)) == most]
+    centre = [centre_xy(here.grid, c) for c in here.cells]
+    mx = sum(x for x, _ in centre) / len(centre)
+    my = sum(y for _, y in centre) / len(centre)
+
+    def far(cell: Cell) -> float:
+        x, y = centre_xy(here.grid, cell)
+        return round((x - mx) ** 2 + (y - my) ** 2, 6)
+
+    farthest = max(far(c) for c in ring)
+    return [here.index[c] for c in ring if far(c) == farthest]
 
 
 def _order(puzzle: EdgePuzzle, reps: list[int], order: str, corners_first: bool) -> list[int]:
     """The cells (of `reps`) in fill order: fixed tiles first, then the corners ('frame',
     'corners'), then the rest: in reading order ('rows', 'corners'), the border ring clockwise
-    before the inside in reading order ('frame'), or ring by ring from the centre out, each
-    ring clockwise ('centre': the innermost ring is a set the board's turns keep)."""
+    before the inside in reading order ('frame'), ring by ring from the border in ('rings') or
+    from the centre out ('centre': the innermost ring is a set the board's turns keep), each
+    ring clockwise."""
     if order not in ORDERS:
         raise InputError(f"unknown fill order {order!r}; one of: {', '.join(ORDERS)}",
                          field="order")
     here = board(puzzle)
     if order == "auto":
-        order = "frame" if puzzle.frame is not None or puzzle.border is not None else "rows"
+        bordered = puzzle.frame is not None or puzzle.border is not None
+        order = here.grid.bordered_order if bordered else "rows"
     fixed = [here.index[(f.row, f.col)] for f in puzzle.fixed]
     first = [c for c in dict.fromkeys(fixed) if c in reps]
     if corners_first and order in ("frame", "corners"):
@@ -143,9 +160,10 @@ def _order(puzzle: EdgePuzzle, reps: list[int], order: str, corners_first: bool)
     if order == "frame":
         ring_cells = [here.index[c] for c in here.grid.rings(here)[0]]
         rest = [c for c in ring_cells if c in reps] + [c for c in reps if c not in ring_cells]
-    if order == "centre":
-        rest = [here.index[c] for ring in reversed(here.grid.rings(here)) for c in ring
-                if here.index[c] in reps]
+    if order in ("centre", "rings"):
+        rings = here.grid.rings(here)
+        rest = [here.index[c] for ring in (reversed(rings) if order == "centre" else rings)
+                for c in ring if here.index[c] in reps]
     return first + [c for c in rest if c not in first]
 
 
@@ -301,7 +319,7 @@ def build_tables(puzzle: EdgePuzzle, turns: int | Motion = 0, order: str = DEFAU
         partner, np.array(stock_of or [0] * max(1, len(kinds)), dtype=np.int64),
         np.array(filled, dtype=np.int64), mult, near, near_side, weight,
         base_key, table, np.array(flat, dtype=np.int32), bool(puzzle.apart), feasible,
-        _prefix(here, filled, group, step), group, order,
+        _prefix(here, filled, group, step, domains), group, order,
         tuple((kind.tiles, kind.edges) for kind in kinds), fixed_tiles, here.cells,
         np.array(node_kind, dtype=np.int64),
     )
@@ -335,18 +353,60 @@ def _shared_stock(kinds, kind_image: dict[int, int], node_kind: list[int]
     return stock, [group_of[k] for k in node_kind]
 
 
-def _prefix(here: Board, filled: list[int], group: tuple[Motion, ...], step: int) -> int:
+def _prefix(here: Board, filled: list[int], group: tuple[Motion, ...], step: int,
+            domains: list[tuple[int, ...]]) -> int:
     """How many first cells form a set the board's turns keep (the corners, or the innermost
-    ring), else 0."""
+    ring) with at most PREFIX_LAYOUTS layouts, else 0."""
     if step or len(group) == 1:
         return 0
     corners = set(corner_cells(here))
     inner = {here.index[c] for c in here.grid.rings(here)[-1]}
     for kept in (corners, inner):
         if set(filled[: len(kept)]) == kept and all(
-                {g.to[c] for c in kept} == kept for g in group):
+                {g.to[c] for c in kept} == kept for g in group) and math.prod(
+                len(domains[d]) for d in range(len(kept))) <= PREFIX_LAYOUTS:
             return len(kept)
     return 0
+
+
+def pinned(puzzle: EdgePuzzle) -> list[tuple[EdgePuzzle, int, str]]:
+    """Every grid counted through a tile alone of its kind: the puzzle with that tile fixed on
+    one cell of each orbit of cells under the board's turns, in each of its looks there, each
+    weighted by its orbit's size (turning a grid takes the tile to every cell of the orbit, so
+    the weighted counts add up to every grid, as the corner orbits do for boards whose corners
+    carry the turns). [(puzzle, weight, label)]; [] where the board has no turn, the puzzle
+    fixed tiles, or no tile is alone of its kind. The tile taken is the one giving the fewest
+    puzzles."""
+    turns = board_turns(puzzle)
+    here = board(puzzle)
+    motions = [m for m in here.motions() if m.steps in turns]
+    if len(motions) < 2 or puzzle.fixed:
+        return []
+    orbits: list[tuple[int, int]] = []  # (representative cell, orbit size)
+    seen: set[int] = set()
+    for i in range(len(here)):
+        if i not in seen:
+            orbit = {m.to[i] for m in motions}
+            seen |= orbit
+            orbits.append((i, len(orbit)))
+    best: list[tuple[EdgePuzzle, int, str]] | None = None
+    for kind in tile_types(puzzle):
+        if kind.count != 1:
+            continue
+        t = kind.tiles[0]
+        tile = puzzle.tiles[t]
+        choices = []
+        for rep, size in orbits:
+            cell = here.cells[rep]
+            for r in distinct_rotations(tile.edges):
+                if fits_frame(puzzle, cell, rotated(tile.edges, r)):
+                    pin = replace(puzzle, fixed=(FixedTile(cell[0], cell[1], t, r),))
+                    label = (f"tile {tile.name or t + 1} on r{cell[0] + 1}c{cell[1] + 1} "
+                             f"turned {here.grid.rotation_degrees(r)}")
+                    choices.append((pin, size, label))
+        if best is None or len(choices) < len(best):
+            best = choices
+    return best or []
 
 
 def candidates_at(model: EdgeTables, placed, stock, d: int) -> list[int]:

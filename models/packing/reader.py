@@ -90,7 +90,11 @@ def square_piece(doc: TomlDoc, name: str, value: object) -> Piece:
 def cell_piece(doc: TomlDoc, grid: Lattice, name: str, value: object) -> CellPiece:
     """A piece on a lattice: its picture or cells, or a table with them and a count of copies."""
     field, count = piece_entry(doc, name, value)
-    return CellPiece(name, grid.normalise(lattice_cells(doc, grid, field)), count)
+    cells = lattice_cells(doc, grid, field)
+    if grid.connected_pieces and not grid.connected(cells):
+        raise doc.error(field, f"piece {name} is in parts: on the {grid.name} lattice a piece "
+                        f"is one body, every {grid.cell_noun} of it touching another of it")
+    return CellPiece(name, grid.normalise(cells), count)
 
 
 def read_packing(doc: TomlDoc) -> PackingPuzzle:

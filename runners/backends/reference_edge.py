@@ -27,8 +27,10 @@ from __future__ import annotations
 
 import math
 import time
+from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from itertools import permutations
 
 from ..models.edge_matching import Edge, EdgePuzzle, Tile
 from ..models.limits import check_placements
@@ -86,6 +88,7 @@ class Geometry:
     across: list[list[tuple[int, int, int]]]
     border: list[tuple[bool, ...]]
     turns: list[tuple[list[int], list[list[int]]]]  # (cell -> image, cell x side -> side)
+    mirrors: list[tuple[list[int], list[list[int]]]]  # the same for the mirror images
 
 
 def geometry(puzzle: EdgePuzzle) -> Geometry:
@@ -110,16 +113,17 @@ def geometry(puzzle: EdgePuzzle) -> Geometry:
             across[j].append((t, i, s))
             border[i][s] = border[j][t] = False
     return Geometry(cells, [sorted(a) for a in across], [tuple(b) for b in border],
-                    _board_turns(corners, x_scale, full))
+                    _board_turns(corners, x_scale, full, False),
+                    _board_turns(corners, x_scale, full, True))
 
 
-def _board_turns(corners: list[list[tuple[float, float]]], x_scale: float, full: int
-                 ) -> list[tuple[list[int], list[list[int]]]]:
+def _board_turns(corners: list[list[tuple[float, float]]], x_scale: float, full: int,
+                 mirrored: bool) -> list[tuple[list[int], list[list[int]]]]:
     """Turns of the board about its centre (in floating point, points matched to within a
-    hundredth of a side) that put every cell on a cell: the cell each goes to, and which side
-    of that cell each side becomes."""
+    hundredth of a side), after mirroring it left to right if `mirrored`, that put every cell
+    on a cell: the cell each goes to, and which side of that cell each side becomes."""
     if not corners:
-        return [([], [])]
+        return [] if mirrored else [([], [])]
     height = 1.0 if full == 4 else math.sqrt(3) / 2
     plane = [[(x * x_scale, y * height) for x, y in points] for points in corners]
     centre_x = sum(x for points in plane for x, _ in points) / sum(map(len, plane))
@@ -137,6 +141,8 @@ def _board_turns(corners: list[list[tuple[float, float]]], x_scale: float, full:
 
         def moved(x: float, y: float, cos: float = cos, sin: float = sin) -> tuple[int, int]:
             dx, dy = x - centre_x, y - centre_y  # y downwards: this turns clockwise
+            if mirrored:
+                dx = -dx
             return key(centre_x + dx * cos - dy * sin, centre_y + dx * sin + dy * cos)
 
         to, side_to = [], []
@@ -476,18 +482,62 @@ def parity_counts(puzzle: EdgePuzzle) -> dict[str, int]:
 # ---------------------------------------------------------------- the backend
 
 
+Element = tuple[list[int], list[list[int]], dict]  # cells, sides, and edges recoloured
+
+
+def group(puzzle: EdgePuzzle, graph: Graph, modulo: str) -> list[Element]:
+    """The board's symmetries a count merges by, made here again: 'symmetry' its turns,
+    'mirror' also its mirror images, 'colours' each of those with each exchange of the colours
+    other than the frame's and border's; mirror images and colour exchanges only where they map
+    the tiles (up to turning, as a set with repeats) onto themselves."""
+    if modulo not in ("symmetry", "mirror", "colours"):
+        raise ValueError(f"unknown group {modulo!r}")
+    geo = graph.geometry
+    motions = geo.turns + (geo.mirrors if modulo != "symmetry" else [])
+    kept = {e[0] for e in (puzzle.frame, puzzle.border) if e is not None}
+    pictures = sorted({e[0] for t in puzzle.tiles for e in t.edges} - kept)
+    exchanges = [dict(zip(pictures, order)) for order in permutations(pictures)] if (
+        modulo == "colours") else [{}]
+
+    def tiles_after(sides_to: list[int], exchange: dict) -> Counter:
+        found: Counter = Counter()
+        for tile in puzzle.tiles:
+            moved = [None] * len(tile.edges)
+            for s, (picture, half) in enumerate(tile.edges):
+                moved[sides_to[s]] = (exchange.get(picture, picture), half)
+            found[(min(_turn(tuple(moved), q) for q in range(len(moved))), tile.mark)] += 1
+        return found
+
+    plain = tiles_after(list(range(len(puzzle.tiles[0].edges))), {}) if puzzle.tiles else None
+    out: list[Element] = []
+    for exchange in exchanges:
+        recolour = {(p, h): (exchange[p], h) for t in puzzle.tiles for p, h in t.edges
+                    if exchange.get(p, p) != p}
+        for to, side_to in motions:
+            if not exchange and (to, side_to) in geo.turns:
+                out.append((to, side_to, {}))
+            elif side_to and tiles_after(side_to[0], exchange) == plain:
+                out.append((to, side_to, recolour))
+    return out
+
+
 @dataclass
 class ReferenceModel:
     """What the reference solver works on: the graph, the searches (one per checkerboard parity,
-    or one), and with `classes` the puzzle, to count grids that are their class's least turn."""
+    or one), and with `classes` the group whose least images it counts ('symmetry', 'mirror',
+    'colours'; None: grids only)."""
 
     puzzle: EdgePuzzle
     graph: Graph
     domains: list[list[int]]
-    classes: bool
+    classes: str | None
+    elements: list[Element]
 
 
-def model(puzzle: EdgePuzzle, classes: bool = False, parity: int | None = None) -> ReferenceModel:
+def model(puzzle: EdgePuzzle, classes: str | bool | None = None, parity: int | None = None
+          ) -> ReferenceModel:
+    if classes is True:
+        classes = "symmetry"
     graph = build(puzzle)
     if parity is not None:
         if not graph.checkerboard:
@@ -495,7 +545,8 @@ def model(puzzle: EdgePuzzle, classes: bool = False, parity: int | None = None) 
         domains = [parity_domain(graph, parity)]
     else:
         domains = _domains(graph)
-    return ReferenceModel(puzzle, graph, domains, classes)
+    return ReferenceModel(puzzle, graph, domains, classes or None,
+                          group(puzzle, graph, classes) if classes else [])
 
 
 def cubes(model: ReferenceModel) -> list[tuple[int, int]]:
@@ -515,7 +566,7 @@ class ReferenceEdge(Backend):
 
     name = "reference:edge-matching"
     takes = "reference"
-    about = "independent compatibility-graph backtracker; classes by least turned image"
+    about = "independent compatibility-graph backtracker; classes by least image"
 
     def solve(self, model: ReferenceModel, time_limit: float | None = None) -> Outcome:
         start = time.perf_counter()
@@ -557,12 +608,13 @@ class ReferenceEdge(Backend):
         keep = None
         if model.classes:
             graph = model.graph
+            marks = [model.puzzle.tiles[tiles[0]].mark if tiles else "" for tiles in
+                     _type_members(model.puzzle, graph)]
 
             def keep(grid: list[int]) -> None:
-                shown = tuple((graph.node_type[n], graph.node_edges[n]) for n in grid)
+                shown = tuple((graph.node_edges[n], marks[graph.node_type[n]]) for n in grid)
                 counted[0] += 1
-                counted[1] += all(_turned(shown, turn) >= shown
-                                  for turn in graph.geometry.turns)
+                counted[1] += all(_moved(shown, element) >= shown for element in model.elements)
         try:
             n = _searcher(model.graph, model.domains[which], keep, stop)(1 << node)
         except TimeoutError:
@@ -570,17 +622,27 @@ class ReferenceEdge(Backend):
         return (tuple(counted) if model.classes else (n,)), True
 
 
-def _turned(shown: tuple, turn: tuple[list[int], list[list[int]]]) -> tuple:
-    """A grid (tile type and its edges per cell, reading order) after a turn of the board: each
-    cell moves, and each tile turns with it. Written here again, independently of the models'
-    turned_looks."""
-    to, side_to = turn
+def _type_members(puzzle: EdgePuzzle, graph: Graph) -> list[list[int]]:
+    """Each tile type's tiles, fixed ones included (for its mark)."""
+    members: list[list[int]] = [[] for _ in graph.type_tiles]
+    keys: dict[tuple, int] = {}
+    for index, tile in enumerate(puzzle.tiles):
+        key = (min(_turn(tile.edges, q) for q in range(len(tile.edges))), tile.mark)
+        members[keys.setdefault(key, len(keys))].append(index)
+    return members
+
+
+def _moved(shown: tuple, element: Element) -> tuple:
+    """A grid (edges and mark per cell, reading order) after a symmetry of the board: each
+    cell moves, each tile turns (or mirrors) with it, its colours exchanged. Written here again,
+    independently of the models' turned_looks."""
+    to, side_to, recolour = element
     out: list = [None] * len(shown)
-    for i, (kind, edges) in enumerate(shown):
+    for i, (edges, mark) in enumerate(shown):
         moved = [None] * len(edges)
         for s, edge in enumerate(edges):
-            moved[side_to[i][s]] = edge
-        out[to[i]] = (kind, tuple(moved))
+            moved[side_to[i][s]] = recolour.get(edge, edge)
+        out[to[i]] = (tuple(moved), mark)
     return tuple(out)
 
 

@@ -117,21 +117,79 @@ class _Cubic:
     def motions(self, cells: list) -> list[tuple[Callable, bool]]:
         """The 24 rotations of space as matrices closed under the quarter turns, about the
         centre of the board's bounding box (and those turned over by a mirror)."""
-        def apply(m, p):
-            return tuple(sum(m[k][i] * p[k] for k in range(3)) for i in range(3))
-
-        identity = ((1, 0, 0), (0, 1, 0), (0, 0, 1))  # the images of the three unit vectors
-        seen = {identity}
-        todo = [identity]
-        while todo:
-            m = todo.pop()
-            for turn in _SPACE_TURNS:
-                image = tuple(turn(apply(m, unit)) for unit in identity)
-                if image not in seen:
-                    seen.add(image)
-                    todo.append(image)
-        turns = [lambda p, m=m: apply(m, p) for m in sorted(seen)]
+        turns = [lambda p, m=m: _apply(m, p) for m in _space_rotations()]
         return _about_centre(cells, turns, lambda p: (p[0], p[1], -p[2]))
+
+
+def _apply(m, p) -> tuple:
+    """A point moved by a matrix given as the images of the three unit vectors."""
+    return tuple(sum(m[k][i] * p[k] for k in range(3)) for i in range(3))
+
+
+def _space_rotations() -> list:
+    """The 24 rotations of space as matrices (the images of the unit vectors): the closure of
+    the two quarter turns."""
+    identity = ((1, 0, 0), (0, 1, 0), (0, 0, 1))
+    seen = {identity}
+    todo = [identity]
+    while todo:
+        m = todo.pop()
+        for turn in _SPACE_TURNS:
+            image = tuple(turn(_apply(m, unit)) for unit in identity)
+            if image not in seen:
+                seen.add(image)
+                todo.append(image)
+    return sorted(seen)
+
+
+class _Balls(_Cubic):
+    """The ball lattice, worked out again: a ball (layer, row, column) as a point of whole
+    numbers with an even sum, its first coordinate the layer (balls touching are sqrt 2
+    apart: steps (1, 1, 0) and the like); turns are the 24 rotations of space acting on those
+    points, and a board's symmetries turn it about its centre of mass (its fill order and
+    offsets are the cubic lattice's: every three whole numbers are a ball)."""
+
+    @staticmethod
+    def _point(cell) -> tuple:
+        layer, r, c = cell
+        return layer, layer + r + c, c - r
+
+    @staticmethod
+    def _ball(point) -> tuple:
+        x, y, z = point
+        return x, (y - x - z) // 2, (y - x + z) // 2
+
+    def _moved(self, cells, m, mirrored: bool) -> frozenset:
+        points = [self._point(c) for c in cells]
+        if mirrored:
+            points = [(x, y, -z) for x, y, z in points]
+        return _shifted([self._ball(_apply(m, p)) for p in points])
+
+    def variants(self, cells, flip: bool) -> set[frozenset]:
+        return {self._moved(cells, m, mirrored) for m in _space_rotations()
+                for mirrored in ((False, True) if flip else (False,))}
+
+    def mirrored(self, cells) -> frozenset:
+        return _shifted([self._ball((x, y, -z)) for x, y, z in map(self._point, cells)])
+
+    def motions(self, cells: list) -> list[tuple[Callable, bool]]:
+        """Every rotation (and each turned over by a mirror) about the board's centre of mass,
+        as maps of balls (None where a ball's image is no ball)."""
+        count = len(cells)
+        total = [sum(x) for x in zip(*map(self._point, cells))]
+
+        def about(m, mirrored: bool) -> Callable:
+            def move(cell):
+                # count times the ball's place from the centre, mirrored, turned, moved back
+                x, y, z = (count * a - t for a, t in zip(self._point(cell), total))
+                q = [a + t for a, t in zip(_apply(m, (x, y, -z if mirrored else z)), total)]
+                if any(a % count for a in q) or sum(a // count for a in q) % 2:
+                    return None
+                return self._ball(tuple(a // count for a in q))
+            return move
+
+        return [(about(m, mirrored), mirrored) for mirrored in (False, True)
+                for m in _space_rotations()]
 
 
 def _shifted(cells) -> frozenset:
@@ -166,7 +224,7 @@ def _about_centre(cells: list, turns: list[Callable], mirror: Callable
 
 # Each lattice's geometry, computed here again (keyed by the lattice's name, never guessed from
 # a cell): tests/test_lattices.py fails when a lattice in models/geometry.py has none.
-GEOMETRIES = {"square": _Square(), "cubic": _Cubic()}
+GEOMETRIES = {"square": _Square(), "cubic": _Cubic(), "balls": _Balls()}
 
 
 def geometry(puzzle: PackingPuzzle):

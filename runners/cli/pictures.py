@@ -72,7 +72,7 @@ def add_commands(subparsers) -> None:
 
 def run_results(args) -> int:
     """`puzzlesat results`: every committed picture and page, and results/index.md."""
-    from ..pictures import generate
+    from ..pictures import generate, viewer
 
     folder = report.check_folder(args.results)
     if args.only:
@@ -81,6 +81,9 @@ def run_results(args) -> int:
         if unknown:
             raise InputError(f"no committed pictures of {', '.join(unknown)} (those of: "
                              f"{', '.join(sorted(known))})", field="--only")
+    wanted = generate.puzzles() if not args.only else set(args.only)
+    if wanted & {name for name, _ in generate.SOLID_PAGES}:
+        viewer.three_library()  # a 3D page cannot be written: said before minutes of drawing
     written = generate.generate_results(folder, report.say, args.only)
     report.write_results_index(folder)
     print(f"wrote {len(written)} files under {folder} and {folder / report.INDEX}")

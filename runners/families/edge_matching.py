@@ -3,16 +3,17 @@ verify on every backend, export.
 
 What is counted: distinct grids, a tile kind turned one way on each cell, identical tiles
 interchangeable (with label_tiles: arrangements of physically distinct tiles, the grids times
-the product of m! over the tile kinds). Up to turning the whole board, the solvers count by
-Burnside's lemma (the mean over the board's turns of the grids each turn leaves unchanged, each
-turn its own model), the reference by keeping the grids that are the least of their turned
-images.
+the product of m! over the tile kinds). Up to symmetry (the board's turns; with 'mirror' also
+its mirror images; with 'colours' also exchanges of colours: models/edge_matching/symmetry.py),
+the solvers count by Burnside's lemma (the mean over the group of the grids each element leaves
+unchanged, each its own model, elements known to fix the same grids counted once), the
+reference by keeping the grids that are the least of their images under a group it makes
+again itself.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import math
 import time
 from collections.abc import Iterator
 
@@ -27,6 +28,7 @@ from ..models.edge_matching import (
     Placed,
     at_level,
     board,
+    board_motion,
     board_turns,
     check_grid,
     distinct_rotations,
@@ -49,7 +51,9 @@ from ..models.edge_matching.encode import (
     placements,
     split_cubes,
 )
+from ..models.edge_matching.grid import Motion
 from ..models.edge_matching.reader import edge_word, published_looks, published_solution_keys
+from ..models.edge_matching.symmetry import exchangeable, fixing_alike, puzzle_group
 from ..models.encoded import check_card_encoding, to_dimacs, to_dlx
 from ..models.errors import InputError
 from ..models.symmetry import IDENTITY, Group, burnside
@@ -102,9 +106,30 @@ def turn_name(puzzle: EdgePuzzle, steps: int) -> str:
     return board(puzzle).grid.turn_name(steps)
 
 
-def turn_group(puzzle: EdgePuzzle) -> Group:
-    """The turns of the whole board that keep the rules (identity first)."""
-    return Group(tuple(turn_name(puzzle, k) for k in board_turns(puzzle)))
+def turn_group(puzzle: EdgePuzzle, modulo: str = "symmetry") -> Group:
+    """The symmetries a count merges by (identity first): the board's turns that keep the
+    rules, with 'mirror' and 'colours' more (models/edge_matching/symmetry.py)."""
+    if modulo == "symmetry":
+        return Group(tuple(turn_name(puzzle, k) for k in board_turns(puzzle)))
+    return Group(tuple(m.name for m in puzzle_group(puzzle, modulo)))
+
+
+def group_words(puzzle: EdgePuzzle, modulo: str) -> str:
+    """What a count up to symmetry merges, in words."""
+    if modulo == "symmetry":
+        return f"turning the whole board ({group_text(puzzle)})"
+    group = puzzle_group(puzzle, modulo)
+    mirrors = sum(m.mirror for m in group)
+    coloured = sum(bool(m.recolour) for m in group)
+    words = f"the board's {len(group)} symmetries: turning it ({group_text(puzzle)})"
+    words += (", mirroring it (a mirrored grid shows the tiles' mirror images, which are "
+              "tiles of the set)" if mirrors else ", no mirror image (the tiles' mirror images "
+              "are not the tiles)" if modulo == "mirror" else "")
+    if modulo == "colours":
+        pictures = ", ".join(exchangeable(puzzle))
+        words += (f", exchanging the colours {pictures} (never the border's or frame's)"
+                  if coloured else f", no exchange of the colours {pictures} keeps the tiles")
+    return words
 
 
 def meaning(puzzle: EdgePuzzle, modulo: str, label_tiles: bool = False) -> str:
@@ -121,7 +146,7 @@ def meaning(puzzle: EdgePuzzle, modulo: str, label_tiles: bool = False) -> str:
             "are interchangeable"
         )
     if modulo != "none":
-        what += f", counted once up to turning the whole board ({group_text(puzzle)})"
+        what += f", counted once up to {group_words(puzzle, modulo)}"
     return what
 
 
@@ -166,8 +191,8 @@ def turn_factor(puzzle: EdgePuzzle) -> int:
     return factor
 
 
-def conventions(puzzle: EdgePuzzle, grids: int, classes: int | None, complete: bool
-                ) -> dict[str, dict[str, object]]:
+def conventions(puzzle: EdgePuzzle, grids: int, classes: int | None, complete: bool,
+                modulo: str = "symmetry") -> dict[str, dict[str, object]]:
     """The count in each convention, each number with what it counts and the factor from the
     distinct grids (labelled counts are multiples of the grids; nothing is enumerated)."""
     label = label_factor(puzzle)
@@ -187,10 +212,12 @@ def conventions(puzzle: EdgePuzzle, grids: int, classes: int | None, complete: b
             f"{turns:,}" + bound},
     }
     if classes is not None:
-        out["classes_up_to_turns"] = {
+        name = {"symmetry": "classes_up_to_turns", "mirror": "classes_up_to_board_symmetries",
+                "colours": "classes_up_to_board_symmetries_and_colours"}[modulo]
+        out[name] = {
             "count": classes, "factor": None,
-            "counted": meaning(puzzle, "symmetry") + " (Burnside's lemma over the board's "
-            "turns, the grids each turn keeps counted directly)" + bound}
+            "counted": meaning(puzzle, modulo) + " (Burnside's lemma over the group, the "
+            "grids each element keeps counted directly)" + bound}
     return out
 
 
@@ -201,20 +228,20 @@ def _ceil_div(a: int, b: int) -> int:
 # ---------------------------------------------------------------- the family
 
 
-def cpsat_of(puzzle: EdgePuzzle, turns: int, parity: int | None,
+def cpsat_of(puzzle: EdgePuzzle, turns: int | Motion, parity: int | None,
              cpsat_model: str = DEFAULT_CPSAT_VARIANT):
     return encode_cpsat(puzzle, turns, parity, cpsat_model)
 
 
-def cnf_of(puzzle: EdgePuzzle, turns: int, parity: int | None,
+def cnf_of(puzzle: EdgePuzzle, turns: int | Motion, parity: int | None,
            encoding: str = DEFAULT_CARD_ENCODING, cnf_model: str = DEFAULT_CNF_MODEL,
            amo: bool = True):
     return encode_cnf(puzzle, check_card_encoding(encoding, DEFAULT_CARD_ENCODING), turns,
                       parity, cnf_model, amo is not False)
 
 
-def cover_of(puzzle: EdgePuzzle, turns: int, parity: int | None):
-    if turns:
+def cover_of(puzzle: EdgePuzzle, turns: int | Motion, parity: int | None):
+    if not board_motion(puzzle, turns).identity:
         raise InputError(
             "exact cover counts edge-matching grids with modulo 'none': classes up to turns need "
             "the grids a turn leaves unchanged, which exact cover with colours cannot say",
@@ -222,11 +249,12 @@ def cover_of(puzzle: EdgePuzzle, turns: int, parity: int | None):
     return encode_cover(puzzle, 0, parity)
 
 
-def tables_of(puzzle: EdgePuzzle, turns: int, parity: int | None):
+def tables_of(puzzle: EdgePuzzle, turns: int | Motion, parity: int | None):
     """edgecount's tables, in the fill order of the smaller search, measured."""
     from ..backends.edgecount import measured_order
 
-    order = measured_order(puzzle) if not turns else tables.DEFAULT_ORDER
+    identity = board_motion(puzzle, turns).identity
+    order = measured_order(puzzle) if identity else tables.DEFAULT_ORDER
     return tables.build_tables(puzzle, turns, order=order, parity=parity)
 
 
@@ -249,7 +277,7 @@ class EdgeMatching(Family):
     takes = (*encoders, "reference")
     export_formats = ("dimacs", "xcc")
     own_backends = {"reference": reference.ReferenceEdge}
-    moduli = ("none", "symmetry")
+    moduli = ("none", "symmetry", "mirror", "colours")
     load_options = ("level",)
     options = ("encoding", "cpsat_model", "cnf_model", "amo")
     count_options = ("label_tiles",)
@@ -284,9 +312,9 @@ class EdgeMatching(Family):
 
     def check_modulo(self, puzzle: EdgePuzzle, modulo: str) -> str:
         modulo = super().check_modulo(puzzle, modulo)
-        if modulo == "symmetry" and puzzle.fixed:
+        if modulo != "none" and puzzle.fixed:
             raise InputError(
-                "'symmetry' needs rules that stay the same when the board is turned; "
+                f"{modulo!r} needs rules that stay the same when the board is turned; "
                 f"{puzzle.name} has fixed tiles",
                 field="modulo",
             )
@@ -403,34 +431,50 @@ class EdgeMatching(Family):
     def _small(self, puzzle: EdgePuzzle) -> bool:
         return len(puzzle.tiles) <= SMALL_BOARD
 
-    def _solver_works(self, puzzle, backend, runner, key, turns, parity=None, encoding=None,
-                      cpsat_model=None, cnf_model=None, amo=None) -> list[Work]:
-        """One work per turn: the grids it leaves unchanged (turn 0: every grid, in cubes)."""
-        works = []
-        for k in turns:
-            model = self.encode(puzzle, backend, k, parity, encoding, cpsat_model, cnf_model,
-                                amo)
-            weights = sizes = None
-            if backend.takes == "tables":  # cubes on the first cells, corner orbits weighted
-                cubes, weights, sizes = tables.plan_cubes(model, 1 if self._small(puzzle) else
-                                                   runner.cubes_wanted(key, backend.cubes_per_job))
-            elif k or self._small(puzzle):
-                cubes = [()]
-            else:
-                cubes = split_cubes(self._options(puzzle, backend, parity), puzzle,
-                                    runner.cubes_wanted(key, backend.cubes_per_job))
-            label = "all grids" if not k else f"grids fixed by {turn_name(puzzle, k)}"
-            if parity is not None:
-                label += f", marks on {PARITIES[parity]} cells"
-            works.append(Work(label, backend.name, backend.payload(model), cubes, weights,
-                              stops_itself=backend.stops_itself, shown=not works, sizes=sizes))
-        return works
+    def _solver_works(self, puzzle, backend, runner, key, motions, parity=None, encoding=None,
+                      cpsat_model=None, cnf_model=None, amo=None) -> tuple[list[Work], list[int]]:
+        """Works counting, for each symmetry (a grid.Motion, or a turn in steps), the grids it
+        leaves unchanged (the identity: every grid, in cubes); and which symmetry each work
+        counts for (the compiled counter may split every grid over pinned tiles)."""
+        works: list[Work] = []
+        owner: list[int] = []
+        for number, motion in enumerate(motions):
+            motion = board_motion(puzzle, motion)
+            parts = [(puzzle, 1, "")]
+            if backend.takes == "tables" and motion.identity and parity is None:
+                model = self.encode(puzzle, backend, 0)
+                if not model.prefix and not self._small(puzzle):
+                    parts = tables.pinned(puzzle) or parts
+            for part, weight, pin in parts:
+                model = self.encode(part, backend, motion, parity, encoding, cpsat_model,
+                                    cnf_model, amo)
+                weights = sizes = None
+                if backend.takes == "tables":  # cubes on the first cells, corner orbits weighted
+                    wanted = 1 if self._small(puzzle) else max(
+                        1, runner.cubes_wanted(key, backend.cubes_per_job) // len(parts))
+                    cubes, weights, sizes = tables.plan_cubes(model, wanted)
+                    weights = [w * weight for w in weights]
+                elif not motion.identity or self._small(puzzle):
+                    cubes = [()]
+                else:
+                    cubes = split_cubes(self._options(puzzle, backend, parity), puzzle,
+                                        runner.cubes_wanted(key, backend.cubes_per_job))
+                label = "all grids" if motion.identity else f"grids fixed by {motion.name}"
+                if pin:
+                    label += f", {pin} (weighted {weight})"
+                if parity is not None:
+                    label += f", marks on {PARITIES[parity]} cells"
+                works.append(Work(label, backend.name, backend.payload(model), cubes, weights,
+                                  stops_itself=backend.stops_itself, shown=motion.identity,
+                                  sizes=sizes))
+                owner.append(number)
+        return works, owner
 
     def count(self, puzzle, backend, modulo, runner: Runner, encoding=None, cpsat_model=None,
               cnf_model=None, amo=None,
               label_tiles=None) -> Count:
-        """Distinct grids on one backend; with modulo 'symmetry' the classes up to turning the
-        board (Burnside on the solvers, least turned images on the reference)."""
+        """Distinct grids on one backend; with modulo 'symmetry', 'mirror' or 'colours' the
+        classes under that group (Burnside on the solvers, least images on the reference)."""
         puzzle = self.at(puzzle)
         modulo = self.check_modulo(puzzle, modulo)
         self._check(backend, encoding, cpsat_model, cnf_model, amo)
@@ -438,37 +482,42 @@ class EdgeMatching(Family):
         key = {"puzzle": display_name(puzzle), "data": digest(puzzle), "modulo": modulo,
                "backend": backend.name, "encoding": encoding, "cpsat_model": cpsat_model,
                "cnf_model": cnf_model, "amo": amo}
-        turns = board_turns(puzzle) if modulo == "symmetry" else (0,)
+        if label_tiles and modulo in ("mirror", "colours"):
+            raise InputError(f"labelled tiles are counted with modulo 'none' or 'symmetry', "
+                             f"not {modulo!r}", field="label_tiles")
+        motions = puzzle_group(puzzle, modulo)
         fixed: dict[int, int] | None = None
         nodes = None
         if backend.takes == "reference":
-            classes_wanted = modulo == "symmetry"
-            model = reference.model(puzzle, classes=classes_wanted)
+            classes_wanted = modulo != "none"
+            model = reference.model(puzzle, classes=modulo if classes_wanted else None)
             work = Work("reference: all grids", backend.name, backend.payload(model),
                         reference.cubes(model), stops_itself=backend.stops_itself)
             [tally] = self._run([work], runner, key, self._small(puzzle))
             complete = tally.complete
             grids = tally.total(0)
             classes = tally.total(1) if classes_wanted else None
-            classes_by = "least turned image" if classes_wanted else None
+            classes_by = "least image" if classes_wanted else None
         else:
-            # a grid a turn leaves unchanged is unchanged by every turn the turn generates: the
-            # turn by k steps generates what the turn by gcd(k, full) steps does
-            full = 360 // board(puzzle).grid.turn_degrees
-            same = {k: math.gcd(k, full) % full for k in turns}
-            counted = sorted(set(same.values()))
-            works = self._solver_works(puzzle, backend, runner, key, counted, None, encoding,
-                                       cpsat_model, cnf_model, amo)
+            # elements that generate one another's cyclic group, or are conjugate, leave the
+            # same number of grids unchanged: one of them is counted
+            alike = fixing_alike(motions)
+            counted = sorted(set(alike))
+            works, owner = self._solver_works(puzzle, backend, runner, key,
+                                              [motions[i] for i in counted], None, encoding,
+                                              cpsat_model, cnf_model, amo)
             tallies = self._run(works, runner, key, self._small(puzzle))
             complete = all(t.complete for t in tallies)
             if backend.takes == "tables":  # nodes searched (each cube once, not weighted)
                 nodes = sum(v[1] for t in tallies for v in t.values if v is not None)
-            fixed = {k: t.total() for k, t in zip(counted, tallies)}
-            fixed = {k: fixed[same[k]] for k in turns}
+            found = dict.fromkeys(counted, 0)
+            for number, tally in zip(owner, tallies):
+                found[counted[number]] += tally.total()
+            fixed = {i: found[alike[i]] for i in range(len(motions))}
             grids = fixed[0]
             classes = burnside(list(fixed.values())) if complete and modulo != "none" else None
             classes_by = "Burnside" if modulo != "none" else None
-        group = turn_group(puzzle) if modulo != "none" else IDENTITY
+        group = turn_group(puzzle, modulo) if modulo != "none" else IDENTITY
         if modulo != "none" and not complete:  # a lower bound: at most |G| grids per class
             classes = max(classes or 0, _ceil_div(grids, group.order))
         factor = label_factor(puzzle) if label_tiles else 1
@@ -478,8 +527,11 @@ class EdgeMatching(Family):
             "classes": None if modulo == "none" else number,
             "grids": grids,
             "grid_classes": classes,
-            "fixed_by_turn": None if fixed is None or modulo == "none"
-            else {str(k * board(puzzle).grid.turn_degrees): v for k, v in fixed.items()},
+            "fixed_by_turn": None if fixed is None or modulo != "symmetry"
+            else {str(motions[i].steps * board(puzzle).grid.turn_degrees): v
+                  for i, v in fixed.items()},
+            "fixed_by": None if fixed is None or modulo == "none"
+            else {motions[i].name: v for i, v in fixed.items()},
             "classes_by": classes_by,
             "label_tiles": bool(label_tiles),
             "label_factor": factor,
@@ -487,7 +539,7 @@ class EdgeMatching(Family):
             "format": puzzle.file_format,
         }
         details["conventions"] = conventions(puzzle, grids, classes if modulo != "none" else
-                                             None, complete)
+                                             None, complete, modulo)
         seconds = time.perf_counter() - start
         if nodes is not None:
             details["nodes"] = nodes
@@ -526,8 +578,8 @@ class EdgeMatching(Family):
                               backend.payload(model), reference.cubes(model),
                               stops_itself=backend.stops_itself)]
             else:
-                works = self._solver_works(puzzle, backend, runner, key, [0], p,
-                                           **self.applicable(backend, encoding=encoding))
+                works, _ = self._solver_works(puzzle, backend, runner, key, [0], p,
+                                              **self.applicable(backend, encoding=encoding))
             [tally] = self._run(works, runner, key, self._small(puzzle))
             if not tally.complete:
                 raise TimeoutError(f"{backend.name}: the {name} parity count did not finish")

@@ -12,6 +12,7 @@ from ..counting import Runner, cube_sizes
 from ..executors import Work
 from ..models.encoded import check_card_encoding, to_dimacs, to_dlx
 from ..models.errors import InputError
+from ..models.geometry import LATTICES
 from ..models.packing import PackingPuzzle, Placement, exact_cover, placements
 from ..models.packing.encode import (
     DEFAULT_CARD_ENCODING,
@@ -49,10 +50,14 @@ def meaning(puzzle: PackingPuzzle, modulo: str) -> str:
                 f"({group.describe()})")
     if puzzle.flip:
         return f"classes of solutions under the board's symmetry group ({group.describe()})"
-    if mirror_twins(puzzle) is None:
+    twins = mirror_twins(puzzle)
+    if twins is None:
         return (f"classes of solutions under the board's rotations only: the set lacks some "
                 f"piece's mirror image, so reflections are left out and 'symmetry' equals "
                 f"'rotation' ({group.describe()})")
+    if all(i == j for i, j in enumerate(twins)):
+        return (f"classes of solutions under the board's symmetry group, each piece's mirror "
+                f"image being the piece itself turned ({group.describe()})")
     return (f"classes of solutions under the board's symmetry group, a reflection turning "
             f"each piece into its mirror twin (the convention of published counts of sets "
             f"with mirror twins, one-sided pentominoes or the Soma cube; "
@@ -327,11 +332,13 @@ class Packing(Family):
         every piece and a solution, cubes of `cube` mm, faces `clearance` mm inwards."""
         if fmt == "stl":  # files to print: every piece and a solution (a folder or a .zip)
             if "stl" not in puzzle.lattice.capabilities:
-                raise InputError(f"STL files are made of puzzles in space (lattice = \"cubic\"),"
-                                 f" not on the {puzzle.lattice.name} lattice", field="format")
+                printed = [name for name, grid in LATTICES.items() if "stl" in grid.capabilities]
+                raise InputError(f"STL files are made of puzzles in space (lattice "
+                                 f"{' or '.join(map(repr, printed))}), not on the "
+                                 f"{puzzle.lattice.name} lattice", field="format")
             if encoding is not None:
                 raise InputError("does not apply to STL files", field="encoding")
-            from ..pictures.packing3d import print_set  # numpy-stl, the optional extra 'stl'
+            from ..pictures.packing import print_set  # numpy-stl, the optional extra 'stl'
             from ..pictures.stl import CUBE_MM
 
             return print_set(puzzle, CUBE_MM if cube is None else cube, clearance or 0.0)

@@ -142,7 +142,12 @@ def _drawings(puzzle: PackingPuzzle):
     where = lattice_part(DRAWINGS, puzzle.lattice, "drawing")
     if where == "plane":
         return PLANE
-    from . import packing3d  # it draws with this module's colours: imported when needed
+    # they draw with this module's colours: imported when needed
+    if where == "balls":
+        from . import balls
+
+        return balls
+    from . import packing3d
 
     return packing3d
 
@@ -162,6 +167,13 @@ def page(puzzle: PackingPuzzle, level: int | None = None) -> str:
     challenge starts from its pre-placed pieces, which stay where they are); in space, the 3D
     page (turn the box by dragging, step through the assembly)."""
     return _drawings(puzzle).page(puzzle)
+
+
+def print_set(puzzle: PackingPuzzle, size: float, clearance: float
+              ) -> tuple[dict[str, bytes], str]:
+    """STL files to print a puzzle in space ('stl' in its lattice's capabilities): every piece
+    and a solution assembled, a cell `size` mm (a cube's edge, a ball's diameter)."""
+    return _drawings(puzzle).print_set(puzzle, size, clearance)
 
 
 def plane_gallery(puzzle: PackingPuzzle, modulo: str, cap: int) -> galleries.Gallery:
@@ -240,8 +252,9 @@ def plane_page(puzzle: PackingPuzzle) -> str:
 
 
 # The drawings of each lattice (keyed by its name): 'plane', this module's flat drawings and
-# play page; 'space', packing3d's isometric views and 3D page. tests/test_lattices.py fails
-# when a lattice in models/geometry.py has none.
-DRAWINGS = {"square": "plane", "cubic": "space"}
+# play page; 'space', packing3d's isometric views of cubes and 3D page; 'balls', balls.py's
+# balls in those views and on that page. tests/test_lattices.py fails when a lattice in
+# models/geometry.py has none.
+DRAWINGS = {"square": "plane", "cubic": "space", "balls": "balls"}
 PLANE = SimpleNamespace(draw=draw_solution, pieces=draw_pieces, gallery=plane_gallery,
                         page=plane_page)

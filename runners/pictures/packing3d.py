@@ -78,9 +78,11 @@ def listed(puzzle: CellPuzzle, seconds: float | None = None) -> tuple[list[dict]
         limit *= 2
 
 
-def gallery(puzzle: CellPuzzle, modulo: str, cap: int) -> galleries.Gallery:
+def gallery(puzzle: CellPuzzle, modulo: str, cap: int, draw=draw, pieces=pieces
+            ) -> galleries.Gallery:
     """Every solution (or one per class under the box's symmetries), with the count; where the
-    solutions are too many to list in LIST_SECONDS, those listed, saying so."""
+    solutions are too many to list in LIST_SECONDS, those listed, saying so. `draw` and
+    `pieces` draw a solution and the pieces (balls draw theirs: balls.py)."""
     grids, complete = listed(puzzle)
     by = "rotation" if modulo == "rotation" else "symmetry"
     members = found.packing_classes(puzzle, grids, by)
@@ -116,9 +118,9 @@ def gallery(puzzle: CellPuzzle, modulo: str, cap: int) -> galleries.Gallery:
                              len(shown))
 
 
-def page(puzzle: CellPuzzle) -> str:
+def page(puzzle: CellPuzzle, assembly=assembly) -> str:
     """The 3D page: solutions of different classes, each turned by dragging and built piece
-    by piece."""
+    by piece (`assembly` makes a solution what the page shows: cubes, or balls.py's balls)."""
     grids = found.distinct_packing_solutions(puzzle, PAGE_SOLUTIONS, PAGE_LOOKED_AT)
     if not grids:
         raise InputError(f"{puzzle.name} has no solution to show", field="PUZZLE")

@@ -69,7 +69,8 @@ def stl_bytes(made, name: str) -> bytes:
     return buffer.getvalue()
 
 
-def _file_name(name: str) -> str:
+def piece_file_name(name: str) -> str:
+    """A piece's STL file name: piece-NAME.stl, NAME made safe for any file system."""
     safe = "".join(ch if ch.isalnum() or ch in "-_" else "_" for ch in name)
     return f"piece-{safe}.stl"
 
@@ -107,7 +108,7 @@ def print_set(assembly: Assembly, puzzle: str, cube: float = CUBE_MM,
         "",
     ]
     for name, cells in assembly.pieces:
-        file_name = _file_name(name)
+        file_name = piece_file_name(name)
         on_bed = (-clearance,) * 3  # the inset piece back at the origin, on the bed
         files[file_name] = stl_bytes(
             mesh_of([lying_flat(cells)], cube, name, clearance, on_bed), name)

@@ -20,7 +20,7 @@ from pathlib import Path
 
 from ..models.errors import InputError
 from .play import template
-from .solid import Assembly, box_name, surface
+from .solid import Assembly, box_name
 
 THREE_FILES = {
     "core": "build/three.core.js",
@@ -105,9 +105,7 @@ def _solution_data(assembly: Assembly, placed: Collection[str]) -> dict[str, obj
     return {
         "order": assembly_order(assembly, placed),
         "pieces": [
-            {"name": name, "colour": assembly.colour(index),
-             # the faces of the piece's surface (faces inside it left out): cell and direction
-             "faces": [[*cell, *direction] for cell, direction in surface(cells)]}
+            {"name": name, "colour": assembly.colour(index), **assembly.drawn(cells)}
             for index, (name, cells) in enumerate(assembly.pieces)
         ],
     }
