@@ -43,9 +43,11 @@ from .registry import default_backend
 
 Say = Callable[[str], None]
 
-# Sets of placements ranked at once: about 8 bytes each, a few copies while sorted (80 MB a pass
-# at 10^7); more sets are counted in several passes, each keeping the ranks of one residue.
-MAX_SETS = 10_000_000
+# Sets of placements ranked at once: the sets themselves (8 bytes a placement), their ranks and
+# the sort's copies, about 200 MB a pass at 4 x 10^6 sets of 4 (IQ Block 10's per-solution run
+# peaked at 2.0 GB with 10^7); more sets are counted in several passes, each keeping the ranks of
+# one residue.
+MAX_SETS = 4_000_000
 # Solutions listed at most: IQ Block 10's 101,792 take 18 s to list and 8 MB as placements; a
 # puzzle with 10^7 solutions would take half an hour to list (count it, do not list it).
 MAX_SOLUTIONS = 5_000_000
@@ -333,7 +335,9 @@ class Cards:
         out += [f"checked: {check}" for check in self.checks]
         return out
 
-    def to_json(self, puzzle: PackingPuzzle) -> dict[str, object]:
+    def to_json(self, puzzle: PackingPuzzle, most: int | None = None) -> dict[str, object]:
+        """The result as JSON, with the first `most` cards (all: None)."""
+        shown = self.cards if most is None else self.cards[:most]
         return {
             "puzzle": self.puzzle, "title": self.title, "solutions": self.solutions,
             "solutions_counted": "ways to cover the board, rotations and reflections counted "
@@ -350,7 +354,9 @@ class Cards:
                 str(k): n for k, n in sorted(self.per_solution.items())},
             "method": self.method, "checks": self.checks, "listed_by": self.listed_by,
             "seconds": {k: round(v, 3) for k, v in self.seconds.items()},
-            "cards": [card.to_json(puzzle) for card in self.cards],
+            "cards_shown": f"{len(shown):,} of the {len(self.cards):,} classes, one card each "
+                           "(all of them: puzzlesat cards -o FILE)",
+            "cards": [card.to_json(puzzle) for card in shown],
         }
 
 

@@ -11,6 +11,7 @@ from pathlib import Path
 
 from .. import output as report
 
+RECORDED_CARDS = 100  # cards a record keeps (IQ Block 10 has 14,323 classes: 10 MB of JSON)
 CARDS_HELP = ("a catalog name or the path of a packing puzzle file (a challenge too: its "
               "placed pieces stay)")
 
@@ -92,9 +93,8 @@ def run_cards(args: argparse.Namespace) -> int:
                                     say=report.say, **_check_backends(args))
     except ArithmeticError as error:
         return _failed("cards", error)
-    result = {**found.to_json(puzzle), "load": report.load()}
     if args.json:
-        print(json.dumps(result))
+        print(json.dumps({**found.to_json(puzzle), "load": report.load()}))
     else:
         for line in found.lines():
             print(line)
@@ -118,6 +118,7 @@ def run_cards(args: argparse.Namespace) -> int:
     if folder is not None:
         path = folder / "cards" / f"{puzzle.name}.json"
         report.check_folder(path.parent)
+        result = {**found.to_json(puzzle, RECORDED_CARDS), "load": report.load()}
         report.write_json_atomic(path, {**result, "versions": report.versions(),
                                         "machine": report.machine(), "date": report.now()},
                                  "results")
