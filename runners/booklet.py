@@ -311,13 +311,14 @@ def audit(booklet: str | Booklet, backend: str | None = None, grade: bool = True
     check_packing(found.puzzle)
     audited = []
     chosen = backend
+    options = placements(found.puzzle) if grade else []
     for card in found.cards:
         challenge = found.challenge(card)
         counted = api.count(challenge, backend=backend, jobs=1)
         chosen = counted.backend
         if not counted.complete:
             raise ArithmeticError(f"card {card.name}: the count did not finish")
-        nodes = search_nodes(challenge)[1] if grade and counted.number == 1 else None
+        nodes = search_nodes(challenge, options)[1] if grade and counted.number == 1 else None
         audited.append(AuditedCard(card.name, len(card.placed), counted.number, nodes,
                                    card.note))
     return Audit(found.path or found.puzzle.name, found.puzzle.name, audited, chosen or "")
