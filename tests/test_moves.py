@@ -76,7 +76,8 @@ def test_a_count_honours_its_time_limit_and_checkpoint(tmp_path, capsys):
     found = json.loads(capsys.readouterr().out)
     assert code == 1 and not found["complete"] and found["lower_bound"]
     assert 0 < found["count"] < 6_288_084 and found["seconds"] < 30
-    assert len(checkpoint.read_text().splitlines()) == 1  # its header: no cube finished
+    # no cube finished: nothing recorded but, at most, the checkpoint's header
+    assert not checkpoint.exists() or len(checkpoint.read_text().splitlines()) <= 1
     other = tmp_path / "rush.jsonl"
     first = puzzlesat.count("rush-hour-51", checkpoint=str(other))
     assert first.complete and first.number == 4_780

@@ -183,3 +183,11 @@ def sessions() -> list[str]:
 def test_every_python_session_runs(program):
     """Each session as a notebook would run it after the first (`import puzzlesat` done)."""
     exec(compile(program, "the pages", "exec"), {"puzzlesat": puzzlesat})  # noqa: S102
+
+
+def test_no_command_of_the_pages_rewrites_the_committed_results():
+    """Run from a clone, the pages' commands leave `git status` clean: one that records evidence
+    names its own folder (--results DIR), never the committed results/ (--record alone)."""
+    assert [a for a in COMMANDS if "--record" in a and "--results" not in a] == []
+    assert [a for a in COMMANDS if "--results" in a
+            and a[a.index("--results") + 1].rstrip("/") == "results"] == []
