@@ -29,7 +29,7 @@ import itertools
 import math
 import random
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -43,13 +43,16 @@ from .registry import default_backend
 
 Say = Callable[[str], None]
 
-# Sets of placements ranked at once: about 8 bytes each, a few copies while sorted (80 MB a pass
-# at 10^7); more sets are counted in several passes, each keeping the ranks of one residue.
-MAX_SETS = 10_000_000
+# Sets of placements ranked at once: the sets themselves (8 bytes a placement), their ranks and
+# the sort's copies, about 200 MB a pass at 4 x 10^6 sets of 4 (IQ Block 10's per-solution run
+# peaked at 2.0 GB with 10^7); more sets are counted in several passes, each keeping the ranks of
+# one residue.
+MAX_SETS = 4_000_000
 # Solutions listed at most: IQ Block 10's 101,792 take 18 s to list and 8 MB as placements; a
 # puzzle with 10^7 solutions would take half an hour to list (count it, do not list it).
 MAX_SOLUTIONS = 5_000_000
 CHECK_BACKENDS = ("cpsat", "reference")  # each sampled card is counted on both
+SMALL_LISTING = 20_000  # solutions counted again in this process, without workers
 
 
 @dataclass
@@ -84,9 +87,12 @@ class Listing:
             width = self.rows.shape[1]
             self._held_by = [order[bounds[i]:bounds[i + 1]] // width
                              for i in range(len(self.options))]
-        found = np.arange(len(self.rows))
-        for i in card:
-            found = np.intersect1d(found, self._held_by[i], assume_unique=True)
+        if not len(card):
+            return np.arange(len(self.rows))
+        lists = sorted((self._held_by[i] for i in card), key=len)  # the shortest first
+        found = lists[0]
+        for more in lists[1:]:
+            found = np.intersect1d(found, more, assume_unique=True)
         return found
 
     def placed(self, card: Sequence[int]) -> tuple[Placed, ...]:
@@ -115,27 +121,44 @@ def check_packing(puzzle) -> PackingPuzzle:
 
 def list_solutions(puzzle: PackingPuzzle, backend: str | None = None,
                    say: Say | None = None) -> Listing:
-    """Every solution, as placement indices (refused beyond MAX_SOLUTIONS, counted first)."""
-    from . import api
-
+    """Every solution, as placement indices (refused once more than MAX_SOLUTIONS are
+    listed)."""
     puzzle = check_packing(puzzle)
     start = time.perf_counter()
     options = placements(puzzle)
     index = {(o.piece, frozenset(o.cells)): i for i, o in enumerate(options)}
     lister = backend or default_backend(puzzle.kind, "count")[0]  # the fastest: bitboard
     rows = []
-    for n, solution in enumerate(api.solutions(puzzle, lister, limit=MAX_SOLUTIONS + 1), 1):
+    for n, chosen in enumerate(_chosen(puzzle, lister, options, index), 1):
         if n > MAX_SOLUTIONS:
             raise InputError(f"{puzzle.name} has more than {MAX_SOLUTIONS:,} solutions: too "
                              "many to list for cards (count them instead)", field="puzzle")
-        by_piece: dict[int, list[Cell]] = {}
-        for cell, piece in solution.grid.items():
-            by_piece.setdefault(piece, []).append(cell)
-        rows.append(sorted(index[(piece, frozenset(cells))] for piece, cells in by_piece.items()))
+        rows.append(chosen)
         if say and n % 20000 == 0:
             say(f"{puzzle.name}: {n:,} solutions listed ...")
     array = np.array(rows, dtype=np.int64).reshape(len(rows), len(puzzle.pieces))
     return Listing(puzzle, options, array, lister, time.perf_counter() - start)
+
+
+def _chosen(puzzle: PackingPuzzle, lister: str, options: list[Placement],
+            index: dict) -> Iterator[list[int]]:
+    """Each solution's placement indices, ascending: from the values of a backend solving the
+    family's own model of these placements, or (a backend with its own model, the reference)
+    from the solutions' grids."""
+    from . import api
+    from .registry import family_of, resolve
+
+    backend = resolve(lister, puzzle.kind, "count")
+    if backend.takes == "reference":
+        for solution in api.solutions(puzzle, lister, limit=MAX_SOLUTIONS + 1):
+            by_piece: dict[int, list[Cell]] = {}
+            for cell, piece in solution.grid.items():
+                by_piece.setdefault(piece, []).append(cell)
+            yield sorted(index[(piece, frozenset(cells))] for piece, cells in by_piece.items())
+        return
+    model = family_of(puzzle).encode(puzzle, backend, options)
+    for values in backend.solutions(model, MAX_SOLUTIONS + 1):
+        yield np.flatnonzero(np.frombuffer(bytes(values), dtype=np.uint8)).tolist()
 
 
 # ---------------------------------------------------------------- sets held by one solution
@@ -312,7 +335,9 @@ class Cards:
         out += [f"checked: {check}" for check in self.checks]
         return out
 
-    def to_json(self, puzzle: PackingPuzzle) -> dict[str, object]:
+    def to_json(self, puzzle: PackingPuzzle, most: int | None = None) -> dict[str, object]:
+        """The result as JSON, with the first `most` cards (all: None)."""
+        shown = self.cards if most is None else self.cards[:most]
         return {
             "puzzle": self.puzzle, "title": self.title, "solutions": self.solutions,
             "solutions_counted": "ways to cover the board, rotations and reflections counted "
@@ -329,7 +354,9 @@ class Cards:
                 str(k): n for k, n in sorted(self.per_solution.items())},
             "method": self.method, "checks": self.checks, "listed_by": self.listed_by,
             "seconds": {k: round(v, 3) for k, v in self.seconds.items()},
-            "cards": [card.to_json(puzzle) for card in self.cards],
+            "cards_shown": f"{len(shown):,} of the {len(self.cards):,} classes, one card each "
+                           "(all of them: puzzlesat cards -o FILE)",
+            "cards": [card.to_json(puzzle) for card in shown],
         }
 
 
@@ -465,7 +492,9 @@ def check_listing(listing: Listing, backend: str) -> str:
             raise ArithmeticError(f"a solution listed by {listing.backend} is not an exact cover")
     if len(np.unique(rows, axis=0)) != len(rows):
         raise ArithmeticError(f"{listing.backend} listed a solution twice")
-    counted = api.count(puzzle, backend=backend, modulo="symmetry")
+    # a small count is not worth starting worker processes (a few seconds each)
+    jobs = 1 if len(rows) < SMALL_LISTING else None
+    counted = api.count(puzzle, backend=backend, modulo="symmetry", jobs=jobs)
     if not counted.complete or counted.details["solutions"] != len(rows):
         raise ArithmeticError(f"{listing.backend} listed {len(rows):,} solutions, {backend} "
                               f"counts {counted.details['solutions']:,}")

@@ -231,11 +231,11 @@ def test_a_booklet_is_graded_unique_and_printed(tmp_path):
     from puzzlesat.pictures.booklet import write_booklet
 
     puzzle = puzzlesat.load("iq-block-8")
-    made = make_booklet(puzzle, 4, check_backends=("bitboard", "reference"))
+    made = make_booklet(puzzle, 3, check_backends=("reference",))
     assert [c.nodes for c in made.cards] == sorted(c.nodes for c in made.cards)
-    for card in made.cards:  # each counted again here on two backends
+    for card in made.cards:  # each counted here on two backends
         challenge = dataclasses.replace(puzzle, placed=card.placed)
-        for backend in ("cpsat", "reference"):
+        for backend in ("cpsat", "bitboard"):
             assert puzzlesat.count(challenge, backend, jobs=1).number == 1
     text = booklet_text("iq-block-8", made.booklet().cards, [p.name for p in puzzle.pieces])
     written = write_booklet(puzzle, made.cards, str(tmp_path), text, "IQ Block")
@@ -248,7 +248,7 @@ def test_a_booklet_is_graded_unique_and_printed(tmp_path):
     again = read_booklet(str(tmp_path / "booklet.toml"))
     assert [c.placed for c in again.cards] == [c.placed for c in made.cards]
     audited = puzzlesat.audit(str(tmp_path / "booklet.toml"))
-    assert audited.unique == 4
+    assert audited.unique == 3
     assert [c.nodes for c in audited.cards] == [c.nodes for c in made.cards]
 
 

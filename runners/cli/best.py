@@ -103,6 +103,7 @@ def run_best_bench(args: argparse.Namespace) -> int:
     if folder is not None:
         for path in bench.record(rows, folder):
             report.say(f"wrote {path}")
+        report.write_results_index(folder)
     return 0
 
 
@@ -122,6 +123,7 @@ def run_ladder(args: argparse.Namespace) -> int:
     if folder is not None:
         for path in ladder.record(figures, folder):
             report.say(f"wrote {path}")
+        report.write_results_index(folder)
     return 0 if all(row["complete"] for row in figures["rows"]) else 1
 
 

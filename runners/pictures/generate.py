@@ -44,11 +44,14 @@ GALLERIES = (
     GallerySpec("soma", None, "symmetry", "soma", cap=48),
     GallerySpec("tetracubes-2x4x4", None, "symmetry", "tetracubes-2x4x4", cap=24),
     GallerySpec("solid-pentominoes-2x3x10", None, "symmetry", "solid-pentominoes-2x3x10"),
+    GallerySpec("hexiamonds-4x9", None, "symmetry", "hexiamonds-4x9"),
+    GallerySpec("tetrahexes-coin", None, "symmetry", "tetrahexes-coin"),
 )
 
 # play pages: puzzle, level, and how many hints the screenshot shows played
 PAGES = (("diamond-blocks", 2, 6), ("scramble-frog", None, 0), ("iq-block-8", None, 3),
-         ("mind-lock", None, 5), ("klotski", None, 5), ("rush-hour-51", None, 10))
+         ("mind-lock", None, 5), ("klotski", None, 5), ("rush-hour-51", None, 10),
+         ("hexiamonds-4x9", None, 5), ("tetrahexes-4x7", None, 3))
 
 
 # 3D pages (puzzles in space): puzzle, and how many pieces the screenshot shows in the box
