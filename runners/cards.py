@@ -183,19 +183,16 @@ def ranks(sets: np.ndarray, table: np.ndarray) -> np.ndarray:
     return found
 
 
-def held_once(rows: np.ndarray, k: int, base: int) -> tuple[np.ndarray, np.ndarray]:
-    """The k-sets of placements held by exactly one solution: (sets (m, k) ascending, the row
-    of the solution holding each). Rows hold ascending placement indices below `base`."""
+def _held_once_passes(rows: np.ndarray, k: int, base: int
+                      ) -> Iterator[tuple[np.ndarray, np.ndarray]]:
+    """The k-sets of placements held by exactly one solution, a pass at a time: (the row of
+    the solution holding each, the columns of that row it takes). Each pass ranks every set of
+    every row in blocks and keeps those of one residue of the rank, at most MAX_SETS at once."""
     count, width = rows.shape
-    if k == 0:
-        return np.zeros((int(count == 1), 0), dtype=np.int64), np.zeros(int(count == 1),
-                                                                          dtype=np.int64)
     choose = np.array(list(itertools.combinations(range(width), k)), dtype=np.intp)
     table = rank_table(base, k)
-    total = count * len(choose)
-    passes = max(1, -(-total // MAX_SETS))
+    passes = max(1, -(-count * len(choose) // MAX_SETS))
     block = max(1, MAX_SETS // len(choose))
-    sets, owners = [], []
     for part in range(passes):
         keys, where = [], []
         for first in range(0, count, block):
@@ -207,14 +204,38 @@ def held_once(rows: np.ndarray, k: int, base: int) -> tuple[np.ndarray, np.ndarr
             keys.append(chunk)
             where.append(at)
         keys_all, where_all = np.concatenate(keys), np.concatenate(where)
+        del keys, where
         _, first_at, times = np.unique(keys_all, return_index=True, return_counts=True)
         once = where_all[first_at[times == 1]]
-        owner = once // len(choose)
-        sets.append(np.sort(rows[owner[:, None], choose[once % len(choose)]], axis=1))
+        yield once // len(choose), choose[once % len(choose)]
+
+
+def held_once(rows: np.ndarray, k: int, base: int) -> tuple[np.ndarray, np.ndarray]:
+    """The k-sets of placements held by exactly one solution: (sets (m, k) ascending, the row
+    of the solution holding each). Rows hold ascending placement indices below `base`."""
+    count = len(rows)
+    if k == 0:
+        return (np.zeros((int(count == 1), 0), dtype=np.int64),
+                np.zeros(int(count == 1), dtype=np.int64))
+    sets, owners = [], []
+    for owner, columns in _held_once_passes(rows, k, base):
+        sets.append(np.sort(rows[owner[:, None], columns], axis=1))
         owners.append(owner)
-    order_sets, order_owners = np.concatenate(sets), np.concatenate(owners)
-    order = np.lexsort(order_sets.T[::-1]) if len(order_sets) else np.arange(0)
-    return order_sets[order], order_owners[order]
+    found, owner = np.concatenate(sets), np.concatenate(owners)
+    order = np.lexsort(found.T[::-1]) if len(found) else np.arange(0)
+    return found[order], owner[order]
+
+
+def holding_once(rows: np.ndarray, k: int, base: int) -> np.ndarray:
+    """Which solutions hold some k-set of placements that no other solution holds (the sets
+    themselves are not kept: a tenth of held_once's memory where they are millions)."""
+    found = np.zeros(len(rows), dtype=bool)
+    if k == 0:
+        found[:] = len(rows) == 1
+        return found
+    for owner, _ in _held_once_passes(rows, k, base):
+        found[owner] = True
+    return found
 
 
 def least_per_solution(rows: np.ndarray, base: int, start: int = 0,
@@ -224,12 +245,10 @@ def least_per_solution(rows: np.ndarray, base: int, start: int = 0,
     count, width = rows.shape
     least = np.full(count, -1, dtype=np.int64)
     for k in range(start, width + 1):
-        _, owners = held_once(rows, k, base)
-        fresh = np.unique(owners)
-        fresh = fresh[least[fresh] < 0]
+        fresh = holding_once(rows, k, base) & (least < 0)
         least[fresh] = k
         if say:
-            say(f"cards of {pieces(k)}: {len(fresh):,} more solutions have one")
+            say(f"cards of {pieces(k)}: {int(fresh.sum()):,} more solutions have one")
         if (least >= 0).all():
             break
     return least
