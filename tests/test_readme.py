@@ -159,6 +159,9 @@ def test_the_pages_name_no_file_outside_the_clone():
 def test_every_puzzle_file_example_reads_and_agrees_with_its_published_figures(text, tmp_path):
     path = tmp_path / "example.toml"
     path.write_text(text)
+    if not text.startswith("kind") and "\nkind" not in text:  # a booklet: its cards counted
+        assert puzzlesat.audit(str(path), grade=False).cards
+        return
     puzzle = puzzlesat.load(str(path))
     if puzzle.kind == "packing":
         verified = puzzlesat.verify(puzzle, backends=["cpsat", "reference"], jobs=1)
