@@ -168,6 +168,20 @@ class MadeBooklet:
         return Booklet(self.puzzle, tuple(BookletCard(c.name, c.placed, c.note())
                                           for c in self.cards), self.puzzle.title)
 
+    def write(self, folder: str, puzzle_name: str) -> list[str]:
+        """The booklet in a folder (runners/pictures/booklet.py: booklet.toml naming the
+        puzzle as `puzzle_name`, A4 pages, a PDF, play pages); the files written."""
+        from .models.packing.booklet import booklet_text
+        from .pictures.booklet import write_booklet
+
+        title = self.puzzle.title or self.puzzle.name
+        text = booklet_text(puzzle_name, self.booklet().cards,
+                            [p.name for p in self.puzzle.pieces],
+                            f"{title}: {len(self.cards)} cards",
+                            [f"{len(self.cards)} cards, each with exactly one solution, easiest "
+                             f"first; difficulty: {self.measure}; written by puzzlesat booklet"])
+        return write_booklet(self.puzzle, self.cards, folder, text, title)
+
 
 def make_booklet(puzzle, cards: int = 12, seed: int = 1,
                  check_backends: Sequence[str] = CHECK_BACKENDS, backend: str | None = None,

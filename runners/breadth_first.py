@@ -459,7 +459,8 @@ def search_ranked(level: Callable, data: tuple, seeds: Sequence[int], size: int,
     words = distance.view(np.uint64)
     outs = np.empty((threads, max(degree, 1)), dtype=np.uint64)
     bar = _bar(progress, what)
-    reached = [1 if component is not None else len(set(seeds))]  # the seeds are reached
+    reached = [0]  # with a component: its size
+    so_far = [1 if component is not None else len(set(seeds))]  # reached: the seeds at least
     pool = ThreadPoolExecutor(threads) if threads > 1 else None
 
     def parts(function: Callable, lo: int, hi: int, *args) -> int:
@@ -487,10 +488,10 @@ def search_ranked(level: Callable, data: tuple, seeds: Sequence[int], size: int,
                              np.uint8(unseen))
                 expanded += step
                 bar(step)
+                so_far[0] = max(so_far[0], sum(counts) + expanded)
                 if deadline is not None and time.time() >= deadline:
                     bar(None)
-                    raise SearchStopped(max(reached[0], sum(counts) + expanded),
-                                        time.perf_counter() - begin)
+                    raise SearchStopped(so_far[0], time.perf_counter() - begin)
             if not expanded:
                 return counts
             counts.append(int(expanded))
@@ -504,6 +505,7 @@ def search_ranked(level: Callable, data: tuple, seeds: Sequence[int], size: int,
         else:
             distance[int(component)] = 0
             reached[0] = sum(levels(UNSEEN))  # the component's size: the distances are left
+            so_far[0] = reached[0]
             bar(0, "distances")
             if not parts(goals, 0, size, distance, np.uint8(UNSEEN)):
                 raise InputError(f"{what}: no goal position is reachable from the start",
@@ -515,7 +517,7 @@ def search_ranked(level: Callable, data: tuple, seeds: Sequence[int], size: int,
                                  "undone", field="goal")
     except KeyboardInterrupt:
         bar(None)
-        raise SearchStopped(reached[0], time.perf_counter() - begin, interrupted=True) from None
+        raise SearchStopped(so_far[0], time.perf_counter() - begin, interrupted=True) from None
     finally:
         if pool is not None:
             pool.shutdown()

@@ -166,3 +166,27 @@ def test_published_figures_of_another_metric_are_not_compared(capsys):
     assert main(["sliding", "table", "klotski"]) == 0
     assert "agrees with the published figures: positions, start_moves" in \
         capsys.readouterr().out
+
+
+def test_an_interrupted_search_reports_what_it_reached():
+    """Ctrl-C in the middle of a search on ranks: SearchStopped with the positions expanded so
+    far (it said 1, the seed, after 24 minutes of a 3x4 search)."""
+    from puzzlesat.backends.table import run_search
+    from puzzlesat.breadth_first import SearchStopped
+    from puzzlesat.kernels import sliding as kernels
+
+    model = sliding.FAMILY.table_model(files.load("eight-puzzle"), threads=1)
+    calls, seen = [0], [0]
+
+    def level(*args):
+        calls[0] += 1
+        if calls[0] == 12:
+            raise KeyboardInterrupt
+        done = kernels.ranked_level(*args)
+        seen[0] += done
+        return done
+
+    model.level = level
+    with pytest.raises(SearchStopped) as caught:
+        run_search(model)
+    assert caught.value.interrupted and caught.value.positions == seen[0] == 706

@@ -345,3 +345,14 @@ def test_a_challenge_on_triangles_holds_its_placed_pieces(tmp_path):
     keeping = [g for g in everything
                if all(g[c] == i for i in (0, 5) for c in placed[puzzle.pieces[i].name])]
     assert counts["reference"] == len(keeping)
+
+
+def test_triangles_and_hexagons_export_as_dlx_and_dimacs():
+    for name in ("tetrahexes-4x7", "hexiamonds-4x9"):
+        puzzle = puzzlesat.load(name)
+        count = len(placements(puzzle))
+        dlx, _ = puzzlesat.export(puzzle, "dlx")
+        options = [line for line in dlx.splitlines() if line and not line.startswith("|")][1:]
+        assert len(options) == count
+        cnf, _ = puzzlesat.export(puzzle, "dimacs")
+        assert f"variables 1..{count}" in cnf

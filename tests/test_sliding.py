@@ -305,12 +305,12 @@ def codes_engine(mixed: bool):
         forget()
 
 
-@pytest.mark.parametrize("name, start_moves", [("eight-puzzle", 0),
-                                               ("rush-hour-51", 51)])
-def test_the_two_engines_agree_on_the_catalog(name, start_moves):
+def test_the_two_engines_agree_on_rush_hour():
     """The search on ranks (a byte an arrangement, two threads) and the one on mixed-radix
-    codes (a hash set) give the same counts at every distance and the same start distance."""
-    puzzle = files.load(name)
+    codes (a hash set) give the same counts at every distance and the same start distance on
+    the catalog's Rush Hour (cars locked to their lines, the goal a car at the exit; the random
+    boards below try both engines on every kind of board)."""
+    puzzle, start_moves = files.load("rush-hour-51"), 51
     figures = []
     for mixed in (False, True):
         with codes_engine(mixed):
@@ -473,3 +473,26 @@ def test_the_plain_c_anchor_agrees_on_the_small_tile_puzzles(tmp_path):
     assert (plain["positions"], plain["gods_number"]) == (181_440, 31)
     two_by_four = bench.run_anchor(binary, 2, 4)
     assert (two_by_four["positions"], two_by_four["gods_number"]) == (20_160, 36)
+
+
+def test_the_tiles_bench_runs_both_searches_and_records(tmp_path, monkeypatch, capsys):
+    """`sliding bench --tiles`, on the 8-puzzle in place of the 3x4 and 2x6 (minutes each):
+    ours in a fresh process and the plain C search, the same counts at every distance, the
+    figures recorded only where asked."""
+    import json
+    import shutil
+
+    from puzzlesat.benchmarks import sliding as bench
+
+    monkeypatch.setattr(bench, "TILES", (("eight-puzzle", 3, 3),))
+    assert main(["sliding", "bench", "--tiles", "--results", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    assert "eight-puzzle: 181,440 positions, God's number 31" in out
+    recorded = json.loads((tmp_path / "sliding-tiles-bench.json").read_text())
+    entry = recorded["puzzles"]["eight-puzzle"]
+    assert entry["published_agrees"] == {"positions": True, "gods_number": True}
+    assert entry["ours"]["peak_bytes"] > 0 and entry["targets"]["memory_at_most"]
+    if shutil.which("cc") or shutil.which("gcc"):
+        assert entry["anchor_agrees"] and entry["anchor"]["positions"] == 181_440
+        assert "distances agree" in out
+    assert main(["sliding", "bench", "--tiles", "klotski"]) == 2

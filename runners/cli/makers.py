@@ -161,8 +161,6 @@ def write_cards_index(folder: Path) -> None:
 
 def run_booklet(args: argparse.Namespace) -> int:
     from .. import api, booklet
-    from ..models.packing.booklet import booklet_text
-    from ..pictures.booklet import write_booklet
 
     puzzle = api.load(args.puzzle)
     try:
@@ -170,12 +168,7 @@ def run_booklet(args: argparse.Namespace) -> int:
                                     say=report.say, **_check_backends(args))
     except ArithmeticError as error:
         return _failed("booklet", error)
-    title = puzzle.title or puzzle.name
-    text = booklet_text(args.puzzle, made.booklet().cards, [p.name for p in puzzle.pieces],
-                        f"{title}: {len(made.cards)} cards",
-                        [f"{len(made.cards)} cards, each with exactly one solution, easiest "
-                         f"first; difficulty: {made.measure}; written by puzzlesat booklet"])
-    written = write_booklet(puzzle, made.cards, args.output, text, title)
+    written = made.write(args.output, args.puzzle)
     if args.json:
         print(json.dumps({"puzzle": puzzle.name, "measure": made.measure,
                           "checks": made.checks, "files": written,
