@@ -410,10 +410,15 @@ class Lattice(ABC):
     # -- what drawings need (each lattice gives those of its capabilities)
 
     def outline(self, cell: Cell) -> list[tuple[float, float]]:
-        """A cell's outline in the plane, corner by corner (x to the right, y downwards, sides
-        of length 1): what flat drawings and the play page draw. Lattices drawn flat
-        ('plane' in capabilities) give it."""
+        """A cell's outline in the plane, corner by corner (x to the right, y downwards; a
+        cell's area about 1, a square's side): what flat drawings and the play page draw.
+        Lattices drawn flat ('plane' in capabilities) give it."""
         raise InputError(f"the {self.name} lattice is not drawn in the plane", field="lattice")
+
+    def turn(self, cells: Iterable[Cell]) -> list[Cell]:
+        """A shape turned by the lattice's least rotation, clockwise as drawn (what the play
+        page's 'rotate' does). Lattices drawn flat give it."""
+        raise InputError(f"the {self.name} lattice is not turned in the plane", field="lattice")
 
     def text_cell(self, cell: Cell) -> tuple[int, int]:
         """Where a cell's mark goes in a drawing as text: (line, column of characters).
@@ -422,6 +427,7 @@ class Lattice(ABC):
                          field="lattice")
 
     text_width: int = 1
+    label_scale: float = 1.0  # a name written on a cell, as large as on a square times this
 
     def position(self, cell: Cell) -> tuple[float, float, float]:
         """A cell's centre in space (x, y, z; z upwards), for 3D drawings. Lattices drawn in
@@ -478,6 +484,9 @@ class SquareLattice(Lattice):
 
     def text_cell(self, cell: Cell) -> tuple[int, int]:
         return cell[0], 2 * cell[1]
+
+    def turn(self, cells: Iterable[Cell]) -> list[Cell]:
+        return rotate(cells)
 
 
 class LayeredLattice(Lattice):
@@ -720,12 +729,318 @@ def box_description(cells: Iterable[Cell]) -> str:
     return "x".join(map(str, extent)) + (f" with {holes} holes" if holes else "")
 
 
+# ---------------------------------------------------------------- triangles and hexagons
+
+ROOT3 = 3 ** 0.5
+TRIANGLE_SIDE = 1.5  # as drawn: a triangle's area about a square's (0.97)
+HEXAGON_SIDE = 0.6  # a hexagon's area 0.94
+
+
+def plane_rows(text: str, marks: str, what: str) -> list[tuple[int, int, str, int]]:
+    """The marks of a picture of triangles or hexagons: (row, column, character, line of the
+    text) of every character in `marks`, rows and columns from 0 after the picture's common
+    indentation.
+    Blanks and '.' are places without a cell; blank lines before and after are ignored."""
+    raw = [row.rstrip() for row in text.split("\n")]
+    drawn = [i for i, row in enumerate(raw) if row.strip()]
+    if not drawn:
+        raise PictureError(f"the picture has no {what}")
+    indent = min(len(raw[i]) - len(raw[i].lstrip()) for i in drawn)
+    found = []
+    for i in range(drawn[0], drawn[-1] + 1):
+        row = raw[i]
+        if not row.strip():
+            raise PictureError("a blank line inside the picture: draw an empty row as '.' "
+                               "(or remove the line)", i)
+        for c, ch in enumerate(row[indent:]):
+            if ch in marks:
+                found.append((i - drawn[0], c, ch, i))
+            elif ch not in " .":
+                raise PictureError(
+                    f"unexpected character {ch!r} at row {i - drawn[0] + 1}, column "
+                    f"{c + 1} of the picture (use {' and '.join(map(repr, marks))} for {what}s,"
+                    " '.' or a blank for none)", i)
+    if not found:
+        raise PictureError(f"the picture has no {what}")
+    return found
+
+
+class SixfoldLattice(Lattice):
+    """A lattice of the plane with the symmetries of the regular hexagon (6 rotations, 12 with
+    mirror images): triangles and hexagons. A cell is (row, column) of its mark in the
+    lattice's picture; translations are the moves (rows, columns) whose sum is even. Turns
+    and mirrors act on integer coordinates of each cell's centre in the lattice's own frame
+    (`_centre`, `_from_centre`), about the origin: a vertex of triangles, a hexagon's centre."""
+
+    dimensions = 2
+    letters = "rc"
+    coordinates = "[row, column]"
+    capabilities = frozenset({"plane"})
+    step: int  # the centres' coordinates of cells one translation apart differ by this
+
+    @abstractmethod
+    def _centre(self, cell: Cell) -> tuple[int, int]:
+        """A cell's centre as integer coordinates (a, b) on the axes at 60 degrees (a to the
+        right, b down and to the right), scaled so that they are whole numbers."""
+
+    @abstractmethod
+    def _from_centre(self, a: int, b: int) -> Cell:
+        """The cell whose centre is (a, b)."""
+
+    @staticmethod
+    def _turn(a: int, b: int) -> tuple[int, int]:
+        return -b, a + b  # 60 degrees clockwise as drawn (y downwards)
+
+    @staticmethod
+    def _mirror(a: int, b: int) -> tuple[int, int]:
+        return -a - b, b  # left-right
+
+    def _motions(self, mirror: bool) -> list[tuple[str, Callable[[int, int], tuple[int, int]]]]:
+        """The 6 rotations (and 6 mirror images) about the origin, named, the identity first."""
+        found = []
+        for k in range(6):
+            def turned(a: int, b: int, k: int = k) -> tuple[int, int]:
+                for _ in range(k):
+                    a, b = self._turn(a, b)
+                return a, b
+            found.append((f"rotate {60 * k}" if k else "identity", turned))
+        if mirror:
+            for k in range(6):
+                def mirrored(a: int, b: int, k: int = k) -> tuple[int, int]:
+                    return self._mirror(*found[k][1](a, b))
+                found.append((f"mirror {_mirror_axis(k)}", mirrored))
+        return found
+
+    def translation(self, source: Cell, target: Cell) -> Cell | None:
+        vector = (target[0] - source[0], target[1] - source[1])
+        return vector if (vector[0] + vector[1]) % 2 == 0 else None
+
+    def normalise(self, cells: Iterable[Cell]) -> Shape:
+        cells = list(cells)
+        r0 = min(r for r, _ in cells)
+        c0 = min(c for _, c in cells)
+        c0 -= (r0 + c0) % 2  # a lattice vector: rows and columns moved by an even sum
+        return tuple(sorted((r - r0, c - c0) for r, c in cells))
+
+    def orientations(self, cells: Iterable[Cell], flip: bool) -> list[Shape]:
+        centres = [self._centre(cell) for cell in cells]
+        found: dict[Shape, None] = {}
+        for _, motion in self._motions(flip):
+            found.setdefault(self.normalise(self._from_centre(*motion(a, b))
+                                            for a, b in centres))
+        return list(found)
+
+    def mirror(self, cells: Iterable[Cell]) -> list[Cell]:
+        return [self._from_centre(*self._mirror(*self._centre(cell))) for cell in cells]
+
+    def group_order(self, flip: bool) -> int:
+        return 12 if flip else 6
+
+    def board_symmetries(self, cells: Iterable[Cell], mirror: bool
+                         ) -> list[tuple[str, Transform]]:
+        centres = {self._centre(cell) for cell in cells}
+        low = min(centres)
+        group = []
+        for name, motion in self._motions(mirror):
+            image = {motion(a, b) for a, b in centres}
+            least = min(image)
+            shift = (low[0] - least[0], low[1] - least[1])  # the image's corner on the board's
+            if shift[0] % self.step or shift[1] % self.step:
+                continue  # not a lattice vector: the turned board lies between the cells
+            if {(a + shift[0], b + shift[1]) for a, b in image} != centres:
+                continue
+
+            def transform(cell: Cell, motion=motion, shift=shift) -> Cell:
+                a, b = motion(*self._centre(cell))
+                return self._from_centre(a + shift[0], b + shift[1])
+
+            group.append((name, transform))
+        return group
+
+    def is_reflection(self, name: str) -> bool:
+        return name.startswith("mirror")
+
+    def text_cell(self, cell: Cell) -> tuple[int, int]:
+        return cell[0], cell[1]
+
+    def turn(self, cells: Iterable[Cell]) -> list[Cell]:
+        return [self._from_centre(*self._turn(*self._centre(cell))) for cell in cells]
+
+    def _read(self, text: str, marks: str, what: str) -> list[tuple[int, int, str, int]]:
+        """The marks of a picture, as cells: the columns read one to the right where the first
+        cell's own rule would put it elsewhere (pictures are read up to a lattice vector)."""
+        found = plane_rows(text, marks, what)
+        r0, c0, ch0, _ = found[0]
+        shift = (r0 + c0 + self._parity(ch0)) % 2
+        cells = []
+        for r, c, ch, line in found:
+            if (r + c + shift + self._parity(ch)) % 2:
+                raise PictureError(self._misplaced(r, c, ch, found[0]), line)
+            cells.append((r, c + shift, ch, line))
+        return cells
+
+    def _parity(self, mark: str) -> int:
+        """0 where a cell drawn with this mark has an even row + column, 1 where odd."""
+        return 0
+
+    @abstractmethod
+    def _misplaced(self, r: int, c: int, mark: str, first: tuple) -> str:
+        """Why a mark at row r and column c of a picture is out of place."""
+
+
+def _mirror_axis(k: int) -> str:
+    """The axis of the mirror image that follows k turns of 60 degrees: its angle from the
+    horizontal, counterclockwise as drawn."""
+    return f"{(90 + 30 * k) % 180} degrees"
+
+
+class TriangularLattice(SixfoldLattice):
+    """The triangular lattice: polyiamonds. A cell (row, column) is a triangle pointing up
+    where row + column is even, down where it is odd; triangles side by side in a row share a
+    slanted side, and one pointing up shares its bottom side with the one below it. Its
+    picture: a character per triangle, '^' pointing up and 'v' pointing down, alternating
+    along rows and columns; '.' or a blank where there is none.
+
+         ^v^v^      a hexagon of 24 triangles
+        ^v^v^v^
+        v^v^v^v
+         v^v^v
+    """
+
+    name = "triangular"
+    cell_noun = "triangle"
+    step = 3
+    label_scale = 0.8
+
+    def _centre(self, cell: Cell) -> tuple[int, int]:
+        r, c = cell
+        if (r + c) % 2 == 0:  # pointing up: vertices (u, r), (u - 1, r + 1), (u, r + 1)
+            u = (c - r) // 2
+            return 3 * u - 1, 3 * r + 2
+        w = (c - r - 1) // 2  # pointing down: vertices (w, r), (w + 1, r), (w, r + 1)
+        return 3 * w + 1, 3 * r + 1
+
+    def _from_centre(self, a: int, b: int) -> Cell:
+        if a % 3 == 2:  # three times the centre of a triangle pointing up
+            r = (b - 2) // 3
+            return r, 2 * ((a + 1) // 3) + r
+        r = (b - 1) // 3
+        return r, 2 * ((a - 1) // 3) + r + 1
+
+    def adjacent(self, cell: Cell) -> list[Cell]:
+        r, c = cell
+        return [(r, c - 1), (r, c + 1), (r + 1, c) if (r + c) % 2 == 0 else (r - 1, c)]
+
+    def picture_cells(self, text: str) -> list[Cell]:
+        return [(r, c) for r, c, _, _ in self._read(text, "^v", "triangle")]
+
+    def _parity(self, mark: str) -> int:
+        return 0 if mark == "^" else 1
+
+    def _misplaced(self, r: int, c: int, mark: str, first: tuple) -> str:
+        other = "v" if mark == "^" else "^"
+        return (f"a triangle {'up' if mark == '^' else 'down'} ({mark!r}) at row {r + 1}, "
+                f"column {c + 1} of the picture, where one pointing "
+                f"{'down' if mark == '^' else 'up'} ({other!r}) belongs: triangles alternate "
+                f"along each row and column, as the first one ({first[2]!r} at row "
+                f"{first[0] + 1}, column {first[1] + 1}) sets them")
+
+    def picture(self, cells: Iterable[Cell]) -> str:
+        return _plane_picture(cells, lambda r, c: "^" if (r + c) % 2 == 0 else "v", 1)
+
+    def outline(self, cell: Cell) -> list[tuple[float, float]]:
+        r, c = cell
+        s = TRIANGLE_SIDE
+        h, x = s * ROOT3 / 2, c * s / 2
+        if (r + c) % 2 == 0:
+            return [(x, (r + 1) * h), (x + s / 2, r * h), (x + s, (r + 1) * h)]
+        return [(x, r * h), (x + s, r * h), (x + s / 2, (r + 1) * h)]
+
+
+class HexagonalLattice(SixfoldLattice):
+    """The hexagonal lattice: polyhexes. A cell (row, column) is a hexagon (a corner pointing
+    up) where row + column is even: its neighbours are two columns away in its row and one
+    column away in the rows above and below. Its picture: 'X' for a hexagon, each row's
+    hexagons two characters apart and between those of the rows above and below; '.' or a
+    blank where there is none.
+
+          X X X       a hexagon of 19 hexagons
+         X X X X
+        X X X X X
+         X X X X
+          X X X
+    """
+
+    name = "hexagonal"
+    cell_noun = "hexagon"
+    cell_rule = " with row + column even"
+    step = 1
+    text_width = 2
+
+    def is_cell(self, cell: tuple) -> bool:
+        return super().is_cell(cell) and (cell[0] + cell[1]) % 2 == 0
+
+    def _centre(self, cell: Cell) -> tuple[int, int]:
+        r, c = cell
+        return (c - r) // 2, r
+
+    def _from_centre(self, a: int, b: int) -> Cell:
+        return b, 2 * a + b
+
+    def adjacent(self, cell: Cell) -> list[Cell]:
+        r, c = cell
+        return [(r, c - 2), (r, c + 2), (r - 1, c - 1), (r - 1, c + 1), (r + 1, c - 1),
+                (r + 1, c + 1)]
+
+    def picture_cells(self, text: str) -> list[Cell]:
+        return [(r, c) for r, c, _, _ in self._read(text, "X", "hexagon")]
+
+    def _misplaced(self, r: int, c: int, mark: str, first: tuple) -> str:
+        return (f"a hexagon at row {r + 1}, column {c + 1} of the picture is out of line: "
+                "a row's hexagons are two characters apart, between those of the rows above "
+                f"and below, as the first one (row {first[0] + 1}, column {first[1] + 1}) "
+                "sets them")
+
+    def picture(self, cells: Iterable[Cell]) -> str:
+        return _plane_picture(cells, lambda r, c: "X", 2)
+
+    def outline(self, cell: Cell) -> list[tuple[float, float]]:
+        r, c = cell
+        t = HEXAGON_SIDE
+        s = t * ROOT3 / 2
+        x, y = c * s + s, r * 1.5 * t + t  # the corner of row 0 and column 0 at (0, 0)
+        return [(x, y - t), (x + s, y - t / 2), (x + s, y + t / 2), (x, y + t),
+                (x - s, y + t / 2), (x - s, y - t / 2)]
+
+
+def _plane_picture(cells: Iterable[Cell], mark: Callable[[int, int], str], apart: int) -> str:
+    """A picture of triangles or hexagons: each cell's mark at its row and column (from the
+    cells' least), '.' for a place between cells of a row, blanks before a row's first."""
+    cells = set(cells)
+    r0 = min(r for r, _ in cells)
+    c0 = min(c for _, c in cells)
+    rows = []
+    for r in range(r0, max(r for r, _ in cells) + 1):
+        row = sorted(c for rr, c in cells if rr == r)
+        if not row:
+            rows.append(".")
+            continue
+        text = [" "] * (row[-1] - c0 + 1)
+        for c in range(row[0], row[-1] + 1, apart):
+            text[c - c0] = mark(r, c) if (r, c) in cells else "."
+        rows.append("".join(text))
+    return "\n".join(rows)
+
+
 SQUARE = SquareLattice()
 CUBIC = CubicLattice()
+TRIANGULAR = TriangularLattice()
+HEXAGONAL = HexagonalLattice()
 BALLS = BallLattice()
 BALL_LAYER = BallLayerLattice()
 LATTICES: dict[str, Lattice] = {lattice.name: lattice
-                                for lattice in (SQUARE, CUBIC, BALLS, BALL_LAYER)}
+                                for lattice in (SQUARE, CUBIC, TRIANGULAR, HEXAGONAL, BALLS,
+                                                BALL_LAYER)}
 
 
 def lattice(name: str) -> Lattice:
@@ -742,3 +1057,27 @@ def lattice_part(table: dict[str, object], lattice: Lattice, what: str) -> objec
     if lattice.name not in table:
         raise InputError(f"the {lattice.name} lattice has no {what}", field="lattice")
     return table[lattice.name]
+
+
+def polyforms(grid: Lattice, order: int, flip: bool) -> list[Shape]:
+    """Every shape of `order` cells joined side to side on a lattice: up to rotations and
+    mirror images where `flip` (free polyforms: the 12 hexiamonds), up to rotations alone where
+    not (one-sided: a chiral shape and its mirror image both). Each in its least orientation,
+    the list sorted, so that a set is the same wherever it is made."""
+    if order < 1:
+        raise InputError(f"a polyform has at least one cell, not {order}", field="polyforms")
+
+    def least(cells: Iterable[Cell]) -> Shape:
+        return min(grid.orientations(cells, flip))
+
+    level = {least([(0,) * grid.dimensions])}  # every cell is every other turned or moved
+    for _ in range(order - 1):
+        grown: set[Shape] = set()
+        for shape in level:
+            taken = set(shape)
+            for cell in shape:
+                for next_cell in grid.adjacent(cell):
+                    if next_cell not in taken:
+                        grown.add(least([*shape, next_cell]))
+        level = grown
+    return sorted(level)

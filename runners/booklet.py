@@ -168,6 +168,20 @@ class MadeBooklet:
         return Booklet(self.puzzle, tuple(BookletCard(c.name, c.placed, c.note())
                                           for c in self.cards), self.puzzle.title)
 
+    def write(self, folder: str, puzzle_name: str) -> list[str]:
+        """The booklet in a folder (runners/pictures/booklet.py: booklet.toml naming the
+        puzzle as `puzzle_name`, A4 pages, a PDF, play pages); the files written."""
+        from .models.packing.booklet import booklet_text
+        from .pictures.booklet import write_booklet
+
+        title = self.puzzle.title or self.puzzle.name
+        text = booklet_text(puzzle_name, self.booklet().cards,
+                            [p.name for p in self.puzzle.pieces],
+                            f"{title}: {len(self.cards)} cards",
+                            [f"{len(self.cards)} cards, each with exactly one solution, easiest "
+                             f"first; difficulty: {self.measure}; written by puzzlesat booklet"])
+        return write_booklet(self.puzzle, self.cards, folder, text, title)
+
 
 def make_booklet(puzzle, cards: int = 12, seed: int = 1,
                  check_backends: Sequence[str] = CHECK_BACKENDS, backend: str | None = None,
@@ -198,7 +212,7 @@ def make_booklet(puzzle, cards: int = 12, seed: int = 1,
     width = listing.free.shape[1]
     pool: list[tuple[int, tuple[int, ...], int]] = []  # (nodes, card, row)
     for n, row in enumerate(chosen_rows, 1):
-        for size in range(1, width - 1):
+        for size in range(1, max(2, width - 1)):  # two pieces left at least, where there are
             found = unique_subsets(listing, row, size, rng)
             if found:
                 card = rng.choice(found)
@@ -211,6 +225,10 @@ def make_booklet(puzzle, cards: int = 12, seed: int = 1,
         if say and n % 10 == 0:
             say(f"{puzzle.name}: {len(pool)} candidate cards graded from {n} solutions")
     picked = spread(pool, cards, klass)
+    if len(picked) < cards:
+        raise InputError(f"{puzzle.name}: only {len(picked)} cards of different solutions with "
+                         f"one solution each turned up among {len(chosen_rows)} solutions drawn; "
+                         f"ask for {len(picked)} or fewer", field="cards")
     graded = [GradedCard(str(i), listing.placed(card), listing.grid(row), width - len(card),
                          nodes) for i, (nodes, card, row) in enumerate(picked, 1)]
     checks = [check_booklet(puzzle, graded, check_backends)]
@@ -222,6 +240,8 @@ def spread(pool: list[tuple[int, tuple[int, ...], int]], wanted: int, klass: np.
     """`wanted` candidates of different solution classes whose grades spread evenly (on a log
     scale) from the easiest to the hardest of the pool, easiest first."""
     pool = sorted(pool, key=lambda c: (c[0], c[1]))
+    if not pool:
+        return []
     grades = [math.log(c[0]) for c in pool]
     low, high = grades[0], grades[-1]
     used_class: set[int] = set()
@@ -311,13 +331,14 @@ def audit(booklet: str | Booklet, backend: str | None = None, grade: bool = True
     check_packing(found.puzzle)
     audited = []
     chosen = backend
+    options = placements(found.puzzle) if grade else []
     for card in found.cards:
         challenge = found.challenge(card)
         counted = api.count(challenge, backend=backend, jobs=1)
         chosen = counted.backend
         if not counted.complete:
             raise ArithmeticError(f"card {card.name}: the count did not finish")
-        nodes = search_nodes(challenge)[1] if grade and counted.number == 1 else None
+        nodes = search_nodes(challenge, options)[1] if grade and counted.number == 1 else None
         audited.append(AuditedCard(card.name, len(card.placed), counted.number, nodes,
                                    card.note))
     return Audit(found.path or found.puzzle.name, found.puzzle.name, audited, chosen or "")

@@ -29,7 +29,7 @@ import itertools
 import math
 import random
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -43,13 +43,16 @@ from .registry import default_backend
 
 Say = Callable[[str], None]
 
-# Sets of placements ranked at once: about 8 bytes each, a few copies while sorted (80 MB a pass
-# at 10^7); more sets are counted in several passes, each keeping the ranks of one residue.
-MAX_SETS = 10_000_000
+# Sets of placements ranked at once: the sets themselves (8 bytes a placement), their ranks and
+# the sort's copies, about 200 MB a pass at 4 x 10^6 sets of 4 (IQ Block 10's per-solution run
+# peaked at 2.0 GB with 10^7); more sets are counted in several passes, each keeping the ranks of
+# one residue.
+MAX_SETS = 4_000_000
 # Solutions listed at most: IQ Block 10's 101,792 take 18 s to list and 8 MB as placements; a
 # puzzle with 10^7 solutions would take half an hour to list (count it, do not list it).
 MAX_SOLUTIONS = 5_000_000
 CHECK_BACKENDS = ("cpsat", "reference")  # each sampled card is counted on both
+SMALL_LISTING = 20_000  # solutions counted again in this process, without workers
 
 
 @dataclass
@@ -84,9 +87,12 @@ class Listing:
             width = self.rows.shape[1]
             self._held_by = [order[bounds[i]:bounds[i + 1]] // width
                              for i in range(len(self.options))]
-        found = np.arange(len(self.rows))
-        for i in card:
-            found = np.intersect1d(found, self._held_by[i], assume_unique=True)
+        if not len(card):
+            return np.arange(len(self.rows))
+        lists = sorted((self._held_by[i] for i in card), key=len)  # the shortest first
+        found = lists[0]
+        for more in lists[1:]:
+            found = np.intersect1d(found, more, assume_unique=True)
         return found
 
     def placed(self, card: Sequence[int]) -> tuple[Placed, ...]:
@@ -115,27 +121,44 @@ def check_packing(puzzle) -> PackingPuzzle:
 
 def list_solutions(puzzle: PackingPuzzle, backend: str | None = None,
                    say: Say | None = None) -> Listing:
-    """Every solution, as placement indices (refused beyond MAX_SOLUTIONS, counted first)."""
-    from . import api
-
+    """Every solution, as placement indices (refused once more than MAX_SOLUTIONS are
+    listed)."""
     puzzle = check_packing(puzzle)
     start = time.perf_counter()
     options = placements(puzzle)
     index = {(o.piece, frozenset(o.cells)): i for i, o in enumerate(options)}
     lister = backend or default_backend(puzzle.kind, "count")[0]  # the fastest: bitboard
     rows = []
-    for n, solution in enumerate(api.solutions(puzzle, lister, limit=MAX_SOLUTIONS + 1), 1):
+    for n, chosen in enumerate(_chosen(puzzle, lister, options, index), 1):
         if n > MAX_SOLUTIONS:
             raise InputError(f"{puzzle.name} has more than {MAX_SOLUTIONS:,} solutions: too "
                              "many to list for cards (count them instead)", field="puzzle")
-        by_piece: dict[int, list[Cell]] = {}
-        for cell, piece in solution.grid.items():
-            by_piece.setdefault(piece, []).append(cell)
-        rows.append(sorted(index[(piece, frozenset(cells))] for piece, cells in by_piece.items()))
+        rows.append(chosen)
         if say and n % 20000 == 0:
             say(f"{puzzle.name}: {n:,} solutions listed ...")
     array = np.array(rows, dtype=np.int64).reshape(len(rows), len(puzzle.pieces))
     return Listing(puzzle, options, array, lister, time.perf_counter() - start)
+
+
+def _chosen(puzzle: PackingPuzzle, lister: str, options: list[Placement],
+            index: dict) -> Iterator[list[int]]:
+    """Each solution's placement indices, ascending: from the values of a backend solving the
+    family's own model of these placements, or (a backend with its own model, the reference)
+    from the solutions' grids."""
+    from . import api
+    from .registry import family_of, resolve
+
+    backend = resolve(lister, puzzle.kind, "count")
+    if backend.takes == "reference":
+        for solution in api.solutions(puzzle, lister, limit=MAX_SOLUTIONS + 1):
+            by_piece: dict[int, list[Cell]] = {}
+            for cell, piece in solution.grid.items():
+                by_piece.setdefault(piece, []).append(cell)
+            yield sorted(index[(piece, frozenset(cells))] for piece, cells in by_piece.items())
+        return
+    model = family_of(puzzle).encode(puzzle, backend, options)
+    for values in backend.solutions(model, MAX_SOLUTIONS + 1):
+        yield np.flatnonzero(np.frombuffer(bytes(values), dtype=np.uint8)).tolist()
 
 
 # ---------------------------------------------------------------- sets held by one solution
@@ -160,19 +183,16 @@ def ranks(sets: np.ndarray, table: np.ndarray) -> np.ndarray:
     return found
 
 
-def held_once(rows: np.ndarray, k: int, base: int) -> tuple[np.ndarray, np.ndarray]:
-    """The k-sets of placements held by exactly one solution: (sets (m, k) ascending, the row
-    of the solution holding each). Rows hold ascending placement indices below `base`."""
+def _held_once_passes(rows: np.ndarray, k: int, base: int
+                      ) -> Iterator[tuple[np.ndarray, np.ndarray]]:
+    """The k-sets of placements held by exactly one solution, a pass at a time: (the row of
+    the solution holding each, the columns of that row it takes). Each pass ranks every set of
+    every row in blocks and keeps those of one residue of the rank, at most MAX_SETS at once."""
     count, width = rows.shape
-    if k == 0:
-        return np.zeros((int(count == 1), 0), dtype=np.int64), np.zeros(int(count == 1),
-                                                                          dtype=np.int64)
     choose = np.array(list(itertools.combinations(range(width), k)), dtype=np.intp)
     table = rank_table(base, k)
-    total = count * len(choose)
-    passes = max(1, -(-total // MAX_SETS))
+    passes = max(1, -(-count * len(choose) // MAX_SETS))
     block = max(1, MAX_SETS // len(choose))
-    sets, owners = [], []
     for part in range(passes):
         keys, where = [], []
         for first in range(0, count, block):
@@ -184,14 +204,38 @@ def held_once(rows: np.ndarray, k: int, base: int) -> tuple[np.ndarray, np.ndarr
             keys.append(chunk)
             where.append(at)
         keys_all, where_all = np.concatenate(keys), np.concatenate(where)
+        del keys, where
         _, first_at, times = np.unique(keys_all, return_index=True, return_counts=True)
         once = where_all[first_at[times == 1]]
-        owner = once // len(choose)
-        sets.append(np.sort(rows[owner[:, None], choose[once % len(choose)]], axis=1))
+        yield once // len(choose), choose[once % len(choose)]
+
+
+def held_once(rows: np.ndarray, k: int, base: int) -> tuple[np.ndarray, np.ndarray]:
+    """The k-sets of placements held by exactly one solution: (sets (m, k) ascending, the row
+    of the solution holding each). Rows hold ascending placement indices below `base`."""
+    count = len(rows)
+    if k == 0:
+        return (np.zeros((int(count == 1), 0), dtype=np.int64),
+                np.zeros(int(count == 1), dtype=np.int64))
+    sets, owners = [], []
+    for owner, columns in _held_once_passes(rows, k, base):
+        sets.append(np.sort(rows[owner[:, None], columns], axis=1))
         owners.append(owner)
-    order_sets, order_owners = np.concatenate(sets), np.concatenate(owners)
-    order = np.lexsort(order_sets.T[::-1]) if len(order_sets) else np.arange(0)
-    return order_sets[order], order_owners[order]
+    found, owner = np.concatenate(sets), np.concatenate(owners)
+    order = np.lexsort(found.T[::-1]) if len(found) else np.arange(0)
+    return found[order], owner[order]
+
+
+def holding_once(rows: np.ndarray, k: int, base: int) -> np.ndarray:
+    """Which solutions hold some k-set of placements that no other solution holds (the sets
+    themselves are not kept: a tenth of held_once's memory where they are millions)."""
+    found = np.zeros(len(rows), dtype=bool)
+    if k == 0:
+        found[:] = len(rows) == 1
+        return found
+    for owner, _ in _held_once_passes(rows, k, base):
+        found[owner] = True
+    return found
 
 
 def least_per_solution(rows: np.ndarray, base: int, start: int = 0,
@@ -201,12 +245,10 @@ def least_per_solution(rows: np.ndarray, base: int, start: int = 0,
     count, width = rows.shape
     least = np.full(count, -1, dtype=np.int64)
     for k in range(start, width + 1):
-        _, owners = held_once(rows, k, base)
-        fresh = np.unique(owners)
-        fresh = fresh[least[fresh] < 0]
+        fresh = holding_once(rows, k, base) & (least < 0)
         least[fresh] = k
         if say:
-            say(f"cards of {pieces(k)}: {len(fresh):,} more solutions have one")
+            say(f"cards of {pieces(k)}: {int(fresh.sum()):,} more solutions have one")
         if (least >= 0).all():
             break
     return least
@@ -312,7 +354,9 @@ class Cards:
         out += [f"checked: {check}" for check in self.checks]
         return out
 
-    def to_json(self, puzzle: PackingPuzzle) -> dict[str, object]:
+    def to_json(self, puzzle: PackingPuzzle, most: int | None = None) -> dict[str, object]:
+        """The result as JSON, with the first `most` cards (all: None)."""
+        shown = self.cards if most is None else self.cards[:most]
         return {
             "puzzle": self.puzzle, "title": self.title, "solutions": self.solutions,
             "solutions_counted": "ways to cover the board, rotations and reflections counted "
@@ -329,7 +373,9 @@ class Cards:
                 str(k): n for k, n in sorted(self.per_solution.items())},
             "method": self.method, "checks": self.checks, "listed_by": self.listed_by,
             "seconds": {k: round(v, 3) for k, v in self.seconds.items()},
-            "cards": [card.to_json(puzzle) for card in self.cards],
+            "cards_shown": f"{len(shown):,} of the {len(self.cards):,} classes, one card each "
+                           "(all of them: puzzlesat cards -o FILE)",
+            "cards": [card.to_json(puzzle) for card in shown],
         }
 
 
@@ -465,7 +511,9 @@ def check_listing(listing: Listing, backend: str) -> str:
             raise ArithmeticError(f"a solution listed by {listing.backend} is not an exact cover")
     if len(np.unique(rows, axis=0)) != len(rows):
         raise ArithmeticError(f"{listing.backend} listed a solution twice")
-    counted = api.count(puzzle, backend=backend, modulo="symmetry")
+    # a small count is not worth starting worker processes (a few seconds each)
+    jobs = 1 if len(rows) < SMALL_LISTING else None
+    counted = api.count(puzzle, backend=backend, modulo="symmetry", jobs=jobs)
     if not counted.complete or counted.details["solutions"] != len(rows):
         raise ArithmeticError(f"{listing.backend} listed {len(rows):,} solutions, {backend} "
                               f"counts {counted.details['solutions']:,}")

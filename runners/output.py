@@ -440,7 +440,9 @@ def _read_json(path: Path) -> dict:
 _KIND_BY_SUFFIX = {".md": "report", ".csv": "benchmark rows", ".png": "chart",
                    ".svg": "chart", ".checkpoint": "checkpoint of a count (`count --checkpoint`)"}
 _FOLDERS = {"gallery": "galleries of solutions (`puzzlesat results`)",
-            "play": "playable pages and their screenshots (`puzzlesat results`)"}
+            "play": "playable pages and their screenshots (`puzzlesat results`)",
+            "cards": "least cards of packing puzzles (`puzzlesat cards --record`)",
+            "booklets": "booklets of graded cards, printable and playable (`puzzlesat results`)"}
 
 
 def _index_entry(path: Path) -> tuple[str, str]:

@@ -23,9 +23,10 @@ import zipfile
 
 import numpy
 import pytest
+from _counting import partition
 from hypothesis import strategies as st
 from test_properties import MANY, run_property
-from test_solids import check_solid, solid_partition
+from test_solids import check_solid
 
 import puzzlesat
 from puzzlesat.cli import main
@@ -189,7 +190,7 @@ def ball_puzzles(draw) -> CellPuzzle:
     cells = list(BOARDS[draw(st.sampled_from(sorted(BOARDS)))])
     if draw(st.booleans()):  # a ball less: fewer symmetries
         cells.remove(rnd.choice(cells))
-    regions = solid_partition(set(cells), draw(st.integers(2, 4)), rnd, touching)
+    regions = partition(set(cells), draw(st.integers(2, 4)), rnd, touching)
     pieces = [CellPiece(chr(65 + i), turned(sorted(region), rnd.choice(ROTATIONS)))
               for i, region in enumerate(regions)]
     return CellPuzzle(name="balls", board=tuple(sorted(cells)), pieces=tuple(pieces),

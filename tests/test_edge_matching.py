@@ -185,7 +185,7 @@ def test_catalog_is_complete():
         f"owen-{n}x{n}-set{s}" for n in range(6, 11) for s in (1, 2)} | {
         "em-7-3-6", "em-7-4-8", "em-7-4-9", "em-8-4-5", "em-9-3-5", "em-11-3-4", "em-12-2-4",
         "em-14-7-3"}
-    macmahon = {"macmahon-24-squares", "macmahon-24-triangles"}
+    macmahon = {"macmahon-24-squares", "macmahon-24-triangles", "macmahon-4-triangles"}
     assert names == {name for name, _ in AGREED} | macmahon | large
 
 

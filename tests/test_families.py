@@ -164,3 +164,15 @@ def test_the_models_import_nothing_from_the_runners():
     models/mind_lock/table.py the table cache and breadth-first engine."""
     found = {str(p.relative_to(ROOT)): runner_imports(p) for p in (ROOT / "models").rglob("*.py")}
     assert {path: names for path, names in found.items() if names} == {}
+
+
+def test_every_encoder_table_names_models_backends_take():
+    """A family's encoder rows are keyed by the models of backends.TAKES (a backend taking any
+    other is refused when its class is made)."""
+    from puzzlesat.backends import TAKES, Backend
+
+    for kind in registry.FAMILIES:
+        assert set(registry.family(kind).encoders) <= set(TAKES), kind
+        assert set(registry.family(kind).takes) <= set(TAKES), kind
+    with pytest.raises(TypeError, match="not one of"):
+        type("Stray", (Backend,), {"takes": "sudoku"})

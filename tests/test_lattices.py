@@ -27,6 +27,8 @@ CAPABILITIES = {"plane", "space", "stl"}
 SAMPLE = {
     "square": "XX.\n.XX\n.X.",
     "cubic": "XX\nX.\n---\n.X\n..",
+    "triangular": " ^v^\n^v",
+    "hexagonal": " X X\nX . X\n X",
     "balls": "XX\nX.\n---\nX",
     "ball-layer": "XX.\n.XX\n.X.",
 }

@@ -159,6 +159,9 @@ def test_the_pages_name_no_file_outside_the_clone():
 def test_every_puzzle_file_example_reads_and_agrees_with_its_published_figures(text, tmp_path):
     path = tmp_path / "example.toml"
     path.write_text(text)
+    if not text.startswith("kind") and "\nkind" not in text:  # a booklet: its cards counted
+        assert puzzlesat.audit(str(path), grade=False).cards
+        return
     puzzle = puzzlesat.load(str(path))
     if puzzle.kind == "packing":
         verified = puzzlesat.verify(puzzle, backends=["cpsat", "reference"], jobs=1)
@@ -180,3 +183,11 @@ def sessions() -> list[str]:
 def test_every_python_session_runs(program):
     """Each session as a notebook would run it after the first (`import puzzlesat` done)."""
     exec(compile(program, "the pages", "exec"), {"puzzlesat": puzzlesat})  # noqa: S102
+
+
+def test_no_command_of_the_pages_rewrites_the_committed_results():
+    """Run from a clone, the pages' commands leave `git status` clean: one that records evidence
+    names its own folder (--results DIR), never the committed results/ (--record alone)."""
+    assert [a for a in COMMANDS if "--record" in a and "--results" not in a] == []
+    assert [a for a in COMMANDS if "--results" in a
+            and a[a.index("--results") + 1].rstrip("/") == "results"] == []

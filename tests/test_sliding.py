@@ -225,6 +225,8 @@ def test_l_piece_klotski_settled():
 
 # ---------------------------------------------------------------- random boards
 
+from contextlib import contextmanager  # noqa: E402
+
 from hypothesis import HealthCheck, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
@@ -285,16 +287,56 @@ def python_search(puzzle):
     return counts, seen
 
 
+@contextmanager
+def codes_engine(mixed: bool):
+    """The search on mixed-radix codes in a hash set (as for a puzzle too large to rank), or
+    the default: on ranks, a byte each."""
+    if not mixed:
+        yield
+        return
+    ranked = family.ranks_of
+    family.kernel_parts.cache_clear()
+    family.ranks_of = lambda puzzle: None
+    try:
+        yield
+    finally:
+        family.ranks_of = ranked
+        family.kernel_parts.cache_clear()
+        forget()
+
+
+def test_the_two_engines_agree_on_rush_hour():
+    """The search on ranks (a byte an arrangement, two threads) and the one on mixed-radix
+    codes (a hash set) give the same counts at every distance and the same start distance on
+    the catalog's Rush Hour (cars locked to their lines, the goal a car at the exit; the random
+    boards below try both engines on every kind of board)."""
+    puzzle, start_moves = files.load("rush-hour-51"), 51
+    figures = []
+    for mixed in (False, True):
+        with codes_engine(mixed):
+            found = family.FAMILY.table(puzzle, fresh=True)
+            assert (found.build.keys is not None) == mixed
+            figures.append(family.report(found))
+    assert figures[0]["start_moves"] == figures[1]["start_moves"] == start_moves
+    assert figures[0]["distance_counts"] == figures[1]["distance_counts"]
+
+
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(small_puzzles())
-def test_engine_equals_a_plain_search_on_random_boards(text):
-    """On random boards, metrics, types and axes: the engine (codes, compiled moves, hash set,
-    2-bit table) counts the same positions at the same distances from the start as a plain
-    Python search over the rules, and every position's table distance is its BFS distance."""
+@given(small_puzzles(), st.booleans())
+def test_engine_equals_a_plain_search_on_random_boards(text, mixed):
+    """On random boards, metrics, types and axes: both engines (on ranks, a byte each; on
+    codes, a hash set; the compiled moves, the 2-bit table) count the same positions at the
+    same distances from the start as a plain Python search over the rules, and every position's
+    table distance is its BFS distance."""
     try:
         puzzle = read_puzzle_text("random.toml", text)
     except InputError:
         return  # a board the generator left without pieces
+    with codes_engine(mixed):
+        check_against_a_plain_search(puzzle, text)
+
+
+def check_against_a_plain_search(puzzle, text):
     counts, seen = python_search(puzzle)
     if puzzle.goal.cells:  # distances to the goal: a second plain search from the goal's side
         level = [p for p in seen if puzzle.is_goal(p)]
@@ -310,7 +352,7 @@ def test_engine_equals_a_plain_search_on_random_boards(text):
     found = family.FAMILY.table(puzzle, fresh=True)
     assert found.build.distance_counts == counts
     for position in list(seen)[:30]:
-        assert found.table.residue(puzzle.code(position)) != 3
+        assert found.table.residue(family.FAMILY.code(puzzle, position)) != 3
         assert puzzle.decode(puzzle.code(position)) == position
     checks = family.check_kernel(found, list(seen)[:20], 1)
     assert all(checks.values()), (checks, text)
@@ -379,3 +421,78 @@ def test_knuth_format_errors_name_line_and_field(tmp_path, capsys, text, line, f
     assert main(["sliding", "table", str(path)]) == 2
     err = capsys.readouterr().err.strip()
     assert f"{path}:{line}: {field}: " in err and words in err and len(err.splitlines()) == 1
+
+
+# ---------------------------------------------------------------- the perfect rank
+
+
+def all_arrangements(puzzle):
+    """Every arrangement of the groups' pieces without overlap, by brute force."""
+    from itertools import combinations, product
+
+    choices = [list(combinations(range(len(g.placements)), g.count)) for g in puzzle.groups]
+    found = []
+    for position in product(*choices):
+        cells = [c for g, chosen in zip(puzzle.groups, position) for p in chosen
+                 for c in g.placements[p]]
+        if len(cells) == len(set(cells)):
+            found.append(tuple(position))
+    return found
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(small_puzzles())
+def test_the_rank_numbers_every_arrangement_once(text):
+    """models/sliding/ranking.py: its size is the number of arrangements found by brute force,
+    and rank and unrank are inverse bijections between them and 0..size-1."""
+    from puzzlesat.models.sliding.ranking import ranking
+
+    try:
+        puzzle = read_puzzle_text("random.toml", text)
+    except InputError:
+        return
+    ranks = ranking(puzzle)
+    arrangements = all_arrangements(puzzle)
+    assert ranks.size == len(arrangements)
+    assert sorted(ranks.rank(a) for a in arrangements) == list(range(ranks.size))
+    for r in range(ranks.size):
+        assert ranks.rank(ranks.unrank(r)) == r
+
+
+def test_the_plain_c_anchor_agrees_on_the_small_tile_puzzles(tmp_path):
+    """The benchmark's anchor (runners/benchmarks/tiles_bfs.c, a plain C breadth-first search)
+    counts what the engine counts at every distance, on the 8-puzzle and the 2x4 board."""
+    from puzzlesat.benchmarks import sliding as bench
+
+    binary = bench.build_anchor(tmp_path)
+    if binary is None:
+        pytest.skip("no C compiler (cc, gcc) to build the anchor")
+    plain = bench.run_anchor(binary, 3, 3)
+    ours = family.FAMILY.table(files.load("eight-puzzle")).build
+    assert plain["distance_counts"] == ours.distance_counts
+    assert (plain["positions"], plain["gods_number"]) == (181_440, 31)
+    two_by_four = bench.run_anchor(binary, 2, 4)
+    assert (two_by_four["positions"], two_by_four["gods_number"]) == (20_160, 36)
+
+
+def test_the_tiles_bench_runs_both_searches_and_records(tmp_path, monkeypatch, capsys):
+    """`sliding bench --tiles`, on the 8-puzzle in place of the 3x4 and 2x6 (minutes each):
+    ours in a fresh process and the plain C search, the same counts at every distance, the
+    figures recorded only where asked."""
+    import json
+    import shutil
+
+    from puzzlesat.benchmarks import sliding as bench
+
+    monkeypatch.setattr(bench, "TILES", (("eight-puzzle", 3, 3),))
+    assert main(["sliding", "bench", "--tiles", "--results", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    assert "eight-puzzle: 181,440 positions, God's number 31" in out
+    recorded = json.loads((tmp_path / "sliding-tiles-bench.json").read_text())
+    entry = recorded["puzzles"]["eight-puzzle"]
+    assert entry["published_agrees"] == {"positions": True, "gods_number": True}
+    assert entry["ours"]["peak_bytes"] > 0 and entry["targets"]["memory_at_most"]
+    if shutil.which("cc") or shutil.which("gcc"):
+        assert entry["anchor_agrees"] and entry["anchor"]["positions"] == 181_440
+        assert "distances agree" in out
+    assert main(["sliding", "bench", "--tiles", "klotski"]) == 2

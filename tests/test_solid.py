@@ -190,7 +190,8 @@ def test_assembly_goes_in_bottom_up():
 
 def test_page_without_three_says_how_to_install(tmp_path, monkeypatch):
     monkeypatch.setenv("PUZZLESAT_THREE", str(tmp_path))
-    install = re.escape(f"npm install --no-save three@{viewer.THREE_VERSION}")
+    install = re.escape(f"npm install --prefix ~/.local/share/puzzlesat --no-save --no-audit "
+                        f"--no-fund three@{viewer.THREE_VERSION}")
     with pytest.raises(InputError, match=install):
         viewer.solid_page([SMALL], "no library")
 

@@ -16,7 +16,7 @@ import itertools
 import random
 
 import pytest
-from _counting import count_packing
+from _counting import count_packing, partition
 from hypothesis import strategies as st
 from test_properties import MANY, run_property
 
@@ -30,7 +30,6 @@ from puzzlesat.models.packing.plan import mirror_twins, symmetry_group
 
 SOMA = {"none": 11_520, "rotation": 480, "symmetry": 240}  # counted here, then compared below
 SOLID_EXAMPLES = 6  # about 5 s (10 s on a loaded machine)
-STEPS = [s for s in itertools.product((-1, 0, 1), repeat=3) if sum(map(abs, s)) == 1]
 
 
 def test_the_cubic_lattice_turns_by_24_rotations_and_48_symmetries():
@@ -109,33 +108,6 @@ def test_bitboard_refuses_a_solid_beyond_its_items_saying_what_serves(tmp_path):
 # ---------------------------------------------------------------- random small solids
 
 
-def solid_partition(cells: set, pieces: int, rnd: random.Random, neighbours=None
-                    ) -> list[set]:
-    """Cells split into connected regions grown from random seeds (neighbours: a cell's
-    neighbours, by default the cubes sharing a face)."""
-    neighbours = neighbours or (lambda cell: [tuple(a + s for a, s in zip(cell, step))
-                                              for step in STEPS])
-    free = set(cells)
-    regions = []
-    for seed in rnd.sample(sorted(free), min(pieces, len(free))):
-        free.discard(seed)
-        regions.append({seed})
-    while free:
-        grown = False
-        for region in rnd.sample(regions, len(regions)):
-            border = sorted({n for cell in region for n in neighbours(cell)} & free)
-            if border:
-                cell = rnd.choice(border)
-                free.discard(cell)
-                region.add(cell)
-                grown = True
-        if not grown:
-            cell = min(free)
-            free.discard(cell)
-            regions.append({cell})
-    return regions
-
-
 @st.composite
 def solid_puzzles(draw) -> CellPuzzle:
     rnd = draw(st.randoms(use_true_random=False))
@@ -145,7 +117,7 @@ def solid_puzzles(draw) -> CellPuzzle:
         cells.discard(max(cells))
     if draw(st.booleans()):  # a set holding a chiral piece and its mirror image
         return _twin_puzzle(rnd)
-    regions = solid_partition(cells, draw(st.integers(2, 4)), rnd)
+    regions = partition(cells, draw(st.integers(2, 4)), rnd, CUBIC.adjacent)
     pieces = [CellPiece(chr(65 + i), _shape(rnd.choice(CUBIC.rotations), region))
               for i, region in enumerate(regions)]
     return CellPuzzle(name="random", board=tuple(sorted(cells)), pieces=tuple(pieces),
@@ -163,7 +135,7 @@ def _twin_puzzle(rnd: random.Random) -> CellPuzzle:
     left = {(0, 0, 0), (0, 0, 1), (0, 1, 0), (1, 0, 1)}  # a chiral tetracube
     right = {(a, b, 3 - c) for a, b, c in left}  # its mirror image across the box
     box = set(itertools.product(range(2), range(2), range(4)))
-    rest = solid_partition(box - left - right, 2, rnd)
+    rest = partition(box - left - right, 2, rnd, CUBIC.adjacent)
     regions = [left, right, *rest]
     pieces = [CellPiece(chr(65 + i), _shape(rnd.choice(CUBIC.rotations), region))
               for i, region in enumerate(regions)]
@@ -225,7 +197,7 @@ def test_a_solid_file_reads_layers_and_coordinates():
 
 
 @pytest.mark.parametrize("change, line, field, message", [
-    (('lattice = "cubic"', 'lattice = "hexagonal"'), 2, "lattice", "unknown lattice"),
+    (('lattice = "cubic"', 'lattice = "octagonal"'), 2, "lattice", "unknown lattice"),
     (('lattice = "cubic"', 'lattice = "cubic"\nflip = true'), 3, "flip", "mirror image"),
     (("---\nXX\nXX\n\"\"\"\n[pieces]", "---\nXX\nX,\n\"\"\"\n[pieces]"), 8, "board",
      "unexpected character ','"),

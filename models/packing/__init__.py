@@ -84,6 +84,12 @@ class PackingPuzzle:
         """The board's cells in the order a search fills them (the lattice's fill order)."""
         return self.lattice.fill_order(self.board_cells)
 
+    @property
+    def holes(self) -> list[Cell]:
+        """The places drawn as holes: the '.' of the board's picture, up to each row's end."""
+        return [(r, c) for r, row in enumerate(self.board) for c, ch in enumerate(row)
+                if ch != "X"]
+
 
 @dataclass(frozen=True)
 class CellPuzzle(PackingPuzzle):
@@ -101,6 +107,36 @@ class CellPuzzle(PackingPuzzle):
     @property
     def board_cells(self) -> list[Cell]:
         return sorted(self.board)
+
+    @property
+    def holes(self) -> list[Cell]:
+        """The cells the board encloses without covering them (from which the outside of its
+        bounding box cannot be reached through cells off the board)."""
+        grid = self.lattice
+        board = set(self.board)
+        low = [min(axis) for axis in zip(*board)]
+        high = [max(axis) for axis in zip(*board)]
+
+        def inside(cell: Cell) -> bool:
+            return all(lo <= x <= hi for x, lo, hi in zip(cell, low, high))
+
+        outside: set[Cell] = set()
+        enclosed: set[Cell] = set()
+        for start in {n for cell in board for n in grid.adjacent(cell)} - board:
+            if start in outside or start in enclosed:
+                continue
+            region, todo, escapes = {start}, [start], not inside(start)
+            while todo:
+                for n in grid.adjacent(todo.pop()):
+                    if n in board or n in region:
+                        continue
+                    if not inside(n):
+                        escapes = True
+                        continue
+                    region.add(n)
+                    todo.append(n)
+            (outside if escapes else enclosed).update(region)
+        return sorted(enclosed)
 
 
 def piece_key(puzzle: PackingPuzzle, piece: Piece | CellPiece) -> Shape:

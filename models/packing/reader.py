@@ -56,11 +56,21 @@ from pathlib import Path
 
 from ..errors import InputError
 from ..files import TomlDoc
-from ..geometry import LATTICES, SQUARE, Cell, Lattice, PictureError, picture_rows
+from ..geometry import (
+    LATTICES,
+    SQUARE,
+    Cell,
+    Lattice,
+    PictureError,
+    Shape,
+    picture_rows,
+    polyforms,
+)
 from . import CellPiece, CellPuzzle, PackingPuzzle, Piece, Placed, check_size
 
 FIELDS = {"kind", "name", "title", "source", "flip", "lattice", "board", "pieces", "placed",
-          "published"}
+          "published", "polyforms"}
+MAX_POLYFORM_ORDER = 8  # 66 octiamonds, 369 octominoes: sets any count could use
 PUBLISHED = {"solutions": int, "classes": int, "rotation_classes": int, "note": str}
 MAX_COORDINATE = 1000  # a solid this large could never be counted
 
@@ -104,9 +114,15 @@ def read_packing(doc: TomlDoc) -> PackingPuzzle:
         raise doc.error("lattice", f"unknown lattice {name!r} (one of: "
                         f"{', '.join(LATTICES)})")
     grid = LATTICES[name]
-    pieces_table = doc.get("pieces", dict, required=True)
-    if not pieces_table:
+    orders = polyform_orders(doc)
+    pieces_table = doc.get("pieces", dict, {} if orders else None, required=not orders)
+    if not pieces_table and not orders:
         raise doc.error("pieces", "no pieces")
+    made = {name for name, _ in generated(grid, orders, doc.get("flip", bool, True))}
+    for name in pieces_table:
+        if name in made:
+            raise doc.error(f"pieces.{name}", f"piece {name} is one of the polyforms "
+                            f"{orders} too: name it otherwise")
     if grid.flip_note and "flip" in doc.data:
         raise doc.error("flip", grid.flip_note)
     common = {
@@ -119,11 +135,15 @@ def read_packing(doc: TomlDoc) -> PackingPuzzle:
     if grid is SQUARE and isinstance(doc.get("board", (str, list), required=True), str):
         # the square lattice's pictures are kept as drawn (their holes are drawn as such)
         board = picture(doc, "board", picture_rows)
-        pieces = [square_piece(doc, name, pieces_table[name]) for name in pieces_table]
+        pieces = [Piece(name, tuple(grid.picture(shape).split("\n")))
+                  for name, shape in generated(grid, orders, common["flip"])]
+        pieces += [square_piece(doc, name, pieces_table[name]) for name in pieces_table]
         puzzle: PackingPuzzle = PackingPuzzle(board=board, pieces=tuple(pieces), **common)
     else:
         board_cells = lattice_cells(doc, grid, "board", required=True)
-        cell_pieces = [cell_piece(doc, grid, name, pieces_table[name]) for name in pieces_table]
+        cell_pieces = [CellPiece(name, shape)
+                       for name, shape in generated(grid, orders, common["flip"])]
+        cell_pieces += [cell_piece(doc, grid, name, pieces_table[name]) for name in pieces_table]
         puzzle = CellPuzzle(board=tuple(sorted(board_cells)), pieces=tuple(cell_pieces),
                             lattice_name=grid.name, **common)
     area = sum(len(p.cells) * p.count for p in puzzle.pieces)
@@ -141,17 +161,61 @@ def read_packing(doc: TomlDoc) -> PackingPuzzle:
     return puzzle
 
 
-def picture(doc: TomlDoc, field: str, read):
+def polyform_orders(doc: TomlDoc) -> list[int]:
+    """The orders of the `polyforms` field: the sizes of the polyforms in the set."""
+    orders = doc.get("polyforms", list, [])
+    if any(type(n) is not int or not 1 <= n <= MAX_POLYFORM_ORDER for n in orders) or len(
+            set(orders)) != len(orders):
+        raise doc.error("polyforms", f"a list of orders, whole numbers from 1 to "
+                        f"{MAX_POLYFORM_ORDER}, each once (the sizes of the pieces), not "
+                        f"{orders!r}")
+    return orders
+
+
+def generated(grid: Lattice, orders: list[int], flip: bool) -> list[tuple[str, Shape]]:
+    """The polyforms of the given orders on a lattice, named: the free ones where pieces may be
+    turned over; where not, the one-sided ones (a chiral shape and its mirror image). A name is
+    the order and a letter in the order of the free set ('6a', '6b', ... or '8.1', '8.2' beyond
+    26), a mirror image's with a prime ('6c'')."""
+    found = []
+    for order in sorted(orders):
+        free = polyforms(grid, order, True)
+        for k, shape in enumerate(free):
+            name = f"{order}{chr(97 + k)}" if len(free) <= 26 else f"{order}.{k + 1}"
+            found.append((name, grid.normalise(shape)))
+            if not flip:
+                own = min(grid.orientations(shape, False))
+                twin = min(grid.orientations(grid.mirror(shape), False))
+                if twin != own:
+                    found.append((name + "'", grid.normalise(twin)))
+    return found
+
+
+def picture(doc: TomlDoc, field: str, read, grid: Lattice = SQUARE):
     """A picture field read by `read` (a lattice's reader of its text), its errors located at
-    the file, line and field."""
+    the file, line and field; a picture drawn on another lattice is said to be so."""
+    text = doc.get(field, str)
     try:
-        return read(doc.get(field, str))
+        return read(text)
     except PictureError as error:
+        message = error.message
+        other = next((o for o in LATTICES.values() if o is not grid and _reads(o, text)), None)
+        if other is not None:
+            message = (f"drawn on the {other.name} lattice, but the puzzle is on the "
+                       f"{grid.name} lattice (lattice = \"{grid.name}\"): {message}")
         first_line = doc.value_line(field)
         if error.line is None or first_line is None:
-            raise doc.error(field, error.message) from None
-        raise InputError(error.message, file=doc.path, line=first_line + error.line,
+            raise doc.error(field, message) from None
+        raise InputError(message, file=doc.path, line=first_line + error.line,
                          field=field) from None
+
+
+def _reads(grid: Lattice, text: str) -> bool:
+    try:
+        grid.picture_cells(text)
+    except PictureError:
+        return False
+    return True
 
 
 def lattice_cells(doc: TomlDoc, grid: Lattice, field: str, required: bool = False
@@ -160,7 +224,7 @@ def lattice_cells(doc: TomlDoc, grid: Lattice, field: str, required: bool = Fals
     cells."""
     value = doc.get(field, (str, list), required=required)
     if isinstance(value, str):
-        return picture(doc, field, grid.picture_cells)
+        return picture(doc, field, grid.picture_cells, grid)
     return coordinates(doc, field, value, grid)
 
 

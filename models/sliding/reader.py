@@ -42,6 +42,7 @@ from . import (
     METRICS,
     Goal,
     Group,
+    Position,
     SlidingPuzzle,
     connected,
     normal_shape,
@@ -243,6 +244,49 @@ def _goal(doc: TomlDoc, height: int, width: int, types, pieces, groups) -> Goal 
 
 
 read = read_sliding  # the reader models/files.py finds by convention
+
+
+def write_sliding(puzzle: SlidingPuzzle, start: Position, title: str, source: str) -> str:
+    """A puzzle file of the same board, blocks, goal and metric from another start (what
+    `read_sliding` reads back as that puzzle with that start): each piece its own letter,
+    interchangeable pieces one type in [types], pieces locked to an axis in [axis]."""
+    taken = {g.letter for g in puzzle.groups}
+    spare = iter(sorted(LABELS - taken))
+    alone = {g.letter for g in puzzle.groups
+             if sum(h.letter == g.letter for h in puzzle.groups) == 1 and g.count == 1}
+    grid = [[EMPTY if r * puzzle.columns + c in puzzle.cells else BLOCKED
+             for c in range(puzzle.columns)] for r in range(puzzle.rows)]
+    types: dict[str, str] = {}
+    axes: dict[str, str] = {}
+    for g, chosen in enumerate(start):
+        group = puzzle.groups[g]
+        for p in chosen:
+            letter = group.letter if group.letter in alone else next(spare)
+            if letter != group.letter:
+                types[group.letter] = types.get(group.letter, "") + letter
+            if group.axis:
+                axes[letter] = group.axis
+            for cell in group.placements[p]:
+                grid[cell // puzzle.columns][cell % puzzle.columns] = letter
+    lines = ['kind = "sliding-block"', f"title = {_quoted(title)}", f"source = {_quoted(source)}",
+             f'metric = "{puzzle.metric}"', 'start = """',
+             *("".join(row) for row in grid), '"""']
+    if puzzle.goal.position is not None:
+        lines += ['goal = """', *puzzle.rows_of(puzzle.goal.position), '"""']
+    if types:
+        lines += ["[types]", *(f'{key} = "{members}"' for key, members in types.items())]
+    if axes:
+        lines += ["[axis]", *(f'{letter} = "{axis}"' for letter, axis in axes.items())]
+    if puzzle.goal.cells:
+        row, column = divmod(min(puzzle.goal.cells), puzzle.columns)
+        lines += ["[goal]", f'piece = "{puzzle.goal.letter}"', f"row = {row}",
+                  f"column = {column}"]
+    return "\n".join(lines) + "\n"
+
+
+def _quoted(text: str) -> str:
+    """A TOML basic string."""
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
 # ---------------------------------------------------------------- Knuth's sliding.w format

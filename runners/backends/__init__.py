@@ -74,6 +74,11 @@ class Backend(ABC):
     multiplicities: bool = False  # for 'cover': items covered several times (copies, MCC)
     needs: str = ""  # what to install when not supported(), e.g. "pip install 'puzzlesat[dlx]'"
 
+    def __init_subclass__(cls, **kwargs) -> None:
+        super().__init_subclass__(**kwargs)
+        if cls.takes not in TAKES:  # a model no family encodes: a mistake in the backend
+            raise TypeError(f"{cls.__name__}.takes is {cls.takes!r}, not one of {TAKES}")
+
     @classmethod
     def supported(cls) -> bool:
         return True

@@ -33,9 +33,15 @@ from ..models.edge_matching.best import SearchArrays, search_arrays
 
 SLICE = 2_000_000  # nodes between two looks at the clock
 EXACT_CELLS = 25  # boards up to 5x5 are searched to a proof of their best
-FIRST_SLIP = 0.7  # of the free cells filled before the first slip is allowed (large boards)
-SLIPS = 0.08  # broken seams allowed by the end, as a share of the seams
-PATIENCE = 50_000_000  # nodes without a better board before a restart in a new order
+# Measured on Eternity II with the centre clue, 20 s of CPU each (results/best-bench.md has the
+# runs of the whole search): slips from 70% of the cells on, 8% of the seams by the end: 442;
+# 75%, 7%: 448; 75%, 6%: 451; 77%, 6%: 452; 76%, 5.5%: no full board. The budget starts at
+# SLIPS and, after each better board, is scaled down to one break fewer than that board has
+# (60 s of CPU, seeds 1 and 2: 451 and 453).
+FIRST_SLIP = 0.77  # of the free cells filled before the first slip is allowed (large boards)
+SLIPS = 0.07  # broken seams allowed by the end at first, as a share of the seams
+PATIENCE = 20_000_000  # nodes without a better board before a restart in a new order
+POLISH = 200_000  # steps of local search (swaps and turns) on each better board
 
 
 @njit(cache=True, nogil=True)
@@ -148,6 +154,102 @@ def _search(order, cls, left, top, extra, extra_side, allow, start, stop, cand_t
             end[d] = stop[cls[d], L, T]
     state[0] = d
     state[1] += nodes
+
+
+@njit(cache=True, nogil=True)
+def _around(c, tile_at, turn_at, neighbour, edge, partner):  # pragma: no cover - compiled
+    """Matched seams around cell c."""
+    found = 0
+    t = tile_at[c]
+    r = turn_at[c]
+    for s in range(4):
+        n = neighbour[c, s]
+        if n >= 0:
+            if partner[edge[t, (s - r) & 3]] == edge[tile_at[n], (s + 2 - turn_at[n]) & 3]:
+                found += 1
+    return found
+
+
+@njit(cache=True, nogil=True)
+def _polish(tile_at, turn_at, free, turns, neighbour, edge, partner, steps, heat, seed, state,
+            best_tile, best_turn):  # pragma: no cover - compiled
+    """Local search on a full board: swap two tiles (or turn one), each turned its best way,
+    accepted if the matched seams do not drop (or, at temperature `heat`, with probability
+    exp(drop / heat)). state = [score, best score]; the best board is kept in best_*."""
+    np.random.seed(seed)
+    cells = len(free)
+    for _ in range(steps):
+        a = free[np.random.randint(cells)]
+        b = a
+        if np.random.random() < 0.9:
+            found = False
+            for _try in range(20):
+                b = free[np.random.randint(cells)]
+                if b != a and turns[b, tile_at[a]] != 0 and turns[a, tile_at[b]] != 0:
+                    found = True
+                    break
+            if not found:
+                continue
+        ta = tile_at[a]
+        tb = tile_at[b]
+        ra = turn_at[a]
+        rb = turn_at[b]
+        old = _around(a, tile_at, turn_at, neighbour, edge, partner)
+        if b != a:
+            old += _around(b, tile_at, turn_at, neighbour, edge, partner)
+            for s in range(4):
+                if neighbour[a, s] == b:
+                    old -= int(partner[edge[ta, (s - ra) & 3]] == edge[tb, (s + 2 - rb) & 3])
+        best_new = -1
+        ties = 0
+        pick_a = ra
+        pick_b = rb
+        tile_at[a] = tb
+        tile_at[b] = ta
+        for qa in range(4):
+            if not (turns[a, tb] >> qa) & 1:
+                continue
+            for qb in range(4):
+                if b != a and not (turns[b, ta] >> qb) & 1:
+                    continue
+                if b == a and qb > 0:
+                    break
+                turn_at[a] = qa
+                if b != a:
+                    turn_at[b] = qb
+                new = _around(a, tile_at, turn_at, neighbour, edge, partner)
+                if b != a:
+                    new += _around(b, tile_at, turn_at, neighbour, edge, partner)
+                    for s in range(4):
+                        if neighbour[a, s] == b:
+                            new -= int(partner[edge[tb, (s - qa) & 3]]
+                                       == edge[ta, (s + 2 - qb) & 3])
+                if new > best_new:
+                    best_new = new
+                    ties = 1
+                    pick_a = qa
+                    pick_b = qb
+                elif new == best_new:
+                    ties += 1
+                    if np.random.randint(ties) == 0:
+                        pick_a = qa
+                        pick_b = qb
+        delta = best_new - old
+        if delta >= 0 or (heat > 0 and np.random.random() < np.exp(delta / heat)):
+            turn_at[a] = pick_a
+            if b != a:
+                turn_at[b] = pick_b
+            state[0] += delta
+            if state[0] > state[1]:
+                state[1] = state[0]
+                for c in range(len(tile_at)):
+                    best_tile[c] = tile_at[c]
+                    best_turn[c] = turn_at[c]
+        else:
+            tile_at[a] = ta
+            tile_at[b] = tb
+            turn_at[a] = ra
+            turn_at[b] = rb
 
 
 class Search:
@@ -312,6 +414,7 @@ def run(report: Callable, puzzle: EdgePuzzle, start: list[Placed] | None,
                 return {"optimal": True}
         return {"optimal": False}
     search.allow[:] = schedule(depths, arrays.seams)
+    free = search.order.copy()
     best = -1
     since = 0
     while deadline is None or time.monotonic() < deadline:
@@ -320,10 +423,25 @@ def run(report: Callable, puzzle: EdgePuzzle, start: list[Placed] | None,
         if search.state[3]:
             search.state[3] = 0
             if search.state[2] > best:
-                best = int(search.state[2])
+                best = polish(search, free, seed + since)
                 since = 0
                 report(search.board(), {"nodes": search.nodes})
+                # only better boards from now on: one break fewer than this one by the end
+                search.allow[:] = schedule(depths, arrays.seams, FIRST_SLIP,
+                                           (arrays.seams - best - 1) / arrays.seams)
+                search.state[2] = best
         if over or since >= PATIENCE:
             search.shuffle()
             since = 0
     return {"optimal": False}
+
+
+def polish(search: Search, free: np.ndarray, seed: int) -> int:
+    """A better board improved by local search (swaps and turns that do not lose a seam): its
+    score; the search's best board is the polished one."""
+    a = search.arrays
+    tiles, turns = search.best_tile.copy(), search.best_turn.copy()
+    state = np.array([search.state[2], search.state[2]], dtype=np.int64)
+    _polish(tiles, turns, free, a.turns, a.neighbour, a.edge, a.partner, POLISH, 0.0,
+            seed % (2**31), state, search.best_tile, search.best_turn)
+    return int(state[1])

@@ -6,8 +6,10 @@ rotations, the matching test, identical tiles and the geometry of each grid agai
 cells touching across each side and the board's turns, from the corners the cells share, not
 from the models' grid classes). One node per (tile type, distinct rotation); for each pair of
 sides that touch, a node's mask of the nodes that may lie across it (node sets are bitmasks).
-Cells are filled in reading order, trying only the nodes that fit every placed neighbour, with
-forward checking of the neighbours still empty.
+Cells are filled in reading order (on a board with a frame or a border colour, from the first
+cell on, always the cell with the most sides already fixed, by placed neighbours or the
+border), trying only the nodes that fit every placed neighbour, with forward checking of the
+neighbours still empty.
 
 Identical tiles (one is a rotation of the other, with the same mark) form one tile type with a
 count, so a tile identical to one already tried at a cell is never tried again there, and each
@@ -182,6 +184,7 @@ class Graph:
     feasible: bool  # False when the tiles cannot fill the board at all
     geometry: Geometry
     square: bool  # a full square-grid rectangle (the checkerboard argument holds there)
+    order: list[int]  # the cells in the order the search fills them
 
     @property
     def all_nodes(self) -> int:
@@ -293,11 +296,28 @@ def build(puzzle: EdgePuzzle) -> Graph:
     marked = [marks and type_mark[t] == puzzle.apart for t in node_type]
     marked_tiles = sum(1 for tile in tiles if marks and tile.mark == puzzle.apart)
     square = puzzle.grid == "square" and not puzzle.shape
+    bordered = puzzle.frame is not None or puzzle.border is not None
     return Graph(
         puzzle.rows, puzzle.cols, node_type, node_edges, type_nodes, type_tiles, stock, fits,
         domain, from_stock, fixed_tile, marked, marked_tiles, puzzle.apart is not None,
-        feasible, geo, square,
+        feasible, geo, square, _fill_order(geo) if bordered else list(range(cells)),
     )
+
+
+def _fill_order(geo: Geometry) -> list[int]:
+    """From the first cell on, always the cell with the most sides fixed so far (by a placed
+    neighbour or the border), the first in reading order among equals."""
+    placed: set[int] = set()
+    order: list[int] = []
+    fixed = [sum(border) for border in geo.border]
+    while len(order) < len(geo.cells):
+        best = max((i for i in range(len(geo.cells)) if i not in placed),
+                   key=lambda i: (fixed[i] if order else 0, -i))
+        order.append(best)
+        placed.add(best)
+        for _, other, _ in geo.across[best]:
+            fixed[other] += 1
+    return order
 
 
 def parity_domain(graph: Graph, parity: int) -> list[int]:
@@ -330,7 +350,9 @@ def _searcher(
     """
     geo = graph.geometry
     cells = len(geo.cells)
-    last = cells - 1
+    order = graph.order
+    at = {cell: k for k, cell in enumerate(order)}  # each cell's place in the order
+    last = order[-1] if order else -1
     fits = graph.fits
     node_type, type_nodes = graph.node_type, graph.type_nodes
     from_stock = graph.from_stock
@@ -340,8 +362,11 @@ def _searcher(
     check_apart = graph.apart and domain is graph.domain  # not pre-filtered by parity
     grid = [-1] * cells
     # per cell: the neighbours filled before it (their side facing it, its side), and after
-    before = [[(j, fits[(t, s)]) for s, j, t in geo.across[i] if j < i] for i in range(cells)]
-    after = [[(k, fits[(s, t)]) for s, k, t in geo.across[i] if k > i] for i in range(cells)]
+    before = [[(j, fits[(t, s)]) for s, j, t in geo.across[i] if at[j] < at[i]]
+              for i in range(cells)]
+    after = [[(k, fits[(s, t)]) for s, k, t in geo.across[i] if at[k] > at[i]]
+             for i in range(cells)]
+    following = {order[k]: order[k + 1] for k in range(cells - 1)}
     ticks = 0
 
     def options(i: int, avail: int) -> int:
@@ -398,9 +423,10 @@ def _searcher(
                     break
             if alive:
                 grid[i] = n
-                following = options(i + 1, new_avail)
-                if following:
-                    total += walk(i + 1, new_avail, following)
+                j = following[i]
+                allowed = options(j, new_avail)
+                if allowed:
+                    total += walk(j, new_avail, allowed)
             if take:
                 stock[t] += 1
         return total
@@ -412,10 +438,10 @@ def _searcher(
         for t, left in enumerate(stock):
             if not left:
                 avail &= ~type_nodes[t]
-        cand = domain[0] & first
-        if from_stock[0]:
+        cand = domain[order[0]] & first
+        if from_stock[order[0]]:
             cand &= avail
-        return walk(0, avail, cand)
+        return walk(order[0], avail, cand)
 
     return start
 
@@ -556,7 +582,7 @@ def cubes(model: ReferenceModel) -> list[tuple[int, int]]:
         (which, n)
         for which, domain in enumerate(model.domains)
         for n in range(len(graph.node_type))
-        if graph.feasible and domain[0] >> n & 1
+        if graph.feasible and domain[graph.order[0]] >> n & 1
     ]
 
 

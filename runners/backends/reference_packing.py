@@ -11,6 +11,7 @@ as the solver backends do.
 from __future__ import annotations
 
 import itertools
+import math
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -121,6 +122,111 @@ class _Cubic:
         return _about_centre(cells, turns, lambda p: (p[0], p[1], -p[2]))
 
 
+class _Sixfold:
+    """Triangles or hexagons worked out again, in the plane: each cell's centre as a point
+    (floats), turned by 60 degrees or mirrored about a point of the lattice, and found again by
+    rounding. `centre` and `cell_at` are a lattice's cells as points and back; `pivot` a point
+    every turn of the lattice keeps (a vertex of triangles, a hexagon's centre)."""
+
+    def __init__(self, centre: Callable, cell_at: Callable, pivot: tuple[float, float],
+                 kinds: tuple) -> None:
+        self.centre, self.cell_at, self.pivot = centre, cell_at, pivot
+        self.kinds = kinds  # a cell of each kind (a triangle up, one down): moves keep both
+
+    @staticmethod
+    def _turned(p, pivot, degrees: int, mirrored: bool):
+        x, y = p[0] - pivot[0], p[1] - pivot[1]
+        if mirrored:
+            x = -x
+        t = math.radians(degrees)
+        return (pivot[0] + x * math.cos(t) - y * math.sin(t),
+                pivot[1] + x * math.sin(t) + y * math.cos(t))
+
+    def _image(self, cells, pivot, degrees: int, mirrored: bool):
+        return [self.cell_at(self._turned(self.centre(c), pivot, degrees, mirrored))
+                for c in cells]
+
+    def _moves(self, vector) -> bool:
+        """Whether adding a vector to the coordinates moves every cell rigidly (the same shift
+        of the centre for a cell of each kind)."""
+        shifts = set()
+        for cell in self.kinds:
+            x0, y0 = self.centre(cell)
+            x1, y1 = self.centre(tuple(a + v for a, v in zip(cell, vector)))
+            shifts.add((round(x1 - x0, 6), round(y1 - y0, 6)))
+        return len(shifts) == 1
+
+    def _normal(self, cells) -> frozenset:
+        """Moved rigidly so that its least cell lands on the cell of its kind in `kinds`."""
+        first = min(cells)
+        for kind in self.kinds:
+            move = tuple(k - f for k, f in zip(kind, first))
+            if self._moves(move):
+                return frozenset(tuple(a + v for a, v in zip(c, move)) for c in cells)
+        raise AssertionError(f"cell {first} is of no kind")  # pragma: no cover
+
+    def variants(self, cells, flip: bool) -> set[frozenset]:
+        return {self._normal(self._image(cells, self.pivot, 60 * k, m))
+                for k in range(6) for m in ((False, True) if flip else (False,))}
+
+    def mirrored(self, cells) -> frozenset:
+        return self._normal(self._image(cells, self.pivot, 0, True))
+
+    def fill_order(self, cells: list) -> list:
+        xs = [self.centre(c)[0] for c in cells]
+        ys = [self.centre(c)[1] for c in cells]
+        if max(xs) - min(xs) > max(ys) - min(ys):  # wide: fill column by column
+            return sorted(cells, key=lambda cell: (cell[1], cell[0]))
+        return sorted(cells)
+
+    def offsets(self, cells: list) -> list:
+        low = [min(x) - 2 for x in zip(*cells)]
+        high = [max(x) for x in zip(*cells)]
+        return [v for v in itertools.product(*(range(lo, hi + 1) for lo, hi in zip(low, high)))
+                if self._moves(v)]
+
+    def motions(self, cells: list) -> list[tuple[Callable, bool]]:
+        """The 6 turns about the board's centre of mass, and the 6 mirror images: a symmetry of
+        the board keeps that point."""
+        points = [self.centre(c) for c in cells]
+        middle = (sum(x for x, _ in points) / len(points), sum(y for _, y in points) / len(points))
+        return [(lambda cell, k=k, m=m: self.cell_at(self._turned(self.centre(cell), middle,
+                                                                   60 * k, m)), m)
+                for m in (False, True) for k in range(6)]
+
+
+_H = math.sqrt(3) / 2  # the height of a row of triangles of side 1
+
+
+def _triangle_centre(cell) -> tuple[float, float]:
+    r, c = cell
+    up = (r + c) % 2 == 0
+    return (c + 1) / 2, r * _H + (2 * _H / 3 if up else _H / 3)
+
+
+def _triangle_at(point):
+    x, y = point
+    r = math.floor(y / _H + 1e-9)
+    c = round(2 * x - 1)
+    cell = (r, c)
+    cx, cy = _triangle_centre(cell)
+    return cell if abs(cx - x) < 1e-6 and abs(cy - y) < 1e-6 else None
+
+
+def _hexagon_centre(cell) -> tuple[float, float]:
+    r, c = cell
+    return c * _H, r * 1.5
+
+
+def _hexagon_at(point):
+    x, y = point
+    cell = (round(y / 1.5), round(x / _H))
+    cx, cy = _hexagon_centre(cell)
+    if (cell[0] + cell[1]) % 2 or abs(cx - x) > 1e-6 or abs(cy - y) > 1e-6:
+        return None
+    return cell
+
+
 def _apply(m, p) -> tuple:
     """A point moved by a matrix given as the images of the three unit vectors."""
     return tuple(sum(m[k][i] * p[k] for k in range(3)) for i in range(3))
@@ -229,8 +335,14 @@ def _about_centre(cells: list, turns: list[Callable], mirror: Callable
 
 # Each lattice's geometry, computed here again (keyed by the lattice's name, never guessed from
 # a cell): tests/test_lattices.py fails when a lattice in models/geometry.py has none.
-# A layer of balls played flat is the square lattice drawn otherwise: the same geometry.
-GEOMETRIES = {"square": _Square(), "cubic": _Cubic(), "balls": _Balls(), "ball-layer": _Square()}
+GEOMETRIES = {
+    "square": _Square(),
+    "cubic": _Cubic(),
+    "triangular": _Sixfold(_triangle_centre, _triangle_at, (0.5, 0.0), ((0, 0), (0, 1))),
+    "hexagonal": _Sixfold(_hexagon_centre, _hexagon_at, (0.0, 0.0), ((0, 0),)),
+    "balls": _Balls(),
+    "ball-layer": _Square(),  # a layer of balls played flat: the square's geometry, drawn otherwise
+}
 
 
 def geometry(puzzle: PackingPuzzle):

@@ -19,7 +19,15 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from ..breadth_first import Build, SearchStopped, Table, load_or_build, read_cached, search
+from ..breadth_first import (
+    Build,
+    SearchStopped,
+    Table,
+    load_or_build,
+    read_cached,
+    search,
+    search_ranked,
+)
 from ..table_cache import CacheReport
 from . import Backend, Cube, Interrupted, Outcome, Values
 
@@ -44,6 +52,11 @@ class TableModel:
     keep_distances: bool = False  # also every position's whole distance, a byte a rank
     memory: int | None = None  # bytes the search may use (None: what the machine has)
     progress: bool = False  # a progress bar on standard error
+    # where the codes are a perfect rank, 0..bound-1: the search keeps a byte a rank instead of
+    # the codes, expanding a level with `level` (and the goals with `goals`) on `threads`
+    level: Callable | None = None
+    goals: Callable | None = None
+    threads: int = 1
 
 
 @dataclass
@@ -99,6 +112,11 @@ def _keep(found: Found) -> Found:
 
 def run_search(model: TableModel, deadline: float | None = None) -> Build:
     """The breadth-first search a model describes (SearchStopped at the deadline)."""
+    if model.level is not None:
+        return search_ranked(model.level, model.data, model.seeds, model.bound, model.degree,
+                             what=model.what, component=model.component, goals=model.goals,
+                             memory=model.memory, progress=model.progress, deadline=deadline,
+                             threads=model.threads)
     return search(model.kernel, model.data, model.seeds, model.bound, model.degree,
                   what=model.what, component=model.component, goal=model.goal,
                   memory=model.memory, progress=model.progress, dense=model.dense,

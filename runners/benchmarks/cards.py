@@ -31,10 +31,10 @@ def _timed(work: Callable[[], object]) -> tuple[object, float, float]:
     return found, time.perf_counter() - wall, cpu() - used
 
 
-def bench(puzzles: list[str], repeat: int, results: Path, say: Say) -> list[str]:
+def bench(puzzles: list[str], repeat: int, results: Path | None, say: Say) -> list[str]:
     """Time `repeat` runs of the cards search of each puzzle (listing, sets, classes; no
     checks) and of the anchor count, then one run with the checks and the per-solution figures;
-    write results/cards-bench.json and .md; the lines to print."""
+    record results/cards-bench.json and .md in `results` (None: none); the lines to print."""
     from .. import api, output
     from ..cards import minimal_cards
 
@@ -74,8 +74,6 @@ def bench(puzzles: list[str], repeat: int, results: Path, say: Say) -> list[str]
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 2**20  # KiB -> GiB
     result = {"date": output.now(), "load": output.load(), "cores": os.cpu_count(),
               "peak_memory_gib": round(peak, 2), "versions": output.versions(), "rows": rows}
-    results.mkdir(parents=True, exist_ok=True)
-    output.write_json_atomic(results / "cards-bench.json", result, "results")
     lines = [
         "# The cards search timed", "",
         "Written by `puzzlesat cards-bench`; do not edit by hand. Each run lists every "
@@ -97,6 +95,10 @@ def bench(puzzles: list[str], repeat: int, results: Path, say: Say) -> list[str]
                      f"{r['labelled']:,} / {r['classes']:,} | {r['median_seconds']} "
                      f"({r['median_cpu_seconds']}) | {phases} | {r['anchor_median_seconds']} | "
                      f"{r['ratio_to_anchor']} | {r['with_checks_seconds']} | {met} |")
+    if results is None:  # asked not to record
+        return lines[-len(rows):]
+    output.write_json_atomic(results / "cards-bench.json", result, "results")
     output.write_text_atomic(results / "cards-bench.md", "\n".join(lines) + "\n", "results")
+    output.write_results_index(results)
     return lines[-len(rows):] + [f"wrote {results / 'cards-bench.json'} and .md"]
 

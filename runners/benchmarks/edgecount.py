@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import statistics
 import subprocess
 import sys
@@ -25,10 +24,14 @@ from pathlib import Path
 from .. import output as report
 from ..models import files
 from ..models.edge_matching import EdgePuzzle, tile_types
+from . import build_c
 
 ANCHOR_SOURCE = Path(__file__).with_name("rowscan.c")
 CLUES = ("clue1", "clue2", "clue3", "clue4")  # the catalog's eternity-ii-clue1 ...
 NODE_BUDGET = 200_000_000  # nodes of a prefix of a large search (clue puzzle 1) to time
+# Boards counted to the end both ways, each search its own way: the C row scan row by row,
+# edgecount in the order its measurement picks with one corner layout per orbit of turns.
+WHOLE = ("diamond-blocks", "owen-6x6-set1", "owen-6x6-set2")
 
 
 def anchor_input(puzzle: EdgePuzzle) -> str:
@@ -45,13 +48,7 @@ def anchor_input(puzzle: EdgePuzzle) -> str:
 
 def build_anchor(folder: Path) -> Path | None:
     """Compile rowscan.c into `folder`; None where there is no C compiler."""
-    compiler = shutil.which("cc") or shutil.which("gcc")
-    if compiler is None:
-        return None
-    binary = folder / "rowscan"
-    subprocess.run([compiler, "-O2", "-o", str(binary), str(ANCHOR_SOURCE)], check=True,
-                   capture_output=True)
-    return binary
+    return build_c(ANCHOR_SOURCE, folder)
 
 
 def run_anchor(binary: Path, puzzle: EdgePuzzle, budget: int | None) -> tuple[int, int, float]:
@@ -72,6 +69,17 @@ def run_ours(puzzle: EdgePuzzle, budget: int | None) -> tuple[int, int, float]:
     start = time.perf_counter()
     search.run(budget or 10**18)
     return search.found, search.nodes, time.perf_counter() - start
+
+
+def whole_count(name: str) -> tuple[int, int, float]:
+    """(grids, nodes, seconds) of a whole count through the API in this process, one thread:
+    the plan (the fill order measured, the corner orbits) and the search."""
+    from .. import api
+
+    start = time.perf_counter()
+    found = api.count(name, backend="edgecount", jobs=1)
+    return int(found.number or 0), int(found.details.get("nodes") or 0), \
+        time.perf_counter() - start
 
 
 def in_process(name: str) -> tuple[float, int]:
@@ -139,7 +147,26 @@ def run(repeat: int, results: Path | None, say: Callable[[str], None] = report.s
                 + (f", C row scan {row['c_nodes_per_second'] / 1e6:.1f} M nodes/s, ratio "
                    f"{row['ratio']:.2f}" if "ratio" in row else ""))
             rates.append(row)
+        wholes = []
+        for name in WHOLE if binary is not None else ():
+            puzzle = files.load(name)
+            ours = [whole_count(name) for _ in range(repeat)]
+            theirs = [run_anchor(binary, puzzle, None) for _ in range(repeat)]
+            if ours[0][0] != theirs[0][0]:
+                raise AssertionError(f"{name}: the C counter found {theirs[0][0]} grids, "
+                                     f"edgecount {ours[0][0]}")
+            row = {"board": name, "grids": ours[0][0], "edgecount_nodes": ours[0][1],
+                   "c_nodes": theirs[0][1],
+                   "edgecount_seconds": statistics.median(r[2] for r in ours),
+                   "c_seconds": statistics.median(r[2] for r in theirs)}
+            row["ratio"] = row["c_seconds"] / row["edgecount_seconds"]
+            say(f"{name} to the end: edgecount {row['edgecount_seconds']:.2f} s "
+                f"({row['edgecount_nodes']:,} nodes), C row scan {row['c_seconds']:.2f} s "
+                f"({row['c_nodes']:,} nodes): edgecount {row['ratio']:.2f}x the C row scan's "
+                "speed")
+            wholes.append(row)
     figures["rates"] = rates
+    figures["whole_counts"] = wholes
     figures["cores"] = os.cpu_count()
     if results is not None:
         report.write_text_atomic(results / "edgecount-bench.json",
@@ -174,6 +201,18 @@ def markdown(f: dict) -> str:
         ratio = f"{r['ratio']:.2f}" if "ratio" in r else "-"
         lines.append(f"| {r['board']} | {r['nodes']:,} | "
                      f"{r['edgecount_nodes_per_second'] / 1e6:.1f} | {c} | {ratio} |")
+    if f.get("whole_counts"):
+        lines += ["", "Whole counts, each search its own way (one thread; edgecount in this "
+                  "process, its plan included: the fill order its measurement picks, one "
+                  "corner layout per orbit of the board's turns; the C row scan row by row, "
+                  "its search only). Speed: the C row scan's seconds / edgecount's (target "
+                  ">= 1).", "",
+                  "| board | grids | edgecount nodes | C row-scan nodes | edgecount s | C s | "
+                  "speed |", "|---|---:|---:|---:|---:|---:|---:|"]
+        for r in f["whole_counts"]:
+            lines.append(f"| {r['board']} | {r['grids']:,} | {r['edgecount_nodes']:,} | "
+                         f"{r['c_nodes']:,} | {r['edgecount_seconds']:.2f} | "
+                         f"{r['c_seconds']:.2f} | {r['ratio']:.2f} |")
     return "\n".join(lines) + "\n"
 
 

@@ -40,6 +40,24 @@ def add_commands(subparsers) -> None:
     best.add_argument("--json", action="store_true", help="print JSON")
     best.set_defaults(run=run_best)
 
+    from ..benchmarks import best as bench
+
+    compare = subparsers.add_parser(
+        "best-bench", help="every best-board search on one puzzle under the same budget, side "
+        "by side (default: Eternity II with the centre clue)")
+    compare.add_argument("puzzle", metavar="PUZZLE", nargs="?", default=bench.DEFAULT_PUZZLE,
+                         help=f"(default {bench.DEFAULT_PUZZLE})")
+    compare.add_argument("--backend", action="append", default=None,
+                         help="a search to run; repeat for several (default: "
+                         f"{', '.join(bench.DEFAULT_SEARCHES)}, those installed)")
+    compare.add_argument("--time-limit", type=seconds, default=60.0, metavar="S",
+                         help="seconds per run (default 60)")
+    compare.add_argument("--jobs", type=positive, default=1, help="cores per run (default 1)")
+    compare.add_argument("--repeat", type=positive, default=1,
+                         help="runs per search, seeds 1, 2, ... (default 1)")
+    report.add_record_arguments(compare, "the runs (results/best-bench.md and .json)")
+    compare.set_defaults(run=run_best_bench)
+
     from ..benchmarks.ladder import COUNTED, SOLVED
 
     ladder = subparsers.add_parser(
@@ -62,6 +80,33 @@ def add_commands(subparsers) -> None:
     ladder.set_defaults(run=run_ladder)
 
 
+def run_best_bench(args: argparse.Namespace) -> int:
+    from .. import api
+    from ..benchmarks import best as bench
+    from ..best import optimiser
+
+    folder = report.record_folder(args)
+    api.load(args.puzzle)
+    searches = args.backend
+    if searches is None:
+        searches = []
+        for name in bench.DEFAULT_SEARCHES:
+            try:
+                optimiser(name)
+                searches.append(name)
+            except InputError as error:
+                report.say(f"best-bench: {name} left out: {error.message}")
+    for name in searches:
+        optimiser(name)  # every search checked before anything runs
+    rows = bench.run(args.puzzle, searches, args.time_limit, args.jobs, args.repeat)
+    print(bench.markdown(rows))
+    if folder is not None:
+        for path in bench.record(rows, folder):
+            report.say(f"wrote {path}")
+        report.write_results_index(folder)
+    return 0
+
+
 def run_ladder(args: argparse.Namespace) -> int:
     from ..benchmarks import ladder
     from ..models import files
@@ -78,6 +123,7 @@ def run_ladder(args: argparse.Namespace) -> int:
     if folder is not None:
         for path in ladder.record(figures, folder):
             report.say(f"wrote {path}")
+        report.write_results_index(folder)
     return 0 if all(row["complete"] for row in figures["rows"]) else 1
 
 

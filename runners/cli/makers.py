@@ -11,6 +11,7 @@ from pathlib import Path
 
 from .. import output as report
 
+RECORDED_CARDS = 100  # cards a record keeps (IQ Block 10 has 14,323 classes: 10 MB of JSON)
 CARDS_HELP = ("a catalog name or the path of a packing puzzle file (a challenge too: its "
               "placed pieces stay)")
 
@@ -27,9 +28,7 @@ def add_commands(subparsers) -> None:
     cards.add_argument("-o", "--output", metavar="FILE",
                        help="write the cards (one per class) as a booklet file, for `audit` "
                        "and `booklet`")
-    cards.add_argument("--record", action="store_true",
-                       help="write the result to RESULTS/cards/PUZZLE.json")
-    cards.add_argument("--results", default="results", help="results folder (default results)")
+    report.add_record_arguments(cards, "the result as cards/PUZZLE.json")
     booklet = subparsers.add_parser(
         "booklet", help="packing: N challenge cards with one solution each, graded easy to "
         "hard; printable pages (SVG, PDF), solutions, a play page per card")
@@ -50,7 +49,7 @@ def add_commands(subparsers) -> None:
         "write results/cards-bench.*")
     bench.add_argument("puzzles", metavar="PUZZLE", nargs="*", default=["iq-block-10"])
     bench.add_argument("--repeat", type=positive, default=3, help="runs (default 3)")
-    bench.add_argument("--results", default="results", help="results folder (default results)")
+    report.add_record_arguments(bench, "the figures as cards-bench.json and .md")
     for command in (cards, booklet, audit):
         command.add_argument("--backend", default=None,
                              help="lists the solutions (cards, booklet) or counts each card "
@@ -84,8 +83,7 @@ def run_cards(args: argparse.Namespace) -> int:
     from .. import api, cards
     from ..models.packing.booklet import BookletCard, booklet_text
 
-    if args.record:
-        report.check_folder(args.results)
+    folder = report.record_folder(args)
     if args.output:
         report.check_output(args.output)
     puzzle = api.load(args.puzzle)
@@ -95,9 +93,8 @@ def run_cards(args: argparse.Namespace) -> int:
                                     say=report.say, **_check_backends(args))
     except ArithmeticError as error:
         return _failed("cards", error)
-    result = {**found.to_json(puzzle), "load": report.load()}
     if args.json:
-        print(json.dumps(result))
+        print(json.dumps({**found.to_json(puzzle), "load": report.load()}))
     else:
         for line in found.lines():
             print(line)
@@ -118,13 +115,15 @@ def run_cards(args: argparse.Namespace) -> int:
         note = report.write_text_atomic(args.output, text)
         report.say(f"wrote {args.output}: {len(found.cards):,} cards" + (f" ({note})" if note
                                                                            else ""))
-    if args.record:
-        path = Path(args.results) / "cards" / f"{puzzle.name}.json"
+    if folder is not None:
+        path = folder / "cards" / f"{puzzle.name}.json"
         report.check_folder(path.parent)
+        result = {**found.to_json(puzzle, RECORDED_CARDS), "load": report.load()}
         report.write_json_atomic(path, {**result, "versions": report.versions(),
                                         "machine": report.machine(), "date": report.now()},
                                  "results")
         write_cards_index(path.parent)
+        report.write_results_index(folder)
         report.say(f"wrote {path}")
     return 0
 
@@ -162,8 +161,6 @@ def write_cards_index(folder: Path) -> None:
 
 def run_booklet(args: argparse.Namespace) -> int:
     from .. import api, booklet
-    from ..models.packing.booklet import booklet_text
-    from ..pictures.booklet import write_booklet
 
     puzzle = api.load(args.puzzle)
     try:
@@ -171,12 +168,7 @@ def run_booklet(args: argparse.Namespace) -> int:
                                     say=report.say, **_check_backends(args))
     except ArithmeticError as error:
         return _failed("booklet", error)
-    title = puzzle.title or puzzle.name
-    text = booklet_text(args.puzzle, made.booklet().cards, [p.name for p in puzzle.pieces],
-                        f"{title}: {len(made.cards)} cards",
-                        [f"{len(made.cards)} cards, each with exactly one solution, easiest "
-                         f"first; difficulty: {made.measure}; written by puzzlesat booklet"])
-    written = write_booklet(puzzle, made.cards, args.output, text, title)
+    written = made.write(args.output, args.puzzle)
     if args.json:
         print(json.dumps({"puzzle": puzzle.name, "measure": made.measure,
                           "checks": made.checks, "files": written,
@@ -209,7 +201,7 @@ def run_audit(args: argparse.Namespace) -> int:
 def run_bench(args: argparse.Namespace) -> int:
     from ..benchmarks.cards import bench
 
-    report.check_folder(args.results)
-    for line in bench(args.puzzles, args.repeat, Path(args.results), report.say):
+    folder = report.record_folder(args)
+    for line in bench(args.puzzles, args.repeat, folder, report.say):
         print(line)
     return 0

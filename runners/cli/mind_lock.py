@@ -57,11 +57,7 @@ def verify_lines(puzzle, found: Verification) -> list[str]:
         f"{result['example']['code']}: {result['example_moves']} moves (published: "
         f"{puzzle.published.get('example_moves', '-')})",
     ]
-    differs = [k for k, ok in result["published_agrees"].items() if not ok]
-    if differs:
-        lines.append(f"{puzzle.name}: differs from the published figure for: "
-                     f"{', '.join(differs)} (published: {puzzle.published})")
-    return lines
+    return lines + shared.published_lines(puzzle, result)
 
 
 # ---------------------------------------------------------------- mind-lock table, bench

@@ -90,6 +90,15 @@ def count_lines(puzzle, count: Count) -> list[str]:
     return lines
 
 
+def published_lines(puzzle, result: dict) -> list[str]:
+    """verify's line on the published figures that differ from ours (none where all agree)."""
+    differs = [k for k, ok in result["published_agrees"].items() if not ok]
+    if not differs:
+        return []
+    return [f"{puzzle.name}: differs from the published figure for: {', '.join(differs)} "
+            f"(published: {puzzle.published})"]
+
+
 # ---------------------------------------------------------------- the table command
 
 

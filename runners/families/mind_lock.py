@@ -230,9 +230,10 @@ class MindLock(MovesFamily):
     # ---- the table
 
     def table_model(self, puzzle: MindLockPuzzle, memory: int | None = None,
-                    progress: bool = False, keep_distances: bool = False) -> TableModel:
+                    progress: bool = False, threads: int | None = None,
+                    keep_distances: bool = False) -> TableModel:
         """Every rank's distance from the nearest solved position (all 92,400 ranks, found by
-        the search, not assumed)."""
+        the search, not assumed; a second's search on one thread)."""
         return TableModel(KIND, cache_key(puzzle), "Mind Lock", kernels.moves_kernel,
                           kernels.kernel_data(), sorted({rank(p) for p in puzzle.solved}),
                           POSITIONS, len(MOVES), dense=True, keep_distances=keep_distances,

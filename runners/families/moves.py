@@ -65,7 +65,7 @@ class MovesTable:
                 for move, after in family.neighbours(puzzle, family.decode(puzzle, code))]
 
     def reached(self, position) -> bool:
-        return self.table.rank(self.family.code(self.puzzle, position)) >= 0
+        return self.table.residue(self.family.code(self.puzzle, position)) != 3
 
     def walk(self, position) -> list[tuple[object, object]]:
         """An optimal solution from a reached position: the moves and the position after each."""
@@ -76,6 +76,22 @@ class MovesTable:
     def distance(self, position) -> int | None:
         """The fewest moves to a goal position; None where the search did not reach it."""
         return len(self.walk(position)) if self.reached(position) else None
+
+    def random_position(self, rng):
+        """A position drawn uniformly from those the search reached."""
+        build = self.build
+        if build.keys is not None:
+            return self.family.decode(self.puzzle, int(build.keys[rng.randrange(build.positions)]))
+        span = build.span or build.positions
+        for _ in range(10_000):  # a reached rank by rejection (most spans are mostly reached)
+            code = rng.randrange(span)
+            if self.table.residue(code) != 3:
+                return self.family.decode(self.puzzle, code)
+        import numpy as np
+
+        residues = (build.packed[:, None] >> np.arange(0, 8, 2, dtype=np.uint8)) & 3
+        reached = np.flatnonzero(residues.reshape(-1)[:span] != 3)
+        return self.family.decode(self.puzzle, int(reached[rng.randrange(reached.size)]))
 
     def hardest(self) -> list:
         """The positions at the greatest distance (the first HARDEST_KEPT), by code."""
@@ -115,9 +131,10 @@ class MovesFamily(Family):
         """The position a move leads to."""
         raise NotImplementedError
 
-    def table_model(self, puzzle, memory: int | None = None, progress: bool = False
-                    ) -> TableModel:
-        """The puzzle encoded for the 'table' backend: its search."""
+    def table_model(self, puzzle, memory: int | None = None, progress: bool = False,
+                    threads: int | None = None) -> TableModel:
+        """The puzzle encoded for the 'table' backend: its search (on at most `threads` threads
+        where it can use several; default every core)."""
         raise NotImplementedError
 
     def plan_model(self, puzzle, start, steps: int, takes: str):
@@ -314,7 +331,7 @@ class MovesFamily(Family):
         begin = time.perf_counter()
         # the search draws its own bar (positions), where a person watches standard error
         shown = runner.progress is not None and sys.stderr.isatty()
-        model = self.table_model(puzzle, memory, shown)
+        model = self.table_model(puzzle, memory, shown, threads=runner.jobs)
         work = Work("breadth-first search", backend.name, model, [()], stops_itself=True)
         bar, runner.progress = runner.progress, None
         try:
@@ -323,8 +340,10 @@ class MovesFamily(Family):
         finally:
             runner.progress = bar
         values = tally.values[0] or (0,)
-        details: dict[str, object] = {"search": "one breadth-first search in one process "
-                                                "(its table cached)"}
+        threads = f"{model.threads} thread{'s' * (model.threads != 1)}"
+        details: dict[str, object] = {"search": f"one breadth-first search in one process, on "
+                                                f"{threads} (its table cached)",
+                                      "threads": model.threads}
         if tally.complete:
             counts = list(values[1:])
             details.update(gods_number=len(counts) - 1, hardest_positions=counts[-1],

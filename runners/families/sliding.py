@@ -18,9 +18,11 @@ from dataclasses import replace
 from functools import lru_cache
 
 from ..backends.table import TableModel
+from ..executors import cores
 from ..lazy import lazy_module
 from ..models.errors import InputError
 from ..models.sliding import KIND, METRICS, Position, SlidingPuzzle
+from ..models.sliding.ranking import Ranking, ranking
 from ..outcomes import Count, Verification
 from ..planning import Plan, PlanError
 from . import Encoder
@@ -54,14 +56,47 @@ def cache_key(puzzle: SlidingPuzzle) -> str:
     return engine.fingerprint(KIND, puzzle.rows, puzzle.columns, sorted(puzzle.cells),
                               [(g.letter, g.count, g.placements) for g in puzzle.groups],
                               puzzle.metric, puzzle.goal.position, puzzle.goal.cells,
-                              puzzle.start if puzzle.goal.position is None else None)
+                              puzzle.start if puzzle.goal.position is None else None,
+                              "ranks" if ranks_of(puzzle) else "mixed-radix codes")
+
+
+@lru_cache(maxsize=8)
+def ranks_of(puzzle: SlidingPuzzle) -> Ranking | None:
+    """The perfect rank of the puzzle's arrangements (None where its count is too large to
+    make): where there is one, a position's code is its rank."""
+    return ranking(puzzle)
 
 
 @lru_cache(maxsize=8)
 def kernel_parts(puzzle: SlidingPuzzle) -> tuple[tuple, int, int]:
-    """The kernel's arrays, the bound on positions and the most moves from a position (the
-    bound counts arrangements: worth keeping between calls)."""
-    return kernels.kernel_data(puzzle), kernels.bound(puzzle)[0], kernels.degree(puzzle)
+    """The kernel's arrays (a scratch row for each core), the bound on positions and the most
+    moves from a position: worth keeping between calls."""
+    ranks = ranks_of(puzzle)
+    return (kernels.kernel_data(puzzle, cores(), ranks), kernels.bound(puzzle, ranks)[0],
+            kernels.degree(puzzle))
+
+
+def by_mixed_codes(found: MovesTable):
+    """The table as sorted mixed-radix codes (models/sliding, `SlidingPuzzle.code`) and their
+    residues packed in that order: what a play page's script looks positions up in."""
+    import numpy as np
+
+    build = found.build
+    if ranks_of(found.puzzle) is None:  # the table is kept by those codes already
+        keys = build.keys if build.keys is not None else np.arange(build.positions,
+                                                                   dtype=np.uint64)
+        return keys, build.packed
+    span = build.span or build.positions
+    residues = ((build.packed[:, None] >> np.arange(0, 8, 2, dtype=np.uint8)) & 3
+                ).reshape(-1)[:span]
+    ranks = np.flatnonzero(residues != 3).astype(np.uint64)
+    codes = np.empty(ranks.size, dtype=np.uint64)
+    kernels.mixed_codes(ranks, kernel_parts(found.puzzle)[0], codes)
+    order = np.argsort(codes, kind="stable")
+    kept = residues[ranks[order].astype(np.int64)]
+    kept = np.concatenate([kept, np.zeros(-kept.size % 4, dtype=np.uint8)]).reshape(-1, 4)
+    packed = (kept << np.arange(0, 8, 2, dtype=np.uint8)).sum(axis=1).astype(np.uint8)
+    return codes[order], packed
 
 
 def has_goal(puzzle: SlidingPuzzle) -> bool:
@@ -161,10 +196,14 @@ class Sliding(MovesFamily):
     # ---- positions and moves: the model's
 
     def code(self, puzzle: SlidingPuzzle, position: Position) -> int:
-        return puzzle.code(position)
+        """Its rank among the arrangements, or its mixed-radix code where there is no
+        ranking."""
+        ranks = ranks_of(puzzle)
+        return puzzle.code(position) if ranks is None else ranks.rank(position)
 
     def decode(self, puzzle: SlidingPuzzle, code: int) -> Position:
-        return puzzle.decode(code)
+        ranks = ranks_of(puzzle)
+        return puzzle.decode(code) if ranks is None else ranks.unrank(code)
 
     def neighbours(self, puzzle: SlidingPuzzle, position: Position) -> list:
         return puzzle.neighbours(position)
@@ -198,20 +237,27 @@ class Sliding(MovesFamily):
     # ---- the table
 
     def table_model(self, puzzle: SlidingPuzzle, memory: int | None = None,
-                    progress: bool = False) -> TableModel:
+                    progress: bool = False, threads: int | None = None) -> TableModel:
         """God's algorithm: distances to the goal of every position in the goal
         configuration's component (or the start's, for a goal that is a piece at a place, or
-        from the start where no goal is given)."""
+        from the start where no goal is given). With a ranking, a byte an arrangement on
+        `threads` (default: every core), else the codes reached in a hash set."""
         data, most, degree = kernel_parts(puzzle)
+        ranked = ranks_of(puzzle) is not None
         model = TableModel(f"sliding-{puzzle.name}-{puzzle.metric}", cache_key(puzzle),
-                           f"{puzzle.name} ({puzzle.metric} metric)", kernels.moves_kernel,
+                           f"{puzzle.name} ({puzzle.metric} metric)",
+                           kernels.ranked_kernel if ranked else kernels.moves_kernel,
                            data, [], most, degree, memory=memory, progress=progress)
+        if ranked:
+            model.level, model.goals = kernels.ranked_level, kernels.ranked_goals
+            model.threads = max(1, min(threads or cores(), len(data[1][5])))
         if puzzle.goal.position is not None:
-            model.seeds = [puzzle.code(puzzle.goal.position)]
+            model.seeds = [self.code(puzzle, puzzle.goal.position)]
         elif puzzle.goal.cells:
-            model.component, model.goal = puzzle.code(puzzle.start), kernels.goal_kernel
+            model.component = self.code(puzzle, puzzle.start)
+            model.goal = None if ranked else kernels.goal_kernel
         else:
-            model.seeds = [puzzle.code(puzzle.start)]
+            model.seeds = [self.code(puzzle, puzzle.start)]
         return model
 
     def count_details(self, puzzle: SlidingPuzzle, model: TableModel) -> dict:
@@ -305,28 +351,140 @@ class Sliding(MovesFamily):
                             plans.table())
 
 
+# ---------------------------------------------------------------- the starts of a set of blocks
+
+LISTED_CLUSTERS = 1000  # clusters a result lists one by one (the distributions count them all)
+
+
+def starts(puzzle: SlidingPuzzle, metrics: tuple[str, ...] | None = None,
+           memory: int | None = None, moves: int | None = None, count: int = 1,
+           seed: int = 2002) -> dict:
+    """The starts of a board and its blocks: every arrangement of the blocks, split into
+    clusters (the positions joined by moves); per cluster and metric its farthest start from
+    its goal positions; per metric the positions at each distance, the clusters by their
+    farthest distance, and the hardest start overall. With `moves`: `count` starts drawn at
+    random (seeded) among those exactly that many moves from a goal, in the puzzle's metric.
+
+    Every arrangement is ranked (models/sliding/ranking.py) and kept in 6 bytes: its cluster
+    and its distance, so the sets are those of up to some hundred million arrangements."""
+    import numpy as np
+
+    metrics = tuple(metrics or METRICS)
+    for metric in metrics:
+        if metric not in METRICS:
+            raise InputError(f"one of {', '.join(METRICS)}, not {metric!r}", field="metric")
+    if not has_goal(puzzle):
+        raise InputError("the puzzle has no goal: starts are measured from its goal positions",
+                         file=puzzle.file or puzzle.name, field="goal")
+    if moves is not None and (not isinstance(moves, int) or isinstance(moves, bool)
+                              or moves < 0):
+        raise InputError(f"must be 0 or more, not {moves!r}", field="moves")
+    if not isinstance(count, int) or isinstance(count, bool) or count < 1:
+        raise InputError(f"must be a whole number of at least 1, not {count!r}", field="count")
+    ranks = ranks_of(puzzle)
+    if ranks is None:
+        raise InputError(f"{puzzle.code_space:.3g} codes: too many arrangements to rank, so "
+                         "too many to take one by one", field="puzzle")
+    size = ranks.size
+    need = 6 * size + 64 * 2**20
+    have = engine.available_memory() if memory is None else memory
+    if need > have:
+        raise engine.TooBig(f"{puzzle.name}: {size:,} arrangements, about "
+                            f"{need / 2**30:.2f} GiB to take one by one (6 bytes each), but "
+                            f"{have / 2**30:.2f} GiB to use; refused before starting",
+                            field="memory")
+    out = np.empty(kernels.degree(puzzle), dtype=np.uint64)
+    label = np.empty(size, dtype=np.uint32)
+    step_data = kernels.kernel_data(replace(puzzle, metric="step"), 1, ranks)
+    clusters = int(kernels.clusters(size, step_data, out, label))
+    sizes = np.bincount(label, minlength=clusters)
+    single = -1 if puzzle.goal.position is None else ranks.rank(puzzle.goal.position)
+    distance = np.empty(size, dtype=np.uint16)
+    per_cluster = {m: (np.empty(clusters, dtype=np.int64), np.empty(clusters, dtype=np.int64))
+                   for m in metrics}
+    goal_count = np.empty(clusters, dtype=np.int64)
+    result: dict = {"puzzle": puzzle.name, "title": puzzle.title, "kind": KIND,
+                    "goal": puzzle.goal.describe(puzzle.columns), "arrangements": size,
+                    "clusters": clusters, "metrics": {}}
+    for metric in metrics:
+        data = kernels.kernel_data(replace(puzzle, metric=metric), 1, ranks)
+        counts = np.zeros(65536, dtype=np.int64)
+        farthest, far_rank = per_cluster[metric]
+        levels = kernels.distances_to_goals(data, single < 0, max(single, 0), label, counts,
+                                            distance, farthest, far_rank, goal_count, out)
+        solvable = farthest >= 0
+        if not solvable.any():
+            where = (f"no arrangement of these blocks has {puzzle.goal.describe(puzzle.columns)}"
+                     if single < 0 else "its goal configuration is no arrangement of them")
+            raise InputError(f"the goal cannot be reached: {where}",
+                             file=puzzle.file or puzzle.name, field="goal")
+        top = int(farthest.max())
+        hardest = int(min(far_rank[farthest == top]))
+        by_farthest = np.bincount(farthest[solvable])
+        figures = {
+            "means": METRICS[metric],
+            "hardest": {"moves": top, "start": puzzle.notation(ranks.unrank(hardest)),
+                        "cluster": int(label[hardest]),
+                        "cluster_positions": int(sizes[label[hardest]])},
+            "positions_with_a_goal": int(sizes[solvable].sum()),
+            "distance_counts": {str(d): int(n) for d, n in enumerate(counts[:levels])},
+            "clusters_by_farthest": {str(d): int(n) for d, n in enumerate(by_farthest) if n},
+        }
+        if moves is not None and metric == puzzle.metric:
+            figures["generated"] = pick_starts(puzzle, ranks, distance, moves, count, seed)
+        result["metrics"][metric] = figures
+    solvable = per_cluster[metrics[0]][0] >= 0
+    result["clusters_with_a_goal"] = int(solvable.sum())
+    result["clusters_without"] = clusters - result["clusters_with_a_goal"]
+    key = per_cluster[puzzle.metric if puzzle.metric in metrics else metrics[0]][0]
+    order = sorted(np.flatnonzero(solvable).tolist(), key=lambda c: (-key[c], -sizes[c], c))
+    result["listed_clusters"] = [
+        {"cluster": c, "positions": int(sizes[c]), "goal_positions": int(goal_count[c]),
+         "farthest": {m: {"moves": int(per_cluster[m][0][c]),
+                          "start": puzzle.notation(ranks.unrank(int(per_cluster[m][1][c])))}
+                      for m in metrics}}
+        for c in order[:LISTED_CLUSTERS]]
+    return result
+
+
+def pick_starts(puzzle: SlidingPuzzle, ranks: Ranking, distance, moves: int, count: int,
+                seed: int) -> dict:
+    """`count` starts drawn with `seed` among the positions exactly `moves` moves from a goal
+    (all of them where there are fewer)."""
+    import numpy as np
+
+    total = int(kernels.at_distance(distance, moves, np.empty(0, dtype=np.int64),
+                                    np.empty(0, dtype=np.int64)))
+    if not total:
+        raise InputError(f"no position is {moves} moves from a goal in the '{puzzle.metric}' "
+                         f"metric", field="moves")
+    picks = np.array(sorted(random.Random(seed).sample(range(total), min(count, total))),
+                     dtype=np.int64)
+    found = np.empty(picks.size, dtype=np.int64)
+    kernels.at_distance(distance, moves, picks, found)
+    return {"moves": moves, "metric": puzzle.metric, "positions_at_that_distance": total,
+            "seed": seed, "starts": [puzzle.notation(ranks.unrank(int(r))) for r in found]}
+
+
 def chosen_positions(found: MovesTable, sample: int, seed: int, within: int = PLAN_DISTANCE
                      ) -> list[tuple[str, Position]]:
     """Positions verify plans: `sample` in all, 1 to `within` moves from the goal; the
     farthest such first (half, rounded up), then random ones drawn with `seed`."""
-    import numpy as np
-
-    puzzle, build = found.puzzle, found.build
+    puzzle = found.puzzle
     if not sample:
         return []
     rng = random.Random(seed)
     # walk out from the goal side: positions along random optimal walks from random positions
     pool: dict[Position, int] = {}
-    codes = build.keys if build.keys is not None else np.arange(build.positions)
     for _ in range(min(400, 40 * sample)):
-        position = puzzle.decode(int(codes[rng.randrange(build.positions)]))
+        position = found.random_position(rng)
         path = found.walk(position)
         tail = [position] + [p for _, p in path]
         for i, p in enumerate(tail):
             left = len(tail) - 1 - i
             if 0 < left <= within:  # the goal itself plans nothing
                 pool[p] = left
-    ordered = sorted(pool, key=lambda p: (-pool[p], puzzle.code(p)))
+    ordered = sorted(pool, key=lambda p: (-pool[p], FAMILY.code(puzzle, p)))
     far = ordered[: -(-sample // 2)]
     rest = [p for p in ordered if p not in far]
     drawn = rng.sample(rest, min(len(rest), sample - len(far)))
@@ -345,19 +503,17 @@ def check_kernel(found: MovesTable, positions: list[Position], seed: int) -> dic
     random reachable ones, each move undone by a move; the table's distances consistent (a
     neighbour at most one move farther or nearer, one nearer unless at the goal) on the
     positions given and 10 random ones."""
-    import numpy as np
-
     puzzle, build = found.puzzle, found.build
     rng = random.Random(seed)
-    codes = build.keys if build.keys is not None else np.arange(build.positions)
-    drawn = [puzzle.decode(int(codes[rng.randrange(build.positions)])) for _ in range(200)]
+    drawn = [found.random_position(rng) for _ in range(200)]
     checks = {"kernel_moves_equal_the_rules": True, "every_move_undone": True,
               "distances_consistent": True, "hardest_at_gods_number": True}
-    data = kernels.kernel_data(puzzle)
+    ranked = ranks_of(puzzle) is not None
+    data = kernels.kernel_data(puzzle, ranks=ranks_of(puzzle))
     for position in list(positions) + drawn:
-        code = puzzle.code(position)
-        rules = sorted({puzzle.code(p) for _, p in puzzle.neighbours(position)})
-        if sorted(set(kernels.kernel_neighbours(puzzle, code, data))) != rules:
+        code = FAMILY.code(puzzle, position)
+        rules = sorted({FAMILY.code(puzzle, p) for _, p in puzzle.neighbours(position)})
+        if sorted(set(kernels.kernel_neighbours(puzzle, code, data, ranked))) != rules:
             checks["kernel_moves_equal_the_rules"] = False
         for _, after in puzzle.neighbours(position):
             if position not in {p for _, p in puzzle.neighbours(after)}:

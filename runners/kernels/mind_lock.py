@@ -13,12 +13,13 @@ from ..models.mind_lock import move_tables
 
 @cache
 def kernel_data() -> tuple:
-    """The arrays the kernel reads: for each move, the rank reached from every rank."""
+    """The arrays the kernel reads: for each move, the rank reached from every rank (no
+    scratch)."""
     return tuple(np.array(t, dtype=np.uint64) for t in move_tables())
 
 
 @njit
-def moves_kernel(code, data, out):
+def moves_kernel(code, data, slot, out):
     """Mind Lock's three moves on ranks (push, horizontal, vertical), from its move tables."""
     push, horizontal, vertical = data
     out[0] = push[code]

@@ -73,7 +73,7 @@ def pages(puzzle: PackingPuzzle, panels: Sequence[Panel], title: str) -> list[Sv
     return found
 
 
-def write_pdf(pages: Sequence[Svg], path: str) -> None:
+def write_pdf(pages: Sequence[Svg], path: str, title: str = "") -> None:
     """The pages as one PDF, an A4 page each, drawn as vectors by cairosvg."""
     try:  # optional extra 'plots'; OSError: the cairo library is missing
         import cairocffi
@@ -92,6 +92,8 @@ def write_pdf(pages: Sequence[Svg], path: str) -> None:
 
     try:
         pdf = cairocffi.PDFSurface(path, *PDF_PAGE)
+        pdf.set_metadata(cairocffi.PDF_METADATA_TITLE, title)
+        pdf.set_metadata(cairocffi.PDF_METADATA_CREATOR, "puzzlesat booklet")
         context = cairocffi.Context(pdf)
         scale = min(PDF_PAGE[0] / PAGE[0], PDF_PAGE[1] / PAGE[1])
         for page in pages:
@@ -143,7 +145,7 @@ def write_booklet(puzzle: PackingPuzzle, cards: Sequence, folder: str, booklet_t
         for n, page in enumerate(drawn, 1):
             put(f"{stem}-{n}.svg", page.to_string())
     try:
-        write_pdf(front_pages + back_pages, str(out / "booklet.pdf"))
+        write_pdf(front_pages + back_pages, str(out / "booklet.pdf"), title)
         written.append(str(out / "booklet.pdf"))
     except InputError as error:
         if error.field != "output" or error.file:

@@ -169,8 +169,8 @@ def page(puzzle: SlidingPuzzle, level: int | None = None) -> str:
     if build.positions > MAX_PAGE_POSITIONS or puzzle.code_space > MAX_PAGE_CODE:
         raise InputError(f"{build.positions:,} positions: a page embeds at most "
                          f"{MAX_PAGE_POSITIONS:,} (8 bytes each)", field="puzzle")
-    keys = (build.keys if build.keys is not None
-            else np.arange(build.positions, dtype=np.uint64)).astype(np.float64)
+    keys, packed = family.by_mixed_codes(found)
+    keys = keys.astype(np.float64)
     cell = 48
     svg = Svg(puzzle.columns * cell + 20, puzzle.rows * cell + 20, puzzle.title or puzzle.name)
     draw_board(svg, puzzle, puzzle.start, 10, 10, cell)
@@ -183,7 +183,7 @@ def page(puzzle: SlidingPuzzle, level: int | None = None) -> str:
                     "size": g.size} for i, g in enumerate(puzzle.groups)],
         "start": [list(c) for c in puzzle.start],
         "keys": base64.b64encode(keys.tobytes()).decode(),
-        "table": base64.b64encode(build.packed.tobytes()).decode(),
+        "table": base64.b64encode(packed.tobytes()).decode(),
         "positions": build.positions, "cell": cell, "origin": 10,
     }
     goal = puzzle.goal.describe(puzzle.columns)

@@ -146,9 +146,11 @@ def packing_symmetries(puzzle: PackingPuzzle, modulo: str = "symmetry") -> int:
 Placed = tuple[int, int]
 
 
-def edge_solutions(puzzle: em.EdgePuzzle, limit: int | None = None) -> list[list[Placed]]:
-    """Distinct grids (identical tiles interchangeable), up to `limit`."""
-    return [list(solution.grid) for solution in api.solutions(puzzle, limit=limit)]
+def edge_solutions(puzzle: em.EdgePuzzle, limit: int | None = None, backend: str | None = None
+                   ) -> list[list[Placed]]:
+    """Distinct grids (identical tiles interchangeable), up to `limit` (by default listed by
+    the reference solver)."""
+    return [list(solution.grid) for solution in api.solutions(puzzle, backend, limit=limit)]
 
 
 def edge_classes(puzzle: em.EdgePuzzle, grids: list[list[Placed]]) -> list[Member]:
