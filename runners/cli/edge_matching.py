@@ -104,6 +104,16 @@ def count_lines(puzzle, count: Count) -> list[str]:
     if count.complete and fixed:
         shown = ", ".join(f"{k}°: {v:,}" for k, v in fixed.items())
         lines.append(f"{name}: grids unchanged by each turn of the board (Burnside): {shown}")
+    elif count.complete and count.details.get("fixed_by"):
+        # each element of the group and the grids it leaves unchanged, equal counts together
+        by_count: dict[int, list[str]] = {}
+        for element, kept in count.details["fixed_by"].items():
+            by_count.setdefault(kept, []).append(element)
+        shown = "; ".join(
+            f"{kept:,} by {', '.join(names) if len(names) <= 3 else f'{len(names)} elements'}"
+            for kept, names in sorted(by_count.items(), reverse=True))
+        lines.append(f"{name}: grids each of the {count.group.order} symmetries leaves "
+                     f"unchanged (Burnside: the classes are their mean): {shown}")
     for key, entry in count.details.get("conventions", {}).items():
         if key != "grids" and entry["count"] != count.number:
             lines.append(f"{name}: {key.replace('_', ' ')}: {entry['count']:,}: "
