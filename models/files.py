@@ -356,7 +356,7 @@ def file_text(name_or_path: str) -> tuple[str, str]:
     show for it in errors; refused in one line when it cannot be read as a puzzle file."""
     if not name_or_path.strip():
         raise InputError(
-            "no puzzle given: a catalog name (see 'puzzlesat list') or a file", field="PUZZLE"
+            "no puzzle given: a name from the catalog or a file", field="PUZZLE"
         )
     path = Path(name_or_path)
     known = catalog()
@@ -380,8 +380,8 @@ def file_text(name_or_path: str) -> tuple[str, str]:
         )
     else:
         raise InputError(
-            f"no puzzle named {name_or_path!r} in the catalog and no such file "
-            "(see 'puzzlesat list')",
+            f"no puzzle named {name_or_path!r} in the catalog and no such file (the "
+            "catalog's names: `puzzlesat list`, or puzzlesat.catalog() in Python)",
             field="PUZZLE",
         )
     try:

@@ -7,6 +7,7 @@
     list(puzzlesat.solutions(puzzle, limit=3))   # Solutions one by one
     puzzlesat.verify(puzzle)                     # every backend, all must agree
     puzzlesat.backends(puzzle)                   # names usable for it, default first
+    puzzlesat.catalog()                          # the built-in puzzles' names
     puzzlesat.best("eternity-ii", time_limit=60)  # edge matching: the most seams matched
     puzzlesat.minimal_cards(puzzle)              # the fewest pieces placed for one solution
     puzzlesat.make_booklet(puzzle, cards=12)     # graded cards with one solution each
@@ -19,7 +20,7 @@ Verification as tables; warnings are PuzzlesatWarning:
     puzzlesat.count("scramble-frog", modulo="symmetry")   # a table: number, meaning, complete
 """
 
-from .api import backends, count, export, load, solutions, solve, verify
+from .api import backends, catalog, count, export, load, solutions, solve, verify
 from .best import Best, BoardCheck, best, verify_board
 from .booklet import audit, make_booklet
 from .cards import minimal_cards
@@ -41,6 +42,7 @@ __all__ = [
     "audit",
     "backends",
     "best",
+    "catalog",
     "count",
     "export",
     "load",

@@ -43,6 +43,11 @@ def load(name_or_path: str | os.PathLike, **options):
     return family_of(puzzle).at(puzzle, **options)
 
 
+def catalog() -> list[str]:
+    """The names of the built-in puzzles, as `load` takes them."""
+    return list(files.catalog())
+
+
 def backends(puzzle, task: str = "solve") -> list[str]:
     """The backend names usable for the puzzle (for `task`: 'solve' or 'count'), default first."""
     return names_for(_puzzle(puzzle).kind, task)

@@ -8,7 +8,9 @@ the compiled counter, the exact cover, planted boards, the pictures and the play
 puzzle's grid; the reference solver computes its geometry again, per grid, on purpose.
 
 Conventions shared by every grid:
-- a cell is (row, column), rows counted from the top, columns from the left, both from 0;
+- a cell is (row, column), rows counted from the top, columns from the left, both from 0, as
+  the packing lattice of the same name counts them (models/geometry.py: its pictures are read
+  and written by that lattice);
 - the sides of a cell are numbered clockwise from 0, and a tile lists its edges clockwise, so a
   tile turned r times clockwise shows its edge i on side (i + r) % sides (`rotated`);
 - a symmetry of the board moves every cell and takes side s of each cell to side
@@ -31,7 +33,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from ..errors import InputError
-from ..geometry import PictureError
+from ..geometry import lattice
 
 Cell = tuple[int, int]
 Point = tuple[int, int]  # whole-number coordinates of the grid's own lattice (scaled)
@@ -110,7 +112,7 @@ class EdgeGrid:
     sides = 0  # sides of a cell, also the turns of a tile
     turn_degrees = 0  # the lattice's smallest turn
     cell_kinds = 1  # cells of different shape or direction (a triangle's up and down): drawing
-    picture_chars = "X."  # a board picture's characters: cells first, '.' for none
+    lattice_name = ""  # the packing lattice whose cells and pictures these are
     bordered_order = "frame"  # the compiled counter's fill order on a board with a border rule
     side_words = ""  # the sides in the order a tile lists its edges (for messages, docs)
 
@@ -152,14 +154,14 @@ class EdgeGrid:
         """The cells of a board given by rows and columns, in reading order."""
         return tuple((r, c) for r in range(rows) for c in range(cols))
 
-    def read_picture(self, lines: list[str]) -> list[Cell]:
-        """A board typed as a picture (rows of `picture_chars`): its cells; PictureError (its
-        line: the row, from 0) for a misplaced cell."""
-        raise NotImplementedError
+    def read_picture(self, text: str) -> tuple[Cell, ...]:
+        """A board typed as a picture, read by the packing lattice of the same cells (a
+        PictureError names the line, from 0, of a misplaced cell), moved to row 0, column 0."""
+        return self.normalise(lattice(self.lattice_name).picture_cells(text))
 
-    def picture(self, cells: tuple[Cell, ...]) -> list[str]:
+    def picture(self, cells: tuple[Cell, ...]) -> str:
         """The board as the picture `read_picture` reads."""
-        raise NotImplementedError
+        return lattice(self.lattice_name).picture(cells)
 
     def normalise(self, cells: list[Cell]) -> tuple[Cell, ...]:
         """The cells moved by a lattice translation to touch row 0 and column 0 (or 1 where
@@ -238,6 +240,7 @@ class SquareGrid(EdgeGrid):
     """Square cells; sides top, right, bottom, left."""
 
     name = "square"
+    lattice_name = "square"
     sides = 4
     turn_degrees = 90
     side_words = "top right bottom left"
@@ -271,13 +274,6 @@ class SquareGrid(EdgeGrid):
     def xy(self, p: Point) -> tuple[float, float]:
         return (float(p[0]), float(-p[1]))
 
-    def read_picture(self, lines: list[str]) -> list[Cell]:
-        return [(r, c) for r, line in enumerate(lines) for c, ch in enumerate(line)
-                if ch not in " ."]
-
-    def picture(self, cells: tuple[Cell, ...]) -> list[str]:
-        return _picture(cells, lambda cell: "X")
-
     def rings(self, board: Board) -> list[list[Cell]]:
         """Rings of a rectangle walked clockwise from each ring's top left (the innermost may
         be a block of one or two rows or columns); other boards by angle."""
@@ -303,8 +299,7 @@ class TriangleGrid(EdgeGrid):
     sides = 3
     turn_degrees = 60
     cell_kinds = 2
-    UP, DOWN = "^", "v"
-    picture_chars = "^v."
+    lattice_name = "triangular"
     # measured by Knuth's estimate (20,000 paths) on MacMahon's triangles in the hexagon: ring
     # by ring from the border in 1.1e9 nodes, the border ring then row by row 6.3e9
     bordered_order = "rings"
@@ -356,43 +351,6 @@ class TriangleGrid(EdgeGrid):
     def xy(self, p: Point) -> tuple[float, float]:
         a, b = p
         return ((a + b / 2) / 2, -b / 2 * 0.8660254037844386)
-
-    def read_picture(self, lines: list[str]) -> list[Cell]:
-        found: list[Cell] = []
-        shift: int | None = None
-        for r, line in enumerate(lines):
-            for c, ch in enumerate(line):
-                if ch in " .":
-                    continue
-                if ch not in (self.UP, self.DOWN):
-                    raise PictureError(
-                        f"column {c + 1}: {ch!r} is not a triangle: write {self.UP!r} for one "
-                        f"pointing up, {self.DOWN!r} for one pointing down, '.' for no cell", r)
-                points_up = ch == self.UP
-                if shift is None:  # the first triangle says which columns point up
-                    shift = 0 if self.up((r, c)) == points_up else 1
-                elif self.up((r, c + shift)) != points_up:
-                    want = self.DOWN if points_up else self.UP
-                    raise PictureError(
-                        f"column {c + 1}: a {ch!r} where the triangles before it put a "
-                        f"{want!r} (up and down triangles alternate along a row, and a "
-                        "triangle's neighbour above or below points the other way)", r)
-                found.append((r, c + shift))
-        return found
-
-    def picture(self, cells: tuple[Cell, ...]) -> list[str]:
-        return _picture(cells, lambda cell: self.UP if self.up(cell) else self.DOWN)
-
-
-def _picture(cells: tuple[Cell, ...], char) -> list[str]:
-    if not cells:
-        return []
-    rows = max(r for r, _ in cells) + 1
-    cols = max(c for _, c in cells) + 1
-    lines = [["."] * cols for _ in range(rows)]
-    for cell in cells:
-        lines[cell[0]][cell[1]] = char(cell)
-    return ["".join(line).rstrip(".") or "." for line in lines]
 
 
 SQUARE = SquareGrid()

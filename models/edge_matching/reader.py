@@ -52,7 +52,7 @@ from pathlib import Path
 
 from ..errors import InputError
 from ..files import ForeignFormat, TomlDoc, whole_number
-from ..geometry import PictureError, picture_rows
+from ..geometry import PictureError
 from ..limits import MAX_TILES, check_tiles
 from . import (
     RULES,
@@ -134,23 +134,17 @@ def read_board(doc: TomlDoc, grid: EdgeGrid) -> tuple[int, int, tuple[Cell, ...]
             raise doc.error(field, "give rows and cols, or a board picture, not both")
     text = doc.get("board", str)
     first = doc.value_line("board")
-    skipped = next((i for i, row in enumerate(text.split("\n")) if row.strip()), 0)
+    too_many = check_tiles(text.count("^") + text.count("v") + text.count("X"),
+                           "a board picture")
+    if too_many is not None:
+        raise doc.error("board", too_many.message)
     try:
-        pictured = picture_rows(text, grid.picture_chars)
-        too_many = check_tiles(sum(len(row) for row in pictured), "a board picture")
-        if too_many is not None:
-            raise doc.error("board", too_many.message)
-        try:
-            found = grid.read_picture(list(pictured))
-        except PictureError as error:
-            raise PictureError(f"row {(error.line or 0) + 1} of the picture, {error.message}",
-                               skipped + (error.line or 0)) from None
+        shape = grid.read_picture(text)
     except PictureError as error:
         if first is None or error.line is None:
             raise doc.error("board", error.message) from None
         raise InputError(error.message, file=doc.path, line=first + error.line,
                          field="board") from None
-    shape = grid.normalise(found)
     rows = max(r for r, _ in shape) + 1
     cols = max(c for _, c in shape) + 1
     return rows, cols, shape
@@ -493,7 +487,7 @@ def to_toml(puzzle: EdgePuzzle) -> str:
         lines.append(f"grid = {quote(puzzle.grid)}")
     if puzzle.shape:
         picture = grid_named(puzzle.grid).picture(puzzle.shape)
-        lines += ['board = """', *picture, '"""']
+        lines += ['board = """', *picture.split("\n"), '"""']
     else:
         lines += [f"rows = {puzzle.rows}", f"cols = {puzzle.cols}"]
     lines.append(f"rule = {quote(puzzle.rule)}")

@@ -137,10 +137,6 @@ def draw_header(indent: str = "  ") -> str:
 # ---------------------------------------------------------------- moves
 
 
-def gap_of(position: Position) -> int:
-    return position.index(GAP)
-
-
 def move_cells(gap: int, move: str) -> list[tuple[int, int]]:
     """(cell, cell whose piece it receives) for the cells a move changes, the gap at `gap`."""
     if move == "push":

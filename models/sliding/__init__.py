@@ -41,10 +41,8 @@ METRICS = {
 }
 AXES = ("horizontal", "vertical")
 DIRECTIONS = ((-1, 0), (1, 0), (0, -1), (0, 1))  # up, down, left, right
-DIRECTION_NAMES = ("up", "down", "left", "right")
 EMPTY, BLOCKED = ".", "#"
 MAX_CELLS = 64  # a position's occupied cells are one 64-bit mask in the search
-MAX_CODE = 2**62  # the search keeps 2 bits beside a code in 64
 
 Position = tuple[tuple[int, ...], ...]  # per group, its pieces' placement indices, sorted
 Move = tuple[int, int, int]  # (group, placement before, placement after)
@@ -111,10 +109,6 @@ class SlidingPuzzle:
     def shifts(self) -> list[list[list[int]]]:
         """Per group and placement, the placement one cell up, down, left, right (-1: none)."""
         return _shifts(self)
-
-    @property
-    def radices(self) -> list[int]:
-        return [g.size for g in self.groups]
 
     @property
     def code_space(self) -> int:

@@ -84,10 +84,6 @@ DEFAULT_CONTENDERS = (
     "race:exec:cadical*2", "exec:cryptominisat5", "pysat:cadical195", "pysat:glucose4",
     "pysat:kissat404", "cpsat+booleans", "cpsat+integers",
 )
-PLANTED_CONTENDERS = (
-    "exec:cadical", "exec:cadical+compact", "race:exec:cadical*2", "pysat:cadical195",
-    "pysat:kissat404", "cpsat+booleans",
-)
 TIME_LIMITS = {"clue": 10.0, "em": 10.0, "planted": 60.0}
 
 
@@ -144,14 +140,6 @@ def planted_instances(
                 planted.generate(size, border, interior, seed), seed,
             ))
     return found
-
-
-def default_instances(seeds: Iterable[int] = (1, 2, 3)) -> dict:
-    """The benchmark's instance sets: clue and em (from the catalog), planted."""
-    return {
-        "catalog": clue_instances() + em_instances(seeds),
-        "planted": planted_instances(seeds=seeds),
-    }
 
 
 def border_colours(size: int) -> int:
