@@ -39,6 +39,7 @@ from .models.geometry import Cell
 from .models.packing import PackingPuzzle, Placed, Placement, placements
 from .models.packing.plan import puzzle_symmetries, symmetry_group
 from .models.symmetry import Group, burnside
+from .pictures.gallery import plural
 from .registry import default_backend
 
 Say = Callable[[str], None]
@@ -335,23 +336,32 @@ class Cards:
         name = self.puzzle
         held = (f" (beside the {self.placed_by_puzzle} pieces the puzzle places itself)"
                 if self.placed_by_puzzle else "")
-        out = [f"{name}: {self.solutions:,} solutions (ways to cover the board, rotations and "
-               f"reflections counted as different), listed by {self.listed_by}"]
+        out = [f"{name}: {plural(self.solutions, 'solution')} (ways to cover the board, "
+               f"rotations and reflections counted as different), listed by {self.listed_by}"]
         if self.least is None:
             return out + [f"{name}: no solution, so no card"]
-        out.append(f"{name}: the fewest pieces a card places for exactly one solution: "
-                   f"{self.least}{held}; no card of {pieces(self.least - 1)} has one solution"
-                   if self.least else f"{name}: exactly one solution with no piece placed")
-        out.append(f"{name}: {self.labelled:,} cards of {pieces(self.least)} (labelled: pieces "
-                   f"where they are, a card and its turned or mirrored images counted apart); "
-                   f"{self.classes:,} classes under the board's symmetries "
+        if self.least == 0:
+            out.append(f"{name}: unique as it is" + (
+                f", with the {pieces(self.placed_by_puzzle)} it places" if self.placed_by_puzzle
+                else "") + ": no card needs a piece placed")
+        else:
+            out += self._found(held)
+        out.append(f"method: {self.method}")
+        out += [f"checked: {check}" for check in self.checks]
+        return out
+
+    def _found(self, held: str) -> list[str]:
+        name = self.puzzle
+        out = [f"{name}: the fewest pieces a card places for exactly one solution: "
+               f"{self.least}{held}; no card of {pieces(self.least - 1)} has one solution"]
+        out.append(f"{name}: {plural(self.labelled, 'card')} of {pieces(self.least)} (labelled: "
+                   "pieces where they are, a card and its turned or mirrored images counted "
+                   f"apart); {plural(self.classes, 'class')} under the board's symmetries "
                    f"({self.group.describe()})")
         if self.per_solution:
             parts = ", ".join(f"{n:,} need {k}" for k, n in sorted(self.per_solution.items()))
             out.append(f"{name}: the fewest pieces making a card of each solution: {parts} "
                        f"(of {self.solutions:,} solutions)")
-        out.append(f"method: {self.method}")
-        out += [f"checked: {check}" for check in self.checks]
         return out
 
     def to_json(self, puzzle: PackingPuzzle, most: int | None = None) -> dict[str, object]:
@@ -407,7 +417,7 @@ def minimal_cards(puzzle, backend: str | None = None, checks: int = 10,
     for k in range(rows.shape[1] + 1) if len(rows) else ():
         sets, owners = held_once(rows, k, base)
         if say and k:
-            say(f"{puzzle.name}: {len(sets):,} cards of {pieces(k)}")
+            say(f"{puzzle.name}: {plural(len(sets), 'card')} of {pieces(k)}")
         if len(sets):
             least = k
             break
@@ -469,7 +479,8 @@ def check_cards(listing: Listing, sets: np.ndarray, owners: np.ndarray, least: i
         if row in owning and found_least != least:
             raise ArithmeticError(f"solution {row + 1} holds a card of {least} pieces but "
                                   f"Hitman's least is {found_least}")
-    done.append(f"{len(owning) + len(others)} solutions ({len(owning)} holding sampled cards, "
+    done.append(f"{plural(len(owning) + len(others), 'solution')} ({len(owning)} holding "
+                f"sampled cards, "
                 f"{len(others)} drawn at random): PySAT's minimum hitting-set solver (Hitman) "
                 "over each one's differences with every other solution finds the same fewest "
                 "pieces and, where that is the least, the same cards")
@@ -487,7 +498,8 @@ def check_cards(listing: Listing, sets: np.ndarray, owners: np.ndarray, least: i
             if counted.number < 2:
                 raise ArithmeticError(f"card {n} without its last piece counts "
                                       f"{counted.number} on {backends[0]}, not at least 2")
-    done.append(f"{len(picked)} cards drawn at random, each posed as a challenge: exactly one "
+    done.append(f"{plural(len(picked), 'card')} drawn at random, each posed as a challenge: "
+                "exactly one "
                 f"solution on {' and '.join(backends)} (count --limit 2)"
                 + (f"; with a piece taken off, at least two on {backends[0]}" if least else ""))
     return done
@@ -549,7 +561,7 @@ def hitting_sets(rows: np.ndarray, row: int) -> tuple[int, set[tuple[int, ...]]]
 
 def pieces(n: int) -> str:
     """'1 piece', '2 pieces'."""
-    return f"{n} piece" + "s" * (n != 1)
+    return plural(n, "piece")
 
 
 def placed_words(puzzle: PackingPuzzle, placed: Sequence[Placed]) -> str:

@@ -98,7 +98,7 @@ def run_cards(args: argparse.Namespace) -> int:
     else:
         for line in found.lines():
             print(line)
-        for n, card in enumerate(found.cards[:3], 1):
+        for n, card in enumerate(found.cards[:3] if found.least else [], 1):
             print(f"  card {n} (its class holds {card.orbit}): "
                   f"{cards.placed_words(puzzle, card.placed)}")
     if args.output:
