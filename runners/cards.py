@@ -187,8 +187,9 @@ def ranks(sets: np.ndarray, table: np.ndarray) -> np.ndarray:
 def _held_once_passes(rows: np.ndarray, k: int, base: int
                       ) -> Iterator[tuple[np.ndarray, np.ndarray]]:
     """The k-sets of placements held by exactly one solution, a pass at a time: (the row of
-    the solution holding each, the columns of that row it takes). Each pass ranks every set of
-    every row in blocks and keeps those of one residue of the rank, at most MAX_SETS at once."""
+    the solution holding each, the columns of that row it takes). A pass ranks the sets whose
+    largest placement falls in one residue class (a set and its copies in other solutions
+    share it), at most about MAX_SETS at once."""
     count, width = rows.shape
     choose = np.array(list(itertools.combinations(range(width), k)), dtype=np.intp)
     table = rank_table(base, k)
@@ -197,13 +198,13 @@ def _held_once_passes(rows: np.ndarray, k: int, base: int
     for part in range(passes):
         keys, where = [], []
         for first in range(0, count, block):
-            chunk = ranks(rows[first:first + block][:, choose], table).ravel()
-            at = np.arange(first * len(choose), first * len(choose) + len(chunk))
-            if passes > 1:
-                keep = chunk % passes == part
-                chunk, at = chunk[keep], at[keep]
-            keys.append(chunk)
-            where.append(at)
+            some = rows[first:first + block]
+            at = np.arange(len(some) * len(choose))
+            if passes > 1:  # the largest placement of each set: its last column
+                at = np.flatnonzero(some[:, choose[:, -1]] % passes == part)
+            sets = some[(at // len(choose))[:, None], choose[at % len(choose)]]
+            keys.append(ranks(sets, table))
+            where.append(at + first * len(choose))
         keys_all, where_all = np.concatenate(keys), np.concatenate(where)
         del keys, where
         _, first_at, times = np.unique(keys_all, return_index=True, return_counts=True)
