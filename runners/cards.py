@@ -120,6 +120,21 @@ def check_packing(puzzle) -> PackingPuzzle:
     return puzzle
 
 
+def check_backends_named(puzzle: PackingPuzzle, names: Sequence[str]) -> tuple[str, ...]:
+    """The backends each checked card is counted on, known and able to count the puzzle
+    (refused before any work, in the words of the parameter that names them)."""
+    from .registry import resolve
+
+    if isinstance(names, str) or not names:
+        raise InputError(f"names backends (a list), not {names!r}", field="check_backends")
+    for name in names:
+        try:
+            resolve(name, puzzle.kind, "count")
+        except InputError as error:
+            raise InputError(error.message, field="check_backends") from None
+    return tuple(names)
+
+
 def list_solutions(puzzle: PackingPuzzle, backend: str | None = None,
                    say: Say | None = None) -> Listing:
     """Every solution, as placement indices (refused once more than MAX_SOLUTIONS are
@@ -409,6 +424,7 @@ def minimal_cards(puzzle, backend: str | None = None, checks: int = 10,
     puzzle = check_packing(_puzzle(puzzle))
     if not isinstance(checks, int) or isinstance(checks, bool) or checks < 0:
         raise InputError(f"must be a whole number, 0 or more, not {checks!r}", field="checks")
+    check_backends = check_backends_named(puzzle, check_backends)
     seconds: dict[str, float] = {}
     listing = list_solutions(puzzle, backend, say)
     seconds["list"] = listing.seconds
