@@ -120,6 +120,21 @@ def check_packing(puzzle) -> PackingPuzzle:
     return puzzle
 
 
+def check_backends_named(puzzle: PackingPuzzle, names: Sequence[str]) -> tuple[str, ...]:
+    """The backends each checked card is counted on, known and able to count the puzzle
+    (refused before any work, in the words of the parameter that names them)."""
+    from .registry import resolve
+
+    if isinstance(names, str) or not names:
+        raise InputError(f"names backends (a list), not {names!r}", field="check_backends")
+    for name in names:
+        try:
+            resolve(name, puzzle.kind, "count")
+        except InputError as error:
+            raise InputError(error.message, field="check_backends") from None
+    return tuple(names)
+
+
 def list_solutions(puzzle: PackingPuzzle, backend: str | None = None,
                    say: Say | None = None) -> Listing:
     """Every solution, as placement indices (refused once more than MAX_SOLUTIONS are
@@ -187,8 +202,9 @@ def ranks(sets: np.ndarray, table: np.ndarray) -> np.ndarray:
 def _held_once_passes(rows: np.ndarray, k: int, base: int
                       ) -> Iterator[tuple[np.ndarray, np.ndarray]]:
     """The k-sets of placements held by exactly one solution, a pass at a time: (the row of
-    the solution holding each, the columns of that row it takes). Each pass ranks every set of
-    every row in blocks and keeps those of one residue of the rank, at most MAX_SETS at once."""
+    the solution holding each, the columns of that row it takes). A pass ranks the sets whose
+    largest placement falls in one residue class (a set and its copies in other solutions
+    share it), at most about MAX_SETS at once."""
     count, width = rows.shape
     choose = np.array(list(itertools.combinations(range(width), k)), dtype=np.intp)
     table = rank_table(base, k)
@@ -197,13 +213,13 @@ def _held_once_passes(rows: np.ndarray, k: int, base: int
     for part in range(passes):
         keys, where = [], []
         for first in range(0, count, block):
-            chunk = ranks(rows[first:first + block][:, choose], table).ravel()
-            at = np.arange(first * len(choose), first * len(choose) + len(chunk))
-            if passes > 1:
-                keep = chunk % passes == part
-                chunk, at = chunk[keep], at[keep]
-            keys.append(chunk)
-            where.append(at)
+            some = rows[first:first + block]
+            at = np.arange(len(some) * len(choose))
+            if passes > 1:  # the largest placement of each set: its last column
+                at = np.flatnonzero(some[:, choose[:, -1]] % passes == part)
+            sets = some[(at // len(choose))[:, None], choose[at % len(choose)]]
+            keys.append(ranks(sets, table))
+            where.append(at + first * len(choose))
         keys_all, where_all = np.concatenate(keys), np.concatenate(where)
         del keys, where
         _, first_at, times = np.unique(keys_all, return_index=True, return_counts=True)
@@ -408,6 +424,7 @@ def minimal_cards(puzzle, backend: str | None = None, checks: int = 10,
     puzzle = check_packing(_puzzle(puzzle))
     if not isinstance(checks, int) or isinstance(checks, bool) or checks < 0:
         raise InputError(f"must be a whole number, 0 or more, not {checks!r}", field="checks")
+    check_backends = check_backends_named(puzzle, check_backends)
     seconds: dict[str, float] = {}
     listing = list_solutions(puzzle, backend, say)
     seconds["list"] = listing.seconds

@@ -162,6 +162,7 @@ def write_cards_index(folder: Path) -> None:
 def run_booklet(args: argparse.Namespace) -> int:
     from .. import api, booklet
 
+    report.check_folder(args.output, "output")
     puzzle = api.load(args.puzzle)
     try:
         made = booklet.make_booklet(puzzle, args.cards, args.seed, backend=args.backend,
