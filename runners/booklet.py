@@ -33,6 +33,7 @@ from .cards import (
     CHECK_BACKENDS,
     Listing,
     card_puzzle,
+    check_backends_named,
     check_packing,
     list_solutions,
     pieces,
@@ -198,6 +199,7 @@ def make_booklet(puzzle, cards: int = 12, seed: int = 1,
                          field="puzzle")
     if not isinstance(cards, int) or isinstance(cards, bool) or cards < 1:
         raise InputError(f"must be a whole number of at least 1, not {cards!r}", field="cards")
+    check_backends = check_backends_named(puzzle, check_backends)
     start = time.perf_counter()
     listing = list_solutions(puzzle, backend, say)
     klass = solution_classes(listing)

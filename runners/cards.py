@@ -39,6 +39,7 @@ from .models.geometry import Cell
 from .models.packing import PackingPuzzle, Placed, Placement, placements
 from .models.packing.plan import puzzle_symmetries, symmetry_group
 from .models.symmetry import Group, burnside
+from .pictures.gallery import plural
 from .registry import default_backend
 
 Say = Callable[[str], None]
@@ -119,6 +120,21 @@ def check_packing(puzzle) -> PackingPuzzle:
     return puzzle
 
 
+def check_backends_named(puzzle: PackingPuzzle, names: Sequence[str]) -> tuple[str, ...]:
+    """The backends each checked card is counted on, known and able to count the puzzle
+    (refused before any work, in the words of the parameter that names them)."""
+    from .registry import resolve
+
+    if isinstance(names, str) or not names:
+        raise InputError(f"names backends (a list), not {names!r}", field="check_backends")
+    for name in names:
+        try:
+            resolve(name, puzzle.kind, "count")
+        except InputError as error:
+            raise InputError(error.message, field="check_backends") from None
+    return tuple(names)
+
+
 def list_solutions(puzzle: PackingPuzzle, backend: str | None = None,
                    say: Say | None = None) -> Listing:
     """Every solution, as placement indices (refused once more than MAX_SOLUTIONS are
@@ -186,8 +202,9 @@ def ranks(sets: np.ndarray, table: np.ndarray) -> np.ndarray:
 def _held_once_passes(rows: np.ndarray, k: int, base: int
                       ) -> Iterator[tuple[np.ndarray, np.ndarray]]:
     """The k-sets of placements held by exactly one solution, a pass at a time: (the row of
-    the solution holding each, the columns of that row it takes). Each pass ranks every set of
-    every row in blocks and keeps those of one residue of the rank, at most MAX_SETS at once."""
+    the solution holding each, the columns of that row it takes). A pass ranks the sets whose
+    largest placement falls in one residue class (a set and its copies in other solutions
+    share it), at most about MAX_SETS at once."""
     count, width = rows.shape
     choose = np.array(list(itertools.combinations(range(width), k)), dtype=np.intp)
     table = rank_table(base, k)
@@ -196,13 +213,13 @@ def _held_once_passes(rows: np.ndarray, k: int, base: int
     for part in range(passes):
         keys, where = [], []
         for first in range(0, count, block):
-            chunk = ranks(rows[first:first + block][:, choose], table).ravel()
-            at = np.arange(first * len(choose), first * len(choose) + len(chunk))
-            if passes > 1:
-                keep = chunk % passes == part
-                chunk, at = chunk[keep], at[keep]
-            keys.append(chunk)
-            where.append(at)
+            some = rows[first:first + block]
+            at = np.arange(len(some) * len(choose))
+            if passes > 1:  # the largest placement of each set: its last column
+                at = np.flatnonzero(some[:, choose[:, -1]] % passes == part)
+            sets = some[(at // len(choose))[:, None], choose[at % len(choose)]]
+            keys.append(ranks(sets, table))
+            where.append(at + first * len(choose))
         keys_all, where_all = np.concatenate(keys), np.concatenate(where)
         del keys, where
         _, first_at, times = np.unique(keys_all, return_index=True, return_counts=True)
@@ -335,23 +352,32 @@ class Cards:
         name = self.puzzle
         held = (f" (beside the {self.placed_by_puzzle} pieces the puzzle places itself)"
                 if self.placed_by_puzzle else "")
-        out = [f"{name}: {self.solutions:,} solutions (ways to cover the board, rotations and "
-               f"reflections counted as different), listed by {self.listed_by}"]
+        out = [f"{name}: {plural(self.solutions, 'solution')} (ways to cover the board, "
+               f"rotations and reflections counted as different), listed by {self.listed_by}"]
         if self.least is None:
             return out + [f"{name}: no solution, so no card"]
-        out.append(f"{name}: the fewest pieces a card places for exactly one solution: "
-                   f"{self.least}{held}; no card of {pieces(self.least - 1)} has one solution"
-                   if self.least else f"{name}: exactly one solution with no piece placed")
-        out.append(f"{name}: {self.labelled:,} cards of {pieces(self.least)} (labelled: pieces "
-                   f"where they are, a card and its turned or mirrored images counted apart); "
-                   f"{self.classes:,} classes under the board's symmetries "
+        if self.least == 0:
+            out.append(f"{name}: unique as it is" + (
+                f", with the {pieces(self.placed_by_puzzle)} it places" if self.placed_by_puzzle
+                else "") + ": no card needs a piece placed")
+        else:
+            out += self._found(held)
+        out.append(f"method: {self.method}")
+        out += [f"checked: {check}" for check in self.checks]
+        return out
+
+    def _found(self, held: str) -> list[str]:
+        name = self.puzzle
+        out = [f"{name}: the fewest pieces a card places for exactly one solution: "
+               f"{self.least}{held}; no card of {pieces(self.least - 1)} has one solution"]
+        out.append(f"{name}: {plural(self.labelled, 'card')} of {pieces(self.least)} (labelled: "
+                   "pieces where they are, a card and its turned or mirrored images counted "
+                   f"apart); {plural(self.classes, 'class')} under the board's symmetries "
                    f"({self.group.describe()})")
         if self.per_solution:
             parts = ", ".join(f"{n:,} need {k}" for k, n in sorted(self.per_solution.items()))
             out.append(f"{name}: the fewest pieces making a card of each solution: {parts} "
                        f"(of {self.solutions:,} solutions)")
-        out.append(f"method: {self.method}")
-        out += [f"checked: {check}" for check in self.checks]
         return out
 
     def to_json(self, puzzle: PackingPuzzle, most: int | None = None) -> dict[str, object]:
@@ -398,6 +424,7 @@ def minimal_cards(puzzle, backend: str | None = None, checks: int = 10,
     puzzle = check_packing(_puzzle(puzzle))
     if not isinstance(checks, int) or isinstance(checks, bool) or checks < 0:
         raise InputError(f"must be a whole number, 0 or more, not {checks!r}", field="checks")
+    check_backends = check_backends_named(puzzle, check_backends)
     seconds: dict[str, float] = {}
     listing = list_solutions(puzzle, backend, say)
     seconds["list"] = listing.seconds
@@ -407,7 +434,7 @@ def minimal_cards(puzzle, backend: str | None = None, checks: int = 10,
     for k in range(rows.shape[1] + 1) if len(rows) else ():
         sets, owners = held_once(rows, k, base)
         if say and k:
-            say(f"{puzzle.name}: {len(sets):,} cards of {pieces(k)}")
+            say(f"{puzzle.name}: {plural(len(sets), 'card')} of {pieces(k)}")
         if len(sets):
             least = k
             break
@@ -469,7 +496,8 @@ def check_cards(listing: Listing, sets: np.ndarray, owners: np.ndarray, least: i
         if row in owning and found_least != least:
             raise ArithmeticError(f"solution {row + 1} holds a card of {least} pieces but "
                                   f"Hitman's least is {found_least}")
-    done.append(f"{len(owning) + len(others)} solutions ({len(owning)} holding sampled cards, "
+    done.append(f"{plural(len(owning) + len(others), 'solution')} ({len(owning)} holding "
+                f"sampled cards, "
                 f"{len(others)} drawn at random): PySAT's minimum hitting-set solver (Hitman) "
                 "over each one's differences with every other solution finds the same fewest "
                 "pieces and, where that is the least, the same cards")
@@ -487,7 +515,8 @@ def check_cards(listing: Listing, sets: np.ndarray, owners: np.ndarray, least: i
             if counted.number < 2:
                 raise ArithmeticError(f"card {n} without its last piece counts "
                                       f"{counted.number} on {backends[0]}, not at least 2")
-    done.append(f"{len(picked)} cards drawn at random, each posed as a challenge: exactly one "
+    done.append(f"{plural(len(picked), 'card')} drawn at random, each posed as a challenge: "
+                "exactly one "
                 f"solution on {' and '.join(backends)} (count --limit 2)"
                 + (f"; with a piece taken off, at least two on {backends[0]}" if least else ""))
     return done
@@ -549,7 +578,7 @@ def hitting_sets(rows: np.ndarray, row: int) -> tuple[int, set[tuple[int, ...]]]
 
 def pieces(n: int) -> str:
     """'1 piece', '2 pieces'."""
-    return f"{n} piece" + "s" * (n != 1)
+    return plural(n, "piece")
 
 
 def placed_words(puzzle: PackingPuzzle, placed: Sequence[Placed]) -> str:

@@ -286,11 +286,14 @@ def test_bad_requests_are_one_line(tmp_path):
     nowhere.write_text('puzzle = "no-such-puzzle"\n[card.1.placed]\n')
     one_line(run("audit", str(nowhere)), "nowhere.toml:1: puzzle:", "no-such-puzzle")
     one_line(run("cards", "diamond-blocks"), "packing puzzles")
+    one_line(run("cards", "iq-block-8", "--check-backend", "nosuch"), "--check-backend",
+             "nosuch")
+    one_line(run("cards", "iq-block-8", "--checks", "-1"), "--checks")
 
 
 def test_the_commands_answer(tmp_path):
     out = tmp_path / "cards.toml"
-    result = run("cards", "pentomino-3x20", "--checks", "2", "-o", str(out), "--json")
+    result = run("cards", "pentomino-3x20", "--checks", "1", "-o", str(out), "--json")
     assert result.returncode == 0, result.stderr
     found = json.loads(result.stdout)
     assert (found["solutions"], found["least"], found["labelled"], found["classes"]) == (

@@ -16,7 +16,7 @@ from dataclasses import replace
 from ..errors import InputError
 from ..limits import check_placements
 from . import Edge, EdgePuzzle, Tile, rotated
-from .grid import grid_named
+from .grid import Board, Cell, grid_named
 from .reader import to_e2
 
 FRAME: Edge = ("0", "")
@@ -103,6 +103,49 @@ def generate(size: int, border_colours: int, interior_colours: int, seed: int) -
         f"colours, seed {seed} (planted solution)",
         source="puzzlesat.models.planted.generate",
         published={"planted": planted},
+    )
+
+
+def plant(grid_name: str, shape: tuple[Cell, ...], border_colours: int, interior_colours: int,
+          seed: int) -> EdgePuzzle:
+    """A board of any grid (the cells of `shape`) with frame colour 0 and a planted solution,
+    as `generate` makes square ones: a joint between two cells that both touch the border takes
+    a border colour, every other joint an interior colour, each colour used at least once; the
+    tiles shuffled and turned at random. The planted solution: `published["planted"]`."""
+    grid = grid_named(grid_name)
+    here = Board(grid, shape)
+    if len(here) < 2:
+        raise InputError("the board needs at least 2 cells", field="SIZE")
+    check_placements(grid.sides * len(here) ** 2, f"a board of {len(here):,} cells", "SIZE")
+    rng = random.Random(seed)
+    on_border = {cell for cell in here.cells if any(here.border(cell))}
+    pairs = here.pairs
+    along = [p for p in pairs if p[0] in on_border and p[1] in on_border]
+    inside = [p for p in pairs if not (p[0] in on_border and p[1] in on_border)]
+    shown: dict[tuple[Cell, int], Edge] = {}
+    for joints, count, first, field in ((inside, interior_colours, 1, "interior_colours"),
+                                        (along, border_colours, interior_colours + 1,
+                                         "border_colours")):
+        for (a, b, side), value in zip(joints, _colours(len(joints), count, rng, first, field)):
+            shown[(a, side)] = shown[(b, grid.facing(side))] = (str(value), "")
+    planted_edges = [tuple(shown.get((cell, side), FRAME) for side in range(grid.sides))
+                     for cell in here.cells]
+    order = list(range(len(here)))
+    rng.shuffle(order)  # order[k]: the cell whose tile becomes tile k
+    turns = [rng.randrange(grid.sides) for _ in order]
+    tiles = tuple(Tile(rotated(planted_edges[cell], -turns[k]), name=str(k + 1))
+                  for k, cell in enumerate(order))
+    planted: list[tuple[int, int]] = [(0, 0)] * len(here)
+    for k, cell in enumerate(order):
+        planted[cell] = (k, turns[k])
+    square = grid_name == "square" and len(here) == here.rows * here.cols
+    return EdgePuzzle(
+        name=f"planted_{grid_name}_{len(here)}_{border_colours}_{interior_colours}_s{seed}",
+        rows=here.rows, cols=here.cols, tiles=tiles, rule="equal", frame=FRAME,
+        title=f"Random board of {len(here)} {grid_name} cells, {border_colours} border and "
+        f"{interior_colours} interior colours, seed {seed} (planted solution)",
+        source="puzzlesat.models.edge_matching.planted.plant", published={"planted": planted},
+        grid=grid_name, shape=() if square else here.cells,
     )
 
 

@@ -44,7 +44,7 @@ PARAMETER_FLAGS = {
     "contender": "--contender", "metric": "--metric", "memory": "--memory",
     "within": "--within", "cube": "--cube", "clearance": "--clearance",
     "sample_cubes": "--sample-cubes", "checks": "--checks", "cards": "--cards",
-    "check_backends": "--check-backend",
+    "check_backends": "--check-backend", "clues": "--clues", "attempts": "--attempts",
 }
 
 PATH_PARAMETERS = {"output", "results", "checkpoint", "path"}

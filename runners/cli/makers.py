@@ -98,7 +98,7 @@ def run_cards(args: argparse.Namespace) -> int:
     else:
         for line in found.lines():
             print(line)
-        for n, card in enumerate(found.cards[:3], 1):
+        for n, card in enumerate(found.cards[:3] if found.least else [], 1):
             print(f"  card {n} (its class holds {card.orbit}): "
                   f"{cards.placed_words(puzzle, card.placed)}")
     if args.output:
@@ -162,6 +162,7 @@ def write_cards_index(folder: Path) -> None:
 def run_booklet(args: argparse.Namespace) -> int:
     from .. import api, booklet
 
+    report.check_folder(args.output, "output")
     puzzle = api.load(args.puzzle)
     try:
         made = booklet.make_booklet(puzzle, args.cards, args.seed, backend=args.backend,

@@ -127,7 +127,9 @@ def group_words(puzzle: EdgePuzzle, modulo: str) -> str:
               "are not the tiles)" if modulo == "mirror" else "")
     if modulo == "colours":
         pictures = ", ".join(exchangeable(puzzle))
-        words += (f", exchanging the colours {pictures} (never the border's or frame's)"
+        kept = [e[0] for e in (puzzle.frame, puzzle.border) if e is not None]
+        never = f" (never {', '.join(kept)}, on the border)" if kept else ""
+        words += (f", exchanging the colours {pictures}{never}"
                   if coloured else f", no exchange of the colours {pictures} keeps the tiles")
     return words
 
