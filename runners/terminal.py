@@ -86,10 +86,10 @@ def _draw_layers(lattice: Lattice, grid: dict[Cell, int], marks: list[str], colo
 
 
 # How each lattice's boards are drawn as text (keyed by the lattice's name): the flat lattices
-# where the lattice puts each cell's mark (squares, triangles, hexagons), the cubic and ball ones
-# layer by layer (a ball layer's rows and columns as its picture has them).
+# where the lattice puts each cell's mark (squares, triangles, hexagons, a layer of balls), the
+# cubic and ball ones layer by layer (a ball layer's rows and columns as its picture has them).
 TEXT = {"square": _draw_plane, "cubic": _draw_layers, "triangular": _draw_plane,
-        "hexagonal": _draw_plane, "balls": _draw_layers}
+        "hexagonal": _draw_plane, "balls": _draw_layers, "ball-layer": _draw_plane}
 
 NAMED_COLOURS = {
     "red": 196, "green": 40, "blue": 33, "yellow": 226, "white": 255, "black": 240,

@@ -30,6 +30,7 @@ SAMPLE = {
     "triangular": " ^v^\n^v",
     "hexagonal": " X X\nX . X\n X",
     "balls": "XX\nX.\n---\nX",
+    "ball-layer": "XX.\n.XX\n.X.",
 }
 
 

@@ -252,8 +252,8 @@ class _Balls(_Cubic):
     """The ball lattice, worked out again: a ball (layer, row, column) as a point of whole
     numbers with an even sum, its first coordinate the layer (balls touching are sqrt 2
     apart: steps (1, 1, 0) and the like); turns are the 24 rotations of space acting on those
-    points, and a board's symmetries turn it about its centre of mass (its fill order and
-    offsets are the cubic lattice's: every three whole numbers are a ball)."""
+    points, and a board's symmetries turn it about its centre of mass (its offsets are the
+    cubic lattice's: every three whole numbers are a ball)."""
 
     @staticmethod
     def _point(cell) -> tuple:
@@ -277,6 +277,11 @@ class _Balls(_Cubic):
 
     def mirrored(self, cells) -> frozenset:
         return _shifted([self._ball((x, y, -z)) for x, y, z in map(self._point, cells)])
+
+    def fill_order(self, cells: list) -> list:
+        # from the top layer down: a pyramid's apex first (its first 30 solutions in 19 s
+        # rather than 172 s from the bottom up, at a load of 19)
+        return sorted(cells, key=lambda cell: (-cell[0], cell[1], cell[2]))
 
     def motions(self, cells: list) -> list[tuple[Callable, bool]]:
         """Every rotation (and each turned over by a mirror) about the board's centre of mass,
@@ -336,6 +341,7 @@ GEOMETRIES = {
     "triangular": _Sixfold(_triangle_centre, _triangle_at, (0.5, 0.0), ((0, 0), (0, 1))),
     "hexagonal": _Sixfold(_hexagon_centre, _hexagon_at, (0.0, 0.0), ((0, 0),)),
     "balls": _Balls(),
+    "ball-layer": _Square(),  # a layer of balls played flat: the square's geometry, drawn otherwise
 }
 
 

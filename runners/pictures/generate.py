@@ -52,11 +52,11 @@ GALLERIES = (
 # play pages: puzzle, level, and how many hints the screenshot shows played
 PAGES = (("diamond-blocks", 2, 6), ("scramble-frog", None, 0), ("iq-block-8", None, 3),
          ("mind-lock", None, 5), ("klotski", None, 5), ("rush-hour-51", None, 10),
-         ("hexiamonds-4x9", None, 5), ("tetrahexes-4x7", None, 3))
+         ("hexiamonds-4x9", None, 5), ("tetrahexes-4x7", None, 3), ("kanoodle-5x11", None, 4))
 
 
 # 3D pages (puzzles in space): puzzle, and how many pieces the screenshot shows in the box
-SOLID_PAGES = (("soma", 4), ("bedlam", 7))
+SOLID_PAGES = (("soma", 4), ("bedlam", 7), ("kanoodle-pyramid", 6))
 
 # booklets of graded cards with one solution each (puzzlesat booklet): puzzle, cards
 BOOKLETS = (("iq-block-10", 12),)  # 2D: a 3D booklet's play pages inline three.js, 2.2 MB each

@@ -22,6 +22,9 @@ from .svg import Svg, palette, text_colour
 CELL = 28
 MARGIN = 6
 PAGE_SOLUTIONS = 1000  # solutions embedded in a play page (all of them when fewer)
+# A flat gallery lists at most this many solutions (the pentominoes' 6x10: all 9,356; the
+# Kanoodle 5x11's first 10,000 of 371,020 in 12 s at a load of 6)
+LIST_MOST = 10_000
 
 
 def piece_colour(index: int) -> str:
@@ -208,18 +211,25 @@ def print_set(puzzle: PackingPuzzle, size: float, clearance: float
 
 
 def plane_gallery(puzzle: PackingPuzzle, modulo: str, cap: int) -> galleries.Gallery:
-    """A flat puzzle's gallery: every solution (or one per class), with the count."""
-    grids = found.packing_solutions(puzzle)
+    """A flat puzzle's gallery: every solution (or one per class), with the count; where the
+    solutions are more than LIST_MOST, the first LIST_MOST listed, saying so."""
+    grids = found.packing_solutions(puzzle, limit=LIST_MOST + 1)
+    complete = len(grids) <= LIST_MOST
+    grids = grids[:LIST_MOST]
     by = "rotation" if modulo == "rotation" else "symmetry"
     members = found.packing_classes(puzzle, grids, by)
     classes = len({m.klass for m in members})
     symmetries = found.packing_symmetries(puzzle, by)
     turned = "rotations and reflections" if puzzle.flip else "rotations"
+    group = (f"{galleries.plural(classes, 'class')} under the board's {symmetries} "
+             f"{'rotations' if by == 'rotation' else 'symmetries'}")
+    fill = f"ways to cover the board with the {len(puzzle.pieces)} pieces, each used once"
     statement = (
-        f"{galleries.plural(len(grids), 'solution')}: ways to cover the board with the "
-        f"{len(puzzle.pieces)} pieces, each used once ({turned} of the whole board count as "
-        f"different solutions); {galleries.plural(classes, 'class')} under the board's "
-        f"{symmetries} {'rotations' if by == 'rotation' else 'symmetries'}."
+        f"{galleries.plural(len(grids), 'solution')}: {fill} ({turned} of the whole board "
+        f"count as different solutions); {group}." if complete else
+        f"The first {galleries.plural(len(grids), 'solution')} the solver listed ({fill}); "
+        f"there are more: `puzzlesat count {puzzle.name}` counts them all. Among those "
+        f"listed, {group}."
     )
     shown = found.representatives(members) if modulo != "none" else members
     figures = galleries.figures(shown, modulo != "none", "solution", cap,
@@ -320,10 +330,10 @@ def plane_page(puzzle: PackingPuzzle) -> str:
 
 
 # The drawings of each lattice (keyed by its name): 'plane', this module's flat drawings and
-# play page (squares, triangles, hexagons); 'space', packing3d's isometric views of cubes and 3D
-# page; 'balls', balls.py's balls in those views and on that page. tests/test_lattices.py fails
-# when a lattice in models/geometry.py has none.
+# play page (squares, triangles, hexagons, a layer of balls); 'space', packing3d's isometric
+# views of cubes and 3D page; 'balls', balls.py's balls in those views and on that page.
+# tests/test_lattices.py fails when a lattice in models/geometry.py has none.
 DRAWINGS = {"square": "plane", "cubic": "space", "triangular": "plane", "hexagonal": "plane",
-            "balls": "balls"}
+            "balls": "balls", "ball-layer": "plane"}
 PLANE = SimpleNamespace(draw=draw_solution, pieces=draw_pieces, gallery=plane_gallery,
                         page=plane_page)
