@@ -26,15 +26,6 @@ class InputError(Exception):
         self.line = line
         self.field = field
 
-    def located(self, file: str | None = None, line: int | None = None) -> InputError:
-        """The same error with a file (and line) filled in where they were unknown."""
-        return InputError(
-            self.message,
-            file=self.file or file,
-            line=self.line if self.line is not None else line,
-            field=self.field,
-        )
-
     def __str__(self) -> str:
         where = ""
         if self.file:

@@ -1,8 +1,8 @@
 """Reading puzzle files: TOML documents whose errors name the file, line and field.
 
 Every puzzle file has a top-level `kind` naming its family; the family's reader is found by the
-one declaration of families (`puzzlesat.registry.FAMILIES`): models/STEM/reader.py, whose
-`read(doc)` reads the TOML document. Files in other formats are recognised by the `sniff` of a
+one declaration of families (`kinds.KINDS`): models/STEM/reader.py, whose `read(doc)` reads the
+TOML document. Files in other formats are recognised by the `sniff` of a
 reader's `FOREIGN_FORMATS` and read by its own function.
 """
 
@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
+from . import kinds as kinds_
 from .errors import InputError
 
 if sys.version_info >= (3, 11):
@@ -266,82 +267,6 @@ def _field_at(text: str, line: int) -> str | None:
     return None
 
 
-def picture_rows(doc: TomlDoc, field: str, value: str, allowed: str = "X.",
-                 offset: int = 0) -> tuple[str, ...]:
-    """The rows of a picture written as a multi-line string, exactly as drawn.
-
-    Every character counts: a row is never shifted. Rows may be indented all alike (the common
-    indentation is dropped), but a row indented differently from the others is refused, as is a
-    blank in the middle of a row or a blank line between rows (draw cells outside the board or
-    piece as '.'). Rows may differ in length: the cells missing at the end of a shorter row are
-    holes, as if drawn with '.'. Blank lines before the first row and after the last are ignored.
-    `offset`: how many lines of the field's value come before `value` (a layer of a solid).
-    """
-    first_line = doc.value_line(field)
-
-    def bad(message: str, i: int) -> InputError:
-        line = None if first_line is None else first_line + offset + i
-        if line is None:
-            return doc.error(field, message)
-        return InputError(message, file=doc.path, line=line, field=field)
-
-    raw = [row.rstrip() for row in value.split("\n")]
-    drawn = [i for i, row in enumerate(raw) if row]
-    if not drawn:
-        raise doc.error(field, f"the picture has no cell marked {allowed[0]!r}")
-    indents = {i: raw[i][: len(raw[i]) - len(raw[i].lstrip())] for i in drawn}
-    indent = indents[drawn[0]]
-    rows = []
-    for i in range(drawn[0], drawn[-1] + 1):
-        row = raw[i]
-        if not row:
-            raise bad(
-                "a blank line inside the picture: draw an empty row as '.' "
-                "(or remove the line)", i,
-            )
-        if indents[i] != indent:
-            raise bad(
-                f"row {i - drawn[0] + 1} of the picture starts with {len(indents[i])} blank(s) "
-                f"but row 1 with {len(indent)}: leading blanks would shift the row; draw cells "
-                "outside the picture as '.'", i,
-            )
-        row = row[len(indent):]
-        bad_characters = [ch for ch in row if ch not in allowed]
-        if bad_characters:
-            raise bad(
-                f"unexpected character {bad_characters[0]!r} in a picture "
-                f"(use {' and '.join(map(repr, allowed))}; a blank is not a hole, '.' is)", i,
-            )
-        rows.append(row)
-    if not any(ch == allowed[0] for row in rows for ch in row):
-        raise doc.error(field, f"the picture has no cell marked {allowed[0]!r}")
-    return tuple(rows)
-
-
-LAYER_SEPARATOR = re.compile(r"^\s*-+\s*$")
-
-
-def layer_pictures(doc: TomlDoc, field: str, value: str, allowed: str = "X."
-                   ) -> tuple[tuple[str, ...], ...]:
-    """The layers of a solid drawn as pictures one after another, the bottom layer first,
-    separated by lines of dashes ('---'); each layer is read as `picture_rows` reads a picture
-    (errors at the line of the layer's row)."""
-    lines = value.split("\n")
-    layers, start = [], 0
-    for i, line in enumerate([*lines, "-"]):
-        if LAYER_SEPARATOR.match(line):
-            chunk = "\n".join(lines[start:i])
-            if not chunk.strip():
-                first_line = doc.value_line(field)
-                raise InputError(f"layer {len(layers) + 1} is empty: draw it with '.', or "
-                                 "remove the extra line of dashes", file=doc.path,
-                                 line=None if first_line is None else first_line + i,
-                                 field=field)
-            layers.append(picture_rows(doc, field, chunk, allowed, offset=start))
-            start = i + 1
-    return tuple(layers)
-
-
 # ---------------------------------------------------------------- kinds, formats and the catalog
 
 Reader = Callable[[TomlDoc], object]
@@ -361,16 +286,12 @@ class ForeignFormat:
 
 def _reader(kind: str):
     """The reader module of a kind's family (models/STEM/reader.py)."""
-    from ..registry import part  # the one declaration of families
-
-    return part(kind, "reader")
+    return kinds_.reader(kind)
 
 
 def kinds() -> list[str]:
     """The kinds of puzzle files, one per declared family."""
-    from ..registry import FAMILIES
-
-    return list(FAMILIES)
+    return list(kinds_.KINDS)
 
 
 def foreign_formats() -> list[ForeignFormat]:
@@ -427,9 +348,15 @@ MAX_FILE_BYTES = 64 * 2**20  # the largest benchmark files are far below a megab
 
 def load(name_or_path: str):
     """A puzzle from the catalog by name, or from a user's file by path."""
+    return read_puzzle_text(*file_text(name_or_path))
+
+
+def file_text(name_or_path: str) -> tuple[str, str]:
+    """The text of a catalog puzzle (by name) or of a user's file (by path), and the name to
+    show for it in errors; refused in one line when it cannot be read as a puzzle file."""
     if not name_or_path.strip():
         raise InputError(
-            "no puzzle given: a catalog name (see 'puzzlesat list') or a file", field="PUZZLE"
+            "no puzzle given: a name from the catalog or a file", field="PUZZLE"
         )
     path = Path(name_or_path)
     known = catalog()
@@ -453,8 +380,8 @@ def load(name_or_path: str):
         )
     else:
         raise InputError(
-            f"no puzzle named {name_or_path!r} in the catalog and no such file "
-            "(see 'puzzlesat list')",
+            f"no puzzle named {name_or_path!r} in the catalog and no such file (the "
+            "catalog's names: `puzzlesat list`, or puzzlesat.catalog() in Python)",
             field="PUZZLE",
         )
     try:
@@ -471,5 +398,5 @@ def load(name_or_path: str):
             f"not UTF-8 text (byte {error.object[error.start]:#04x} at offset {error.start})",
             file=shown, field="PUZZLE",
         ) from None
-    return read_puzzle_text(shown, text)
+    return shown, text
 

@@ -7,6 +7,11 @@
     list(puzzlesat.solutions(puzzle, limit=3))   # Solutions one by one
     puzzlesat.verify(puzzle)                     # every backend, all must agree
     puzzlesat.backends(puzzle)                   # names usable for it, default first
+    puzzlesat.catalog()                          # the built-in puzzles' names
+    puzzlesat.best("eternity-ii", time_limit=60)  # edge matching: the most seams matched
+    puzzlesat.minimal_cards(puzzle)              # the fewest pieces placed for one solution
+    puzzlesat.make_booklet(puzzle, cards=12)     # graded cards with one solution each
+    puzzlesat.audit("my-booklet.toml")           # which cards of a booklet are unique
 
 In a notebook a Solution shows itself drawn (as `puzzlesat draw` draws it), a Count and a
 Verification as tables; warnings are PuzzlesatWarning:
@@ -15,13 +20,18 @@ Verification as tables; warnings are PuzzlesatWarning:
     puzzlesat.count("scramble-frog", modulo="symmetry")   # a table: number, meaning, complete
 """
 
-from .api import backends, count, export, load, solutions, solve, verify
+from .api import backends, catalog, count, export, load, solutions, solve, verify
+from .best import Best, BoardCheck, best, verify_board
+from .booklet import audit, make_booklet
+from .cards import minimal_cards
 from .children import WorkerDied
 from .models.errors import InputError, PuzzlesatWarning
 from .models.symmetry import Group
 from .outcomes import Count, Solution, Verification
 
 __all__ = [
+    "Best",
+    "BoardCheck",
     "Count",
     "Group",
     "InputError",
@@ -29,11 +39,17 @@ __all__ = [
     "Solution",
     "Verification",
     "WorkerDied",
+    "audit",
     "backends",
+    "best",
+    "catalog",
     "count",
     "export",
     "load",
+    "make_booklet",
+    "minimal_cards",
     "solutions",
     "solve",
     "verify",
+    "verify_board",
 ]

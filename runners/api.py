@@ -19,6 +19,7 @@ Verification); backends are named as on the command line ('cpsat', 'pysat:cadica
 from __future__ import annotations
 
 import math
+import os
 import time
 from collections.abc import Callable, Iterator
 
@@ -33,10 +34,18 @@ from .registry import default_backend, family_of, names_for, resolve
 Say = Callable[[str], None]
 
 
-def load(name_or_path: str, **options):
+def load(name_or_path: str | os.PathLike, **options):
     """A puzzle from the catalog by name, or from a file by path; options such as level=2."""
-    puzzle = files.load(name_or_path)
+    if not isinstance(name_or_path, (str, os.PathLike)):
+        raise TypeError("load() takes a catalog name or the path of a puzzle file (a str or a "
+                        f"path), not {type(name_or_path).__name__}")
+    puzzle = files.load(os.fspath(name_or_path))
     return family_of(puzzle).at(puzzle, **options)
+
+
+def catalog() -> list[str]:
+    """The names of the built-in puzzles, as `load` takes them."""
+    return list(files.catalog())
 
 
 def backends(puzzle, task: str = "solve") -> list[str]:
@@ -71,6 +80,9 @@ def solve(puzzle, backend: str | None = None, time_limit: float | None = None,
         found = Solution(puzzle.name, puzzle.kind, None, chosen.name, time.time() - begin,
                          False, note=str(stopped))
     found.puzzle_object = puzzle
+    if found.grid is None and found.complete:
+        why = fam.why_none(puzzle)
+        found.note = f"{found.note}: {why}" if why else found.note
     _say_default(say, backend, puzzle.kind, "solve")
     return found
 
@@ -120,6 +132,9 @@ def count(puzzle, backend: str | None = None, modulo: str | None = None,
     fam = family_of(puzzle)
     fam.check_options(options, fam.options + getattr(fam, "count_options", ()), "count")
     time_limit = check_time_limit(time_limit)
+    if not (progress is None or isinstance(progress, bool) or callable(progress)):
+        raise TypeError("count(progress=...) takes True (a bar on standard error), False or a "
+                        f"callable(done, total, found), not {progress!r}")
     modulo = fam.check_modulo(puzzle, modulo or "none")
     if limit is not None:
         return _count_to(puzzle, fam, backend, modulo, limit, checkpoint, say, options)
@@ -134,6 +149,10 @@ def count(puzzle, backend: str | None = None, modulo: str | None = None,
         except BuildStopped as stopped:  # a lower bound of 0: the model was not whole
             found = Count(puzzle.name, 0, f"solutions: none counted, {stopped}", modulo, False,
                           time.time() - begin, chosen.name, runner.executor.name)
+    if found.number == 0 and found.complete:
+        why = fam.why_none(puzzle)
+        if why:
+            found.details["why_none"] = why
     _say_default(say, backend, puzzle.kind, "count")
     return found
 
@@ -175,6 +194,9 @@ def make_runner(jobs: int | None, executor: str | Executor | None, time_limit: f
     """A Runner from the API's arguments, checked."""
     from .executors import cores
 
+    if not (executor is None or isinstance(executor, (str, Executor))):
+        raise TypeError("executor takes a name ('local', 'dask-local[:N]', 'dask://HOST:PORT') "
+                        f"or an Executor, not {type(executor).__name__}")
     chosen = executor if isinstance(executor, Executor) else executor_named(executor)
     if jobs is None:
         jobs = cores()
@@ -226,4 +248,10 @@ def export(puzzle, fmt: str = "dimacs", **options) -> tuple[str, str]:
 
 
 def _puzzle(puzzle):
-    return load(puzzle) if isinstance(puzzle, str) else puzzle
+    """A puzzle given by name, path or as loaded; TypeError for anything else."""
+    if isinstance(puzzle, (str, os.PathLike)):
+        return load(puzzle)
+    if not isinstance(getattr(puzzle, "kind", None), str):
+        raise TypeError("a puzzle is a catalog name, the path of a puzzle file, or what "
+                        f"load() returned, not {type(puzzle).__name__}")
+    return puzzle

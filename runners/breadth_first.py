@@ -1,12 +1,16 @@
 """God's algorithm: breadth-first search over every reachable position, and its 2-bit table.
 
 One engine for every family whose positions have a 64-bit code and whose moves can be undone
-(Mind Lock, the sliding-block puzzles). A family gives a move kernel, `kernel(code, data, out)`
-writing the codes of the positions one move away into `out` and returning how many; the engine
-searches from the distance-0 positions (the solved ones) and keeps:
-- the codes reached, in a hash set while searching, then sorted: a position's rank is its index
-  among the sorted codes of the reachable positions (a perfect hash, found by binary search);
-  where the codes are exactly 0..n-1 (Mind Lock's ranks) no key array is kept at all;
+(Mind Lock, the sliding-block puzzles). A family gives a move kernel, `kernel(code, data, slot,
+out)` writing the codes of the positions one move away into `out` and returning how many (`slot`:
+which row of its scratch arrays a thread uses); the engine searches from the distance-0
+positions (the solved ones) and keeps:
+- where the codes are a perfect rank (every arrangement one number, 0 to n-1, reached or not:
+  `search_ranked`), a byte per rank while searching, level by level, on as many threads as asked,
+  and no codes at all: 1 byte an arrangement, then 2 bits;
+- else the codes reached, in a hash set while searching, then sorted: a position's rank is its
+  index among the sorted codes of the reachable positions (a perfect hash, found by binary
+  search); where the codes are exactly 0..n-1 (Mind Lock's ranks) no key array is kept at all;
 - per rank the distance modulo 3 in 2 bits (four positions a byte, 3 meaning not reached): from a
   position at distance d the neighbour whose residue is (d - 1) mod 3 is one move nearer, so
   walking those steps gives an optimal solution and the distance itself;
@@ -31,6 +35,7 @@ import os
 import sys
 import time
 from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -38,7 +43,7 @@ import numpy as np
 
 from . import compiled
 from .models.errors import InputError
-from .table_cache import CacheReport, CorruptTable, cache_folder, cached, write_atomic
+from .table_cache import CacheReport, CorruptTable, cache_folder, cached
 
 njit = compiled.njit(cache=True, nogil=True)  # the same functions run as Python without numba
 COMPILED = compiled.COMPILED
@@ -47,12 +52,23 @@ EMPTY_KEY = np.uint64(2**64 - 1)
 UNREACHED = 3
 GOLDEN = 0x9E3779B97F4A7C15
 LOAD = 0.6  # the hash set is made for the bound at most this full
-MAGIC = b"PZSGOD01"
+MAGIC = b"PZSGOD02"
 HARDEST_KEPT = 10_000  # the hardest positions a table keeps (all of them where fewer)
 
 
 class TooBig(InputError):
     """A search refused before it starts: its memory estimate exceeds what can be used."""
+
+
+class SearchStopped(Exception):
+    """A search stopped before its end, by its deadline or an interrupt: how many positions it
+    had reached (a lower bound on the positions reachable) and how long it ran."""
+
+    def __init__(self, positions: int, seconds: float, interrupted: bool = False) -> None:
+        super().__init__(f"stopped after reaching {positions:,} positions")
+        self.positions = positions
+        self.seconds = seconds
+        self.interrupted = interrupted
 
 
 # ---------------------------------------------------------------- memory
@@ -157,7 +173,7 @@ def _fill(keys, codes, count, shift) -> None:
 def _expand(kernel, data, queue, head, end, tail, keys, shift, out):
     """First pass: expand queue[head:end], adding unseen codes at the tail; -1 when full."""
     for i in range(head, end):
-        n = kernel(queue[i], data, out)
+        n = kernel(queue[i], data, 0, out)
         for j in range(n):
             if _insert(keys, out[j], shift):
                 if tail >= queue.size:
@@ -171,7 +187,7 @@ def _expand(kernel, data, queue, head, end, tail, keys, shift, out):
 def _expand_again(kernel, data, queue, head, end, tail, keys, shift, seen, out):
     """Second pass (from other seeds over the set already found): mark by slot."""
     for i in range(head, end):
-        n = kernel(queue[i], data, out)
+        n = kernel(queue[i], data, 0, out)
         for j in range(n):
             slot = _find(keys, out[j], shift)
             if slot >= 0 and seen[slot] == 0:
@@ -228,6 +244,7 @@ class Build:
     bytes_estimated: int = 0
     notes: list[str] = field(default_factory=list)
     distances: np.ndarray | None = None  # by rank, when asked for (keep_distances)
+    span: int = 0  # with no keys: the codes are 0..span-1, reached or not (0: the positions)
 
     @property
     def positions(self) -> int:
@@ -238,13 +255,13 @@ class Build:
         return len(self.distance_counts) - 1
 
     def table(self) -> Table:
-        return Table(self.keys, self.packed, self.positions)
+        return Table(self.keys, self.packed, self.positions, self.span or self.positions)
 
 
 def search(kernel: Callable, data: tuple, seeds: Sequence[int], bound: int, degree: int, *,
            what: str = "search", component: int | None = None, goal: Callable | None = None,
            memory: int | None = None, progress: bool = False, dense: bool = False,
-           keep_distances: bool = False) -> Build:
+           keep_distances: bool = False, deadline: float | None = None) -> Build:
     """Breadth-first search from `seeds` (distance 0) over the positions the moves reach.
 
     bound: at most this many positions are reachable (the memory estimate's basis; a search
@@ -254,6 +271,8 @@ def search(kernel: Callable, data: tuple, seeds: Sequence[int], bound: int, degr
     dense: the codes reached are exactly 0..n-1, so no key array is kept.
     keep_distances: also give every position's whole distance (a byte each, by rank; for a
     search small enough that a byte a position is nothing).
+    deadline: a time.time() value; the search raises SearchStopped at it (or at Ctrl-C), saying
+    how many positions it had reached.
     """
     begin = time.perf_counter()
     need = check_memory(bound, memory, what, second_pass=component is not None)
@@ -263,62 +282,78 @@ def search(kernel: Callable, data: tuple, seeds: Sequence[int], bound: int, degr
     out = np.empty(max(degree, 1), dtype=np.uint64)
     bar = _bar(progress, what)
 
+    so_far = [0]  # positions reached: what a stopped search reports
+
+    def stop_at(reached: int) -> None:
+        so_far[0] = max(so_far[0], reached)
+        if deadline is not None and time.time() >= deadline:
+            bar(None)
+            raise SearchStopped(so_far[0], time.perf_counter() - begin)
+
+    def levels(tail: int, expand: Callable[[int, int, int], int]) -> list[int]:
+        """Expand the queue level by level from its first `tail` codes, in chunks (a look at
+        the deadline after each): `expand(head, stop, tail)` adds the new codes of
+        queue[head:stop] at the tail and gives the new tail. The levels' ends."""
+        ends, head = [tail], 0
+        while head < tail:
+            end = tail
+            while head < end:
+                step = min(end - head, 1 << 16)
+                tail = expand(head, head + step, tail)
+                head += step
+                bar(step)
+                stop_at(tail)
+            if tail > end:
+                ends.append(tail)
+        return ends
+
+    shift = np.uint64(64 - bits)
+
     def first_pass(starts: Sequence[int]) -> list[int]:
         tail = 0
         for code in sorted(set(int(s) for s in starts)):
             queue[tail] = code
             tail += 1
-        _fill(keys, queue, tail, np.uint64(64 - bits))
-        ends, head = [tail], 0
-        while head < tail:
-            end = tail
-            while head < end:
-                step = min(end - head, 1 << 16)
-                tail = _expand(kernel, data, queue, head, head + step, tail, keys,
-                               np.uint64(64 - bits), out)
-                if tail < 0:
-                    raise InputError(f"{what}: more than {bound:,} positions reached, the "
-                                     "bound the memory estimate was made for", field="bound")
-                head += step
-                bar(step)
-            if tail > end:
-                ends.append(tail)
-        return ends
+        _fill(keys, queue, tail, shift)
 
-    if component is None:
-        ends = first_pass(seeds)
-    else:
-        reached = first_pass([component])[-1]
-        picked = np.empty(reached, dtype=np.uint64)
-        found = _pick(goal, data, queue, reached, picked)
-        if not found:
-            raise InputError(f"{what}: no goal position is reachable from the start",
-                             field="goal")
-        bar(0, "distances")
-        seen = np.zeros(keys.size, dtype=np.uint8)
-        shift = np.uint64(64 - bits)
-        tail = 0
-        for code in picked[:found]:
-            queue[tail] = code
-            seen[_find(keys, code, shift)] = 1
-            tail += 1
-        del picked
-        ends, head = [tail], 0
-        while head < tail:
-            end = tail
-            while head < end:
-                step = min(end - head, 1 << 16)
-                tail = _expand_again(kernel, data, queue, head, head + step, tail, keys,
-                                     shift, seen, out)
-                head += step
-                bar(step)
-            if tail > end:
-                ends.append(tail)
-        del seen
-        if tail != reached:  # moves are undone by moves: the goal's component is the start's
-            raise InputError(f"{what}: {reached - tail:,} positions reached from the start do "
-                             "not reach the goal although every move can be undone",
-                             field="goal")
+        def expand(head: int, stop: int, tail: int) -> int:
+            tail = _expand(kernel, data, queue, head, stop, tail, keys, shift, out)
+            if tail < 0:
+                raise InputError(f"{what}: more than {bound:,} positions reached, the bound "
+                                 "the memory estimate was made for", field="bound")
+            return tail
+
+        return levels(tail, expand)
+
+    try:
+        if component is None:
+            ends = first_pass(seeds)
+        else:
+            reached = first_pass([component])[-1]
+            so_far[0] = reached  # the component's size: the distances are what is left
+            picked = np.empty(reached, dtype=np.uint64)
+            found = _pick(goal, data, queue, reached, picked)
+            if not found:
+                raise InputError(f"{what}: no goal position is reachable from the start",
+                                 field="goal")
+            bar(0, "distances")
+            seen = np.zeros(keys.size, dtype=np.uint8)
+            tail = 0
+            for code in picked[:found]:
+                queue[tail] = code
+                seen[_find(keys, code, shift)] = 1
+                tail += 1
+            del picked
+            ends = levels(tail, lambda head, stop, tail: _expand_again(
+                kernel, data, queue, head, stop, tail, keys, shift, seen, out))
+            del seen
+            if ends[-1] != reached:  # moves are undone: the goal's component is the start's
+                raise InputError(f"{what}: {reached - ends[-1]:,} positions reached from the "
+                                 "start do not reach the goal although every move can be undone",
+                                 field="goal")
+    except KeyboardInterrupt:
+        bar(None)
+        raise SearchStopped(so_far[0], time.perf_counter() - begin, interrupted=True) from None
     keys = None  # the hash set is done with: its memory goes back before the sort
     bar(None)
     count = ends[-1]
@@ -339,6 +374,161 @@ def search(kernel: Callable, data: tuple, seeds: Sequence[int], bound: int, degr
             distances[ranks.astype(np.int64)] = min(level, 254)
     return Build(keys_kept, packed, counts, hardest, time.perf_counter() - begin, need,
                  distances=distances)
+
+
+# ---------------------------------------------------------------- the search on ranks
+
+# A byte per rank while searching: the distance modulo WRAP (a multiple of 3, so that the
+# residue mod 3 is kept), WRAP + residue once a position is WRAP levels behind (so that it is
+# never taken for the frontier again), IN_COMPONENT for a position of the start's component not
+# yet reached from a goal, UNSEEN for one not reached at all.
+WRAP = 249
+IN_COMPONENT = 252
+UNSEEN = 255
+RANK_CHUNK = 1 << 22  # ranks a call of the level function scans (a multiple of 8): a look at
+# the clock between calls
+
+
+def ranked_bytes(size: int) -> int:
+    """Memory a search on `size` ranks needs at its peak: a byte a rank, its 2-bit table, and
+    64 MiB for the rest."""
+    return size + (size + 3) // 4 + 64 * 2**20
+
+
+@njit
+def _retire(distance, value, to):
+    for r in range(distance.size):
+        if distance[r] == value:
+            distance[r] = to
+
+
+@njit
+def _collect(distance, value, found) -> int:
+    """The first ranks whose byte is `value`, into `found`; how many."""
+    n = 0
+    for r in range(distance.size):
+        if distance[r] == value:
+            found[n] = r
+            n += 1
+            if n == found.size:
+                break
+    return n
+
+
+@njit
+def _pack_ranked(distance, packed) -> None:
+    """The bytes as residues mod 3 in 2 bits (3: not reached), rank r in bits 2(r%4) of r//4."""
+    for i in range(packed.size):
+        byte = 0
+        for j in range(4):
+            r = 4 * i + j
+            v = distance[r] if r < distance.size else UNSEEN
+            residue = v % 3 if v < WRAP else (v - WRAP if v < IN_COMPONENT else 3)
+            byte |= residue << (2 * j)
+        packed[i] = byte
+
+
+def search_ranked(level: Callable, data: tuple, seeds: Sequence[int], size: int, degree: int,
+                  *, what: str = "search", component: int | None = None,
+                  goals: Callable | None = None, memory: int | None = None,
+                  progress: bool = False, deadline: float | None = None, threads: int = 1
+                  ) -> Build:
+    """Breadth-first search over ranks 0..size-1 (a perfect rank of every arrangement), from
+    `seeds` (distance 0), keeping a byte a rank and no codes.
+
+    level(distance, words, level, after, unseen, lo, hi, data, slot, out): expand the ranks in
+    [lo, hi) whose byte is `level`, giving `after` to each neighbour whose byte is `unseen`; how
+    many it expanded (the family's compiled kernel, releasing the GIL: `threads` threads each
+    take a part of the ranks, with their own scratch slot; `words` is the bytes 8 at a time,
+    and lo and hi are multiples of 8).
+    component, goals: first every rank reachable from `component`, then the search from those
+    of them where a goal stands (`goals(distance, unseen, lo, hi, data, slot)` marks them 0 and
+    the rest IN_COMPONENT, and says how many). deadline: SearchStopped at it (or at Ctrl-C).
+    """
+    begin = time.perf_counter()
+    need = ranked_bytes(size)
+    have = available_memory() if memory is None else memory
+    if need > have:
+        source = "available on this machine" if memory is None else "allowed (the limit given)"
+        raise TooBig(f"{what}: {size:,} arrangements, about {need / 2**30:.2f} GiB to search "
+                     f"(a byte each), but {have / 2**30:.2f} GiB {source}; refused before "
+                     "starting", field="memory")
+    threads = max(1, threads)
+    padded = -(-size // 8) * 8  # whole words: the bytes past the ranks are never reached
+    distance = np.full(padded, UNSEEN, dtype=np.uint8)
+    words = distance.view(np.uint64)
+    outs = np.empty((threads, max(degree, 1)), dtype=np.uint64)
+    bar = _bar(progress, what)
+    reached = [0]  # with a component: its size
+    so_far = [1 if component is not None else len(set(seeds))]  # reached: the seeds at least
+    pool = ThreadPoolExecutor(threads) if threads > 1 else None
+
+    def parts(function: Callable, lo: int, hi: int, *args) -> int:
+        """function(*args, a, b, data, slot[, out]) on `threads` parts of [lo, hi), each a
+        whole number of words."""
+        last = [outs] if function is level else []
+        if pool is None:
+            return function(*args, lo, hi, data, 0, *(o[0] for o in last))
+        share = -(-(hi - lo) // (8 * threads)) * 8
+        futures = [pool.submit(function, *args, a, min(hi, a + share), data, slot,
+                               *(o[slot] for o in last))
+                   for slot, a in enumerate(range(lo, hi, share))]
+        return sum(int(f.result()) for f in futures)
+
+    def levels(unseen: int) -> list[int]:
+        counts, depth = [], 0
+        while True:
+            if depth + 1 >= WRAP:  # positions WRAP levels behind: never the frontier again
+                old = (depth + 1) % WRAP
+                _retire(distance, np.uint8(old), np.uint8(WRAP + old % 3))
+            expanded = 0
+            for lo in range(0, padded, RANK_CHUNK):
+                step = parts(level, lo, min(padded, lo + RANK_CHUNK), distance, words,
+                             np.uint8(depth % WRAP), np.uint8((depth + 1) % WRAP),
+                             np.uint8(unseen))
+                expanded += step
+                bar(step)
+                so_far[0] = max(so_far[0], sum(counts) + expanded)
+                if deadline is not None and time.time() >= deadline:
+                    bar(None)
+                    raise SearchStopped(so_far[0], time.perf_counter() - begin)
+            if not expanded:
+                return counts
+            counts.append(int(expanded))
+            depth += 1
+
+    try:
+        if component is None:
+            for seed in seeds:
+                distance[int(seed)] = 0
+            counts = levels(UNSEEN)
+        else:
+            distance[int(component)] = 0
+            reached[0] = sum(levels(UNSEEN))  # the component's size: the distances are left
+            so_far[0] = reached[0]
+            bar(0, "distances")
+            if not parts(goals, 0, size, distance, np.uint8(UNSEEN)):
+                raise InputError(f"{what}: no goal position is reachable from the start",
+                                 field="goal")
+            counts = levels(IN_COMPONENT)
+            if sum(counts) != reached[0]:  # moves are undone: the goal's component is the start's
+                raise InputError(f"{what}: {reached[0] - sum(counts):,} positions reached from "
+                                 "the start do not reach the goal although every move can be "
+                                 "undone", field="goal")
+    except KeyboardInterrupt:
+        bar(None)
+        raise SearchStopped(so_far[0], time.perf_counter() - begin, interrupted=True) from None
+    finally:
+        if pool is not None:
+            pool.shutdown()
+    bar(None)
+    found = np.empty(HARDEST_KEPT, dtype=np.int64)
+    hardest = found[:_collect(distance[:size], np.uint8((len(counts) - 1) % WRAP),
+                              found)].tolist()
+    packed = np.empty((size + 3) // 4, dtype=np.uint8)
+    _pack_ranked(distance[:size], packed)
+    distance = words = None  # their memory goes back before the table is kept
+    return Build(None, packed, counts, hardest, time.perf_counter() - begin, need, span=size)
 
 
 def _bar(progress: bool, what: str):
@@ -372,19 +562,22 @@ class Table:
     keys: np.ndarray | None
     packed: np.ndarray
     positions: int
+    span: int = 0  # with no keys: the codes are 0..span-1 (0: the positions)
 
     def rank(self, code: int) -> int:
-        """The position's rank, -1 when not reached."""
+        """The position's rank (its place in the residues), -1 when not reached."""
         if self.keys is None:
-            return code if 0 <= code < self.positions else -1
+            inside = 0 <= code < (self.span or self.positions)
+            return code if inside and self._residue(code) != UNREACHED else -1
         i = int(np.searchsorted(self.keys, np.uint64(code)))
         return i if i < self.positions and int(self.keys[i]) == code else -1
 
     def residue(self, code: int) -> int:
         """Distance mod 3, or 3 when not reached."""
         i = self.rank(code)
-        if i < 0:
-            return UNREACHED
+        return UNREACHED if i < 0 else self._residue(i)
+
+    def _residue(self, i: int) -> int:
         return (int(self.packed[i >> 2]) >> ((i & 3) << 1)) & 3
 
     def walk(self, code: int, neighbours: Callable[[int], list[tuple[object, int]]]
@@ -423,15 +616,11 @@ def fingerprint(*parts: object) -> str:
                           ).hexdigest()[:16]
 
 
-def save(build: Build, path: Path, key: str) -> None:
-    """Write the table file atomically (a temporary file renamed over the old one)."""
-    write_atomic(path, file_chunks(build, key))
-
-
 def file_chunks(build: Build, key: str) -> list[bytes]:
     """The table file's bytes: magic, header (JSON), the key array, a checksum, the residues."""
     header = json.dumps({"key": key, "counts": build.distance_counts, "hardest": build.hardest,
-                         "dense": build.keys is None, "seconds": build.seconds}).encode()
+                         "dense": build.keys is None, "span": build.span,
+                         "seconds": build.seconds}).encode()
     keys = b"" if build.keys is None else build.keys.tobytes()
     digest = hashlib.blake2b(header, digest_size=16)
     digest.update(keys)
@@ -467,17 +656,31 @@ def from_bytes(data: bytes, key: str) -> Build:
         raise CorruptTable("unreadable header") from None
     if header.get("key") != key:
         raise CorruptTable("built for other rules")
-    counts = header["counts"]
-    if len(packed) != (sum(counts) + 3) // 4 or (not header["dense"]
-                                                  and len(keys) != 8 * sum(counts)):
+    counts, span = header["counts"], header.get("span", 0)
+    if len(packed) != ((span or sum(counts)) + 3) // 4 or (not header["dense"]
+                                                           and len(keys) != 8 * sum(counts)):
         raise CorruptTable("wrong size")
     return Build(None if header["dense"] else np.frombuffer(keys, dtype=np.uint64),
                  np.frombuffer(packed, dtype=np.uint8), counts, header["hardest"],
-                 header["seconds"])
+                 header["seconds"], span=span)
 
 
-def load_or_build(name: str, key: str, build: Callable[[], Build]) -> tuple[Build, CacheReport]:
-    """The cached table of `name` (file puzzlesat/NAME-KEY.table in the cache folder), or a
-    fresh build stored there (see `cached`)."""
-    return cached(cache_folder() / f"{name}-{key}.table", lambda data: from_bytes(data, key),
-                  build, lambda made: file_chunks(made, key))
+def table_path(name: str, key: str) -> Path:
+    """Where the table of `name` with key `key` is cached: puzzlesat/NAME-KEY.table."""
+    return cache_folder() / f"{name}-{key}.table"
+
+
+def load_or_build(name: str, key: str, build: Callable[[], Build], fresh: bool = False,
+                  what: str = "the table") -> tuple[Build, CacheReport]:
+    """The cached table of `name`, or a fresh build stored there (see `cached`); fresh: built
+    whatever the cache holds."""
+    return cached(table_path(name, key), lambda data: from_bytes(data, key), build,
+                  lambda made: file_chunks(made, key), what, fresh)
+
+
+def read_cached(name: str, key: str) -> Build | None:
+    """The cached table of `name`, or None where there is none that is whole and current."""
+    try:
+        return read(table_path(name, key), key)
+    except (OSError, CorruptTable):
+        return None

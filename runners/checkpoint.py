@@ -53,6 +53,7 @@ class Checkpoint:
         self.done: dict[tuple[str, int], list[int]] = {}
         self.seconds: dict[tuple[str, int], float] = {}  # absent from files written before
         self._file = None
+        self._made = False  # whether this run made the file (its header), and so may take it away
         self._read()
 
     def _read(self) -> None:
@@ -115,6 +116,7 @@ class Checkpoint:
                 raise InputError(f"cannot write: {error.strerror}", file=str(self.path),
                                  field="checkpoint") from None
             if fresh:
+                self._made = True
                 self._write([{"format": FORMAT, "key": self.key}])
         return self._file
 
@@ -143,9 +145,14 @@ class Checkpoint:
         self._write(entries)
 
     def close(self) -> None:
+        """Close the file; one this run made and recorded no cube in (the count could not start:
+        an unreachable scheduler, a stop before the first cube) is taken away again."""
         if self._file is not None:
             self._file.close()
             self._file = None
+            if self._made and not self.done:
+                self.path.unlink(missing_ok=True)
+                self._made = False
 
 
 def makespan(seconds: list[float], workers: int) -> float:

@@ -180,16 +180,18 @@ def _held() -> Iterator[list[int]]:
 
 def start(function: Callable, args: tuple, into: list[Child], *,
           label: str = "a child process", method: str | None = None, own_group: bool = False,
-          serve: bool = False) -> Child:
+          serve: bool = False, daemon: bool = True) -> Child:
     """Start `function(*args)` in a child (with `serve`: an initializer returning the function
     that each task sent with `Pool` goes to), appended to `into` before a signal that came while
-    it started is delivered: whoever ends `into` ends it too."""
+    it started is delivered: whoever ends `into` ends it too. daemon=False: the child may start
+    children of its own (a benchmark's run of a race or of a time-limited PySAT solve); it is
+    ended like any other (`end`), with its process group when it leads one."""
     method = method or start_method()
     context = multiprocessing.get_context(method)
     mine, theirs = context.Pipe()
     process = context.Process(
         target=_child_main, args=(theirs, os.getpid(), own_group, serve, function, args),
-        daemon=True,
+        daemon=daemon,
     )
     with _held() as came:
         process.start()
@@ -278,14 +280,15 @@ def interruptible() -> Iterator[None]:
 
 def run_in_child(function: Callable, args: tuple = (), time_limit: float | None = None, *,
                  label: str = "a child process", method: str | None = None,
-                 own_group: bool = False) -> tuple[bool, object]:
+                 own_group: bool = False, daemon: bool = True) -> tuple[bool, object]:
     """`function(*args)` in a child ended at the time limit: (True, its value), or (False, None)
-    when the time ran out. Its errors are raised here; WorkerDied if it died without an answer."""
+    when the time ran out. Its errors are raised here; WorkerDied if it died without an answer.
+    daemon=False lets the child start children (see `start`)."""
     with interruptible():
         started: list[Child] = []
         try:
             child = start(function, args, started, label=label, method=method,
-                          own_group=own_group)
+                          own_group=own_group, daemon=daemon)
             if not answered([child], None if time_limit is None else max(0.0, time_limit)):
                 return False, None
             return True, receive(child)

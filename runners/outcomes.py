@@ -32,7 +32,22 @@ class Count:
                 f"{self.puzzle}: INCOMPLETE count, stopped early: at least {self.number:,} "
                 f"{self.counted} {where}"
             )
-        return f"{self.puzzle}: {self.number:,} {self.counted} {where}"
+        why = self.details.get("why_none")
+        return f"{self.puzzle}: {self.number:,} {self.counted} {where}" + (
+            f"; {why}" if why and self.number == 0 else "")
+
+    def uniqueness(self) -> str | None:
+        """What a count up to a limit (`limit=2`) says of the puzzle: unique, not unique, or no
+        solution; None for a count without a limit."""
+        if "limit" not in self.details:
+            return None
+        if self.number == 0:
+            return "no solution"
+        if self.details.get("unique"):
+            return "unique: exactly one solution"
+        if self.complete:
+            return f"not unique: exactly {self.number:,} solutions"
+        return f"not unique: at least {self.number:,} solutions (stopped at the limit)"
 
     def to_json(self) -> dict[str, object]:
         return {
@@ -52,8 +67,10 @@ class Count:
     def __repr__(self) -> str:
         bound = "" if self.complete else "at least "
         number = "?" if self.number is None else f"{self.number:,}"
+        verdict = self.uniqueness()
         return (
             f"<Count {self.puzzle}: {bound}{number} {re.split(r'[:(;]', self.counted)[0].strip()}; "
+            + (f"{verdict}; " if verdict else "") +
             f"{'complete' if self.complete else 'INCOMPLETE'}, {self.backend}, {self.executor}, "
             f"{self.seconds:.2f} s>"
         )

@@ -56,6 +56,7 @@ def target(path: str | Path, what: str = "output") -> Target:
     a block device or a socket is refused; a character device (such as /dev/null) or a pipe is
     opened and written in place; anything else is replaced atomically or created.
     """
+    named(path, what)
     given = Path(path)
     note = ""
     if given.is_symlink():
@@ -77,6 +78,13 @@ def target(path: str | Path, what: str = "output") -> Target:
     if kind in WRITTEN_IN_PLACE:
         note = "; ".join(filter(None, [note, f"wrote in place to the {kind} {given}"]))
     return Target(given, kind, note)
+
+
+def named(path: str | Path, what: str) -> None:
+    """InputError for an empty name: it is no file or folder (Path('') would quietly be the
+    current folder, whose files would then be replaced)."""
+    if not str(path).strip():
+        raise InputError("an empty name: give a file or folder name", field=what)
 
 
 def check_output(path: str | Path, what: str = "output") -> Target:
@@ -104,6 +112,7 @@ def check_output(path: str | Path, what: str = "output") -> Target:
 def check_folder(folder: str | Path, what: str = "results") -> Path:
     """Before the work starts: InputError naming the folder if results cannot be written in it
     (it names a file, or it cannot be written or created)."""
+    named(folder, what)
     folder = Path(folder)
     if folder.exists() and not folder.is_dir():
         raise InputError("names a file, not a folder", file=str(folder), field=what)
@@ -255,13 +264,16 @@ def write_export(output: str, text: str | dict[str, bytes], summary: str) -> Non
 def write_verified(folder: str | Path, name: str, result: dict) -> Path:
     """Stamp a verified result (library versions, machine, date), write it, rebuild the index.
 
-    When the file cannot be written (after what may have been a long count), the result is
-    printed to standard output rather than lost, and the InputError says so.
+    A fuller record of the same puzzle (a larger sample, more cubes or plans, complete where
+    this one is not) is never replaced: InputError, and the result is printed instead. When
+    the file cannot be written (after what may have been a long count), the result is printed
+    to standard output rather than lost, and the InputError says so.
     """
     result = {**result, "versions": versions(), "machine": machine(), "date": now()}
     path = Path(folder) / f"{name}.json"
     try:
         check_folder(folder)
+        refuse_smaller_record(path, result)
         write_json_atomic(path, result, "results")
     except InputError as error:
         sys.stdout.write(json.dumps(result, indent=2) + "\n")
@@ -270,8 +282,67 @@ def write_verified(folder: str | Path, name: str, result: dict) -> Path:
             f"{error.message}; the result was printed to standard output instead",
             file=error.file, line=error.line, field=error.field,
         ) from None
-    write_results_readme(Path(folder))
+    write_results_index(Path(folder))
     return path
+
+
+def record_size(record: dict) -> tuple[int, ...]:
+    """How much evidence a verified record holds, to compare two records of one puzzle: its
+    sample's size, its cubes, its plans, its complete runs (a record without a sample is a
+    whole run and counts as the largest sample)."""
+    sample = record.get("sample")
+    size = sample.get("size", 0) if isinstance(sample, dict) else (1 << 62)
+    listed = [len(record[key]) if isinstance(record.get(key), list) else 0
+              for key in ("cubes", "plans")]
+    complete = sum(1 for run in record.get("runs") or () if isinstance(run, dict)
+                   and run.get("complete", True))
+    return (size, *listed, complete)
+
+
+def refuse_smaller_record(path: Path, result: dict) -> None:
+    """InputError if the record at `path` holds more evidence than `result` in some respect
+    and no more in any (a sample must not replace the fuller run it samples)."""
+    try:
+        old = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return
+    if not isinstance(old, dict):
+        return
+    before, after = record_size(old), record_size(result)
+    if any(b > a for b, a in zip(before, after)) and not any(
+            a > b for b, a in zip(before, after)):
+        raise InputError(
+            f"holds a fuller record than this run ({_describe(old)} against {_describe(result)}):"
+            " not replaced; record this one in another folder",
+            file=str(path), field="results")
+
+
+def _describe(record: dict) -> str:
+    sample = record.get("sample")
+    if isinstance(sample, dict):
+        return f"a sample of {sample.get('size')}"
+    for key in ("cubes", "plans"):
+        if isinstance(record.get(key), list):
+            return f"{len(record[key])} {key}"
+    return f"{sum(1 for r in record.get('runs') or () if r.get('complete', True))} complete runs"
+
+
+def add_record_arguments(command, what: str) -> None:
+    """--record and --results DIR on a command that can record evidence (verify, bench, the
+    family benches): without either it writes nothing under results/."""
+    command.add_argument("--record", action="store_true",
+                         help=f"record {what} under results/ (or --results DIR)")
+    command.add_argument("--results", default=None, metavar="DIR",
+                         help="record in DIR instead of results/ (implies --record)")
+
+
+def record_folder(args) -> Path | None:
+    """The folder a command records its evidence in, checked before the work; None: asked not
+    to record."""
+    folder = getattr(args, "results", None)
+    if not getattr(args, "record", False) and folder is None:
+        return None
+    return check_folder("results" if folder is None else folder)
 
 
 def write_json_atomic(path: str | Path, obj: object, what: str = "output") -> str:
@@ -316,64 +387,119 @@ def say(message: str) -> None:
     print(message, file=sys.stderr)
 
 
-def write_results_readme(folder: Path) -> None:
-    """results/README.md: a table of the verified counts in the folder, rebuilt from its JSON."""
+INDEX = "index.md"  # results/index.md: every results file, generated (never edited by hand)
+
+
+def write_results_index(folder: Path) -> None:
+    """results/index.md, rebuilt from the folder's files."""
+    write_text_atomic(folder / INDEX, results_index(folder), "results")
+
+
+def results_index(folder: Path) -> str:
+    """The index of a results folder: every file and folder in it with what it holds (the
+    figures of each verified count), and where a count differs from a published figure."""
     rows, notes = [], []
-    for path in sorted(folder.glob("*.json")):
-        try:
-            result = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
+    for path in sorted(folder.iterdir(), key=lambda p: p.name):
+        if path.name == INDEX or path.name.startswith("."):
             continue
-        if not isinstance(result, dict) or "count" not in result or "runs" not in result:
-            continue
-        seconds: dict[str, list[str]] = {}
-        for run in result["runs"]:
-            label = f"{run['seconds']:.2f}" + ("" if run.get("complete", True) else " (incomplete)")
-            seconds.setdefault(run["backend"], []).append(label)
-        timing = "; ".join(f"{b} {' / '.join(s)}" for b, s in seconds.items())
-        classes = result.get("classes", result.get("rotation_classes"))
-        rows.append(
-            f"| [{result['puzzle']}]({path.name}) | {result['count']:,} | "
-            f"{'-' if classes is None else f'{classes:,}'} | {timing} |"
-        )
-        for key, agrees in (result.get("published_agrees") or {}).items():
-            if not agrees:
-                notes.append(
-                    f"- **{result['puzzle']}**: published {key} {result['published'][key]:,}, "
-                    f"computed {result['count' if key in ('solutions', 'count') else key]:,} "
-                    f"(every backend agrees). {result['published'].get('note', '')}"
-                )
+        what, figures = _index_entry(path)
+        name = path.name + ("/" if path.is_dir() else "")
+        link = f"[{name}]({name})"
+        rows.append(f"| {link} | {what} | {figures} |")
+        if path.suffix == ".json":
+            notes += _differences(_read_json(path))
     lines = [
-        "# Results",
+        "# Index of results",
         "",
-        "Generated by `puzzlesat verify PUZZLE` (one JSON file per puzzle, with the counts of",
-        "every backend, library versions and the date) and `puzzlesat bench` (`bench.csv`).",
-        "Do not edit by hand.",
+        "Generated by `puzzlesat results` (and rebuilt by every `--record`): every file of this",
+        "folder and what it holds. Do not edit by hand; the narrative is [README.md](README.md).",
         "",
-        "Pictures (`runners/pictures/generate.py`, `generate_results`): galleries of every "
-        "solution in",
-        "[`gallery/`](gallery/), playable pages with screenshots in [`play/`](play/), and charts "
-        "of the",
-        "benchmarks: the latest median per backend (log scale; hatched: stopped at the time "
-        "limit) and",
-        "its ratio to the fastest backend on the same instance.",
+        "`count`: every solution (packing: rotations and reflections of a solution count as",
+        "different; edge matching: distinct grids, identical tiles interchangeable; moves",
+        "puzzles: positions); `classes`: under the board's symmetries. Each JSON file's",
+        "`counted` says exactly what, and names the machine, load, versions and date.",
         "",
-        "![bench chart](bench-chart.png)",
-        "",
-        "![edge-matching bench chart](edge-bench-chart.png)",
-        "",
-        "`count`: every solution (for packing puzzles: rotations and reflections of a solution",
-        "count as different; for edge-matching: distinct grids, identical tiles interchangeable;",
-        "each JSON file's `counted` says). `classes`: solutions up to the board's symmetries",
-        "(packing: rotations and reflections; edge-matching: turning the whole board).",
-        "Seconds: per backend; for packing puzzles the count without / with symmetry reduction",
-        "(a count stopped by verify's time limit is marked incomplete: a lower bound), on the",
-        "machine named in each JSON file.",
-        "",
-        "| puzzle | count | classes | seconds per backend (plain / reduced) |",
-        "|---|---:|---:|---|",
+        "| file | what | figures |",
+        "|---|---|---|",
         *rows,
     ]
     if notes:
         lines += ["", "## Where we differ from published figures", "", *notes]
-    write_text_atomic(folder / "README.md", "\n".join(lines) + "\n", "results")
+    return "\n".join(lines) + "\n"
+
+
+def _read_json(path: Path) -> dict:
+    try:
+        found = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return found if isinstance(found, dict) else {}
+
+
+# What a results file is, by its name's ending (JSON files say more of themselves).
+_KIND_BY_SUFFIX = {".md": "report", ".csv": "benchmark rows", ".png": "chart",
+                   ".svg": "chart", ".checkpoint": "checkpoint of a count (`count --checkpoint`)"}
+_FOLDERS = {"gallery": "galleries of solutions (`puzzlesat results`)",
+            "play": "playable pages and their screenshots (`puzzlesat results`)",
+            "cards": "least cards of packing puzzles (`puzzlesat cards --record`)",
+            "booklets": "booklets of graded cards, printable and playable (`puzzlesat results`)"}
+
+
+def _index_entry(path: Path) -> tuple[str, str]:
+    if path.is_dir():
+        files = sum(1 for p in path.rglob("*") if p.is_file())
+        return _FOLDERS.get(path.name, "folder"), f"{files:,} files"
+    if path.name == "README.md":
+        return "the narrative: what we found and how we know", ""
+    if path.suffix != ".json":
+        return _KIND_BY_SUFFIX.get(path.suffix, "file"), ""
+    record = _read_json(path)
+    if "bench" in path.stem or "estimates" in path.stem:
+        return "benchmark", _dated(record)
+    if isinstance(record.get("cubes"), list):
+        agree = "all agree" if record.get("agree") else "DISAGREE"
+        return ("sampled cubes of a count (`verify --sample-cubes`)",
+                f"{len(record['cubes'])} cubes, {', '.join(record.get('backends', []))}: {agree}")
+    if isinstance(record.get("count"), dict):  # `count --json` kept with its evidence
+        record = {**record["count"], "runs": None}
+        if "solutions" in record:  # the count is then its classes, shown as such
+            record.pop("count")
+        what = "a count with its evidence (`count --json`)"
+    elif any(key in record for key in ("runs", "plans", "checks")):
+        what = "verified count (`verify`)"
+    else:
+        what = "a count and its conventions"
+    figures = []
+    for key, label in (("count", "count"), ("solutions", "solutions"),
+                       ("grids_counted", "grids"), ("positions", "positions")):
+        if isinstance(record.get(key), int) and not (key != "count" and "count" in record
+                                                     and record[key] == record["count"]):
+            figures.append(f"{label} {record[key]:,}")
+    classes = record.get("classes", record.get("rotation_classes"))
+    if isinstance(classes, int):
+        figures.append(f"classes {classes:,}")
+    for key in ("gods_number", "hardest_distance"):
+        if isinstance(record.get(key), int):
+            figures.append(f"God's number {record[key]}")
+    if record.get("runs"):
+        backends = dict.fromkeys(r.get("backend") for r in record["runs"] if isinstance(r, dict))
+        figures.append("backends " + ", ".join(str(b) for b in backends))
+    elif isinstance(record.get("backend"), str):
+        figures.append(f"backend {record['backend']}")
+    return what, "; ".join(figures) or _dated(record)
+
+
+def _dated(record: dict) -> str:
+    return str(record.get("date", ""))[:10]
+
+
+def _differences(result: dict) -> list[str]:
+    notes = []
+    for key, agrees in (result.get("published_agrees") or {}).items():
+        published = (result.get("published") or {}).get(key)
+        ours = result.get("count" if key in ("solutions", "count") else key)
+        if not agrees and isinstance(published, int) and isinstance(ours, int):
+            notes.append(
+                f"- **{result['puzzle']}**: published {key} {published:,}, computed {ours:,} "
+                f"(every backend agrees). {result['published'].get('note', '')}")
+    return notes

@@ -1,7 +1,7 @@
 """One registry: the puzzle families, and the backends by name (`base` or `base:argument`).
 
-A family is declared once, in `FAMILIES` (kind -> stem). Everything else about it is found from
-the stem by one convention (`part`):
+A family is declared once, in `FAMILIES` (kind -> stem; `models.kinds.KINDS`, where reading a
+file needs it). Everything else about it is found from the stem by one convention (`part`):
 
     models/STEM/reader.py        its file reader: `read(doc)`, and optional `FOREIGN_FORMATS`
     runners/families/STEM.py     `FAMILY`, the library object (solve, count, ..., its moduli and
@@ -10,9 +10,9 @@ the stem by one convention (`part`):
     runners/pictures/STEM.py     its drawings, gallery and play page
 
 Backend names are parsed in one place (`parse`). A family's own solvers (the reference
-backtrackers, the Mind Lock table) are its `own_backends`, under the names 'reference' and
-'table'. The default backend of each family and task comes from figures the project measured,
-kept here.
+backtrackers, the God's-algorithm table of a family solved by moves) are its `own_backends`,
+under the names 'reference' and 'table'. The default backend of each family and task comes
+from figures the project measured, kept here.
 """
 
 from __future__ import annotations
@@ -24,15 +24,11 @@ from types import ModuleType
 
 from .backends import Backend
 from .models.errors import InputError
+from .models.kinds import KINDS, check_kind
 
-# The one declaration of the puzzle families: kind (the `kind` field of a puzzle file) -> stem,
-# the name of its modules by the convention above. Adding a family adds a line here.
-FAMILIES = {
-    "packing": "packing",
-    "edge-matching": "edge_matching",
-    "mind-lock": "mind_lock",
-    "sliding-block": "sliding",
-}
+# The one declaration of the puzzle families, kind -> stem, lives in the models (reading a file
+# needs it there); adding a family adds a line to models/kinds.py.
+FAMILIES = KINDS
 
 # Where each part of a family lives, by its stem.
 PARTS = {
@@ -41,13 +37,6 @@ PARTS = {
     "cli": "puzzlesat.cli.{}",
     "pictures": "puzzlesat.pictures.{}",
 }
-
-
-def check_kind(kind: str, field: str = "kind") -> str:
-    """The kind, if a family of that kind is declared; an InputError otherwise."""
-    if kind not in FAMILIES:
-        raise InputError(f"unknown kind {kind!r} (one of: {', '.join(FAMILIES)})", field=field)
-    return kind
 
 
 def module_name(kind: str, part_name: str) -> str:

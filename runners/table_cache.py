@@ -68,20 +68,23 @@ class CacheReport:
 
 
 def cached(path: Path, read_bytes: Callable[[bytes], T], build: Callable[[], T],
-           chunks: Callable[[T], Sequence[bytes]], what: str = "the table"
+           chunks: Callable[[T], Sequence[bytes]], what: str = "the table", fresh: bool = False
            ) -> tuple[T, CacheReport]:
     """The table in the file at `path`, or a fresh build then stored there (atomically) when the
     file is missing, unreadable or corrupt (`read_bytes` raises CorruptTable). A cache that cannot
     be written gives a warning (PuzzlesatWarning) and the table is used from memory; never an
-    error. Every family's cache (Mind Lock's, the sliding-block puzzles') goes through here."""
-    try:
-        return read_bytes(path.read_bytes()), CacheReport(path, built=False, what=what)
-    except FileNotFoundError:
-        why = f"no cached table at {path}"
-    except OSError as error:
-        why = f"the cached table is unreadable: {error.strerror or error}"
-    except CorruptTable as error:
-        why = f"the cached table is corrupt: {error}"
+    error. fresh: built whatever the file holds (then stored). Every family's cache (Mind
+    Lock's, the sliding-block puzzles') goes through here."""
+    why = "a fresh build was asked for"
+    if not fresh:
+        try:
+            return read_bytes(path.read_bytes()), CacheReport(path, built=False, what=what)
+        except FileNotFoundError:
+            why = f"no cached table at {path}"
+        except OSError as error:
+            why = f"the cached table is unreadable: {error.strerror or error}"
+        except CorruptTable as error:
+            why = f"the cached table is corrupt: {error}"
     made = build()
     try:
         write_atomic(path, chunks(made))

@@ -6,8 +6,9 @@ import os
 import re
 import sys
 
-from .models.edge_matching import EdgePuzzle, Placed, rotated
-from .models.geometry import Cell
+from .models.edge_matching import EdgePuzzle, Placed, board, rotated
+from .models.errors import InputError
+from .models.geometry import SQUARE, Cell, Lattice, lattice_part
 from .models.packing import PackingPuzzle
 
 
@@ -28,21 +29,11 @@ def letters(puzzle: PackingPuzzle) -> list[str]:
 
 
 def draw_packing(puzzle: PackingPuzzle, grid: dict[Cell, int], colour: bool) -> list[str]:
-    """The solution as rows of letters (coloured blocks on a colour terminal), with a legend;
-    a solid's layers side by side, the bottom layer first (on the left)."""
+    """The solution as rows of letters (coloured blocks on a colour terminal), with a legend:
+    drawn as its lattice is drawn as text (`TEXT`)."""
     marks = letters(puzzle)
-    if puzzle.lattice.dimensions == 3:
-        layers = max(cell[0] for cell in grid) + 1
-        flat = [_draw_layer({cell[1:]: p for cell, p in grid.items() if cell[0] == layer},
-                            marks, colour) for layer in range(layers)]
-        width = max(2 * (max(cell[2] for cell in grid) + 1), len(f"layer {layers}"))
-        height = max(len(rows) for rows in flat)
-        rows = ["   ".join(_pad(rows[i] if i < len(rows) else "", width, colour)
-                           for rows in flat).rstrip() for i in range(height)]
-        rows.append("   ".join(f"layer {layer + 1}".ljust(width) for layer in range(layers))
-                    .rstrip())
-    else:
-        rows = _draw_layer(grid, marks, colour)
+    draw = lattice_part(TEXT, puzzle.lattice, "drawing as text")
+    rows = draw(puzzle.lattice, grid, marks, colour)
     if marks != [p.name for p in puzzle.pieces]:
         rows.append("  ".join(f"{m}={p.name}" for m, p in zip(marks, puzzle.pieces)))
     return rows
@@ -54,24 +45,51 @@ def _pad(row: str, width: int, colour: bool) -> str:
     return row + " " * (width - shown)
 
 
-def _draw_layer(grid: dict[Cell, int], marks: list[str], colour: bool) -> list[str]:
-    """One layer (or a flat board) as rows of letters."""
-    height = max(r for r, _ in grid) + 1
-    width = max(c for _, c in grid) + 1
+def _draw_plane(lattice: Lattice, grid: dict[Cell, int], marks: list[str], colour: bool
+                ) -> list[str]:
+    """A flat board as rows of letters, each cell's mark where its lattice puts it in text."""
+    width = lattice.text_width
+    at: dict[tuple[int, int], int] = {}
+    for cell, piece in grid.items():
+        at[lattice.text_cell(cell)] = piece
+    top = min(0, *(line for line, _ in at))  # from the picture's corner, as drawn
+    left = min(0, *(column for _, column in at))
     rows = []
-    for r in range(height):
-        row = ""
-        for c in range(width):
-            piece = grid.get((r, c))
-            if piece is None:
-                row += "  "
-            elif colour:
+    for line in range(top, max(line for line, _ in at) + 1):
+        row, column = "", left
+        for (_, c), piece in sorted((k, v) for k, v in at.items() if k[0] == line):
+            row += " " * (c - column)
+            mark = (marks[piece] + " " * width)[:width]
+            if colour:
                 shade = PACKING_PALETTE[piece % len(PACKING_PALETTE)]
-                row += f"\x1b[48;5;{shade}m\x1b[30m{marks[piece]} \x1b[0m"
-            else:
-                row += marks[piece] + " "
+                mark = f"\x1b[48;5;{shade}m\x1b[30m{mark}\x1b[0m"
+            row += mark
+            column = c + width
         rows.append(row.rstrip())
     return rows
+
+
+def _draw_layers(lattice: Lattice, grid: dict[Cell, int], marks: list[str], colour: bool
+                 ) -> list[str]:
+    """A solid's layers side by side, the bottom layer first (on the left), each drawn as a
+    square board."""
+    layers = max(cell[0] for cell in grid) + 1
+    flat = [_draw_plane(SQUARE, {cell[1:]: p for cell, p in grid.items() if cell[0] == layer},
+                        marks, colour) for layer in range(layers)]
+    width = max(2 * (max(cell[2] for cell in grid) + 1), len(f"layer {layers}"))
+    height = max(len(rows) for rows in flat)
+    rows = ["   ".join(_pad(rows[i] if i < len(rows) else "", width, colour)
+                       for rows in flat).rstrip() for i in range(height)]
+    rows.append("   ".join(f"layer {layer + 1}".ljust(width) for layer in range(layers))
+                .rstrip())
+    return rows
+
+
+# How each lattice's boards are drawn as text (keyed by the lattice's name): the flat lattices
+# where the lattice puts each cell's mark (squares, triangles, hexagons, a layer of balls), the
+# cubic and ball ones layer by layer (a ball layer's rows and columns as its picture has them).
+TEXT = {"square": _draw_plane, "cubic": _draw_layers, "triangular": _draw_plane,
+        "hexagonal": _draw_plane, "balls": _draw_layers, "ball-layer": _draw_plane}
 
 NAMED_COLOURS = {
     "red": 196, "green": 40, "blue": 33, "yellow": 226, "white": 255, "black": 240,
@@ -129,11 +147,12 @@ def mark_symbol(mark: str) -> str:
 
 
 def draw_edges(puzzle: EdgePuzzle, grid: list[Placed], colour: bool) -> list[str]:
-    """Each tile as a box showing its four edges where they touch the neighbours' edges, and its
-    mark in the middle; then a legend and each cell's tile and turn."""
+    """The grid drawn as its grid draws in text (EDGE_DRAWINGS), then a legend, the marks and
+    each cell's tile and turn."""
+    drawer = EDGE_DRAWINGS.get(puzzle.grid)
+    if drawer is None:
+        raise InputError(f"no text drawing for the {puzzle.grid!r} grid", field="grid")
     table, legend = codes(puzzle)
-    k = max(len(code) for code in table.values())
-    inner = 3 * k + 2
     pictures = sorted({e[0] for t in puzzle.tiles for e in t.edges})
 
     def show(edge, width: int, align: str) -> str:
@@ -144,6 +163,27 @@ def draw_edges(puzzle: EdgePuzzle, grid: list[Placed], colour: bool) -> list[str
         left = len(padded) - len(padded.lstrip())
         return padded[:left] + paint(puzzle, edge, code, pictures) + padded[left + len(code):]
 
+    k = max(len(code) for code in table.values())
+    lines = drawer(puzzle, grid, show, k)
+    lines += legend
+    if any(t.mark for t in puzzle.tiles):
+        marks = sorted({t.mark for t in puzzle.tiles if t.mark})
+        lines.append("marks: " + ", ".join(f"{mark_symbol(m)} = {m}" for m in marks))
+    here = board(puzzle)
+    rows: dict[int, list[str]] = {}
+    for (r, c), (t, rotation) in zip(here.cells, grid):
+        at = f"c{c + 1}:" if puzzle.shape else ""
+        degrees = here.grid.rotation_degrees(rotation)
+        rows.setdefault(r, []).append(f"{at}{puzzle.tiles[t].name or t + 1}@{degrees}")
+    lines += [f"row {r + 1}: " + "  ".join(cells) for r, cells in rows.items()]
+    lines.append("(tile@degrees: the tile, as listed in the puzzle, turned clockwise)")
+    return lines
+
+
+def _square_boxes(puzzle: EdgePuzzle, grid: list[Placed], show, k: int) -> list[str]:
+    """Each tile as a box showing its four edges where they touch the neighbours' edges, and
+    its mark in the middle."""
+    inner = 3 * k + 2
     rule = "+" + "+".join("-" * inner for _ in range(puzzle.cols)) + "+"
     lines = [rule]
     for r in range(puzzle.rows):
@@ -160,16 +200,45 @@ def draw_edges(puzzle: EdgePuzzle, grid: list[Placed], colour: bool) -> list[str
         for part in (top, middle, bottom):
             lines.append("|" + "|".join(part) + "|")
         lines.append(rule)
-    lines += legend
-    if any(t.mark for t in puzzle.tiles):
-        marks = sorted({t.mark for t in puzzle.tiles if t.mark})
-        lines.append("marks: " + ", ".join(f"{mark_symbol(m)} = {m}" for m in marks))
-    for r in range(puzzle.rows):
-        cells = []
-        for c in range(puzzle.cols):
-            t, rotation = grid[r * puzzle.cols + c]
-            cells.append(f"{puzzle.tiles[t].name or t + 1}@{rotation * 90}")
-        lines.append(f"row {r + 1}: " + "  ".join(cells))
-    lines.append("(tile@degrees: the tile, as listed in the puzzle, turned clockwise)")
     return lines
+
+
+def _triangle_rows(puzzle: EdgePuzzle, grid: list[Placed], show, k: int) -> list[str]:
+    """Each row of triangles as three lines: the tops of the triangles pointing down, then
+    every triangle as its left edge, ^ or v (the mark's symbol where it has one), its right
+    edge, then the bottoms of the triangles pointing up. Touching edges stand side by side
+    (left and right) or one above the other (a bottom over the next row's top)."""
+    here = board(puzzle)
+    width = 2 * k + 2  # a column of triangles: left edge, symbol, right edge, a space
+    lines = []
+    rows: dict[int, list[tuple[int, Placed]]] = {}
+    for (r, c), placed in zip(here.cells, grid):
+        rows.setdefault(r, []).append((c, placed))
+    for r in sorted(rows):
+        top = [" "] * (width * (here.cols + 1))
+        middle = list(top)
+        bottom = list(top)
+        for c, (t, rotation) in rows[r]:
+            edges = rotated(puzzle.tiles[t].edges, rotation)
+            up = (r + c) % 2 == 0
+            names = here.grid.side_names((r, c))
+            by_name = dict(zip(names, edges))
+            x = c * width
+            symbol = mark_symbol(puzzle.tiles[t].mark) if puzzle.tiles[t].mark else (
+                "^" if up else "v")
+            middle[x] = show(by_name["left"], k, ">") + symbol + show(by_name["right"], k, "<")
+            for i in range(1, 2 * k + 1):
+                middle[x + i] = ""
+            flat = show(by_name["bottom" if up else "top"], 2 * k + 1, "^")
+            (bottom if up else top)[x] = flat
+            for i in range(1, 2 * k + 1):
+                (bottom if up else top)[x + i] = ""
+        for part in (top, middle, bottom):
+            text = "".join(part).rstrip()
+            if text.strip():
+                lines.append(text)
+    return lines
+
+
+EDGE_DRAWINGS = {"square": _square_boxes, "triangle": _triangle_rows}
 

@@ -82,3 +82,28 @@ def reference_classes(puzzle: PackingPuzzle) -> tuple[int, int]:
     """(solutions, classes) by the reference: classes are the distinct canonical forms."""
     board, grids = reference_grids(puzzle)
     return len(grids), len({reference_packing.canonical(board, g) for g in grids})
+
+
+def partition(cells: set, pieces: int, rnd, neighbours) -> list[set]:
+    """Cells split into regions grown from random seeds through `neighbours` (a cell's
+    neighbours: a lattice's `adjacent`, or a test's own), a cell cut off from every region
+    starting its own."""
+    free = set(cells)
+    regions: list[set] = []
+    for seed in rnd.sample(sorted(free), min(pieces, len(free))):
+        free.discard(seed)
+        regions.append({seed})
+    while free:
+        grown = False
+        for region in rnd.sample(regions, len(regions)):
+            border = sorted({n for cell in region for n in neighbours(cell)} & free)
+            if border:
+                cell = rnd.choice(border)
+                free.discard(cell)
+                region.add(cell)
+                grown = True
+        if not grown:
+            cell = min(free)
+            free.discard(cell)
+            regions.append({cell})
+    return regions

@@ -50,8 +50,6 @@ from puzzlesat.models.files import read_puzzle_text
 from puzzlesat.registry import backend as backend_named
 from puzzlesat.registry import resolve
 
-SHARED = Path(__file__).resolve().parents[2] / "shared" / "benchmarks" / "edge-matching"
-
 # (catalog name, level): distinct grids, and grids up to turning the board
 AGREED = {
     ("scramble-frog", 1): (8, 2),
@@ -183,7 +181,12 @@ def test_catalog_is_complete():
              if "edge-matching" in path.read_text(encoding="utf-8")}
     # too large for the reference and the SAT solvers in a test: counted by edgecount and
     # checked on sampled cubes by xcover and CP-SAT (tests/test_edgecount.py)
-    assert names == {name for name, _ in AGREED} | {"macmahon-24-squares"}
+    large = {"eternity-ii", "eternity-ii-clues"} | {f"eternity-ii-clue{k}" for k in range(1, 5)} | {
+        f"owen-{n}x{n}-set{s}" for n in range(6, 11) for s in (1, 2)} | {
+        "em-7-3-6", "em-7-4-8", "em-7-4-9", "em-8-4-5", "em-9-3-5", "em-11-3-4", "em-12-2-4",
+        "em-14-7-3"}
+    macmahon = {"macmahon-24-squares", "macmahon-24-triangles", "macmahon-4-triangles"}
+    assert names == {name for name, _ in AGREED} | macmahon | large
 
 
 @pytest.mark.slow
@@ -409,14 +412,14 @@ def test_e2_format_round_trip():
     assert counts == {grids(puzzle, "reference")} and counts != {0}
 
 
-@pytest.mark.skipif(not SHARED.is_dir(), reason="benchmark instances absent")
 @pytest.mark.parametrize("name, size", [("clue1", (6, 6)), ("clue2", (6, 12))])
-def test_e2_benchmark_files_read_and_solve(name, size, capsys):
-    path = SHARED / f"{name}.txt"
+def test_e2_benchmark_files_read_and_solve(name, size, tmp_path, capsys):
+    """The catalog's clue puzzles written in Heule's format (as his files are) and read back."""
+    catalog = puzzlefile.load(f"eternity-ii-{name}")
+    path = tmp_path / f"{name}.txt"
+    path.write_text(to_e2(catalog), encoding="utf-8")
     puzzle = puzzlefile.load(str(path))
-    assert (puzzle.rows, puzzle.cols) == size
-    numbers = [line.split() for line in path.read_text().splitlines() if line.strip()]
-    assert [line.split() for line in to_e2(puzzle).splitlines()] == numbers
+    assert (puzzle.rows, puzzle.cols) == size and puzzle.tiles == catalog.tiles
     code, out, err = cli(capsys, "solve", str(path), "--backend", "pysat:glucose4", "--json")
     assert code == 0, err
     assert json.loads(out)["solved"] and E2_FORMAT in err
@@ -485,7 +488,7 @@ def test_bad_input_is_one_line(tmp_path, capsys, name, text, needles):
 
 
 @pytest.mark.parametrize("args, needle", [
-    (["count", "scramble-frog", "--modulo", "mirror"], "--modulo"),
+    (["count", "scramble-frog", "--modulo", "reflection"], "--modulo"),
     (["count", "scramble-frog", "--level", "2"], "--level"),
     (["solve", "scramble-frog", "--backend", "cpsat", "--encoding", "totalizer"], "--encoding"),
     (["solve", "scramble-frog", "--backend", "reference", "--cpsat-model", "integers"],
@@ -670,7 +673,7 @@ def test_api_count_stopped_early_is_a_lower_bound():
 def test_api_errors():
     puzzle = load("scramble-frog")
     for call, field in [
-        (lambda: puzzlesat.count(puzzle, modulo="mirror"), "modulo"),
+        (lambda: puzzlesat.count(puzzle, modulo="reflection"), "modulo"),
         (lambda: puzzlesat.solve(puzzle, "cpsat", encoding="pairwise"), "encoding"),
         (lambda: puzzlesat.solve(puzzle, "pysat:glucose4", encoding="nosuch"), "encoding"),
         (lambda: puzzlesat.solve(puzzle, "pysat:glucose4", cpsat_model="integers"),

@@ -30,6 +30,11 @@ pytest.importorskip("numba")
 
 CATALOG = [name for name in files.catalog()
            if files.load(name).kind == "edge-matching"]
+# the reference (a Python backtracker) counts boards up to 24 cells in a test; the larger
+# catalog boards (Eternity II, its clue puzzles, Heule's and Owen's boards) are counted by
+# edgecount and checked on sampled cubes and against published figures (results/)
+SMALL_CATALOG = [name for name in CATALOG
+                 if files.load(name).rows * files.load(name).cols <= 24]
 
 
 def levels(name: str) -> list[EdgePuzzle]:
@@ -38,8 +43,9 @@ def levels(name: str) -> list[EdgePuzzle]:
 
 
 @pytest.mark.parametrize("name", [
-    pytest.param(n, marks=pytest.mark.slow) if n.startswith("macmahon") else n for n in CATALOG])
-def test_edgecount_agrees_with_the_reference_on_every_catalog_puzzle(name):
+    pytest.param(n, marks=pytest.mark.slow) if n.startswith("macmahon") else n
+    for n in SMALL_CATALOG])
+def test_edgecount_agrees_with_the_reference_on_every_small_catalog_puzzle(name):
     for puzzle in levels(name):
         ours = puzzlesat.count(puzzle, backend="edgecount", modulo="symmetry", jobs=2)
         theirs = puzzlesat.count(puzzle, backend="reference", modulo="symmetry", jobs=1)

@@ -115,3 +115,64 @@ def test_the_top_level_is_the_products_design():
     top = {path.split("/")[0] for path in tracked}
     assert top <= {"pyproject.toml", "README.md", "models", "runners", "tests", "results",
                    ".ci", ".gitignore"}, sorted(top)
+
+
+@pytest.mark.parametrize("module, base", [
+    ("puzzlesat.families.TEMPLATE", "Family"), ("puzzlesat.backends.TEMPLATE", "Backend")])
+def test_the_templates_to_copy_implement_every_method_asked(module, base):
+    """runners/README.md sends a new family and a new backend to these templates: each must
+    stay a complete, buildable class of its base as the base grows."""
+    import importlib
+    import inspect
+
+    found = importlib.import_module(module)
+    [made] = [c for _, c in inspect.getmembers(found, inspect.isclass)
+              if c.__module__ == module and base in [b.__name__ for b in c.__mro__[1:]]]
+    assert not inspect.isabstract(made), made.__abstractmethods__
+    made()  # buildable
+    text = inspect.getsource(found)
+    assert text.count("[GUIDELINE]") >= 8
+
+
+def runner_imports(path: Path) -> list[str]:
+    """The imports of a models module that reach outside puzzlesat.models."""
+    import ast
+
+    package = ["puzzlesat", *path.relative_to(ROOT).parent.parts]  # models -> puzzlesat.models
+    package[1:2] = ["models"]
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package[: len(package) - node.level + 1]
+                target = ".".join(base + ([node.module] if node.module else []))
+            else:
+                target = node.module or ""
+            names = [target]
+        elif isinstance(node, ast.Import):
+            names = [alias.name for alias in node.names]
+        else:
+            continue
+        found += [name for name in names if name.split(".")[0] == "puzzlesat"
+                  and not (name + ".").startswith("puzzlesat.models.")]
+    return found
+
+
+def test_the_models_import_nothing_from_the_runners():
+    """The ground floor stands alone: models/ reads, describes and encodes puzzles without the
+    runners (DEVELOPERS.md). Regression: models/files.py imported the registry to find readers,
+    models/mind_lock/table.py the table cache and breadth-first engine."""
+    found = {str(p.relative_to(ROOT)): runner_imports(p) for p in (ROOT / "models").rglob("*.py")}
+    assert {path: names for path, names in found.items() if names} == {}
+
+
+def test_every_encoder_table_names_models_backends_take():
+    """A family's encoder rows are keyed by the models of backends.TAKES (a backend taking any
+    other is refused when its class is made)."""
+    from puzzlesat.backends import TAKES, Backend
+
+    for kind in registry.FAMILIES:
+        assert set(registry.family(kind).encoders) <= set(TAKES), kind
+        assert set(registry.family(kind).takes) <= set(TAKES), kind
+    with pytest.raises(TypeError, match="not one of"):
+        type("Stray", (Backend,), {"takes": "sudoku"})

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import json
 import random
+from pathlib import Path
 
 import pytest
 
 import puzzlesat
 from puzzlesat.cli import main
 from puzzlesat.families import mind_lock as family
+from puzzlesat.families.moves import MovesTable
 from puzzlesat.models import files as puzzlefile
 from puzzlesat.models.errors import InputError
 from puzzlesat.models.mind_lock import (
@@ -25,8 +27,8 @@ from puzzlesat.models.mind_lock import (
     rank,
     unrank,
 )
-from puzzlesat.models.mind_lock import table as mindlock_table
 from puzzlesat.models.mind_lock.encode import slide_identities
+from puzzlesat.planning import PlanError
 from puzzlesat.registry import backend as backend_named
 from puzzlesat.registry import resolve
 
@@ -48,13 +50,18 @@ def puzzle():
 
 
 @pytest.fixture(scope="module")
-def build(puzzle):
-    return mindlock_table.breadth_first(puzzle.solved)
+def table(puzzle, tmp_path_factory):
+    """The table with every distance kept, built once (in the tests' own cache folder)."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("XDG_CACHE_HOME", str(tmp_path_factory.getbasetemp() / "cache"))
+        model = family.FAMILY.table_model(puzzle, keep_distances=True)
+        return MovesTable(family.FAMILY, puzzle,
+                          family.FAMILY.table_backend().table(model, fresh=True))
 
 
 @pytest.fixture(scope="module")
-def table(build, puzzle):
-    return mindlock_table.table_of(build, puzzle.solved)
+def build(table):
+    return table.build
 
 
 def test_solved_positions_are_the_authors_win_states(puzzle):
@@ -65,7 +72,8 @@ def test_solved_positions_are_the_authors_win_states(puzzle):
 
 def test_state_count_by_breadth_first_search(build, puzzle):
     # every rank is reached from the solved positions: the count is found, not assumed
-    assert build.positions == sum(1 for d in build.distances if d != mindlock_table.UNREACHED)
+    assert build.keys is None  # the codes reached are exactly the ranks 0..92,399
+    assert build.positions == len(build.distances)
     assert build.positions == POSITIONS == 92_400 == puzzle.published["positions"]
     assert build.distance_counts[0] == len(puzzle.solved) == 8
 
@@ -111,7 +119,7 @@ def test_distance_of_the_authors_example(table, build, puzzle):
 
 
 def test_table_walk_is_optimal_and_legal(table, build, puzzle):
-    for number in random.Random(1).sample(range(POSITIONS), 300) + build.hardest():
+    for number in random.Random(1).sample(range(POSITIONS), 300) + build.hardest:
         position = unrank(number)
         path = table.walk(position)
         assert len(path) == build.distances[number]
@@ -121,21 +129,12 @@ def test_table_walk_is_optimal_and_legal(table, build, puzzle):
         assert position in puzzle.solved
 
 
-def test_table_is_2_bits_a_position_and_a_corrupt_file_is_rebuilt(tmp_path, table, puzzle):
-    path = tmp_path / "table.bin"
-    mindlock_table.save(table, puzzle.solved, path)
+def test_table_is_2_bits_a_position_on_disk(table):
+    """The stored table: 2 bits a position and a header, no codes (they are the ranks); its
+    rebuild when damaged is tests/test_table_cache.py's."""
+    path = table.found.report.path
     assert path.stat().st_size <= 25_000
-    assert len(table.packed) == POSITIONS // 4
-    loaded, built = mindlock_table.load_or_build(puzzle.solved, path)
-    assert not built and loaded.packed == table.packed
-    data = bytearray(path.read_bytes())
-    data[1000] ^= 0x04
-    path.write_bytes(bytes(data))
-    loaded, built = mindlock_table.load_or_build(puzzle.solved, path)
-    assert built and loaded.packed == table.packed
-    path.unlink()
-    loaded, built = mindlock_table.load_or_build(puzzle.solved, path)
-    assert built and path.exists()
+    assert table.build.packed.nbytes == POSITIONS // 4
 
 
 PLANNERS = ["cpsat", "pysat:cadical195", "pysat:minisat22"]
@@ -144,7 +143,7 @@ PLANNERS = ["cpsat", "pysat:cadical195", "pysat:minisat22"]
 @pytest.mark.parametrize("backend", PLANNERS)
 def test_planning_agrees_with_the_table(backend, build, puzzle):
     for number in random.Random(7).sample(range(POSITIONS), 3):
-        plan = family.plan(puzzle, unrank(number), resolve(backend, "mind-lock", "solve"))
+        plan = family.FAMILY.plan(puzzle, unrank(number), resolve(backend, "mind-lock", "solve"))
         assert plan.complete
         assert len(plan.moves) == build.distances[number]
 
@@ -152,8 +151,8 @@ def test_planning_agrees_with_the_table(backend, build, puzzle):
 @pytest.mark.slow  # 3-7 s a planner on a quiet 2-core machine; verify plans it in the default run
 @pytest.mark.parametrize("backend", PLANNERS)
 def test_planning_agrees_with_the_table_on_a_hardest_position(backend, build, puzzle):
-    hardest = build.hardest()[0]
-    plan = family.plan(puzzle, unrank(hardest), resolve(backend, "mind-lock", "solve"))
+    hardest = build.hardest[0]
+    plan = family.FAMILY.plan(puzzle, unrank(hardest), resolve(backend, "mind-lock", "solve"))
     assert plan.complete
     assert len(plan.moves) == build.distances[hardest] == build.hardest_distance
 
@@ -164,12 +163,12 @@ def test_replay_rejects_a_plan_that_breaks_the_rules(puzzle):
     start = parse_position("0x76bd98")
     model = plan_cnf(start, puzzle.solved, 12)
     values = backend_named("pysat:cadical195").solve(model).values
-    assert len(family.replay(start, puzzle.solved, 12, values).moves) == 12
+    assert len(family.FAMILY.replay(puzzle, start, 12, values).moves) == 12
     broken = list(values)
     first = broken[:3].index(1)
     broken[first], broken[(first + 1) % 3] = 0, 1  # another move type, same positions
-    with pytest.raises(family.PlanError):
-        family.replay(start, puzzle.solved, 12, broken)
+    with pytest.raises(PlanError):
+        family.FAMILY.replay(puzzle, start, 12, broken)
 
 
 @pytest.mark.parametrize(
@@ -228,10 +227,11 @@ def test_cli_table_and_solve(capsys, tmp_path_factory):
     found = json.loads(out)
     assert found["positions"] == 92_400
     assert sum(found["distance_counts"].values()) == 92_400
-    assert found["distance_counts"][str(found["hardest_distance"])] == found["hardest_positions"]
-    assert found["table_bytes"] <= 25_000
-    cached = tmp_path_factory.getbasetemp() / "cache" / "puzzlesat" / "mind-lock-table.bin"
-    assert cached.stat().st_size == found["table_bytes"]
+    assert found["distance_counts"][str(found["gods_number"])] == found["hardest_positions"]
+    assert found["table_bytes"] == 92_400 // 4  # 2 bits a position
+    cached = Path(found["table_file"])
+    assert cached.parent == tmp_path_factory.getbasetemp() / "cache" / "puzzlesat"
+    assert cached.stat().st_size <= 25_000
     code, out, err = run(capsys, "solve", "mind-lock", "--from", "0x76bd98", "--json")
     assert code == 0, err
     plan = json.loads(out)["solution"]
@@ -241,7 +241,7 @@ def test_cli_table_and_solve(capsys, tmp_path_factory):
     assert code == 0, err
     assert "solved in 12 moves" in out
     code, out, err = run(capsys, "mind-lock", "table")
-    assert code == 0 and "hardest distance (God's number): 22 moves" in out, err
+    assert code == 0 and "God's number: 22 moves, 16 positions at that distance" in out, err
 
 
 def brute_force_plans(start, solved, steps):
@@ -328,8 +328,8 @@ def test_solve_a_solved_position_and_from_the_hardest(puzzle, build):
     assert solution.found and solution.moves == [] and solution.note == "optimal: 0 moves"
     assert solution.lines[-1].startswith("already solved: 0 moves")
     hardest = puzzlesat.solve(puzzle, start="hardest")
-    assert hardest.grid[0] == unrank(build.hardest()[0])
-    assert len(hardest.moves) == build.hardest_distance == 22
+    assert hardest.grid[0] == unrank(build.hardest[0])
+    assert len(hardest.moves) == build.gods_number == 22
 
 
 @pytest.mark.parametrize("backend", ["cpsat", "pysat:cadical195"])
@@ -359,9 +359,9 @@ def test_solutions_lists_the_optimal_plan(puzzle):
 def test_count_positions_by_breadth_first_search(puzzle):
     runner = puzzlesat.api.make_runner(1, None, None, None)
     count = family.FAMILY.count(puzzle, resolve("table", "mind-lock", "solve"), "none", runner)
-    assert count.complete and count.number == 92_400 and count.backend == "table"
+    assert count.complete and count.number == 92_400 and count.backend == "table:mind-lock"
     assert count.counted == family.COUNTED and count.modulo == "none"
-    assert count.details["hardest_distance"] == 22
+    assert count.details["gods_number"] == 22
     assert count.details["distance_counts"]["22"] == 16
     with pytest.raises(InputError) as caught:
         family.FAMILY.count(puzzle, resolve("cpsat", "mind-lock", "solve"), "none", runner)
@@ -408,11 +408,11 @@ def test_export_dimacs(puzzle):
     assert summary.startswith(f"{header.split()[2]} variables, {header.split()[3]} clauses")
 
 
-def test_verify_plans_follow_the_sample(build):
-    assert family.chosen_positions(build, 0, 1) == []
-    three = family.chosen_positions(build, 3, 1)
+def test_verify_plans_follow_the_sample(table):
+    assert family.chosen_positions(table, 0, 1) == []
+    three = family.chosen_positions(table, 3, 1)
     assert [what for what, _ in three] == ["hardest", "hardest", "sample"]
-    many = family.chosen_positions(build, 40, 1)
+    many = family.chosen_positions(table, 40, 1)
     assert sum(what == "hardest" for what, _ in many) == 16 and len(many) == 40
     assert family.DEFAULT_SAMPLE <= 6  # about a minute on 2 cores with three planners
 
@@ -427,14 +427,14 @@ def test_verify_a_small_sample(puzzle, monkeypatch):
     assert result["sample"] == {"size": 1, "seed": family.DEFAULT_SEED, "hardest": 1,
                                 "random": 0}
     [row] = result["plans"]
-    assert row["pysat:cadical195"]["length"] == row["table"]["length"] == 22
+    assert row["pysat:cadical195"]["length"] == row["table:mind-lock"]["length"] == 22
     assert "pysat:cadical195" in found.table and "22 in" in found.table
     from puzzlesat.cli import mind_lock as cli
 
     lines = cli.verify_lines(puzzle, found)
     assert "on 1 hardest position and 0 random ones" in lines[1]
     # with a time limit a planner that does not finish is incomplete, and the check fails
-    monkeypatch.setattr(family, "check_rules", lambda build, table: {"checked above": True})
+    monkeypatch.setattr(family, "check_rules", lambda found: {"checked above": True})
     stopped = puzzlesat.verify(puzzle, backends=["cpsat"], sample=1, time_limit=0.01)
     assert not stopped.agree and "cpsat on 1 position" in stopped.why
     assert "incomplete" in stopped.table and "None" not in stopped.table

@@ -242,15 +242,28 @@ def test_verified_results_are_written_with_their_index(tmp_path):
     result = {"puzzle": "p", "count": 48, "classes": 6, "runs": []}
     path = output.write_verified(tmp_path, "p", result)
     assert json.loads(path.read_text())["count"] == 48
-    assert "| [p](p.json) | 48 | 6 |" in Path(tmp_path / "README.md").read_text()
+    assert "| [p.json](p.json) | verified count (`verify`) | count 48; classes 6 |" in Path(
+        tmp_path / "index.md").read_text()
+    assert not (tmp_path / "README.md").exists()  # the narrative is never written by a command
 
 
-def test_the_results_index_keeps_what_it_says_of_the_pictures(tmp_path):
-    """Regression: verify rewrote results/README.md without its pictures and charts paragraph,
-    which had been added by hand to a file that says not to edit it; the writer now says it."""
-    output.write_verified(tmp_path, "p", {"puzzle": "p", "count": 48, "classes": 6, "runs": []})
-    index = Path(tmp_path / "README.md").read_text()
-    assert "![bench chart](bench-chart.png)" in index and "[`gallery/`](gallery/)" in index
-    committed = Path(__file__).resolve().parents[1] / "results" / "README.md"
-    assert index.split("`count`: every solution")[0] == committed.read_text().split(
-        "`count`: every solution")[0]
+def test_the_committed_index_lists_every_results_file():
+    """results/index.md is what `puzzlesat results` makes of the folder as committed: a file
+    added without its line in the index fails here."""
+    results = Path(__file__).resolve().parents[1] / "results"
+    assert (results / "index.md").read_text(encoding="utf-8") == output.results_index(results)
+
+
+def test_a_sample_never_replaces_a_fuller_record(tmp_path, capsys):
+    """Regression: `verify mind-lock --sample 4 --seed 1` replaced the committed record of a
+    sample of 12 (769 lines fewer)."""
+    output.write_verified(tmp_path, "m", {"puzzle": "m", "count": 5, "sample": {"size": 12},
+                                          "plans": [1] * 28})
+    with pytest.raises(InputError, match="fuller record .*a sample of 12.* a sample of 4"):
+        output.write_verified(tmp_path, "m", {"puzzle": "m", "count": 5,
+                                              "sample": {"size": 4}, "plans": [1] * 8})
+    assert json.loads((tmp_path / "m.json").read_text())["sample"]["size"] == 12
+    assert json.loads(capsys.readouterr().out)["sample"]["size"] == 4  # printed, not lost
+    output.write_verified(tmp_path, "m", {"puzzle": "m", "count": 5, "sample": {"size": 20},
+                                          "plans": [1] * 40})
+    assert json.loads((tmp_path / "m.json").read_text())["sample"]["size"] == 20

@@ -52,7 +52,7 @@ def test_draw_one_all_and_pieces(tmp_path):
         (["gallery", "scramble-frog", "--modulo", "turns", "-o", "d"], "none or symmetry"),
         (["gallery", "mind-lock", "--modulo", "symmetry", "-o", "d"], "modulo none, not"),
         (["play", "no-such-puzzle", "-o", "x.html"], "no puzzle named"),
-        (["play", "iq-block-8", "-o", "/no/such/folder/x.html"], "cannot write"),
+        (["play", "iq-block-8", "-o", "/no/such/folder/x.html"], "does not exist"),
     ],
 )
 def test_bad_input_is_one_line(tmp_path, capsys, monkeypatch, argv, message):

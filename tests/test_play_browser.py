@@ -19,7 +19,8 @@ REASON = browser.unavailable()
 pytestmark = pytest.mark.skipif(REASON is not None, reason=f"no browser: {REASON}")
 
 PAGES = {"diamond-blocks": 2, "scramble-frog": None, "iq-block-8": None, "mind-lock": None,
-         "rush-hour-51": None, "klotski": None, "iq-block-challenge-unique": None}
+         "rush-hour-51": None, "klotski": None, "iq-block-challenge-unique": None,
+         "hexiamonds-4x9": None, "tetrahexes-coin": None}
 
 
 @pytest.fixture(scope="module")
@@ -225,11 +226,11 @@ def test_packing_solution_by_clicks_ends_solved(opened, pages):
     page = opened(pages["iq-block-8"])
     for index, piece in enumerate(puzzle.pieces):
         cells = sorted(cell for cell, p in grid.items() if p == index)
-        page.page.locator(f'#pieces .piece[data-piece="{index}"] rect').first.click()
+        page.page.locator(f'#pieces .piece[data-piece="{index}"] polygon').first.click()
         for key in keys_for(piece.cells, cells):
             page.page.keyboard.press(key)
         r, c = cells[0]  # the first cell of the piece goes on the clicked cell
-        page.page.locator(f'#board rect[data-row="{r}"][data-col="{c}"]').click()
+        page.page.locator(f'#board .cell[data-row="{r}"][data-col="{c}"]').click()
         placed = page.page.get_attribute(f'#pieces .piece[data-piece="{index}"]', "data-placed")
         assert placed == f"{min(r for r, _ in cells)},{min(c for _, c in cells)}"
     assert page.status() == "solved"
@@ -247,8 +248,8 @@ def test_packing_drag_snaps_and_a_wrong_placement_is_highlighted(opened, pages):
         if frozenset((r + dr, c + dc) for dr, dc in shape) not in used
     )
     page = opened(pages["iq-block-8"])
-    piece = page.page.locator('#pieces .piece[data-piece="0"] rect').first.bounding_box()
-    cell = page.page.locator(f'#board rect[data-row="{spot[0]}"][data-col="{spot[1]}"]')
+    piece = page.page.locator('#pieces .piece[data-piece="0"] polygon').first.bounding_box()
+    cell = page.page.locator(f'#board .cell[data-row="{spot[0]}"][data-col="{spot[1]}"]')
     target = cell.bounding_box()
     mouse = page.page.mouse
     mouse.move(piece["x"] + 5, piece["y"] + 5)
@@ -262,26 +263,26 @@ def test_packing_drag_snaps_and_a_wrong_placement_is_highlighted(opened, pages):
     assert page.page.get_attribute('#pieces .piece[data-piece="0"]', "data-placed") == ""
 
 
-def test_packing_hints_solve_the_puzzle(opened, pages):
-    puzzle = load("iq-block-8")
-    solved = {tuple(sorted((c, p) for c, p in g.items()))
-              for g in solutions.packing_solutions(puzzle)}
-    page = opened(pages["iq-block-8"])
+def solved_by_hints(page, puzzle) -> dict:
+    """A hint for every piece, none placed wrong, the page solved: the pieces' cells."""
     for _ in puzzle.pieces:
         page.page.click("#hint")
         assert page.page.locator(".piece.wrong").count() == 0
     assert page.status() == "solved"
     grid = {}
     for index in range(len(puzzle.pieces)):
-        r0, c0 = map(int, page.page.get_attribute(
-            f'#pieces .piece[data-piece="{index}"]', "data-placed").split(","))
-        rects = page.page.eval_on_selector_all(
-            f'#pieces .piece[data-piece="{index}"] rect',
-            "rs => rs.map(r => [Number(r.getAttribute('y')), Number(r.getAttribute('x'))])",
-        )
-        for y, x in rects:
-            grid[(r0 + round(y / 34), c0 + round(x / 34))] = index
-    assert tuple(sorted(grid.items())) in solved
+        cells = page.page.get_attribute(f'#pieces .piece[data-piece="{index}"]', "data-cells")
+        for cell in cells.split():
+            grid[tuple(map(int, cell.split(",")))] = index
+    return grid
+
+
+def test_packing_hints_solve_the_puzzle(opened, pages):
+    puzzle = load("iq-block-8")
+    solved = {tuple(sorted((c, p) for c, p in g.items()))
+              for g in solutions.packing_solutions(puzzle)}
+    page = opened(pages["iq-block-8"])
+    assert tuple(sorted(solved_by_hints(page, puzzle).items())) in solved
 
 
 def test_a_challenge_starts_from_its_placed_pieces_which_stay(opened, pages):
@@ -293,12 +294,92 @@ def test_a_challenge_starts_from_its_placed_pieces_which_stay(opened, pages):
         assert page.page.get_attribute(selector, "data-placed") == corner
         assert "fixed" in page.page.get_attribute(selector, "class")
     first = puzzle.placed[0].piece
-    page.page.locator(f'#pieces .piece[data-piece="{first}"] rect').first.click()
+    page.page.locator(f'#pieces .piece[data-piece="{first}"] polygon').first.click()
     assert "placed by the challenge" in page.status()
     for _ in range(len(puzzle.pieces) - len(puzzle.placed)):
         page.page.click("#hint")
     assert page.status() == "solved"
     assert page.page.locator(".piece.fixed").count() == len(puzzle.placed)
+
+
+# ---------------------------------------------------------------- triangles and hexagons
+
+
+def plane_keys(lattice, start, target, flips: bool) -> str:
+    """The keys (f, then r's) that turn `start` into `target` on a lattice, by its own turn."""
+    for flipped in (0, 1) if flips else (0,):
+        cells = lattice.normalise(lattice.mirror(start) if flipped else start)
+        for turns in range(6):
+            if cells == lattice.normalise(target):
+                return "f" * flipped + "r" * turns
+            cells = lattice.normalise(lattice.turn(cells))
+    raise AssertionError("no orientation matches")
+
+
+@pytest.mark.parametrize("name", ["hexiamonds-4x9", "tetrahexes-coin"])
+def test_triangles_and_hexagons_played_by_clicks_end_solved(opened, pages, name):
+    puzzle = load(name)
+    lattice = puzzle.lattice
+    grid = solutions.packing_solutions(puzzle, limit=1)[0]
+    page = opened(pages[name])
+    assert page.page.locator("#board polygon.cell").count() == len(puzzle.board_cells)
+    for index, piece in enumerate(puzzle.pieces):
+        cells = sorted(cell for cell, p in grid.items() if p == index)
+        page.page.locator(f'#pieces .piece[data-piece="{index}"] polygon').first.click()
+        for key in plane_keys(lattice, piece.cells, cells, puzzle.flip):
+            page.page.keyboard.press(key)
+        shown = page.page.get_attribute(f'#pieces .piece[data-piece="{index}"]',
+                                        "data-orientation")
+        first = lattice.orientations(piece.cells, puzzle.flip)[int(shown)][0]
+        # the orientation's first cell goes on the clicked cell: the one it covers there
+        move = [c for c in cells if lattice.translation(first, c) is not None
+                and sorted(lattice.translate(lattice.orientations(
+                    piece.cells, puzzle.flip)[int(shown)], lattice.translation(first, c)))
+                == cells][0]
+        page.page.locator(f'#board .cell[data-row="{move[0]}"][data-col="{move[1]}"]').click()
+        placed = page.page.get_attribute(f'#pieces .piece[data-piece="{index}"]', "data-cells")
+        assert sorted(tuple(map(int, k.split(","))) for k in placed.split()) == cells
+    assert page.status() == "solved"
+    assert page.page.locator(".piece.wrong").count() == 0
+
+
+@pytest.mark.parametrize("name", ["hexiamonds-4x9", "tetrahexes-coin"])
+def test_triangles_and_hexagons_turn_six_times_round_and_hints_solve(opened, pages, name):
+    puzzle = load(name)
+    page = opened(pages[name])
+    piece = '#pieces .piece[data-piece="1"]'
+    page.page.locator(f"{piece} polygon").first.click()
+    seen = []
+    for _ in range(6):  # six turns of 60 degrees: every rotation, then the first again
+        seen.append(page.page.get_attribute(piece, "data-orientation"))
+        page.page.keyboard.press("r")
+    assert page.page.get_attribute(piece, "data-orientation") == seen[0]
+    turns = len(puzzle.lattice.orientations(puzzle.pieces[1].cells, False))
+    assert len(set(seen)) == turns
+    page.page.keyboard.press("Escape")
+    assert solved_by_hints(page, puzzle) in solutions.packing_solutions(puzzle)
+
+
+def test_a_triangle_dragged_snaps_onto_a_triangle_of_its_kind(opened, pages):
+    puzzle = load("hexiamonds-4x9")
+    lattice = puzzle.lattice
+    page = opened(pages["hexiamonds-4x9"])
+    shape = lattice.orientations(puzzle.pieces[0].cells, True)[0]  # 6a, the bar, as first shown
+    target = next(c for c in sorted(puzzle.board_cells)
+                  if lattice.translation(shape[0], c) is not None
+                  and all(x in puzzle.board_cells for x in lattice.translate(
+                      shape, lattice.translation(shape[0], c))))
+    first = page.page.locator('#pieces .piece[data-piece="0"] polygon').first.bounding_box()
+    cell = page.page.locator(
+        f'#board .cell[data-row="{target[0]}"][data-col="{target[1]}"]').bounding_box()
+    mouse = page.page.mouse
+    mouse.move(first["x"] + first["width"] / 2, first["y"] + first["height"] * 0.6)
+    mouse.down()
+    mouse.move(cell["x"] + cell["width"] / 2 + 3, cell["y"] + cell["height"] * 0.6 + 2, steps=6)
+    mouse.up()
+    placed = page.page.get_attribute('#pieces .piece[data-piece="0"]', "data-cells")
+    expected = lattice.translate(shape, lattice.translation(shape[0], target))
+    assert sorted(tuple(map(int, k.split(","))) for k in placed.split()) == sorted(expected)
 
 
 # ---------------------------------------------------------------- Mind Lock

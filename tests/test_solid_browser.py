@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from puzzlesat.pictures import browser, viewer
-from puzzlesat.pictures.solid import Assembly
+from puzzlesat.pictures.solid import Assembly, surface
 
 REASON = browser.unavailable() or (
     None if viewer.three_folder() else f"three.js is not installed ({viewer.INSTALL})")
@@ -96,7 +96,7 @@ def test_page_renders_offline_without_errors(opened, page_file):
     assert requests[0] == page_file.resolve().as_uri()
     assert len(requests) == 4 and all(url.startswith("blob:") for url in requests[1:])
     assert int(data(page, "triangles")) == 2 * sum(
-        len(viewer.surface(cells)) for _, cells in SMALL.pieces)
+        len(surface(cells)) for _, cells in SMALL.pieces)
     assert data(page, "shown") == "4"
 
 
@@ -124,7 +124,7 @@ def test_stepping_shows_k_pieces(opened):
     triangles = 0
     for k in range(1, 5):
         page.click("#next")
-        triangles += 2 * len(viewer.surface(SMALL.pieces[order[k - 1]][1]))
+        triangles += 2 * len(surface(SMALL.pieces[order[k - 1]][1]))
         assert data(page, "shown") == str(k)
         assert int(data(page, "triangles")) == triangles
         assert page.locator("#legend span.placed").count() == k
@@ -143,7 +143,7 @@ def test_choosing_another_solution(opened):
     page.select_option("#solution", "1")
     assert data(page, "solution") == "2" and data(page, "shown") == "4"
     assert int(data(page, "triangles")) == 2 * sum(
-        len(viewer.surface(cells)) for _, cells in OTHER.pieces)
+        len(surface(cells)) for _, cells in OTHER.pieces)
     first = [OTHER.pieces[i][0] for i in viewer.assembly_order(OTHER)]
     assert page.locator("#legend span").all_inner_texts() == first
     page.keyboard.press("0")

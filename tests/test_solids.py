@@ -16,7 +16,7 @@ import itertools
 import random
 
 import pytest
-from _counting import count_packing
+from _counting import count_packing, partition
 from hypothesis import strategies as st
 from test_properties import MANY, run_property
 
@@ -25,12 +25,11 @@ from puzzlesat.backends import reference_packing
 from puzzlesat.models.errors import InputError
 from puzzlesat.models.files import read_puzzle_text
 from puzzlesat.models.geometry import CUBIC, motions
-from puzzlesat.models.packing import SolidPiece, SolidPuzzle
+from puzzlesat.models.packing import CellPiece, CellPuzzle
 from puzzlesat.models.packing.plan import mirror_twins, symmetry_group
 
 SOMA = {"none": 11_520, "rotation": 480, "symmetry": 240}  # counted here, then compared below
 SOLID_EXAMPLES = 6  # about 5 s (10 s on a loaded machine)
-STEPS = [s for s in itertools.product((-1, 0, 1), repeat=3) if sum(map(abs, s)) == 1]
 
 
 def test_the_cubic_lattice_turns_by_24_rotations_and_48_symmetries():
@@ -116,32 +115,8 @@ def test_bitboard_solves_a_solid_of_216_items_and_refuses_to_count_past_64_bits(
 # ---------------------------------------------------------------- random small solids
 
 
-def solid_partition(cells: set, pieces: int, rnd: random.Random) -> list[set]:
-    """Cells split into connected regions grown from random seeds."""
-    free = set(cells)
-    regions = []
-    for seed in rnd.sample(sorted(free), min(pieces, len(free))):
-        free.discard(seed)
-        regions.append({seed})
-    while free:
-        grown = False
-        for region in rnd.sample(regions, len(regions)):
-            border = sorted({tuple(a + s for a, s in zip(cell, step))
-                             for cell in region for step in STEPS} & free)
-            if border:
-                cell = rnd.choice(border)
-                free.discard(cell)
-                region.add(cell)
-                grown = True
-        if not grown:
-            cell = min(free)
-            free.discard(cell)
-            regions.append({cell})
-    return regions
-
-
 @st.composite
-def solid_puzzles(draw) -> SolidPuzzle:
+def solid_puzzles(draw) -> CellPuzzle:
     rnd = draw(st.randoms(use_true_random=False))
     size = sorted([draw(st.integers(1, 2)), draw(st.integers(2, 2)), draw(st.integers(2, 3))])
     cells = set(itertools.product(*(range(n) for n in size)))
@@ -149,10 +124,11 @@ def solid_puzzles(draw) -> SolidPuzzle:
         cells.discard(max(cells))
     if draw(st.booleans()):  # a set holding a chiral piece and its mirror image
         return _twin_puzzle(rnd)
-    regions = solid_partition(cells, draw(st.integers(2, 4)), rnd)
-    pieces = [SolidPiece(chr(65 + i), _shape(rnd.choice(CUBIC.rotations), region))
+    regions = partition(cells, draw(st.integers(2, 4)), rnd, CUBIC.adjacent)
+    pieces = [CellPiece(chr(65 + i), _shape(rnd.choice(CUBIC.rotations), region))
               for i, region in enumerate(regions)]
-    return SolidPuzzle(name="random", board=tuple(sorted(cells)), pieces=tuple(pieces))
+    return CellPuzzle(name="random", board=tuple(sorted(cells)), pieces=tuple(pieces),
+                      flip=False, lattice_name="cubic")
 
 
 def _shape(motion, region) -> tuple:
@@ -161,19 +137,20 @@ def _shape(motion, region) -> tuple:
     return tuple(sorted(tuple(x - x0 for x, x0 in zip(cell, low)) for cell in moved))
 
 
-def _twin_puzzle(rnd: random.Random) -> SolidPuzzle:
+def _twin_puzzle(rnd: random.Random) -> CellPuzzle:
     """A 2x2x4 box holding a piece and its mirror image (each of four cubes), side by side."""
     left = {(0, 0, 0), (0, 0, 1), (0, 1, 0), (1, 0, 1)}  # a chiral tetracube
     right = {(a, b, 3 - c) for a, b, c in left}  # its mirror image across the box
     box = set(itertools.product(range(2), range(2), range(4)))
-    rest = solid_partition(box - left - right, 2, rnd)
+    rest = partition(box - left - right, 2, rnd, CUBIC.adjacent)
     regions = [left, right, *rest]
-    pieces = [SolidPiece(chr(65 + i), _shape(rnd.choice(CUBIC.rotations), region))
+    pieces = [CellPiece(chr(65 + i), _shape(rnd.choice(CUBIC.rotations), region))
               for i, region in enumerate(regions)]
-    return SolidPuzzle(name="twins", board=tuple(sorted(box)), pieces=tuple(pieces))
+    return CellPuzzle(name="twins", board=tuple(sorted(box)), pieces=tuple(pieces), flip=False,
+                      lattice_name="cubic")
 
 
-def check_solid(puzzle: SolidPuzzle) -> None:
+def check_solid(puzzle: CellPuzzle) -> None:
     for modulo in ("symmetry", "rotation"):
         solutions, classes, _ = count_packing(puzzle, modulo)
         board = reference_packing.model(puzzle, group=modulo).board
@@ -220,14 +197,14 @@ B = [[0, 0, 0], [0, 0, 1], [0, 1, 1], [1, 1, 1]]
 
 def test_a_solid_file_reads_layers_and_coordinates():
     puzzle = read_puzzle_text("s.toml", SOLID)
-    assert isinstance(puzzle, SolidPuzzle) and puzzle.lattice is CUBIC
+    assert isinstance(puzzle, CellPuzzle) and puzzle.lattice is CUBIC and not puzzle.flip
     assert puzzle.board_cells == sorted(itertools.product(range(2), repeat=3))
     assert puzzle.pieces[0].cells == [(0, 0, 0), (0, 0, 1), (0, 1, 0), (1, 0, 0)]
     assert puzzlesat.count(puzzle, "reference").number == puzzlesat.count(puzzle, "cpsat").number
 
 
 @pytest.mark.parametrize("change, line, field, message", [
-    (('lattice = "cubic"', 'lattice = "hexagonal"'), 2, "lattice", "unknown lattice"),
+    (('lattice = "cubic"', 'lattice = "octagonal"'), 2, "lattice", "unknown lattice"),
     (('lattice = "cubic"', 'lattice = "cubic"\nflip = true'), 3, "flip", "mirror image"),
     (("---\nXX\nXX\n\"\"\"\n[pieces]", "---\nXX\nX,\n\"\"\"\n[pieces]"), 8, "board",
      "unexpected character ','"),

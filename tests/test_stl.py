@@ -37,7 +37,7 @@ def test_print_set_parses_with_volumes_and_closed_pieces():
     assert set(files) == {"piece-L.stl", "piece-I.stl", "piece-O.stl", "piece-S_5.stl",
                           "assembled.stl", "README.txt"}
     for name, cells in sizes.items():
-        piece = parsed(files[print_stl._file_name(name)], name)
+        piece = parsed(files[print_stl.piece_file_name(name)], name)
         volume, _, _ = piece.get_mass_properties()
         assert volume == pytest.approx(cells * cube**3)
         assert piece.is_closed(exact=True)

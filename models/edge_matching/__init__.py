@@ -1,31 +1,37 @@
-"""Edge-matching puzzles: square tiles placed on a grid and turned so touching edges match.
+"""Edge-matching puzzles: tiles placed on a board and turned so that touching edges match.
 
-Plain data and pure functions only. An edge is (picture, half): under the 'equal' rule two
-touching edges match when they are the same (half is "" there); under 'complement' they match
-when they show the same picture and opposite halves (head/tail, top/bottom).
+Plain data and pure functions only; all geometry (cells, sides, neighbours, the border, the
+board's symmetries) is the puzzle's grid's (grid.py: square or triangle cells). An edge is
+(picture, half): under the 'equal' rule two touching edges match when they are the same (half
+is "" there); under 'complement' they match when they show the same picture and opposite halves
+(head/tail, top/bottom).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
+from ..errors import InputError
+from .grid import Board, Cell, EdgeGrid, Motion, board_of, grid_named
+
 Edge = tuple[str, str]  # (picture or colour, half; "" under the 'equal' rule)
 RULES = ("equal", "complement")
-TOP, RIGHT, BOTTOM, LEFT = range(4)
+TOP, RIGHT, BOTTOM, LEFT = range(4)  # a square cell's sides
 
 
 @dataclass(frozen=True)
 class Tile:
-    """A tile's four edges clockwise from the top, and an optional mark (such as a diamond)."""
+    """A tile's edges clockwise (a square's from the top), and an optional mark (such as a
+    diamond)."""
 
-    edges: tuple[Edge, Edge, Edge, Edge]
+    edges: tuple[Edge, ...]
     mark: str = ""
     name: str = ""
 
 
 @dataclass(frozen=True)
 class FixedTile:
-    """A tile (index into the puzzle's tiles) fixed at a cell in a given rotation."""
+    """A tile (index into the puzzle's tiles) fixed at a cell, turned `rotation` times."""
 
     row: int
     col: int
@@ -35,7 +41,10 @@ class FixedTile:
 
 @dataclass(frozen=True)
 class EdgePuzzle:
-    """Tiles (one entry per physical tile) for a rows x cols board, and the rules they obey.
+    """Tiles (one entry per physical tile) for a board, and the rules they obey.
+
+    The board: on the `grid` (GRIDS in grid.py), the cells of `shape`, or where the shape is
+    empty every cell of rows x cols; rows and cols are the shape's extent otherwise.
 
     frame: an edge that must face the outer border, and nowhere else (None: border is free).
     border: an edge every side on the outer border must show; unlike the frame it may show
@@ -61,12 +70,33 @@ class EdgePuzzle:
     file_format: str = "puzzlesat TOML"  # which reader read it
     colour_names: dict[str, str] = field(default_factory=dict, compare=False)  # for drawing
     border: Edge | None = None  # every outer side shows it (and it may show inside)
+    grid: str = "square"  # the cells' grid (grid.py); an unknown grid is refused
+    shape: tuple[Cell, ...] = ()  # the board's cells (): every cell of rows x cols
+
+    def __post_init__(self) -> None:
+        sides = grid_named(self.grid).sides
+        for i, tile in enumerate(self.tiles):
+            if len(tile.edges) != sides:
+                raise InputError(
+                    f"tile {tile.name or i + 1} has {len(tile.edges)} edges; a {self.grid} "
+                    f"tile has {sides}", field="tiles")
 
 
-def rotated(edges: tuple[Edge, ...], rotation: int) -> tuple[Edge, ...]:
-    """The edges (top, right, bottom, left) after turning a tile clockwise `rotation` times."""
-    r = rotation % 4
-    return tuple(edges[(i - r) % 4] for i in range(4))
+def board(puzzle: EdgePuzzle) -> Board:
+    """The puzzle's board: its cells on its grid, their sides on the border, symmetries."""
+    return board_of(puzzle.grid, puzzle.rows, puzzle.cols, puzzle.shape)
+
+
+def grid_of_puzzle(puzzle: EdgePuzzle) -> EdgeGrid:
+    return board(puzzle).grid
+
+
+def rotated(edges: tuple, rotation: int) -> tuple:
+    """The edges by side after turning a tile clockwise `rotation` times (edge i goes to side
+    i + rotation): on squares quarter turns, on triangles thirds of a full turn."""
+    n = len(edges)
+    r = rotation % n
+    return tuple(edges[(i - r) % n] for i in range(n))
 
 
 def matches(a: Edge, b: Edge, rule: str) -> bool:
@@ -79,9 +109,7 @@ def matches(a: Edge, b: Edge, rule: str) -> bool:
 # ---------------------------------------------------------------- added by the edge-matching family
 # (the names above are shared with the reference solver and must stay as they are)
 
-Cell = tuple[int, int]
 Placed = tuple[int, int]  # (tile index, rotation) at one cell
-SIDE_NAMES = ("top", "right", "bottom", "left")
 
 
 @dataclass(frozen=True)
@@ -90,10 +118,11 @@ class TileType:
 
     tiles: the physical tiles of this type (indices into the puzzle's tiles, the first one is the
     representative whose edges are `edges`); rotations: the rotations of the representative that
-    look different (1, 2 or 4 of them: a tile like R G R G looks the same after a half turn).
+    look different (on squares 1, 2 or 4 of them: a tile like R G R G looks the same after a
+    half turn; on triangles 1 or 3).
     """
 
-    edges: tuple[Edge, Edge, Edge, Edge]
+    edges: tuple[Edge, ...]
     mark: str
     tiles: tuple[int, ...]
     rotations: tuple[int, ...]
@@ -105,18 +134,18 @@ class TileType:
 
 def same_look(a: Tile, b: Tile) -> bool:
     """Whether tile b is tile a turned (same mark; names do not matter)."""
-    return a.mark == b.mark and any(rotated(a.edges, r) == b.edges for r in range(4))
+    return a.mark == b.mark and any(rotated(a.edges, r) == b.edges for r in range(len(a.edges)))
 
 
 def look_key(tile: Tile) -> tuple:
     """A key shared exactly by tiles that are rotations of each other."""
-    return (min(rotated(tile.edges, r) for r in range(4)), tile.mark)
+    return (min(rotated(tile.edges, r) for r in range(len(tile.edges))), tile.mark)
 
 
 def distinct_rotations(edges: tuple[Edge, ...]) -> tuple[int, ...]:
-    """The rotations (0..3) that give different-looking tiles, the first of each look."""
+    """The rotations that give different-looking tiles, the first of each look."""
     seen: dict[tuple[Edge, ...], int] = {}
-    for r in range(4):
+    for r in range(len(edges)):
         seen.setdefault(rotated(edges, r), r)
     return tuple(seen.values())
 
@@ -144,14 +173,13 @@ def type_rotation(tile_type: TileType, tile: Tile, rotation: int) -> int:
 
 
 def cells(puzzle: EdgePuzzle) -> list[Cell]:
-    """The board's cells, row by row."""
-    return [(r, c) for r in range(puzzle.rows) for c in range(puzzle.cols)]
+    """The board's cells in reading order."""
+    return list(board(puzzle).cells)
 
 
-def border_sides(puzzle: EdgePuzzle, cell: Cell) -> tuple[bool, bool, bool, bool]:
-    """For each side (top, right, bottom, left) of a cell: does it face the outer border?"""
-    r, c = cell
-    return (r == 0, c == puzzle.cols - 1, r == puzzle.rows - 1, c == 0)
+def border_sides(puzzle: EdgePuzzle, cell: Cell) -> tuple[bool, ...]:
+    """For each side of a cell: does it face the outer border?"""
+    return board(puzzle).border(cell)
 
 
 def fits_frame(puzzle: EdgePuzzle, cell: Cell, edges: tuple[Edge, ...]) -> bool:
@@ -168,18 +196,9 @@ def fits_frame(puzzle: EdgePuzzle, cell: Cell, edges: tuple[Edge, ...]) -> bool:
 
 
 def neighbour_pairs(puzzle: EdgePuzzle) -> list[tuple[Cell, Cell, int]]:
-    """Touching cells (a, b, side of a that b touches): b right of a (RIGHT) or below a (BOTTOM)."""
-    pairs = []
-    for r, c in cells(puzzle):
-        if c + 1 < puzzle.cols:
-            pairs.append(((r, c), (r, c + 1), RIGHT))
-        if r + 1 < puzzle.rows:
-            pairs.append(((r, c), (r + 1, c), BOTTOM))
-    return pairs
-
-
-def opposite(side: int) -> int:
-    return (side + 2) % 4
+    """Touching cells (a, b, side of a that b touches), a before b in reading order; b's side
+    touching a is the grid's `facing(side)`."""
+    return board(puzzle).pairs
 
 
 def check_grid(puzzle: EdgePuzzle, grid: list[Placed]) -> str | None:
@@ -195,8 +214,9 @@ def check_grid(puzzle: EdgePuzzle, grid: list[Placed]) -> str | None:
     for cell in board:
         if not fits_frame(puzzle, cell, edges[cell]):
             return f"the tile at row {cell[0] + 1}, column {cell[1] + 1} breaks the frame rule"
+    grid = grid_of_puzzle(puzzle)
     for a, b, side in neighbour_pairs(puzzle):
-        if not matches(edges[a][side], edges[b][opposite(side)], puzzle.rule):
+        if not matches(edges[a][side], edges[b][grid.facing(side)], puzzle.rule):
             return f"rows/columns {a} and {b} (0-based): touching edges do not match"
         marks = (puzzle.tiles[at[a][0]].mark, puzzle.tiles[at[b][0]].mark)
         if puzzle.apart and marks == (puzzle.apart, puzzle.apart):
@@ -229,39 +249,46 @@ def grid_from_looks(puzzle: EdgePuzzle, shown: list[Look]) -> list[Placed] | Non
         if not free.get(key):
             return None
         t = free[key].pop(0)
-        rotation = next(r for r in range(4) if rotated(puzzle.tiles[t].edges, r) == tuple(edges))
+        rotation = next(r for r in range(len(edges))
+                        if rotated(puzzle.tiles[t].edges, r) == tuple(edges))
         grid.append((t, rotation))
     return grid
 
 
 def board_turns(puzzle: EdgePuzzle) -> tuple[int, ...]:
-    """Quarter turns of the whole board under which the rules stay the same.
+    """Turns of the whole board under which the rules stay the same, in steps of the grid's
+    smallest turn (a quarter turn on squares, a sixth on triangles), clockwise.
 
-    A square board: 0..3 quarter turns; another rectangle: the half turn only. Fixed tiles pin
-    the board, so only the identity is left.
+    A square board: 0..3 quarter turns; another rectangle: the half turn only; other boards
+    what their shape allows. Fixed tiles pin the board, so only the identity is left.
     """
     if puzzle.fixed:
         return (0,)
-    return (0, 1, 2, 3) if puzzle.rows == puzzle.cols else (0, 2)
+    return board(puzzle).turns()
 
 
-def turned_cell(puzzle: EdgePuzzle, cell: Cell, turns: int) -> Cell:
-    """Where a cell goes when the board is turned clockwise `turns` quarter turns."""
-    r, c = cell
-    rows, cols = puzzle.rows, puzzle.cols
-    for _ in range(turns % 4):
-        r, c = c, rows - 1 - r
-        rows, cols = cols, rows
-    return (r, c)
+def board_motion(puzzle: EdgePuzzle, turns: int | Motion) -> Motion:
+    """The board's symmetry given as a turn (steps, as `board_turns` gives them) or itself."""
+    if isinstance(turns, Motion):
+        return turns
+    return board(puzzle).turn(turns)
 
 
-def turned_looks(puzzle: EdgePuzzle, shown: tuple[Look, ...], turns: int) -> tuple[Look, ...]:
-    """The looks of a grid after turning the whole board clockwise (square, or a half turn)."""
-    board = cells(puzzle)
-    out: dict[Cell, Look] = {}
-    for cell, (edges, mark) in zip(board, shown):
-        out[turned_cell(puzzle, cell, turns)] = (rotated(edges, turns), mark)
-    return tuple(out[cell] for cell in board)
+def turned_cell(puzzle: EdgePuzzle, cell: Cell, turns: int | Motion) -> Cell:
+    """Where a cell goes under a turn of the board (or another of its symmetries)."""
+    here = board(puzzle)
+    return here.cells[board_motion(puzzle, turns).to[here.index[cell]]]
+
+
+def turned_looks(puzzle: EdgePuzzle, shown: tuple[Look, ...], turns: int | Motion
+                 ) -> tuple[Look, ...]:
+    """The looks of a grid after a turn of the whole board (or another of its symmetries):
+    each cell's look moves to the cell's image, its edges following the sides."""
+    motion = board_motion(puzzle, turns)
+    out: list[Look | None] = [None] * len(shown)
+    for i, (edges, mark) in enumerate(shown):
+        out[motion.to[i]] = (motion.look(edges), mark)
+    return tuple(out)  # type: ignore[arg-type]
 
 
 def label_factor(puzzle: EdgePuzzle) -> int:

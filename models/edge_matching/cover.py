@@ -1,9 +1,10 @@
 """Edge matching as exact cover with colours (Knuth's XCC formulation of MacMahon's puzzles).
 
 Primary items: every cell ("r1c2") and every physical tile ("t3.2": copy 2 of tile type 3).
-Secondary items, coloured: every seam between two touching cells ("h1.2" right of r1c2, "v1.2"
-below it), coloured by the edge the top or left cell shows there; the other cell gives the seam
-the colour its own edge matches, so two options agree on a seam exactly when their edges match.
+Secondary items, coloured: every seam between two touching cells (on squares "h1.2" right of
+r1c2, "v1.2" below it; the grid names them), coloured by the edge the earlier cell shows there;
+the other cell gives the seam the colour its own edge matches, so two options agree on a seam
+exactly when their edges match.
 An option is a tile copy on a cell in one rotation (encode.placements: the frame, fixed tiles
 and the parity are applied there).
 
@@ -23,8 +24,18 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..encoded import CoverModel
-from . import Edge, EdgePuzzle, cells, matches, neighbour_pairs, opposite, tile_types
+from . import (
+    Edge,
+    EdgePuzzle,
+    board_motion,
+    cells,
+    grid_of_puzzle,
+    matches,
+    neighbour_pairs,
+    tile_types,
+)
 from .encode import Placement, placements
+from .grid import Motion
 
 
 @dataclass(frozen=True)
@@ -43,7 +54,7 @@ class CopyPlacement:
         return self.placement.tile_type
 
     @property
-    def edges(self) -> tuple[Edge, Edge, Edge, Edge]:
+    def edges(self) -> tuple[Edge, ...]:
         return self.placement.edges
 
     def label(self) -> str:
@@ -69,9 +80,10 @@ def _colour_name(edge: Edge) -> str:
     return "-".join(part for part in edge if part) or "_"
 
 
-def encode_cover(puzzle: EdgePuzzle, turns: int = 0, parity: int | None = None) -> CoverModel:
+def encode_cover(puzzle: EdgePuzzle, turns: int | Motion = 0, parity: int | None = None
+                 ) -> CoverModel:
     """The XCC model of an edge-matching puzzle (see the module's docstring)."""
-    if turns % 4:
+    if not board_motion(puzzle, turns).identity:
         raise ValueError(
             "grids a turn of the board leaves unchanged cannot be counted as exact cover; "
             "count them with CP-SAT, SAT or the reference solver"
@@ -94,10 +106,11 @@ def encode_cover(puzzle: EdgePuzzle, turns: int = 0, parity: int | None = None) 
     # every edge value any tile shows: the colour a seam gets is one of these
     shown = sorted({e for t in puzzle.tiles for e in t.edges})
     seam_of: dict[tuple[tuple[int, int], int], str] = {}  # (cell, side) -> the seam's name
+    grid = grid_of_puzzle(puzzle)
     for a, b, side in neighbour_pairs(puzzle):
-        name = f"{'h' if side == 1 else 'v'}{a[0] + 1}.{a[1] + 1}"
+        name = grid.seam_name(a, side)
         seam_of[(a, side)] = name
-        seam_of[(b, opposite(side))] = name
+        seam_of[(b, grid.facing(side))] = name
     top_left = {(a, side) for a, _, side in neighbour_pairs(puzzle)}
 
     def seam_colour(cell: tuple[int, int], side: int, edge: Edge) -> str:
@@ -120,7 +133,7 @@ def encode_cover(puzzle: EdgePuzzle, turns: int = 0, parity: int | None = None) 
             index[f"t{p.tile_type + 1}.{option.copy + 1}"],
         ]
         colour: dict[int, str] = {}
-        for side in range(4):
+        for side in range(grid.sides):
             if (cell, side) in seam_of:
                 seam = item(seam_of[(cell, side)])
                 row.append(seam)

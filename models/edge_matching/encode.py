@@ -5,8 +5,9 @@ different-looking rotations. These placement variables are the keys: a solution 
 tile type and rotation per cell, so counts are of distinct grids with identical tiles
 interchangeable. Options shared by both encoders:
 
-- turns: the grid must look the same after turning the board that many quarter turns (used to
-  count the grids a turn fixes, for counting up to turns of the board);
+- turns: the grid must look the same after this turn of the board (steps of the grid's
+  smallest turn, as `board_turns` gives them) or another of its symmetries (a grid.Motion);
+  used to count the grids a symmetry fixes, for counting classes by Burnside's lemma;
 - parity: marked tiles (the `apart` mark) only on cells with (row + col) % 2 == parity.
 """
 
@@ -22,22 +23,23 @@ from pysat.formula import IDPool
 from ..encoded import CARD_ENCODINGS, CnfModel, CpsatModel
 from ..limits import check_placements, step
 from . import (
-    SIDE_NAMES,
     Cell,
     Edge,
     EdgePuzzle,
     Placed,
+    board,
+    board_motion,
     border_sides,
     cells,
     fits_frame,
+    grid_of_puzzle,
     matches,
     neighbour_pairs,
-    opposite,
     rotated,
     tile_types,
-    turned_cell,
     type_rotation,
 )
+from .grid import Board, Motion
 
 if TYPE_CHECKING:  # OR-Tools is imported where a CP-SAT model is made (0.4 s)
     from ortools.sat.python import cp_model
@@ -53,17 +55,18 @@ DEFAULT_CPSAT_VARIANT = "booleans"
 
 @dataclass(frozen=True)
 class Placement:
-    """A tile type at a cell, turned `rotation` quarter turns clockwise; edges as they show."""
+    """A tile type at a cell, turned `rotation` times clockwise; edges as they show."""
 
     cell: Cell
     tile_type: int
     rotation: int
-    edges: tuple[Edge, Edge, Edge, Edge]
+    edges: tuple[Edge, ...]
     marked: bool
 
     def label(self) -> str:
         r, c = self.cell
-        return f"r{r + 1}c{c + 1} type {self.tile_type + 1} turned {self.rotation * 90}"
+        degrees = self.rotation * 360 // len(self.edges)
+        return f"r{r + 1}c{c + 1} type {self.tile_type + 1} turned {degrees}"
 
 
 def placement_estimate(puzzle: EdgePuzzle) -> int:
@@ -85,9 +88,16 @@ def placement_estimate(puzzle: EdgePuzzle) -> int:
 def check_size(puzzle: EdgePuzzle) -> None:
     """InputError (field 'tiles') for a puzzle past the placement limit of models/limits.py."""
     check_placements(
-        placement_estimate(puzzle), f"{len(puzzle.tiles):,} tiles on {puzzle.rows}x{puzzle.cols}",
-        "tiles",
+        placement_estimate(puzzle), f"{len(puzzle.tiles):,} tiles on "
+        f"{board_words(puzzle)}", "tiles",
     )
+
+
+def board_words(puzzle: EdgePuzzle) -> str:
+    """The board in a few words: '4x6', or '24 triangle cells'."""
+    if not puzzle.shape and puzzle.grid == "square":
+        return f"{puzzle.rows:,}x{puzzle.cols:,}"
+    return f"{len(board(puzzle)):,} {puzzle.grid} cells"
 
 
 def placements(puzzle: EdgePuzzle, parity: int | None = None) -> list[Placement]:
@@ -123,12 +133,20 @@ def placements(puzzle: EdgePuzzle, parity: int | None = None) -> list[Placement]
     return out
 
 
-def turned_placement(puzzle: EdgePuzzle, p: Placement, turns: int) -> tuple[Cell, int, int]:
-    """(cell, type, rotation) of a placement after turning the board clockwise."""
-    tile_type = tile_types(puzzle)[p.tile_type]
-    edges = rotated(p.edges, turns)
-    rotation = next(r for r in tile_type.rotations if rotated(tile_type.edges, r) == edges)
-    return turned_cell(puzzle, p.cell, turns), p.tile_type, rotation
+def image_placement(here: Board, p: Placement, mark: str, motion: Motion,
+                    shown: dict[tuple, tuple[int, int]]) -> tuple[Cell, int, int] | None:
+    """(cell, type, rotation) of a placement (its tile's mark given) moved by a symmetry of
+    the board; None where no tile shows the moved look. `shown`: from `look_index`."""
+    found = shown.get((motion.look(p.edges), mark))
+    if found is None:
+        return None
+    return here.cells[motion.to[here.index[p.cell]]], found[0], found[1]
+
+
+def look_index(puzzle: EdgePuzzle) -> dict[tuple, tuple[int, int]]:
+    """Every look a tile type can show, (edges, mark) -> (type, rotation)."""
+    return {(rotated(t.edges, r), t.mark): (k, r)
+            for k, t in enumerate(tile_types(puzzle)) for r in t.rotations}
 
 
 @dataclass
@@ -145,7 +163,7 @@ class Layout:
     turn_pairs: list[tuple[int, int | None]]
 
 
-def layout(puzzle: EdgePuzzle, turns: int = 0, parity: int | None = None) -> Layout:
+def layout(puzzle: EdgePuzzle, turns: int | Motion = 0, parity: int | None = None) -> Layout:
     options = placements(puzzle, parity)
     types = tile_types(puzzle)
     at_cell: dict[Cell, list[int]] = {cell: [] for cell in cells(puzzle)}
@@ -156,6 +174,7 @@ def layout(puzzle: EdgePuzzle, turns: int = 0, parity: int | None = None) -> Lay
         of_type[p.tile_type].append(i)
         index[(p.cell, p.tile_type, p.rotation)] = i
     seams = []
+    facing = grid_of_puzzle(puzzle).facing
     pairs = neighbour_pairs(puzzle)
     for number, (a, b, side) in enumerate(pairs):
         if number % 256 == 0:
@@ -169,14 +188,17 @@ def layout(puzzle: EdgePuzzle, turns: int = 0, parity: int | None = None) -> Lay
                 showing[value] = []
             showing[value].append(i)
         matching = {
-            v: [j for j in at_cell[b] if matches(v, options[j].edges[opposite(side)], puzzle.rule)]
+            v: [j for j in at_cell[b] if matches(v, options[j].edges[facing(side)], puzzle.rule)]
             for v in values
         }
         seams.append((a, b, side, values, showing, matching))
     turn_pairs: list[tuple[int, int | None]] = []
-    if turns % 4:
+    motion = board_motion(puzzle, turns)
+    if not motion.identity:
+        shown = look_index(puzzle)
         for i, p in enumerate(options):
-            turn_pairs.append((i, index.get(turned_placement(puzzle, p, turns))))
+            image = image_placement(board(puzzle), p, types[p.tile_type].mark, motion, shown)
+            turn_pairs.append((i, None if image is None else index.get(image)))
     return Layout(options, at_cell, of_type, [t.count for t in types], seams, turn_pairs)
 
 
@@ -189,7 +211,7 @@ def key_labels(options: list[Placement]) -> list[str]:
 
 def encode_cpsat(
     puzzle: EdgePuzzle,
-    turns: int = 0,
+    turns: int | Motion = 0,
     parity: int | None = None,
     variant: str = DEFAULT_CPSAT_VARIANT,
 ) -> CpsatModel:
@@ -211,10 +233,12 @@ def encode_cpsat(
         model.add_exactly_one(use[i] for i in indices)
     for indices, count in zip(lay.of_type, lay.counts):
         model.add(sum(use[i] for i in indices) == count)
+    grid = grid_of_puzzle(puzzle)
     for number, (a, _, side, values, showing, matching) in enumerate(lay.seams):
         if number % 256 == 0:
             step("CP-SAT seams", number, len(lay.seams))
-        colour = {v: model.new_bool_var(f"{a}{SIDE_NAMES[side]}={v}") for v in values}
+        name = grid.side_names(a)[side]
+        colour = {v: model.new_bool_var(f"{a}{name}={v}") for v in values}
         model.add_exactly_one(colour.values())
         for v in values:
             for i in showing[v]:
@@ -225,7 +249,7 @@ def encode_cpsat(
     for i, j in lay.turn_pairs:
         if j is None:
             model.add(use[i] == 0)
-        elif i != j:  # every pair: a quarter turn is not its own inverse
+        elif i != j:  # every pair: a symmetry need not be its own inverse
             model.add(use[i] == use[j])
     model.add_decision_strategy(use, cp_model.CHOOSE_FIRST, cp_model.SELECT_MAX_VALUE)
     return CpsatModel(model, use, title=f"{len(use)} placement Booleans, edge colours")
@@ -241,29 +265,32 @@ def add_apart_cpsat(puzzle: EdgePuzzle, model: cp_model.CpModel, use: list, lay:
 
 
 def encode_cpsat_integers(
-    puzzle: EdgePuzzle, turns: int = 0, parity: int | None = None
+    puzzle: EdgePuzzle, turns: int | Motion = 0, parity: int | None = None
 ) -> CpsatModel:
     """A placement integer per cell; edge colours as integers tied to it by table constraints."""
     from ortools.sat.python import cp_model
 
     lay = layout(puzzle, turns, parity)
     model = cp_model.CpModel()
-    board = list(lay.at_cell)
-    choice = {cell: model.new_int_var(0, len(lay.at_cell[cell]) - 1, f"{cell}") for cell in board}
+    cells_in = list(lay.at_cell)
+    choice = {cell: model.new_int_var(0, len(lay.at_cell[cell]) - 1, f"{cell}")
+              for cell in cells_in}
     # edge colours: an integer per seam, the index of the value shown by the top or left cell
     seam_var = {}
     for a, _, side, values, _, _ in lay.seams:
         seam_var[(a, side)] = (model.new_int_var(0, max(0, len(values) - 1), f"{a}{side}"), values)
-    for cell in board:
+    here = board(puzzle)
+    grid = here.grid
+    for cell in cells_in:
         vars_, tables = [choice[cell]], []
         sides = []
-        for side in range(4):
+        for side in range(grid.sides):
             if (cell, side) in seam_var:
                 sides.append(("own", side, seam_var[(cell, side)]))
             else:
-                other = neighbour_of(cell, side)
-                if other is not None and (other, opposite(side)) in seam_var:
-                    sides.append(("other", side, seam_var[(other, opposite(side))]))
+                other = here.across(cell, side)
+                if other is not None and (other, grid.facing(side)) in seam_var:
+                    sides.append(("other", side, seam_var[(other, grid.facing(side))]))
         for _, _, (var, _) in sides:
             vars_.append(var)
         for k, i in enumerate(lay.at_cell[cell]):
@@ -278,7 +305,7 @@ def encode_cpsat_integers(
             tables.extend(rows)
         model.add_allowed_assignments(vars_, tables)
     is_option = {}
-    for cell in board:
+    for cell in cells_in:
         for k, i in enumerate(lay.at_cell[cell]):
             flag = model.new_bool_var(f"{cell}={k}")
             model.add(choice[cell] == k).only_enforce_if(flag)
@@ -290,15 +317,11 @@ def encode_cpsat_integers(
     for i, j in lay.turn_pairs:
         if j is None:
             model.add(is_option[i] == 0)
-        elif i != j:  # every pair: a quarter turn is not its own inverse
+        elif i != j:  # every pair: a symmetry need not be its own inverse
             model.add(is_option[i] == is_option[j])
     keys = [is_option[i] for i in range(len(lay.options))]
-    return CpsatModel(model, keys, title=f"{len(board)} placement integers, table constraints")
-
-
-def neighbour_of(cell: Cell, side: int) -> Cell | None:
-    r, c = cell
-    return {0: (r - 1, c), 1: (r, c + 1), 2: (r + 1, c), 3: (r, c - 1)}[side]
+    return CpsatModel(model, keys,
+                      title=f"{len(cells_in)} placement integers, table constraints")
 
 
 # ---------------------------------------------------------------- CNF
@@ -313,7 +336,7 @@ DEFAULT_CNF_MODEL = "placements"
 def encode_cnf(
     puzzle: EdgePuzzle,
     encoding: str = DEFAULT_CARD_ENCODING,
-    turns: int = 0,
+    turns: int | Motion = 0,
     parity: int | None = None,
     model: str = DEFAULT_CNF_MODEL,
     redundant: bool = True,
@@ -342,13 +365,14 @@ def encode_cnf(
     )
     # implied[(cell, side)][placement]: the colour variables of that seam the placement allows
     implied: dict[tuple[Cell, int], dict[int, list[int]]] = {}
+    facing = grid_of_puzzle(puzzle).facing
     for number, (a, b, side, values, showing, matching) in enumerate(lay.seams):
         if number % 256 == 0:
             step("CNF seams", number, len(lay.seams))
         colour = {v: pool.id(("colour", a, side, v)) for v in values}
         clauses.append([colour[v] for v in values])
         mine = implied.setdefault((a, side), {})
-        theirs = implied.setdefault((b, opposite(side)), {j: [] for j in lay.at_cell[b]})
+        theirs = implied.setdefault((b, facing(side)), {j: [] for j in lay.at_cell[b]})
         for v in values:
             for i in showing[v]:
                 clauses.append([-(i + 1), colour[v]])
@@ -359,7 +383,7 @@ def encode_cnf(
             clauses.append([-colour[v]] + [j + 1 for j in matching[v]])
         for j in lay.at_cell[b]:
             clauses.append([-(j + 1)] + theirs[j])
-    clauses += forbidden_pairs(lay, implied)
+    clauses += forbidden_pairs(lay, implied, grid_of_puzzle(puzzle).sides)
     if puzzle.apart:
         for a, b, _, _, _, _ in lay.seams:
             for i in (i for i in lay.at_cell[a] if lay.options[i].marked):
@@ -417,7 +441,7 @@ def turn_clauses(lay: Layout) -> list[list[int]]:
     for i, j in lay.turn_pairs:
         if j is None:
             clauses.append([-(i + 1)])
-        elif i != j:  # every pair: a quarter turn is not its own inverse
+        elif i != j:  # every pair: a symmetry need not be its own inverse
             clauses += [[-(i + 1), j + 1], [i + 1, -(j + 1)]]
     return clauses
 
@@ -425,7 +449,7 @@ def turn_clauses(lay: Layout) -> list[list[int]]:
 def encode_cnf_compact(
     puzzle: EdgePuzzle,
     encoding: str = DEFAULT_CARD_ENCODING,
-    turns: int = 0,
+    turns: int | Motion = 0,
     parity: int | None = None,
     redundant: bool = True,
 ) -> CnfModel:
@@ -457,10 +481,11 @@ def encode_cnf_compact(
     # edges: (cell, side) -> (edge name, translate a shown value to the edge's value)
     edge_values: dict[tuple, list[Edge]] = {}
     side_edge: dict[tuple[Cell, int], tuple] = {}
+    grid = grid_of_puzzle(puzzle)
     for a, b, side, values, _, _ in lay.seams:
         edge_values[("seam", a, side)] = values
         side_edge[(a, side)] = ("seam", a, side)
-        side_edge[(b, opposite(side))] = ("seam", a, side)
+        side_edge[(b, grid.facing(side))] = ("seam", a, side)
     if puzzle.frame is None:
         for cell, indices in lay.at_cell.items():
             for side, outside in enumerate(border_sides(puzzle, cell)):
@@ -486,7 +511,7 @@ def encode_cnf_compact(
             encoding=CARD_ENCODINGS[encoding],
         ).clauses
     for cell, by_type in types_at.items():
-        sides = [side for side in range(4) if (cell, side) in side_edge]
+        sides = [side for side in range(grid.sides) if (cell, side) in side_edge]
         for k, indices in by_type.items():
             x = x_var[(cell, k)]
             tuples: dict[int, tuple] = {}
@@ -558,14 +583,14 @@ def type_colour_clauses(
 
 
 def forbidden_pairs(
-    lay: Layout, implied: dict[tuple[Cell, int], dict[int, list[int]]]
+    lay: Layout, implied: dict[tuple[Cell, int], dict[int, list[int]]], sides: int
 ) -> list[list[int]]:
     """Redundant clauses (Heule's forbidden colour pairs): two colours on neighbouring sides of a
     cell (top and right, ...) that no placement there shows together cannot both be chosen."""
     clauses = []
     for cell, options in lay.at_cell.items():
-        for side in range(4):
-            first, second = implied.get((cell, side)), implied.get((cell, (side + 1) % 4))
+        for side in range(sides):
+            first, second = implied.get((cell, side)), implied.get((cell, (side + 1) % sides))
             if first is None or second is None:
                 continue
             allowed = {(x, y) for i in options for x in first[i] for y in second[i]}
@@ -588,7 +613,8 @@ def grid_of(puzzle: EdgePuzzle, options: list[Placement], values: list[int]) -> 
         p = chosen[cell]
         tile = free[p.tile_type].pop(0)
         target = p.edges
-        rotation = next(r for r in range(4) if rotated(puzzle.tiles[tile].edges, r) == target)
+        rotation = next(r for r in range(len(target))
+                        if rotated(puzzle.tiles[tile].edges, r) == target)
         grid.append((tile, rotation))
     return grid
 

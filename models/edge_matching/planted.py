@@ -16,6 +16,7 @@ from dataclasses import replace
 from ..errors import InputError
 from ..limits import check_placements
 from . import Edge, EdgePuzzle, Tile, rotated
+from .grid import Board, Cell, grid_named
 from .reader import to_e2
 
 FRAME: Edge = ("0", "")
@@ -105,6 +106,49 @@ def generate(size: int, border_colours: int, interior_colours: int, seed: int) -
     )
 
 
+def plant(grid_name: str, shape: tuple[Cell, ...], border_colours: int, interior_colours: int,
+          seed: int) -> EdgePuzzle:
+    """A board of any grid (the cells of `shape`) with frame colour 0 and a planted solution,
+    as `generate` makes square ones: a joint between two cells that both touch the border takes
+    a border colour, every other joint an interior colour, each colour used at least once; the
+    tiles shuffled and turned at random. The planted solution: `published["planted"]`."""
+    grid = grid_named(grid_name)
+    here = Board(grid, shape)
+    if len(here) < 2:
+        raise InputError("the board needs at least 2 cells", field="SIZE")
+    check_placements(grid.sides * len(here) ** 2, f"a board of {len(here):,} cells", "SIZE")
+    rng = random.Random(seed)
+    on_border = {cell for cell in here.cells if any(here.border(cell))}
+    pairs = here.pairs
+    along = [p for p in pairs if p[0] in on_border and p[1] in on_border]
+    inside = [p for p in pairs if not (p[0] in on_border and p[1] in on_border)]
+    shown: dict[tuple[Cell, int], Edge] = {}
+    for joints, count, first, field in ((inside, interior_colours, 1, "interior_colours"),
+                                        (along, border_colours, interior_colours + 1,
+                                         "border_colours")):
+        for (a, b, side), value in zip(joints, _colours(len(joints), count, rng, first, field)):
+            shown[(a, side)] = shown[(b, grid.facing(side))] = (str(value), "")
+    planted_edges = [tuple(shown.get((cell, side), FRAME) for side in range(grid.sides))
+                     for cell in here.cells]
+    order = list(range(len(here)))
+    rng.shuffle(order)  # order[k]: the cell whose tile becomes tile k
+    turns = [rng.randrange(grid.sides) for _ in order]
+    tiles = tuple(Tile(rotated(planted_edges[cell], -turns[k]), name=str(k + 1))
+                  for k, cell in enumerate(order))
+    planted: list[tuple[int, int]] = [(0, 0)] * len(here)
+    for k, cell in enumerate(order):
+        planted[cell] = (k, turns[k])
+    square = grid_name == "square" and len(here) == here.rows * here.cols
+    return EdgePuzzle(
+        name=f"planted_{grid_name}_{len(here)}_{border_colours}_{interior_colours}_s{seed}",
+        rows=here.rows, cols=here.cols, tiles=tiles, rule="equal", frame=FRAME,
+        title=f"Random board of {len(here)} {grid_name} cells, {border_colours} border and "
+        f"{interior_colours} interior colours, seed {seed} (planted solution)",
+        source="puzzlesat.models.edge_matching.planted.plant", published={"planted": planted},
+        grid=grid_name, shape=() if square else here.cells,
+    )
+
+
 def shuffle(puzzle: EdgePuzzle, seed: int) -> EdgePuzzle:
     """The puzzle with its tiles in a random order and each turned at random (fixed tiles follow).
 
@@ -114,14 +158,16 @@ def shuffle(puzzle: EdgePuzzle, seed: int) -> EdgePuzzle:
     rng = random.Random(seed)
     order = list(range(len(puzzle.tiles)))
     rng.shuffle(order)  # order[k]: the old tile that becomes tile k
-    turns = [rng.randrange(4) for _ in order]
+    sides = grid_named(puzzle.grid).sides
+    turns = [rng.randrange(sides) for _ in order]
     tiles = tuple(
         replace(puzzle.tiles[old], edges=rotated(puzzle.tiles[old].edges, -turns[k]))
         for k, old in enumerate(order)
     )
     new_index = {old: k for k, old in enumerate(order)}
     fixed = tuple(
-        replace(f, tile=new_index[f.tile], rotation=(f.rotation + turns[new_index[f.tile]]) % 4)
+        replace(f, tile=new_index[f.tile],
+                rotation=(f.rotation + turns[new_index[f.tile]]) % sides)
         for f in puzzle.fixed
     )
     return replace(
@@ -136,10 +182,11 @@ def shuffle(puzzle: EdgePuzzle, seed: int) -> EdgePuzzle:
 
 def benchmark_text(puzzle: EdgePuzzle) -> str:
     """The puzzle in the Eternity II benchmark format, to be saved and read back by path."""
-    if puzzle.rule != "equal" or puzzle.frame != FRAME or puzzle.apart or puzzle.fixed:
+    if (puzzle.rule != "equal" or puzzle.frame != FRAME or puzzle.apart or puzzle.fixed
+            or puzzle.grid != "square" or puzzle.shape):
         raise InputError(
-            "only 'equal' puzzles with frame colour 0, no marks rule and no fixed tiles "
-            "can be written in the benchmark format",
+            "only 'equal' puzzles on a full square board with frame colour 0, no marks rule "
+            "and no fixed tiles can be written in the benchmark format",
             field="format",
         )
     for index, tile in enumerate(puzzle.tiles):

@@ -3,20 +3,27 @@
     kind = "edge-matching"
     title = "what it is"                  # optional
     source = "where the facts come from"  # optional
-    rows = 3
+    grid = "square"            # optional: "square" (the default) or "triangle" (grid.py)
+    rows = 3                   # a full rectangle of rows x cols cells, or instead a picture:
     cols = 3
+    board = \"\"\"              # X a cell, . none; on triangles ^ up, v down, . none
+    ..^v^v^
+    .^v^v^v^
+    \"\"\"
     rule = "complement"        # "equal": same colour; "complement": same picture, other half
     halves = ["H", "T"]        # complement rule: the two halves of every picture
     frame = "0"                # optional: an edge that must face the border, and only the border
     apart = "diamond"          # optional: no two touching tiles may both carry this mark
     levels = ["", "diamond"]   # optional instead of apart: the apart mark at each level
     tiles = \"\"\"
-    # one tile per line: edges clockwise top right bottom left, then optional
+    # one tile per line: edges clockwise (a square's top right bottom left, a triangle's
+    # three sides clockwise from any), then optional
     # mark=NAME count=N name=NAME; a complement edge is HALF-PICTURE (as T-BLUE)
     T-B H-Y H-R T-R  name=0
     \"\"\"
     fixed = \"\"\"
-    # row column tile rotation: 1-based row and column, the tile's name, 0/90/180/270 clockwise
+    # row column tile rotation: 1-based row and column, the tile's name, degrees clockwise
+    # (squares 0/90/180/270, triangles 0/120/240)
     \"\"\"
 
     [colours]                  # optional: what the colour letters mean, for drawing
@@ -25,7 +32,7 @@
     [published]                # optional: what others have published (not checked by readers)
     note = "..."
     solution = \"\"\"
-    GRYB* YBGR ...             # one row of cells per line: the four edges, '*' for the mark
+    GRYB* YBGR ...             # one row of cells per line: its edge letters, '*' for the mark
     \"\"\"
 
 Foreign formats (chosen by content, or by extension):
@@ -45,22 +52,28 @@ from pathlib import Path
 
 from ..errors import InputError
 from ..files import ForeignFormat, TomlDoc, whole_number
+from ..geometry import PictureError
 from ..limits import MAX_TILES, check_tiles
 from . import (
     RULES,
+    Cell,
     Edge,
     EdgePuzzle,
     FixedTile,
     Look,
     Tile,
+    board,
     border_sides,
     cells,
+    fits_frame,
+    matches,
     rotated,
 )
+from .grid import EdgeGrid, grid_named
 
 FIELDS = {
-    "kind", "name", "title", "source", "rows", "cols", "rule", "halves", "frame", "border",
-    "apart",
+    "kind", "name", "title", "source", "grid", "board", "rows", "cols", "rule", "halves",
+    "frame", "border", "apart",
     "levels", "tiles", "fixed", "colours", "published",
 }
 PUBLISHED = {
@@ -107,13 +120,47 @@ def edge_word(edge: Edge) -> str:
     return edge[0] if not edge[1] else f"{edge[1]}-{edge[0]}"
 
 
+def read_board(doc: TomlDoc, grid: EdgeGrid) -> tuple[int, int, tuple[Cell, ...]]:
+    """rows, cols and the cells of a board picture (() for a full rows x cols rectangle)."""
+    if "board" not in doc.data:
+        rows = positive(doc, "rows")
+        cols = positive(doc, "cols")
+        too_many = check_tiles(rows * cols, f"a {rows:,}x{cols:,} board")
+        if too_many is not None:
+            raise doc.error("rows", too_many.message)
+        return rows, cols, ()
+    for field in ("rows", "cols"):
+        if field in doc.data:
+            raise doc.error(field, "give rows and cols, or a board picture, not both")
+    text = doc.get("board", str)
+    first = doc.value_line("board")
+    too_many = check_tiles(text.count("^") + text.count("v") + text.count("X"),
+                           "a board picture")
+    if too_many is not None:
+        raise doc.error("board", too_many.message)
+    try:
+        shape = grid.read_picture(text)
+    except PictureError as error:
+        if first is None or error.line is None:
+            raise doc.error("board", error.message) from None
+        raise InputError(error.message, file=doc.path, line=first + error.line,
+                         field="board") from None
+    rows = max(r for r, _ in shape) + 1
+    cols = max(c for _, c in shape) + 1
+    return rows, cols, shape
+
+
 def read_edge_toml(doc: TomlDoc) -> EdgePuzzle:
     doc.reject_unknown("", FIELDS)
-    rows = positive(doc, "rows")
-    cols = positive(doc, "cols")
-    too_many = check_tiles(rows * cols, f"a {rows:,}x{cols:,} board")
-    if too_many is not None:
-        raise doc.error("rows", too_many.message)
+    grid_name = doc.get("grid", str, "square")
+    try:
+        grid = grid_named(grid_name)
+    except InputError as error:
+        raise doc.error("grid", error.message) from None
+    rows, cols, shape = read_board(doc, grid)
+    cell_count = len(shape) if shape else rows * cols
+    where = f"the {cell_count} cells of the board" if shape else (
+        f"the {rows * cols} cells of a {rows}x{cols} board")
     rule = doc.get("rule", str, "equal")
     if rule not in RULES:
         raise doc.error("rule", f"unknown rule {rule!r} (one of: {', '.join(RULES)})")
@@ -158,9 +205,10 @@ def read_edge_toml(doc: TomlDoc) -> EdgePuzzle:
         words = text.split()
         edge_words = [w for w in words if "=" not in w]
         options = [w for w in words if "=" in w]
-        if len(edge_words) != 4:
+        if len(edge_words) != grid.sides:
             raise InputError(
-                f"a tile has {len(edge_words)} edges; expected 4 (top right bottom left): {text!r}",
+                f"a tile has {len(edge_words)} edges; expected {grid.sides} "
+                f"({grid.side_words}): {text!r}",
                 file=doc.path, line=line, field="tiles",
             )
         settings = {"mark": "", "count": "1", "name": ""}
@@ -183,10 +231,9 @@ def read_edge_toml(doc: TomlDoc) -> EdgePuzzle:
                 file=doc.path, line=line, field="tiles",
             )
         edges = tuple(edge("tiles", w, line) for w in edge_words)
-        if len(tiles) + n > rows * cols:  # checked before making the tiles: count=10**9
+        if len(tiles) + n > cell_count:  # checked before making the tiles: count=10**9
             raise InputError(
-                f"more tiles than the {rows * cols} cells of a {rows}x{cols} board "
-                f"(counting repeats: {len(tiles) + n} so far)",
+                f"more tiles than {where} (counting repeats: {len(tiles) + n} so far)",
                 file=doc.path, line=line, field="tiles",
             )
         for k in range(n):
@@ -201,13 +248,10 @@ def read_edge_toml(doc: TomlDoc) -> EdgePuzzle:
             tiles.append(Tile(edges, settings["mark"], name))  # type: ignore[arg-type]
             tile_lines.append(line)
 
-    if len(tiles) != rows * cols:
+    if len(tiles) != cell_count:
         raise doc.error(
-            "tiles",
-            f"{len(tiles)} tiles (counting repeats) do not fill a {rows}x{cols} board of "
-            f"{rows * cols} cells",
-        )
-    fixed = read_fixed(doc, rows, cols, names, tiles)
+            "tiles", f"{len(tiles)} tiles (counting repeats) do not fill {where}")
+    fixed, fixed_lines = read_fixed(doc, grid, rows, cols, shape, names, tiles)
     colours = doc.get("colours", dict, {})
     for key, value in colours.items():
         if not isinstance(value, str):
@@ -215,7 +259,7 @@ def read_edge_toml(doc: TomlDoc) -> EdgePuzzle:
     published = doc.published(PUBLISHED)
     for key in published_solution_keys(published):
         try:
-            published_looks_of(str(published[key]), "")
+            published_looks_of(str(published[key]), "", grid.sides)
         except PublishedError as error:
             start = doc.value_line(f"published.{key}")
             if start is None:
@@ -239,8 +283,11 @@ def read_edge_toml(doc: TomlDoc) -> EdgePuzzle:
         file_format=TOML_FORMAT,
         colour_names=dict(colours),
         border=border,
+        grid=grid.name,
+        shape=shape,
     )
     check_frame(puzzle, tile_lines, doc.path, "tiles", doc.line_of("frame"))
+    check_fixed(puzzle, fixed_lines, doc.path)
     check_size(puzzle, doc.path, doc.line_of("tiles"), "tiles")
     return puzzle
 
@@ -253,9 +300,12 @@ def positive(doc: TomlDoc, field: str) -> int:
 
 
 def read_fixed(
-    doc: TomlDoc, rows: int, cols: int, names: dict[str, int], tiles: list[Tile]
-) -> tuple[FixedTile, ...]:
+    doc: TomlDoc, grid: EdgeGrid, rows: int, cols: int, shape: tuple[Cell, ...],
+    names: dict[str, int], tiles: list[Tile],
+) -> tuple[tuple[FixedTile, ...], list[int | None]]:
+    """The fixed tiles (clues) and the file line of each."""
     fixed = []
+    fixed_lines: list[int | None] = []
     taken: set[tuple[int, int]] = set()
     for line, text in lines_of(doc, "fixed", doc.get("fixed", str, "")):
 
@@ -270,18 +320,24 @@ def read_fixed(
             row, col = whole_number(row_text), whole_number(col_text)
         except ValueError as error:
             raise bad(f"row and column: {error}") from None
-        if not (1 <= row <= rows and 1 <= col <= cols):
-            raise bad(f"no cell at row {row}, column {col} on a {rows}x{cols} board")
+        on_board = (row - 1, col - 1) in shape if shape else (
+            1 <= row <= rows and 1 <= col <= cols)
+        if not on_board:
+            raise bad(f"no cell at row {row}, column {col} on the "
+                      + ("board" if shape else f"{rows}x{cols} board"))
         if name not in names:
             raise bad(f"no tile named {name!r}")
-        if turn not in ("0", "90", "180", "270"):
-            raise bad(f"rotation must be 0, 90, 180 or 270 (clockwise), not {turn!r}")
+        turns = [str(grid.rotation_degrees(r)) for r in range(grid.sides)]
+        if turn not in turns:
+            raise bad(f"rotation must be {', '.join(turns[:-1])} or {turns[-1]} (degrees "
+                      f"clockwise), not {turn!r}")
         cell = (row - 1, col - 1)
         if cell in taken or any(f.tile == names[name] for f in fixed):
             raise bad("a cell or a tile is fixed twice")
         taken.add(cell)
-        fixed.append(FixedTile(cell[0], cell[1], names[name], int(turn) // 90))
-    return tuple(fixed)
+        fixed.append(FixedTile(cell[0], cell[1], names[name], turns.index(turn)))
+        fixed_lines.append(line)
+    return tuple(fixed), fixed_lines
 
 
 def check_frame(
@@ -297,29 +353,87 @@ def check_frame(
     # the frame rule (fits_frame) asks only which sides show the frame and which sides of the
     # cell face the border: a tile fits somewhere if a turn of its frame sides is the border
     # sides of some cell (at most 9 kinds on a rectangle), so this is quick on any board
+    from .encode import board_words
+
     kinds = {border_sides(puzzle, cell) for cell in cells(puzzle)}
     for i, tile in enumerate(puzzle.tiles):
         sides = tuple(edge == puzzle.frame for edge in tile.edges)
-        if not any(rotated(sides, r) in kinds for r in range(4)):
+        if not any(rotated(sides, r) in kinds for r in range(len(sides))):
             count = sum(edge == puzzle.frame for edge in tile.edges)
             raise InputError(
                 f"tile {tile.name!r}: its {count} frame edge(s) cannot all face the border of a "
-                f"{puzzle.rows}x{puzzle.cols} board (and the border only)",
+                f"{board_words(puzzle)} board (and the border only)",
                 file=path, line=tile_lines[i], field=field,
             )
-    border = 2 * (puzzle.rows + puzzle.cols)
+    border = board(puzzle).border_count()
     frames = sum(edge == puzzle.frame for tile in puzzle.tiles for edge in tile.edges)
     if frames != border:
         raise InputError(
-            f"the tiles have {frames} frame edges; the border of a {puzzle.rows}x{puzzle.cols} "
+            f"the tiles have {frames} frame edges; the border of a {board_words(puzzle)} "
             f"board has {border}",
             file=path, line=frame_line, field="frame",
         )
+    # a tile fits exactly the cells whose border sides are a turn of its frame sides: as many
+    # tiles of each pattern (corner, side, inside, ...) as cells
+    cells_of: dict[tuple[bool, ...], int] = {}
+    for cell in cells(puzzle):
+        outside = border_sides(puzzle, cell)
+        key = min(rotated(outside, r) for r in range(len(outside)))
+        cells_of[key] = cells_of.get(key, 0) + 1
+    tiles_of: dict[tuple[bool, ...], int] = {}
+    for tile in puzzle.tiles:
+        key = min(rotated(tuple(edge == puzzle.frame for edge in tile.edges), r)
+                  for r in range(len(tile.edges)))
+        tiles_of[key] = tiles_of.get(key, 0) + 1
+    for key in sorted(cells_of, key=sum, reverse=True):
+        if tiles_of.get(key, 0) != cells_of[key]:
+            what = FRAME_PATTERNS.get(sum(key), f"{sum(key)} frame edges")
+            raise InputError(
+                f"{tiles_of.get(key, 0)} tiles with {what} for the {cells_of[key]} cells that "
+                f"take them on a {board_words(puzzle)} board: the pieces cannot fill the frame",
+                file=path, line=frame_line, field="frame",
+            )
+
+
+FRAME_PATTERNS = {2: "two frame edges (corners)", 1: "one frame edge (border pieces)",
+                  0: "no frame edge (inner pieces)", 3: "three frame edges"}
+
+
+def check_fixed(puzzle: EdgePuzzle, lines: list[int | None], path: str) -> None:
+    """Clues (fixed tiles) that contradict the rules or each other: a clue that breaks the frame
+    at its cell, or two touching clues whose edges do not match (or both carry the `apart`
+    mark)."""
+    shown = {}
+    here = board(puzzle)
+    for fixed, line in zip(puzzle.fixed, lines):
+        cell = (fixed.row, fixed.col)
+        edges = rotated(puzzle.tiles[fixed.tile].edges, fixed.rotation)
+        if not fits_frame(puzzle, cell, edges):
+            raise InputError(
+                f"tile {puzzle.tiles[fixed.tile].name!r} turned "
+                f"{here.grid.rotation_degrees(fixed.rotation)} at row {cell[0] + 1}, column "
+                f"{cell[1] + 1} breaks the frame rule there",
+                file=path, line=line, field="fixed")
+        shown[cell] = (edges, puzzle.tiles[fixed.tile].mark, line)
+    for a, b, side in here.pairs:
+        if a not in shown or b not in shown:
+            continue
+        (edges, mark, line), other = shown[a], shown[b]
+        where = f"the clues at row {a[0] + 1}, column {a[1] + 1} and row {b[0] + 1}, column " \
+            f"{b[1] + 1}"
+        if not matches(edges[side], other[0][here.grid.facing(side)], puzzle.rule):
+            raise InputError(
+                f"{where} touch with edges that do not match: they contradict each other",
+                file=path, line=max(line or 0, other[2] or 0) or None, field="fixed")
+        if puzzle.apart and mark == other[1] == puzzle.apart:
+            raise InputError(
+                f"{where} both carry a {puzzle.apart}: they contradict each other",
+                file=path, line=max(line or 0, other[2] or 0) or None, field="fixed")
 
 
 class PublishedError(ValueError):
-    """A published solution that is not rows of four-letter cells; `offset`: its line in the
-    value."""
+    """A published solution that is not rows of cells of one letter a side; `offset`: its line
+    in the value."""
 
     def __init__(self, message: str, offset: int) -> None:
         super().__init__(message)
@@ -344,20 +458,20 @@ def check_size(puzzle: EdgePuzzle, path: str, line: int | None, field: str) -> N
 def published_looks(puzzle: EdgePuzzle, key: str) -> list[Look]:
     """A published solution stored as text: rows of cells, each its edge letters, '*' if marked."""
     mark = puzzle.apart or next((t.mark for t in puzzle.tiles if t.mark), "")
-    return published_looks_of(str(puzzle.published[key]), mark)
+    return published_looks_of(str(puzzle.published[key]), mark, len(puzzle.tiles[0].edges))
 
 
-def published_looks_of(text: str, mark: str) -> list[Look]:
+def published_looks_of(text: str, mark: str, sides: int = 4) -> list[Look]:
     shown: list[Look] = []
     for offset, row in enumerate(text.split("\n")):
         for word in row.split():
             marked = word.endswith("*")
             letters = word.rstrip("*")
-            if len(letters) != 4:
+            if len(letters) != sides:
                 shown_word = word if len(word) <= 40 else word[:40] + "..."
                 raise PublishedError(
-                    f"published cell {shown_word!r} is not four edge letters (and '*' for a "
-                    "mark)", offset)
+                    f"published cell {shown_word!r} is not {sides} edge letters (and '*' for "
+                    "a mark)", offset)
             shown.append((tuple((ch, "") for ch in letters), mark if marked else ""))
     return shown
 
@@ -369,7 +483,14 @@ def to_toml(puzzle: EdgePuzzle) -> str:
         lines.append(f"title = {quote(puzzle.title)}")
     if puzzle.source:
         lines.append(f"source = {quote(puzzle.source)}")
-    lines += [f"rows = {puzzle.rows}", f"cols = {puzzle.cols}", f"rule = {quote(puzzle.rule)}"]
+    if puzzle.grid != "square":
+        lines.append(f"grid = {quote(puzzle.grid)}")
+    if puzzle.shape:
+        picture = grid_named(puzzle.grid).picture(puzzle.shape)
+        lines += ['board = """', *picture.split("\n"), '"""']
+    else:
+        lines += [f"rows = {puzzle.rows}", f"cols = {puzzle.cols}"]
+    lines.append(f"rule = {quote(puzzle.rule)}")
     if puzzle.rule == "complement":
         halves = sorted({e[1] for t in puzzle.tiles for e in t.edges})
         lines.append("halves = [" + ", ".join(quote(h) for h in halves) + "]")
@@ -393,7 +514,8 @@ def to_toml(puzzle: EdgePuzzle) -> str:
     if puzzle.fixed:
         lines.append('fixed = """')
         for f in puzzle.fixed:
-            lines.append(f"{f.row + 1} {f.col + 1} {puzzle.tiles[f.tile].name} {f.rotation * 90}")
+            degrees = grid_named(puzzle.grid).rotation_degrees(f.rotation)
+            lines.append(f"{f.row + 1} {f.col + 1} {puzzle.tiles[f.tile].name} {degrees}")
         lines.append('"""')
     return "\n".join(lines) + "\n"
 

@@ -22,6 +22,7 @@ weighted by the orbit's size: the count of all grids, computed, not enumerated.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -30,15 +31,19 @@ from ..errors import InputError
 from . import (
     EdgePuzzle,
     FixedTile,
+    board,
+    board_motion,
     board_turns,
+    distinct_rotations,
     fits_frame,
     rotated,
     tile_types,
-    turned_cell,
 )
+from .grid import Board, Cell, Motion, centre_xy
 
-ORDERS = ("auto", "frame", "corners", "rows", "centre")  # fill orders (see _order)
-# 'auto': the border ring first on boards with a frame or a border colour, else row by row.
+ORDERS = ("auto", "frame", "corners", "rows", "centre", "rings")  # fill orders (see _order)
+# 'auto': on boards with a frame or a border colour the grid's choice (squares: the border ring
+# first, triangles: ring by ring from the border in), else row by row.
 # Measured by Knuth's estimate of the search (20,000 random paths): Eternity II clue puzzle 1
 # takes 9.7e9 nodes framed first, 1.8e11 with the corners then rows, 4.0e11 row by row;
 # MacMahon's squares (border colour) 2.0e9, 7.4e10 and 1.7e11; the diamond blocks (no frame)
@@ -46,39 +51,50 @@ ORDERS = ("auto", "frame", "corners", "rows", "centre")  # fill orders (see _ord
 # row, 947,988 from the centre out with its 2x2 centre's orbits weighted, which costs 0.2 s of
 # planning in Python: more than it saves here).
 DEFAULT_ORDER = "auto"
-STEPS = ((-1, 0), (0, 1), (1, 0), (0, -1))  # the neighbour across each side (top, right, ...)
+# The first cells are cubes weighted by their orbits under the board's turns when their layouts
+# number at most this (the product of their domains): planning them runs in Python.
+PREFIX_LAYOUTS = 100_000
 
 
 @dataclass
 class EdgeTables:
-    """The arrays the compiled search runs on (picklable: sent once to every worker)."""
+    """The arrays the compiled search runs on (picklable: sent once to every worker).
+
+    Cells are numbered in the board's reading order (row * cols + col on a full rectangle).
+    A kind here is a tile kind, or for the grids a symmetry leaves unchanged that mirrors or
+    recolours tiles, the kinds it maps onto one another (their tiles counted together: such a
+    grid uses them evenly).
+    """
 
     rows: int
     cols: int
-    turns: int  # the board turn (quarter turns) whose unchanged grids are counted; 0: all grids
-    node_type: np.ndarray  # node -> tile kind
-    node_turn: np.ndarray  # node -> its rotation of the kind's first tile (0..3)
+    turns: int  # the board turn (steps) whose unchanged grids are counted; 0: all grids
+    node_type: np.ndarray  # node -> kind (the stock it draws on)
+    node_turn: np.ndarray  # node -> its rotation of the tile kind's first tile
     node_edge: np.ndarray  # node x side -> colour id
     node_mark: np.ndarray  # node -> 1 if it carries the `apart` mark
-    face: np.ndarray  # node x side -> the colour id a neighbour must show against that side
-    turned: np.ndarray  # node x quarter turns -> the node it looks like once turned
+    face: np.ndarray  # node x (power j, side) -> the colour id a neighbour must show against
+    # that side of the node's image under the j-th power of the symmetry counted
+    turned: np.ndarray  # node x group element -> the node it looks like moved (-1: none)
     partner: np.ndarray  # colour id -> the colour id that must face it
     stock: np.ndarray  # kind -> tiles of that kind
-    cell: np.ndarray  # depth -> board cell (row * cols + col) filled at that depth
+    cell: np.ndarray  # depth -> board cell (its number in reading order) filled at that depth
     mult: np.ndarray  # depth -> tiles a placement there uses (its orbit's size)
-    near: np.ndarray  # depth x 4 -> depths of the neighbours filled earlier (then -1)
-    near_side: np.ndarray  # depth x 4 -> which side of that neighbour's node faces this cell
-    weight: np.ndarray  # depth x 4 -> the key's place value of that neighbour's colour
+    near: np.ndarray  # depth x sides -> depths of the neighbours filled earlier (then -1)
+    near_side: np.ndarray  # depth x sides -> which column of `face` a neighbour shows
+    weight: np.ndarray  # depth x sides -> the key's place value of that neighbour's colour
     base_key: np.ndarray  # depth -> where its keys begin in `table`
     table: np.ndarray  # key x 3 -> first candidate, end of the unmarked ones, end of all
     candidates: np.ndarray
     apart: bool
     feasible: bool
     prefix: int  # the first cells whose layouts are cubes (the corners under symmetry)
-    group: tuple[int, ...]  # board turns that keep the rules (weights of corner orbits)
+    group: tuple[Motion, ...]  # board turns that keep the rules (weights of corner orbits)
     order: str
-    kinds: tuple  # per kind: (physical tile indices, first tile's edges), for decoding
+    kinds: tuple  # per tile kind: (physical tile indices, first tile's edges), for decoding
     fixed_tiles: dict  # cell -> a fixed tile's index
+    cells: tuple[Cell, ...] = ()  # the board's cells in reading order
+    node_kind: np.ndarray | None = None  # node -> tile kind (for decoding)
 
     @property
     def depths(self) -> int:
@@ -104,151 +120,183 @@ def _colours(puzzle: EdgePuzzle) -> tuple[dict, np.ndarray]:
     return ids, partner
 
 
+def corner_cells(here: Board) -> list[int]:
+    """The board's corners (of the cells with the most sides on the border, those farthest
+    from the board's centre), clockwise from the top left, as cell numbers."""
+    most = max(sum(here.border(c)) for c in here.cells)
+    ring = [c for c in here.grid.rings(here)[0] if sum(here.border(c)) == most]
+    centre = [centre_xy(here.grid, c) for c in here.cells]
+    mx = sum(x for x, _ in centre) / len(centre)
+    my = sum(y for _, y in centre) / len(centre)
+
+    def far(cell: Cell) -> float:
+        x, y = centre_xy(here.grid, cell)
+        return round((x - mx) ** 2 + (y - my) ** 2, 6)
+
+    farthest = max(far(c) for c in ring)
+    return [here.index[c] for c in ring if far(c) == farthest]
+
+
 def _order(puzzle: EdgePuzzle, reps: list[int], order: str, corners_first: bool) -> list[int]:
     """The cells (of `reps`) in fill order: fixed tiles first, then the corners ('frame',
-    'corners'), then the rest: row by row ('rows', 'corners'), the border ring clockwise before
-    the inside row by row ('frame'), or ring by ring from the centre out, each ring clockwise
-    ('centre': the innermost ring is a set the board's turns keep)."""
+    'corners'), then the rest: in reading order ('rows', 'corners'), the border ring clockwise
+    before the inside in reading order ('frame'), ring by ring from the border in ('rings') or
+    from the centre out ('centre': the innermost ring is a set the board's turns keep), each
+    ring clockwise."""
     if order not in ORDERS:
         raise InputError(f"unknown fill order {order!r}; one of: {', '.join(ORDERS)}",
                          field="order")
-    rows, cols = puzzle.rows, puzzle.cols
+    here = board(puzzle)
     if order == "auto":
-        order = "frame" if puzzle.frame is not None or puzzle.border is not None else "rows"
-    fixed = [f.row * cols + f.col for f in puzzle.fixed]
+        bordered = puzzle.frame is not None or puzzle.border is not None
+        order = here.grid.bordered_order if bordered else "rows"
+    fixed = [here.index[(f.row, f.col)] for f in puzzle.fixed]
     first = [c for c in dict.fromkeys(fixed) if c in reps]
     if corners_first and order in ("frame", "corners"):
-        for r, c in ((0, 0), (0, cols - 1), (rows - 1, cols - 1), (rows - 1, 0)):
-            if r * cols + c in reps and r * cols + c not in first:
-                first.append(r * cols + c)
+        for c in corner_cells(here):
+            if c in reps and c not in first:
+                first.append(c)
     rest = list(reps)
     if order == "frame":
-        ring = [(0, c) for c in range(cols)] + [(r, cols - 1) for r in range(1, rows)]
-        ring += [(rows - 1, c) for c in range(cols - 2, -1, -1)]
-        ring += [(r, 0) for r in range(rows - 2, 0, -1)]
-        ring_cells = [r * cols + c for r, c in dict.fromkeys(ring)]
+        ring_cells = [here.index[c] for c in here.grid.rings(here)[0]]
         rest = [c for c in ring_cells if c in reps] + [c for c in reps if c not in ring_cells]
-    if order == "centre":
-        rest = [c for ring in reversed(_rings(rows, cols)) for c in ring if c in reps]
+    if order in ("centre", "rings"):
+        rings = here.grid.rings(here)
+        rest = [here.index[c] for ring in (reversed(rings) if order == "centre" else rings)
+                for c in ring if here.index[c] in reps]
     return first + [c for c in rest if c not in first]
 
 
-def _rings(rows: int, cols: int) -> list[list[int]]:
-    """The board's cells ring by ring from the border in, each ring clockwise from its top
-    left (the innermost may be a block of one or two rows or columns)."""
-    rings = []
-    for k in range((min(rows, cols) + 1) // 2):
-        top, left, bottom, right = k, k, rows - 1 - k, cols - 1 - k
-        walk = [(top, c) for c in range(left, right + 1)]
-        walk += [(r, right) for r in range(top + 1, bottom + 1)]
-        walk += [(bottom, c) for c in range(right - 1, left - 1, -1)]
-        walk += [(r, left) for r in range(bottom - 1, top, -1)]
-        rings.append([r * cols + c for r, c in dict.fromkeys(walk)])
-    return rings
-
-
-def build_tables(puzzle: EdgePuzzle, turns: int = 0, order: str = DEFAULT_ORDER,
+def build_tables(puzzle: EdgePuzzle, turns: int | Motion = 0, order: str = DEFAULT_ORDER,
                  parity: int | None = None) -> EdgeTables:
-    """The model counting the grids the board turn `turns` (quarter turns clockwise) leaves
-    unchanged; turns 0: every grid. With a parity (0 or 1), marked tiles only on the cells
+    """The model counting the grids a symmetry of the board leaves unchanged: a turn `turns`
+    (in steps of the grid's smallest turn, clockwise) or any grid.Motion (a mirror image, a
+    recolouring); turns 0: every grid. With a parity (0 or 1), marked tiles only on the cells
     whose row + column has that parity, unmarked tiles on the others."""
-    rows, cols = puzzle.rows, puzzle.cols
-    if turns % 4 and (puzzle.fixed or turns % 4 not in board_turns(puzzle)):
-        raise InputError(f"a turn by {turns * 90} degrees does not keep {puzzle.name}'s rules",
-                         field="modulo")
+    here = board(puzzle)
+    grid = here.grid
+    sides = grid.sides
+    if isinstance(turns, int) and turns and (puzzle.fixed or turns not in board_turns(puzzle)):
+        raise InputError(
+            f"a turn by {turns * grid.turn_degrees} degrees does not keep {puzzle.name}'s rules",
+            field="modulo")
+    motion = board_motion(puzzle, turns)
+    step = 0 if motion.identity else (motion.steps or 1)
     ids, partner = _colours(puzzle)
+    none = len(partner) - 1
     kinds = tile_types(puzzle)
-    # nodes: each kind turned each distinct way
-    node_type, node_turn, node_edges, node_mark = [], [], [], []
+    # nodes: each tile kind turned each distinct way
+    node_kind, node_turn, node_edges, node_mark = [], [], [], []
     node_of: dict[tuple, int] = {}
     for k, kind in enumerate(kinds):
         for r in kind.rotations:
-            node_of[(k, rotated(kind.edges, r))] = len(node_type)
-            node_type.append(k)
+            node_of[(rotated(kind.edges, r), kind.mark)] = len(node_kind)
+            node_kind.append(k)
             node_turn.append(r)
             node_edges.append(rotated(kind.edges, r))
             node_mark.append(1 if puzzle.apart and kind.mark == puzzle.apart else 0)
-    nodes = len(node_type)
-    turned = np.array([[node_of[(node_type[n], rotated(node_edges[n], q))] for q in range(4)]
-                       for n in range(nodes)], dtype=np.int64).reshape(nodes, 4)
-    stock = np.array([kind.count for kind in kinds], dtype=np.int64)
+    nodes = len(node_kind)
+    marks = [kinds[node_kind[n]].mark for n in range(nodes)]
+
+    def image(n: int, g: Motion) -> int:
+        return node_of.get((g.look(node_edges[n]), marks[n]), -1)
+
+    # the symmetry's powers (g^0 = identity first), and each node's image under each
+    powers = motion.powers()
+    power_image = [[image(n, g) if j else n for n in range(nodes)] for j, g in enumerate(powers)]
+    # kinds the symmetry maps onto one another share one stock
+    kind_image = {k: k for k in range(len(kinds))}
+    if len(powers) > 1:
+        for k in range(len(kinds)):
+            m = power_image[1][node_kind.index(k)]
+            kind_image[k] = node_kind[m] if m >= 0 else -1
+    stock_of, node_type = _shared_stock(kinds, kind_image, node_kind)
+    motions = here.motions()
+    group = tuple(motions) if step == 0 and parity is None and not puzzle.fixed else (
+        motions[0],)
+    turned = np.array([[image(n, g) for g in group] for n in range(nodes)],
+                      dtype=np.int64).reshape(nodes, len(group))
     kind_of_tile = {t: k for k, kind in enumerate(kinds) for t in kind.tiles}
 
-    # orbits of cells under the turn: one representative (the first in reading order) each
-    step = turns % 4
+    # orbits of cells under the symmetry: one representative (the first in reading order) each
     rep_of: dict[int, tuple[int, int]] = {}  # cell -> (its representative, j: cell = g^j(rep))
     reps: list[int] = []
-    for r in range(rows):
-        for c in range(cols):
-            i = r * cols + c
-            if i in rep_of:
-                continue
-            reps.append(i)
-            cell, j = (r, c), 0
-            while True:
-                rep_of.setdefault(cell[0] * cols + cell[1], (i, j))
-                cell, j = turned_cell(puzzle, cell, step), j + 1
-                if not step or cell == (r, c):
-                    break
+    for i in range(len(here)):
+        if i in rep_of:
+            continue
+        reps.append(i)
+        for j, g in enumerate(powers):
+            rep_of.setdefault(g.to[i], (i, j))
     orbit_size = {rep: sum(1 for v in rep_of.values() if v[0] == rep) for rep in reps}
 
-    group = board_turns(puzzle) if step == 0 and parity is None else (0,)
     filled = _order(puzzle, reps, order, step == 0)
     depth_of = {cell: d for d, cell in enumerate(filled)}
-    fixed_tiles = {f.row * cols + f.col: f.tile for f in puzzle.fixed}
+    fixed_tiles = {here.index[(f.row, f.col)]: f.tile for f in puzzle.fixed}
 
-    feasible = len(puzzle.tiles) == rows * cols and len(fixed_tiles) == len(puzzle.fixed) and \
-        len({f.tile for f in puzzle.fixed}) == len(puzzle.fixed)
+    feasible = len(puzzle.tiles) == len(here) and len(fixed_tiles) == len(puzzle.fixed) and \
+        len({f.tile for f in puzzle.fixed}) == len(puzzle.fixed) and stock_of is not None
     depths = len(filled)
-    nb = np.full((depths, 4), -1, dtype=np.int64)
-    nb_side = np.zeros((depths, 4), dtype=np.int64)
+    width = max(4, sides)
+    nb = np.full((depths, width), -1, dtype=np.int64)
+    nb_side = np.zeros((depths, width), dtype=np.int64)
     mult = np.zeros(depths, dtype=np.int64)
     domains: list[tuple[int, ...]] = []
-    for d, cell in enumerate(filled):
-        r, c = divmod(cell, cols)
-        mult[d] = orbit_size[cell]
+    for d, index in enumerate(filled):
+        cell = here.cells[index]
+        mult[d] = orbit_size[index]
         allowed = []
         for n in range(nodes):
-            ok = fits_frame(puzzle, (r, c), node_edges[n])
+            ok = fits_frame(puzzle, cell, node_edges[n])
             if parity is not None and puzzle.apart:
-                ok = ok and bool(node_mark[n]) == ((r + c) % 2 == parity)
-            if cell in fixed_tiles:
-                t = fixed_tiles[cell]
-                f = next(f for f in puzzle.fixed if f.row * cols + f.col == cell)
-                ok = ok and n == node_of.get((kind_of_tile[t], rotated(puzzle.tiles[t].edges,
-                                                                       f.rotation)))
-            # a cell its own turn's image: the node must look the same after that turn
-            for j in range(1, 4):
-                if step and (j * step) % 4 and turned_cell(puzzle, (r, c), j * step) == (r, c):
-                    ok = ok and turned[n, (j * step) % 4] == n
+                ok = ok and bool(node_mark[n]) == (sum(cell) % 2 == parity)
+            if index in fixed_tiles:
+                t = fixed_tiles[index]
+                f = next(f for f in puzzle.fixed if (f.row, f.col) == cell)
+                ok = ok and n == node_of.get((rotated(puzzle.tiles[t].edges, f.rotation),
+                                              puzzle.tiles[t].mark))
+                ok = ok and node_kind[n] == kind_of_tile[t]
+            # every image of the node must be a tile's look; on a cell its own image under a
+            # power of the symmetry, the node must look the same moved
+            for j in range(1, len(powers)):
+                ok = ok and power_image[j][n] >= 0
+                if powers[j].to[index] == index:
+                    ok = ok and power_image[j][n] == n
             allowed.append(ok)
-        for side, (dr, dc) in enumerate(STEPS):
-            rr, cc = r + dr, c + dc
-            if not (0 <= rr < rows and 0 <= cc < cols):
+        for side in range(sides):
+            other = here.across(cell, side)
+            if other is None:
                 continue
-            rep, j = rep_of[rr * cols + cc]
-            facing = (side + 2 - j * step) % 4  # the rep's side that shows on the neighbour
-            if rep == cell:  # touching its own image: a condition on the node alone
+            rep, j = rep_of[here.index[other]]
+            facing = grid.facing(side)  # the neighbour shows the rep's node's j-th image there
+            if rep == index:  # touching its own image: a condition on the node alone
                 for n in range(nodes):
-                    a, b = node_edges[n][side], node_edges[n][facing]
-                    allowed[n] = allowed[n] and partner[ids[b]] == ids[a] and not (
+                    m = power_image[j][n]
+                    allowed[n] = allowed[n] and m >= 0 and partner[
+                        ids[node_edges[m][facing]]] == ids[node_edges[n][side]] and not (
                         puzzle.apart and node_mark[n])
             elif depth_of[rep] < d:
                 nb[d, side] = depth_of[rep]
-                nb_side[d, side] = facing
+                nb_side[d, side] = j * sides + facing
         domains.append(tuple(n for n in range(nodes) if allowed[n]))
+    face = np.full((nodes, len(powers) * sides), none, dtype=np.int32)
+    for n in range(nodes):
+        for j in range(len(powers)):
+            m = power_image[j][n]
+            if m >= 0:
+                for f in range(sides):
+                    face[n, j * sides + f] = partner[ids[node_edges[m][f]]]
 
     # one table per depth, keyed by the colours of the sides its earlier neighbours fix
     colours = len(partner)  # ids 0..colours-1 (the last one: faces nothing)
-    near = np.full((depths, 4), -1, dtype=np.int32)
-    near_side = np.zeros((depths, 4), dtype=np.int32)
-    weight = np.zeros((depths, 4), dtype=np.int32)
+    near = np.full((depths, width), -1, dtype=np.int32)
+    near_side = np.zeros((depths, width), dtype=np.int32)
+    weight = np.zeros((depths, width), dtype=np.int32)
     base_key = np.zeros(depths, dtype=np.int64)
     slots: list[tuple[int, int, int]] = []  # per key: (start, end of unmarked, end)
     flat: list[int] = []
     edge_ids = [[ids[e] for e in edges] for edges in node_edges]
     for d in range(depths):
-        fixed_sides = [side for side in range(4) if nb[d, side] >= 0]
+        fixed_sides = [side for side in range(width) if nb[d, side] >= 0]
         for k, side in enumerate(fixed_sides):
             near[d, k], near_side[d, k] = nb[d, side], nb_side[d, side]
             weight[d, k] = colours ** k
@@ -264,37 +312,108 @@ def build_tables(puzzle: EdgePuzzle, turns: int = 0, order: str = DEFAULT_ORDER,
             flat += found
     table = np.array(slots, dtype=np.int32).reshape(-1, 3)
     return EdgeTables(
-        rows, cols, step, np.array(node_type, dtype=np.int64),
-        np.array(node_turn, dtype=np.int64),
-        np.array(edge_ids, dtype=np.int64).reshape(nodes, 4),
-        np.array(node_mark, dtype=np.int32),
-        partner[np.array(edge_ids, dtype=np.int64).reshape(nodes, 4)].astype(np.int32), turned,
-        partner, stock, np.array(filled, dtype=np.int64), mult, near, near_side, weight,
+        here.rows, here.cols, motion.steps if not motion.mirror else -1,
+        np.array(node_type, dtype=np.int64), np.array(node_turn, dtype=np.int64),
+        np.array(edge_ids, dtype=np.int64).reshape(nodes, sides),
+        np.array(node_mark, dtype=np.int32), face, turned,
+        partner, np.array(stock_of or [0] * max(1, len(kinds)), dtype=np.int64),
+        np.array(filled, dtype=np.int64), mult, near, near_side, weight,
         base_key, table, np.array(flat, dtype=np.int32), bool(puzzle.apart), feasible,
-        _prefix(puzzle, filled, group, step), group, order,
-        tuple((kind.tiles, kind.edges) for kind in kinds), fixed_tiles,
+        _prefix(here, filled, group, step, domains), group, order,
+        tuple((kind.tiles, kind.edges) for kind in kinds), fixed_tiles, here.cells,
+        np.array(node_kind, dtype=np.int64),
     )
 
 
-def _prefix(puzzle: EdgePuzzle, filled: list[int], group: tuple[int, ...], step: int) -> int:
+def _shared_stock(kinds, kind_image: dict[int, int], node_kind: list[int]
+                  ) -> tuple[list[int] | None, list[int]]:
+    """Kinds the symmetry maps onto one another, counted as one: their stock together, and
+    each node's shared kind. None for the stock where a kind's image is no kind or has
+    another number of tiles (no grid the symmetry keeps can use every tile)."""
+    group_of: dict[int, int] = {}
+    stock: list[int] = []
+    for k in range(len(kinds)):
+        if k in group_of:
+            continue
+        members = [k]
+        while True:
+            nxt = kind_image[members[-1]]
+            if nxt < 0:
+                return None, [0] * len(node_kind)
+            if nxt == k:
+                break
+            if nxt in members:
+                return None, [0] * len(node_kind)
+            members.append(nxt)
+        if len({kinds[m].count for m in members}) != 1:
+            return None, [0] * len(node_kind)
+        for m in members:
+            group_of[m] = len(stock)
+        stock.append(sum(kinds[m].count for m in members))
+    return stock, [group_of[k] for k in node_kind]
+
+
+def _prefix(here: Board, filled: list[int], group: tuple[Motion, ...], step: int,
+            domains: list[tuple[int, ...]]) -> int:
     """How many first cells form a set the board's turns keep (the corners, or the innermost
-    ring), else 0."""
+    ring) with at most PREFIX_LAYOUTS layouts, else 0."""
     if step or len(group) == 1:
         return 0
-    rows, cols = puzzle.rows, puzzle.cols
-    corners = {r * cols + c for r in (0, rows - 1) for c in (0, cols - 1)}
-    for kept in (corners, set(_rings(rows, cols)[-1])):
-        if set(filled[: len(kept)]) == kept:
+    corners = set(corner_cells(here))
+    inner = {here.index[c] for c in here.grid.rings(here)[-1]}
+    for kept in (corners, inner):
+        if set(filled[: len(kept)]) == kept and all(
+                {g.to[c] for c in kept} == kept for g in group) and math.prod(
+                len(domains[d]) for d in range(len(kept))) <= PREFIX_LAYOUTS:
             return len(kept)
     return 0
 
+
+def pinned(puzzle: EdgePuzzle) -> list[tuple[EdgePuzzle, int, str]]:
+    """Every grid counted through a tile alone of its kind: the puzzle with that tile fixed on
+    one cell of each orbit of cells under the board's turns, in each of its looks there, each
+    weighted by its orbit's size (turning a grid takes the tile to every cell of the orbit, so
+    the weighted counts add up to every grid, as the corner orbits do for boards whose corners
+    carry the turns). [(puzzle, weight, label)]; [] where the board has no turn, the puzzle
+    fixed tiles, or no tile is alone of its kind. The tile taken is the one giving the fewest
+    puzzles."""
+    turns = board_turns(puzzle)
+    here = board(puzzle)
+    motions = [m for m in here.motions() if m.steps in turns]
+    if len(motions) < 2 or puzzle.fixed:
+        return []
+    orbits: list[tuple[int, int]] = []  # (representative cell, orbit size)
+    seen: set[int] = set()
+    for i in range(len(here)):
+        if i not in seen:
+            orbit = {m.to[i] for m in motions}
+            seen |= orbit
+            orbits.append((i, len(orbit)))
+    best: list[tuple[EdgePuzzle, int, str]] | None = None
+    for kind in tile_types(puzzle):
+        if kind.count != 1:
+            continue
+        t = kind.tiles[0]
+        tile = puzzle.tiles[t]
+        choices = []
+        for rep, size in orbits:
+            cell = here.cells[rep]
+            for r in distinct_rotations(tile.edges):
+                if fits_frame(puzzle, cell, rotated(tile.edges, r)):
+                    pin = replace(puzzle, fixed=(FixedTile(cell[0], cell[1], t, r),))
+                    label = (f"tile {tile.name or t + 1} on r{cell[0] + 1}c{cell[1] + 1} "
+                             f"turned {here.grid.rotation_degrees(r)}")
+                    choices.append((pin, size, label))
+        if best is None or len(choices) < len(best):
+            best = choices
+    return best or []
 
 
 def candidates_at(model: EdgeTables, placed, stock, d: int) -> list[int]:
     """The nodes depth d may take after the nodes `placed` at the depths before it (as the
     compiled search reads the tables)."""
     k, blocked = int(model.base_key[d]), False
-    for s in range(4):
+    for s in range(model.near.shape[1]):
         j = model.near[d, s]
         if j < 0:
             break
@@ -330,15 +449,15 @@ def corner_orbits(model: EdgeTables, cubes: list[tuple[int, ...]]
     """One layout of the first `prefix` cells per orbit under the board's turns (its index),
     and the orbit's size: turning the board maps the grids of one layout onto those of its
     image, one to one."""
-    first = [divmod(int(c), model.cols) for c in model.cell[: model.prefix]]
+    first = [int(c) for c in model.cell[: model.prefix]]
     at = {cell: d for d, cell in enumerate(first)}
     kept, weights = [], []
     for i, cube in enumerate(cubes):
         images = set()
-        for q in model.group:
+        for q, g in enumerate(model.group):
             image = [0] * len(cube)
             for d, n in enumerate(cube):
-                image[at[turned_cell(model, first[d], q)]] = int(model.turned[n, q])
+                image[at[g.to[first[d]]]] = int(model.turned[n, q])
             images.add(tuple(image))
         if cube == min(images):
             kept.append(i)
@@ -378,15 +497,15 @@ def grid_of_nodes(model: EdgeTables, puzzle: EdgePuzzle, nodes: list[int]
     rotation) per cell in reading order, the tiles of a kind given out in turn."""
     fixed = set(model.fixed_tiles.values())
     free = [[t for t in tiles if t not in fixed] for tiles, _ in model.kinds]
-    grid: list[tuple[int, int]] = [(0, 0)] * (model.rows * model.cols)
+    grid: list[tuple[int, int]] = [(0, 0)] * len(model.cells)
     for d, n in enumerate(nodes):
         cell = int(model.cell[d])
-        kind = int(model.node_type[n])
+        kind = int(model.node_kind[n])
         tile = model.fixed_tiles.get(cell)
         if tile is None:
             tile = free[kind].pop(0)
         look = rotated(model.kinds[kind][1], int(model.node_turn[n]))
-        turn = next(q for q in range(4) if rotated(puzzle.tiles[tile].edges, q) == look)
+        turn = next(q for q in range(len(look)) if rotated(puzzle.tiles[tile].edges, q) == look)
         grid[cell] = (tile, turn)
     return grid
 
@@ -415,12 +534,12 @@ def cube_puzzle(model: EdgeTables, puzzle: EdgePuzzle, cube: tuple[int, ...]) ->
     free = [[t for t in tiles if t not in taken] for tiles, _ in model.kinds]
     fixed = list(puzzle.fixed)
     for d, n in enumerate(cube):
-        r, c = divmod(int(model.cell[d]), model.cols)
+        r, c = model.cells[int(model.cell[d])]
         if (r, c) in at:
             continue
-        kind = int(model.node_type[n])
+        kind = int(model.node_kind[n])
         tile = free[kind].pop(0)
         look = rotated(model.kinds[kind][1], int(model.node_turn[n]))
-        turn = next(q for q in range(4) if rotated(puzzle.tiles[tile].edges, q) == look)
+        turn = next(q for q in range(len(look)) if rotated(puzzle.tiles[tile].edges, q) == look)
         fixed.append(FixedTile(r, c, tile, turn))
     return replace(puzzle, fixed=tuple(fixed), name=f"{puzzle.name}-cube")

@@ -137,10 +137,6 @@ def draw_header(indent: str = "  ") -> str:
 # ---------------------------------------------------------------- moves
 
 
-def gap_of(position: Position) -> int:
-    return position.index(GAP)
-
-
 def move_cells(gap: int, move: str) -> list[tuple[int, int]]:
     """(cell, cell whose piece it receives) for the cells a move changes, the gap at `gap`."""
     if move == "push":
@@ -240,6 +236,36 @@ def unrank(number: int) -> Position:
     pieces = arrangement(rest)
     gap = GAP_CELLS[gap_index]
     return tuple(pieces[:gap] + [GAP] + pieces[gap:])
+
+
+# ---------------------------------------------------------------- moves on ranks
+
+
+def move_tables() -> tuple[list[int], list[int], list[int]]:
+    """For each move (push, horizontal, vertical), the rank reached from every rank.
+
+    Only moves with the gap on the front (push) or top row (vertical) are computed from the
+    rules; the others are their inverses, since every move is undone by the same move.
+    """
+    horizontal = [0] * POSITIONS
+    vertical = [0] * POSITIONS
+    push = [0] * POSITIONS
+    for gap_index, gap in enumerate(GAP_CELLS):
+        base = gap_index * ARRANGEMENTS
+        other = GAP_CELLS.index(gap ^ 1) * ARRANGEMENTS
+        horizontal[base : base + ARRANGEMENTS] = range(other, other + ARRANGEMENTS)
+    computed = [(gap, "vertical", vertical) for gap in (0, 1, 8, 9)]
+    computed += [(gap, "push", push) for gap in (0, 1, 2, 3)]
+    bases = [GAP_CELLS.index(gap) * ARRANGEMENTS for gap, _, _ in computed]
+    for number in range(ARRANGEMENTS):
+        pieces = arrangement(number)
+        for (gap, move, table), base in zip(computed, bases):
+            before = tuple(pieces[:gap] + [0] + pieces[gap:])
+            table[base + number] = rank(apply_move(before, move))
+    for (_gap, _move, table), base in zip(computed, bases):
+        for source in range(base, base + ARRANGEMENTS):
+            table[table[source]] = source
+    return push, horizontal, vertical
 
 
 # ---------------------------------------------------------------- the puzzle

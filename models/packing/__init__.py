@@ -2,10 +2,12 @@
 
 The puzzle is plain data; the exact cover built from it (one option per placement of a piece)
 is what the encoders turn into solver models. The geometry is an axis: a puzzle's `lattice`
-(models/geometry.py) gives the orientations of its pieces and the symmetries of its board.
-`PackingPuzzle` packs on the square lattice (board and pieces drawn as pictures, cells (row,
-column)); `SolidPuzzle`, its short subclass, packs in space (cells (layer, row, column), layer
-0 at the bottom), where pieces turn by the 24 rotations only.
+(models/geometry.py) answers every geometric question (orientations, translations, neighbours,
+the symmetries of the board). `PackingPuzzle` packs on the square lattice (board and pieces
+drawn as pictures, cells (row, column)); `CellPuzzle`, its subclass, holds its board and pieces
+as cells on any lattice, named by `lattice_name`: in space (`lattice_name = "cubic"`, cells
+(layer, row, column), layer 0 at the bottom) pieces turn by the 24 rotations only (`flip` False:
+a chiral piece's mirror image is another piece).
 
 A solution is a dict cell -> piece index over the board's cells. A challenge (a card of a
 puzzle booklet) has pieces already placed (`placed`): every solution holds them where they are.
@@ -17,15 +19,7 @@ import math
 from dataclasses import dataclass, field
 
 from ..encoded import Regions
-from ..geometry import (
-    CUBIC,
-    SQUARE,
-    Cell,
-    Shape,
-    fill_order,
-    normalise,
-    picture_cells,
-)
+from ..geometry import SQUARE, Cell, Lattice, Shape, lattice, picture_cells
 from ..limits import MAX_CELL_TESTS, check_cell_tests, check_placements, step
 
 
@@ -44,8 +38,8 @@ class Piece:
 
 
 @dataclass(frozen=True)
-class SolidPiece:
-    """A named piece of cubes: its cells (layer, row, column), normalised."""
+class CellPiece:
+    """A named piece given by its cells on its puzzle's lattice, normalised."""
 
     name: str
     shape: Shape
@@ -87,31 +81,67 @@ class PackingPuzzle:
 
     @property
     def cells(self) -> list[Cell]:
-        """The board's cells in the order a search fills them (see geometry.fill_order)."""
-        return fill_order(self.board_cells)
+        """The board's cells in the order a search fills them (the lattice's fill order)."""
+        return self.lattice.fill_order(self.board_cells)
+
+    @property
+    def holes(self) -> list[Cell]:
+        """The places drawn as holes: the '.' of the board's picture, up to each row's end."""
+        return [(r, c) for r, row in enumerate(self.board) for c, ch in enumerate(row)
+                if ch != "X"]
 
 
 @dataclass(frozen=True)
-class SolidPuzzle(PackingPuzzle):
-    """A packing puzzle in space: a box (or any solid) of cubes and pieces of cubes.
-
-    `flip` is False: a piece turns by the 24 rotations; its mirror image is another piece.
-    """
+class CellPuzzle(PackingPuzzle):
+    """A packing puzzle whose board and pieces are cells on the lattice named `lattice_name`
+    (read from pictures in that lattice's format, or from coordinates)."""
 
     board: tuple[Cell, ...] = ()
-    pieces: tuple[SolidPiece, ...] = ()
-    flip: bool = False
+    pieces: tuple[CellPiece, ...] = ()
+    lattice_name: str = SQUARE.name
 
-    lattice = CUBIC
+    @property
+    def lattice(self) -> Lattice:  # type: ignore[override]
+        return lattice(self.lattice_name)
 
     @property
     def board_cells(self) -> list[Cell]:
         return sorted(self.board)
 
+    @property
+    def holes(self) -> list[Cell]:
+        """The cells the board encloses without covering them (from which the outside of its
+        bounding box cannot be reached through cells off the board)."""
+        grid = self.lattice
+        board = set(self.board)
+        low = [min(axis) for axis in zip(*board)]
+        high = [max(axis) for axis in zip(*board)]
 
-def piece_key(piece: Piece | SolidPiece) -> Shape:
+        def inside(cell: Cell) -> bool:
+            return all(lo <= x <= hi for x, lo, hi in zip(cell, low, high))
+
+        outside: set[Cell] = set()
+        enclosed: set[Cell] = set()
+        for start in {n for cell in board for n in grid.adjacent(cell)} - board:
+            if start in outside or start in enclosed:
+                continue
+            region, todo, escapes = {start}, [start], not inside(start)
+            while todo:
+                for n in grid.adjacent(todo.pop()):
+                    if n in board or n in region:
+                        continue
+                    if not inside(n):
+                        escapes = True
+                        continue
+                    region.add(n)
+                    todo.append(n)
+            (outside if escapes else enclosed).update(region)
+        return sorted(enclosed)
+
+
+def piece_key(puzzle: PackingPuzzle, piece: Piece | CellPiece) -> Shape:
     """The same for pieces of the same shape as given (before any turn)."""
-    return normalise(piece.cells)
+    return puzzle.lattice.normalise(piece.cells)
 
 
 @dataclass(frozen=True)
@@ -138,17 +168,17 @@ def placement_estimate(puzzle: PackingPuzzle) -> int:
     cells = len(puzzle.board_cells)
     by_shape: dict[Shape, int] = {}
     for piece in puzzle.pieces:
-        key = piece_key(piece)
+        key = piece_key(puzzle, piece)
         if key not in by_shape:
             by_shape[key] = len(puzzle.lattice.orientations(piece.cells, puzzle.flip))
-    return sum(by_shape[piece_key(piece)] for piece in puzzle.pieces) * cells
+    return sum(by_shape[piece_key(puzzle, piece)] for piece in puzzle.pieces) * cells
 
 
 def check_size(puzzle: PackingPuzzle) -> int:
     """The placement estimate, once the puzzle is known to be within the limits of
     models/limits.py (InputError naming the figure that decides otherwise, field 'pieces')."""
     board_cells = len(puzzle.board_cells)
-    shapes = {piece_key(piece): piece for piece in puzzle.pieces}
+    shapes = {piece_key(puzzle, piece): piece for piece in puzzle.pieces}
     what = f"{len(shapes):,} piece shapes on {board_cells:,} cells"
     turns = puzzle.lattice.group_order(puzzle.flip)
     most = sum(turns * board_cells * len(p.cells) for p in shapes.values())
@@ -166,23 +196,27 @@ def placements(puzzle: PackingPuzzle) -> list[Placement]:
     of models/limits.py; under the time limit of `limits.building`). Pieces drawn alike are
     placed once and their placements copied."""
     estimate = check_size(puzzle)
+    lattice = puzzle.lattice
     board = set(puzzle.cells)
     held = {p.piece: frozenset(p.cells) for p in puzzle.placed}  # a challenge's placed pieces
     order = sorted(board)
     by_shape: dict[Shape, list[tuple[int, tuple[Cell, ...]]]] = {}
     found: list[Placement] = []
     for index, piece in enumerate(puzzle.pieces):
-        key = piece_key(piece)
+        key = piece_key(puzzle, piece)
         if key not in by_shape:
             fits = []
-            for o, shape in enumerate(puzzle.lattice.orientations(piece.cells, puzzle.flip)):
+            for o, shape in enumerate(lattice.orientations(piece.cells, puzzle.flip)):
                 first = shape[0]
                 for n, at in enumerate(order):
                     if n % 4096 == 0:
                         step("placements", len(found) + len(fits), estimate)
-                    # the shape's first cell on each board cell: every position is tried once
-                    cells = tuple(tuple(a + x - f for a, x, f in zip(at, cell, first))
-                                  for cell in shape)
+                    # the shape's first cell on each board cell it can move onto by a lattice
+                    # vector: every position is tried once
+                    vector = lattice.translation(first, at)
+                    if vector is None:
+                        continue
+                    cells = tuple(lattice.translate(shape, vector))
                     if all(cell in board for cell in cells):
                         fits.append((o, cells))
             by_shape[key] = fits

@@ -30,10 +30,12 @@ solutions = 48
 classes = 6
 note = "what was published, and where"
 
-A puzzle in space sets `lattice = "cubic"`. Its board and pieces are then solids: either their
-layers drawn one after another, the bottom layer first, separated by a line of dashes, or a
-list of cells [layer, row, column]. A piece turns by the 24 rotations of space; a chiral
-piece's mirror image is another piece (`flip` does not apply):
+Another lattice is named by `lattice` (models/geometry.py LATTICES); the board and pieces are then
+drawn in that lattice's own picture format, or listed as cells. A puzzle in space sets
+`lattice = "cubic"`. Its board and pieces are then solids: either their layers drawn one after
+another, the bottom layer first, separated by a line of dashes, or a list of cells [layer, row,
+column]. A piece turns by the 24 rotations of space; a chiral piece's mirror image is another
+piece (`flip` does not apply):
 
 lattice = "cubic"
 board = [[0, 0, 0], [0, 0, 1], ...]   # or layers, like the pieces
@@ -53,12 +55,22 @@ import dataclasses
 from pathlib import Path
 
 from ..errors import InputError
-from ..files import TomlDoc, layer_pictures, picture_rows
-from ..geometry import LATTICES, SQUARE, Cell, normalise
-from . import PackingPuzzle, Piece, Placed, SolidPiece, SolidPuzzle, check_size
+from ..files import TomlDoc
+from ..geometry import (
+    LATTICES,
+    SQUARE,
+    Cell,
+    Lattice,
+    PictureError,
+    Shape,
+    picture_rows,
+    polyforms,
+)
+from . import CellPiece, CellPuzzle, PackingPuzzle, Piece, Placed, check_size
 
 FIELDS = {"kind", "name", "title", "source", "flip", "lattice", "board", "pieces", "placed",
-          "published"}
+          "published", "polyforms"}
+MAX_POLYFORM_ORDER = 8  # 66 octiamonds, 369 octominoes: sets any count could use
 PUBLISHED = {"solutions": int, "classes": int, "rotation_classes": int, "note": str}
 MAX_COORDINATE = 1000  # a solid this large could never be counted
 
@@ -82,42 +94,58 @@ def square_piece(doc: TomlDoc, name: str, value: object) -> Piece:
     """A piece of the square lattice: a picture, or a table with its picture and a count of
     identical copies."""
     field, count = piece_entry(doc, name, value)
-    return Piece(name, picture_rows(doc, field, doc.get(field, str)), count)
+    return Piece(name, picture(doc, field, picture_rows), count)
 
 
-def solid_piece(doc: TomlDoc, name: str, value: object) -> SolidPiece:
-    """A piece in space: its layers or cells, or a table with them and a count of copies."""
+def cell_piece(doc: TomlDoc, grid: Lattice, name: str, value: object) -> CellPiece:
+    """A piece on a lattice: its picture or cells, or a table with them and a count of copies."""
     field, count = piece_entry(doc, name, value)
-    return SolidPiece(name, normalise(solid_cells(doc, field)), count)
+    cells = lattice_cells(doc, grid, field)
+    if grid.connected_pieces and not grid.connected(cells):
+        raise doc.error(field, f"piece {name} is in parts: on the {grid.name} lattice a piece "
+                        f"is one body, every {grid.cell_noun} of it touching another of it")
+    return CellPiece(name, grid.normalise(cells), count)
 
 
 def read_packing(doc: TomlDoc) -> PackingPuzzle:
     doc.reject_unknown("", FIELDS)
-    lattice = doc.get("lattice", str, SQUARE.name)
-    if lattice not in LATTICES:
-        raise doc.error("lattice", f"unknown lattice {lattice!r} (one of: "
+    name = doc.get("lattice", str, SQUARE.name)
+    if name not in LATTICES:
+        raise doc.error("lattice", f"unknown lattice {name!r} (one of: "
                         f"{', '.join(LATTICES)})")
-    pieces_table = doc.get("pieces", dict, required=True)
-    if not pieces_table:
+    grid = LATTICES[name]
+    orders = polyform_orders(doc)
+    pieces_table = doc.get("pieces", dict, {} if orders else None, required=not orders)
+    if not pieces_table and not orders:
         raise doc.error("pieces", "no pieces")
+    made = {name for name, _ in generated(grid, orders, doc.get("flip", bool, True))}
+    for name in pieces_table:
+        if name in made:
+            raise doc.error(f"pieces.{name}", f"piece {name} is one of the polyforms "
+                            f"{orders} too: name it otherwise")
+    if grid.flip_note and "flip" in doc.data:
+        raise doc.error("flip", grid.flip_note)
     common = {
         "name": doc.get("name", str, Path(doc.path).stem),
         "title": doc.get("title", str, ""),
         "source": doc.get("source", str, ""),
         "published": doc.published(PUBLISHED),
+        "flip": doc.get("flip", bool, True) if not grid.flip_note else False,
     }
-    if lattice == SQUARE.name:
-        board = picture_rows(doc, "board", doc.get("board", str, required=True))
-        pieces = [square_piece(doc, name, pieces_table[name]) for name in pieces_table]
-        puzzle: PackingPuzzle = PackingPuzzle(board=board, pieces=tuple(pieces),
-                                              flip=doc.get("flip", bool, True), **common)
+    if grid is SQUARE and isinstance(doc.get("board", (str, list), required=True), str):
+        # the square lattice's pictures are kept as drawn (their holes are drawn as such)
+        board = picture(doc, "board", picture_rows)
+        pieces = [Piece(name, tuple(grid.picture(shape).split("\n")))
+                  for name, shape in generated(grid, orders, common["flip"])]
+        pieces += [square_piece(doc, name, pieces_table[name]) for name in pieces_table]
+        puzzle: PackingPuzzle = PackingPuzzle(board=board, pieces=tuple(pieces), **common)
     else:
-        if "flip" in doc.data:
-            raise doc.error("flip", "does not apply in space: a piece turns by the 24 "
-                            "rotations, and its mirror image is another piece")
-        board_cells = solid_cells(doc, "board", required=True)
-        solids = [solid_piece(doc, name, pieces_table[name]) for name in pieces_table]
-        puzzle = SolidPuzzle(board=tuple(sorted(board_cells)), pieces=tuple(solids), **common)
+        board_cells = lattice_cells(doc, grid, "board", required=True)
+        cell_pieces = [CellPiece(name, shape)
+                       for name, shape in generated(grid, orders, common["flip"])]
+        cell_pieces += [cell_piece(doc, grid, name, pieces_table[name]) for name in pieces_table]
+        puzzle = CellPuzzle(board=tuple(sorted(board_cells)), pieces=tuple(cell_pieces),
+                            lattice_name=grid.name, **common)
     area = sum(len(p.cells) * p.count for p in puzzle.pieces)
     board_cells = len(puzzle.board_cells)  # not puzzle.cells: no fill order sorted yet
     if area != board_cells:
@@ -134,28 +162,87 @@ def read_packing(doc: TomlDoc) -> PackingPuzzle:
     return puzzle
 
 
-def solid_cells(doc: TomlDoc, field: str, required: bool = False) -> list[Cell]:
-    """The cells of a solid: its layers drawn as pictures (the bottom layer first, separated by
-    lines of dashes), or a list of [layer, row, column]."""
+def polyform_orders(doc: TomlDoc) -> list[int]:
+    """The orders of the `polyforms` field: the sizes of the polyforms in the set."""
+    orders = doc.get("polyforms", list, [])
+    if any(type(n) is not int or not 1 <= n <= MAX_POLYFORM_ORDER for n in orders) or len(
+            set(orders)) != len(orders):
+        raise doc.error("polyforms", f"a list of orders, whole numbers from 1 to "
+                        f"{MAX_POLYFORM_ORDER}, each once (the sizes of the pieces), not "
+                        f"{orders!r}")
+    return orders
+
+
+def generated(grid: Lattice, orders: list[int], flip: bool) -> list[tuple[str, Shape]]:
+    """The polyforms of the given orders on a lattice, named: the free ones where pieces may be
+    turned over; where not, the one-sided ones (a chiral shape and its mirror image). A name is
+    the order and a letter in the order of the free set ('6a', '6b', ... or '8.1', '8.2' beyond
+    26), a mirror image's with a prime ('6c'')."""
+    found = []
+    for order in sorted(orders):
+        free = polyforms(grid, order, True)
+        for k, shape in enumerate(free):
+            name = f"{order}{chr(97 + k)}" if len(free) <= 26 else f"{order}.{k + 1}"
+            found.append((name, grid.normalise(shape)))
+            if not flip:
+                own = min(grid.orientations(shape, False))
+                twin = min(grid.orientations(grid.mirror(shape), False))
+                if twin != own:
+                    found.append((name + "'", grid.normalise(twin)))
+    return found
+
+
+def picture(doc: TomlDoc, field: str, read, grid: Lattice = SQUARE):
+    """A picture field read by `read` (a lattice's reader of its text), its errors located at
+    the file, line and field; a picture drawn on another lattice is said to be so."""
+    text = doc.get(field, str)
+    try:
+        return read(text)
+    except PictureError as error:
+        message = error.message
+        other = next((o for o in LATTICES.values() if o is not grid and _reads(o, text)), None)
+        if other is not None:
+            message = (f"drawn on the {other.name} lattice, but the puzzle is on the "
+                       f"{grid.name} lattice (lattice = \"{grid.name}\"): {message}")
+        first_line = doc.value_line(field)
+        if error.line is None or first_line is None:
+            raise doc.error(field, message) from None
+        raise InputError(message, file=doc.path, line=first_line + error.line,
+                         field=field) from None
+
+
+def _reads(grid: Lattice, text: str) -> bool:
+    try:
+        grid.picture_cells(text)
+    except PictureError:
+        return False
+    return True
+
+
+def lattice_cells(doc: TomlDoc, grid: Lattice, field: str, required: bool = False
+                  ) -> list[Cell]:
+    """The cells of a board or piece: a picture in the lattice's own format, or a list of
+    cells."""
     value = doc.get(field, (str, list), required=required)
     if isinstance(value, str):
-        layers = layer_pictures(doc, field, value)
-        return [(layer, r, c) for layer, rows in enumerate(layers)
-                for r, row in enumerate(rows) for c, ch in enumerate(row) if ch == "X"]
-    return coordinates(doc, field, value, 3)
+        return picture(doc, field, grid.picture_cells, grid)
+    return coordinates(doc, field, value, grid)
 
 
-def coordinates(doc: TomlDoc, field: str, value: list, dimensions: int) -> list[Cell]:
-    """A list of cells written as lists of whole numbers from 0, no cell twice."""
+def coordinates(doc: TomlDoc, field: str, value: list, grid: Lattice) -> list[Cell]:
+    """A list of cells written as lists of whole numbers from 0, each a cell of the lattice, no
+    cell twice."""
     if not value:
         raise doc.error(field, "no cells")
     cells = []
     for cell in value:
-        if (not isinstance(cell, list) or len(cell) != dimensions
+        if (not isinstance(cell, list) or len(cell) != grid.dimensions
                 or not all(type(x) is int and 0 <= x <= MAX_COORDINATE for x in cell)):
-            what = "[layer, row, column]" if dimensions == 3 else "[row, column]"
-            raise doc.error(field, f"a cell is {what}, whole numbers from 0 to "
+            raise doc.error(field, f"a cell is {grid.coordinates}, whole numbers from 0 to "
                             f"{MAX_COORDINATE}, not {cell!r}")
+        if not grid.is_cell(tuple(cell)):
+            raise doc.error(field, f"{cell!r} is not a cell of the {grid.name} lattice "
+                            f"(a cell is {grid.coordinates}{grid.cell_rule})")
         cells.append(tuple(cell))
     if len(set(cells)) != len(cells):
         twice = next(c for c in cells if cells.count(c) > 1)
@@ -163,18 +250,20 @@ def coordinates(doc: TomlDoc, field: str, value: list, dimensions: int) -> list[
     return cells
 
 
-def read_placed(doc: TomlDoc, puzzle: PackingPuzzle) -> tuple[Placed, ...]:
-    """A challenge's [placed] table: piece name = the cells it covers on the board."""
-    table = doc.get("placed", dict, {})
+def read_placed(doc: TomlDoc, puzzle: PackingPuzzle, where: str = "placed"
+                ) -> tuple[Placed, ...]:
+    """A challenge's [placed] table (or another table of the same form, such as a booklet
+    card's): piece name = the cells it covers on the board."""
+    table = doc.get(where, dict, {})
     index = {piece.name: i for i, piece in enumerate(puzzle.pieces)}
     board = set(puzzle.board_cells)
     taken: dict[Cell, str] = {}
     placed = []
     for name in table:
-        field = f"placed.{name}"
+        field = f"{where}.{name}"
         if name not in index:
             raise doc.error(field, f"no piece named {name!r} (pieces: {', '.join(index)})")
-        cells = coordinates(doc, field, doc.get(field, list), puzzle.lattice.dimensions)
+        cells = coordinates(doc, field, doc.get(field, list), puzzle.lattice)
         piece = puzzle.pieces[index[name]]
         if piece.count > 1:
             raise doc.error(field, f"piece {name} has {piece.count} copies; a challenge places "
@@ -182,7 +271,8 @@ def read_placed(doc: TomlDoc, puzzle: PackingPuzzle) -> tuple[Placed, ...]:
         off = [c for c in cells if c not in board]
         if off:
             raise doc.error(field, f"cell {list(off[0])} is not on the board")
-        if normalise(cells) not in puzzle.lattice.orientations(piece.cells, puzzle.flip):
+        if puzzle.lattice.normalise(cells) not in puzzle.lattice.orientations(piece.cells,
+                                                                              puzzle.flip):
             raise doc.error(field, f"these {len(cells)} cells are not piece {name} in any "
                             "orientation it may take")
         for cell in cells:

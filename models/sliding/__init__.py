@@ -41,10 +41,8 @@ METRICS = {
 }
 AXES = ("horizontal", "vertical")
 DIRECTIONS = ((-1, 0), (1, 0), (0, -1), (0, 1))  # up, down, left, right
-DIRECTION_NAMES = ("up", "down", "left", "right")
 EMPTY, BLOCKED = ".", "#"
 MAX_CELLS = 64  # a position's occupied cells are one 64-bit mask in the search
-MAX_CODE = 2**62  # the search keeps 2 bits beside a code in 64
 
 Position = tuple[tuple[int, ...], ...]  # per group, its pieces' placement indices, sorted
 Move = tuple[int, int, int]  # (group, placement before, placement after)
@@ -99,6 +97,9 @@ class SlidingPuzzle:
     source: str = ""
     published: dict[str, object] = field(default_factory=dict, compare=False)
     kind: str = KIND
+    # the metric the published figures are in (the file's; '' when this is it)
+    published_metric: str = field(default="", compare=False)
+    file: str = field(default="", compare=False)  # the file it was read from, for messages
 
     # ---- geometry
 
@@ -108,10 +109,6 @@ class SlidingPuzzle:
     def shifts(self) -> list[list[list[int]]]:
         """Per group and placement, the placement one cell up, down, left, right (-1: none)."""
         return _shifts(self)
-
-    @property
-    def radices(self) -> list[int]:
-        return [g.size for g in self.groups]
 
     @property
     def code_space(self) -> int:
@@ -274,6 +271,30 @@ class SlidingPuzzle:
                 raise InputError(f"{len(chosen[g])} pieces {group.letter}{where}, the puzzle "
                                  f"has {group.count}", field=field)
         return tuple(tuple(sorted(c)) for c in chosen)
+
+    def checked(self, position: Sequence, field: str = "start") -> Position:
+        """A position given as its parts (per group, its pieces' placement indices), checked:
+        an InputError naming `field` where it is not one."""
+        if not isinstance(position, Sequence) or isinstance(position, str) or \
+                len(position) != len(self.groups):
+            raise InputError(f"expected a position: per group of pieces ({len(self.groups)}), "
+                             "the placement numbers of its pieces", field=field)
+        found = []
+        for group, chosen in zip(self.groups, position):
+            if not isinstance(chosen, Sequence) or isinstance(chosen, str) or any(
+                    not isinstance(p, int) or isinstance(p, bool)
+                    or not 0 <= p < len(group.placements) for p in chosen):
+                raise InputError(f"group {group.letter}: expected placement numbers 0 to "
+                                 f"{len(group.placements) - 1}, not {chosen!r}", field=field)
+            if len(set(chosen)) != group.count:
+                raise InputError(f"group {group.letter}: {group.count} distinct placements, "
+                                 f"not {list(chosen)}", field=field)
+            found.append(tuple(sorted(chosen)))
+        cells = [c for g, chosen in enumerate(found) for p in chosen
+                 for c in self.groups[g].placements[p]]
+        if len(set(cells)) != len(cells):
+            raise InputError("pieces overlap", field=field)
+        return tuple(found)
 
     def describe_move(self, move: Move) -> str:
         g, before, after = move

@@ -42,6 +42,7 @@ from . import (
     METRICS,
     Goal,
     Group,
+    Position,
     SlidingPuzzle,
     connected,
     normal_shape,
@@ -161,6 +162,7 @@ def read_sliding(doc: TomlDoc) -> SlidingPuzzle:
         groups=tuple(groups), goal=Goal(), metric=metric,
         start=tuple(tuple(s) for s in start), title=doc.get("title", str, ""),
         source=doc.get("source", str, ""), published=doc.published(PUBLISHED),
+        file=str(doc.path or ""),
     )
     if isinstance(goal, Goal) and not goal.cells:
         pass
@@ -244,6 +246,49 @@ def _goal(doc: TomlDoc, height: int, width: int, types, pieces, groups) -> Goal 
 read = read_sliding  # the reader models/files.py finds by convention
 
 
+def write_sliding(puzzle: SlidingPuzzle, start: Position, title: str, source: str) -> str:
+    """A puzzle file of the same board, blocks, goal and metric from another start (what
+    `read_sliding` reads back as that puzzle with that start): each piece its own letter,
+    interchangeable pieces one type in [types], pieces locked to an axis in [axis]."""
+    taken = {g.letter for g in puzzle.groups}
+    spare = iter(sorted(LABELS - taken))
+    alone = {g.letter for g in puzzle.groups
+             if sum(h.letter == g.letter for h in puzzle.groups) == 1 and g.count == 1}
+    grid = [[EMPTY if r * puzzle.columns + c in puzzle.cells else BLOCKED
+             for c in range(puzzle.columns)] for r in range(puzzle.rows)]
+    types: dict[str, str] = {}
+    axes: dict[str, str] = {}
+    for g, chosen in enumerate(start):
+        group = puzzle.groups[g]
+        for p in chosen:
+            letter = group.letter if group.letter in alone else next(spare)
+            if letter != group.letter:
+                types[group.letter] = types.get(group.letter, "") + letter
+            if group.axis:
+                axes[letter] = group.axis
+            for cell in group.placements[p]:
+                grid[cell // puzzle.columns][cell % puzzle.columns] = letter
+    lines = ['kind = "sliding-block"', f"title = {_quoted(title)}", f"source = {_quoted(source)}",
+             f'metric = "{puzzle.metric}"', 'start = """',
+             *("".join(row) for row in grid), '"""']
+    if puzzle.goal.position is not None:
+        lines += ['goal = """', *puzzle.rows_of(puzzle.goal.position), '"""']
+    if types:
+        lines += ["[types]", *(f'{key} = "{members}"' for key, members in types.items())]
+    if axes:
+        lines += ["[axis]", *(f'{letter} = "{axis}"' for letter, axis in axes.items())]
+    if puzzle.goal.cells:
+        row, column = divmod(min(puzzle.goal.cells), puzzle.columns)
+        lines += ["[goal]", f'piece = "{puzzle.goal.letter}"', f"row = {row}",
+                  f"column = {column}"]
+    return "\n".join(lines) + "\n"
+
+
+def _quoted(text: str) -> str:
+    """A TOML basic string."""
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
 # ---------------------------------------------------------------- Knuth's sliding.w format
 
 KNUTH_FORMAT = "Knuth's sliding.w format"
@@ -253,9 +298,12 @@ _INSTANCE_LETTERS = "ghijklmnopqrstuvwyzGHIJKLMNOPQRSTUVWYZ"
 
 
 def sniff_knuth(path: str, text: str) -> bool:
-    """A first line `ROWS x COLUMNS ...` followed by a piece line `NAME = PATTERN`."""
+    """A first line `ROWS x COLUMNS ...`: no other format starts so (a file in this format with
+    a fault further on is then read here, and the fault named in its words)."""
+    if Path(path).suffix == ".toml":
+        return False
     lines = [line for line in text.splitlines() if line.strip()]
-    return len(lines) >= 2 and bool(_SIZE.match(lines[0])) and bool(_PIECE.match(lines[1]))
+    return bool(lines) and bool(_SIZE.match(lines[0]))
 
 
 def read_knuth(path: str, text: str) -> SlidingPuzzle:
@@ -275,8 +323,11 @@ def read_knuth(path: str, text: str) -> SlidingPuzzle:
         raise bad(numbered[0][0], "size", f"{rows} x {columns}: 1 to {MAX_CELLS} cells")
     shapes: dict[str, tuple[tuple[int, int], ...]] = {}
     at = 1
-    while at < len(numbered) and _PIECE.match(numbered[at][1]):
+    while at < len(numbered) and "=" in numbered[at][1]:
         line, found = numbered[at][0], _PIECE.match(numbered[at][1])
+        if found is None:
+            raise bad(line, "piece", "expected NAME = PATTERN: a name 0-9 or a-f, and rows of "
+                                     "0s and 1s separated by '/' (e.g. 1 = 11/10)")
         name, pattern = found.group(1).lower(), found.group(2)
         cells = [(r, c) for r, row in enumerate(pattern.split("/")) for c, ch in enumerate(row)
                  if ch == "1"]
@@ -315,7 +366,7 @@ def read_knuth(path: str, text: str) -> SlidingPuzzle:
         puzzle = read_sliding(doc)
     except InputError as error:
         raise bad(numbered[at][0], "configuration", error.message) from None
-    return replace(puzzle, name=Path(path).stem)
+    return replace(puzzle, name=Path(path).stem, file=path)
 
 
 def _fill(numbered_line, rows, columns, shapes, bad, field):

@@ -25,7 +25,7 @@ TAKES = (
     "cnf",  # models.encoded.CnfModel
     "cover",  # models.encoded.CoverModel: exact cover (with colours), for dancing links
     "reference",  # a family's own reference-solver data, built independently of the encoders
-    "table",  # a family's lookup table (Mind Lock's God's-algorithm table)
+    "table",  # backends.table.TableModel: God's-algorithm table of a puzzle solved by moves
     "tables",  # models.edge_matching.tables.EdgeTables: the compiled edge-matching counter's
 )
 
@@ -74,6 +74,11 @@ class Backend(ABC):
     multiplicities: bool = False  # for 'cover': items covered several times (copies, MCC)
     needs: str = ""  # what to install when not supported(), e.g. "pip install 'puzzlesat[dlx]'"
 
+    def __init_subclass__(cls, **kwargs) -> None:
+        super().__init_subclass__(**kwargs)
+        if cls.takes not in TAKES:  # a model no family encodes: a mistake in the backend
+            raise TypeError(f"{cls.__name__}.takes is {cls.takes!r}, not one of {TAKES}")
+
     @classmethod
     def supported(cls) -> bool:
         return True
@@ -102,7 +107,7 @@ class Backend(ABC):
 
     def prepare_for_estimates(self, payload: object) -> object:
         """The state `estimate(state, cube)` needs, where a backend defines that (an estimate of
-        a cube's work, for the time left: see counting.cube_weights)."""
+        a cube's work, for the time left: see counting.cube_sizes)."""
         return self.prepare(payload)
 
     @abstractmethod

@@ -2,11 +2,14 @@
 describes for his BlockProblemGame (github.com/danieldownes/BlockProblemGame, docs/solutions.html).
 
 Written independently of the encodings: it shares only the puzzle's data classes, and computes
-rotations, the matching test and identical tiles again here. One node per (tile type, distinct
-rotation); a horizontal edge A->B when A's right edge matches B's left edge, a vertical edge
-A->B when A's bottom edge matches B's top edge (node sets are bitmasks, edges are masks of
-successors). Cells are filled in reading order, trying only the nodes adjacent in the graph to
-the placed left and top neighbours, with forward checking of the right and bottom neighbours.
+rotations, the matching test, identical tiles and the geometry of each grid again here (the
+cells touching across each side and the board's turns, from the corners the cells share, not
+from the models' grid classes). One node per (tile type, distinct rotation); for each pair of
+sides that touch, a node's mask of the nodes that may lie across it (node sets are bitmasks).
+Cells are filled in reading order (on a board with a frame or a border colour, from the first
+cell on, always the cell with the most sides already fixed, by placed neighbours or the
+border), trying only the nodes that fit every placed neighbour, with forward checking of the
+neighbours still empty.
 
 Identical tiles (one is a rotation of the other, with the same mark) form one tile type with a
 count, so a tile identical to one already tried at a cell is never tried again there, and each
@@ -15,8 +18,8 @@ says which tile type, turned so its edges read which way, lies on each cell; ide
 interchangeable, and two rotations of one tile that show the same edges (a symmetric tile) are
 the same grid.
 
-The `apart` rule (no two orthogonally adjacent tiles both carry the mark): when the marked tiles
-are exactly half of a board at least 2 x 2 with an even number of cells, every layout is a
+The `apart` rule (no two touching tiles both carry the mark): when the marked tiles are exactly
+half of a full square board at least 2 x 2 with an even number of cells, every layout is a
 checkerboard (each domino of a tiling of the board holds one marked tile, and neighbouring
 dominoes force alternation), so the two parities are searched separately with each cell's
 domain pre-filtered to marked or unmarked nodes. Otherwise adjacency is checked directly.
@@ -24,22 +27,26 @@ domain pre-filtered to marked or unmarked nodes. Otherwise adjacency is checked 
 
 from __future__ import annotations
 
+import math
 import time
+from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from itertools import permutations
 
 from ..models.edge_matching import Edge, EdgePuzzle, Tile
 from ..models.limits import check_placements
 from . import Backend, Outcome
 
-Placement = tuple[int, int]  # (tile index, clockwise quarter turns) on one cell
+Placement = tuple[int, int]  # (tile index, clockwise turns) on one cell
 PARITIES = ("even", "odd")  # marks on cells with (row + col) even, or odd
 
 
-def _turn(edges: tuple, quarter_turns: int) -> tuple:
-    """Edges (top, right, bottom, left) after turning clockwise: the top moves to the right."""
-    q = quarter_turns % 4
-    return tuple(edges[(side - q) % 4] for side in range(4))
+def _turn(edges: tuple, turns: int) -> tuple:
+    """Edges clockwise after turning the tile clockwise: the edge on side i moves to i + 1."""
+    n = len(edges)
+    q = turns % n
+    return tuple(edges[(side - q) % n] for side in range(n))
 
 
 def _fit(a: Edge, b: Edge, rule: str) -> bool:
@@ -51,19 +58,123 @@ def _fit(a: Edge, b: Edge, rule: str) -> bool:
     raise ValueError(f"unknown matching rule {rule!r}")
 
 
+# ---------------------------------------------------------------- geometry, again
+
+
+def _square_corners(cell: tuple[int, int]) -> list[tuple[float, float]]:
+    """A square cell's corners in the order of its sides (top, right, bottom, left): side i
+    joins corner i and corner i + 1. x to the right, y downwards."""
+    r, c = cell
+    return [(c, r), (c + 1, r), (c + 1, r + 1), (c, r + 1)]
+
+
+def _triangle_corners(cell: tuple[int, int]) -> list[tuple[float, float]]:
+    """A triangle's corners in the order of its sides: pointing up (row + col even) bottom,
+    left, right; pointing down top, right, left. x in half sides, y in rows (downwards)."""
+    r, c = cell
+    if (r + c) % 2 == 0:
+        return [(c + 2, r + 1), (c, r + 1), (c + 1, r)]
+    return [(c, r), (c + 2, r), (c + 1, r + 1)]
+
+
+CORNERS = {"square": (_square_corners, 1.0, 4), "triangle": (_triangle_corners, 0.5, 6)}
+# per grid: corners of a cell, the x scale to make sides of length 1, the turns of a full turn
+
+
+@dataclass
+class Geometry:
+    """A board's cells (reading order) and, per cell, (side, neighbour, its side) across each
+    side that touches another cell; the sides on the border; the board's turns."""
+
+    cells: list[tuple[int, int]]
+    across: list[list[tuple[int, int, int]]]
+    border: list[tuple[bool, ...]]
+    turns: list[tuple[list[int], list[list[int]]]]  # (cell -> image, cell x side -> side)
+    mirrors: list[tuple[list[int], list[list[int]]]]  # the same for the mirror images
+
+
+def geometry(puzzle: EdgePuzzle) -> Geometry:
+    """The board's geometry, from the corners the cells share (ValueError: unknown grid)."""
+    if puzzle.grid not in CORNERS:
+        raise ValueError(f"the reference solver has no geometry for the {puzzle.grid!r} grid")
+    corners_of, x_scale, full = CORNERS[puzzle.grid]
+    cells = sorted(puzzle.shape) if puzzle.shape else [
+        (r, c) for r in range(puzzle.rows) for c in range(puzzle.cols)]
+    corners = [corners_of(cell) for cell in cells]
+    sides = len(corners[0]) if corners else 0
+    owner: dict[frozenset, list[tuple[int, int]]] = {}
+    for i, points in enumerate(corners):
+        for s in range(sides):
+            owner.setdefault(frozenset((points[s], points[(s + 1) % sides])), []).append((i, s))
+    across: list[list[tuple[int, int, int]]] = [[] for _ in cells]
+    border = [[True] * sides for _ in cells]
+    for shared in owner.values():
+        if len(shared) == 2:
+            (i, s), (j, t) = shared
+            across[i].append((s, j, t))
+            across[j].append((t, i, s))
+            border[i][s] = border[j][t] = False
+    return Geometry(cells, [sorted(a) for a in across], [tuple(b) for b in border],
+                    _board_turns(corners, x_scale, full, False),
+                    _board_turns(corners, x_scale, full, True))
+
+
+def _board_turns(corners: list[list[tuple[float, float]]], x_scale: float, full: int,
+                 mirrored: bool) -> list[tuple[list[int], list[list[int]]]]:
+    """Turns of the board about its centre (in floating point, points matched to within a
+    hundredth of a side), after mirroring it left to right if `mirrored`, that put every cell
+    on a cell: the cell each goes to, and which side of that cell each side becomes."""
+    if not corners:
+        return [] if mirrored else [([], [])]
+    height = 1.0 if full == 4 else math.sqrt(3) / 2
+    plane = [[(x * x_scale, y * height) for x, y in points] for points in corners]
+    centre_x = sum(x for points in plane for x, _ in points) / sum(map(len, plane))
+    centre_y = sum(y for points in plane for _, y in points) / sum(map(len, plane))
+
+    def key(x: float, y: float) -> tuple[int, int]:
+        return (round(x * 100), round(y * 100))
+
+    sides = len(corners[0])
+    cell_at = {frozenset(key(x, y) for x, y in points): i for i, points in enumerate(plane)}
+    turns = []
+    for k in range(full):
+        angle = 2 * math.pi * k / full
+        cos, sin = math.cos(angle), math.sin(angle)
+
+        def moved(x: float, y: float, cos: float = cos, sin: float = sin) -> tuple[int, int]:
+            dx, dy = x - centre_x, y - centre_y  # y downwards: this turns clockwise
+            if mirrored:
+                dx = -dx
+            return key(centre_x + dx * cos - dy * sin, centre_y + dx * sin + dy * cos)
+
+        to, side_to = [], []
+        for points in plane:
+            image = [moved(x, y) for x, y in points]
+            j = cell_at.get(frozenset(image))
+            if j is None:
+                break
+            target = [key(x, y) for x, y in plane[j]]
+            pairs = [frozenset((target[s], target[(s + 1) % sides])) for s in range(sides)]
+            side_to.append([pairs.index(frozenset((image[s], image[(s + 1) % sides])))
+                            for s in range(sides)])
+            to.append(j)
+        else:
+            turns.append((to, side_to))
+    return turns
+
+
 @dataclass
 class Graph:
-    """The compatibility graph, the stock of tile types, and each cell's domain (node masks)."""
+    """The compatibility masks, the stock of tile types, and each cell's domain (node masks)."""
 
     rows: int
     cols: int
     node_type: list[int]
-    node_edges: list[tuple[Edge, Edge, Edge, Edge]]
+    node_edges: list[tuple[Edge, ...]]
     type_nodes: list[int]  # the nodes of each tile type, as a mask
     type_tiles: list[list[int]]  # the physical tiles of each type (those not fixed)
     stock: list[int]  # how many tiles of each type the cells that are not fixed may take
-    right_of: list[int]  # node -> mask of nodes that may lie to its right
-    below_of: list[int]  # node -> mask of nodes that may lie below it
+    fits: dict[tuple[int, int], list[int]]  # (side, side across) -> node -> mask that fits
     domain: list[int]  # cell -> mask of nodes allowed there (frame, fixed tiles)
     from_stock: list[bool]  # cell -> False where a fixed tile lies (taken from stock up front)
     fixed_tile: dict[int, int]  # cell -> the fixed tile's index
@@ -71,6 +182,9 @@ class Graph:
     marked_tiles: int
     apart: bool
     feasible: bool  # False when the tiles cannot fill the board at all
+    geometry: Geometry
+    square: bool  # a full square-grid rectangle (the checkerboard argument holds there)
+    order: list[int]  # the cells in the order the search fills them
 
     @property
     def all_nodes(self) -> int:
@@ -81,24 +195,29 @@ class Graph:
         """Whether every layout obeying `apart` puts the marks on one colour of a checkerboard."""
         cells = self.rows * self.cols
         return (
-            self.apart and self.rows >= 2 and self.cols >= 2 and cells % 2 == 0
-            and self.marked_tiles == cells // 2
+            self.square and self.apart and self.rows >= 2 and self.cols >= 2
+            and cells % 2 == 0 and self.marked_tiles == cells // 2
         )
 
 
 def build(puzzle: EdgePuzzle) -> Graph:
-    """The tile types, the compatibility graph over (type, rotation) nodes, and the domains."""
-    rows, cols, rule = puzzle.rows, puzzle.cols, puzzle.rule
+    """The tile types, the compatibility masks over (type, rotation) nodes, and the domains."""
+    rule = puzzle.rule
     tiles: list[Tile] = list(puzzle.tiles)
+    sides = len(tiles[0].edges) if tiles else 4
     # tile types: identical tiles are rotations of each other with the same mark
     type_of_key: dict[tuple, int] = {}
     tile_type: list[int] = []
     for tile in tiles:
-        key = (min(_turn(tile.edges, q) for q in range(4)), tile.mark)
+        key = (min(_turn(tile.edges, q) for q in range(sides)), tile.mark)
         tile_type.append(type_of_key.setdefault(key, len(type_of_key)))
     types = len(type_of_key)
+    cell_count = len(puzzle.shape) if puzzle.shape else puzzle.rows * puzzle.cols
     # every (type, rotation) node on every cell: refused before the work, not after it
-    check_placements(4 * types * rows * cols, f"{len(tiles):,} tiles on {rows}x{cols}", "tiles")
+    check_placements(sides * types * cell_count,
+                     f"{len(tiles):,} tiles on {puzzle.rows}x{puzzle.cols}", "tiles")
+    geo = geometry(puzzle)
+    cells = len(geo.cells)
     type_tiles: list[list[int]] = [[] for _ in range(types)]
     for index, t in enumerate(tile_type):
         type_tiles[t].append(index)
@@ -110,7 +229,7 @@ def build(puzzle: EdgePuzzle) -> Graph:
     type_nodes = [0] * types
     for t, members in enumerate(type_tiles):
         first = tiles[members[0]].edges
-        for q in range(4):
+        for q in range(sides):
             edges = _turn(first, q)
             if (t, edges) not in node_of:
                 node_of[(t, edges)] = len(node_type)
@@ -119,47 +238,47 @@ def build(puzzle: EdgePuzzle) -> Graph:
                 node_edges.append(edges)
     nodes = len(node_type)
 
-    # the graph's edges, through masks of nodes by the edge they show on one side (the masks
-    # for different edges are disjoint, so their sum is their union)
-    with_left: dict[Edge, int] = {}
-    with_top: dict[Edge, int] = {}
-    for n, (top, _, _, left) in enumerate(node_edges):
-        with_left[left] = with_left.get(left, 0) | 1 << n
-        with_top[top] = with_top.get(top, 0) | 1 << n
-    right_of = []
-    below_of = []
-    for _, right, bottom, _ in node_edges:
-        right_of.append(sum(m for e, m in with_left.items() if _fit(right, e, rule)))
-        below_of.append(sum(m for e, m in with_top.items() if _fit(bottom, e, rule)))
+    # the masks, through masks of nodes by the edge they show on one side (the masks for
+    # different edges are disjoint, so their sum is their union)
+    fits: dict[tuple[int, int], list[int]] = {}
+    for links in geo.across:
+        for s, _, t in links:
+            if (s, t) in fits:
+                continue
+            with_edge: dict[Edge, int] = {}
+            for n, edges in enumerate(node_edges):
+                with_edge[edges[t]] = with_edge.get(edges[t], 0) | 1 << n
+            fits[(s, t)] = [sum(m for e, m in with_edge.items() if _fit(edges[s], e, rule))
+                            for edges in node_edges]
 
     # domains: the frame edge faces the outer border, every border side shows it, nowhere else;
     # the border edge shows on every border side (and may show inside)
     all_nodes = (1 << nodes) - 1
     domain = []
-    for r in range(rows):
-        for c in range(cols):
-            if puzzle.frame is None and puzzle.border is None:
-                domain.append(all_nodes)
-                continue
-            outside = (r == 0, c == cols - 1, r == rows - 1, c == 0)
-            mask = 0
-            for n, edges in enumerate(node_edges):
-                framed = puzzle.frame is None or all(
-                    (edges[s] == puzzle.frame) == outside[s] for s in range(4))
-                bordered = puzzle.border is None or all(
-                    edges[s] == puzzle.border for s in range(4) if outside[s])
-                if framed and bordered:
-                    mask |= 1 << n
-            domain.append(mask)
+    for i in range(cells):
+        if puzzle.frame is None and puzzle.border is None:
+            domain.append(all_nodes)
+            continue
+        outside = geo.border[i]
+        mask = 0
+        for n, edges in enumerate(node_edges):
+            framed = puzzle.frame is None or all(
+                (edges[s] == puzzle.frame) == outside[s] for s in range(sides))
+            bordered = puzzle.border is None or all(
+                edges[s] == puzzle.border for s in range(sides) if outside[s])
+            if framed and bordered:
+                mask |= 1 << n
+        domain.append(mask)
 
     stock = [len(members) for members in type_tiles]
-    from_stock = [True] * (rows * cols)
+    from_stock = [True] * cells
     fixed_tile: dict[int, int] = {}
-    feasible = len(tiles) == rows * cols
+    feasible = len(tiles) == cells
+    number = {cell: i for i, cell in enumerate(geo.cells)}
     for fixed in puzzle.fixed:
-        if not (0 <= fixed.tile < len(tiles) and 0 <= fixed.row < rows and 0 <= fixed.col < cols):
+        if not (0 <= fixed.tile < len(tiles) and (fixed.row, fixed.col) in number):
             raise ValueError(f"fixed tile {fixed} lies outside the puzzle")
-        cell = fixed.row * cols + fixed.col
+        cell = number[(fixed.row, fixed.col)]
         t = tile_type[fixed.tile]
         node = node_of[(t, _turn(tiles[fixed.tile].edges, fixed.rotation))]
         if cell in fixed_tile or fixed.tile in fixed_tile.values():
@@ -176,10 +295,29 @@ def build(puzzle: EdgePuzzle) -> Graph:
     marks = puzzle.apart is not None
     marked = [marks and type_mark[t] == puzzle.apart for t in node_type]
     marked_tiles = sum(1 for tile in tiles if marks and tile.mark == puzzle.apart)
+    square = puzzle.grid == "square" and not puzzle.shape
+    bordered = puzzle.frame is not None or puzzle.border is not None
     return Graph(
-        rows, cols, node_type, node_edges, type_nodes, type_tiles, stock, right_of, below_of,
-        domain, from_stock, fixed_tile, marked, marked_tiles, puzzle.apart is not None, feasible,
+        puzzle.rows, puzzle.cols, node_type, node_edges, type_nodes, type_tiles, stock, fits,
+        domain, from_stock, fixed_tile, marked, marked_tiles, puzzle.apart is not None,
+        feasible, geo, square, _fill_order(geo) if bordered else list(range(cells)),
     )
+
+
+def _fill_order(geo: Geometry) -> list[int]:
+    """From the first cell on, always the cell with the most sides fixed so far (by a placed
+    neighbour or the border), the first in reading order among equals."""
+    placed: set[int] = set()
+    order: list[int] = []
+    fixed = [sum(border) for border in geo.border]
+    while len(order) < len(geo.cells):
+        best = max((i for i in range(len(geo.cells)) if i not in placed),
+                   key=lambda i: (fixed[i] if order else 0, -i))
+        order.append(best)
+        placed.add(best)
+        for _, other, _ in geo.across[best]:
+            fixed[other] += 1
+    return order
 
 
 def parity_domain(graph: Graph, parity: int) -> list[int]:
@@ -187,7 +325,7 @@ def parity_domain(graph: Graph, parity: int) -> list[int]:
     marked = sum(1 << n for n, m in enumerate(graph.marked) if m)
     unmarked = graph.all_nodes & ~marked
     return [
-        mask & (marked if (i // graph.cols + i % graph.cols) % 2 == parity else unmarked)
+        mask & (marked if sum(graph.geometry.cells[i]) % 2 == parity else unmarked)
         for i, mask in enumerate(graph.domain)
     ]
 
@@ -210,10 +348,12 @@ def _searcher(
     With `found`, every grid (node per cell) is passed to it as well. Raises TimeoutError
     once `deadline` (time.perf_counter()) has passed.
     """
-    rows, cols = graph.rows, graph.cols
-    cells = rows * cols
-    last = cells - 1
-    right_of, below_of = graph.right_of, graph.below_of
+    geo = graph.geometry
+    cells = len(geo.cells)
+    order = graph.order
+    at = {cell: k for k, cell in enumerate(order)}  # each cell's place in the order
+    last = order[-1] if order else -1
+    fits = graph.fits
     node_type, type_nodes = graph.node_type, graph.type_nodes
     from_stock = graph.from_stock
     stock = list(graph.stock)
@@ -221,9 +361,25 @@ def _searcher(
     unmarked = graph.all_nodes & ~sum(1 << n for n, m in enumerate(is_marked) if m)
     check_apart = graph.apart and domain is graph.domain  # not pre-filtered by parity
     grid = [-1] * cells
-    has_left = [i % cols > 0 for i in range(cells)]
-    has_below = [i + cols < cells for i in range(cells)]
+    # per cell: the neighbours filled before it (their side facing it, its side), and after
+    before = [[(j, fits[(t, s)]) for s, j, t in geo.across[i] if at[j] < at[i]]
+              for i in range(cells)]
+    after = [[(k, fits[(s, t)]) for s, k, t in geo.across[i] if at[k] > at[i]]
+             for i in range(cells)]
+    following = {order[k]: order[k + 1] for k in range(cells - 1)}
     ticks = 0
+
+    def options(i: int, avail: int) -> int:
+        """The nodes cell i may take, given its neighbours placed so far and the stock."""
+        mask = domain[i]
+        if from_stock[i]:
+            mask &= avail
+        for j, fit in before[i]:
+            n = grid[j]
+            mask &= fit[n]
+            if check_apart and is_marked[n]:
+                mask &= unmarked
+        return mask
 
     def walk(i: int, avail: int, cand: int) -> int:
         nonlocal ticks
@@ -242,70 +398,50 @@ def _searcher(
                 total += 1
             return total
         total = 0
-        j = i + 1
         take = from_stock[i]
-        next_domain = domain[j]
-        if from_stock[j]:
-            next_domain &= avail
-        next_left = has_left[j]
-        above_is_this = j - cols == i  # a board one column wide
-        above_next = grid[j - cols] if j >= cols and not above_is_this else -1
-        if above_next >= 0:
-            next_domain &= below_of[above_next]
-            if check_apart and is_marked[above_next]:
-                next_domain &= unmarked
-        below = i + cols if has_below[i] else -1
         while cand:
             low = cand & -cand
             cand ^= low
             n = low.bit_length() - 1
             new_avail = avail
-            after = next_domain
             if take:
                 t = node_type[n]
                 left = stock[t] - 1
                 stock[t] = left
                 if not left:
                     new_avail = avail & ~type_nodes[t]
-                    if from_stock[j]:
-                        after &= new_avail
-            # forward checking: the next cell (the right neighbour, or the next row's first)
-            if next_left:
-                after &= right_of[n]
+            # forward checking: every neighbour still empty must keep a node that fits
+            alive = True
+            for k, fit in after[i]:
+                room = domain[k] & fit[n]
+                if from_stock[k]:
+                    room &= new_avail
                 if check_apart and is_marked[n]:
-                    after &= unmarked
-            elif above_is_this:
-                after &= below_of[n]
-                if check_apart and is_marked[n]:
-                    after &= unmarked
-            if after:
-                # and the bottom neighbour
-                if below >= 0:
-                    under = domain[below] & below_of[n]
-                    if from_stock[below]:
-                        under &= new_avail
-                    if check_apart and is_marked[n]:
-                        under &= unmarked
-                else:
-                    under = 1
-                if under:
-                    grid[i] = n
-                    total += walk(j, new_avail, after)
+                    room &= unmarked
+                if not room:
+                    alive = False
+                    break
+            if alive:
+                grid[i] = n
+                j = following[i]
+                allowed = options(j, new_avail)
+                if allowed:
+                    total += walk(j, new_avail, allowed)
             if take:
                 stock[t] += 1
         return total
 
     def start(first: int) -> int:
-        if not graph.feasible:
+        if not graph.feasible or not cells:
             return 0
         avail = graph.all_nodes
         for t, left in enumerate(stock):
             if not left:
                 avail &= ~type_nodes[t]
-        cand = domain[0] & first
-        if from_stock[0]:
+        cand = domain[order[0]] & first
+        if from_stock[order[0]]:
             cand &= avail
-        return walk(0, avail, cand)
+        return walk(order[0], avail, cand)
 
     return start
 
@@ -326,7 +462,7 @@ def _placements(graph: Graph, puzzle: EdgePuzzle, grid: list[int]) -> list[Place
         if tile is None:
             tile = queues[graph.node_type[n]].pop(0)
         edges = puzzle.tiles[tile].edges
-        rotation = next(q for q in range(4) if _turn(edges, q) == graph.node_edges[n])
+        rotation = next(q for q in range(len(edges)) if _turn(edges, q) == graph.node_edges[n])
         out.append((tile, rotation))
     return out
 
@@ -372,18 +508,62 @@ def parity_counts(puzzle: EdgePuzzle) -> dict[str, int]:
 # ---------------------------------------------------------------- the backend
 
 
+Element = tuple[list[int], list[list[int]], dict]  # cells, sides, and edges recoloured
+
+
+def group(puzzle: EdgePuzzle, graph: Graph, modulo: str) -> list[Element]:
+    """The board's symmetries a count merges by, made here again: 'symmetry' its turns,
+    'mirror' also its mirror images, 'colours' each of those with each exchange of the colours
+    other than the frame's and border's; mirror images and colour exchanges only where they map
+    the tiles (up to turning, as a set with repeats) onto themselves."""
+    if modulo not in ("symmetry", "mirror", "colours"):
+        raise ValueError(f"unknown group {modulo!r}")
+    geo = graph.geometry
+    motions = geo.turns + (geo.mirrors if modulo != "symmetry" else [])
+    kept = {e[0] for e in (puzzle.frame, puzzle.border) if e is not None}
+    pictures = sorted({e[0] for t in puzzle.tiles for e in t.edges} - kept)
+    exchanges = [dict(zip(pictures, order)) for order in permutations(pictures)] if (
+        modulo == "colours") else [{}]
+
+    def tiles_after(sides_to: list[int], exchange: dict) -> Counter:
+        found: Counter = Counter()
+        for tile in puzzle.tiles:
+            moved = [None] * len(tile.edges)
+            for s, (picture, half) in enumerate(tile.edges):
+                moved[sides_to[s]] = (exchange.get(picture, picture), half)
+            found[(min(_turn(tuple(moved), q) for q in range(len(moved))), tile.mark)] += 1
+        return found
+
+    plain = tiles_after(list(range(len(puzzle.tiles[0].edges))), {}) if puzzle.tiles else None
+    out: list[Element] = []
+    for exchange in exchanges:
+        recolour = {(p, h): (exchange[p], h) for t in puzzle.tiles for p, h in t.edges
+                    if exchange.get(p, p) != p}
+        for to, side_to in motions:
+            if not exchange and (to, side_to) in geo.turns:
+                out.append((to, side_to, {}))
+            elif side_to and tiles_after(side_to[0], exchange) == plain:
+                out.append((to, side_to, recolour))
+    return out
+
+
 @dataclass
 class ReferenceModel:
     """What the reference solver works on: the graph, the searches (one per checkerboard parity,
-    or one), and with `classes` the puzzle, to count grids that are their class's least turn."""
+    or one), and with `classes` the group whose least images it counts ('symmetry', 'mirror',
+    'colours'; None: grids only)."""
 
     puzzle: EdgePuzzle
     graph: Graph
     domains: list[list[int]]
-    classes: bool
+    classes: str | None
+    elements: list[Element]
 
 
-def model(puzzle: EdgePuzzle, classes: bool = False, parity: int | None = None) -> ReferenceModel:
+def model(puzzle: EdgePuzzle, classes: str | bool | None = None, parity: int | None = None
+          ) -> ReferenceModel:
+    if classes is True:
+        classes = "symmetry"
     graph = build(puzzle)
     if parity is not None:
         if not graph.checkerboard:
@@ -391,7 +571,8 @@ def model(puzzle: EdgePuzzle, classes: bool = False, parity: int | None = None) 
         domains = [parity_domain(graph, parity)]
     else:
         domains = _domains(graph)
-    return ReferenceModel(puzzle, graph, domains, classes)
+    return ReferenceModel(puzzle, graph, domains, classes or None,
+                          group(puzzle, graph, classes) if classes else [])
 
 
 def cubes(model: ReferenceModel) -> list[tuple[int, int]]:
@@ -401,7 +582,7 @@ def cubes(model: ReferenceModel) -> list[tuple[int, int]]:
         (which, n)
         for which, domain in enumerate(model.domains)
         for n in range(len(graph.node_type))
-        if graph.feasible and domain[0] >> n & 1
+        if graph.feasible and domain[graph.order[0]] >> n & 1
     ]
 
 
@@ -411,7 +592,7 @@ class ReferenceEdge(Backend):
 
     name = "reference:edge-matching"
     takes = "reference"
-    about = "independent compatibility-graph backtracker; classes by least turned image"
+    about = "independent compatibility-graph backtracker; classes by least image"
 
     def solve(self, model: ReferenceModel, time_limit: float | None = None) -> Outcome:
         start = time.perf_counter()
@@ -453,11 +634,13 @@ class ReferenceEdge(Backend):
         keep = None
         if model.classes:
             graph = model.graph
+            marks = [model.puzzle.tiles[tiles[0]].mark if tiles else "" for tiles in
+                     _type_members(model.puzzle, graph)]
 
             def keep(grid: list[int]) -> None:
-                shown = tuple((graph.node_type[n], graph.node_edges[n]) for n in grid)
+                shown = tuple((graph.node_edges[n], marks[graph.node_type[n]]) for n in grid)
                 counted[0] += 1
-                counted[1] += all(_turned(graph, shown, k) >= shown for k in _turns(graph))
+                counted[1] += all(_moved(shown, element) >= shown for element in model.elements)
         try:
             n = _searcher(model.graph, model.domains[which], keep, stop)(1 << node)
         except TimeoutError:
@@ -465,23 +648,27 @@ class ReferenceEdge(Backend):
         return (tuple(counted) if model.classes else (n,)), True
 
 
-def _turns(graph: Graph) -> tuple[int, ...]:
-    """Quarter turns that map the board onto itself: all four on a square, else a half turn."""
-    return (0, 1, 2, 3) if graph.rows == graph.cols else (0, 2)
+def _type_members(puzzle: EdgePuzzle, graph: Graph) -> list[list[int]]:
+    """Each tile type's tiles, fixed ones included (for its mark)."""
+    members: list[list[int]] = [[] for _ in graph.type_tiles]
+    keys: dict[tuple, int] = {}
+    for index, tile in enumerate(puzzle.tiles):
+        key = (min(_turn(tile.edges, q) for q in range(len(tile.edges))), tile.mark)
+        members[keys.setdefault(key, len(keys))].append(index)
+    return members
 
 
-def _turned(graph: Graph, shown: tuple, quarter_turns: int) -> tuple:
-    """A grid (tile type and its edges per cell, reading order) after turning the board clockwise:
-    each cell moves, and each tile turns with it. Written here again, independently of the
-    models' turned_looks."""
-    rows, cols = graph.rows, graph.cols
-    out = [None] * (rows * cols)
-    for i, (kind, edges) in enumerate(shown):
-        r, c = divmod(i, cols)
-        h, w = rows, cols
-        for _ in range(quarter_turns % 4):  # (r, c) on h x w -> (c, h - 1 - r) on w x h
-            r, c, h, w = c, h - 1 - r, w, h
-        out[r * w + c] = (kind, _turn(edges, quarter_turns))
+def _moved(shown: tuple, element: Element) -> tuple:
+    """A grid (edges and mark per cell, reading order) after a symmetry of the board: each
+    cell moves, each tile turns (or mirrors) with it, its colours exchanged. Written here again,
+    independently of the models' turned_looks."""
+    to, side_to, recolour = element
+    out: list = [None] * len(shown)
+    for i, (edges, mark) in enumerate(shown):
+        moved = [None] * len(edges)
+        for s, edge in enumerate(edges):
+            moved[side_to[i][s]] = recolour.get(edge, edge)
+        out[to[i]] = (tuple(moved), mark)
     return tuple(out)
 
 

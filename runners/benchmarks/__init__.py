@@ -12,3 +12,19 @@ def targets() -> dict:
     else:  # pragma: no cover
         import tomli as tomllib
     return tomllib.loads((resources.files(__package__) / "targets.toml").read_text())
+
+
+def build_c(source, folder):
+    """Compile a C anchor (a file beside these modules) into `folder` with cc or gcc -O2: the
+    binary's path, or None where there is no C compiler."""
+    import shutil
+    import subprocess
+    from pathlib import Path
+
+    compiler = shutil.which("cc") or shutil.which("gcc")
+    if compiler is None:
+        return None
+    binary = Path(folder) / Path(source).stem
+    subprocess.run([compiler, "-O2", "-o", str(binary), str(source)], check=True,
+                   capture_output=True)
+    return binary

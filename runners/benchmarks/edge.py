@@ -1,7 +1,7 @@
 """The edge-matching benchmark as library code: instances, contenders, timed runs, the tables.
 
-Instances: the four Eternity II clue puzzles and Heule's eight em_* boards (read by path from
-../shared/benchmarks/edge-matching, skipped when absent), the em_* boards shuffled and turned
+Instances: the four Eternity II clue puzzles and Heule's eight em_* boards (from the catalog:
+eternity-ii-clue1..4, em-R-B-C), the em_* boards shuffled and turned
 under several seeds (their files list the pieces in the order of a solution, unturned), and
 planted boards with 17 interior colours (Eternity II's design) from 8 x 8 up, several seeds per
 size. Contenders: a backend (by registry name: exec:cadical, race:..., pysat:..., cpsat) and the
@@ -10,10 +10,12 @@ at-most-one per cell; CP-SAT `booleans` or `integers`).
 
 Every run is one process of its own (forked; the group is ended at the time limit plus GRACE,
 whatever the backend does): it encodes the board, solves, and checks the grid edge by edge
-(`check_grid`); a grid that breaks a rule is a failure, not a time. Results: one row per run in
+(`check_grid`); a grid that breaks a rule is a failure, not a time. A run may start children of
+its own (a race's members, a time-limited PySAT solve). Results: one row per run in
 results/edge-bench.csv and medians with their spread over seeds in results/edge-bench.md, both
-rewritten atomically after every instance (a stopped run keeps what it measured), with the
-machine's load average beside the figures.
+written atomically once every run is done, with the machine's load average beside the figures;
+a benchmark stopped before the end (Ctrl-C, SIGTERM) prints the table of what it measured and
+leaves the files as they were (`Stopped`).
 """
 
 from __future__ import annotations
@@ -21,7 +23,6 @@ from __future__ import annotations
 import csv
 import io
 import os
-import re
 import statistics
 import time
 from collections.abc import Callable, Iterable
@@ -36,7 +37,9 @@ from ..models.edge_matching import EdgePuzzle, check_grid, planted
 from ..models.edge_matching.encode import encode_cnf, encode_cpsat, grid_of, layout
 from ..models.errors import InputError
 
-INSTANCES = Path("../shared/benchmarks/edge-matching")  # read by path, from the project folder
+CLUES = ("clue1", "clue2", "clue3", "clue4")  # catalog: eternity-ii-clue1 ...
+EM_BOARDS = ("em_7_3_6", "em_7_4_8", "em_7_4_9", "em_8_4_5", "em_9_3_5", "em_11_3_4", "em_12_2_4",
+             "em_14_7_3")  # Heule's names; in the catalog as em-7-3-6 ...
 GRACE = 10.0  # seconds beyond the time limit before a run's process group is ended from here
 INTERIOR_COLOURS = 17  # as Eternity II
 FIELDS = [
@@ -81,10 +84,6 @@ DEFAULT_CONTENDERS = (
     "race:exec:cadical*2", "exec:cryptominisat5", "pysat:cadical195", "pysat:glucose4",
     "pysat:kissat404", "cpsat+booleans", "cpsat+integers",
 )
-PLANTED_CONTENDERS = (
-    "exec:cadical", "exec:cadical+compact", "race:exec:cadical*2", "pysat:cadical195",
-    "pysat:kissat404", "cpsat+booleans",
-)
 TIME_LIMITS = {"clue": 10.0, "em": 10.0, "planted": 60.0}
 
 
@@ -111,25 +110,18 @@ class Run:
     extra: dict = field(default_factory=dict)
 
 
-def clue_instances(folder: Path = INSTANCES) -> list[Instance]:
-    """The Eternity II clue puzzles found in the folder (none if it is absent)."""
-    return [
-        Instance("clue", path.stem, puzzlefile.load(str(path)))
-        for path in sorted(folder.glob("clue*.txt"))
-    ] if folder.is_dir() else []
+def clue_instances() -> list[Instance]:
+    """The four Eternity II clue puzzles (from the catalog), as published."""
+    return [Instance("clue", name, puzzlefile.load(f"eternity-ii-{name}")) for name in CLUES]
 
 
-def em_instances(folder: Path = INSTANCES, seeds: Iterable[int] = (1, 2, 3)) -> list[Instance]:
-    """Heule's em_R_B_C boards, each shuffled and turned under every seed (by planted.shuffle)."""
-    if not folder.is_dir():
-        return []
-    paths = sorted(
-        folder.glob("em_*.txt"), key=lambda p: [int(x) for x in re.findall(r"\d+", p.stem)]
-    )
+def em_instances(seeds: Iterable[int] = (1, 2, 3)) -> list[Instance]:
+    """Heule's em_R_B_C boards (from the catalog), each shuffled and turned under every seed
+    (by planted.shuffle): their files list the pieces in the order of a solution, unturned."""
     found = []
-    for path in paths:
-        base = puzzlefile.load(str(path))
-        found += [Instance("em", path.stem, planted.shuffle(base, s), s) for s in seeds]
+    for name in EM_BOARDS:
+        base = puzzlefile.load(name.replace("_", "-"))
+        found += [Instance("em", name, planted.shuffle(base, s), s) for s in seeds]
     return found
 
 
@@ -148,14 +140,6 @@ def planted_instances(
                 planted.generate(size, border, interior, seed), seed,
             ))
     return found
-
-
-def default_instances(folder: Path = INSTANCES, seeds: Iterable[int] = (1, 2, 3)) -> dict:
-    """The benchmark's instance sets: clue and em (from `folder`, if present), planted."""
-    return {
-        "shared": clue_instances(folder) + em_instances(folder, seeds),
-        "planted": planted_instances(seeds=seeds),
-    }
 
 
 def border_colours(size: int) -> int:
@@ -196,7 +180,8 @@ def run_one(
     try:
         answered, run = run_in_child(_child, (puzzle, contender, backend, time_limit),
                                      time_limit + GRACE, label="the run",
-                                     method=start_method("fork"), own_group=True)
+                                     method=start_method("fork"), own_group=True,
+                                     daemon=False)  # a race or a PySAT solve has children
     except WorkerDied as died:
         return Run(f"failed: {died}", 0.0)
     if not answered:
@@ -211,45 +196,68 @@ def bench(
     contenders: list[Contender],
     make: Callable[[str], Backend],
     time_limits: dict[str, float],
-    results: Path = Path("results"),
+    results: Path | None = Path("results"),
     say: Callable[[str], None] = report.say,
     extra_versions: dict[str, str] | None = None,
 ) -> list[dict]:
-    """Run every contender on every instance; rows written as they come. `make` builds a
-    backend from its name (the registry's `backend`). A planted series stops for a contender
-    at the first size where most of its seeds timed out."""
+    """Run every contender on every instance, then write the tables to `results`. `make`
+    builds a backend from its name (the registry's `backend`). A planted series stops for a
+    contender at the first size where most of its seeds timed out. Stopped before the end
+    (KeyboardInterrupt, as SIGTERM is raised here), it writes nothing and raises `Stopped`
+    with the table of the runs it finished."""
     rows: list[dict] = []
     backends = {c.backend: make(c.backend) for c in contenders}
     stopped: dict[Contender, int] = {}  # contender -> the size it timed out on
     versions = {k: v for k, v in report.versions().items() if k in FIELDS}
-    for instance in instances:
-        for contender in contenders:
-            backend = backends[contender.backend]
-            if (contender.model in ("booleans", "integers")) != (backend.takes == "cpsat"):
-                continue
-            size = instance.puzzle.rows
-            if instance.group == "planted" and stopped.get(contender, size + 1) < size:
-                continue
-            limit = time_limits[instance.group]
-            run = run_one(instance.puzzle, contender, backend, limit)
-            say(f"{instance.board} seed {instance.seed} {contender.label}: {run.status} "
-                f"{run.seconds:.2f} s")
-            rows.append({
-                "date": report.now(), "group": instance.group, "board": instance.board,
-                "seed": instance.seed, "rows": instance.puzzle.rows, "cols": instance.puzzle.cols,
-                "contender": contender.label, "backend": contender.backend,
-                "model": contender.model, "redundant": contender.redundant,
-                "status": run.status, "seconds": f"{run.seconds:.3f}",
-                "encode_seconds": f"{run.encode_seconds:.3f}", "time_limit": limit,
-                "load": " ".join(f"{x:.1f}" for x in os.getloadavg()),
-                "cores": os.cpu_count(), "solver_versions": " ".join(
-                    f"{k}={v}" for k, v in (extra_versions or {}).items()),
-                **versions,
-            })
-            if instance.group == "planted":
-                timed_out(rows, instance, contender, stopped)
+    try:
+        for instance in instances:
+            _instance(instance, contenders, backends, time_limits, stopped, versions, rows,
+                      say, extra_versions)
+    except KeyboardInterrupt:
+        raise Stopped(markdown(rows, contenders, time_limits), len(rows)) from None
+    if results is not None:
         write(results, rows, contenders, time_limits)
     return rows
+
+
+class Stopped(KeyboardInterrupt):
+    """The benchmark was stopped before its end: `table` holds what it measured (not written)."""
+
+    def __init__(self, table: str, runs: int) -> None:
+        super().__init__(f"stopped after {runs} runs; results not written")
+        self.table = table
+        self.runs = runs
+
+
+def _instance(instance: Instance, contenders: list[Contender], backends: dict,
+              time_limits: dict[str, float], stopped: dict, versions: dict, rows: list[dict],
+              say: Callable[[str], None], extra_versions: dict[str, str] | None) -> None:
+    """Every contender's run on one instance, appended to `rows`."""
+    for contender in contenders:
+        backend = backends[contender.backend]
+        if (contender.model in ("booleans", "integers")) != (backend.takes == "cpsat"):
+            continue
+        size = instance.puzzle.rows
+        if instance.group == "planted" and stopped.get(contender, size + 1) < size:
+            continue
+        limit = time_limits[instance.group]
+        run = run_one(instance.puzzle, contender, backend, limit)
+        say(f"{instance.board} seed {instance.seed} {contender.label}: {run.status} "
+            f"{run.seconds:.2f} s")
+        rows.append({
+            "date": report.now(), "group": instance.group, "board": instance.board,
+            "seed": instance.seed, "rows": instance.puzzle.rows, "cols": instance.puzzle.cols,
+            "contender": contender.label, "backend": contender.backend,
+            "model": contender.model, "redundant": contender.redundant,
+            "status": run.status, "seconds": f"{run.seconds:.3f}",
+            "encode_seconds": f"{run.encode_seconds:.3f}", "time_limit": limit,
+            "load": " ".join(f"{x:.1f}" for x in os.getloadavg()),
+            "cores": os.cpu_count(), "solver_versions": " ".join(
+                f"{k}={v}" for k, v in (extra_versions or {}).items()),
+            **versions,
+        })
+        if instance.group == "planted":
+            timed_out(rows, instance, contender, stopped)
 
 
 def timed_out(rows: list[dict], instance: Instance, contender: Contender, stopped: dict) -> None:

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import statistics
 import subprocess
 import sys
@@ -25,10 +24,14 @@ from pathlib import Path
 from .. import output as report
 from ..models import files
 from ..models.edge_matching import EdgePuzzle, tile_types
+from . import build_c
 
 ANCHOR_SOURCE = Path(__file__).with_name("rowscan.c")
-CLUE_FOLDER = Path("../shared/benchmarks/edge-matching")
+CLUES = ("clue1", "clue2", "clue3", "clue4")  # the catalog's eternity-ii-clue1 ...
 NODE_BUDGET = 200_000_000  # nodes of a prefix of a large search (clue puzzle 1) to time
+# Boards counted to the end both ways, each search its own way: the C row scan row by row,
+# edgecount in the order its measurement picks with one corner layout per orbit of turns.
+WHOLE = ("diamond-blocks", "owen-6x6-set1", "owen-6x6-set2")
 
 
 def anchor_input(puzzle: EdgePuzzle) -> str:
@@ -45,13 +48,7 @@ def anchor_input(puzzle: EdgePuzzle) -> str:
 
 def build_anchor(folder: Path) -> Path | None:
     """Compile rowscan.c into `folder`; None where there is no C compiler."""
-    compiler = shutil.which("cc") or shutil.which("gcc")
-    if compiler is None:
-        return None
-    binary = folder / "rowscan"
-    subprocess.run([compiler, "-O2", "-o", str(binary), str(ANCHOR_SOURCE)], check=True,
-                   capture_output=True)
-    return binary
+    return build_c(ANCHOR_SOURCE, folder)
 
 
 def run_anchor(binary: Path, puzzle: EdgePuzzle, budget: int | None) -> tuple[int, int, float]:
@@ -72,6 +69,17 @@ def run_ours(puzzle: EdgePuzzle, budget: int | None) -> tuple[int, int, float]:
     start = time.perf_counter()
     search.run(budget or 10**18)
     return search.found, search.nodes, time.perf_counter() - start
+
+
+def whole_count(name: str) -> tuple[int, int, float]:
+    """(grids, nodes, seconds) of a whole count through the API in this process, one thread:
+    the plan (the fill order measured, the corner orbits) and the search."""
+    from .. import api
+
+    start = time.perf_counter()
+    found = api.count(name, backend="edgecount", jobs=1)
+    return int(found.number or 0), int(found.details.get("nodes") or 0), \
+        time.perf_counter() - start
 
 
 def in_process(name: str) -> tuple[float, int]:
@@ -96,8 +104,9 @@ def median(run: Callable[[], float], repeat: int) -> tuple[float, list[float]]:
     return statistics.median(times), times
 
 
-def run(repeat: int, results: Path, say: Callable[[str], None] = report.say) -> dict:
-    """Time everything, write results/edgecount-bench.json and .md, return the figures."""
+def run(repeat: int, results: Path | None, say: Callable[[str], None] = report.say) -> dict:
+    """Time everything, write results/edgecount-bench.json and .md (results None: nothing is
+    written), return the figures."""
     from ..backends.edgecount import warm_up
 
     warm_up()  # numba's cache loaded (or compiled) once, outside the timings
@@ -112,10 +121,8 @@ def run(repeat: int, results: Path, say: Callable[[str], None] = report.say) -> 
     say(f"diamond blocks Level 1: {figures['in_process_seconds']:.3f} s in process, "
         f"{figures['whole_process_seconds']:.2f} s as a whole process (medians of {repeat})")
     boards = [("diamond-blocks Level 1", files.load("diamond-blocks"), None)]
-    clue = CLUE_FOLDER / "clue1.txt"
-    if clue.exists():
-        boards.append((f"Eternity II clue 1, first {NODE_BUDGET:,} nodes",
-                       files.load(str(clue)), NODE_BUDGET))
+    boards.append((f"Eternity II clue 1, first {NODE_BUDGET:,} nodes",
+                   files.load("eternity-ii-clue1"), NODE_BUDGET))
     with tempfile.TemporaryDirectory() as folder:
         binary = build_anchor(Path(folder))
         if binary is None:
@@ -140,11 +147,31 @@ def run(repeat: int, results: Path, say: Callable[[str], None] = report.say) -> 
                 + (f", C row scan {row['c_nodes_per_second'] / 1e6:.1f} M nodes/s, ratio "
                    f"{row['ratio']:.2f}" if "ratio" in row else ""))
             rates.append(row)
+        wholes = []
+        for name in WHOLE if binary is not None else ():
+            puzzle = files.load(name)
+            ours = [whole_count(name) for _ in range(repeat)]
+            theirs = [run_anchor(binary, puzzle, None) for _ in range(repeat)]
+            if ours[0][0] != theirs[0][0]:
+                raise AssertionError(f"{name}: the C counter found {theirs[0][0]} grids, "
+                                     f"edgecount {ours[0][0]}")
+            row = {"board": name, "grids": ours[0][0], "edgecount_nodes": ours[0][1],
+                   "c_nodes": theirs[0][1],
+                   "edgecount_seconds": statistics.median(r[2] for r in ours),
+                   "c_seconds": statistics.median(r[2] for r in theirs)}
+            row["ratio"] = row["c_seconds"] / row["edgecount_seconds"]
+            say(f"{name} to the end: edgecount {row['edgecount_seconds']:.2f} s "
+                f"({row['edgecount_nodes']:,} nodes), C row scan {row['c_seconds']:.2f} s "
+                f"({row['c_nodes']:,} nodes): edgecount {row['ratio']:.2f}x the C row scan's "
+                "speed")
+            wholes.append(row)
     figures["rates"] = rates
+    figures["whole_counts"] = wholes
     figures["cores"] = os.cpu_count()
-    report.write_text_atomic(results / "edgecount-bench.json", json.dumps(figures, indent=1)
-                             + "\n")
-    report.write_text_atomic(results / "edgecount-bench.md", markdown(figures))
+    if results is not None:
+        report.write_text_atomic(results / "edgecount-bench.json",
+                                 json.dumps(figures, indent=1) + "\n")
+        report.write_text_atomic(results / "edgecount-bench.md", markdown(figures))
     return figures
 
 
@@ -174,11 +201,23 @@ def markdown(f: dict) -> str:
         ratio = f"{r['ratio']:.2f}" if "ratio" in r else "-"
         lines.append(f"| {r['board']} | {r['nodes']:,} | "
                      f"{r['edgecount_nodes_per_second'] / 1e6:.1f} | {c} | {ratio} |")
+    if f.get("whole_counts"):
+        lines += ["", "Whole counts, each search its own way (one thread; edgecount in this "
+                  "process, its plan included: the fill order its measurement picks, one "
+                  "corner layout per orbit of the board's turns; the C row scan row by row, "
+                  "its search only). Speed: the C row scan's seconds / edgecount's (target "
+                  ">= 1).", "",
+                  "| board | grids | edgecount nodes | C row-scan nodes | edgecount s | C s | "
+                  "speed |", "|---|---:|---:|---:|---:|---:|---:|"]
+        for r in f["whole_counts"]:
+            lines.append(f"| {r['board']} | {r['grids']:,} | {r['edgecount_nodes']:,} | "
+                         f"{r['c_nodes']:,} | {r['edgecount_seconds']:.2f} | "
+                         f"{r['c_seconds']:.2f} | {r['ratio']:.2f} |")
     return "\n".join(lines) + "\n"
 
 
-def estimate_clues(paths: int, results: Path, rate: float | None,
-                   say: Callable[[str], None] = report.say, folder: Path = CLUE_FOLDER) -> list:
+def estimate_clues(paths: int, results: Path | None, rate: float | None,
+                   say: Callable[[str], None] = report.say) -> list:
     """Knuth's random-path estimate of each clue puzzle's grids and search nodes (edgecount's
     search, all grids, its fill order), with the standard error of each mean over `paths`
     paths, and the core-hours the search would take at `rate` nodes a second per core (the
@@ -188,14 +227,14 @@ def estimate_clues(paths: int, results: Path, rate: float | None,
     from ..models.edge_matching.tables import build_tables
 
     rows = []
-    for path in sorted(folder.glob("clue*.txt")) if folder.is_dir() else []:
-        puzzle = files.load(str(path))
+    for clue in CLUES:
+        puzzle = files.load(f"eternity-ii-{clue}")
         model = build_tables(puzzle)
         start = time.perf_counter()
         grids, nodes, grids_error, nodes_error = estimate(model, (), paths, seed=1)
         turns = len(board_turns(puzzle))
         row = {
-            "board": path.stem, "rows": puzzle.rows, "cols": puzzle.cols, "paths": paths,
+            "board": clue, "rows": puzzle.rows, "cols": puzzle.cols, "paths": paths,
             "grids": grids, "grids_standard_error": grids_error,
             "nodes": nodes, "nodes_standard_error": nodes_error,
             "nodes_after_corner_orbits": nodes / turns,
@@ -204,7 +243,7 @@ def estimate_clues(paths: int, results: Path, rate: float | None,
         if rate:
             row["core_hours_at_rate"] = nodes / turns / rate / 3600
             row["rate_nodes_per_second_per_core"] = rate
-        say(f"{path.stem}: grids ~ {grids:.3g} (+- {grids_error:.2g}), nodes ~ {nodes:.3g} "
+        say(f"{clue}: grids ~ {grids:.3g} (+- {grids_error:.2g}), nodes ~ {nodes:.3g} "
             f"(+- {nodes_error:.2g})" + (f", {row['core_hours_at_rate']:.3g} core-hours"
                                          if rate else ""))
         rows.append(row)
@@ -213,6 +252,7 @@ def estimate_clues(paths: int, results: Path, rate: float | None,
                "so far estimates the nodes at each depth; their sum the search's nodes, the "
                "product at the last depth its grids; means over the paths, standard errors "
                "of the means", "boards": rows}
-    report.write_text_atomic(results / "eternity-ii-estimates.json",
-                             json.dumps(figures, indent=1) + "\n")
+    if results is not None:
+        report.write_text_atomic(results / "eternity-ii-estimates.json",
+                                 json.dumps(figures, indent=1) + "\n")
     return rows

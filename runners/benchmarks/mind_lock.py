@@ -9,10 +9,12 @@ import random
 import statistics
 import time
 
-from ..families.mind_lock import DEFAULT_SEED, KIND, PLANNERS, PlanError, Say, plan_by_search
+from ..backends.table import forget
+from ..families.mind_lock import DEFAULT_SEED, FAMILY, KIND, Say, distances
+from ..families.moves import MovesTable
 from ..models.errors import InputError
 from ..models.mind_lock import POSITIONS, MindLockPuzzle, hex_code, notation, unrank
-from ..models.mind_lock import table as tables
+from ..planning import PlanError
 from . import targets
 
 
@@ -38,7 +40,7 @@ def run(puzzle: MindLockPuzzle, repeat: int = 3, queries: int = 2000,
         raise InputError(f"at most {POSITIONS:,} (the positions), not {queries}",
                          field="queries")
     planners = []
-    for name in backends or PLANNERS:
+    for name in backends or FAMILY.planners:
         chosen = resolve(name, KIND, "solve")
         if chosen.takes == "table":
             raise InputError("the table is timed anyway; backends are the planners "
@@ -47,22 +49,25 @@ def run(puzzle: MindLockPuzzle, repeat: int = 3, queries: int = 2000,
             chosen = CpsatBackend(workers)
         planners.append(chosen)
     builds = []
+    table_backend = FAMILY.table_backend()
     for _ in range(repeat):
         begin = time.perf_counter()
-        build = tables.breadth_first(puzzle.solved)
-        table = tables.table_of(build, puzzle.solved)
-        path = tables.save(table, puzzle.solved)
+        found = table_backend.table(FAMILY.table_model(puzzle, keep_distances=True), fresh=True)
         builds.append(time.perf_counter() - begin)
     say(f"table build (search, pack, write): {', '.join(f'{s:.3f}' for s in builds)} s")
+    path = found.report.path
     size = path.stat().st_size
     loads = []
     for _ in range(max(repeat, 5)):
+        forget()
         begin = time.perf_counter()
-        table, built = tables.load_or_build(puzzle.solved)
+        loaded = table_backend.table(FAMILY.table_model(puzzle))
         loads.append(time.perf_counter() - begin)
-        if built:
+        if loaded.source != "cache":
             raise PlanError(f"the table just saved in {path} was not read back")
-    hardest = build.hardest()
+    table = MovesTable(FAMILY, puzzle, found)
+    build, by_rank = found.build, distances(table)
+    hardest = build.hardest
     chosen_ranks = random.Random(DEFAULT_SEED).sample(range(POSITIONS), queries)
     timed, hardest_timed = [], []
     for numbers, times in ((chosen_ranks, timed), (hardest, hardest_timed)):
@@ -71,15 +76,16 @@ def run(puzzle: MindLockPuzzle, repeat: int = 3, queries: int = 2000,
             begin = time.perf_counter()
             length = len(table.walk(position))
             times.append(time.perf_counter() - begin)
-            if length != build.distances[number]:
+            if length != by_rank[number]:
                 raise PlanError(f"the table walk from {notation(position)} has {length} moves, "
-                                f"the search says {build.distances[number]}")
+                                f"the search says {by_rank[number]}")
     say(f"query: median {statistics.median(timed) * 1e3:.3f} ms over {len(timed)} random "
         f"positions, {statistics.median(hardest_timed) * 1e3:.3f} ms on the hardest")
     target = unrank(hardest[0])
     figures: dict[str, dict] = {}
     for backend in planners:
-        runs = [plan_by_search(puzzle, target, backend, time_limit) for _ in range(repeat)]
+        runs = [FAMILY.plan_by_search(puzzle, target, backend, time_limit)
+                for _ in range(repeat)]
         times = [found.seconds for found in runs]
         figures[backend.name] = {
             "runs": [round(s, 3) for s in times],
@@ -101,7 +107,7 @@ def run(puzzle: MindLockPuzzle, repeat: int = 3, queries: int = 2000,
         "what": "Mind Lock benchmark: table build, size, query; optimal planning of a hardest "
                 "position by iterative deepening",
         "positions": build.positions,
-        "hardest_distance": build.hardest_distance,
+        "hardest_distance": build.gods_number,
         "table_build_seconds": {"median": round(build_median, 4),
                                 "runs": [round(s, 4) for s in builds]},
         "table_bytes": size,

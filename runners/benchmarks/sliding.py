@@ -1,7 +1,10 @@
-"""The sliding-block benchmark: God's algorithm on the largest catalog puzzle (time, positions
-per second, peak memory), Klotski's optimal length in every metric, and on request the 10^8
-search of targets.toml on the 3x4 instance beside this module. The library side of `puzzlesat
-sliding bench`; figures as results/sliding-bench.json holds them.
+"""The sliding-block benchmark: God's algorithm on a large catalog puzzle (time, positions per
+second, peak memory), Klotski's optimal length in every metric, and on request the 10^8 search
+of targets.toml on the 3x4 instance beside this module; the library side of `puzzlesat sliding
+bench` (figures as results/sliding-bench.json holds them). `run_tiles` is `sliding bench
+--tiles`: the 3x4 and 2x6 sliding-tile puzzles searched whole from the solved position, each
+beside the plain C search tiles_bfs.c (built here where a C compiler is present), figures as
+results/sliding-tiles-bench.json holds them.
 
 Each timed search runs in a fresh process (spawned), so its peak resident memory is its own and
 no table cache is read or written.
@@ -11,16 +14,22 @@ from __future__ import annotations
 
 import os
 import statistics
+import subprocess
+import tempfile
 from collections.abc import Callable
 from importlib import resources
+from pathlib import Path
 
 from ..families import sliding as family
 from ..models import files
 from ..models.errors import InputError
-from ..models.sliding import KIND, METRICS
-from . import targets
+from ..models.sliding import METRICS
+from . import build_c, targets
 
 SCALE_INSTANCE = "tiles-3x4-two-pairs.toml"
+DEFAULT_PUZZLE = "klotski-l-pieces"  # the largest catalog search that takes a minute, not ten
+TILES = (("tiles-3x4", 3, 4), ("tiles-2x6", 2, 6))  # catalog name, rows, columns
+ANCHOR_SOURCE = Path(__file__).with_name("tiles_bfs.c")
 Say = Callable[[str], None]
 
 
@@ -32,12 +41,15 @@ def _search_child(path: str, memory: int | None) -> dict:
     import resource
     import time
 
+    from ..backends.table import run_search
+
     puzzle = files.load(path)
     begin = time.perf_counter()
-    build = family.run_search(puzzle, memory)
+    build = run_search(family.FAMILY.table_model(puzzle, memory))
     seconds = time.perf_counter() - begin
     usage = resource.getrusage(resource.RUSAGE_SELF)
     return {"positions": build.positions, "gods_number": build.gods_number,
+            "distance_counts": build.distance_counts,
             "seconds": seconds, "peak_bytes": usage.ru_maxrss * 1024,
             "memory_estimate_bytes": build.bytes_estimated, "cpu_seconds": usage.ru_utime,
             "system_seconds": usage.ru_stime}
@@ -53,19 +65,6 @@ def timed_search(path: str, memory: int | None = None) -> dict:
     return found
 
 
-def largest_catalog_puzzle() -> str:
-    """The catalog's sliding-block puzzle with the most positions (by the bound the memory
-    estimate uses)."""
-    from ..backends.sliding_table import bound
-
-    best, most = "", -1
-    for name, path in files.catalog().items():
-        puzzle = files.load(str(path))
-        if puzzle.kind == KIND and bound(puzzle)[0] > most:
-            best, most = name, bound(puzzle)[0]
-    return best
-
-
 def run(name: str | None = None, repeat: int = 3, memory: int | None = None,
         scale: bool = False, say: Say | None = None) -> dict:
     """Time the largest catalog search `repeat` times; Klotski in every metric; with `scale`,
@@ -76,7 +75,7 @@ def run(name: str | None = None, repeat: int = 3, memory: int | None = None,
     if not isinstance(repeat, int) or isinstance(repeat, bool) or repeat < 1:
         raise InputError(f"must be a whole number of at least 1, not {repeat!r}",
                          field="repeat")
-    name = name or largest_catalog_puzzle()
+    name = name or DEFAULT_PUZZLE
     path = str(files.catalog().get(name, name))
     runs = []
     for i in range(repeat):
@@ -100,14 +99,14 @@ def run(name: str | None = None, repeat: int = 3, memory: int | None = None,
     metrics = {}
     for metric in METRICS:
         puzzle = family.FAMILY.at(klotski, metric=metric)
-        found = family.table_of(puzzle, memory, fresh=True)
+        found = family.FAMILY.table(puzzle, memory, fresh=True)
         metrics[metric] = {"start_moves": found.distance(puzzle.start),
                            "positions": found.build.positions,
                            "gods_number": found.build.gods_number,
                            "means": METRICS[metric]}
         say(f"klotski, {metric} metric: the start needs {metrics[metric]['start_moves']} moves")
     result = {
-        "what": "God's algorithm on sliding-block puzzles: the largest catalog search timed "
+        "what": "God's algorithm on sliding-block puzzles: a large catalog search timed "
                 "(fresh process each run), Klotski's optimal length in every metric",
         "largest_catalog_search": largest,
         "klotski": {"published_start_moves": klotski.published.get("start_moves"),
@@ -156,3 +155,96 @@ def lines(result: dict) -> list[str]:
                      f"{s['peak_bytes'] / 2**30:.2f} GiB; targets: " + ", ".join(
                          f"{k} {said[v]}" for k, v in s["targets"].items()))
     return found
+
+
+# ---------------------------------------------------------------- the sliding-tile puzzles
+
+
+def build_anchor(folder: Path) -> Path | None:
+    """Compile tiles_bfs.c into `folder`; None where there is no C compiler."""
+    return build_c(ANCHOR_SOURCE, folder)
+
+
+def run_anchor(binary: Path, rows: int, columns: int) -> dict:
+    """The plain C search of a rows x columns tile puzzle: its figures."""
+    words = subprocess.run([str(binary), str(rows), str(columns)], capture_output=True,
+                           text=True, check=True).stdout.split()
+    positions, gods, seconds, peak = int(words[0]), int(words[1]), float(words[2]), int(words[3])
+    return {"positions": positions, "gods_number": gods, "seconds": seconds,
+            "peak_bytes": peak * 1024, "distance_counts": [int(w) for w in words[4:]],
+            "positions_per_second": round(positions / seconds), "threads": 1}
+
+
+def run_tiles(say: Say | None = None, anchor: bool = True) -> dict:
+    """The 3x4 and 2x6 sliding-tile puzzles searched whole from the solved position, one run
+    each (minutes), each beside the plain C search of the same puzzle (where a compiler is
+    present and `anchor`), against targets.toml's [sliding-tiles]."""
+    from ..executors import cores
+    from ..output import machine, now, versions
+
+    say = say or (lambda message: None)
+    aim = targets()["sliding-tiles"]
+    found: dict = {}
+    with tempfile.TemporaryDirectory(prefix="puzzlesat-tiles-") as folder:
+        binary = build_anchor(Path(folder)) if anchor else None
+        if anchor and binary is None:
+            say("no C compiler (cc, gcc): the plain compiled search is not run")
+        for name, rows, columns in TILES:
+            puzzle = files.load(name)
+            say(f"{name}: God's algorithm over every position (minutes)")
+            ours = timed_search(str(files.catalog()[name]))
+            ours["threads"] = cores()
+            ours["cpu_seconds"] = round(ours["cpu_seconds"], 3)
+            entry: dict = {"ours": ours, "published": puzzle.published}
+            say(f"{name}: {ours['positions']:,} positions, God's number {ours['gods_number']}, "
+                f"{ours['seconds']:.1f} s ({ours['positions_per_second']:,}/s on "
+                f"{ours['threads']} threads), peak {ours['peak_bytes'] / 2**30:.2f} GiB")
+            if binary is not None:
+                plain = run_anchor(binary, rows, columns)
+                entry["anchor"] = plain
+                entry["anchor_agrees"] = (plain["distance_counts"] == ours["distance_counts"])
+                entry["speed_ratio"] = round(ours["positions_per_second"]
+                                             / plain["positions_per_second"], 3)
+                say(f"{name}, plain C search: {plain['positions']:,} positions in "
+                    f"{plain['seconds']:.1f} s ({plain['positions_per_second']:,}/s, one "
+                    f"thread), peak {plain['peak_bytes'] / 2**30:.2f} GiB; ours/plain "
+                    f"{entry['speed_ratio']:.2f}")
+            entry["published_agrees"] = {k: puzzle.published[k] == ours[k]
+                                         for k in ("positions", "gods_number")
+                                         if k in puzzle.published}
+            entry["targets"] = {
+                "seconds_at_most": ours["seconds"] <= aim["seconds"],
+                "memory_at_most": ours["peak_bytes"] <= aim["memory_gib"] * 2**30}
+            found[name] = entry
+    return {"what": "the 3x4 and 2x6 sliding-tile puzzles: God's algorithm over all 12!/2 "
+                    "positions from the solved one, beside a plain C breadth-first search of "
+                    "the same puzzle (tiles_bfs.c: Lehmer-code rank, a byte a position, one "
+                    "thread)",
+            "puzzles": found, "target_values": aim,
+            "load_average_1_5_15_min": [round(x, 2) for x in os.getloadavg()],
+            "compiled": family.engine.COMPILED, "versions": versions(), "machine": machine(),
+            "date": now()}
+
+
+def tiles_lines(result: dict) -> list[str]:
+    said = {True: "met", False: "NOT met"}
+    lines = []
+    for name, entry in result["puzzles"].items():
+        ours = entry["ours"]
+        lines.append(f"{name}: {ours['positions']:,} positions, God's number "
+                     f"{ours['gods_number']} in {ours['seconds']:.1f} s "
+                     f"({ours['positions_per_second']:,} positions/s on {ours['threads']} "
+                     f"threads, {ours['cpu_seconds']:.0f} s of CPU), peak "
+                     f"{ours['peak_bytes'] / 2**30:.2f} GiB; published: "
+                     + ", ".join(f"{k} {'agrees' if ok else 'DIFFERS'}"
+                                 for k, ok in entry["published_agrees"].items()))
+        if "anchor" in entry:
+            plain = entry["anchor"]
+            lines.append(f"  plain C search: {plain['seconds']:.1f} s "
+                         f"({plain['positions_per_second']:,} positions/s, one thread), peak "
+                         f"{plain['peak_bytes'] / 2**30:.2f} GiB; ours/plain positions per "
+                         f"second {entry['speed_ratio']:.2f}; distances "
+                         + ("agree" if entry["anchor_agrees"] else "DIFFER"))
+        lines.append("  targets: " + ", ".join(f"{k} {said[v]}"
+                                               for k, v in entry["targets"].items()))
+    return lines

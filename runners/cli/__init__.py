@@ -43,7 +43,8 @@ PARAMETER_FLAGS = {
     "interior_colours": "--interior-colours", "border_colours": "--border-colours",
     "contender": "--contender", "metric": "--metric", "memory": "--memory",
     "within": "--within", "cube": "--cube", "clearance": "--clearance",
-    "sample_cubes": "--sample-cubes",
+    "sample_cubes": "--sample-cubes", "checks": "--checks", "cards": "--cards",
+    "check_backends": "--check-backend", "clues": "--clues", "attempts": "--attempts",
 }
 
 PATH_PARAMETERS = {"output", "results", "checkpoint", "path"}
@@ -103,8 +104,19 @@ def defaults_help(task: str) -> str:
                      if t == task)
 
 
+def version() -> str:
+    """The installed distribution's version (the source's, where it runs uninstalled)."""
+    from importlib import metadata
+
+    try:
+        return metadata.version("puzzlesat")
+    except metadata.PackageNotFoundError:
+        return "(not installed)"
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = Parser(prog="puzzlesat", description=__doc__.splitlines()[0])
+    parser.add_argument("--version", action="version", version=f"puzzlesat {version()}")
     commands = parser.add_subparsers(dest="command", required=True, parser_class=Parser)
     puzzle_help = "a catalog name (see 'puzzlesat list') or the path of a puzzle file"
 
@@ -114,10 +126,11 @@ def build_parser() -> argparse.ArgumentParser:
     count = commands.add_parser("count", help="count every solution, saying what is counted")
     listing = commands.add_parser("solutions", help="list solutions, one after another")
     verify = commands.add_parser(
-        "verify", help="count with every backend and method; write results/PUZZLE.json"
+        "verify", help="count with every backend and method; --record writes results/PUZZLE.json"
     )
     export = commands.add_parser("export", help="write the puzzle for external solvers")
-    bench = commands.add_parser("bench", help="time backends and append the figures to results/")
+    bench = commands.add_parser(
+        "bench", help="time backends; --record appends the figures to results/")
     timing = commands.add_parser(
         "checkpoint", help="a count's checkpoint: the cubes it holds, their seconds, and how "
         "long N workers would take")
@@ -172,10 +185,8 @@ def build_parser() -> argparse.ArgumentParser:
         help="packing and edge-matching counts too large for every backend: count N random "
         "cubes of the compiled search (bitboard, edgecount) there and with xcover, CP-SAT (and "
         "the reference) instead; writes results/PUZZLE-sample-cubes.json")
-    for command in (verify, bench):
-        command.add_argument(
-            "--results", default="results", help="folder for results files (default: results)"
-        )
+    report.add_record_arguments(verify, "the counts of every backend (results/PUZZLE.json)")
+    report.add_record_arguments(bench, "the figures (results/bench.csv and the bench's files)")
     export.add_argument("--format", default="dimacs", help="file format (default dimacs)")
     export.add_argument("-o", "--output", required=True, help="the file to write ('-': stdout)")
     bench.add_argument("--repeat", type=positive, default=3, help="runs per backend (default 3)")
@@ -384,7 +395,7 @@ def run_count(puzzle, module, args) -> int:
     else:
         print(count.sentence())
         if args.limit is not None:
-            print(uniqueness(puzzle.name, count))
+            print(f"{puzzle.name}: {count.uniqueness()}")
         else:
             for line in module.count_lines(puzzle, count):
                 print(line)
@@ -393,19 +404,12 @@ def run_count(puzzle, module, args) -> int:
     return 0 if count.complete else 1
 
 
-def uniqueness(name: str, count) -> str:
-    """What a count up to a limit says about the puzzle: unique, several, or none."""
-    if count.number == 0:
-        return f"{name}: no solution"
-    if count.details.get("unique"):
-        return f"{name}: unique: exactly one solution"
-    if count.complete:
-        return f"{name}: not unique: exactly {count.number:,} solutions"
-    return f"{name}: not unique: at least {count.number:,} solutions (stopped at the limit)"
-
-
 def run_verify(puzzle, module, args) -> int:
-    report.check_folder(args.results)
+    if getattr(args, "board", None) is not None:  # a board file checked (edge matching)
+        from .best import run_verify_board
+
+        return run_verify_board(puzzle, args)
+    folder = report.record_folder(args)
     options = family_options(module, args, "verify")
     if args.sample_cubes is not None:
         options["sample_cubes"] = args.sample_cubes
@@ -415,10 +419,11 @@ def run_verify(puzzle, module, args) -> int:
     if not found.agree:
         print(f"{puzzle.name}: verification failed: {found.why}; nothing written")
         return 1
-    path = report.write_verified(args.results, found.result["puzzle"], found.result)
     for line in module.verify_lines(puzzle, found):
         print(line)
-    print(f"wrote {path}")
+    if folder is not None:
+        path = report.write_verified(folder, found.result["puzzle"], found.result)
+        print(f"wrote {path}")
     return 0
 
 

@@ -69,7 +69,7 @@ def bench(args: argparse.Namespace) -> int:
     """Time each backend on each puzzle, print medians and ratios, append rows to bench.csv."""
     from . import family_options, load
 
-    report.check_folder(args.results)
+    args.record_in = report.record_folder(args)  # None: print only, record nothing
     if args.search:
         return bench_search(args)
     if args.anchor == "rowscan":
@@ -123,10 +123,14 @@ def bench(args: argparse.Namespace) -> int:
         print(f"{row['puzzle']:26} {row['task']:22} {row['backend']:18} {row['executor']:14} "
               f"{float(row['median_seconds']):9.3f} {ratio:>6}  {row['result']}{flag}")
     report.say("ratio: median over the first backend and executor's median, in this run")
-    append_csv(Path(args.results) / "bench.csv", rows)
-    report.say(f"appended {len(rows)} rows to {Path(args.results) / 'bench.csv'}")
+    folder = args.record_in
+    if folder is None:
+        return 0
+    append_csv(folder / "bench.csv", rows)
+    report.say(f"appended {len(rows)} rows to {folder / 'bench.csv'}")
     if not args.no_chart:
-        charts.write_chart(Path(args.results), "bench.csv", report.say)
+        charts.write_chart(folder, "bench.csv", report.say)
+    report.write_results_index(folder)
     return 0
 
 
@@ -142,13 +146,13 @@ def bench_against_dancing_links(args: argparse.Namespace) -> int:
             raise InputError(f"{name} is not a packing puzzle", field="--anchor")
     modulos = (args.modulo,) if args.modulo else packing.MODULOS
     extra = packing.EXTRA if not args.puzzles else ()
-    rows = packing.run(puzzles, modulos, extra, args.repeat, args.jobs or 2, Path(args.results),
+    rows = packing.run(puzzles, modulos, extra, args.repeat, args.jobs or 2, args.record_in,
                        report.say)
     for row in rows:
         if row.ratio_to_anchor is not None:
             print(f"{row.puzzle:26} {row.modulo:9} {row.method:52} {row.median_seconds:8.2f} s "
                   f"ratio {row.ratio_to_anchor:.2f}")
-    report.say(f"wrote {Path(args.results) / 'dlx-bench.md'}")
+    wrote(args.record_in, "dlx-bench.md")
     return 0
 
 
@@ -168,20 +172,21 @@ def bench_search(args: argparse.Namespace) -> int:
     if args.cubes:
         rows = [row for name, modulo in cases
                 for row in packing.profile_search(name, modulo, args.cubes, 1, report.say)]
-        packing.write_profile(rows, Path(args.results))
+        if args.record_in is not None:
+            packing.write_profile(rows, args.record_in)
         for row in rows:
             print(f"{row['puzzle']:26} {row['modulo']:9} {row['part']:24} "
                   f"{row['cpu_seconds']:8.2f} s CPU {row['nodes']:>13,} nodes "
                   f"{row['ns_per_node']:>6,} ns/node")
-        report.say(f"wrote {Path(args.results) / 'bitboard-profile.md'}")
+        wrote(args.record_in, "bitboard-profile.md")
         return 0
-    rows = packing.run_search(cases, args.repeat, Path(args.results), report.say)
+    rows = packing.run_search(cases, args.repeat, args.record_in, report.say)
     for row in rows:
         rate = "" if row["nodes_per_second"] is None else f"{row['nodes_per_second']:>12,} nodes/s"
         print(f"{row['puzzle']:26} {row['modulo']:9} {row['method']:32} "
               f"{row['median_cpu_seconds']:8.2f} s CPU {row['nodes']:>12,} nodes {rate} "
               f"ratio {row['ratio_to_plain']:.2f}")
-    report.say(f"wrote {Path(args.results) / 'bitboard-search.md'}")
+    wrote(args.record_in, "bitboard-search.md")
     return 0
 
 
@@ -189,13 +194,20 @@ def bench_against_rowscan(args: argparse.Namespace) -> int:
     """`bench --anchor rowscan`: runners/benchmarks/edgecount.py, in this process."""
     from ..benchmarks import edgecount
 
-    figures = edgecount.run(args.repeat, Path(args.results), report.say)
-    report.say(f"wrote {Path(args.results) / 'edgecount-bench.md'}")
+    figures = edgecount.run(args.repeat, args.record_in, report.say)
+    wrote(args.record_in, "edgecount-bench.md")
     if args.estimate:
         rate = min(r["edgecount_nodes_per_second"] for r in figures["rates"])
-        edgecount.estimate_clues(args.estimate, Path(args.results), rate, report.say)
-        report.say(f"wrote {Path(args.results) / 'eternity-ii-estimates.json'}")
+        edgecount.estimate_clues(args.estimate, args.record_in, rate, report.say)
+        wrote(args.record_in, "eternity-ii-estimates.json")
     return 0
+
+
+def wrote(folder: Path | None, name: str) -> None:
+    """Say what a bench recorded (with --record), and rebuild the results index."""
+    if folder is not None:
+        report.write_results_index(folder)
+        report.say(f"wrote {folder / name}")
 
 
 def append_csv(path: Path, rows: list[dict], fields: list[str] = BENCH_FIELDS) -> None:

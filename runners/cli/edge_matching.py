@@ -10,6 +10,7 @@ from ..families.edge_matching import display_name, rules_text
 from ..models.edge_matching import planted
 from ..models.edge_matching.encode import CNF_MODELS, CPSAT_VARIANTS, DEFAULT_CPSAT_VARIANT
 from ..models.edge_matching.reader import TOML_FORMAT
+from ..models.errors import InputError
 from ..outcomes import Count, Solution, Verification
 from ..terminal import draw_edges, use_colour
 from . import add_flag
@@ -19,6 +20,10 @@ CPSAT_MODEL_COMMANDS = ("solve", "count", "solutions", "verify", "bench")
 
 
 def add_arguments(command: str, parser: argparse.ArgumentParser) -> None:
+    if command == "verify":
+        from .best import add_verify_flag
+
+        add_verify_flag(parser)
     if command in LEVEL_COMMANDS:
         add_flag(
             parser, "--level", type=int, choices=(1, 2), default=None,
@@ -56,6 +61,7 @@ def own_flags(args: argparse.Namespace) -> dict[str, object]:
         "--label-tiles": getattr(args, "label_tiles", None) or None,
         "--cnf-model": getattr(args, "cnf_model", None),
         "--no-amo": getattr(args, "amo", None),
+        "--board": getattr(args, "board", None),
     }
 
 
@@ -98,6 +104,16 @@ def count_lines(puzzle, count: Count) -> list[str]:
     if count.complete and fixed:
         shown = ", ".join(f"{k}°: {v:,}" for k, v in fixed.items())
         lines.append(f"{name}: grids unchanged by each turn of the board (Burnside): {shown}")
+    elif count.complete and count.details.get("fixed_by"):
+        # each element of the group and the grids it leaves unchanged, equal counts together
+        by_count: dict[int, list[str]] = {}
+        for element, kept in count.details["fixed_by"].items():
+            by_count.setdefault(kept, []).append(element)
+        shown = "; ".join(
+            f"{kept:,} by {', '.join(names) if len(names) <= 3 else f'{len(names)} elements'}"
+            for kept, names in sorted(by_count.items(), reverse=True))
+        lines.append(f"{name}: grids each of the {count.group.order} symmetries leaves "
+                     f"unchanged (Burnside: the classes are their mean): {shown}")
     for key, entry in count.details.get("conventions", {}).items():
         if key != "grids" and entry["count"] != count.number:
             lines.append(f"{name}: {key.replace('_', ' ')}: {entry['count']:,}: "
@@ -140,25 +156,73 @@ def verify_lines(puzzle, found: Verification) -> list[str]:
 
 
 def run_generate(args: argparse.Namespace) -> int:
-    """Write a planted board in the Eternity II benchmark format."""
+    """Write a planted board in the Eternity II benchmark format, or with --unique a board with
+    one solution in the TOML format."""
     report.check_output(args.output)
+    if args.unique:
+        return run_unique(args)
+    for flag, value in (("--clues", args.clues), ("--grid", args.grid),
+                        ("--attempts", args.attempts)):
+        if value is not None:
+            raise InputError("belongs to --unique (a board with one solution)", field=flag)
     puzzle = planted.generate(args.size, args.border_colours, args.interior_colours, args.seed)
     report.write_export(args.output, planted.benchmark_text(puzzle), puzzle.title)
     return 0
 
 
+def run_unique(args: argparse.Namespace) -> int:
+    """A board with one solution (runners/edge_puzzles.py), written as a puzzle file."""
+    from ..edge_puzzles import unique
+    from ..models.edge_matching.reader import to_toml
+
+    try:
+        made = unique(args.size, args.border_colours, args.interior_colours, args.clues or 0,
+                      args.grid or "square", args.seed,
+                      200 if args.attempts is None else args.attempts)
+    except LookupError as error:
+        report.say(f"generate: {error}")
+        return 1
+    header = [f"# {line}" for line in (
+        made.summary(),
+        f"made by: puzzlesat generate {args.size} --unique --grid {made.puzzle.grid} "
+        f"--border-colours {args.border_colours} --interior-colours {args.interior_colours} "
+        f"--clues {args.clues or 0} --seed {made.seed}",
+        "its solution: puzzlesat solve THIS_FILE")]
+    report.write_export(args.output, "\n".join(header) + "\n" + to_toml(made.puzzle),
+                        made.puzzle.title)
+    report.say(made.summary())
+    return 0
+
+
 def extra_commands(subparsers) -> None:
-    """`puzzlesat generate`."""
+    """`puzzlesat generate`, `edge-bench`, `best` (runners/cli/best.py)."""
+    from . import best
+
+    best.add_commands(subparsers)
     generate = subparsers.add_parser(
-        "generate", help="write a random N x N edge-matching board with a planted solution"
+        "generate", help="write a random N x N edge-matching board with a planted solution "
+        "(--unique: one with exactly one solution)"
     )
-    generate.add_argument("size", type=int, help="the board is SIZE x SIZE")
+    generate.add_argument("size", type=int, help="the board is SIZE x SIZE (triangles: the "
+                          "regular hexagon of side SIZE)")
     generate.add_argument("--border-colours", type=int, default=5, help="(default 5)")
     generate.add_argument("--interior-colours", type=int, default=17, help="(default 17)")
     generate.add_argument("--seed", type=int, default=1, help="random seed (default 1)")
     generate.add_argument(
+        "--unique", action="store_true",
+        help="a board with exactly one solution (up to turning the board; with --clues, one "
+        "grid), checked by a count, its expected difficulty by Knuth's estimate; written as a "
+        "puzzle file (TOML)")
+    generate.add_argument("--clues", type=int, default=None,
+                          help="with --unique: tiles of the solution fixed on random cells")
+    generate.add_argument("--grid", choices=("square", "triangle"), default=None,
+                          help="with --unique: square tiles (default) or triangles")
+    generate.add_argument("--attempts", type=int, default=None,
+                          help="with --unique: seeds to try (default 200)")
+    generate.add_argument(
         "-o", "--output", required=True,
-        help="the file to write (Eternity II benchmark format; '-': standard output)",
+        help="the file to write (Eternity II benchmark format, with --unique a puzzle file; "
+        "'-': standard output)",
     )
     generate.set_defaults(run=run_generate)
 
@@ -174,33 +238,27 @@ def extra_commands(subparsers) -> None:
     bench.add_argument("--seeds", type=int, default=3, help="shuffling seeds per board (3)")
     bench.add_argument("--sizes", type=int, nargs="+", default=[8, 9, 10, 11, 12],
                        help="planted board sizes (default 8 to 12)")
-    bench.add_argument("--planted-only", action="store_true", help="skip ../shared's boards")
-    bench.add_argument("--shared-only", action="store_true", help="skip the planted boards")
-    bench.add_argument("--instances", default=None,
-                       help="the benchmark folder (default ../shared/benchmarks/edge-matching)")
+    bench.add_argument("--planted-only", action="store_true",
+                       help="skip the catalog's clue puzzles and em_* boards")
+    bench.add_argument("--catalog-only", action="store_true", help="skip the planted boards")
     bench.add_argument("--time-limit", type=float, default=None,
                        help="seconds per run (default: 10 on clue and em_* boards, 60 planted)")
-    bench.add_argument("--results", default="results", help="results folder (default results)")
+    report.add_record_arguments(bench, "the table (results/edge-bench.md and .csv)")
     bench.set_defaults(run=run_edge_bench)
 
 
 def run_edge_bench(args: argparse.Namespace) -> int:
     """The edge-matching benchmark (runners/benchmarks/edge.py), in this process."""
-    from pathlib import Path
 
     from ..benchmarks import edge
     from ..registry import backend
 
-    report.check_folder(args.results)
-    folder = Path(args.instances) if args.instances else edge.INSTANCES
+    record = report.record_folder(args)
     seeds = range(1, args.seeds + 1)
     instances = []
     if not args.planted_only:
-        found = edge.clue_instances(folder) + edge.em_instances(folder, seeds)
-        if not found:
-            report.say(f"no benchmark boards in {folder}: skipped (planted boards only)")
-        instances += found
-    if not args.shared_only:
+        instances += edge.clue_instances() + edge.em_instances(seeds)
+    if not args.catalog_only:
         instances += edge.planted_instances(args.sizes, seeds)
     names = args.contender or list(edge.DEFAULT_CONTENDERS)
     contenders = [edge.contender(name) for name in names]
@@ -209,9 +267,19 @@ def run_edge_bench(args: argparse.Namespace) -> int:
     limits = dict(edge.TIME_LIMITS)
     if args.time_limit is not None:
         limits = dict.fromkeys(limits, args.time_limit)
-    edge.bench(instances, contenders, backend, limits, Path(args.results))
-    report.say(f"wrote {Path(args.results) / 'edge-bench.md'} and edge-bench.csv")
+    try:
+        edge.bench(instances, contenders, backend, limits, record)
+    except edge.Stopped as stopped:
+        print(stopped.table)
+        if record is not None:
+            report.say(f"edge-bench: {stopped}: {record / 'edge-bench.md'} and edge-bench.csv "
+                       "left as they were")
+        raise
+    if record is None:
+        return 0
+    report.say(f"wrote {record / 'edge-bench.md'} and edge-bench.csv")
     from ..pictures import charts
 
-    charts.write_chart(Path(args.results), "edge-bench.csv", report.say)
+    charts.write_chart(record, "edge-bench.csv", report.say)
+    report.write_results_index(record)
     return 0

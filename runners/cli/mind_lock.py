@@ -4,39 +4,26 @@
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
 
 from .. import output as report
 from ..families import mind_lock as family
 from ..models import files
-from ..models.mind_lock import NOTATION_HELP, POSITIONS
-from ..outcomes import Count, Solution, Verification
+from ..models.mind_lock import NOTATION_HELP
+from ..outcomes import Verification
 from . import add_flag, positive, seconds
+from . import moves as shared
+from .moves import count_lines, print_solution  # noqa: F401 (this family's printing)
 
 
 def add_arguments(command: str, parser: argparse.ArgumentParser) -> None:
-    if command in ("solve", "export", "solutions", "bench"):
+    shared.add_arguments(command, parser, family.DEFAULT_SAMPLE, family.DEFAULT_SEED)
+    if command == "bench":
         add_flag(parser, "--from", dest="start", metavar="POSITION",
                  help=f"mind-lock: {NOTATION_HELP}, or 'hardest' (the first position at God's "
-                      f"number)" + ("; bench --solve plans from it (default: hardest)"
-                                    if command == "bench" else ""))
-    if command == "export":
-        add_flag(parser, "--steps", type=int, metavar="K",
-                 help=f"mind-lock: the plan length bound k of the exported CNF (0 to "
-                      f"{family.MAX_STEPS})")
-    if command == "verify":
-        add_flag(parser, "--sample", type=int, metavar="N",
-                 help=f"mind-lock: positions to plan with every planner, the hardest first "
-                      f"(half, rounded up), then random ones (default {family.DEFAULT_SAMPLE}, "
-                      f"within about a minute on 2 cores)")
-        add_flag(parser, "--seed", type=int, metavar="S",
-                 help=f"mind-lock: seed of the random positions (default "
-                      f"{family.DEFAULT_SEED})")
+                      "number); bench --solve plans from it (default: hardest)")
 
 
-def own_flags(args: argparse.Namespace) -> dict[str, object]:
-    return {"--from": getattr(args, "start", None), "--steps": getattr(args, "steps", None),
-            "--sample": getattr(args, "sample", None), "--seed": getattr(args, "seed", None)}
+own_flags = shared.own_flags
 
 
 def load_options(args: argparse.Namespace) -> dict[str, object]:
@@ -44,38 +31,16 @@ def load_options(args: argparse.Namespace) -> dict[str, object]:
 
 
 def options(args: argparse.Namespace, command: str) -> dict[str, object]:
-    found: dict[str, object] = {"encoding": getattr(args, "encoding", None)}
-    if command in ("solve", "export", "solutions"):
-        found["start"] = getattr(args, "start", None)
-        if getattr(args, "command", None) == "bench" and command == "solve":
-            found["start"] = found["start"] or family.HARDEST
-    if command == "export":
-        found["steps"] = getattr(args, "steps", None)
-    if command == "verify":
-        found["sample"] = getattr(args, "sample", None)
-        found["seed"] = getattr(args, "seed", None)
+    found = {**shared.options(args, command), "encoding": getattr(args, "encoding", None)}
+    if getattr(args, "command", None) == "bench" and command == "solve":
+        found["start"] = getattr(args, "start", None) or family.HARDEST
     return found
-
-
-def print_solution(puzzle, solution: Solution, as_json: bool) -> int:
-    from . import show_solution
-
-    return show_solution(puzzle.name, solution, as_json)
-
-
-def count_lines(puzzle, count: Count) -> list[str]:
-    if not count.complete:
-        return []
-    return [f"{puzzle.name}: all reached by breadth-first search from the "
-            f"{count.details['solved_positions']} solved positions; hardest distance "
-            f"{count.details['hardest_distance']} moves ({count.details['hardest_positions']} "
-            f"positions)"]
 
 
 def verify_lines(puzzle, found: Verification) -> list[str]:
     result = found.result
     sample = result["sample"]
-    planners = [r["backend"] for r in result["runs"] if r["backend"] != family.TABLE]
+    planners = [r["backend"] for r in result["runs"] if not r["backend"].startswith(family.TABLE)]
     hardest = (f"hardest distance {result['hardest_distance']} moves "
                f"({result['hardest_positions']} positions)")
     if sample["size"] and planners:
@@ -92,56 +57,31 @@ def verify_lines(puzzle, found: Verification) -> list[str]:
         f"{result['example']['code']}: {result['example_moves']} moves (published: "
         f"{puzzle.published.get('example_moves', '-')})",
     ]
-    differs = [k for k, ok in result["published_agrees"].items() if not ok]
-    if differs:
-        lines.append(f"{puzzle.name}: differs from the published figure for: "
-                     f"{', '.join(differs)} (published: {puzzle.published})")
-    return lines
+    return lines + shared.published_lines(puzzle, result)
 
 
 # ---------------------------------------------------------------- mind-lock table, bench
 
-
-def table_lines(puzzle, built: family.TableReport) -> list[str]:
-    build = built.build
-    unreached = POSITIONS - build.positions
-    lines = [
-        f"Mind Lock, God's algorithm: breadth-first search from the {len(puzzle.solved)} "
-        f"solved positions",
-        f"positions reached: {build.positions:,} ({family.COUNTED})"
-        + (f"; {unreached:,} of the {POSITIONS:,} ranks NOT reached" if unreached else ""),
-        f"hardest distance (God's number): {build.hardest_distance} moves, "
-        f"{len(build.hardest())} positions at that distance",
-        "positions at each distance (the fewest moves to a solved position):",
-        "distance  positions",
-        *(f"{distance:8}  {number:9,}" for distance, number in enumerate(build.distance_counts)),
-        f"table: {built.table_bytes:,} bytes on disk (distance mod 3, 2 bits a position, "
-        f"and a checksum) at {built.path}",
-        f"built in {build.seconds:.2f} s",
-    ]
-    return lines
+table_figures = family.report
 
 
-def table_command(args: argparse.Namespace) -> int:
-    puzzle = files.load("mind-lock")
-    built = family.build_table(puzzle)
-    if args.json:
-        print(report.json_line(built.as_json()))
-    else:
-        print("\n".join(table_lines(puzzle, built)))
-    return 0
+def table_heading(figures: dict) -> str:
+    return (f"Mind Lock, God's algorithm: breadth-first search from the "
+            f"{figures['solved_positions']} solved positions")
 
 
 def bench_command(args: argparse.Namespace) -> int:
-    """Time the table (build, size, query) and the planners; write results/mind-lock-bench.json."""
-    report.check_folder(args.results)
+    """Time the table (build, size, query) and the planners; with --record write
+    results/mind-lock-bench.json."""
+    folder = report.record_folder(args)
     puzzle = files.load("mind-lock")
     from ..benchmarks import mind_lock as benchmark
 
     result = benchmark.run(puzzle, args.repeat, args.queries, args.backend, args.workers,
                           args.time_limit, say=report.say)
-    out = Path(args.results) / "mind-lock-bench.json"
-    report.write_json_atomic(out, result)
+    if folder is not None:
+        report.write_json_atomic(folder / "mind-lock-bench.json", result)
+        report.write_results_index(folder)
     if args.json:
         print(report.json_line(result))
         return 0
@@ -157,7 +97,8 @@ def bench_command(args: argparse.Namespace) -> int:
               f"median {figures['median_seconds']:.2f} s of {args.repeat} (target 10 s)")
     said = {True: "met", False: "NOT met", None: "not measured"}
     print("targets: " + ", ".join(f"{k} {said[v]}" for k, v in result["targets"].items()))
-    print(f"wrote {out}")
+    if folder is not None:
+        print(f"wrote {folder / 'mind-lock-bench.json'}")
     return 0
 
 
@@ -168,11 +109,9 @@ def extra_commands(subparsers) -> None:
     )
     commands = group.add_subparsers(dest="mind_lock_command", required=True,
                                     parser_class=type(group))
-    table = commands.add_parser(
-        "table", help="search all positions from the solved ones; print the distance counts"
-    )
-    table.add_argument("--json", action="store_true", help="print one JSON object")
-    table.set_defaults(run=table_command)
+    shared.add_table_command(commands, family.KIND, "mind-lock",
+                             "search all positions from the solved ones; print the distance "
+                             "counts")
     bench = commands.add_parser(
         "bench", help="time the table (build, query) and the planners; write "
                       "results/mind-lock-bench.json"
@@ -182,10 +121,10 @@ def extra_commands(subparsers) -> None:
                        help="random positions queried (default 2000)")
     bench.add_argument("--backend", action="append",
                        help="planner to time (repeat for several); default: "
-                            + ", ".join(family.PLANNERS))
+                            + ", ".join(family.FAMILY.planners))
     bench.add_argument("--workers", type=positive, default=2, help="CP-SAT workers (default 2)")
     bench.add_argument("--time-limit", type=seconds, metavar="S",
                        help="seconds per plan (the whole deepening) before giving up")
-    bench.add_argument("--results", default="results", help="results folder (default results)")
+    report.add_record_arguments(bench, "the figures (results/mind-lock-bench.json)")
     bench.add_argument("--json", action="store_true", help="print one JSON object")
     bench.set_defaults(run=bench_command)

@@ -11,7 +11,8 @@ from ..terminal import draw_packing, use_colour
 def add_arguments(command: str, parser: argparse.ArgumentParser) -> None:
     if command == "export":
         parser.add_argument("--cube", type=float, default=None, metavar="MM",
-                            help="--format stl: a cube's edge in millimetres (default 20)")
+                            help="--format stl: a cube's edge or a ball's diameter in "
+                            "millimetres (default 20)")
         parser.add_argument("--clearance", type=float, default=None, metavar="MM",
                             help="--format stl: move every face of a piece this far inwards, so "
                             "printed pieces fit the box (default 0)")
@@ -73,3 +74,10 @@ def verify_lines(puzzle, found: Verification) -> list[str]:
         lines.append(f"{puzzle.name}: differs from the published figure for: "
                      f"{', '.join(differs)} (published: {puzzle.published})")
     return lines
+
+
+def extra_commands(subparsers) -> None:
+    """The puzzle makers' commands: cards, booklet, audit, cards-bench (runners/cli/makers.py)."""
+    from . import makers
+
+    makers.add_commands(subparsers)

@@ -11,6 +11,7 @@ import argparse
 from pathlib import Path
 
 from .. import api, registry
+from .. import output as report
 from ..lazy import lazy_module
 from ..models import mind_lock as ml
 from ..models.errors import InputError
@@ -59,6 +60,34 @@ def add_commands(subparsers) -> None:
     draw.set_defaults(run=run_draw)
     gallery.set_defaults(run=run_gallery)
     play.set_defaults(run=run_play)
+    results = subparsers.add_parser(
+        "results", help="regenerate every committed picture and page under results/ (galleries, "
+        "play pages, screenshots, charts) and its index")
+    results.add_argument("--only", nargs="+", metavar="PUZZLE", default=None,
+                         help="only the galleries and pages of these catalog puzzles")
+    results.add_argument("--results", default="results", metavar="DIR",
+                         help="the results folder (default results)")
+    results.set_defaults(run=run_results)
+
+
+def run_results(args) -> int:
+    """`puzzlesat results`: every committed picture and page, and results/index.md."""
+    from ..pictures import generate, viewer
+
+    folder = report.check_folder(args.results)
+    if args.only:
+        known = generate.puzzles()
+        unknown = [name for name in args.only if name not in known]
+        if unknown:
+            raise InputError(f"no committed pictures of {', '.join(unknown)} (those of: "
+                             f"{', '.join(sorted(known))})", field="--only")
+    wanted = generate.puzzles() if not args.only else set(args.only)
+    if wanted & {name for name, _ in generate.SOLID_PAGES}:
+        viewer.three_library()  # a 3D page cannot be written: said before minutes of drawing
+    written = generate.generate_results(folder, report.say, args.only)
+    report.write_results_index(folder)
+    print(f"wrote {len(written)} files under {folder} and {folder / report.INDEX}")
+    return 0
 
 
 def load_puzzle(name: str, level: int | None):
@@ -74,6 +103,8 @@ def _drawings(puzzle, modulo: str, cap: int = 10**9) -> tuple[list[tuple[str, sv
 
 
 def run_draw(args: argparse.Namespace) -> int:
+    # where the picture goes is checked before any solution is searched for
+    (report.check_folder if args.all else report.check_output)(args.output, "-o")
     puzzle = load_puzzle(args.puzzle, args.level)
     drawn = registry.part(puzzle.kind, "pictures")  # the family's pictures module
     if args.pieces:
@@ -106,6 +137,7 @@ def run_draw(args: argparse.Namespace) -> int:
 
 
 def run_gallery(args: argparse.Namespace) -> int:
+    report.check_folder(args.output, "-o")
     puzzle = load_puzzle(args.puzzle, args.level)
     shown = galleries.build_gallery(puzzle, args.modulo, args.cap)
     written = galleries.write_gallery(shown, Path(args.output))
@@ -115,11 +147,9 @@ def run_gallery(args: argparse.Namespace) -> int:
 
 
 def run_play(args: argparse.Namespace) -> int:
+    report.check_output(args.output, "-o")
     puzzle = api.load(args.puzzle, level=args.level)
     page = pages.play_page(puzzle, args.level)
-    try:
-        Path(args.output).write_text(page, encoding="utf-8")
-    except OSError as error:
-        raise InputError(f"cannot write: {error}", file=args.output, field="-o") from None
+    report.write_text_atomic(args.output, page, "-o")
     print(f"wrote {args.output}: open it in a browser, it needs no network")
     return 0

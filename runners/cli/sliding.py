@@ -4,61 +4,33 @@
 from __future__ import annotations
 
 import argparse
-import sys
-from pathlib import Path
 
 from .. import output as report
 from ..families import sliding as family
 from ..models.errors import InputError
 from ..models.sliding import METRICS
-from ..outcomes import Count, Solution, Verification
+from ..outcomes import Verification
 from . import add_flag, positive
-
-
-def gibibytes(text: str) -> int:
-    """A --memory value in GiB, as bytes."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number of GiB: {text!r}") from None
-    if not value > 0:
-        raise argparse.ArgumentTypeError(f"must be a positive number of GiB, not {text}")
-    return int(value * 2**30)
-
+from . import moves as shared
+from .moves import count_lines, print_solution  # noqa: F401 (this family's printing)
 
 METRIC_HELP = ("sliding-block: the move metric, " + "; ".join(f"{k}: {v}" for k, v in
                                                               METRICS.items())
                + " (default: the puzzle's)")
-MEMORY_HELP = ("sliding-block: GiB the breadth-first search may use; a search estimated to need "
-               "more is refused before it starts (default: the memory available)")
 
 
 def add_arguments(command: str, parser: argparse.ArgumentParser) -> None:
+    shared.add_arguments(command, parser, family.DEFAULT_SAMPLE, family.DEFAULT_SEED)
     if command in ("solve", "count", "verify", "export", "solutions"):
         add_flag(parser, "--metric", choices=list(METRICS), help=METRIC_HELP)
-        add_flag(parser, "--memory", type=gibibytes, metavar="GIB", help=MEMORY_HELP)
-    if command in ("solve", "export", "solutions"):
-        add_flag(parser, "--from", dest="start", metavar="POSITION",
-                 help="sliding-block: a position drawn row by row with '/' between rows, or "
-                      "'hardest' (default: the puzzle's start)")
-    if command == "export":
-        add_flag(parser, "--steps", type=int, metavar="K",
-                 help="sliding-block: the plan length bound k of the exported CNF")
     if command == "verify":
-        add_flag(parser, "--sample", type=int, metavar="N",
-                 help=f"positions to plan with every planner (default "
-                      f"{family.DEFAULT_SAMPLE})")
-        add_flag(parser, "--seed", type=int, metavar="S",
-                 help=f"seed of the random positions (default {family.DEFAULT_SEED})")
         add_flag(parser, "--within", type=int, metavar="K",
                  help=f"sliding-block: plan positions at most K moves from the goal (default "
                       f"{family.PLAN_DISTANCE}; the planners' models grow with K)")
 
 
 def own_flags(args: argparse.Namespace) -> dict[str, object]:
-    return {"--from": getattr(args, "start", None), "--steps": getattr(args, "steps", None),
-            "--sample": getattr(args, "sample", None), "--seed": getattr(args, "seed", None),
-            "--metric": getattr(args, "metric", None), "--memory": getattr(args, "memory", None),
+    return {**shared.own_flags(args), "--metric": getattr(args, "metric", None),
             "--within": getattr(args, "within", None)}
 
 
@@ -70,33 +42,10 @@ def options(args: argparse.Namespace, command: str) -> dict[str, object]:
     if getattr(args, "encoding", None) is not None:
         raise InputError("sliding-block CNF writes its 'exactly one' constraints one way",
                          field="--encoding")
-    found: dict[str, object] = {"memory": getattr(args, "memory", None)}
-    if command in ("solve", "export", "solutions"):
-        found["start"] = getattr(args, "start", None)
-    if command == "export":
-        found["steps"] = getattr(args, "steps", None)
+    found = shared.options(args, command)
     if command == "verify":
-        found["sample"] = getattr(args, "sample", None)
-        found["seed"] = getattr(args, "seed", None)
         found["within"] = getattr(args, "within", None)
     return found
-
-
-def print_solution(puzzle, solution: Solution, as_json: bool) -> int:
-    from . import show_solution
-
-    return show_solution(puzzle.name, solution, as_json)
-
-
-def count_lines(puzzle, count: Count) -> list[str]:
-    if not count.complete:
-        return []
-    d = count.details
-    lines = [f"{puzzle.name}: God's number {d['gods_number']} moves ({d['metric']} metric), "
-             f"{d['hardest_positions']:,} positions at that distance"]
-    if d.get("start_moves") is not None:
-        lines.append(f"{puzzle.name}: the start needs {d['start_moves']} moves")
-    return lines
 
 
 def verify_lines(puzzle, found: Verification) -> list[str]:
@@ -106,82 +55,122 @@ def verify_lines(puzzle, found: Verification) -> list[str]:
              f"{puzzle.name}: the table's distance equals the optimal plan length of every "
              f"planner on {r['sample']['size']} positions within {r['sample']['within_moves']} "
              f"moves of the goal; the compiled moves equal the rules"]
-    differs = [k for k, ok in r["published_agrees"].items() if not ok]
-    if differs:
-        lines.append(f"{puzzle.name}: differs from the published figure for: "
-                     f"{', '.join(differs)} (published: {puzzle.published})")
-    return lines
+    return lines + shared.published_lines(puzzle, r)
 
 
 # ---------------------------------------------------------------- sliding table, bench
 
-
-def table_lines(figures: dict) -> list[str]:
-    lines = [
-        f"{figures['puzzle']}: God's algorithm, '{figures['metric']}' metric "
-        f"({figures['metric_means']}); goal: {figures['goal']}",
-        f"positions reached: {figures['positions']:,} ({figures['counted']})",
-        f"God's number: {figures['gods_number']} moves ({figures['gods_number_means']}), "
-        f"{figures['hardest_positions']:,} position{'s' * (figures['hardest_positions'] != 1)} "
-        f"at that distance, e.g. "
-        f"{figures['hardest'][0]}",
-    ]
-    if figures["start_moves"] is not None:
-        lines.append(f"the start {figures['start']} needs {figures['start_moves']} moves")
-    lines += ["positions at each distance:", "distance  positions",
-              *(f"{d:>8}  {n:>9,}" for d, n in figures["distance_counts"].items())]
-    lines.append(f"table: {figures['table_bytes']:,} bytes (sorted codes and 2 bits a position)"
-                 f"; searched in {figures['search_seconds']:.2f} s"
-                 + (f" (memory estimated before it started: "
-                    f"{figures['memory_estimate_bytes'] / 2**20:,.0f} MiB)"
-                    if figures["memory_estimate_bytes"] else " (read from the cache)")
-                 + ("" if figures["compiled"] else " (numba not installed: not compiled)"))
-    differs = [k for k, ok in figures["published_agrees"].items() if not ok]
-    if differs:
-        lines.append(f"differs from the published figure for: {', '.join(differs)} "
-                     f"(published: {figures['published']})")
-    elif figures["published_agrees"]:
-        lines.append("agrees with the published figures: "
-                     + ", ".join(figures["published_agrees"]))
-    return lines
+table_figures = family.report
 
 
-def _puzzle(args: argparse.Namespace):
+def table_heading(figures: dict) -> str:
+    return (f"{figures['puzzle']}: God's algorithm, '{figures['metric']}' metric "
+            f"({figures['metric_means']}); goal: {figures['goal']}")
+
+
+def starts_command(args: argparse.Namespace) -> int:
+    """`puzzlesat sliding starts PUZZLE`: the clusters of positions, their farthest starts,
+    the hardest start; with --moves, starts that many moves from the goal (and their files)."""
+    from ..models.sliding.reader import write_sliding
     from . import load
 
     puzzle, _ = load(args)
     if puzzle.kind != family.KIND:
         raise InputError(f"a {puzzle.kind} puzzle, not a sliding-block one", field="PUZZLE")
-    return puzzle
-
-
-def table_command(args: argparse.Namespace) -> int:
-    puzzle = _puzzle(args)
-    found = family.table_of(puzzle, args.memory, progress=sys.stderr.isatty())
-    for note in found.notes:  # a warning (the cache not written) is shown by the command line
-        report.say(note)
-    figures = family.report(found)
+    if args.output is not None:
+        if args.moves is None:
+            raise InputError("writes the generated starts: give --moves too", field="--output")
+        report.check_folder(args.output, "output")
+    result = family.starts(puzzle, (args.metric,) if args.metric else None, args.memory,
+                           args.moves, args.count, args.seed)
+    generated = result["metrics"][puzzle.metric].get("generated")
+    if generated and args.output is not None:
+        source = (f"generated by puzzlesat sliding starts from {puzzle.name} (seed "
+                  f"{generated['seed']})")
+        files = {}
+        for i, start in enumerate(generated["starts"], start=1):
+            title = (f"{puzzle.title or puzzle.name}: a start {args.moves} moves from the goal "
+                     f"({puzzle.metric} metric), number {i}")
+            files[f"{puzzle.name}-{args.moves}-moves-{i}.toml"] = write_sliding(
+                puzzle, puzzle.parse(start), title, source).encode()
+        report.write_files(args.output, files, f"{len(files)} puzzles {args.moves} moves from "
+                                               "the goal")
     if args.json:
-        print(report.json_line(figures))
+        print(report.json_line(result))
     else:
-        print("\n".join(table_lines(figures)))
+        print("\n".join(starts_lines(result)))
     return 0
+
+
+def spread(counts: dict[str, int], ends: int = 6) -> str:
+    """A distribution in a line: its first and last entries (--json holds them all)."""
+    items = [f"{d}: {n:,}" for d, n in counts.items()]
+    if len(items) <= 2 * ends:
+        return ", ".join(items)
+    return (", ".join(items[:ends]) + f", ... ({len(items) - 2 * ends} more), "
+            + ", ".join(items[-ends:]))
+
+
+def starts_lines(result: dict, shown: int = 10) -> list[str]:
+    """`sliding starts` in lines: the clusters, per metric the hardest start and the
+    distributions, the clusters with the farthest starts, the starts generated."""
+    lines = [f"{result['puzzle']}: {result['arrangements']:,} arrangements of the blocks in "
+             f"{result['clusters']:,} clusters of positions joined by moves; "
+             f"{result['clusters_with_a_goal']:,} "
+             f"{'hold' if result['clusters_with_a_goal'] != 1 else 'holds'} a goal position "
+             f"({result['goal']}), {result['clusters_without']:,} "
+             f"{'do' if result['clusters_without'] != 1 else 'does'} not"]
+    for metric, figures in result["metrics"].items():
+        hardest = figures["hardest"]
+        lines += [f"{metric} metric ({figures['means']}): the hardest start needs "
+                  f"{hardest['moves']} moves: {hardest['start']} (in a cluster of "
+                  f"{hardest['cluster_positions']:,} positions)",
+                  "  positions at each distance from a goal: "
+                  + spread(figures["distance_counts"]),
+                  "  clusters by their farthest start: " + ", ".join(
+                      f"{d}: {n:,}" for d, n in figures["clusters_by_farthest"].items())]
+        if "generated" in figures:
+            made = figures["generated"]
+            lines.append(f"  {len(made['starts'])} of the {made['positions_at_that_distance']:,} "
+                         f"starts {made['moves']} moves from a goal (seed {made['seed']}):")
+            lines += [f"    {start}" for start in made["starts"]]
+    listed = result["listed_clusters"][:shown]
+    lines.append(f"the {len(listed)} cluster{'s' * (len(listed) != 1)} with the farthest starts:")
+    lines.append("  cluster  positions  goals  " + "  ".join(
+        f"{m:>6}" for m in result["metrics"]) + "  farthest start")
+    for c in listed:
+        first = next(iter(c["farthest"].values()))
+        lines.append(f"  {c['cluster']:7}  {c['positions']:9,}  {c['goal_positions']:5,}  "
+                     + "  ".join(f"{f['moves']:6}" for f in c["farthest"].values())
+                     + f"  {first['start']}")
+    return lines
 
 
 def bench_command(args: argparse.Namespace) -> int:
     from ..benchmarks import sliding as bench
 
-    report.check_folder(args.results)
-    result = bench.run(args.puzzle or None, args.repeat, args.memory, args.scale,
-                       say=report.say)
-    out = Path(args.results) / "sliding-bench.json"
-    report.write_json_atomic(out, result)
+    folder = report.record_folder(args)
+    if args.tiles:
+        if args.puzzle or args.scale:
+            raise InputError("times the two tile puzzles alone: no PUZZLE, no --scale",
+                             field="--tiles")
+        result = bench.run_tiles(say=report.say)
+        name, lines = "sliding-tiles-bench.json", bench.tiles_lines
+    else:
+        result = bench.run(args.puzzle or None, args.repeat, args.memory, args.scale,
+                           say=report.say)
+        name, lines = "sliding-bench.json", bench.lines
+    out = None if folder is None else folder / name
+    if out is not None:
+        report.write_json_atomic(out, result)
+        report.write_results_index(folder)
     if args.json:
         print(report.json_line(result))
         return 0
-    for line in bench.lines(result):
+    for line in lines(result):
         print(line)
-    print(f"wrote {out}")
+    if out is not None:
+        print(f"wrote {out}")
     return 0
 
 
@@ -191,24 +180,44 @@ def extra_commands(subparsers) -> None:
         "sliding", help="sliding-block puzzles: God's algorithm table, benchmark")
     commands = group.add_subparsers(dest="sliding_command", required=True,
                                     parser_class=type(group))
-    table = commands.add_parser(
-        "table", help="every reachable position's distance to the goal; God's number, the "
-                      "hardest positions, the distribution")
-    table.add_argument("puzzle", metavar="PUZZLE", help="a catalog name or a puzzle file")
+    table = shared.add_table_command(
+        commands, family.KIND, None, "every reachable position's distance to the goal; God's "
+                                     "number, the hardest positions, the distribution")
     table.add_argument("--metric", choices=list(METRICS), help=METRIC_HELP)
-    table.add_argument("--memory", type=gibibytes, metavar="GIB", help=MEMORY_HELP)
-    table.add_argument("--json", action="store_true", help="print one JSON object")
-    table.set_defaults(run=table_command)
+    starts = commands.add_parser(
+        "starts", help="every arrangement of the blocks: the clusters of positions, each "
+                       "one's farthest start from its goal in each metric, the hardest start; "
+                       "--moves N: starts N moves from the goal")
+    starts.add_argument("puzzle", metavar="PUZZLE", help="a catalog name or a puzzle file "
+                                                         "(its board, blocks and goal)")
+    starts.add_argument("--metric", choices=list(METRICS),
+                        help="only this metric (default: all three); --moves counts in it")
+    starts.add_argument("--moves", type=int, metavar="N",
+                        help="draw starts exactly N moves from a goal (the puzzle's metric)")
+    starts.add_argument("--count", type=positive, default=1, metavar="K",
+                        help="how many starts --moves draws (default 1)")
+    starts.add_argument("--seed", type=int, default=2002, help="seed of the draw (default 2002)")
+    starts.add_argument("-o", "--output", metavar="DIR",
+                        help="write each drawn start as a puzzle file in DIR")
+    starts.add_argument("--memory", type=shared.gibibytes, metavar="GIB", help=shared.MEMORY_HELP)
+    starts.add_argument("--json", action="store_true", help="print one JSON object")
+    starts.set_defaults(run=starts_command)
     bench = commands.add_parser(
         "bench", help="time the largest catalog search (states/s, peak memory) and Klotski "
                       "in every metric; write results/sliding-bench.json")
     bench.add_argument("puzzle", metavar="PUZZLE", nargs="?",
-                       help="the puzzle to time (default: the largest in the catalog)")
+                       help="the puzzle to time (default: klotski-l-pieces, the largest catalog "
+                            "search of about a minute)")
     bench.add_argument("--repeat", type=positive, default=3, help="runs (default 3)")
-    bench.add_argument("--memory", type=gibibytes, metavar="GIB", help=MEMORY_HELP)
+    bench.add_argument("--memory", type=shared.gibibytes, metavar="GIB", help=shared.MEMORY_HELP)
     bench.add_argument("--scale", action="store_true",
                        help="also the 10^8 search of runners/benchmarks/targets.toml (minutes, "
                             "about 3 GiB)")
-    bench.add_argument("--results", default="results", help="results folder (default results)")
+    bench.add_argument("--tiles", action="store_true",
+                       help="instead: the 3x4 and 2x6 sliding-tile puzzles searched whole "
+                            "(minutes each, under 1 GiB), each beside a plain C search of the "
+                            "same puzzle; figures in results/sliding-tiles-bench.json")
+    report.add_record_arguments(bench, "the figures (results/sliding-bench.json, or "
+                                       "sliding-tiles-bench.json)")
     bench.add_argument("--json", action="store_true", help="print one JSON object")
     bench.set_defaults(run=bench_command)

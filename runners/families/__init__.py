@@ -1,14 +1,19 @@
 """Puzzle families: how each kind of puzzle is solved, counted, listed, verified and exported.
 
 A family turns a puzzle into the model a backend takes, runs the backend (counting through
-runners/counting.py), decodes what comes back and says what a count means. Nothing here parses
-command lines or prints; runners/cli/ does that, and `import puzzlesat` offers the same calls.
+runners/counting.py), decodes what comes back and says what a count means. The model is chosen
+from one table per family, `encoders` (the kind of model a backend takes -> the `Encoder` that
+makes it, with the options that choose within that model), as PySAT's EncType names encodings
+behind one signature: a new kind of model is a row, never another `if takes ==` branch.
+Nothing here parses command lines or prints; runners/cli/ does that, and `import puzzlesat`
+offers the same calls.
 """
 
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 
 from ..backends import Backend
 from ..counting import Runner
@@ -38,6 +43,27 @@ def verify_backends(kind: str) -> tuple[str, ...]:
     return (*VERIFY_SOLVERS, *usable, "reference")
 
 
+# The models backends take, as a message names them.
+MODEL_NAMES = {"cpsat": "CP-SAT", "cnf": "CNF", "cover": "exact cover",
+               "tables": "edgecount's tables"}
+
+
+@dataclass(frozen=True)
+class Encoder:
+    """How a family makes the model one kind of backend takes.
+
+    `make(source, *task, **options)`: the family's source (a puzzle, an exact cover), the
+    task's arguments common to every encoder of the family (e.g. the turns a count is taken
+    under), and the options that choose within this model (`options`, e.g. 'encoding' for CNF);
+    `refuses(backend, source)`: why a backend taking this model cannot take this one (None: it
+    can; source None: whether it can take any of the family's).
+    """
+
+    make: Callable[..., object]
+    options: tuple[str, ...] = ()
+    refuses: Callable[[Backend, object], str | None] | None = None
+
+
 class Family(ABC):
     """One kind of puzzle."""
 
@@ -52,13 +78,54 @@ class Family(ABC):
     samples_cubes: bool = False
     # The family's own solvers, by backend name ('reference', 'table') -> the Backend class
     own_backends: dict[str, type[Backend]] = {}
+    # The model each kind of backend takes -> how the family makes it (see Encoder); the models
+    # of its own backends ('reference', 'table') are the family's own and listed in `takes` only
+    encoders: dict[str, Encoder] = {}
 
     @abstractmethod
     def summary(self, puzzle) -> str: ...
 
     def accepts(self, backend: Backend) -> bool:
         """Whether the family can encode the model the backend takes."""
+        entry = self.encoders.get(backend.takes)
+        if entry is not None and entry.refuses is not None and entry.refuses(backend, None):
+            return False
         return backend.takes in self.takes
+
+    def model_options(self, backend: Backend | None, options: dict) -> dict:
+        """The options given (not None), each checked to choose within the model the backend
+        takes (a CNF encoding given for CP-SAT is refused in one line); a card encoding's name
+        is checked here, before any work."""
+        given = {name: value for name, value in options.items() if value is not None}
+        if backend is None:
+            return given
+        entry = self.encoders.get(backend.takes)
+        for name, value in given.items():
+            if entry is None or name not in entry.options:
+                models = " or ".join(MODEL_NAMES.get(takes, takes) for takes, e in
+                                     self.encoders.items() if name in e.options) or "no"
+                raise InputError(f"chooses within the {models} model; {backend.name} does not "
+                                 f"take {models}", field=name)
+            if name == "encoding":
+                check_card_encoding(value, value)
+        return given
+
+    def applicable(self, backend: Backend, **options) -> dict:
+        """Of options meant for some models, those the backend's model takes (where one call
+        runs many backends, as verify does)."""
+        entry = self.encoders.get(backend.takes)
+        return {name: value for name, value in options.items()
+                if value is not None and entry is not None and name in entry.options}
+
+    def encode_for(self, backend: Backend, source, *task, **options):
+        """The model the backend takes, made by the family's encoder for it."""
+        given = self.model_options(backend, options)
+        entry = self.encoders.get(backend.takes)
+        why = None if entry is None or entry.refuses is None else entry.refuses(backend, source)
+        if entry is None or why:
+            raise InputError(why or f"{self.kind} puzzles are not encoded as {backend.takes} "
+                             f"models, which {backend.name} takes", field="backend")
+        return entry.make(source, *task, **given)
 
     def at(self, puzzle, **options):
         """The puzzle with the load options applied (e.g. a level)."""
@@ -79,7 +146,8 @@ class Family(ABC):
     modulo_aliases: dict[str, str] = {}  # other words for a modulo, e.g. 'rotation'
 
     def check_encoding(self, backend: Backend, encoding: str | None, default: str) -> None:
-        """encoding names a cardinality encoding, and only a backend taking CNF uses one."""
+        """encoding names a cardinality encoding, and only a backend taking CNF uses one (the
+        families without an encoder table yet; the others ask `model_options`)."""
         if encoding is not None:
             check_card_encoding(encoding, default)
             if backend.takes != "cnf":
@@ -96,6 +164,11 @@ class Family(ABC):
                 field="modulo",
             )
         return modulo
+
+    def why_none(self, puzzle) -> str | None:
+        """Where a puzzle has no solution for a reason seen without searching (a piece that
+        fits nowhere), that reason in one phrase; None otherwise."""
+        return None
 
     @abstractmethod
     def solve(self, puzzle, backend: Backend, time_limit: float | None, **options) -> Solution:

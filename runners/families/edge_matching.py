@@ -3,10 +3,12 @@ verify on every backend, export.
 
 What is counted: distinct grids, a tile kind turned one way on each cell, identical tiles
 interchangeable (with label_tiles: arrangements of physically distinct tiles, the grids times
-the product of m! over the tile kinds). Up to turning the whole board, the solvers count by
-Burnside's lemma (the mean over the board's turns of the grids each turn leaves unchanged, each
-turn its own model), the reference by keeping the grids that are the least of their turned
-images.
+the product of m! over the tile kinds). Up to symmetry (the board's turns; with 'mirror' also
+its mirror images; with 'colours' also exchanges of colours: models/edge_matching/symmetry.py),
+the solvers count by Burnside's lemma (the mean over the group of the grids each element leaves
+unchanged, each its own model, elements known to fix the same grids counted once), the
+reference by keeping the grids that are the least of their images under a group it makes
+again itself.
 """
 
 from __future__ import annotations
@@ -25,6 +27,8 @@ from ..models.edge_matching import (
     EdgePuzzle,
     Placed,
     at_level,
+    board,
+    board_motion,
     board_turns,
     check_grid,
     distinct_rotations,
@@ -40,19 +44,22 @@ from ..models.edge_matching.encode import (
     DEFAULT_CARD_ENCODING,
     DEFAULT_CNF_MODEL,
     DEFAULT_CPSAT_VARIANT,
+    board_words,
     encode_cnf,
     encode_cpsat,
     grid_of,
     placements,
     split_cubes,
 )
+from ..models.edge_matching.grid import Motion
 from ..models.edge_matching.reader import edge_word, published_looks, published_solution_keys
+from ..models.edge_matching.symmetry import exchangeable, fixing_alike, puzzle_group
 from ..models.encoded import check_card_encoding, to_dimacs, to_dlx
 from ..models.errors import InputError
 from ..models.symmetry import IDENTITY, Group, burnside
 from ..outcomes import Count, Solution, Verification
 from ..terminal import draw_edges
-from . import VERIFY_SOLVERS, Family, check_sampled_cubes, verify_backends
+from . import VERIFY_SOLVERS, Encoder, Family, check_sampled_cubes, verify_backends
 
 # the edgecount tables (numpy) load when an edge-matching puzzle is first counted
 tables = lazy_module("puzzlesat.models.edge_matching.tables")
@@ -61,7 +68,6 @@ tables = lazy_module("puzzlesat.models.edge_matching.tables")
 # one cube in this process: a 3x3 deck counts in 0.2 s, starting two worker processes takes
 # about 5 s here.
 SMALL_BOARD = 12
-TURN_NAMES = ("identity", "rotate 90", "rotate 180", "rotate 270")  # clockwise quarter turns
 PARITIES = reference.PARITIES  # ("even", "odd"): the marks on cells of even / odd row + col
 
 
@@ -88,12 +94,44 @@ def rules_text(puzzle: EdgePuzzle) -> str:
 
 
 def group_text(puzzle: EdgePuzzle) -> str:
-    return "quarter turns" if len(board_turns(puzzle)) == 4 else "a half turn"
+    turns = len(board_turns(puzzle))
+    if turns == 4 and puzzle.grid == "square":
+        return "quarter turns"
+    if turns == 2:
+        return "a half turn"
+    return f"{turns} turns by {360 // turns} degrees" if turns > 1 else "no turn but the identity"
 
 
-def turn_group(puzzle: EdgePuzzle) -> Group:
-    """The turns of the whole board that keep the rules (identity first)."""
-    return Group(tuple(TURN_NAMES[k] for k in board_turns(puzzle)))
+def turn_name(puzzle: EdgePuzzle, steps: int) -> str:
+    return board(puzzle).grid.turn_name(steps)
+
+
+def turn_group(puzzle: EdgePuzzle, modulo: str = "symmetry") -> Group:
+    """The symmetries a count merges by (identity first): the board's turns that keep the
+    rules, with 'mirror' and 'colours' more (models/edge_matching/symmetry.py)."""
+    if modulo == "symmetry":
+        return Group(tuple(turn_name(puzzle, k) for k in board_turns(puzzle)))
+    return Group(tuple(m.name for m in puzzle_group(puzzle, modulo)))
+
+
+def group_words(puzzle: EdgePuzzle, modulo: str) -> str:
+    """What a count up to symmetry merges, in words."""
+    if modulo == "symmetry":
+        return f"turning the whole board ({group_text(puzzle)})"
+    group = puzzle_group(puzzle, modulo)
+    mirrors = sum(m.mirror for m in group)
+    coloured = sum(bool(m.recolour) for m in group)
+    words = f"the board's {len(group)} symmetries: turning it ({group_text(puzzle)})"
+    words += (", mirroring it (a mirrored grid shows the tiles' mirror images, which are "
+              "tiles of the set)" if mirrors else ", no mirror image (the tiles' mirror images "
+              "are not the tiles)" if modulo == "mirror" else "")
+    if modulo == "colours":
+        pictures = ", ".join(exchangeable(puzzle))
+        kept = [e[0] for e in (puzzle.frame, puzzle.border) if e is not None]
+        never = f" (never {', '.join(kept)}, on the border)" if kept else ""
+        words += (f", exchanging the colours {pictures}{never}"
+                  if coloured else f", no exchange of the colours {pictures} keeps the tiles")
+    return words
 
 
 def meaning(puzzle: EdgePuzzle, modulo: str, label_tiles: bool = False) -> str:
@@ -110,26 +148,27 @@ def meaning(puzzle: EdgePuzzle, modulo: str, label_tiles: bool = False) -> str:
             "are interchangeable"
         )
     if modulo != "none":
-        what += f", counted once up to turning the whole board ({group_text(puzzle)})"
+        what += f", counted once up to {group_words(puzzle, modulo)}"
     return what
 
 
 def solution_json(puzzle: EdgePuzzle, grid: list[Placed]) -> list[list[dict]]:
-    """Rows of cells: the tile (its name, or its number from 1), its turn, edges and mark."""
-    rows = []
-    for r in range(puzzle.rows):
-        row = []
-        for c in range(puzzle.cols):
-            t, rotation = grid[r * puzzle.cols + c]
-            tile = puzzle.tiles[t]
-            row.append({
-                "tile": tile.name or str(t + 1),
-                "rotation": rotation * 90,
-                "edges": [edge_word(e) for e in rotated(tile.edges, rotation)],
-                "mark": tile.mark,
-            })
-        rows.append(row)
-    return rows
+    """Rows of cells: the tile (its name, or its number from 1), its turn in degrees, edges and
+    mark (on a board that is not a full rectangle, each cell also its row and column)."""
+    here = board(puzzle)
+    rows: dict[int, list[dict]] = {}
+    for (r, c), (t, rotation) in zip(here.cells, grid):
+        tile = puzzle.tiles[t]
+        cell = {
+            "tile": tile.name or str(t + 1),
+            "rotation": here.grid.rotation_degrees(rotation),
+            "edges": [edge_word(e) for e in rotated(tile.edges, rotation)],
+            "mark": tile.mark,
+        }
+        if puzzle.shape:
+            cell = {"row": r + 1, "col": c + 1, **cell}
+        rows.setdefault(r, []).append(cell)
+    return list(rows.values())
 
 
 def published_solutions(puzzle: EdgePuzzle) -> dict[str, bool]:
@@ -146,16 +185,16 @@ def published_solutions(puzzle: EdgePuzzle) -> dict[str, bool]:
 
 def turn_factor(puzzle: EdgePuzzle) -> int:
     """Ways to turn the tiles of one grid without changing how it looks: the product over the
-    tiles of the turns that leave each one looking the same (4 for one colour all round, 2 for
-    a tile like R G R G, else 1)."""
+    tiles of the turns that leave each one looking the same (on squares 4 for one colour all
+    round, 2 for a tile like R G R G, else 1; on triangles 3 or 1)."""
     factor = 1
     for tile in puzzle.tiles:
-        factor *= 4 // len(distinct_rotations(tile.edges))
+        factor *= len(tile.edges) // len(distinct_rotations(tile.edges))
     return factor
 
 
-def conventions(puzzle: EdgePuzzle, grids: int, classes: int | None, complete: bool
-                ) -> dict[str, dict[str, object]]:
+def conventions(puzzle: EdgePuzzle, grids: int, classes: int | None, complete: bool,
+                modulo: str = "symmetry") -> dict[str, dict[str, object]]:
     """The count in each convention, each number with what it counts and the factor from the
     distinct grids (labelled counts are multiples of the grids; nothing is enumerated)."""
     label = label_factor(puzzle)
@@ -175,10 +214,12 @@ def conventions(puzzle: EdgePuzzle, grids: int, classes: int | None, complete: b
             f"{turns:,}" + bound},
     }
     if classes is not None:
-        out["classes_up_to_turns"] = {
+        name = {"symmetry": "classes_up_to_turns", "mirror": "classes_up_to_board_symmetries",
+                "colours": "classes_up_to_board_symmetries_and_colours"}[modulo]
+        out[name] = {
             "count": classes, "factor": None,
-            "counted": meaning(puzzle, "symmetry") + " (Burnside's lemma over the board's "
-            "turns, the grids each turn keeps counted directly)" + bound}
+            "counted": meaning(puzzle, modulo) + " (Burnside's lemma over the group, the "
+            "grids each element keeps counted directly)" + bound}
     return out
 
 
@@ -189,12 +230,56 @@ def _ceil_div(a: int, b: int) -> int:
 # ---------------------------------------------------------------- the family
 
 
+def cpsat_of(puzzle: EdgePuzzle, turns: int | Motion, parity: int | None,
+             cpsat_model: str = DEFAULT_CPSAT_VARIANT):
+    return encode_cpsat(puzzle, turns, parity, cpsat_model)
+
+
+def cnf_of(puzzle: EdgePuzzle, turns: int | Motion, parity: int | None,
+           encoding: str = DEFAULT_CARD_ENCODING, cnf_model: str = DEFAULT_CNF_MODEL,
+           amo: bool = True):
+    return encode_cnf(puzzle, check_card_encoding(encoding, DEFAULT_CARD_ENCODING), turns,
+                      parity, cnf_model, amo is not False)
+
+
+def cover_of(puzzle: EdgePuzzle, turns: int | Motion, parity: int | None):
+    if not board_motion(puzzle, turns).identity:
+        raise InputError(
+            "exact cover counts edge-matching grids with modulo 'none': classes up to turns need "
+            "the grids a turn leaves unchanged, which exact cover with colours cannot say",
+            field="modulo")
+    return encode_cover(puzzle, 0, parity)
+
+
+def tables_of(puzzle: EdgePuzzle, turns: int | Motion, parity: int | None):
+    """edgecount's tables, in the fill order of the smaller search, measured."""
+    from ..backends.edgecount import measured_order
+
+    identity = board_motion(puzzle, turns).identity
+    order = measured_order(puzzle) if identity else tables.DEFAULT_ORDER
+    return tables.build_tables(puzzle, turns, order=order, parity=parity)
+
+
+def colours_refused(backend: Backend, source) -> str | None:
+    """Exact cover needs colours here (the seams between tiles): the bitboard search has none."""
+    return None if backend.colours else (
+        f"{backend.name} solves exact cover without colours; edge matching needs them (xcover)")
+
+
 class EdgeMatching(Family):
     kind = "edge-matching"
-    takes = ("cpsat", "cnf", "cover", "reference", "tables")
+    # the models of a board (grids a turn leaves unchanged, marks on a parity), by the kind of
+    # backend that takes them
+    encoders = {
+        "cpsat": Encoder(cpsat_of, options=("cpsat_model",)),
+        "cnf": Encoder(cnf_of, options=("encoding", "cnf_model", "amo")),
+        "cover": Encoder(cover_of, refuses=colours_refused),
+        "tables": Encoder(tables_of),
+    }
+    takes = (*encoders, "reference")
     export_formats = ("dimacs", "xcc")
     own_backends = {"reference": reference.ReferenceEdge}
-    moduli = ("none", "symmetry")
+    moduli = ("none", "symmetry", "mirror", "colours")
     load_options = ("level",)
     options = ("encoding", "cpsat_model", "cnf_model", "amo")
     count_options = ("label_tiles",)
@@ -204,7 +289,7 @@ class EdgeMatching(Family):
         types = len(tile_types(puzzle))
         levels = f", levels 1-{len(puzzle.levels)}" if puzzle.levels else ""
         return (
-            f"{len(puzzle.tiles)} tiles ({types} kinds) on {puzzle.rows}x{puzzle.cols}, "
+            f"{len(puzzle.tiles)} tiles ({types} kinds) on {board_words(puzzle)}, "
             f"rule {puzzle.rule}{levels}; {puzzle.title}"
         )
 
@@ -229,9 +314,9 @@ class EdgeMatching(Family):
 
     def check_modulo(self, puzzle: EdgePuzzle, modulo: str) -> str:
         modulo = super().check_modulo(puzzle, modulo)
-        if modulo == "symmetry" and puzzle.fixed:
+        if modulo != "none" and puzzle.fixed:
             raise InputError(
-                "'symmetry' needs rules that stay the same when the board is turned; "
+                f"{modulo!r} needs rules that stay the same when the board is turned; "
                 f"{puzzle.name} has fixed tiles",
                 field="modulo",
             )
@@ -241,45 +326,24 @@ class EdgeMatching(Family):
 
     def _check(self, backend: Backend, encoding: str | None, cpsat_model: str | None,
                cnf_model: str | None = None, amo: bool | None = None) -> None:
+        """The model options named, and each meant for the model the backend takes."""
         if cnf_model is not None and cnf_model not in CNF_MODELS:
             raise InputError(f"unknown CNF model {cnf_model!r}; one of: {', '.join(CNF_MODELS)}",
                              field="cnf_model")
-        for flag, value in (("cnf_model", cnf_model), ("amo", amo)):
-            if value is not None and backend.takes != "cnf":
-                raise InputError(f"chooses the CNF; {backend.name} does not take CNF", field=flag)
-        self.check_encoding(backend, encoding, DEFAULT_CARD_ENCODING)
-        if cpsat_model is not None:
-            if cpsat_model not in CPSAT_VARIANTS:
-                raise InputError(
-                    f"unknown CP-SAT model {cpsat_model!r}; one of: {', '.join(CPSAT_VARIANTS)}",
-                    field="cpsat_model",
-                )
-            if backend.takes != "cpsat":
-                raise InputError(f"chooses the CP-SAT model; {backend.name} does not take one",
-                                 field="cpsat_model")
+        if cpsat_model is not None and cpsat_model not in CPSAT_VARIANTS:
+            raise InputError(
+                f"unknown CP-SAT model {cpsat_model!r}; one of: {', '.join(CPSAT_VARIANTS)}",
+                field="cpsat_model")
+        self.model_options(backend, {"encoding": encoding, "cpsat_model": cpsat_model,
+                                     "cnf_model": cnf_model, "amo": amo})
 
     def encode(self, puzzle: EdgePuzzle, backend: Backend, turns: int = 0,
                parity: int | None = None, encoding: str | None = None,
                cpsat_model: str | None = None, cnf_model: str | None = None,
                amo: bool | None = None):
         """The solver model of the puzzle (grids unchanged by `turns`, marks on a parity)."""
-        if backend.takes == "cover":
-            if turns:
-                raise InputError(
-                    f"{backend.name} counts edge-matching grids with modulo 'none': classes up to "
-                    "turns need the grids a turn leaves unchanged, which exact cover with "
-                    "colours cannot say", field="modulo")
-            return encode_cover(puzzle, 0, parity)
-        if backend.takes == "tables":
-            return tables.build_tables(puzzle, turns, parity=parity)
-        if backend.takes == "cpsat":
-            return encode_cpsat(puzzle, turns, parity, cpsat_model or DEFAULT_CPSAT_VARIANT)
-        return encode_cnf(puzzle, check_card_encoding(encoding, DEFAULT_CARD_ENCODING), turns,
-                          parity, cnf_model or DEFAULT_CNF_MODEL, amo is not False)
-
-    def accepts(self, backend: Backend) -> bool:
-        # exact cover needs colours here (the seams): the bitboard search has none
-        return super().accepts(backend) and (backend.takes != "cover" or backend.colours)
+        return self.encode_for(backend, puzzle, turns, parity, encoding=encoding,
+                               cpsat_model=cpsat_model, cnf_model=cnf_model, amo=amo)
 
     def _options(self, puzzle: EdgePuzzle, backend: Backend, parity: int | None = None) -> list:
         """The options a model's keys stand for: placements of tile kinds, or (exact cover) of
@@ -369,34 +433,50 @@ class EdgeMatching(Family):
     def _small(self, puzzle: EdgePuzzle) -> bool:
         return len(puzzle.tiles) <= SMALL_BOARD
 
-    def _solver_works(self, puzzle, backend, runner, key, turns, parity=None, encoding=None,
-                      cpsat_model=None, cnf_model=None, amo=None) -> list[Work]:
-        """One work per turn: the grids it leaves unchanged (turn 0: every grid, in cubes)."""
-        works = []
-        for k in turns:
-            model = self.encode(puzzle, backend, k, parity, encoding, cpsat_model, cnf_model,
-                                amo)
-            weights = sizes = None
-            if backend.takes == "tables":  # cubes on the first cells, corner orbits weighted
-                cubes, weights, sizes = tables.plan_cubes(model, 1 if self._small(puzzle) else
-                                                   runner.cubes_wanted(key, backend.cubes_per_job))
-            elif k or self._small(puzzle):
-                cubes = [()]
-            else:
-                cubes = split_cubes(self._options(puzzle, backend, parity), puzzle,
-                                    runner.cubes_wanted(key, backend.cubes_per_job))
-            label = "all grids" if not k else f"grids fixed by {TURN_NAMES[k]}"
-            if parity is not None:
-                label += f", marks on {PARITIES[parity]} cells"
-            works.append(Work(label, backend.name, backend.payload(model), cubes, weights,
-                              stops_itself=backend.stops_itself, shown=not works, sizes=sizes))
-        return works
+    def _solver_works(self, puzzle, backend, runner, key, motions, parity=None, encoding=None,
+                      cpsat_model=None, cnf_model=None, amo=None) -> tuple[list[Work], list[int]]:
+        """Works counting, for each symmetry (a grid.Motion, or a turn in steps), the grids it
+        leaves unchanged (the identity: every grid, in cubes); and which symmetry each work
+        counts for (the compiled counter may split every grid over pinned tiles)."""
+        works: list[Work] = []
+        owner: list[int] = []
+        for number, motion in enumerate(motions):
+            motion = board_motion(puzzle, motion)
+            parts = [(puzzle, 1, "")]
+            if backend.takes == "tables" and motion.identity and parity is None:
+                model = self.encode(puzzle, backend, 0)
+                if not model.prefix and not self._small(puzzle):
+                    parts = tables.pinned(puzzle) or parts
+            for part, weight, pin in parts:
+                model = self.encode(part, backend, motion, parity, encoding, cpsat_model,
+                                    cnf_model, amo)
+                weights = sizes = None
+                if backend.takes == "tables":  # cubes on the first cells, corner orbits weighted
+                    wanted = 1 if self._small(puzzle) else max(
+                        1, runner.cubes_wanted(key, backend.cubes_per_job) // len(parts))
+                    cubes, weights, sizes = tables.plan_cubes(model, wanted)
+                    weights = [w * weight for w in weights]
+                elif not motion.identity or self._small(puzzle):
+                    cubes = [()]
+                else:
+                    cubes = split_cubes(self._options(puzzle, backend, parity), puzzle,
+                                        runner.cubes_wanted(key, backend.cubes_per_job))
+                label = "all grids" if motion.identity else f"grids fixed by {motion.name}"
+                if pin:
+                    label += f", {pin} (weighted {weight})"
+                if parity is not None:
+                    label += f", marks on {PARITIES[parity]} cells"
+                works.append(Work(label, backend.name, backend.payload(model), cubes, weights,
+                                  stops_itself=backend.stops_itself, shown=motion.identity,
+                                  sizes=sizes))
+                owner.append(number)
+        return works, owner
 
     def count(self, puzzle, backend, modulo, runner: Runner, encoding=None, cpsat_model=None,
               cnf_model=None, amo=None,
               label_tiles=None) -> Count:
-        """Distinct grids on one backend; with modulo 'symmetry' the classes up to turning the
-        board (Burnside on the solvers, least turned images on the reference)."""
+        """Distinct grids on one backend; with modulo 'symmetry', 'mirror' or 'colours' the
+        classes under that group (Burnside on the solvers, least images on the reference)."""
         puzzle = self.at(puzzle)
         modulo = self.check_modulo(puzzle, modulo)
         self._check(backend, encoding, cpsat_model, cnf_model, amo)
@@ -404,36 +484,42 @@ class EdgeMatching(Family):
         key = {"puzzle": display_name(puzzle), "data": digest(puzzle), "modulo": modulo,
                "backend": backend.name, "encoding": encoding, "cpsat_model": cpsat_model,
                "cnf_model": cnf_model, "amo": amo}
-        turns = board_turns(puzzle) if modulo == "symmetry" else (0,)
+        if label_tiles and modulo in ("mirror", "colours"):
+            raise InputError(f"labelled tiles are counted with modulo 'none' or 'symmetry', "
+                             f"not {modulo!r}", field="label_tiles")
+        motions = puzzle_group(puzzle, modulo)
         fixed: dict[int, int] | None = None
         nodes = None
         if backend.takes == "reference":
-            classes_wanted = modulo == "symmetry"
-            model = reference.model(puzzle, classes=classes_wanted)
+            classes_wanted = modulo != "none"
+            model = reference.model(puzzle, classes=modulo if classes_wanted else None)
             work = Work("reference: all grids", backend.name, backend.payload(model),
                         reference.cubes(model), stops_itself=backend.stops_itself)
             [tally] = self._run([work], runner, key, self._small(puzzle))
             complete = tally.complete
             grids = tally.total(0)
             classes = tally.total(1) if classes_wanted else None
-            classes_by = "least turned image" if classes_wanted else None
+            classes_by = "least image" if classes_wanted else None
         else:
-            # a grid unchanged by a quarter turn one way is unchanged the other way too
-            counted = [k for k in turns if k != 3]
-            works = self._solver_works(puzzle, backend, runner, key, counted, None, encoding,
-                                       cpsat_model, cnf_model, amo)
+            # elements that generate one another's cyclic group, or are conjugate, leave the
+            # same number of grids unchanged: one of them is counted
+            alike = fixing_alike(motions)
+            counted = sorted(set(alike))
+            works, owner = self._solver_works(puzzle, backend, runner, key,
+                                              [motions[i] for i in counted], None, encoding,
+                                              cpsat_model, cnf_model, amo)
             tallies = self._run(works, runner, key, self._small(puzzle))
             complete = all(t.complete for t in tallies)
             if backend.takes == "tables":  # nodes searched (each cube once, not weighted)
                 nodes = sum(v[1] for t in tallies for v in t.values if v is not None)
-            fixed = {k: t.total() for k, t in zip(counted, tallies)}
-            if 3 in turns:
-                fixed[3] = fixed[1]
-            fixed = {k: fixed[k] for k in turns}
+            found = dict.fromkeys(counted, 0)
+            for number, tally in zip(owner, tallies):
+                found[counted[number]] += tally.total()
+            fixed = {i: found[alike[i]] for i in range(len(motions))}
             grids = fixed[0]
             classes = burnside(list(fixed.values())) if complete and modulo != "none" else None
             classes_by = "Burnside" if modulo != "none" else None
-        group = turn_group(puzzle) if modulo != "none" else IDENTITY
+        group = turn_group(puzzle, modulo) if modulo != "none" else IDENTITY
         if modulo != "none" and not complete:  # a lower bound: at most |G| grids per class
             classes = max(classes or 0, _ceil_div(grids, group.order))
         factor = label_factor(puzzle) if label_tiles else 1
@@ -443,8 +529,11 @@ class EdgeMatching(Family):
             "classes": None if modulo == "none" else number,
             "grids": grids,
             "grid_classes": classes,
-            "fixed_by_turn": None if fixed is None or modulo == "none"
-            else {str(k * 90): v for k, v in fixed.items()},
+            "fixed_by_turn": None if fixed is None or modulo != "symmetry"
+            else {str(motions[i].steps * board(puzzle).grid.turn_degrees): v
+                  for i, v in fixed.items()},
+            "fixed_by": None if fixed is None or modulo == "none"
+            else {motions[i].name: v for i, v in fixed.items()},
             "classes_by": classes_by,
             "label_tiles": bool(label_tiles),
             "label_factor": factor,
@@ -452,7 +541,7 @@ class EdgeMatching(Family):
             "format": puzzle.file_format,
         }
         details["conventions"] = conventions(puzzle, grids, classes if modulo != "none" else
-                                             None, complete)
+                                             None, complete, modulo)
         seconds = time.perf_counter() - start
         if nodes is not None:
             details["nodes"] = nodes
@@ -491,8 +580,8 @@ class EdgeMatching(Family):
                               backend.payload(model), reference.cubes(model),
                               stops_itself=backend.stops_itself)]
             else:
-                works = self._solver_works(puzzle, backend, runner, key, [0], p,
-                                           encoding if backend.takes == "cnf" else None)
+                works, _ = self._solver_works(puzzle, backend, runner, key, [0], p,
+                                              **self.applicable(backend, encoding=encoding))
             [tally] = self._run(works, runner, key, self._small(puzzle))
             if not tally.complete:
                 raise TimeoutError(f"{backend.name}: the {name} parity count did not finish")
@@ -518,9 +607,7 @@ class EdgeMatching(Family):
             backend = resolve(name, self.kind, "count")
             counts.append(self.count(
                 puzzle, backend, "none" if backend.takes == "cover" else modulo, runner_for(),
-                encoding if backend.takes == "cnf" else None,
-                cpsat_model if backend.takes == "cpsat" else None,
-            ))
+                **self.applicable(backend, encoding=encoding, cpsat_model=cpsat_model)))
             if say:
                 say(verify_table(counts[-1:]).splitlines()[1])
         complete = all(c.complete for c in counts)
@@ -640,7 +727,7 @@ class EdgeMatching(Family):
             backend = resolve(name, self.kind, "count")
             try:
                 cases[name] = self.parity_counts(
-                    puzzle, backend, runner_for(), encoding if backend.takes == "cnf" else None)
+                    puzzle, backend, runner_for(), **self.applicable(backend, encoding=encoding))
             except ValueError as error:  # the reference: marks do not force a checkerboard
                 notes.append(f"{name}: {error}")
             except TimeoutError as error:

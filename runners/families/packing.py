@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import math
 import time
 from collections.abc import Iterator
 
@@ -13,6 +12,7 @@ from ..counting import Runner, cube_sizes
 from ..executors import Work
 from ..models.encoded import check_card_encoding, to_dimacs, to_dlx
 from ..models.errors import InputError
+from ..models.geometry import LATTICES
 from ..models.packing import PackingPuzzle, Placement, exact_cover, placements
 from ..models.packing.encode import (
     DEFAULT_CARD_ENCODING,
@@ -30,7 +30,7 @@ from ..models.packing.plan import (
 from ..models.symmetry import IDENTITY
 from ..outcomes import Count, Solution, Verification
 from ..terminal import draw_packing
-from . import Family, check_sampled_cubes, verify_backends
+from . import Encoder, Family, check_sampled_cubes, verify_backends
 
 
 def meaning(puzzle: PackingPuzzle, modulo: str) -> str:
@@ -50,19 +50,41 @@ def meaning(puzzle: PackingPuzzle, modulo: str) -> str:
                 f"({group.describe()})")
     if puzzle.flip:
         return f"classes of solutions under the board's symmetry group ({group.describe()})"
-    if mirror_twins(puzzle) is None:
+    twins = mirror_twins(puzzle)
+    if twins is None:
         return (f"classes of solutions under the board's rotations only: the set lacks some "
                 f"piece's mirror image, so reflections are left out and 'symmetry' equals "
                 f"'rotation' ({group.describe()})")
+    if all(i == j for i, j in enumerate(twins)):
+        return (f"classes of solutions under the board's symmetry group, each piece's mirror "
+                f"image being the piece itself turned ({group.describe()})")
     return (f"classes of solutions under the board's symmetry group, a reflection turning "
             f"each piece into its mirror twin (the convention of published counts of sets "
             f"with mirror twins, one-sided pentominoes or the Soma cube; "
             f"{group.describe()})")
 
 
+def copies_refused(backend: Backend, cover) -> str | None:
+    """Why an exact-cover backend cannot take a cover whose pieces have copies."""
+    if cover is not None and cover.multiplicity and not backend.multiplicities:
+        return (f"{backend.name} solves exact covers with each item once; pieces with copies "
+                "(count = N) need bitboard, cpsat, a pysat solver or the reference")
+    return None
+
+
+def cnf_of(cover, encoding: str = DEFAULT_CARD_ENCODING):
+    return encode_cnf(cover, check_card_encoding(encoding, DEFAULT_CARD_ENCODING))
+
+
 class Packing(Family):
     kind = "packing"
-    takes = ("cpsat", "cnf", "cover", "reference")
+    # the models of the exact cover of the placements, by the kind of backend that takes them
+    encoders = {
+        "cpsat": Encoder(encode_cpsat),
+        "cnf": Encoder(cnf_of, options=("encoding",)),
+        "cover": Encoder(encode_cover, refuses=copies_refused),
+    }
+    takes = (*encoders, "reference")
     options = ("encoding",)
     export_formats = ("dimacs", "dlx", "stl")  # stl: puzzles in space, for 3D printing
     own_backends = {"reference": reference.ReferencePacking}
@@ -71,27 +93,24 @@ class Packing(Family):
     samples_cubes = True  # verify --sample-cubes: cubes of the bitboard search
 
     def summary(self, puzzle: PackingPuzzle) -> str:
-        cells = puzzle.cells
-        extent = [max(axis) - min(axis) + 1 for axis in zip(*cells)]
-        holes = math.prod(extent) - len(cells)
-        board = "x".join(map(str, extent)) + (f" with {holes} holes" if holes else "")
+        board = puzzle.lattice.describe(puzzle.cells)
         pieces = sum(p.count for p in puzzle.pieces)
         kinds = "" if pieces == len(puzzle.pieces) else f" of {len(puzzle.pieces)} kinds"
         return f"{pieces} pieces{kinds} on {board}; {puzzle.title}"
 
     def encode(self, puzzle: PackingPuzzle, backend: Backend, options: list[Placement],
                encoding: str | None = None):
-        cover = exact_cover(puzzle, options)
-        if backend.takes == "cpsat":
-            return encode_cpsat(cover)
-        if backend.takes == "cover":
-            if cover.multiplicity and not backend.multiplicities:
-                raise InputError(
-                    f"{backend.name} solves exact covers with each item once; pieces with copies "
-                    "(count = N) need bitboard, cpsat, a pysat solver or the reference",
-                    field="backend")
-            return encode_cover(cover)
-        return encode_cnf(cover, check_card_encoding(encoding, DEFAULT_CARD_ENCODING))
+        """The model the backend takes, of the exact cover of these placements."""
+        return self.encode_for(backend, exact_cover(puzzle, options), encoding=encoding)
+
+    def why_none(self, puzzle) -> str | None:
+        """The pieces that fit nowhere on the board (in no orientation, at no place)."""
+        placed = {p.piece for p in placements(puzzle)}
+        lost = [piece.name for i, piece in enumerate(puzzle.pieces) if i not in placed]
+        if not lost:
+            return None
+        return (f"piece{'s' if len(lost) > 1 else ''} {', '.join(lost)} fit"
+                f"{'' if len(lost) > 1 else 's'} nowhere on the board")
 
     def _solution(self, puzzle, grid, backend: str, seconds: float, complete=True) -> Solution:
         if grid is None:
@@ -140,7 +159,7 @@ class Packing(Family):
                                  time.perf_counter() - start)
 
     def _check_encoding(self, backend: Backend, encoding: str | None) -> None:
-        self.check_encoding(backend, encoding, DEFAULT_CARD_ENCODING)
+        self.model_options(backend, {"encoding": encoding})
 
     def count(self, puzzle, backend, modulo, runner: Runner, encoding=None) -> Count:
         """Solutions (and classes, with modulo 'symmetry') on one backend."""
@@ -221,7 +240,7 @@ class Packing(Family):
             for modulo in ("none", "symmetry"):
                 runner = runner_for(unreduced_time_limit if modulo == "none" else None)
                 counts.append(self.count(puzzle, backend, modulo, runner,
-                                         encoding if backend.takes == "cnf" else None))
+                                         **self.applicable(backend, encoding=encoding)))
                 if say:
                     say(verify_table(counts[-1:]).splitlines()[1])
         finished = [c for c in counts if c.complete]
@@ -312,12 +331,14 @@ class Packing(Family):
         """The puzzle as DIMACS or DLX text, or (fmt 'stl', puzzles in space) files to print:
         every piece and a solution, cubes of `cube` mm, faces `clearance` mm inwards."""
         if fmt == "stl":  # files to print: every piece and a solution (a folder or a .zip)
-            if puzzle.lattice.dimensions != 3:
-                raise InputError('STL files are made of puzzles in space (lattice = "cubic")',
-                                 field="format")
+            if "stl" not in puzzle.lattice.capabilities:
+                printed = [name for name, grid in LATTICES.items() if "stl" in grid.capabilities]
+                raise InputError(f"STL files are made of puzzles in space (lattice "
+                                 f"{' or '.join(map(repr, printed))}), not on the "
+                                 f"{puzzle.lattice.name} lattice", field="format")
             if encoding is not None:
                 raise InputError("does not apply to STL files", field="encoding")
-            from ..pictures.packing3d import print_set  # numpy-stl, the optional extra 'stl'
+            from ..pictures.packing import print_set  # numpy-stl, the optional extra 'stl'
             from ..pictures.stl import CUBE_MM
 
             return print_set(puzzle, CUBE_MM if cube is None else cube, clearance or 0.0)

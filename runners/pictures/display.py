@@ -34,6 +34,8 @@ def count_html(count) -> str:
     if count.number is not None and not count.complete:
         number = f"at least {number} (INCOMPLETE: stopped early)"
     rows = [("count", number), ("counted", count.counted), ("modulo", count.modulo)]
+    if count.uniqueness():  # a count up to a limit answers whether the puzzle is unique
+        rows.insert(1, ("unique?", count.uniqueness()))
     if count.modulo != "none":
         rows.append(("group", count.group.describe()))
     rows += [("backend", count.backend), ("executor", count.executor),

@@ -1,9 +1,10 @@
-"""The committed pictures under results/: galleries, play pages, their screenshots, bench charts.
+"""The committed pictures under results/: galleries, play pages, their screenshots, bench charts,
+booklets of graded cards.
 
-`generate_results(results)` rebuilds them all from the catalog (the solutions come from
-`puzzlesat.solutions`, the reference solver by default; counts and classes from the
-solutions); screenshots need the browser (see browser.py) and charts need matplotlib, each
-skipped with a note when missing.
+`generate_results(results)` (the command `puzzlesat results`) rebuilds them all from the
+catalog (the solutions come from `puzzlesat.solutions`, the reference solver by default; counts
+and classes from the solutions); screenshots need the browser (see browser.py) and charts need
+matplotlib, each skipped with a note when missing.
 """
 
 from __future__ import annotations
@@ -44,15 +45,27 @@ GALLERIES = (
     GallerySpec("soma", None, "symmetry", "soma", cap=48),
     GallerySpec("tetracubes-2x4x4", None, "symmetry", "tetracubes-2x4x4", cap=24),
     GallerySpec("solid-pentominoes-2x3x10", None, "symmetry", "solid-pentominoes-2x3x10"),
+    GallerySpec("hexiamonds-4x9", None, "symmetry", "hexiamonds-4x9"),
+    GallerySpec("tetrahexes-coin", None, "symmetry", "tetrahexes-coin"),
 )
 
 # play pages: puzzle, level, and how many hints the screenshot shows played
 PAGES = (("diamond-blocks", 2, 6), ("scramble-frog", None, 0), ("iq-block-8", None, 3),
-         ("mind-lock", None, 5), ("klotski", None, 5), ("rush-hour-51", None, 10))
+         ("mind-lock", None, 5), ("klotski", None, 5), ("rush-hour-51", None, 10),
+         ("hexiamonds-4x9", None, 5), ("tetrahexes-4x7", None, 3), ("kanoodle-5x11", None, 4))
 
 
 # 3D pages (puzzles in space): puzzle, and how many pieces the screenshot shows in the box
-SOLID_PAGES = (("soma", 4), ("bedlam", 7))
+SOLID_PAGES = (("soma", 4), ("bedlam", 7), ("kanoodle-pyramid", 6))
+
+# booklets of graded cards with one solution each (puzzlesat booklet): puzzle, cards
+BOOKLETS = (("iq-block-10", 12),)  # 2D: a 3D booklet's play pages inline three.js, 2.2 MB each
+
+
+def puzzles() -> set[str]:
+    """The catalog puzzles whose galleries or pages are committed."""
+    return ({spec.puzzle for spec in GALLERIES} | {name for name, _, _ in PAGES}
+            | {name for name, _ in SOLID_PAGES} | {name for name, _ in BOOKLETS})
 
 
 def load_at(name: str, level: int | None):
@@ -100,6 +113,15 @@ def generate_results(results: Path, say: Callable[[str], None] = print,
                         page.click("#next")
                 page.screenshot(path=str(target), full_page=True)
                 written.append(target)
+    for name, cards in BOOKLETS:
+        if only is not None and name not in only:
+            continue
+        from ..booklet import make_booklet  # the cards' search: loaded where booklets are made
+
+        made = make_booklet(name, cards)
+        written += [Path(p) for p in made.write(str(results / "booklets" / name), name)]
+        say(f"booklet {name}: {len(made.cards)} cards, grades {made.cards[0].nodes:,} to "
+            f"{made.cards[-1].nodes:,} search nodes")
     if only is None:
         for csv_name in ("bench.csv", "edge-bench.csv"):
             written += charts.write_chart(results, csv_name, say)

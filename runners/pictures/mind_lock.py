@@ -153,8 +153,8 @@ def page(puzzle: ml.MindLockPuzzle, level: int | None = None,
                         ("reset", "Reset"), ("random", "Random position"))
     controls += f' <select id="start" aria-label="start position">{options}</select>'
     data = {
-        "table": base64.b64encode(table.packed).decode(),
-        "solved_ranks": sorted(table.solved),
+        "table": base64.b64encode(bytes(table.build.packed)).decode(),
+        "solved_ranks": sorted(ml.rank(p) for p in puzzle.solved),
         "solved_positions": [list(p) for p in puzzle.solved],
         "start": list(start),
         "colours": [PIECE_COLOURS[k] for k in range(4)],

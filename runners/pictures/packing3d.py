@@ -1,4 +1,4 @@
-"""The pictures of packing puzzles in space (`SolidPuzzle`, the cubic lattice): what `draw`,
+"""The pictures of packing puzzles in space (the cubic lattice): what `draw`,
 `gallery`, `play` and `export --format stl` make of them.
 
 The packing family's pictures module (packing.py) hands 3D puzzles over to this module. A
@@ -12,7 +12,7 @@ import time
 from collections.abc import Iterable
 
 from ..models.errors import InputError
-from ..models.packing import SolidPuzzle
+from ..models.packing import CellPuzzle
 from . import gallery as galleries
 from . import solutions as found
 from . import stl as print_stl
@@ -30,7 +30,7 @@ def _extent(cells: Iterable[tuple[int, ...]]) -> tuple[int, int, int]:
     return tuple(max(axis) + 1 for axis in zip(*cells))
 
 
-def assembly(puzzle: SolidPuzzle, grid: dict[tuple[int, int, int], int]) -> Assembly:
+def assembly(puzzle: CellPuzzle, grid: dict[tuple[int, int, int], int]) -> Assembly:
     """A solution of the puzzle as an assembly in its box."""
     layers, rows, columns = _extent(puzzle.board_cells)
     return Assembly.from_layers(grid, [p.name for p in puzzle.pieces], layers, rows, columns)
@@ -41,13 +41,13 @@ def piece_cells(cells: Iterable[tuple[int, int, int]]) -> list[Cell3]:
     return [(r, c, layer) for layer, r, c in cells]
 
 
-def pieces(puzzle: SolidPuzzle) -> Svg:
+def pieces(puzzle: CellPuzzle) -> Svg:
     """The piece reference: each piece as the file gives it, in the isometric view."""
     return draw_pieces([(p.name, piece_cells(p.cells)) for p in puzzle.pieces],
                        f"{puzzle.name}: the {len(puzzle.pieces)} pieces")
 
 
-def draw(puzzle: SolidPuzzle, grid: dict, caption: str) -> Svg:
+def draw(puzzle: CellPuzzle, grid: dict, caption: str) -> Svg:
     """One solution: the isometric view of the box and its layers (a challenge's caption names
     its pre-placed pieces)."""
     if puzzle.placed:
@@ -56,13 +56,13 @@ def draw(puzzle: SolidPuzzle, grid: dict, caption: str) -> Svg:
     return draw_solution(assembly(puzzle, grid), caption)
 
 
-def _box(puzzle: SolidPuzzle) -> str:
+def _box(puzzle: CellPuzzle) -> str:
     extent = _extent(puzzle.board_cells)
     full = len(puzzle.board_cells) == extent[0] * extent[1] * extent[2]
     return f"the {box_name(extent)} box" if full else "the solid"
 
 
-def listed(puzzle: SolidPuzzle, seconds: float | None = None) -> tuple[list[dict], bool]:
+def listed(puzzle: CellPuzzle, seconds: float | None = None) -> tuple[list[dict], bool]:
     """The solutions the enumerator lists in about `seconds` (default LIST_SECONDS), and whether
     that is all of them. The enumerator is asked for twice as many each time until it lists them
     all or the time is spent (its search collects what it is asked for before it answers)."""
@@ -78,9 +78,11 @@ def listed(puzzle: SolidPuzzle, seconds: float | None = None) -> tuple[list[dict
         limit *= 2
 
 
-def gallery(puzzle: SolidPuzzle, modulo: str, cap: int) -> galleries.Gallery:
+def gallery(puzzle: CellPuzzle, modulo: str, cap: int, draw=draw, pieces=pieces
+            ) -> galleries.Gallery:
     """Every solution (or one per class under the box's symmetries), with the count; where the
-    solutions are too many to list in LIST_SECONDS, those listed, saying so."""
+    solutions are too many to list in LIST_SECONDS, those listed, saying so. `draw` and
+    `pieces` draw a solution and the pieces (balls draw theirs: balls.py)."""
     grids, complete = listed(puzzle)
     by = "rotation" if modulo == "rotation" else "symmetry"
     members = found.packing_classes(puzzle, grids, by)
@@ -116,9 +118,9 @@ def gallery(puzzle: SolidPuzzle, modulo: str, cap: int) -> galleries.Gallery:
                              len(shown))
 
 
-def page(puzzle: SolidPuzzle) -> str:
+def page(puzzle: CellPuzzle, assembly=assembly) -> str:
     """The 3D page: solutions of different classes, each turned by dragging and built piece
-    by piece."""
+    by piece (`assembly` makes a solution what the page shows: cubes, or balls.py's balls)."""
     grids = found.distinct_packing_solutions(puzzle, PAGE_SOLUTIONS, PAGE_LOOKED_AT)
     if not grids:
         raise InputError(f"{puzzle.name} has no solution to show", field="PUZZLE")
@@ -133,7 +135,7 @@ def page(puzzle: SolidPuzzle) -> str:
                              rules, [f"solution {i}" for i in range(1, len(grids) + 1)], placed)
 
 
-def print_set(puzzle: SolidPuzzle, cube: float = print_stl.CUBE_MM, clearance: float = 0.0
+def print_set(puzzle: CellPuzzle, cube: float = print_stl.CUBE_MM, clearance: float = 0.0
               ) -> tuple[dict[str, bytes], str]:
     """STL files to print the puzzle (every piece, the first solution assembled), and a line
     saying what they are."""

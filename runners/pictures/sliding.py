@@ -94,7 +94,7 @@ def draw_strip(puzzle: SlidingPuzzle, positions: Sequence[Position], moves: Sequ
 
 
 def _walk(puzzle: SlidingPuzzle, start: Position) -> tuple[list[Position], list[str]]:
-    path = family.table_of(puzzle).walk(start)
+    path = family.FAMILY.table(puzzle).walk(start)
     return [start, *(p for _, p in path)], [_short(puzzle.describe_move(m)) for m, _ in path]
 
 
@@ -137,7 +137,7 @@ def solution_drawing(puzzle: SlidingPuzzle, solution) -> Svg:
 
 def gallery(puzzle: SlidingPuzzle, modulo: str, cap: int) -> galleries.Gallery:
     """The hardest positions (at God's number), each with an optimal solution as a strip."""
-    found = family.table_of(puzzle)
+    found = family.FAMILY.table(puzzle)
     hardest = found.hardest()
     distance = found.build.gods_number
     statement = (f"{galleries.plural(found.build.distance_counts[-1], 'position')} at the "
@@ -164,13 +164,13 @@ def page(puzzle: SlidingPuzzle, level: int | None = None) -> str:
         raise InputError("sliding-block puzzles have no levels", field="level")
     if puzzle.start is None:
         raise InputError("the puzzle has no start to play from", field="puzzle")
-    found = family.table_of(puzzle)
+    found = family.FAMILY.table(puzzle)
     build = found.build
     if build.positions > MAX_PAGE_POSITIONS or puzzle.code_space > MAX_PAGE_CODE:
         raise InputError(f"{build.positions:,} positions: a page embeds at most "
                          f"{MAX_PAGE_POSITIONS:,} (8 bytes each)", field="puzzle")
-    keys = (build.keys if build.keys is not None
-            else np.arange(build.positions, dtype=np.uint64)).astype(np.float64)
+    keys, packed = family.by_mixed_codes(found)
+    keys = keys.astype(np.float64)
     cell = 48
     svg = Svg(puzzle.columns * cell + 20, puzzle.rows * cell + 20, puzzle.title or puzzle.name)
     draw_board(svg, puzzle, puzzle.start, 10, 10, cell)
@@ -183,7 +183,7 @@ def page(puzzle: SlidingPuzzle, level: int | None = None) -> str:
                     "size": g.size} for i, g in enumerate(puzzle.groups)],
         "start": [list(c) for c in puzzle.start],
         "keys": base64.b64encode(keys.tobytes()).decode(),
-        "table": base64.b64encode(build.packed.tobytes()).decode(),
+        "table": base64.b64encode(packed.tobytes()).decode(),
         "positions": build.positions, "cell": cell, "origin": 10,
     }
     goal = puzzle.goal.describe(puzzle.columns)

@@ -80,6 +80,11 @@ class Assembly:
     def colour(self, index: int) -> str:
         return self.colours[index] if self.colours else piece_colour(index)
 
+    def drawn(self, cells: Iterable[Cell3]) -> dict[str, object]:
+        """What the 3D page draws of a piece: the faces of its surface (faces inside it left
+        out), each as its cell and direction."""
+        return {"faces": [[*cell, *direction] for cell, direction in surface(cells)]}
+
 
 def box_name(size: Sequence[int]) -> str:
     """A box as puzzle makers name it, shortest side first: '2x3x10'."""

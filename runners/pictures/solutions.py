@@ -17,7 +17,6 @@ from .. import api
 from ..models import edge_matching as em
 from ..models import mind_lock as ml
 from ..models.geometry import Cell
-from ..models.mind_lock import table as ml_table
 from ..models.packing import PackingPuzzle
 from ..models.packing.plan import puzzle_symmetries
 
@@ -147,9 +146,11 @@ def packing_symmetries(puzzle: PackingPuzzle, modulo: str = "symmetry") -> int:
 Placed = tuple[int, int]
 
 
-def edge_solutions(puzzle: em.EdgePuzzle, limit: int | None = None) -> list[list[Placed]]:
-    """Distinct grids (identical tiles interchangeable), up to `limit`."""
-    return [list(solution.grid) for solution in api.solutions(puzzle, limit=limit)]
+def edge_solutions(puzzle: em.EdgePuzzle, limit: int | None = None, backend: str | None = None
+                   ) -> list[list[Placed]]:
+    """Distinct grids (identical tiles interchangeable), up to `limit` (by default listed by
+    the reference solver)."""
+    return [list(solution.grid) for solution in api.solutions(puzzle, backend, limit=limit)]
 
 
 def edge_classes(puzzle: em.EdgePuzzle, grids: list[list[Placed]]) -> list[Member]:
@@ -174,10 +175,11 @@ class Walk:
     moves: tuple[str, ...]
 
 
-def mind_lock_table(puzzle: ml.MindLockPuzzle) -> ml_table.Table:
-    """The God's-algorithm table (distance mod 3 of every position), cached."""
-    table, _built = ml_table.load_or_build(puzzle.solved)
-    return table
+def mind_lock_table(puzzle: ml.MindLockPuzzle):
+    """The God's-algorithm table (distance mod 3 of every position, by rank), cached."""
+    from ..families.mind_lock import FAMILY
+
+    return FAMILY.table(puzzle)
 
 
 def optimal_walk(puzzle: ml.MindLockPuzzle, start: ml.Position) -> Walk:
@@ -188,5 +190,5 @@ def optimal_walk(puzzle: ml.MindLockPuzzle, start: ml.Position) -> Walk:
 
 def hardest(puzzle: ml.MindLockPuzzle) -> tuple[int, list[ml.Position]]:
     """The greatest distance from solved and the positions at that distance (by rank)."""
-    build = ml_table.breadth_first(puzzle.solved)
-    return build.hardest_distance, [ml.unrank(r) for r in build.hardest()]
+    table = mind_lock_table(puzzle)
+    return table.build.gods_number, table.hardest()

@@ -69,15 +69,24 @@ def stl_bytes(made, name: str) -> bytes:
     return buffer.getvalue()
 
 
-def _file_name(name: str) -> str:
+def piece_file_name(name: str) -> str:
+    """A piece's STL file name: piece-NAME.stl, NAME made safe for any file system."""
     safe = "".join(ch if ch.isalnum() or ch in "-_" else "_" for ch in name)
     return f"piece-{safe}.stl"
 
 
+MAX_CUBE_MM = 1000.0  # a metre: larger than any printer prints, and far inside float32's range
+
+
 def check_sizes(cube: float, clearance: float) -> None:
-    """InputError unless a cube has a size and the clearance leaves most of it."""
-    if not cube > 0:
-        raise InputError(f"a cube's edge must be more than 0 mm, not {cube:g}", field="cube")
+    """InputError unless a cube has a finite size a printer could print and the clearance
+    leaves most of it (an infinite or huge size would write STL files full of inf and NaN)."""
+    for name, value in (("cube", cube), ("clearance", clearance)):
+        if not isinstance(value, (int, float)) or isinstance(value, bool):
+            raise InputError(f"must be a number of millimetres, not {value!r}", field=name)
+    if not 0 < cube <= MAX_CUBE_MM:
+        raise InputError(f"a cube's edge must be more than 0 mm and at most {MAX_CUBE_MM:g} mm,"
+                         f" not {cube:g}", field="cube")
     if not 0 <= clearance < cube / 4:
         raise InputError(f"the clearance must be at least 0 and less than a quarter of the "
                          f"cube ({cube / 4:g} mm), not {clearance:g}", field="clearance")
@@ -99,7 +108,7 @@ def print_set(assembly: Assembly, puzzle: str, cube: float = CUBE_MM,
         "",
     ]
     for name, cells in assembly.pieces:
-        file_name = _file_name(name)
+        file_name = piece_file_name(name)
         on_bed = (-clearance,) * 3  # the inset piece back at the origin, on the bed
         files[file_name] = stl_bytes(
             mesh_of([lying_flat(cells)], cube, name, clearance, on_bed), name)

@@ -20,7 +20,7 @@ from pathlib import Path
 
 from ..models.errors import InputError
 from .play import template
-from .solid import Assembly, box_name, surface
+from .solid import Assembly, box_name
 
 THREE_FILES = {
     "core": "build/three.core.js",
@@ -31,20 +31,31 @@ THREE_FILES = {
 IMPORTS = {"module": "'./three.core.js'", "controls": "'three'"}
 PLACEHOLDERS = {"module": "'@three-core@'", "controls": "'@three-module@'"}
 THREE_VERSION = "0.187.0"  # the release the pages were tested with (tests/test_solid_browser.py)
-INSTALL = (f"npm install --no-save three@{THREE_VERSION} (in this folder or puzzlesat's source "
-           "folder), or set PUZZLESAT_THREE to the folder of the three package")
+# Where `npm install --prefix` puts three.js for every folder: the user's data folder.
+DATA_FOLDER = "puzzlesat"
+INSTALL = (f"npm install --prefix ~/.local/share/puzzlesat --no-save --no-audit --no-fund "
+           f"three@{THREE_VERSION} (found from any folder), or the same without --prefix in the "
+           "folder where you run puzzlesat, or set PUZZLESAT_THREE to the folder of the three "
+           "package")
+
+
+def data_folder() -> Path:
+    """puzzlesat's folder in the user's data folder ($XDG_DATA_HOME, else ~/.local/share)."""
+    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(base) / DATA_FOLDER
 
 
 def three_folder() -> Path | None:
     """The folder of the npm package `three` to inline: $PUZZLESAT_THREE, else node_modules/three
-    in the current folder or a folder above it, else beside puzzlesat's source (an editable
-    install of a checkout where `npm install` was run)."""
+    in the current folder or a folder above it, in puzzlesat's data folder (where the set-up's
+    `npm install --prefix` puts it), or beside puzzlesat's source (a checkout where `npm
+    install` was run)."""
     given = os.environ.get("PUZZLESAT_THREE")
     if given:
         return Path(given)
     here = Path.cwd().resolve()
     source = Path(__file__).resolve().parents[2]
-    for folder in (here, *here.parents, source):
+    for folder in (here, *here.parents, data_folder(), source):
         candidate = folder / "node_modules" / "three"
         if (candidate / "package.json").is_file():
             return candidate
@@ -94,9 +105,7 @@ def _solution_data(assembly: Assembly, placed: Collection[str]) -> dict[str, obj
     return {
         "order": assembly_order(assembly, placed),
         "pieces": [
-            {"name": name, "colour": assembly.colour(index),
-             # the faces of the piece's surface (faces inside it left out): cell and direction
-             "faces": [[*cell, *direction] for cell, direction in surface(cells)]}
+            {"name": name, "colour": assembly.colour(index), **assembly.drawn(cells)}
             for index, (name, cells) in enumerate(assembly.pieces)
         ],
     }

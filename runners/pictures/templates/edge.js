@@ -1,6 +1,10 @@
 // Edge matching: swap tiles by drag or two clicks, turn them, see mismatches and conflicts.
-const SIZE = DATA.size;
-const N = DATA.rows * DATA.cols;
+// The board's geometry comes with the data (any grid: squares, triangles): each cell's corners
+// in drawing units (clockwise, side s from corner s to s + 1), its kind (a triangle pointing up
+// or down), its sides on the border, and the touching pairs [a, side of a, b, side of b].
+const SIDES = DATA.sides;
+const CELLS = DATA.cells;
+const N = CELLS.length;
 const svg = document.querySelector("#stage svg");
 const layer = svg.querySelector("#cells");
 const marks = svg.querySelector("#marks");
@@ -9,9 +13,28 @@ let history = [];
 let selected = null;
 let level = DATA.level;
 
-function turned(edges, rotation) {  // edges clockwise from the top after `rotation` quarter turns
-  const r = ((rotation % 4) + 4) % 4;
-  return [0, 1, 2, 3].map((i) => edges[(i - r + 4) % 4]);
+function turned(edges, rotation) {  // edges by side after `rotation` turns clockwise
+  const n = edges.length, r = ((rotation % n) + n) % n;
+  return edges.map((_, i) => edges[(i - r + n) % n]);
+}
+function corner(cell) {  // the top left of the cell's box: where its tile's drawing starts
+  const points = CELLS[cell].points;
+  return [Math.min(...points.map((p) => p[0])), Math.min(...points.map((p) => p[1]))];
+}
+function shrunk(cell, by) {  // the cell's outline drawn `by` units inside it
+  const points = CELLS[cell].points;
+  const cx = points.reduce((s, p) => s + p[0], 0) / points.length;
+  const cy = points.reduce((s, p) => s + p[1], 0) / points.length;
+  return points.map(([x, y]) => {
+    const d = Math.hypot(x - cx, y - cy) || 1;
+    return `${x + (cx - x) * by / d},${y + (cy - y) * by / d}`;
+  }).join(" ");
+}
+function sideLine(cell, side, by) {  // a side of a cell, `by` units shorter at each end
+  const points = CELLS[cell].points;
+  const [x1, y1] = points[side], [x2, y2] = points[(side + 1) % points.length];
+  const d = Math.hypot(x2 - x1, y2 - y1) || 1, ux = (x2 - x1) / d, uy = (y2 - y1) / d;
+  return { x1: x1 + ux * by, y1: y1 + uy * by, x2: x2 - ux * by, y2: y2 - uy * by };
 }
 function edgesAt(cell) {
   const { tile, rotation } = board[cell];
@@ -24,38 +47,30 @@ function matches(a, b) {
 function sameEdge(a, b) { return a[0] === b[0] && a[1] === b[1]; }
 function apartMark() { return DATA.levels.length ? DATA.levels[level - 1] : DATA.apart; }
 
-function pairs() {  // [a, b, side of a]: b right of a (1) or below a (2)
-  const out = [];
-  for (let i = 0; i < N; i++) {
-    const r = Math.floor(i / DATA.cols), c = i % DATA.cols;
-    if (c + 1 < DATA.cols) out.push([i, i + 1, 1]);
-    if (r + 1 < DATA.rows) out.push([i, i + DATA.cols, 2]);
-  }
-  return out;
-}
-const PAIRS = pairs();
+const PAIRS = DATA.pairs;
 
 function shuffled() {
+  if (DATA.start) return DATA.start.map(([tile, rotation]) => ({ tile, rotation }));  // a given board
   const random = seededRandom(DATA.seed);
   const tiles = [...Array(N).keys()];
   for (let i = N - 1; i > 0; i--) {
     const j = Math.floor(random() * (i + 1));
     [tiles[i], tiles[j]] = [tiles[j], tiles[i]];
   }
-  return tiles.map((tile) => ({ tile, rotation: Math.floor(random() * 4) }));
+  return tiles.map((tile) => ({ tile, rotation: Math.floor(random() * SIDES) }));
 }
 
 function draw() {
   layer.textContent = "";
   board.forEach((placed, i) => {
-    const x = (i % DATA.cols) * SIZE, y = Math.floor(i / DATA.cols) * SIZE;
+    const [x, y] = corner(i);
     const g = svgElement("g", {
       class: "cell", "data-cell": i, "data-tile": placed.tile, "data-rotation": placed.rotation,
       transform: `translate(${x},${y})`,
     }, layer);
-    svgElement("use", { href: `#tile-${placed.tile}-${placed.rotation}` }, g);
-    if (selected === i) svgElement("rect", {
-      class: "selected-outline", x: 2, y: 2, width: SIZE - 4, height: SIZE - 4,
+    svgElement("use", { href: `#tile-${placed.tile}-${CELLS[i].kind}-${placed.rotation}` }, g);
+    if (selected === i) svgElement("polygon", {
+      class: "selected-outline", points: shrunk(i, 3), transform: `translate(${-x},${-y})`,
     }, g);
   });
   evaluate();
@@ -65,43 +80,35 @@ function evaluate() {
   marks.textContent = "";
   let matched = 0, conflicts = 0, frameBreaks = 0;
   const apart = apartMark();
-  for (const [a, b, side] of PAIRS) {
-    const ok = matches(edgesAt(a)[side], edgesAt(b)[(side + 2) % 4]);
+  for (const [a, side, b, facing] of PAIRS) {
+    const ok = matches(edgesAt(a)[side], edgesAt(b)[facing]);
     if (ok) matched++;
     else {
-      const r = Math.floor(b / DATA.cols), c = b % DATA.cols;
-      const x = c * SIZE, y = r * SIZE;
-      const line = side === 1 ? [x, y + 6, x, y + SIZE - 6] : [x + 6, y, x + SIZE - 6, y];
       svgElement("line", {
-        class: "mismatch", "data-a": a, "data-b": b,
-        x1: line[0], y1: line[1], x2: line[2], y2: line[3],
+        class: "mismatch", "data-a": a, "data-b": b, ...sideLine(a, side, 6),
       }, marks);
     }
     if (apart && DATA.tiles[board[a].tile].mark === apart && DATA.tiles[board[b].tile].mark === apart) {
       conflicts++;
       for (const cell of [a, b]) {
-        svgElement("rect", {
-          class: "conflict", "data-cell": cell, x: (cell % DATA.cols) * SIZE + 5,
-          y: Math.floor(cell / DATA.cols) * SIZE + 5, width: SIZE - 10, height: SIZE - 10,
-        }, marks);
+        svgElement("polygon", { class: "conflict", "data-cell": cell, points: shrunk(cell, 5) },
+          marks);
       }
     }
   }
-  if (DATA.frame) {
-    for (let i = 0; i < N; i++) {
-      const r = Math.floor(i / DATA.cols), c = i % DATA.cols;
-      const outside = [r === 0, c === DATA.cols - 1, r === DATA.rows - 1, c === 0];
-      edgesAt(i).forEach((edge, side) => {
-        if (sameEdge(edge, DATA.frame) !== outside[side]) {
-          frameBreaks++;
-          const x = c * SIZE, y = r * SIZE;
-          const ends = [[x, y, x + SIZE, y], [x + SIZE, y, x + SIZE, y + SIZE],
-            [x, y + SIZE, x + SIZE, y + SIZE], [x, y, x, y + SIZE]][side];
-          svgElement("line", { class: "mismatch frame", "data-a": i, x1: ends[0], y1: ends[1],
-            x2: ends[2], y2: ends[3] }, marks);
-        }
-      });
-    }
+  // the frame edge faces the border and only the border; a border colour shows on every
+  // side on the border
+  for (let i = 0; i < N; i++) {
+    const outside = CELLS[i].border;
+    edgesAt(i).forEach((edge, side) => {
+      const framed = DATA.frame && sameEdge(edge, DATA.frame) !== outside[side];
+      const bordered = DATA.border && outside[side] && !sameEdge(edge, DATA.border);
+      if (framed || bordered) {
+        frameBreaks++;
+        svgElement("line", { class: "mismatch frame", "data-a": i, ...sideLine(i, side, 0) },
+          marks);
+      }
+    });
   }
   const counters = [["matched", `matched edges ${matched}/${PAIRS.length}`]];
   if (apart) counters.push(["conflicts", `${apart} conflicts ${conflicts}`]);
@@ -123,16 +130,24 @@ function swap(a, b) {
 }
 function rotate(cell, turns) {
   remember();
-  board[cell] = { tile: board[cell].tile, rotation: (board[cell].rotation + turns + 4) % 4 };
+  board[cell] = { tile: board[cell].tile,
+    rotation: (board[cell].rotation + turns + SIDES) % SIDES };
   setStatus("", false);
   draw();
 }
 
+function inside(points, x, y) {  // even-odd rule
+  let found = false;
+  for (let i = 0, j = points.length - 1; i < points.length; j = i++) {
+    const [xi, yi] = points[i], [xj, yj] = points[j];
+    if ((yi > y) !== (yj > y) && x < ((xj - xi) * (y - yi)) / (yj - yi) + xi) found = !found;
+  }
+  return found;
+}
 function cellAt(event) {
   const p = svgPoint(svg, event);
-  const c = Math.floor(p.x / SIZE), r = Math.floor(p.y / SIZE);
-  if (r < 0 || c < 0 || r >= DATA.rows || c >= DATA.cols) return null;
-  return r * DATA.cols + c;
+  const i = CELLS.findIndex((cell) => inside(cell.points, p.x, p.y));
+  return i < 0 ? null : i;
 }
 
 let drag = null;
@@ -150,8 +165,8 @@ svg.addEventListener("pointermove", (event) => {
   if (drag.moving) {
     const g = layer.querySelector(`[data-cell="${drag.cell}"]`);
     const scale = svg.getScreenCTM().a;
-    const x = (drag.cell % DATA.cols) * SIZE + dx / scale;
-    const y = Math.floor(drag.cell / DATA.cols) * SIZE + dy / scale;
+    const [x0, y0] = corner(drag.cell);
+    const x = x0 + dx / scale, y = y0 + dy / scale;
     g.setAttribute("transform", `translate(${x},${y})`);
     layer.appendChild(g);  // on top
   }
@@ -192,7 +207,11 @@ function looksAlike(cell, tile, rotation) {  // would (tile, rotation) show what
 
 function hint() {
   const solutions = DATA.solutions[String(level)] || [];
-  if (!solutions.length) { setStatus("no solution at this level: no hint to give", false); return; }
+  if (!solutions.length) {
+    setStatus(DATA.start ? "no hints: this page starts from a given board"
+      : "no solution at this level: no hint to give", false);
+    return;
+  }
   let best = null, bestScore = -1;
   for (const solution of solutions) {
     const score = solution.filter(([t, r], i) => looksAlike(i, t, r)).length;
@@ -207,7 +226,7 @@ function hint() {
   for (let j = 0; j < N; j++) {
     const t = board[j].tile;
     if (DATA.tiles[t].mark !== mark) continue;
-    for (let q = 0; q < 4; q++) {
+    for (let q = 0; q < SIDES; q++) {
       if (turned(DATA.tiles[t].edges, q).every((edge, i) => sameEdge(edge, want[i]))) {
         const right = j !== cell && looksAlike(j, best[j][0], best[j][1]);
         candidates.push({ j, q, right });
@@ -224,7 +243,7 @@ function hint() {
   svg.dataset.hinted = cell;
   draw();
   if (document.body.dataset.solved !== "true") {
-    const r = Math.floor(cell / DATA.cols) + 1, c = (cell % DATA.cols) + 1;
+    const r = CELLS[cell].row + 1, c = CELLS[cell].col + 1;
     setStatus(`hint: tile ${DATA.tiles[board[cell].tile].name || board[cell].tile + 1} placed at row ${r}, column ${c}`, false);
   }
 }
@@ -235,6 +254,7 @@ function check() {
   const parts = [`${PAIRS.length - matched} mismatched edges`];
   if (apartMark()) parts.push(`${conflicts} ${apartMark()} conflicts`);
   if (DATA.frame) parts.push(`${frameBreaks} frame edges out of place`);
+  else if (DATA.border) parts.push(`${frameBreaks} border sides of another colour`);
   setStatus("not solved yet: " + parts.join(", "), false);
 }
 

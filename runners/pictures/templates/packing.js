@@ -1,27 +1,35 @@
 // Packing: drag pieces onto the board (or select one and click a cell), turn and flip, hints.
+// The lattice (squares, triangles, hexagons) comes as data: each piece's orientations and the
+// one a turn or a flip gives, each cell's outline, and which moves are translations.
 const SIZE = DATA.size;
 const svg = document.querySelector("#stage svg");
 const layer = svg.querySelector("#pieces");
 const BOARD = new Set(DATA.cells.map(([r, c]) => `${r},${c}`));
-const CELL_INDEX = new Map(DATA.cells.map(([r, c], i) => [`${r},${c}`, i]));
-let pieces = [];   // per piece: {cells (normalised orientation), at: [row, col] or null}
 const FIXED = DATA.placed || {};  // a challenge's pre-placed pieces: index -> cells, immovable
+let pieces = [];   // per piece: {o: orientation index, at: [rows, columns] moved, or null}
 let history = [];
 let selected = null;
 
-function normalise(cells) {
-  const r0 = Math.min(...cells.map((x) => x[0])), c0 = Math.min(...cells.map((x) => x[1]));
-  return cells.map(([r, c]) => [r - r0, c - c0]).sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+function outline([r, c]) {  // a cell's corners, in the drawing's units from the lattice's origin
+  const shape = DATA.outline.shapes[(((r + c) % DATA.outline.period) + DATA.outline.period) % DATA.outline.period];
+  const [dx, dy] = DATA.outline.step;
+  return shape.map(([x, y]) => [x + c * dx, y + r * dy]);
 }
-function turnCells(cells) { return normalise(cells.map(([r, c]) => [c, -r])); }  // clockwise
-function flipCells(cells) { return normalise(cells.map(([r, c]) => [r, -c])); }  // mirror
-function covered(piece) { return piece.cells.map(([r, c]) => [r + piece.at[0], c + piece.at[1]]); }
+function middle(points) {
+  return [points.reduce((s, p) => s + p[0], 0) / points.length,
+    points.reduce((s, p) => s + p[1], 0) / points.length];
+}
+function isMove(dr, dc) { return (((dr + dc) % DATA.moves) + DATA.moves) % DATA.moves === 0; }
+function shape(index) { return DATA.pieces[index].orientations[pieces[index].o]; }
+function moved(cells, at) { return cells.map(([r, c]) => [r + at[0], c + at[1]]); }
+function covered(index) { return moved(shape(index), pieces[index].at); }
 function key(cells) { return cells.map(([r, c]) => `${r},${c}`).sort().join(" "); }
+function sorted(cells) { return [...cells].sort((a, b) => a[0] - b[0] || a[1] - b[1]); }
 
 function occupied(except) {
   const taken = new Set();
   pieces.forEach((piece, i) => {
-    if (i !== except && piece.at) for (const [r, c] of covered(piece)) taken.add(`${r},${c}`);
+    if (i !== except && piece.at) for (const [r, c] of covered(i)) taken.add(`${r},${c}`);
   });
   return taken;
 }
@@ -33,6 +41,18 @@ function fits(index, cells, at) {
   });
 }
 
+// a piece's cells on the board as (orientation, move), or null where no orientation is them
+function orientationOf(index, cells) {
+  const target = sorted(cells);
+  const orientations = DATA.pieces[index].orientations;
+  for (let o = 0; o < orientations.length; o++) {
+    const own = sorted(orientations[o]);
+    const at = [target[0][0] - own[0][0], target[0][1] - own[0][1]];
+    if (isMove(at[0], at[1]) && key(moved(own, at)) === key(target)) return { o, at };
+  }
+  return null;
+}
+
 // the solutions embedded in the page, each as the set of cells every piece covers
 const SOLUTION_CELLS = DATA.solutions.map((grid) => {
   const byPiece = DATA.pieces.map(() => []);
@@ -40,23 +60,16 @@ const SOLUTION_CELLS = DATA.solutions.map((grid) => {
   return byPiece.map(key);
 });
 function inSomeSolution(index) {
-  const k = key(covered(pieces[index]));
+  const k = key(covered(index));
   return SOLUTION_CELLS.some((solution) => solution[index] === k);
 }
 function agreeing() {  // solutions that agree with every piece on the board
   return SOLUTION_CELLS.filter((solution) => pieces.every((piece, i) =>
-    !piece.at || solution[i] === key(covered(piece))));
+    !piece.at || solution[i] === key(covered(i))));
 }
 
 function start() {  // every piece in the tray, but a challenge's pieces where it placed them
-  return DATA.pieces.map((p, i) => FIXED[i]
-    ? { cells: normalise(FIXED[i]), at: [Math.min(...FIXED[i].map((x) => x[0])), Math.min(...FIXED[i].map((x) => x[1]))] }
-    : { cells: normalise(p.cells), at: null });
-}
-
-function trayPosition(index) {
-  const slot = DATA.tray[index];
-  return [slot[0], slot[1]];
+  return DATA.pieces.map((p, i) => (FIXED[i] ? orientationOf(i, FIXED[i]) : { o: 0, at: null }));
 }
 
 function draw() {
@@ -65,27 +78,38 @@ function draw() {
   if (selected !== null) order.push(selected);  // the selected piece on top
   for (const i of order) {
     const piece = pieces[i];
-    const [x, y] = piece.at
-      ? [DATA.origin[0] + piece.at[1] * SIZE, DATA.origin[1] + piece.at[0] * SIZE]
-      : trayPosition(i);
+    const cells = piece.at ? covered(i) : shape(i);
+    const corners = cells.map(outline);
+    let [x, y] = DATA.origin;
+    if (!piece.at) {  // in the tray: the piece's corner on its slot
+      const points = corners.flat();
+      x = DATA.tray[i][0] - Math.min(...points.map((p) => p[0]));
+      y = DATA.tray[i][1] - Math.min(...points.map((p) => p[1]));
+    }
     const classes = ["piece"];
     if (selected === i) classes.push("selected");
     if (FIXED[i]) classes.push("fixed");
     if (piece.at && DATA.complete && !inSomeSolution(i)) classes.push("wrong");
+    const placedCells = piece.at ? covered(i) : [];
     const g = svgElement("g", {
       class: classes.join(" "), "data-piece": i, "data-name": DATA.pieces[i].name,
-      "data-placed": piece.at ? `${piece.at[0]},${piece.at[1]}` : "", transform: `translate(${x},${y})`,
+      "data-placed": piece.at ? `${Math.min(...placedCells.map((c) => c[0]))},${Math.min(...placedCells.map((c) => c[1]))}` : "",
+      "data-cells": piece.at ? key(placedCells) : "", "data-orientation": piece.o,
+      transform: `translate(${x},${y})`,
     }, layer);
-    for (const [r, c] of piece.cells) {
-      svgElement("rect", {
-        x: c * SIZE, y: r * SIZE, width: SIZE, height: SIZE, fill: DATA.pieces[i].colour,
-        stroke: "#333", "stroke-width": 1,
+    cells.forEach((cell, k) => {
+      svgElement("polygon", {
+        points: corners[k].map((p) => p.join(",")).join(" "), fill: DATA.pieces[i].colour,
+        stroke: "#333", "stroke-width": 1, "data-row": cell[0], "data-col": cell[1],
       }, g);
-    }
-    const [r, c] = piece.cells[Math.floor(piece.cells.length / 2)];
+    });
+    const centres = corners.map(middle);
+    const [mx, my] = middle(centres);
+    const nearest = centres.reduce((best, p) =>
+      (Math.hypot(p[0] - mx, p[1] - my) < Math.hypot(best[0] - mx, best[1] - my) ? p : best));
     const label = svgElement("text", {
-      x: c * SIZE + SIZE / 2, y: r * SIZE + SIZE / 2, "text-anchor": "middle",
-      "dominant-baseline": "central", "font-size": SIZE * 0.4, "font-weight": "bold",
+      x: nearest[0], y: nearest[1], "text-anchor": "middle",
+      "dominant-baseline": "central", "font-size": SIZE * 0.4 * DATA.label, "font-weight": "bold",
       fill: DATA.pieces[i].text, "pointer-events": "none",
     }, g);
     label.textContent = DATA.pieces[i].name;
@@ -109,15 +133,15 @@ function evaluate() {
   return solved;
 }
 
-function remember() { history.push(pieces.map((p) => ({ cells: p.cells, at: p.at }))); }
+function remember() { history.push(pieces.map((p) => ({ o: p.o, at: p.at }))); }
 
 function place(index, at) {  // true when placed
-  if (!fits(index, pieces[index].cells, at)) {
+  if (!at || !fits(index, shape(index), at)) {
     setStatus(`piece ${DATA.pieces[index].name} does not fit there`, false);
     return false;
   }
   remember();
-  pieces[index] = { cells: pieces[index].cells, at };
+  pieces[index] = { o: pieces[index].o, at };
   selected = null;
   setStatus("", false);
   draw();
@@ -127,26 +151,34 @@ function place(index, at) {  // true when placed
 function reorient(index, change) {
   if (FIXED[index]) { setStatus(`piece ${DATA.pieces[index].name} is placed by the challenge`, false); return; }
   const piece = pieces[index];
-  const cells = change(piece.cells);
+  const o = change[piece.o];
   remember();
+  const cells = DATA.pieces[index].orientations[o];
   if (piece.at && !fits(index, cells, piece.at)) {
-    pieces[index] = { cells, at: null };
+    pieces[index] = { o, at: null };
     setStatus(`piece ${DATA.pieces[index].name} no longer fits there: back in the tray`, false);
   } else {
-    pieces[index] = { cells, at: piece.at };
+    pieces[index] = { o, at: piece.at };
   }
   draw();
 }
-function turnSelected() { if (selected !== null) reorient(selected, turnCells); }
+function turnSelected() { if (selected !== null) reorient(selected, DATA.pieces[selected].turn); }
 function flipSelected() {
   if (selected === null) return;
   if (!DATA.flip) { setStatus("pieces of this puzzle are not flipped", false); return; }
-  reorient(selected, flipCells);
+  reorient(selected, DATA.pieces[selected].flip);
 }
 
-function boardCell(point) {
-  const c = Math.floor((point.x - DATA.origin[0]) / SIZE), r = Math.floor((point.y - DATA.origin[1]) / SIZE);
-  return BOARD.has(`${r},${c}`) ? [r, c] : null;
+// the move that puts the piece's first cell on a board cell, or null where none is a translation
+function moveOnto(index, cell) {
+  const [fr, fc] = shape(index)[0];
+  const at = [cell[0] - fr, cell[1] - fc];
+  return isMove(at[0], at[1]) ? at : null;
+}
+function boardCell(event) {
+  const target = event.target.closest && event.target.closest("#board [data-row]");
+  if (!target || !target.classList.contains("cell")) return null;
+  return [Number(target.dataset.row), Number(target.dataset.col)];
 }
 function pieceAt(event) {
   const g = event.target.closest && event.target.closest(".piece");
@@ -163,11 +195,8 @@ svg.addEventListener("pointerdown", (event) => {
     return;
   }
   if (index === null) {
-    const cell = boardCell(point);
-    if (cell && selected !== null) {  // the selected piece's first cell on the clicked cell
-      const [ar, ac] = pieces[selected].cells[0];
-      place(selected, [cell[0] - ar, cell[1] - ac]);
-    }
+    const cell = boardCell(event);
+    if (cell && selected !== null) place(selected, moveOnto(selected, cell));  // its first cell there
     return;
   }
   const g = layer.querySelector(`[data-piece="${index}"]`);
@@ -199,15 +228,22 @@ svg.addEventListener("pointerup", (event) => {
     return;
   }
   const point = svgPoint(svg, event);
-  const left = x + point.x - start.x, top = y + point.y - start.y;
-  const at = [Math.round((top - DATA.origin[1]) / SIZE), Math.round((left - DATA.origin[0]) / SIZE)];
-  const onBoard = left + SIZE / 2 >= DATA.origin[0] && left < DATA.origin[0] + DATA.width * SIZE &&
-    top + SIZE / 2 >= DATA.origin[1] && top < DATA.origin[1] + DATA.height * SIZE;
-  if (onBoard) {
-    if (!place(index, at)) draw();
+  const piece = pieces[index];
+  const first = piece.at ? covered(index)[0] : shape(index)[0];
+  // where the piece's first cell was let go, in the lattice's units from its origin
+  const [cx, cy] = middle(outline(first));
+  const fx = cx + x + point.x - start.x - DATA.origin[0], fy = cy + y + point.y - start.y - DATA.origin[1];
+  let best = null, distance = SIZE;  // the board cell nearest it that a translation reaches
+  for (const cell of DATA.cells) {
+    const [bx, by] = middle(outline(cell));
+    const d = Math.hypot(bx - fx, by - fy);
+    if (d < distance && moveOnto(index, cell)) { best = cell; distance = d; }
+  }
+  if (best) {
+    if (!place(index, moveOnto(index, best))) draw();
   } else {
     remember();
-    pieces[index] = { cells: pieces[index].cells, at: null };
+    pieces[index] = { o: piece.o, at: null };
     selected = null;
     draw();
   }
@@ -229,7 +265,7 @@ function hint() {
     const wrong = pieces.findIndex((p, i) => p.at && !FIXED[i] && !inSomeSolution(i));
     const index = wrong >= 0 ? wrong : pieces.findIndex((p, i) => p.at && !FIXED[i]);
     remember();
-    pieces[index] = { cells: pieces[index].cells, at: null };
+    pieces[index] = { o: pieces[index].o, at: null };
     draw();
     const which = DATA.complete ? "no solution has" : `none of the ${DATA.solutions.length} solutions in this page has`;
     setStatus(`hint: ${which} the pieces where they are; piece ${DATA.pieces[index].name} taken off`, false);
@@ -238,9 +274,8 @@ function hint() {
   const index = pieces.findIndex((p) => !p.at);
   if (index < 0) { evaluate(); return; }
   const cells = fitting[0][index].split(" ").map((k) => k.split(",").map(Number));
-  const r0 = Math.min(...cells.map((x) => x[0])), c0 = Math.min(...cells.map((x) => x[1]));
   remember();
-  pieces[index] = { cells: normalise(cells), at: [r0, c0] };
+  pieces[index] = orientationOf(index, cells);
   selected = null;
   draw();
   if (document.body.dataset.solved !== "true") {

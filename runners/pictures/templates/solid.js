@@ -1,5 +1,6 @@
 // The 3D page: three.js and its orbit controls, inlined as text, become modules through blob:
-// URLs; the assembly is drawn from each piece's faces (computed by puzzlesat), a piece at a time.
+// URLs; the assembly is drawn from each piece's faces or balls (computed by puzzlesat), a piece
+// at a time.
 const DATA = JSON.parse(document.getElementById("puzzle-data").textContent);
 
 function moduleUrl(id, replacements) {
@@ -59,7 +60,29 @@ function corners(x, y, z, dx, dy, dz) {  // a face's corners, counter-clockwise 
   return d[k] > 0 ? out : out.reverse();
 }
 
+function ballGroup(piece) {  // a piece of balls: spheres, and rods joining those touching
+  const material = new THREE.MeshLambertMaterial({ color: piece.colour });
+  const group = new THREE.Group();
+  const sphere = new THREE.SphereGeometry(0.49, 24, 16);
+  for (const [x, y, z] of piece.balls) {
+    const ball = new THREE.Mesh(sphere, material);
+    ball.position.set(x, y, z);
+    group.add(ball);
+  }
+  const up = new THREE.Vector3(0, 1, 0);
+  for (const [i, j] of piece.bonds) {
+    const a = new THREE.Vector3(...piece.balls[i]), b = new THREE.Vector3(...piece.balls[j]);
+    const rod = new THREE.Mesh(new THREE.CylinderGeometry(0.2, 0.2, a.distanceTo(b), 12), material);
+    rod.position.copy(a).add(b).multiplyScalar(0.5);
+    rod.quaternion.setFromUnitVectors(up, b.clone().sub(a).normalize());
+    group.add(rod);
+  }
+  group.visible = false;
+  return group;
+}
+
 function pieceGroup(piece) {  // a piece's surface, flat shaded, outlined where it folds
+  if (piece.balls) return ballGroup(piece);
   const positions = [];
   for (const [x, y, z, dx, dy, dz] of piece.faces) {
     const [a, b, c, d] = corners(x, y, z, dx, dy, dz);

@@ -1,0 +1,447 @@
+"""Our compiled search for best boards (numba): depth-first, with slips on a budget.
+
+The cells are filled row by row (fixed tiles are there from the start). At each cell the
+candidates, a tile turned one allowed way, come from a table keyed by the colours its filled
+neighbours above and to the left ask for, as in edgecount; then, where the budget allows,
+those that match only one of the two (a slip: one broken seam), then those matching neither.
+A neighbour that is fixed (a clue to the right or below) is checked too. The budget is a number
+of broken seams allowed so far at each depth (a "slip array", as the 2008 prize winner's
+search had): none in the first part of the board, then more and more towards its end, so the
+search spends its time filling most of the board exactly and finishes every deep path.
+Every full board it meets is scored (seams less the broken ones); the best is kept and sent.
+The search restarts with the candidates in a new random order when it has gone long without
+a better board.
+
+On a board of at most EXACT_CELLS cells the budget is the same at every depth and raised one
+by one from 0: the first budget under which a full board exists is that board's number of
+broken seams, so the board is proved best (every board with fewer breaks was searched for).
+
+The search runs in slices of nodes (a node: a tile placed), between which the time is looked
+at and better boards are sent.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+import numpy as np
+
+from ..compiled import njit
+from ..models.edge_matching import EdgePuzzle, Placed
+from ..models.edge_matching.best import SearchArrays, search_arrays
+
+SLICE = 2_000_000  # nodes between two looks at the clock
+EXACT_CELLS = 25  # boards up to 5x5 are searched to a proof of their best
+# Measured on Eternity II with the centre clue, 20 s of CPU each (results/best-bench.md has the
+# runs of the whole search): slips from 70% of the cells on, 8% of the seams by the end: 442;
+# 75%, 7%: 448; 75%, 6%: 451; 77%, 6%: 452; 76%, 5.5%: no full board. The budget starts at
+# SLIPS and, after each better board, is scaled down to one break fewer than that board has
+# (60 s of CPU, seeds 1 and 2: 451 and 453).
+FIRST_SLIP = 0.77  # of the free cells filled before the first slip is allowed (large boards)
+SLIPS = 0.07  # broken seams allowed by the end at first, as a share of the seams
+PATIENCE = 20_000_000  # nodes without a better board before a restart in a new order
+POLISH = 200_000  # steps of local search (swaps and turns) on each better board
+
+
+@njit(cache=True, nogil=True)
+def _search(order, cls, left, top, extra, extra_side, allow, start, stop, cand_tile,
+            cand_edge, edge, partner, wild, tile_at, turn_at, used, ph, pos, end, need_l,
+            need_t, slips, state, best_tile, best_turn, base_broken, seams,
+            budget):  # pragma: no cover - compiled
+    """Run the depth-first search from its saved stack for at most `budget` nodes.
+
+    state = [depth, nodes, best score, improved flag, over flag]. Candidates k of a class:
+    cand_tile[k], cand_edge[k, side] (their colours once turned); start/stop[class, L, T] the
+    slice of candidates showing colour L on the left and T on top (`wild`: any)."""
+    depths = len(order)
+    d = state[0]
+    nodes = 0
+    while nodes < budget:
+        if d == depths:  # a full board
+            broken = base_broken + (slips[d - 1] if d > 0 else 0)
+            if seams - broken > state[2]:
+                state[2] = seams - broken
+                state[3] = 1
+                for c in range(len(tile_at)):
+                    best_tile[c] = tile_at[c]
+                    best_turn[c] = turn_at[c]
+            d -= 1
+            if d < 0:
+                state[4] = 1
+                break
+            used[tile_at[order[d]]] = 0
+            continue
+        before = slips[d - 1] if d > 0 else 0
+        if pos[d] >= end[d]:  # the next phase of candidates, or back
+            p = ph[d] + 1
+            L = need_l[d]
+            T = need_t[d]
+            while p <= 3:
+                cost = 1 if p < 3 else 2
+                usable = (p == 1 and T != wild) or (p == 2 and L != wild) or (
+                    p == 3 and L != wild and T != wild)
+                if usable and before + cost <= allow[d]:
+                    break
+                p += 1
+            if p > 3:
+                d -= 1
+                if d < 0:
+                    state[4] = 1
+                    break
+                used[tile_at[order[d]]] = 0
+                continue
+            ph[d] = p
+            k = cls[d]
+            if p == 1:
+                pos[d] = start[k, L, wild]
+                end[d] = stop[k, L, wild]
+            elif p == 2:
+                pos[d] = start[k, wild, T]
+                end[d] = stop[k, wild, T]
+            else:
+                pos[d] = start[k, wild, wild]
+                end[d] = stop[k, wild, wild]
+            continue
+        i = pos[d]
+        pos[d] = i + 1
+        t = cand_tile[i]
+        if used[t]:
+            continue
+        p = ph[d]
+        L = need_l[d]
+        T = need_t[d]
+        cost = 0
+        if p == 1:
+            if cand_edge[i, 0] == T:
+                continue  # met in phase 0
+            cost = 1
+        elif p == 2:
+            if cand_edge[i, 3] == L:
+                continue
+            cost = 1
+        elif p == 3:
+            if cand_edge[i, 3] == L or cand_edge[i, 0] == T:
+                continue
+            cost = 2
+        for s in range(extra.shape[1]):  # fixed neighbours to the right or below
+            n = extra[d, s]
+            if n < 0:
+                break
+            side = extra_side[d, s]
+            shown = edge[tile_at[n], (side + 2 - turn_at[n]) & 3]
+            if partner[shown] != cand_edge[i, side]:
+                cost += 1
+        total = before + cost
+        if total > allow[d]:
+            continue
+        nodes += 1
+        c = order[d]
+        tile_at[c] = t
+        turn_at[c] = cand_edge[i, 4]
+        used[t] = 1
+        slips[d] = total
+        d += 1
+        if d < depths:
+            a = left[d]
+            b = top[d]
+            L = wild if a < 0 else partner[edge[tile_at[a], (1 - turn_at[a]) & 3]]
+            T = wild if b < 0 else partner[edge[tile_at[b], (2 - turn_at[b]) & 3]]
+            need_l[d] = L
+            need_t[d] = T
+            ph[d] = 0
+            pos[d] = start[cls[d], L, T]
+            end[d] = stop[cls[d], L, T]
+    state[0] = d
+    state[1] += nodes
+
+
+@njit(cache=True, nogil=True)
+def _around(c, tile_at, turn_at, neighbour, edge, partner):  # pragma: no cover - compiled
+    """Matched seams around cell c."""
+    found = 0
+    t = tile_at[c]
+    r = turn_at[c]
+    for s in range(4):
+        n = neighbour[c, s]
+        if n >= 0:
+            if partner[edge[t, (s - r) & 3]] == edge[tile_at[n], (s + 2 - turn_at[n]) & 3]:
+                found += 1
+    return found
+
+
+@njit(cache=True, nogil=True)
+def _polish(tile_at, turn_at, free, turns, neighbour, edge, partner, steps, heat, seed, state,
+            best_tile, best_turn):  # pragma: no cover - compiled
+    """Local search on a full board: swap two tiles (or turn one), each turned its best way,
+    accepted if the matched seams do not drop (or, at temperature `heat`, with probability
+    exp(drop / heat)). state = [score, best score]; the best board is kept in best_*."""
+    np.random.seed(seed)
+    cells = len(free)
+    for _ in range(steps):
+        a = free[np.random.randint(cells)]
+        b = a
+        if np.random.random() < 0.9:
+            found = False
+            for _try in range(20):
+                b = free[np.random.randint(cells)]
+                if b != a and turns[b, tile_at[a]] != 0 and turns[a, tile_at[b]] != 0:
+                    found = True
+                    break
+            if not found:
+                continue
+        ta = tile_at[a]
+        tb = tile_at[b]
+        ra = turn_at[a]
+        rb = turn_at[b]
+        old = _around(a, tile_at, turn_at, neighbour, edge, partner)
+        if b != a:
+            old += _around(b, tile_at, turn_at, neighbour, edge, partner)
+            for s in range(4):
+                if neighbour[a, s] == b:
+                    old -= int(partner[edge[ta, (s - ra) & 3]] == edge[tb, (s + 2 - rb) & 3])
+        best_new = -1
+        ties = 0
+        pick_a = ra
+        pick_b = rb
+        tile_at[a] = tb
+        tile_at[b] = ta
+        for qa in range(4):
+            if not (turns[a, tb] >> qa) & 1:
+                continue
+            for qb in range(4):
+                if b != a and not (turns[b, ta] >> qb) & 1:
+                    continue
+                if b == a and qb > 0:
+                    break
+                turn_at[a] = qa
+                if b != a:
+                    turn_at[b] = qb
+                new = _around(a, tile_at, turn_at, neighbour, edge, partner)
+                if b != a:
+                    new += _around(b, tile_at, turn_at, neighbour, edge, partner)
+                    for s in range(4):
+                        if neighbour[a, s] == b:
+                            new -= int(partner[edge[tb, (s - qa) & 3]]
+                                       == edge[ta, (s + 2 - qb) & 3])
+                if new > best_new:
+                    best_new = new
+                    ties = 1
+                    pick_a = qa
+                    pick_b = qb
+                elif new == best_new:
+                    ties += 1
+                    if np.random.randint(ties) == 0:
+                        pick_a = qa
+                        pick_b = qb
+        delta = best_new - old
+        if delta >= 0 or (heat > 0 and np.random.random() < np.exp(delta / heat)):
+            turn_at[a] = pick_a
+            if b != a:
+                turn_at[b] = pick_b
+            state[0] += delta
+            if state[0] > state[1]:
+                state[1] = state[0]
+                for c in range(len(tile_at)):
+                    best_tile[c] = tile_at[c]
+                    best_turn[c] = turn_at[c]
+        else:
+            tile_at[a] = ta
+            tile_at[b] = tb
+            turn_at[a] = ra
+            turn_at[b] = rb
+
+
+class Search:
+    """The arrays of one search (one seed) and its stack, resumable slice by slice."""
+
+    def __init__(self, arrays: SearchArrays, seed: int) -> None:
+        self.arrays = a = arrays
+        n = a.rows * a.cols
+        self.rng = np.random.default_rng(seed)
+        self.order = np.array([c for c in range(n) if a.fixed[c] < 0], dtype=np.int64)
+        depth_of = {int(c): d for d, c in enumerate(self.order)}
+        depths = len(self.order)
+        known = lambda c, d: c >= 0 and (a.fixed[c] >= 0 or depth_of.get(c, depths) < d)  # noqa: E731
+        self.left = np.full(depths, -1, dtype=np.int64)
+        self.top = np.full(depths, -1, dtype=np.int64)
+        self.extra = np.full((depths, 2), -1, dtype=np.int64)
+        self.extra_side = np.zeros((depths, 2), dtype=np.int64)
+        for d, c in enumerate(self.order):
+            up, right, down, left = a.neighbour[c]
+            self.top[d] = up if known(up, d) else -1
+            self.left[d] = left if known(left, d) else -1
+            k = 0
+            for side, other in ((1, right), (2, down)):
+                if known(other, d):
+                    self.extra[d, k], self.extra_side[d, k] = other, side
+                    k += 1
+        colours = len(a.partner) - 1
+        self.wild = colours  # also the id that meets nothing: never a candidate's colour
+        classes: dict[bytes, int] = {}
+        self.cls = np.zeros(depths, dtype=np.int64)
+        members: list[np.ndarray] = []
+        for d, c in enumerate(self.order):
+            key = a.turns[c].tobytes()
+            if key not in classes:
+                classes[key] = len(members)
+                members.append(a.turns[c].copy())
+            self.cls[d] = classes[key]
+        self.members = members
+        self.tile_at = np.full(n, -1, dtype=np.int64)
+        self.turn_at = np.zeros(n, dtype=np.int64)
+        for c in range(n):
+            if a.fixed[c] >= 0:
+                self.tile_at[c], self.turn_at[c] = a.fixed[c], a.fixed_turn[c]
+        self.base_broken = 0  # seams between two fixed tiles that do not match
+        for c in range(n):
+            for side in (1, 2):
+                other = a.neighbour[c, side]
+                if a.fixed[c] >= 0 and other >= 0 and a.fixed[other] >= 0:
+                    mine = a.edge[a.fixed[c], (side - a.fixed_turn[c]) & 3]
+                    theirs = a.edge[a.fixed[other], (side + 2 - a.fixed_turn[other]) & 3]
+                    self.base_broken += int(a.partner[mine] != theirs)
+        self.best_tile = self.tile_at.copy()
+        self.best_turn = self.turn_at.copy()
+        self.state = np.zeros(5, dtype=np.int64)
+        self.state[2] = -1
+        self.allow = np.zeros(depths, dtype=np.int64)
+        self.shuffle()
+
+    def shuffle(self) -> None:
+        """The candidate tables, each slice in a new random order, and the stack at the root."""
+        a = self.arrays
+        wild = self.wild
+        tiles, edges = [], []
+        start = np.zeros((len(self.members), wild + 1, wild + 1), dtype=np.int64)
+        stop = np.zeros_like(start)
+        for k, turns in enumerate(self.members):
+            cands = [(t, r) for t in np.nonzero(turns)[0] for r in range(4) if turns[t] >> r & 1]
+            shown = [[int(a.edge[t, (s - r) & 3]) for s in range(4)] + [r] for t, r in cands]
+            buckets: dict[tuple[int, int], list[int]] = {}
+            for j, e in enumerate(shown):
+                for key in ((e[3], e[0]), (e[3], wild), (wild, e[0]), (wild, wild)):
+                    buckets.setdefault(key, []).append(j)
+            for (lc, tc), js in buckets.items():
+                js = [js[i] for i in self.rng.permutation(len(js))]
+                start[k, lc, tc] = len(tiles)
+                tiles += [cands[j][0] for j in js]
+                edges += [shown[j] for j in js]
+                stop[k, lc, tc] = len(tiles)
+        self.start, self.stop = start, stop
+        self.cand_tile = np.array(tiles, dtype=np.int64)
+        self.cand_edge = np.array(edges, dtype=np.int64).reshape(-1, 5)
+        self.restart()
+
+    def restart(self) -> None:
+        depths = len(self.order)
+        self.used = np.zeros(len(self.arrays.edge), dtype=np.int64)
+        for c in range(len(self.tile_at)):
+            if self.arrays.fixed[c] >= 0:
+                self.used[self.arrays.fixed[c]] = 1
+        self.ph = np.zeros(depths + 1, dtype=np.int64)
+        self.pos = np.zeros(depths + 1, dtype=np.int64)
+        self.end = np.zeros(depths + 1, dtype=np.int64)
+        self.need_l = np.zeros(depths + 1, dtype=np.int64)
+        self.need_t = np.zeros(depths + 1, dtype=np.int64)
+        self.slips = np.zeros(depths + 1, dtype=np.int64)
+        self.state[0] = 0
+        self.state[4] = 0
+        if depths:
+            self.need_l[0] = self.wild if self.left[0] < 0 else self._need(self.left[0], 1)
+            self.need_t[0] = self.wild if self.top[0] < 0 else self._need(self.top[0], 2)
+            k = self.cls[0]
+            self.pos[0] = self.start[k, self.need_l[0], self.need_t[0]]
+            self.end[0] = self.stop[k, self.need_l[0], self.need_t[0]]
+
+    def _need(self, cell: int, side: int) -> int:
+        a = self.arrays
+        return int(a.partner[a.edge[self.tile_at[cell], (side - self.turn_at[cell]) & 3]])
+
+    def run(self, budget: int) -> bool:
+        """Search on for at most `budget` nodes; whether the search is over."""
+        a = self.arrays
+        if len(self.order) == 0:
+            if self.state[2] < 0:
+                self.state[2] = a.seams - self.base_broken
+                self.state[3] = 1
+            return True
+        _search(self.order, self.cls, self.left, self.top, self.extra, self.extra_side,
+                self.allow, self.start, self.stop, self.cand_tile, self.cand_edge, a.edge,
+                a.partner, self.wild, self.tile_at, self.turn_at, self.used, self.ph,
+                self.pos, self.end, self.need_l, self.need_t, self.slips, self.state,
+                self.best_tile, self.best_turn, self.base_broken, a.seams, budget)
+        return bool(self.state[4])
+
+    def board(self) -> list[Placed]:
+        return [(int(t), int(r)) for t, r in zip(self.best_tile, self.best_turn)]
+
+    @property
+    def nodes(self) -> int:
+        return int(self.state[1])
+
+
+def schedule(depths: int, seams: int, first: float = FIRST_SLIP, share: float = SLIPS
+             ) -> np.ndarray:
+    """Broken seams allowed so far at each depth: none before `first` of the cells, then
+    rising evenly to `share` of the seams at the last cell."""
+    most = max(1, round(share * seams))
+    gate = int(first * depths)
+    allow = np.zeros(depths, dtype=np.int64)
+    for d in range(gate, depths):
+        allow[d] = int(np.ceil(most * (d - gate + 1) / max(1, depths - gate)))
+    return allow
+
+
+def run(report: Callable, puzzle: EdgePuzzle, start: list[Placed] | None,
+        time_limit: float | None, jobs: int, seed: int, argument: str | None) -> dict:
+    """The entry runners/best.py calls (in a child process): search until the time limit."""
+    arrays = search_arrays(puzzle)
+    search = Search(arrays, seed)
+    deadline = None if time_limit is None else time.monotonic() + time_limit
+    cells = arrays.rows * arrays.cols
+    depths = len(search.order)
+    exact = cells <= EXACT_CELLS
+    if exact:  # the budget raised one by one: the first full board is the best there is
+        for k in range(0, 2 * arrays.seams + 1):
+            search.allow[:] = k
+            search.restart()
+            while not search.run(SLICE) and search.state[2] < 0:
+                if deadline is not None and time.monotonic() >= deadline:
+                    return {"optimal": False}
+            if search.state[2] >= 0:  # the first full board under the budget
+                report(search.board(), {"nodes": search.nodes})
+                return {"optimal": True}
+        return {"optimal": False}
+    search.allow[:] = schedule(depths, arrays.seams)
+    free = search.order.copy()
+    best = -1
+    since = 0
+    while deadline is None or time.monotonic() < deadline:
+        over = search.run(SLICE)
+        since += SLICE
+        if search.state[3]:
+            search.state[3] = 0
+            if search.state[2] > best:
+                best = polish(search, free, seed + since)
+                since = 0
+                report(search.board(), {"nodes": search.nodes})
+                # only better boards from now on: one break fewer than this one by the end
+                search.allow[:] = schedule(depths, arrays.seams, FIRST_SLIP,
+                                           (arrays.seams - best - 1) / arrays.seams)
+                search.state[2] = best
+        if over or since >= PATIENCE:
+            search.shuffle()
+            since = 0
+    return {"optimal": False}
+
+
+def polish(search: Search, free: np.ndarray, seed: int) -> int:
+    """A better board improved by local search (swaps and turns that do not lose a seam): its
+    score; the search's best board is the polished one."""
+    a = search.arrays
+    tiles, turns = search.best_tile.copy(), search.best_turn.copy()
+    state = np.array([search.state[2], search.state[2]], dtype=np.int64)
+    _polish(tiles, turns, free, a.turns, a.neighbour, a.edge, a.partner, POLISH, 0.0,
+            seed % (2**31), state, search.best_tile, search.best_turn)
+    return int(state[1])

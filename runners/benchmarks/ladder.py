@@ -1,0 +1,169 @@
+"""The benchmark ladder of Eternity II-like boards (Brendan Owen's sets, 6x6 to 10x10): each
+counted exactly by `edgecount` (distinct grids, and the classes up to turning the board), with
+its nodes and nodes a second, or solved (the 9x9s and 10x10s, whose searches are far longer);
+the figures the community published are compared after the count, never used by it.
+
+A node is a tile placed (the community's "committed valid placement"). Our search fills the
+cells in the order its measurement picks (corners first then row by row on these boards,
+rows_estimated below) and counts one corner layout per orbit of the board's turns; the
+community's figures are full row scans. Where asked (`rowscan`), the plain C row scan of
+runners/benchmarks/rowscan.c counts the same board to the end as well, so that the node counts
+can be compared node for node.
+"""
+
+from __future__ import annotations
+
+import json
+import resource
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from .. import output as report
+
+COUNTED = ("owen-6x6-set1", "owen-6x6-set2", "owen-7x7-set1", "owen-7x7-set2",
+           "owen-8x8-set1", "owen-8x8-set2")
+SOLVED = ("owen-9x9-set1", "owen-9x9-set2", "owen-10x10-set1", "owen-10x10-set2")
+# What others published, compared after the count (sources in each catalog file's note):
+# distinct grids counting the board's four turns, and full row-scan nodes.
+PUBLISHED = {
+    "owen-6x6-set1": {"grids": 260, "rowscan_nodes": 69_284_103,
+                      "source": "eternity2 group, messages 4604, 7771, 7777"},
+    "owen-7x7-set1": {"grids": 6_297, "rowscan_nodes": 67_667_477_364,
+                      "source": "eternity2 group, message 9793 (2017)"},
+    "owen-8x8-set1": {"grids": 52, "source": "Eternity2Puzzles.jl docs ('Puzzle C')"},
+    "owen-8x8-set2": {"grids": 96, "source": "Eternity2Puzzles.jl docs ('Puzzle D'); 24 "
+                      "with a corner fixed, eternity2 group message 6635"},
+    "owen-9x9-set1": {"grids": 8, "source": "eternity2 group, messages 9332, 9342, 9822"},
+    "owen-9x9-set2": {"grids": 12, "source": "eternity2 group, messages 9332, 9342"},
+    "owen-10x10-set1": {"solved": True, "source": "eternity2 group, message 9686 (2017)"},
+    "owen-10x10-set2": {"solved": False, "source": "no solution published"},
+}
+
+
+def cpu() -> float:
+    """CPU seconds of this process and its finished children."""
+    own = resource.getrusage(resource.RUSAGE_SELF)
+    kids = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + kids.ru_utime + kids.ru_stime
+
+
+def count_row(name: str, jobs: int | None, time_limit: float | None,
+              checkpoint: str | None, say: Callable[[str], None]) -> dict:
+    import puzzlesat
+
+    start, spent = time.perf_counter(), cpu()
+    found = puzzlesat.count(name, backend="edgecount", modulo="symmetry", jobs=jobs,
+                            time_limit=time_limit, checkpoint=checkpoint, say=say)
+    seconds, cpu_seconds = time.perf_counter() - start, cpu() - spent
+    nodes = found.details.get("nodes") or 0
+    row = {"board": name, "task": "count", "complete": found.complete,
+           "grids": found.details.get("grids"), "classes": found.number, "nodes": nodes,
+           "seconds": round(seconds, 2), "cpu_seconds": round(cpu_seconds, 2),
+           "nodes_per_second": round(nodes / seconds) if seconds else None,
+           "nodes_per_cpu_second": round(nodes / cpu_seconds) if cpu_seconds else None,
+           "jobs": jobs, "load": report.load()}
+    say(f"{name}: {'' if found.complete else 'INCOMPLETE, at least '}{row['grids']:,} grids, "
+        f"{found.number:,} up to turning, {nodes:,} nodes in {seconds:,.1f} s "
+        f"({cpu_seconds:,.1f} s of CPU)")
+    return row
+
+
+def rowscan_row(name: str, say: Callable[[str], None]) -> dict | None:
+    """The C row scan's full count of the board (None without a C compiler)."""
+    import tempfile
+
+    from ..models import files
+    from .edgecount import build_anchor, run_anchor
+
+    with tempfile.TemporaryDirectory() as folder:
+        binary = build_anchor(Path(folder))
+        if binary is None:
+            say("no C compiler here: the row scan is left out")
+            return None
+        grids, nodes, seconds = run_anchor(binary, files.load(name), None)
+    say(f"{name}: C row scan {grids:,} grids, {nodes:,} nodes in {seconds:,.1f} s")
+    return {"rowscan_grids": grids, "rowscan_nodes": nodes, "rowscan_seconds": round(seconds, 2)}
+
+
+def solve_row(name: str, backend: str, time_limit: float | None,
+              say: Callable[[str], None]) -> dict:
+    import puzzlesat
+
+    start, spent = time.perf_counter(), cpu()
+    found = puzzlesat.solve(name, backend=backend, time_limit=time_limit)
+    seconds = time.perf_counter() - start
+    say(f"{name}: {'solved' if found.found else 'not solved: ' + found.note} by {backend} in "
+        f"{seconds:,.1f} s")
+    return {"board": name, "task": "solve", "backend": backend, "solved": found.found,
+            "complete": found.found or found.complete, "seconds": round(seconds, 2),
+            "cpu_seconds": round(cpu() - spent, 2), "load": report.load(),
+            "solution": found.data if found.found else None}
+
+
+def ladder(counted: list[str], solved: list[str], jobs: int | None, time_limit: float | None,
+           solver: str, rowscan: bool, say: Callable[[str], None] = report.say) -> dict:
+    rows = []
+    for name in counted:
+        row = count_row(name, jobs, time_limit, None, say)
+        if rowscan and row["complete"]:
+            row.update(rowscan_row(name, say) or {})
+        rows.append(row)
+    for name in solved:
+        rows.append(solve_row(name, solver, time_limit, say))
+    for row in rows:
+        row["published"] = PUBLISHED.get(row["board"], {})
+    return {"date": report.now(), **report.machine(), **report.versions(), "rows": rows}
+
+
+def markdown(figures: dict) -> str:
+    lines = [
+        "# The ladder: Brendan Owen's boards counted and solved (`puzzlesat ladder`)",
+        "",
+        f"{figures['date']}; {figures['cores']} cores; Python {figures.get('python')}, numba "
+        f"{figures.get('numba')}. Counts by `edgecount` (distinct grids; up to turning the "
+        "board by Burnside's lemma); a node is a tile placed. Our search fills the board in the "
+        "order its measurement picks (corners first, then row by row, on these boards) and "
+        "counts one corner layout per orbit of the board's turns, so its nodes are not the "
+        "row scan's; the C row scan (rowscan.c), where run, counts the same board row by row "
+        "to the end. Published figures are compared after the count.",
+        "",
+        "| board | grids | up to turning | nodes | wall s | CPU s | M nodes / CPU s | load "
+        "| C row scan nodes | published | agrees |",
+        "|---|---:|---:|---:|---:|---:|---:|---|---:|---|---|",
+    ]
+    for r in figures["rows"]:
+        pub = r.get("published", {})
+        if r["task"] == "count":
+            said = [f"{pub['grids']:,} grids"] if "grids" in pub else []
+            if "rowscan_nodes" in pub:
+                said.append(f"{pub['rowscan_nodes']:,} row-scan nodes")
+            checks = []
+            if "grids" in pub and r["complete"]:
+                checks.append("yes" if pub["grids"] == r["grids"] else "**differs**")
+            if "rowscan_nodes" in pub and "rowscan_nodes" in r:
+                checks.append("yes" if pub["rowscan_nodes"] == r["rowscan_nodes"]
+                              else "**nodes differ**")
+            rate = (f"{r['nodes_per_cpu_second'] / 1e6:.1f}" if r.get("nodes_per_cpu_second")
+                    else "-")
+            grids = f"{r['grids']:,}" + ("" if r["complete"] else " (incomplete)")
+            scan = f"{r['rowscan_nodes']:,}" if "rowscan_nodes" in r else "-"
+            lines.append(
+                f"| {r['board']} | {grids} | {r['classes']:,} | {r['nodes']:,} | "
+                f"{r['seconds']:,.1f} | {r['cpu_seconds']:,.1f} | {rate} | {r['load']} | "
+                f"{scan} | {'; '.join(said) + ' (' + pub['source'] + ')' if said else '-'} | "
+                f"{', '.join(checks) or '-'} |")
+        else:
+            lines.append(
+                f"| {r['board']} | {'solved' if r['solved'] else 'not solved'} by {r['backend']} "
+                f"| - | - | {r['seconds']:,.1f} | {r['cpu_seconds']:,.1f} | - | {r['load']} | - "
+                f"| {pub.get('grids', '-')} grids ({pub.get('source', '')}) | - |")
+    return "\n".join(lines) + "\n"
+
+
+def record(figures: dict, folder: Path) -> list[Path]:
+    json_path = folder / "eternity-ii-ladder.json"
+    md_path = folder / "eternity-ii-ladder.md"
+    report.write_text_atomic(json_path, json.dumps(figures, indent=1) + "\n")
+    report.write_text_atomic(md_path, markdown(figures))
+    return [md_path, json_path]

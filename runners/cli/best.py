@@ -1,0 +1,182 @@
+"""`puzzlesat best`: the best partial board of an edge-matching puzzle, anytime; and the board
+check of `puzzlesat verify PUZZLE --board FILE` (runners/best.py does the work)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+from .. import output as report
+from ..models.errors import InputError
+
+
+def add_commands(subparsers) -> None:
+    from ..best import DEFAULT, NAMES
+    from . import positive, seconds
+
+    best = subparsers.add_parser(
+        "best", help="the best partial board of an edge-matching puzzle (most seams matched), "
+        "anytime: each better board printed with the time and kept in a checkpoint")
+    best.add_argument("puzzle", metavar="PUZZLE",
+                      help="a catalog name (see 'puzzlesat list') or an edge-matching file")
+    best.add_argument("--backend", default=None,
+                      help=f"the search: {NAMES} (default {DEFAULT}; compared in "
+                      "results/best-bench.md)")
+    best.add_argument("--time-limit", type=seconds, metavar="S",
+                      help="seconds to search (default: until the board is proved best, or "
+                      "Ctrl-C)")
+    best.add_argument("--jobs", type=positive, default=None,
+                      help="processes (edgesearch: one search each, other seeds) or threads "
+                      "(cpsat); default: the cores here")
+    best.add_argument("--checkpoint", metavar="FILE",
+                      help="keep the best board in FILE (written atomically at each better "
+                      "board); run again with it to resume")
+    best.add_argument("--seed", type=int, default=None, help="random seed (default 1)")
+    best.add_argument("--draw", metavar="FILE",
+                      help="draw the best board, broken seams marked: FILE.svg or FILE.png")
+    best.add_argument("--play", metavar="FILE",
+                      help="write a play page (HTML) that starts from the best board")
+    best.add_argument("--json", action="store_true", help="print JSON")
+    best.set_defaults(run=run_best)
+
+    from ..benchmarks import best as bench
+
+    compare = subparsers.add_parser(
+        "best-bench", help="every best-board search on one puzzle under the same budget, side "
+        "by side (default: Eternity II with the centre clue)")
+    compare.add_argument("puzzle", metavar="PUZZLE", nargs="?", default=bench.DEFAULT_PUZZLE,
+                         help=f"(default {bench.DEFAULT_PUZZLE})")
+    compare.add_argument("--backend", action="append", default=None,
+                         help="a search to run; repeat for several (default: "
+                         f"{', '.join(bench.DEFAULT_SEARCHES)}, those installed)")
+    compare.add_argument("--time-limit", type=seconds, default=60.0, metavar="S",
+                         help="seconds per run (default 60)")
+    compare.add_argument("--jobs", type=positive, default=1, help="cores per run (default 1)")
+    compare.add_argument("--repeat", type=positive, default=1,
+                         help="runs per search, seeds 1, 2, ... (default 1)")
+    report.add_record_arguments(compare, "the runs (results/best-bench.md and .json)")
+    compare.set_defaults(run=run_best_bench)
+
+    from ..benchmarks.ladder import COUNTED, SOLVED
+
+    ladder = subparsers.add_parser(
+        "ladder", help="Brendan Owen's boards (6x6 to 10x10) counted by edgecount with their "
+        "nodes, or solved, beside the published figures (hours for the whole ladder)")
+    ladder.add_argument("boards", metavar="BOARD", nargs="*",
+                        help=f"boards to count (default: {' '.join(COUNTED)})")
+    ladder.add_argument("--solve", metavar="BOARD", nargs="*", default=None,
+                        help=f"boards to solve (default, with no BOARD: {' '.join(SOLVED)})")
+    ladder.add_argument("--solver", default="edgecount",
+                        help="the backend solving them (default edgecount)")
+    ladder.add_argument("--jobs", type=positive, default=None,
+                        help="threads counting (default: the cores here)")
+    ladder.add_argument("--time-limit", type=seconds, metavar="S",
+                        help="seconds per board (an incomplete count says so)")
+    ladder.add_argument("--rowscan", action="store_true",
+                        help="also count each board to the end with the plain C row scan, to "
+                        "compare node counts with the community's (row-scan) figures")
+    report.add_record_arguments(ladder, "the table (results/eternity-ii-ladder.md and .json)")
+    ladder.set_defaults(run=run_ladder)
+
+
+def run_best_bench(args: argparse.Namespace) -> int:
+    from .. import api
+    from ..benchmarks import best as bench
+    from ..best import optimiser
+
+    folder = report.record_folder(args)
+    api.load(args.puzzle)
+    searches = args.backend
+    if searches is None:
+        searches = []
+        for name in bench.DEFAULT_SEARCHES:
+            try:
+                optimiser(name)
+                searches.append(name)
+            except InputError as error:
+                report.say(f"best-bench: {name} left out: {error.message}")
+    for name in searches:
+        optimiser(name)  # every search checked before anything runs
+    rows = bench.run(args.puzzle, searches, args.time_limit, args.jobs, args.repeat)
+    print(bench.markdown(rows))
+    if folder is not None:
+        for path in bench.record(rows, folder):
+            report.say(f"wrote {path}")
+        report.write_results_index(folder)
+    return 0
+
+
+def run_ladder(args: argparse.Namespace) -> int:
+    from ..benchmarks import ladder
+    from ..models import files
+
+    folder = report.record_folder(args)
+    counted = args.boards or ([] if args.solve else list(ladder.COUNTED))
+    solved = args.solve if args.solve is not None else ([] if args.boards
+                                                         else list(ladder.SOLVED))
+    for name in counted + solved:
+        files.load(name)  # every board checked before the work
+    figures = ladder.ladder(counted, solved, args.jobs, args.time_limit, args.solver,
+                            args.rowscan)
+    print(ladder.markdown(figures))
+    if folder is not None:
+        for path in ladder.record(figures, folder):
+            report.say(f"wrote {path}")
+        report.write_results_index(folder)
+    return 0 if all(row["complete"] for row in figures["rows"]) else 1
+
+
+def add_verify_flag(verify: argparse.ArgumentParser) -> None:
+    verify.add_argument("--board", metavar="FILE", default=None,
+                        help="edge-matching: check a board file (as 'best' writes): count its "
+                        "matched seams again edge by edge and compare the score it claims")
+
+
+def run_best(args: argparse.Namespace) -> int:
+    from .. import api
+    from ..best import best
+    from ..pictures import svg as svgs
+    from . import family_cli
+
+    for path, what in ((args.draw, "--draw"), (args.play, "--play")):
+        if path is not None:
+            report.check_output(path, what)
+    if args.draw is not None and Path(args.draw).suffix.lower() not in (".svg", ".png"):
+        raise InputError("give a file name ending in .svg or .png", field="--draw")
+    puzzle = api.load(args.puzzle)
+    if puzzle.kind == "edge-matching":
+        family_cli(puzzle.kind).say_reader(puzzle)
+    found = best(puzzle, args.backend, args.time_limit, args.jobs, args.checkpoint, args.seed,
+                 say=report.say)
+    if found.grid is not None and args.draw is not None:
+        from ..pictures.best import best_drawing
+
+        svgs.write(best_drawing(puzzle, found.grid, puzzle.title or puzzle.name), args.draw)
+        report.say(f"wrote {args.draw}")
+    if found.grid is not None and args.play is not None:
+        from ..pictures.best import best_page
+
+        report.write_text_atomic(args.play, best_page(puzzle, found.grid), "--play")
+        report.say(f"wrote {args.play}")
+    if args.json:
+        print(json.dumps(found.to_json()))
+    else:
+        print(found.sentence())
+        if found.checkpoint and found.grid is not None:
+            print(f"{puzzle.name}: the best board is in {found.checkpoint}")
+    if found.stopped == "interrupted":
+        return 130
+    return 0 if found.grid is not None else 1
+
+
+def run_verify_board(puzzle, args: argparse.Namespace) -> int:
+    from ..best import verify_board
+
+    try:
+        checked = verify_board(puzzle, args.board)
+    except InputError as error:  # FILE is --board's
+        raise InputError(error.message, file=error.file, line=error.line,
+                         field="--board") from None
+    print(json.dumps(checked.to_json()) if getattr(args, "json", False) else checked.sentence())
+    return 0 if checked.agree else 1

@@ -1,0 +1,151 @@
+"""Best partial boards (issue 25): every search finds the optimum of small boards whose optimum
+is known (a planted board: every seam; the same board with one edge of an inner tile made a
+colour no other edge has: every seam but one); a checkpoint survives an interrupt and resumes;
+`verify --board` counts a board's seams again and rejects a wrong claim; bad input is one line.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import puzzlesat
+from puzzlesat.best import best, verify_board
+from puzzlesat.cli import main
+from puzzlesat.models.edge_matching import planted
+from puzzlesat.models.edge_matching.best import most, score
+from puzzlesat.models.edge_matching.boardfile import board_json, rescore
+from puzzlesat.models.errors import InputError
+
+ROOT = Path(__file__).resolve().parents[1]
+SEARCHES = ["edgesearch", "cpsat", "maxsat:rc2", "maxsat:rc2s", "maxsat:fm", "maxsat:lsu",
+            pytest.param("exec:sat4j", marks=pytest.mark.skipif(
+                not Path("/usr/share/java/org.ow2.sat4j.maxsat.jar").exists()
+                or shutil.which("java") is None,
+                reason="Debian's sat4j (a MaxSAT solver run by Java) is not installed"))]
+
+
+def one_colour_alone(puzzle):
+    """The puzzle with one edge of its first inner tile changed to a colour found nowhere else:
+    that seam can never match, and the planted board matches every other one."""
+    tiles = list(puzzle.tiles)
+    for i, tile in enumerate(tiles):
+        if puzzle.frame not in tile.edges:
+            edges = (("alone", ""),) + tile.edges[1:]
+            tiles[i] = dataclasses.replace(tile, edges=edges)
+            return dataclasses.replace(puzzle, tiles=tuple(tiles), name=puzzle.name + "-alone")
+    raise AssertionError("no inner tile")
+
+
+SOLVABLE = planted.generate(4, 2, 3, 1)  # 24 seams, a planted solution
+ALONE = one_colour_alone(planted.generate(3, 2, 2, 3))  # 12 seams, at most 11 can match
+
+
+@pytest.mark.parametrize("search", SEARCHES)
+@pytest.mark.parametrize("puzzle, optimum", [(SOLVABLE, 24), (ALONE, 11)],
+                         ids=["solvable", "one-colour-alone"])
+def test_every_search_finds_the_known_optimum(search, puzzle, optimum):
+    assert most(puzzle) == (24 if puzzle is SOLVABLE else 12)
+    found = best(puzzle, backend=search, time_limit=60, jobs=1)
+    assert found.score == optimum, found.sentence()
+    assert rescore(puzzle, found.grid) == (optimum, [])
+    assert found.optimal  # each of these proves it on boards this small
+
+
+def test_a_bigger_board_with_one_colour_alone_on_the_compiled_search():
+    puzzle = one_colour_alone(planted.generate(5, 2, 3, 2))
+    found = best(puzzle, backend="edgesearch", time_limit=60, jobs=1)
+    assert (found.score, found.most, found.optimal) == (39, 40, True)
+
+
+def run(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "puzzlesat", *args], cwd=ROOT,
+                          capture_output=True, text=True, timeout=300)
+
+
+def test_a_checkpoint_survives_an_interrupt_and_resumes(tmp_path):
+    board = tmp_path / "best.board"
+    child = subprocess.Popen(
+        [sys.executable, "-m", "puzzlesat", "best", "owen-7x7-set1", "--jobs", "1",
+         "--checkpoint", str(board)], cwd=ROOT, stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE, text=True, env={**os.environ, "PYTHONUNBUFFERED": "1"})
+    try:
+        line = child.stderr.readline()
+        while line and "seams matched" not in line:
+            line = child.stderr.readline()
+        assert "seams matched" in line, line
+        child.send_signal(signal.SIGINT)
+        out, err = child.communicate(timeout=60)
+    finally:
+        child.kill()
+    assert child.returncode == 130 and "interrupted" in out
+    kept = json.loads(board.read_text())
+    checked = verify_board("owen-7x7-set1", str(board))
+    assert checked.agree and checked.score == kept["score"] > 0
+    again = run("best", "owen-7x7-set1", "--jobs", "1", "--checkpoint", str(board),
+                "--time-limit", "2", "--json")
+    assert again.returncode == 0, again.stderr
+    assert f"resumed from {board}: {kept['score']} of 84" in again.stderr
+    assert json.loads(again.stdout)["score"] >= kept["score"]
+
+
+def test_a_checkpoint_of_another_puzzle_is_refused(tmp_path):
+    board = tmp_path / "clue.board"
+    found = best(ALONE, backend="maxsat:rc2", jobs=1, checkpoint=str(board))
+    assert found.score == 11 and board.exists()
+    with pytest.raises(InputError, match="not of planted_4_2_3_s1"):
+        best(SOLVABLE, jobs=1, checkpoint=str(board))
+    done = run("best", "eternity-ii-clue1", "--checkpoint", str(board), "--time-limit", "1")
+    assert done.returncode == 2 and done.stderr.count("\n") == 1
+    assert "--checkpoint" in done.stderr and "not of eternity-ii-clue1" in done.stderr
+
+
+def test_verify_rejects_a_wrong_claimed_score(tmp_path, capsys):
+    puzzle = puzzlesat.load("eternity-ii-clue1")
+    found = best(puzzle, backend="maxsat:lsu", jobs=1, time_limit=120)
+    assert found.score == 60
+    right, wrong = tmp_path / "right.board", tmp_path / "wrong.board"
+    right.write_text(board_json(puzzle, found.grid, 60, 60))
+    wrong.write_text(board_json(puzzle, found.grid, 59, 60))
+    assert main(["verify", "eternity-ii-clue1", "--board", str(right)]) == 0
+    assert "verified: 60 of 60 seams match" in capsys.readouterr().out
+    assert main(["verify", "eternity-ii-clue1", "--board", str(wrong)]) == 1
+    assert "REJECTED: it claims 59 but 60 of 60" in capsys.readouterr().out
+    turned = [(t, (r + 1) % 4) if i == 14 else (t, r) for i, (t, r) in enumerate(found.grid)]
+    assert score(puzzle, turned) < 60  # an inner tile turned: its seams broken
+    claim = tmp_path / "turned.board"
+    claim.write_text(board_json(puzzle, turned, 60, 60))
+    checked = verify_board(puzzle, str(claim))
+    assert not checked.agree and checked.score == score(puzzle, turned)
+
+
+def test_the_drawing_marks_each_broken_seam_and_says_the_score():
+    from puzzlesat.pictures.best import best_drawing, best_page
+
+    found = best(ALONE, backend="maxsat:rc2", jobs=1)
+    text = best_drawing(ALONE, found.grid, "alone").to_string()
+    assert text.count('class="break"') == 1 and "11 of 12 seams matched" in text
+    page = best_page(ALONE, found.grid)
+    assert json.dumps([list(g) for g in found.grid]).replace(" ", "") in page.replace(" ", "")
+
+
+@pytest.mark.parametrize("args, words", [
+    (["best", "soma"], "edge-matching puzzles"),
+    (["best", "eternity-ii-clue1", "--backend", "gurobi"], "unknown search 'gurobi'"),
+    (["best", "eternity-ii-clue1", "--backend", "maxsat:open-wbo"], "unknown PySAT MaxSAT"),
+    (["best", "eternity-ii-clue1", "--backend", "exec:no-such-maxsat"], "no MaxSAT solver"),
+    (["best", "eternity-ii-clue1", "--draw", "board.pdf"], ".svg or .png"),
+    (["verify", "eternity-ii-clue1", "--board", "no-such.board"], "cannot read"),
+])
+def test_bad_input_is_one_line(args, words, capsys):
+    assert main(args) == 2
+    err = capsys.readouterr().err
+    assert words in err and err.count("\n") == 1

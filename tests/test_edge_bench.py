@@ -1,0 +1,77 @@
+"""The edge-matching benchmark's own defects (issue 28): a run whose backend starts children (a
+race, a time-limited PySAT solve) was recorded as FAILED ("daemonic processes are not allowed to
+have children"), and a benchmark stopped by SIGTERM rewrote the committed tables with a partial
+one. Its instances come from the catalog (never ../shared)."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from puzzlesat.benchmarks import edge
+from puzzlesat.models.edge_matching import planted
+from puzzlesat.registry import backend
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.mark.parametrize("name", ["pysat:glucose4", "race:pysat:glucose4*2"])
+def test_a_run_whose_backend_has_children_is_timed_not_failed(name):
+    puzzle = planted.generate(5, 3, 4, 1)
+    run = edge.run_one(puzzle, edge.contender(name), backend(name), 20.0)
+    assert run.status == "solved", run.status
+
+
+def test_the_instances_come_from_the_catalog():
+    clues = edge.clue_instances()
+    assert [i.board for i in clues] == ["clue1", "clue2", "clue3", "clue4"]
+    assert [(i.puzzle.rows, i.puzzle.cols) for i in clues] == [(6, 6), (6, 12), (6, 6), (6, 12)]
+    boards = edge.em_instances(seeds=(1,))
+    assert len(boards) == 8 and boards[0].board == "em_7_3_6" and boards[0].puzzle.rows == 7
+
+
+def test_a_stopped_bench_writes_nothing_and_hands_back_what_it_measured(tmp_path, monkeypatch):
+    kept = {"edge-bench.md": "the committed table\n", "edge-bench.csv": "a,b\n1,2\n"}
+    for name, text in kept.items():
+        (tmp_path / name).write_text(text)
+    calls = []
+
+    def run_one(puzzle, contender, chosen, limit):
+        calls.append(contender)
+        if len(calls) == 2:
+            raise KeyboardInterrupt  # as SIGTERM is raised in the command line
+        return edge.Run("solved", 0.5)
+
+    monkeypatch.setattr(edge, "run_one", run_one)
+    instances = edge.planted_instances((5,), (1, 2), interior=4)
+    with pytest.raises(edge.Stopped) as stopped:
+        edge.bench(instances, [edge.contender("pysat:glucose4")], backend, {"planted": 5.0},
+                   tmp_path, say=lambda _: None)
+    assert stopped.value.runs == 1 and "planted 5x5" in stopped.value.table
+    assert {name: (tmp_path / name).read_text() for name in kept} == kept
+
+
+def test_sigterm_leaves_the_tables_as_they_were(tmp_path):
+    (tmp_path / "edge-bench.md").write_text("the committed table\n")
+    command = [sys.executable, "-m", "puzzlesat", "edge-bench", "--planted-only", "--sizes", "5",
+               "6", "--seeds", "3", "--contender", "pysat:glucose4", "--results", str(tmp_path)]
+    child = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                             text=True, env={**os.environ, "PYTHONUNBUFFERED": "1"})
+    try:
+        line = child.stderr.readline()  # the first run's line: one run measured
+        assert "planted 5x5" in line, line
+        time.sleep(0.2)
+        child.send_signal(signal.SIGTERM)
+        out, err = child.communicate(timeout=60)
+    finally:
+        child.kill()
+    assert child.returncode != 0
+    assert (tmp_path / "edge-bench.md").read_text() == "the committed table\n"
+    assert not (tmp_path / "edge-bench.csv").exists()
+    assert "left as they were" in err and "planted 5x5" in out

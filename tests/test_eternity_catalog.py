@@ -1,0 +1,110 @@
+"""The Eternity II entries of the catalog and the benchmark ladder (issue 25): the published
+facts copied with their source, and the pieces and clues read exactly; bad piece sets and
+contradicting clues refused in one line."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from puzzlesat.models import files
+from puzzlesat.models.edge_matching import neighbour_pairs, rotated
+from puzzlesat.models.errors import InputError
+
+
+def test_eternity_ii_with_the_centre_clue_and_with_all_five():
+    centre, five = files.load("eternity-ii"), files.load("eternity-ii-clues")
+    for puzzle in (centre, five):
+        assert (puzzle.rows, puzzle.cols, len(puzzle.tiles)) == (16, 16, 256)
+        assert len(neighbour_pairs(puzzle)) == 480  # the seams between cells
+        assert "eternity2.dev" in puzzle.source and "Eternity2Puzzles.jl" in puzzle.source
+        colours = {e[0] for t in puzzle.tiles for e in t.edges}
+        assert colours == {str(c) for c in range(23)}  # the frame and 22 patterns
+    (clue,) = centre.fixed
+    assert (clue.row + 1, clue.col + 1, centre.tiles[clue.tile].name) == (9, 8, "139")
+    assert rotated(centre.tiles[clue.tile].edges, clue.rotation) == tuple(
+        (c, "") for c in ("8", "9", "9", "12"))
+    cells = {(f.row + 1, f.col + 1): five.tiles[f.tile].name for f in five.fixed}
+    assert cells == {(9, 8): "139", (3, 3): "208", (3, 14): "255", (14, 3): "181",
+                     (14, 14): "249"}
+
+
+def test_the_ladder_and_heules_boards_are_in_the_catalog():
+    for n in range(6, 11):
+        for s in (1, 2):
+            puzzle = files.load(f"owen-{n}x{n}-set{s}")
+            assert (puzzle.rows, puzzle.cols, len(puzzle.tiles)) == (n, n, n * n)
+            assert "david3x3x3/eternity2" in puzzle.source and puzzle.published["note"]
+    assert "Eternity2Puzzles.jl" in files.load("owen-8x8-set2").source
+    for name, size in (("eternity-ii-clue1", (6, 6)), ("eternity-ii-clue2", (6, 12)),
+                       ("em-14-7-3", (14, 14))):
+        puzzle = files.load(name)
+        assert (puzzle.rows, puzzle.cols) == size and "marijnheule" in puzzle.source
+
+
+PIECES = '''kind = "edge-matching"
+rows = 3
+cols = 3
+frame = "0"
+tiles = """
+0 0 1 1  name=a
+0 0 1 1  name=b
+0 0 1 1  name=c
+0 0 1 1  name=d
+0 1 1 1  name=e
+0 1 1 1  name=f
+0 1 1 1  name=g
+0 1 1 1  name=h
+1 1 1 1  name=i
+"""
+'''
+
+
+@pytest.mark.parametrize("change, field, words", [
+    (("0 0 1 1  name=d", "0 1 1 1  name=d"), "frame", "frame edges"),
+    (("0 0 1 1  name=d", "0 1 1 1  name=d", "1 1 1 1  name=i", "0 1 1 1  name=i"), "frame",
+     "3 tiles with two frame edges (corners) for the 4 cells"),
+    (("", "fixed = \"\"\"\n2 2 a 0\n\"\"\"\n"), "fixed", "breaks the frame rule"),
+    (("0 0 1 1  name=a", "0 0 2 1  name=a", "", "fixed = \"\"\"\n1 1 a 270\n1 2 e 0\n\"\"\"\n"),
+     "fixed", "contradict each other"),
+])
+def test_bad_pieces_and_clues_are_one_line_errors(tmp_path, change, field, words):
+    text = PIECES
+    for old, new in zip(change[::2], change[1::2]):
+        text = text.replace(old, new) if old else text + new
+    path = tmp_path / "bad.toml"
+    path.write_text(text)
+    with pytest.raises(InputError) as caught:
+        files.load(str(path))
+    assert caught.value.field == field and words in caught.value.message
+    assert caught.value.line is not None
+
+
+def test_a_good_clue_is_read():
+    path_text = PIECES + "fixed = \"\"\"\n1 1 a 270\n1 2 e 0\n\"\"\"\n"
+    from puzzlesat.models.files import read_puzzle_text
+
+    puzzle = read_puzzle_text("good.toml", path_text)
+    assert len(puzzle.fixed) == 2
+
+
+def test_owens_6x6_counted_with_its_nodes_and_the_row_scan_compared(tmp_path, capsys):
+    """The ladder's first rung, counted by edgecount (260 grids, 65 up to turning), and the
+    plain C row scan's node count beside it (where a C compiler is), compared after with the
+    published 260 grids and 69,284,103 row-scan nodes."""
+    import shutil
+
+    from puzzlesat.benchmarks import ladder
+
+    figures = ladder.ladder(["owen-6x6-set1"], [], 2, None, "edgecount",
+                            rowscan=shutil.which("cc") is not None, say=lambda _: None)
+    (row,) = figures["rows"]
+    assert (row["grids"], row["classes"], row["complete"]) == (260, 65, True)
+    assert 0 < row["nodes"] < 69_284_103  # corners first, one corner layout per orbit
+    if "rowscan_nodes" in row:
+        assert (row["rowscan_grids"], row["rowscan_nodes"]) == (260, 69_284_103)
+    table = ladder.markdown(figures)
+    assert "| owen-6x6-set1 | 260 | 65 |" in table and "yes" in table
+    paths = ladder.record(figures, tmp_path)
+    assert json.loads(paths[1].read_text())["rows"][0]["grids"] == 260

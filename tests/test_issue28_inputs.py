@@ -1,0 +1,143 @@
+"""The bad inputs of issue 28 outside the moves families: each a one-line error and exit code 2
+on the command line (or a TypeError or InputError with a message in Python), nothing written or
+replaced, and no long silence before the error."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+import puzzlesat
+from puzzlesat.cli import main
+from puzzlesat.models.errors import InputError
+
+NOWHERE = '''kind = "packing"
+board = """
+XXX
+XXX
+"""
+[pieces]
+I = "XXXX"
+J = "XX"
+'''
+
+
+def one_line_error(capsys, args: list[str], *words: str) -> str:
+    assert main(args) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and err.startswith("puzzlesat: error:"), err
+    assert "Traceback" not in err and all(w in err for w in words), err
+    return err
+
+
+@pytest.mark.parametrize("args", [
+    ["export", "soma", "--format", "stl", "-o", ""],
+    ["gallery", "iq-block-8", "-o", ""],
+    ["draw", "iq-block-8", "--all", "-o", ""],
+    ["draw", "iq-block-8", "-o", ""],
+    ["play", "iq-block-8", "-o", ""],
+], ids=lambda a: " ".join(a[:2]))
+def test_an_empty_output_name_is_refused_and_nothing_in_the_folder_is_replaced(
+        args, tmp_path, monkeypatch, capsys):
+    """Regression: `export soma --format stl -o ""` wrote into the current folder and replaced
+    a user's own README.txt (Path('') is the current folder)."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "README.txt").write_text("mine")
+    one_line_error(capsys, args, "an empty name")
+    assert [p.name for p in tmp_path.iterdir()] == ["README.txt"]
+    assert (tmp_path / "README.txt").read_text() == "mine"
+
+
+@pytest.mark.parametrize("flag, value", [("--cube", "inf"), ("--cube", "1e300"),
+                                         ("--cube", "nan"), ("--clearance", "inf")])
+def test_a_cube_size_no_printer_prints_is_refused(flag, value, tmp_path, capsys):
+    """Regression: --cube inf and --cube 1e300 wrote STL files full of inf and NaN."""
+    out = tmp_path / "soma.zip"
+    one_line_error(capsys, ["export", "soma", "--format", "stl", flag, value, "-o", str(out)],
+                   flag)
+    assert not out.exists()
+
+
+def test_a_missing_folder_is_reported_before_any_drawing(tmp_path, capsys):
+    """Regression: `draw ... -o missing/dir/x.svg` searched for 7 s before naming the folder."""
+    start = time.perf_counter()
+    one_line_error(capsys, ["draw", "pentomino-6x10", "--solution", "3", "-o",
+                            str(tmp_path / "missing" / "dir" / "x.svg")], "does not exist")
+    assert time.perf_counter() - start < 3  # no solution searched for first
+
+
+@pytest.mark.parametrize("call, words", [
+    (lambda: puzzlesat.load(123), "not int"),
+    (lambda: puzzlesat.load(None), "not NoneType"),
+    (lambda: puzzlesat.count(["soma"]), "not list"),
+    (lambda: puzzlesat.solve(3.5), "not float"),
+    (lambda: puzzlesat.count("soma", executor=5), "not int"),
+    (lambda: puzzlesat.count("soma", progress="yes"), "not 'yes'"),
+], ids=["load-int", "load-none", "count-list", "solve-float", "executor-int", "progress-str"])
+def test_the_api_says_what_it_takes(call, words):
+    """Regression: these raised AttributeError or TypeError from deep inside, or (progress)
+    were accepted silently."""
+    with pytest.raises(TypeError, match=words):
+        call()
+
+
+def test_the_api_loads_a_path_object(tmp_path):
+    path = tmp_path / "nowhere.toml"
+    path.write_text(NOWHERE)
+    assert puzzlesat.load(path).kind == "packing"
+
+
+def test_a_piece_that_fits_nowhere_is_named(tmp_path, capsys):
+    """Regression: a piece that fits nowhere gave '0 solutions' with no hint."""
+    path = tmp_path / "nowhere.toml"
+    path.write_text(NOWHERE)
+    found = puzzlesat.count(str(path), backend="reference")
+    assert found.number == 0 and found.details["why_none"] == "piece I fits nowhere on the board"
+    assert found.sentence().endswith("; piece I fits nowhere on the board")
+    assert "fits nowhere" in puzzlesat.solve(str(path), backend="reference").note
+    assert main(["count", str(path)]) == 0
+    assert "piece I fits nowhere on the board" in capsys.readouterr().out
+
+
+def test_a_count_up_to_a_limit_says_unique_in_a_notebook():
+    """Regression: a limit=2 count never said 'unique' outside the command line."""
+    unique = puzzlesat.count("soma-challenge", limit=2, backend="reference")
+    assert unique.uniqueness() == "unique: exactly one solution"
+    assert "unique: exactly one solution" in unique._repr_html_()
+    assert "unique: exactly one solution" in repr(unique)
+    several = puzzlesat.count("iq-block-challenge-several", limit=2, backend="reference")
+    assert several.uniqueness().startswith("not unique: at least 2")
+    assert puzzlesat.count("soma-challenge", backend="reference").uniqueness() is None
+
+
+def test_a_count_that_cannot_start_leaves_no_checkpoint(tmp_path):
+    """Regression: a count that could not reach its Dask scheduler left its checkpoint's header
+    behind. Any count that records no cube takes away the file it made."""
+    from puzzlesat.checkpoint import Checkpoint
+
+    path = tmp_path / "x.ckpt"
+    made = Checkpoint(path, {"puzzle": "p"})
+    made.check_writable()
+    assert path.exists()
+    made.close()
+    assert not path.exists()
+    kept = Checkpoint(path, {"puzzle": "p"})
+    kept.record("w", [0], [[5]])
+    kept.close()
+    again = Checkpoint(path, {"puzzle": "p"})
+    again.check_writable()
+    again.close()
+    assert again.done == {("w", 0): [5]} and path.exists()  # a file with cubes is kept
+
+
+def test_an_input_error_of_the_api_names_its_parameter():
+    with pytest.raises(InputError) as caught:
+        puzzlesat.count("soma", executor="nowhere")
+    assert caught.value.field == "executor"
+
+
+def test_an_empty_results_folder_is_refused_before_the_work(tmp_path, capsys):
+    start = time.perf_counter()
+    one_line_error(capsys, ["verify", "iq-block-8", "--results", ""], "an empty name")
+    assert time.perf_counter() - start < 3

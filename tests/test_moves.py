@@ -1,0 +1,192 @@
+"""The one base of the puzzles solved by moves (runners/families/moves.py) and its one 'table'
+backend (runners/backends/table.py), on Mind Lock and the sliding-block puzzles: the backend
+counts and solves for true, a count honours its runner, the seconds are the call's, the metric
+is an option of every call, and the bad inputs of issue 28 are one line each."""
+
+from __future__ import annotations
+
+import json
+import time
+
+import pytest
+
+import puzzlesat
+from puzzlesat.backends.table import TableQuery, forget
+from puzzlesat.breadth_first import table_path
+from puzzlesat.cli import main
+from puzzlesat.families import mind_lock, sliding
+from puzzlesat.models import files
+from puzzlesat.models.errors import InputError
+from puzzlesat.registry import resolve
+
+UNREACHABLE = '''kind = "sliding-block"
+metric = "step"
+start = """
+213
+456
+78.
+"""
+goal = """
+123
+456
+78.
+"""
+'''
+
+
+@pytest.fixture(autouse=True)
+def private_cache(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    forget()
+    yield
+    forget()
+
+
+@pytest.mark.parametrize("family, name", [(mind_lock, "mind-lock"), (sliding, "rush-hour-51")])
+def test_the_table_backend_counts_and_solves_for_true(family, name):
+    puzzle = files.load(name)
+    backend = resolve("table", puzzle.kind, "count")
+    assert backend.can_count and backend.name == f"table:{puzzle.kind}"
+    model = family.FAMILY.table_model(puzzle)
+    values, finished = backend.count_cube(model, (), None)
+    assert finished and values[0] == sum(values[1:]) > 0
+    forget()
+    table_path(model.name, model.key).unlink()  # searched again, with a deadline already past
+    values, finished = backend.count_cube(model, (), time.time())
+    assert not finished and len(values) == 1 and values[0] > 0
+    # solve: the moves themselves, which lead from the start to a goal under the rules
+    table = family.FAMILY.table(puzzle)
+    start = table.hardest()[0]
+    outcome = backend.solve(TableQuery(model, family.FAMILY.code(puzzle, start),
+                                       table.code_neighbours))
+    position = start
+    for move in outcome.values:
+        assert (move, family.FAMILY.apply(puzzle, position, move)) in \
+            family.FAMILY.neighbours(puzzle, position)
+        position = family.FAMILY.apply(puzzle, position, move)
+    assert len(outcome.values) == table.build.gods_number and table.distance(position) == 0
+
+
+def test_a_count_honours_its_time_limit_and_checkpoint(tmp_path, capsys):
+    """`count klotski-l-pieces --time-limit 1 --checkpoint F`: stopped with a lower bound,
+    marked incomplete, nothing recorded; a finished count is recorded, and resumed from it."""
+    checkpoint = tmp_path / "count.jsonl"
+    code = main(["count", "klotski-l-pieces", "--time-limit", "1", "--jobs", "7",
+                 "--checkpoint", str(checkpoint), "--json"])
+    found = json.loads(capsys.readouterr().out)
+    assert code == 1 and not found["complete"] and found["lower_bound"]
+    assert 0 < found["count"] < 6_288_084 and found["seconds"] < 30
+    # no cube finished: nothing recorded but, at most, the checkpoint's header
+    assert not checkpoint.exists() or len(checkpoint.read_text().splitlines()) <= 1
+    other = tmp_path / "rush.jsonl"
+    first = puzzlesat.count("rush-hour-51", checkpoint=str(other))
+    assert first.complete and first.number == 4_780
+    assert json.loads(other.read_text().splitlines()[1])["values"][0] == 4_780
+    forget()
+    again = puzzlesat.count("rush-hour-51", checkpoint=str(other))  # resumed: the cube is read
+    assert again.complete and again.number == 4_780 and again.details["gods_number"] == 51
+
+
+def test_the_seconds_are_this_calls():
+    first = puzzlesat.count("klotski")  # the table is searched now
+    forget()
+    cached = puzzlesat.count("klotski")  # read from the cache
+    kept = puzzlesat.count("klotski")  # kept in memory
+    assert first.number == cached.number == kept.number == 25_955
+    assert cached.seconds < first.seconds and kept.seconds < first.seconds
+    figures = sliding.report(sliding.FAMILY.table(files.load("klotski")))
+    assert figures["table_from"] == "memory" and figures["seconds"] < figures["build_seconds"]
+
+
+def test_the_metric_is_an_option_of_every_call():
+    solution = puzzlesat.solve("eight-puzzle", start="123/456/.78", metric="slide")
+    assert solution.note == "optimal: 2 moves (slide metric)"
+    assert puzzlesat.solve("eight-puzzle", start="123/456/.78").note == \
+        "optimal: 2 moves (step metric)"
+    count = puzzlesat.count("rush-hour-51", metric="step")
+    assert count.details["metric"] == "step" and count.number == 4_780
+    text, _ = puzzlesat.export("eight-puzzle", start="1.3/425/786", steps=3, metric="path")
+    assert "p cnf" in text
+    with pytest.raises(InputError) as caught:
+        puzzlesat.solve("eight-puzzle", metric="diagonal")
+    assert caught.value.field == "metric"
+    with pytest.raises(InputError) as caught:
+        puzzlesat.solve("mind-lock", start="0x76bd98", metric="step")
+    assert caught.value.field == "metric"
+
+
+@pytest.mark.parametrize("start, words", [
+    ([1, 2, 3], "expected a position"),
+    ([[0], [1]], "expected a position"),
+    ([(0,), (1,), (2,), (3,), (4,), (5,), (6,), (6,)], "overlap"),
+    ([None] * 8, "expected placement numbers"),
+    (["12", "34"], "expected 3 rows of 3 cells"),
+    (123, "expected a position picture"),
+    ({"a": 1}, "expected a position picture"),
+])
+def test_a_start_given_to_the_api_is_checked(start, words):
+    """`solve("eight-puzzle", start=[...])` raised from inside (issue 28): now an InputError."""
+    with pytest.raises(InputError) as caught:
+        puzzlesat.solve("eight-puzzle", start=start)
+    assert caught.value.field == "start" and words in caught.value.message
+    # its rows, or its parts, are a start
+    assert puzzlesat.solve("eight-puzzle", start=["123", "456", "7.8"]).note == \
+        "optimal: 1 move (step metric)"
+
+
+@pytest.mark.parametrize("command", [["sliding", "table"], ["solve"], ["count"]])
+def test_a_start_that_cannot_reach_its_goal_is_one_line(tmp_path, capsys, command):
+    """The start in another cluster of positions than the goal configuration: not the goal's
+    table with no word (exit 0), nor a blamed --from that was not given (issue 28)."""
+    path = tmp_path / "odd.toml"
+    path.write_text(UNREACHABLE)
+    assert main([*command, str(path)]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "Traceback" not in err[0]
+    assert err[0].startswith(f"puzzlesat: error: {path}: start: the puzzle's start "
+                             "213/456/78. cannot reach its goal")
+    assert "--from" not in err[0]
+
+
+def test_a_given_start_that_cannot_reach_the_goal_is_one_line(capsys):
+    assert main(["solve", "eight-puzzle", "--from", "213/456/78."]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err == ("puzzlesat: error: --from: 213/456/78. cannot reach the goal: no move "
+                   "sequence joins them (it lies in another cluster of positions)")
+
+
+def test_published_figures_of_another_metric_are_not_compared(capsys):
+    """`sliding table klotski --metric step` compared 116 steps with the 81 moves published in
+    the path metric and said it differs (issue 28)."""
+    assert main(["sliding", "table", "klotski", "--metric", "step"]) == 0
+    out = capsys.readouterr().out
+    assert "the start" in out and "needs 116 moves" in out
+    assert "differs" not in out
+    assert "the published figures are in the path metric: not compared" in out
+    assert main(["sliding", "table", "klotski"]) == 0
+    assert "agrees with the published figures: positions, start_moves" in \
+        capsys.readouterr().out
+
+
+def test_an_interrupted_search_reports_what_it_reached():
+    """Ctrl-C in the middle of a search on ranks: SearchStopped with the positions expanded so
+    far (it said 1, the seed, after 24 minutes of a 3x4 search)."""
+    from puzzlesat.backends.table import run_search
+    from puzzlesat.breadth_first import SearchStopped
+    from puzzlesat.kernels import sliding as kernels
+
+    model = sliding.FAMILY.table_model(files.load("eight-puzzle"), threads=1)
+    calls, seen = [0], [0]
+
+    def level(*args):
+        calls[0] += 1
+        if calls[0] == 12:
+            raise KeyboardInterrupt
+        done = kernels.ranked_level(*args)
+        seen[0] += done
+        return done
+
+    model.level = level
+    with pytest.raises(SearchStopped) as caught:
+        run_search(model)
+    assert caught.value.interrupted and caught.value.positions == seen[0] == 706
