@@ -109,6 +109,10 @@ class Masks(NamedTuple):
     near_mask: np.ndarray
     single: np.ndarray  # per word: the bits of items covered once
     zobrist: np.ndarray  # per bit: its random key for the memo's hash
+    # on a board of at most two words (126 items), the same geometry as two words a row (each
+    # bit's neighbours, each option's halo), grown in registers: twice as fast as by words
+    near_pair: np.ndarray  # [bit, 2]
+    halo_pair: np.ndarray  # [option, 2]
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -227,11 +231,16 @@ def _dead_end(o, state, halo_word, halo_mask, near_word, near_mask, scratch, see
                 x = WORD * (scratch[head] >> 6) + (scratch[head] & 63)
                 head += 1
                 for k in range(near_word.shape[1]):
+                    around = near_mask[x, k]
+                    if around == 0:  # a cell's words are listed first, then zeros
+                        break
                     w = near_word[x, k]
-                    if near_mask[x, k] & seen[w]:
+                    if around & seen[w]:
                         large = True
                         break
-                    more = near_mask[x, k] & ~state[w]
+                    more = around & ~state[w]
+                    if more == 0:
+                        continue
                     state[w] |= more
                     while more:
                         scratch[n] = w << 6 | trailing_zeros(more)
@@ -254,6 +263,72 @@ def _dead_end(o, state, halo_word, halo_mask, near_word, near_mask, scratch, see
         for w in range(seen.shape[0]):
             seen[w] = 0
     return dead
+
+
+@njit(cache=True, nogil=True)
+def _closed_pair(c, n0, n1, near_pair, smallest, granule, reach):  # pragma: no cover - compiled
+    """On a board of two words covered (n0, n1): whether the region of uncovered cells holding
+    cell c is closed and cannot be covered (as in _dead_end), grown a face at a time in
+    registers."""
+    r0 = np.int64(0)
+    r1 = np.int64(0)
+    if c < WORD:
+        r0 = np.int64(1) << c
+    else:
+        r1 = np.int64(1) << (c - WORD)
+    f0, f1 = r0, r1
+    size = 1
+    while True:
+        g0 = np.int64(0)
+        g1 = np.int64(0)
+        while f0:
+            b = trailing_zeros(f0)
+            f0 &= f0 - 1
+            g0 |= near_pair[b, 0]
+            g1 |= near_pair[b, 1]
+        while f1:
+            b = WORD + trailing_zeros(f1)
+            f1 &= f1 - 1
+            g0 |= near_pair[b, 0]
+            g1 |= near_pair[b, 1]
+        g0 &= ~(n0 | r0)
+        g1 &= ~(n1 | r1)
+        if g0 == 0 and g1 == 0:
+            return size < smallest or size % granule != 0
+        x = g0
+        while x:
+            x &= x - 1
+            size += 1
+        x = g1
+        while x:
+            x &= x - 1
+            size += 1
+        if size > reach:
+            return False
+        r0 |= g0
+        r1 |= g1
+        f0, f1 = g0, g1
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _dead_end_pair(o, state, halo_pair, near_pair, smallest, granule,
+                   reach):  # pragma: no cover - compiled
+    """_dead_end on a board of one or two words, in registers."""
+    n0 = state[0]
+    n1 = state[1] if state.shape[0] > 1 else np.int64(0)
+    e0 = halo_pair[o, 0] & ~n0
+    e1 = halo_pair[o, 1] & ~n1
+    while e0:
+        c = trailing_zeros(e0)
+        e0 &= e0 - 1
+        if _closed_pair(c, n0, n1, near_pair, smallest, granule, reach):
+            return True
+    while e1:
+        c = WORD + trailing_zeros(e1)
+        e1 &= e1 - 1
+        if _closed_pair(c, n0, n1, near_pair, smallest, granule, reach):
+            return True
+    return False
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -347,6 +422,8 @@ def _search(m, scratch, seen, state, var, nxt, last, below, begun, listed, place
     last_word, last_mask, run_end = m.last_word, m.last_mask, m.run_end
     start, end, member_at, members, single = m.start, m.end, m.member_at, m.members, m.single
     halo_word, halo_mask, near_word, near_mask = m.halo_word, m.halo_mask, m.near_word, m.near_mask
+    halo_pair, near_pair = m.halo_pair, m.near_pair
+    pair = state.shape[0] <= 2  # the region check in registers
     d = var[V_DEPTH]
     left = var[V_LEFT]
     h = var[V_HASH]
@@ -385,8 +462,10 @@ def _search(m, scratch, seen, state, var, nxt, last, below, begun, listed, place
             continue
         h = _place(o, state, h, 1, base, window, rare, spill, hashes)
         left -= units[o]
-        if reach and _dead_end(o, state, halo_word, halo_mask, near_word, near_mask, scratch,
-                               seen, smallest, granule, reach):
+        if reach and (_dead_end_pair(o, state, halo_pair, near_pair, smallest, granule, reach)
+                      if pair else
+                      _dead_end(o, state, halo_word, halo_mask, near_word, near_mask, scratch,
+                                seen, smallest, granule, reach)):
             h = _place(o, state, h, -1, base, window, rare, spill, hashes)
             left += units[o]
             tally[3] += 1
@@ -458,6 +537,8 @@ def _probe(m, scratch, seen, start_state, start_left, seed, samples, fewest, sma
     base, window, rare, spill, hashes, units = m.base, m.window, m.rare, m.spill, m.hash, m.units
     start, end, member_at, members, single = m.start, m.end, m.member_at, m.members, m.single
     halo_word, halo_mask, near_word, near_mask = m.halo_word, m.halo_mask, m.near_word, m.near_mask
+    halo_pair, near_pair = m.halo_pair, m.near_pair
+    pair = state.shape[0] <= 2  # the region check in registers
     np.random.seed(seed)
     sums = (0.0, 0.0, 0.0, 0.0)
     for _ in range(samples):
@@ -481,8 +562,12 @@ def _probe(m, scratch, seen, start_state, start_left, seed, samples, fewest, sma
                     continue
                 if reach:
                     _place(o, state, 0, 1, base, window, rare, spill, hashes)
-                    dead = _dead_end(o, state, halo_word, halo_mask, near_word, near_mask,
-                                     scratch, seen, smallest, granule, reach)
+                    if pair:
+                        dead = _dead_end_pair(o, state, halo_pair, near_pair, smallest, granule,
+                                              reach)
+                    else:
+                        dead = _dead_end(o, state, halo_word, halo_mask, near_word, near_mask,
+                                         scratch, seen, smallest, granule, reach)
                     _place(o, state, 0, -1, base, window, rare, spill, hashes)
                     if dead:
                         continue
@@ -524,6 +609,14 @@ def _words_of(rows: np.ndarray, bits: np.ndarray, count: int) -> tuple[np.ndarra
     masks = np.zeros((max(1, count), k), dtype=np.int64)
     words[rows, column], masks[rows, column] = word, bit
     return words, masks
+
+
+def _pairs(words: np.ndarray, masks: np.ndarray) -> np.ndarray:
+    """[row, k] bits of words as [row, 2]: each row's bits in words 0 and 1."""
+    pairs = np.zeros((len(words), 2), dtype=np.int64)
+    for w in range(2):
+        pairs[:, w] = np.bitwise_or.reduce(np.where(words == w, masks, 0), axis=1)
+    return pairs
 
 
 def _starts(keys: np.ndarray, count: int) -> np.ndarray:
@@ -669,7 +762,8 @@ def board_of(model: CoverModel, left_out: frozenset[int] = frozenset()) -> Board
                   np.where(last >= 0, last // WORD, 0) if n else np.zeros(1, dtype=np.int64),
                   np.left_shift(1, last % WORD) if n else np.zeros(1, dtype=np.int64),
                   run_end, halo_word, halo_mask, start, end, member_at, members, near_word,
-                  near_mask, single, zobrist)
+                  near_mask, single, zobrist, np.zeros((1, 2), dtype=np.int64),
+                  np.zeros((1, 2), dtype=np.int64))
     board = Board(masks, words, np.array(kept, dtype=np.int64)[sort], bit_of, field_of,
                   singles + sum(times[i] for i in field_of))
     if model.regions is not None:
@@ -703,6 +797,9 @@ def add_regions(board: Board, model: CoverModel, rows: np.ndarray, bits: np.ndar
     halo_word, halo_mask = _words_of(keys // singles, keys % singles, len(board.masks.base))
     board.masks = board.masks._replace(near_word=near_word, near_mask=near_mask,
                                        halo_word=halo_word, halo_mask=halo_mask)
+    if board.words <= 2:
+        board.masks = board.masks._replace(near_pair=_pairs(near_word, near_mask),
+                                           halo_pair=_pairs(halo_word, halo_mask))
     board.smallest, board.granule = regions.smallest, regions.granule
     board.reach = REACH * regions.smallest
     board.scratch = board.reach + 2 + int(degree.max(initial=0))
