@@ -386,3 +386,20 @@ def test_the_triangle_play_page_plays_in_chromium(tmp_path):
         assert page.inner_text("#status") == "solved"
         assert page.inner_text("#matched") == "matched edges 30/30"
         assert errors == []
+
+
+def test_the_triangles_benchmark_refuses_bad_flags_and_its_report_follows_its_figures(capsys):
+    import json
+    from pathlib import Path
+
+    from puzzlesat.benchmarks import macmahon_triangles as bench
+
+    assert bench.main(["--repeat", "0"]) == 2
+    assert len(capsys.readouterr().err.strip().splitlines()) == 1
+    results = Path(__file__).parent.parent / "results"
+    figures = json.loads((results / "macmahon-24-triangles.json").read_text(encoding="utf-8"))
+    assert figures["grids_counted"] == 11_853_792 and figures["median_seconds"] <= 60
+    assert {m: c["classes"] for m, c in figures["classes"].items()} == {
+        "symmetry": 1_975_632, "mirror": 987_816, "colours": 164_636}
+    assert bench.markdown(figures) == (results / "macmahon-24-triangles.md").read_text(
+        encoding="utf-8")

@@ -162,9 +162,10 @@ def test_drawing_has_one_face_per_visible_side_and_the_layers():
     faces = [e for e in root.iter(f"{NS}polygon") if e.get("class") == "face"]
     assert len(faces) == len(solid.visible_faces(SMALL.owner()))
     assert {f.get("data-piece") for f in faces} == {"L", "I", "O", "S"}
-    # layers: one square per cell of the box, named by the piece there
-    cells = [e for e in root.iter(f"{NS}rect") if e.get("class") == "cell"]
+    # layers: one square per cell of the box (the square lattice's outline), named by its piece
+    cells = [e for e in root.iter() if e.get("class") == "cell"]
     assert len(cells) == 18
+    assert all(e.tag == f"{NS}polygon" and len(e.get("points").split()) == 4 for e in cells)
     layer_of = {g.get("data-layer") for g in root.iter(f"{NS}g") if g.get("class") == "layer"}
     assert layer_of == {"1", "2"}
     assert Counter(c.get("data-piece") for c in cells) == Counter(

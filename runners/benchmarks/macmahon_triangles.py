@@ -158,15 +158,16 @@ def anchor(limit: float, say=report.say) -> dict:
 
 def markdown(figures: dict) -> str:
     lines = [f"# {figures['title']}", "",
-             f"Counted {figures['date']} (load {figures['runs'][0]['load']}), "
+             f"Counted {figures['date']} (load {figures['timings'][0]['load']}), "
              f"{figures['jobs']} jobs, edgecount (compiled counter):", "",
-             f"- distinct grids: **{figures['grids']:,}** (which tile, turned which way, on "
+             f"- distinct grids: **{figures['grids_counted']:,}** (which tile, turned which way, "
+             "on "
              "each cell; the 24 tiles are all different; a tile that looks the same turned, "
              "W W W, counts once)",
-             f"- seconds, median of {len(figures['runs'])}: **{figures['median_seconds']}** "
+             f"- seconds, median of {len(figures['timings'])}: **{figures['median_seconds']}** "
              f"(target at most 60 s on 2 cores); runs: "
-             + ", ".join(f"{r['seconds']} s" for r in figures["runs"]),
-             f"- nodes: {figures['runs'][0]['nodes']:,} (the counter pins the tile W W W to "
+             + ", ".join(f"{r['seconds']} s" for r in figures["timings"]),
+             f"- nodes: {figures['timings'][0]['nodes']:,} (the counter pins the tile W W W to "
              "one cell of each orbit of cells under the turns, weighted by the orbit)", ""]
     for group in figures["classes"].values():
         kept = {name: n for name, n in group["grids_each_element_keeps"].items()}
@@ -203,8 +204,8 @@ def run(jobs: int = 2, repeat: int = 3, anchor_limit: float | None = 900,
             f"each element: {sorted(set(group['grids_each_element_keeps'].values()))})")
     figures = {
         "puzzle": PUZZLE, "title": puzzle.title, "date": report.now(), **report.versions(),
-        "jobs": jobs, "grids": details["grids"], "counted": details["conventions"],
-        "runs": runs, "median_seconds": round(statistics.median(r["seconds"] for r in runs), 2),
+        "jobs": jobs, "grids_counted": details["grids"], "counted": details["conventions"],
+        "timings": runs, "median_seconds": round(statistics.median(r["seconds"] for r in runs), 2),
         "classes": classes,
     }
     if check_canonical:
@@ -221,7 +222,8 @@ def run(jobs: int = 2, repeat: int = 3, anchor_limit: float | None = 900,
         figures["anchor"] = found = anchor(anchor_limit, say)
         # a stopped anchor's time for every grid at the rate it kept so far (a projection)
         whole = found["seconds"] if found["complete"] else (
-            found["seconds"] * figures["grids"] / found["grids"] if found["grids"] else None)
+            found["seconds"] * figures["grids_counted"] / found["grids"]
+            if found["grids"] else None)
         found["seconds_for_every_grid"] = None if whole is None else round(whole, 1)
         found["projected"] = not found["complete"]
         if whole:
@@ -231,6 +233,7 @@ def run(jobs: int = 2, repeat: int = 3, anchor_limit: float | None = 900,
     if folder is not None:
         report.write_json_atomic(folder / f"{PUZZLE}.json", figures)
         report.write_text_atomic(folder / f"{PUZZLE}.md", markdown(figures))
+        report.write_results_index(folder)
         say(f"recorded {folder / PUZZLE}.json and .md")
     return figures
 
