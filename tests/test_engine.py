@@ -192,3 +192,18 @@ def test_a_random_cube_of_a_wide_board_counts_as_cpsat_counts_it():
     held = backend.count_cube(state, (k,), None)[0][0]
     left = backend.count_cube(state, (-k,), None)[0][0]
     assert held + left == total
+
+
+def test_a_wide_count_resumed_from_part_of_its_checkpoint_gives_the_full_count(tmp_path):
+    """A board of three words (126 cells and a counter of 63 dominoes): the checkpoint of its
+    count cut to its first half of cubes, as a killed count leaves it, resumes to the count."""
+    puzzle = PackingPuzzle("d9x14", ("X" * 14,) * 9, (Piece("domino", ("XX",), 63),), True)
+    assert board_of(encode_cover(exact_cover(puzzle, placements(puzzle)))).words == 3
+    checkpoint = tmp_path / "count.jsonl"
+    whole = puzzlesat.count(puzzle, modulo="none", jobs=2, checkpoint=str(checkpoint))
+    lines = checkpoint.read_text().splitlines(keepends=True)
+    assert whole.complete and len(lines) > 3
+    checkpoint.write_text("".join(lines[: 1 + (len(lines) - 1) // 2]))
+    again = puzzlesat.count(puzzle, modulo="none", jobs=2, checkpoint=str(checkpoint))
+    assert again.complete and again.number == whole.number == kasteleyn(9, 14)
+    assert checkpoint.read_text().count("\n") > (len(lines) - 1) // 2 + 1

@@ -283,6 +283,12 @@ def run_against(revision: str, cases=ANCHOR_CASES, repeats: int = 3,
     return rows
 
 
+def machine_line() -> str:
+    """The line of a benchmark's report that names the machine."""
+    return (f"Machine: {platform.processor() or platform.machine()}, {os.cpu_count()} CPUs, "
+            f"Python {platform.python_version()}.")
+
+
 def write_against(rows: list[dict], folder: Path, repeats: int, commit: str) -> None:
     """results/bitboard-anchor.md and .csv, each written whole or not at all."""
     lines = [
@@ -295,8 +301,7 @@ def write_against(rows: list[dict], folder: Path, repeats: int, commit: str) -> 
         "by run. Nodes: options placed (a memo hit is no node); nodes/s = nodes / median CPU "
         "seconds; ratio: median CPU seconds over the anchor's in the same mode, same run. "
         "`plain`: no memo; `bitboard`: the default's choice of memo per cube.",
-        f"Machine: {platform.processor() or platform.machine()}, {os.cpu_count()} CPUs, "
-        f"Python {platform.python_version()}.",
+        machine_line(),
         "",
         "| puzzle | modulo | method | solutions | classes | agrees | median CPU s | runs | nodes "
         "| nodes/s | memo hits | ratio to anchor | load (1 min) |",
@@ -415,8 +420,7 @@ def write_profile(rows: list[dict], folder: Path) -> None:
         "region of empty cells no piece can fill is dropped) and the memo (a fresh table per "
         "cube). Every part agrees cube by cube. CPU seconds of the counting thread; nodes are "
         "options placed.",
-        f"Machine: {platform.processor() or platform.machine()}, {os.cpu_count()} CPUs, "
-        f"Python {platform.python_version()}.",
+        machine_line(),
         "",
         "| puzzle | modulo | cubes | of | seed | part | CPU s | nodes | ns/node | "
         "dead-region drops | memo hits | load (1 min) |",
@@ -442,8 +446,7 @@ def write_search(rows: list[dict], folder: Path, repeats: int) -> None:
         "hit counts as no node); nodes/s = nodes / median CPU seconds. Ratio: median CPU "
         "seconds over the plain search's, same run. The anchor is xcover's `covers_zdd` with "
         "its memo cache (Nishino et al.'s DXZ), counted by the paths of its ZDD.",
-        f"Machine: {platform.processor() or platform.machine()}, {os.cpu_count()} CPUs, "
-        f"Python {platform.python_version()}.",
+        machine_line(),
         "",
         "| puzzle | modulo | method | solutions | classes | median CPU s | runs | nodes | "
         "nodes/s | memo hits | ratio to plain | load (1 min) |",
@@ -643,8 +646,7 @@ def write(rows: list[Row], folder: Path, repeats: int, jobs: int) -> None:
         "= median / the anchor's median of the same kind, from the same run. Compile costs "
         "are measured apart, in fresh processes, and never inside a timed run. dlx1: Knuth's "
         "DLX1, one thread, CPU seconds quoted from issue 9 (same machine, not re-measured).",
-        f"Machine: {platform.processor() or platform.machine()}, {os.cpu_count()} CPUs, "
-        f"Python {platform.python_version()}.",
+        machine_line(),
         "",
         "| puzzle | modulo | method | solutions | classes | median s | runs | ours/anchor | "
         "median CPU s | dlx1 s | load (1 min) |",
