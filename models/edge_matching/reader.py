@@ -326,7 +326,10 @@ def read_fixed(
             raise bad(f"no cell at row {row}, column {col} on the "
                       + ("board" if shape else f"{rows}x{cols} board"))
         if name not in names:
-            raise bad(f"no tile named {name!r}")
+            copies = [n for n in names if n.startswith(f"{name}-") and n[len(name) + 1:].isdigit()]
+            raise bad(f"no tile named {name!r}" + (
+                f" (its {len(copies)} copies are named {copies[0]} to {copies[-1]})"
+                if copies else ""))
         turns = [str(grid.rotation_degrees(r)) for r in range(grid.sides)]
         if turn not in turns:
             raise bad(f"rotation must be {', '.join(turns[:-1])} or {turns[-1]} (degrees "
