@@ -417,6 +417,15 @@ def test_export_stl_of_the_pyramid(tmp_path):
         assert volume > len(piece.cells) * 0.95 * math.pi / 6 * 10 ** 3
 
 
+def test_a_flat_piece_in_parts_is_refused(tmp_path, capsys):
+    path = tmp_path / "flat.toml"
+    path.write_text('kind = "packing"\nlattice = "ball-layer"\nboard = "XXX"\n'
+                    '[pieces]\nA = "X.X"\nB = "X"\n', encoding="utf-8")
+    assert main(["count", str(path)]) == 2
+    said = capsys.readouterr().err.strip()
+    assert said.startswith(f"puzzlesat: error: {path}:5: pieces.A: piece A is in parts"), said
+
+
 def test_only_lattices_with_every_part_are_in_the_table():
     assert "balls" in LATTICES and "space" in BALLS.capabilities and "stl" in BALLS.capabilities
 

@@ -110,7 +110,7 @@ def test_bitboard_stops_at_its_deadline():
     # a count of many slices (the 6x10 now counts within one: pruning and the memo)
     puzzle = load("one-sided-pentomino-5x18")
     backend = BitboardBackend()
-    state = backend.prepare(encode_cover(exact_cover(puzzle, placements(puzzle))))
+    state = backend.prepare(backend.payload(encode_cover(exact_cover(puzzle, placements(puzzle)))))
     warm_up()  # compiled before the clock starts
     start = time.time()
     (found,), finished = backend.count_cube(state, (), time.time())

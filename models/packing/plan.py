@@ -278,25 +278,37 @@ def split_cubes(
     """
     index = index or cover_index(puzzle, options)
     masks, covering, full = index.masks, index.covering, index.full
-    while len(cubes) < at_least:
-        finer: list[Cube] = []
+    copies = [piece.count for piece in puzzle.pieces]
+    # each cube as a list with what it fills and the pieces it places, kept from one split to
+    # the next, and extended in place where it has one way on: a board of forced cells (unit
+    # squares on a large board) costs a pass a cell, not the whole cube again a pass
+    states = []
+    for cube in cubes:
+        filled = 0
+        for k in cube:
+            if k > 0:
+                filled |= masks[k - 1]
+        states.append((list(cube), filled, Counter(options[k - 1].piece for k in cube if k > 0)))
+    while len(states) < at_least:
+        finer = []
         grew = False
-        for cube in cubes:
-            used = [k - 1 for k in cube if k > 0]
-            filled = 0
-            for k in used:
-                filled |= masks[k]
+        for cube, filled, pieces in states:
             if filled == full:
-                finer.append(cube)
+                finer.append((cube, filled, pieces))
                 continue
-            pieces = Counter(options[k].piece for k in used)
             first = (~filled & (filled + 1)).bit_length() - 1
-            for k in covering.get(first, []):
+            ways = [k for k in covering.get(first, []) if not masks[k] & filled
+                    and pieces[options[k].piece] < copies[options[k].piece]]
+            for n, k in enumerate(ways):
                 piece = options[k].piece
-                if not masks[k] & filled and pieces[piece] < puzzle.pieces[piece].count:
-                    finer.append((*cube, k + 1))
+                if n == len(ways) - 1:  # the last way on takes the cube itself
+                    cube.append(k + 1)
+                    pieces[piece] += 1
+                    finer.append((cube, filled | masks[k], pieces))
+                else:
+                    finer.append(([*cube, k + 1], filled | masks[k], pieces + Counter([piece])))
             grew = True
-        cubes = finer
+        states = finer
         if not grew:
             break
-    return cubes
+    return [tuple(cube) for cube, _, _ in states]

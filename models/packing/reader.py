@@ -147,9 +147,10 @@ def read_packing(doc: TomlDoc) -> PackingPuzzle:
         puzzle = CellPuzzle(board=tuple(sorted(board_cells)), pieces=tuple(cell_pieces),
                             lattice_name=grid.name, **common)
     area = sum(len(p.cells) * p.count for p in puzzle.pieces)
-    if area != len(puzzle.cells):
+    board_cells = len(puzzle.board_cells)  # not puzzle.cells: no fill order sorted yet
+    if area != board_cells:
         raise doc.error(
-            "pieces", f"the pieces cover {area} cells but the board has {len(puzzle.cells)}"
+            "pieces", f"the pieces cover {area} cells but the board has {board_cells}"
         )
     try:  # refused here, at its file and line, rather than when the model is built
         check_size(puzzle)

@@ -1,10 +1,18 @@
 """A bitboard backtracker for exact cover without colours (packing puzzles), compiled by numba.
 
-Items become bits of two 63-bit words (up to 126 items) in the model's fill order (for packing:
-the board's cells along its shorter side, then the pieces). The search covers the first
-uncovered item; the only options that can cover it are those whose first item it is, so each
-item's options are one slice of a sorted array and a clash is two ANDs. Every solution is a
-leaf of this search, so counting is exact; nothing is enumerated into Python.
+Items are bits of as many 63-bit words as the model needs (no limit on the items), in the
+model's fill order (for packing: the board's cells along its shorter side, then the pieces). A
+piece with N copies is one item with a multiplicity: a counter of its copies placed, a field of
+bits after the items covered once, so a covering is reached once whatever copy went where, and
+the memo key (the covered items and the counters) merges equal sub-problems. Each option is its
+nonzero words (most options touch one or two), so a clash is an AND a word it touches.
+
+The search covers the first uncovered item (or the item with the fewest options that fit); the
+only options that can cover the first uncovered item are those whose first item it is, so each
+item's options are one slice of a sorted array. Every solution is a leaf of this search, so
+counting is exact; nothing is enumerated into Python. The covered items are one array changed
+in place (an option's words set, and cleared when the search backs up), with a Zobrist hash of
+them kept beside it for the memo: no step costs more on a wider board but the first-item scan.
 
 numba (the `dlx` extra) compiles the search once and caches it on disk (`warm_up()` does that
 and times it); without numba the same code runs as plain Python, correct but slow. The search
@@ -16,7 +24,8 @@ from __future__ import annotations
 import importlib.util
 import time
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 
@@ -26,28 +35,24 @@ from ..models.errors import InputError
 from . import STOP, Backend, Cube, Interrupted, Outcome, Values
 
 WORD = 63  # bits per word: int64 without its sign bit, so no arithmetic overflows
-MAX_ITEMS = 2 * WORD
 SLICE = 2_000_000  # nodes between two looks at the clock
+MEMO_FIRST = 512 << 10  # bytes of a memo's first table; it grows fourfold while it fills
 
 
-def _memo_entries() -> int:
-    """The most entries a worker's memo grows to (32 bytes each): 2 GiB, or an eighth of this
-    machine's memory where that is less (the 6x15 one-sided pentominoes on one thread: 537 s
-    with 2 GiB, 1.23 G nodes; fewer nodes than with 256 MiB, which drops more sub-problems)."""
+def _memo_bytes() -> int:
+    """The most a worker's memo grows to: 2 GiB, or an eighth of this machine's memory where
+    that is less (the 6x15 one-sided pentominoes on one thread: 537 s with 2 GiB, 1.23 G nodes;
+    fewer nodes than with 256 MiB, which drops more sub-problems)."""
     import os
 
     try:
         memory = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
     except (ValueError, OSError, AttributeError):  # pragma: no cover - not POSIX
         memory = 8 << 30
-    entries = 1 << 26
-    while entries > 1 << 20 and 32 * entries > memory // 8:
-        entries >>= 1
-    return entries
+    return max(32 << 20, min(2 << 30, memory // 8))
 
 
-MEMO_ENTRIES = _memo_entries()
-MEMO_FIRST = 1 << 14  # a memo starts with 512 KiB and grows fourfold while it fills
+MEMO_BYTES = _memo_bytes()
 # The default memoises a cube whose search tree Knuth's estimator puts above this many nodes:
 # on small trees the memo's table and its look-up per node cost about what they save
 # (results/bitboard-search.md, quiet machine, buckets of two and dead regions: the 8x8 centre hole
@@ -72,57 +77,123 @@ ESTIMATE_PATHS = 1000
 # paths correlate 0.50 with the nodes, 1,000 0.84, 5,000 0.92 (13 ms a cube)
 PLAIN_ESTIMATE_PATHS = 4000
 
+WINDOW = 4  # words of an option kept whole (its window); bits beyond are listed apart (rare)
+# Search.var: the saved registers of a resumable search
+V_DEPTH, V_LEFT, V_HASH, V_OVERFLOW = 0, 1, 2, 3
+
+
+class Masks(NamedTuple):
+    """A board as the compiled search reads it (arrays of int64; per option in the search's
+    order, per bit of an item covered once, per counter of an item with copies)."""
+
+    base: np.ndarray  # per option: the first word of its window
+    window: np.ndarray  # [option, width]: its bits in words base, base + 1, ...
+    # per option: where its rare parts start in `spill`, -1 for none: the number of its words
+    # beyond the window, each (word, bits); the number of counters it adds to, each (counter,
+    # word, shift, most copies, mask of the counter's bits, copies it places)
+    rare: np.ndarray
+    spill: np.ndarray
+    fields: np.ndarray  # [counter, 4]: its word, shift, most copies, mask of its bits
+    units: np.ndarray  # per option: items it covers, each copy once
+    hash: np.ndarray  # per option: the Zobrist hash of its items covered once
+    last_word: np.ndarray  # per option: its last item covered once (for a packing: its piece)
+    last_mask: np.ndarray
+    run_end: np.ndarray  # per option: the end of the run sharing its first and last items
+    halo_word: np.ndarray  # [option, k]: the cells next to it outside it, as bits of words
+    halo_mask: np.ndarray
+    start: np.ndarray  # per bit: the options whose first item it is, start[b]:end[b]
+    end: np.ndarray
+    member_at: np.ndarray  # per bit (and one more): the options covering it
+    members: np.ndarray
+    near_word: np.ndarray  # [bit, k]: the cells next to it, as bits of words
+    near_mask: np.ndarray
+    single: np.ndarray  # per word: the bits of items covered once
+    zobrist: np.ndarray  # per bit: its random key for the memo's hash
+    # on a board of at most two words (126 items), the same geometry as two words a row (each
+    # bit's neighbours, each option's halo), grown in registers: twice as fast as by words
+    near_pair: np.ndarray  # [bit, 2]
+    halo_pair: np.ndarray  # [option, 2]
+
 
 @njit(cache=True, nogil=True, inline="always")
-def _slot(w0, w1, mask):  # pragma: no cover - compiled
-    """Where a covered state's entry starts in the memo table (a multiplicative hash)."""
-    h = (w0 * -7046029254386353131) ^ (w1 * -4417276706812531889)  # odd 64-bit constants
-    h ^= h >> 29
-    return h & mask
+def _mix(f, v):  # pragma: no cover - compiled
+    """The Zobrist key of counter f holding v copies (a multiplicative mix, odd constants)."""
+    x = (f * -7046029254386353131) ^ (v * -4417276706812531889)
+    return x ^ (x >> 29)
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _place(i, w0, w1, low, high, step, copies_low, copies_high):  # pragma: no cover - compiled
-    """(whether option i fits, the covered items after it) on covered items (w0, w1); an option
-    placing copies of a piece takes the next free bits of its counter."""
-    if (low[i] & w0) != 0 or (high[i] & w1) != 0:
-        return False, w0, w1
-    n0 = w0 | low[i]
-    n1 = w1 | high[i]
-    if step[i]:
-        c0 = copies_low[i]
-        if c0:
-            first = c0 & -c0
-            more = (((w0 & c0) + first) << step[i]) - first
-            if (w0 & c0) == c0 or (more & ~c0) != 0:
-                return False, w0, w1
-            n0 |= more
-        else:
-            c1 = copies_high[i]
-            first = c1 & -c1
-            more = (((w1 & c1) + first) << step[i]) - first
-            if (w1 & c1) == c1 or (more & ~c1) != 0:
-                return False, w0, w1
-            n1 |= more
-    return True, n0, n1
+def _fits(o, state, base, window, rare, spill):  # pragma: no cover - compiled
+    """Whether option o clashes with nothing covered and finds its copies left."""
+    at = base[o]
+    if window.shape[1] == 2:
+        if (state[at] & window[o, 0]) | (state[at + 1] & window[o, 1]):
+            return False
+    else:
+        for k in range(window.shape[1]):
+            if state[at + k] & window[o, k]:
+                return False
+    r = rare[o]
+    if r >= 0:  # its bits beyond the window, then its counters (see Masks.spill)
+        for e in range(spill[r]):
+            if state[spill[r + 1 + 2 * e]] & spill[r + 2 + 2 * e]:
+                return False
+        r += 1 + 2 * spill[r]
+        for q in range(r + 1, r + 1 + 6 * spill[r], 6):
+            held = (state[spill[q + 1]] >> spill[q + 2]) & spill[q + 4]
+            if held + spill[q + 5] > spill[q + 3]:
+                return False
+    return True
 
 
-@njit(cache=True, nogil=True)
-def _fewest(w0, w1, choose_low, choose_high, members, member_start, member_end, low, high, step,
-            copies_low, copies_high):  # pragma: no cover - compiled
+@njit(cache=True, nogil=True, inline="always")
+def _place(o, state, h, sign, base, window, rare, spill, hashes):  # pragma: no cover - compiled
+    """Option o placed (sign 1) or taken back (sign -1, after it was placed); the new hash."""
+    at = base[o]
+    for k in range(window.shape[1]):
+        state[at + k] ^= window[o, k]
+    h ^= hashes[o]
+    r = rare[o]
+    if r >= 0:
+        for e in range(spill[r]):
+            state[spill[r + 1 + 2 * e]] ^= spill[r + 2 + 2 * e]
+        r += 1 + 2 * spill[r]
+        for q in range(r + 1, r + 1 + 6 * spill[r], 6):
+            w, shift, step = spill[q + 1], spill[q + 2], sign * spill[q + 5]
+            held = (state[w] >> shift) & spill[q + 4]
+            h ^= _mix(spill[q], held) ^ _mix(spill[q], held + step)
+            state[w] += step << shift
+    return h
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _first_uncovered(state, single, w):  # pragma: no cover - compiled
+    """(its word, its bit) of the first uncovered item covered once, from word w on; bit -1
+    when every such item is covered."""
+    words = state.shape[0]
+    while w < words:
+        x = ~state[w] & single[w]
+        if x:
+            return w, WORD * w + trailing_zeros(x)
+        w += 1
+    return w, -1
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _fewest(state, w, single, member_at, members, base, window, rare,
+            spill):  # pragma: no cover - compiled
     """The uncovered item (a cell or a piece) with the fewest options that fit, the first such
-    in fill order; -1 when there is none to choose."""
+    in fill order (from word w on); -1 when there is none to choose."""
     best = -1
     fewest = 1 << 62
-    for word in range(2):
-        x = (choose_low & ~w0) if word == 0 else (choose_high & ~w1)
+    for word in range(w, state.shape[0]):
+        x = ~state[word] & single[word]
         while x:
             u = WORD * word + trailing_zeros(x)
             x &= x - 1
             k = 0
-            for j in range(member_start[u], member_end[u]):
-                fits, _, _ = _place(members[j], w0, w1, low, high, step, copies_low, copies_high)
-                if fits:
+            for j in range(member_at[u], member_at[u + 1]):
+                if _fits(members[j], state, base, window, rare, spill):
                     k += 1
                     if k >= fewest:
                         break
@@ -133,11 +204,72 @@ def _fewest(w0, w1, choose_low, choose_high, members, member_start, member_end, 
     return best
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _dead_end(o, state, halo_word, halo_mask, near_word, near_mask, scratch, seen, smallest,
+              granule, reach):  # pragma: no cover - compiled
+    """Whether option o, just placed, closed off a region of cells next to it that no piece
+    can fill: a closed region of fewer than `smallest` cells, or of a number that is no
+    multiple of `granule`. Each region is grown from a cell next to the option, its cells
+    marked covered meanwhile; one that passes `reach` cells, or meets a region found so large
+    before (kept in `seen`, cleared on the way out), is taken as coverable."""
+    dead = False
+    grown = False
+    for h in range(halo_word.shape[1]):
+        hw = halo_word[o, h]
+        free = halo_mask[o, h] & ~state[hw] & ~seen[hw]
+        while free and not dead:
+            bit = free & -free
+            free ^= bit
+            if seen[hw] & bit:
+                continue  # met by a region grown from another of the option's neighbours
+            state[hw] |= bit
+            scratch[0] = hw << 6 | trailing_zeros(bit)  # a cell as its word and bit
+            n = 1
+            head = 0
+            large = False
+            while head < n and not large:
+                x = WORD * (scratch[head] >> 6) + (scratch[head] & 63)
+                head += 1
+                for k in range(near_word.shape[1]):
+                    around = near_mask[x, k]
+                    if around == 0:  # a cell's words are listed first, then zeros
+                        break
+                    w = near_word[x, k]
+                    if around & seen[w]:
+                        large = True
+                        break
+                    more = around & ~state[w]
+                    if more == 0:
+                        continue
+                    state[w] |= more
+                    while more:
+                        scratch[n] = w << 6 | trailing_zeros(more)
+                        more &= more - 1
+                        n += 1
+                    if n > reach:
+                        large = True
+                        break
+            for j in range(n):
+                bit = np.int64(1) << (scratch[j] & 63)
+                state[scratch[j] >> 6] ^= bit
+                if large:
+                    seen[scratch[j] >> 6] |= bit
+            grown |= large
+            if not large and (n < smallest or n % granule != 0):
+                dead = True
+        if dead:
+            break
+    if grown:
+        for w in range(seen.shape[0]):
+            seen[w] = 0
+    return dead
+
+
 @njit(cache=True, nogil=True)
-def _closed_small(c, n0, n1, near_low, near_high, smallest, granule, reach):  # pragma: no cover
-    """Whether the region of uncovered cells holding cell c is closed and cannot be covered:
-    fewer than `smallest` cells, or a number that is no multiple of `granule`. The region is
-    grown face by face from c; one that passes `reach` cells is taken as coverable."""
+def _closed_pair(c, n0, n1, near_pair, smallest, granule, reach):  # pragma: no cover - compiled
+    """On a board of two words covered (n0, n1): whether the region of uncovered cells holding
+    cell c is closed and cannot be covered (as in _dead_end), grown a face at a time in
+    registers."""
     r0 = np.int64(0)
     r1 = np.int64(0)
     if c < WORD:
@@ -152,13 +284,13 @@ def _closed_small(c, n0, n1, near_low, near_high, smallest, granule, reach):  # 
         while f0:
             b = trailing_zeros(f0)
             f0 &= f0 - 1
-            g0 |= near_low[b]
-            g1 |= near_high[b]
+            g0 |= near_pair[b, 0]
+            g1 |= near_pair[b, 1]
         while f1:
             b = WORD + trailing_zeros(f1)
             f1 &= f1 - 1
-            g0 |= near_low[b]
-            g1 |= near_high[b]
+            g0 |= near_pair[b, 0]
+            g1 |= near_pair[b, 1]
         g0 &= ~(n0 | r0)
         g1 &= ~(n1 | r1)
         if g0 == 0 and g1 == 0:
@@ -179,296 +311,349 @@ def _closed_small(c, n0, n1, near_low, near_high, smallest, granule, reach):  # 
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _dead_end(i, n0, n1, halo_low, halo_high, near_low, near_high, smallest, granule,
-              reach):  # pragma: no cover - compiled
-    """Whether option i, just placed (n0, n1 covered), closed off a region of cells next to it
-    that no piece can fill."""
-    e0 = halo_low[i] & ~n0
-    e1 = halo_high[i] & ~n1
+def _dead_end_pair(o, state, halo_pair, near_pair, smallest, granule,
+                   reach):  # pragma: no cover - compiled
+    """_dead_end on a board of one or two words, in registers."""
+    n0 = state[0]
+    n1 = state[1] if state.shape[0] > 1 else np.int64(0)
+    e0 = halo_pair[o, 0] & ~n0
+    e1 = halo_pair[o, 1] & ~n1
     while e0:
         c = trailing_zeros(e0)
         e0 &= e0 - 1
-        if _closed_small(c, n0, n1, near_low, near_high, smallest, granule, reach):
+        if _closed_pair(c, n0, n1, near_pair, smallest, granule, reach):
             return True
     while e1:
         c = WORD + trailing_zeros(e1)
         e1 &= e1 - 1
-        if _closed_small(c, n0, n1, near_low, near_high, smallest, granule, reach):
+        if _closed_pair(c, n0, n1, near_pair, smallest, granule, reach):
             return True
     return False
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _memo_find(memo, at, entry, state):  # pragma: no cover - compiled
+    """Where the count of `state` is kept in the bucket at `at` (two entries), or -1."""
+    words = state.shape[0]
+    for e in (at, at + entry):
+        same = True
+        for w in range(words - 1, -1, -1):  # the pieces, in the last word, differ most
+            if memo[e + w] != state[w]:
+                same = False
+                break
+        if same:
+            return e + words
+    return -1
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _store(memo, at, entry, key, found, work):  # pragma: no cover - compiled
+    """Keep a sub-problem's count in the bucket of two entries at `at`: in its own entry or an
+    empty one, else in place of the entry that took less work to count (the work, nodes, is
+    kept after the count). Large sub-problems stay, small ones come and go, as a chess engine's
+    transposition table keeps deep entries."""
+    words = key.shape[0]
+    k = _memo_find(memo, at, entry, key)
+    if k >= 0:
+        k -= words
+    elif memo[at] == -1:
+        k = at
+    elif memo[at + entry] == -1:
+        k = at + entry
+    elif memo[at + entry + words + 1] < memo[at + words + 1]:
+        k = at + entry
+    else:
+        k = at
+    for w in range(words):
+        memo[k + w] = key[w]
+    memo[k + words] = found
+    memo[k + words + 1] = work
+
+
 @njit(cache=True, nogil=True)
-def _search(
-    low,
-    high,
-    start,
-    end,
-    full_low,
-    full_high,
-    stack_low,
-    stack_high,
-    nxt,
-    last,
-    below,
-    depth,
-    budget,
-    record,
-    chosen,
-    memo,
-    memo_depth,
-    tally,
-    step,
-    copies_low,
-    copies_high,
-    halo_low,
-    halo_high,
-    near_low,
-    near_high,
-    smallest,
-    granule,
-    reach,
-    fewest_levels,
-    listed,
-    begun,
-    members,
-    member_start,
-    member_end,
-    choose_low,
-    choose_high,
-    last_low,
-    last_high,
-    run_end,
-):  # pragma: no cover - compiled
+def _hash_of(state, zobrist, fields):  # pragma: no cover - compiled
+    """The Zobrist hash of covered items: its bits covered once, and its counters."""
+    h = 0
+    for b in range(zobrist.shape[0]):
+        if state[b // WORD] >> (b % WORD) & 1:
+            h ^= zobrist[b]
+    for f in range(fields.shape[0]):
+        h ^= _mix(f, (state[fields[f, 0]] >> fields[f, 1]) & fields[f, 3])
+    return h
+
+
+@njit(cache=True, nogil=True)
+def _rehash(old, new, words, zobrist, fields):  # pragma: no cover - compiled
+    """Copy a memo's entries into a larger table."""
+    entry = words + 2
+    mask = new.shape[0] // (2 * entry) - 1
+    key = np.empty(words, dtype=np.int64)
+    for e in range(0, old.shape[0], entry):
+        if old[e] == -1:
+            continue
+        for w in range(words):
+            key[w] = old[e + w]
+        _store(new, 2 * entry * (_hash_of(key, zobrist, fields) & mask), entry, key, old[e + words],
+               old[e + words + 1])
+
+
+@njit(cache=True, nogil=True, _nrt=False)
+def _search(m, scratch, seen, state, var, nxt, last, below, begun, listed, placed, first, budget,
+            record, chosen, memo, memo_depth, tally, fewest_levels, smallest, granule,
+            reach):  # pragma: no cover - compiled
     """Run the search from its saved stack for at most `budget` nodes.
 
-    Level d holds the items covered so far, the slice [nxt[d], last[d]) of options still to try
-    for its first uncovered item, and below[d], the solutions found under it so far. Levels
-    below `fewest_levels` branch instead on the item with the fewest options that fit (listed[d]
-    set: the slice is of `members`, the options of that item). A level
-    whose options are exhausted has counted its whole sub-problem: with a memo table (its size
-    a power of two, 0 for none) the count is stored under the covered items, and a later level
-    that reaches the same covered items (the same cells filled, the same pieces left) takes it
-    from there instead of searching again. Returns whether the search is over; depth[0] is
-    kept for the next call, tally[0] counts nodes, tally[1] memo hits, tally[2] stores and
-    tally[3] options dropped for closing off a region no piece can fill (where the board's
-    geometry is known: `reach` > 0). With record, the first solution's options are written to
-    `chosen` (one per level, -1 after the last) and the search stops there.
+    Level d holds the slice [nxt[d], last[d]) of options still to try for its item (of
+    `members` where listed[d] is set: the item with the fewest fits, at levels below
+    `fewest_levels`; else the options whose first item is the first uncovered one), and
+    below[d], the solutions found under it so far; placed[d] is the option that led on to
+    level d + 1. `state` holds the covered items of the current level (changed in place), var
+    its depth, the items left to cover and its hash. A level whose options are exhausted has
+    counted its whole sub-problem: with a memo table (0 for none) the count is stored under the
+    covered items, and a later level that reaches the same covered items (the same cells
+    filled, as many copies of each piece placed) takes it from there instead of searching
+    again. Returns whether the search is over; tally[0] counts nodes, tally[1] memo hits,
+    tally[2] stores and tally[3] options dropped for closing off a region no piece can fill
+    (where the board's geometry is known: `reach` > 0). A count past 2^63 - 1 sets
+    var[V_OVERFLOW] and ends the search. With record, the first solution's options are written
+    to `chosen` (one per level, -1 after the last) and the search stops there.
     """
-    d = depth[0]
+    base, window, rare, spill, hashes, units = m.base, m.window, m.rare, m.spill, m.hash, m.units
+    last_word, last_mask, run_end = m.last_word, m.last_mask, m.run_end
+    start, end, member_at, members, single = m.start, m.end, m.member_at, m.members, m.single
+    halo_word, halo_mask, near_word, near_mask = m.halo_word, m.halo_mask, m.near_word, m.near_mask
+    halo_pair, near_pair = m.halo_pair, m.near_pair
+    pair = state.shape[0] <= 2  # the region check in registers
+    d = var[V_DEPTH]
+    left = var[V_LEFT]
+    h = var[V_HASH]
     steps = 0
-    size = memo.shape[0] // 4
-    mask = size // 2 - 1  # buckets of two entries
+    entry = state.shape[0] + 2
+    size = memo.shape[0] // (2 * entry)
+    mask = size - 1
     while d >= 0:
         if steps >= budget:
-            depth[0] = d
+            var[V_DEPTH], var[V_LEFT], var[V_HASH] = d, left, h
             tally[0] += steps
             return False
         i = nxt[d]
         if i >= last[d]:
             found = below[d]
             if size and 0 < d < memo_depth:  # level 0 is the cube's own start: never met again
-                w0 = stack_low[d]
-                w1 = stack_high[d]
-                _store(memo, 8 * _slot(w0, w1, mask), w0, w1, found,
+                _store(memo, 2 * entry * (h & mask), entry, state, found,
                        tally[0] + steps - begun[d])
                 tally[2] += 1
+            if d == 0:
+                break
             d -= 1
-            if d >= 0:
-                below[d] += found
-            else:
-                below[0] = found
+            o = placed[d]
+            h = _place(o, state, h, -1, base, window, rare, spill, hashes)
+            left += units[o]
+            below[d] += found
+            if below[d] < 0:
+                var[V_OVERFLOW] = 1
                 break
             continue
         nxt[d] = i + 1
-        w0 = stack_low[d]
-        w1 = stack_high[d]
-        if listed[d]:
-            i = members[i]
-        fits, n0, n1 = _place(i, w0, w1, low, high, step, copies_low, copies_high)
-        if not fits:
-            if not listed[d] and ((last_low[i] & w0) != 0 or (last_high[i] & w1) != 0):
-                nxt[d] = run_end[i]  # its piece is placed: so are the rest of the run's
+        o = members[i] if listed[d] else i
+        if not _fits(o, state, base, window, rare, spill):
+            if not listed[d] and state[last_word[o]] & last_mask[o]:
+                nxt[d] = run_end[o]  # its piece is placed: so are the rest of the run's
             continue
-        if reach and _dead_end(i, n0, n1, halo_low, halo_high, near_low, near_high, smallest,
-                               granule, reach):
+        h = _place(o, state, h, 1, base, window, rare, spill, hashes)
+        left -= units[o]
+        if reach and (_dead_end_pair(o, state, halo_pair, near_pair, smallest, granule, reach)
+                      if pair else
+                      _dead_end(o, state, halo_word, halo_mask, near_word, near_mask, scratch,
+                                seen, smallest, granule, reach)):
+            h = _place(o, state, h, -1, base, window, rare, spill, hashes)
+            left += units[o]
             tally[3] += 1
             continue
         steps += 1
-        if n0 == full_low:
-            if n1 == full_high:
-                below[d] += 1
-                if record:
-                    for k in range(d + 1):
-                        chosen[k] = members[nxt[k] - 1] if listed[k] else nxt[k] - 1
-                    chosen[d + 1] = -1
-                    depth[0] = d
-                    tally[0] += steps
-                    return False
-                continue
-            b = WORD + trailing_zeros(~n1 & (n1 + 1))
-        else:
-            b = trailing_zeros(~n0 & (n0 + 1))
+        if left == 0:
+            below[d] += 1
+            h = _place(o, state, h, -1, base, window, rare, spill, hashes)
+            left += units[o]
+            if below[d] < 0:
+                var[V_OVERFLOW] = 1
+                break
+            if record:
+                for k in range(d):
+                    chosen[k] = placed[k]
+                chosen[d] = o
+                chosen[d + 1] = -1
+                var[V_DEPTH], var[V_LEFT], var[V_HASH] = d, left, h
+                tally[0] += steps
+                return False
+            continue
         if size and d + 1 < memo_depth:
-            h = 8 * _slot(n0, n1, mask)
-            if memo[h + 1] == n1 and memo[h] == n0:
-                below[d] += memo[h + 2]
+            k = _memo_find(memo, 2 * entry * (h & mask), entry, state)
+            if k >= 0:
+                below[d] += memo[k]
                 tally[1] += 1
+                h = _place(o, state, h, -1, base, window, rare, spill, hashes)
+                left += units[o]
+                if below[d] < 0:
+                    var[V_OVERFLOW] = 1
+                    break
                 continue
-            if memo[h + 5] == n1 and memo[h + 4] == n0:
-                below[d] += memo[h + 6]
-                tally[1] += 1
-                continue
+        w, b = _first_uncovered(state, single, first[d])
+        if b < 0:  # every cell covered, some copies not placed: no cover here
+            h = _place(o, state, h, -1, base, window, rare, spill, hashes)
+            left += units[o]
+            continue
+        placed[d] = o
         d += 1
-        stack_low[d] = n0
-        stack_high[d] = n1
+        first[d] = w
         below[d] = 0
         begun[d] = tally[0] + steps
         u = -1
         if d < fewest_levels:
-            u = _fewest(n0, n1, choose_low, choose_high, members, member_start, member_end, low,
-                        high, step, copies_low, copies_high)
+            u = _fewest(state, w, single, member_at, members, base, window, rare, spill)
         if u >= 0:
-            nxt[d] = member_start[u]
-            last[d] = member_end[u]
+            nxt[d] = member_at[u]
+            last[d] = member_at[u + 1]
             listed[d] = 1
         else:
             nxt[d] = start[b]
             last[d] = end[b]
             listed[d] = 0
-    depth[0] = -1
+    var[V_DEPTH], var[V_LEFT], var[V_HASH] = -1, left, h
     tally[0] += steps
     return True
 
 
-@njit(cache=True, nogil=True, inline="always")
-def _store(memo, at, w0, w1, found, work):  # pragma: no cover - compiled
-    """Keep a sub-problem's count in the bucket of two entries at `at`: in its own entry or an
-    empty one, else in place of the entry that took less work to count (the work, nodes, is
-    kept in an entry's fourth word). Large sub-problems stay, small ones come and go, as a chess
-    engine's transposition table keeps deep entries."""
-    k = at
-    if memo[at] == w0 and memo[at + 1] == w1:
-        k = at
-    elif memo[at + 4] == w0 and memo[at + 5] == w1:
-        k = at + 4
-    elif memo[at] == -1:
-        k = at
-    elif memo[at + 4] == -1:
-        k = at + 4
-    elif memo[at + 7] < memo[at + 3]:
-        k = at + 4
-    memo[k] = w0
-    memo[k + 1] = w1
-    memo[k + 2] = found
-    memo[k + 3] = work
-
-
-@njit(cache=True, nogil=True)
-def _rehash(old, new):  # pragma: no cover - compiled
-    """Copy a memo's entries into a larger table."""
-    mask = new.shape[0] // 8 - 1
-    for h in range(0, old.shape[0], 4):
-        if old[h] != -1:
-            _store(new, 8 * _slot(old[h], old[h + 1], mask), old[h], old[h + 1], old[h + 2],
-                   old[h + 3])
-
-
-@njit(cache=True, nogil=True)
-def _probe(low, high, start, end, full_low, full_high, step, copies_low, copies_high, w0, w1,
-           seed, samples, halo_low, halo_high, near_low, near_high, smallest, granule,
-           reach):  # pragma: no cover - compiled
-    """Knuth's estimate of the search tree's size below a covered state: follow `samples`
-    random paths down the tree, each node's branching multiplying the weight of those below;
-    the mean of the paths' sums is an unbiased estimate of the nodes. With `reach` > 0 the tree
-    is the one the search walks: options closing off a dead region are not branches."""
+@njit(cache=True, nogil=True, _nrt=False)
+def _probe(m, scratch, seen, start_state, start_left, seed, samples, fewest, smallest, granule,
+           reach, state, fits, out):  # pragma: no cover - compiled
+    """Knuth's estimate of the search tree below a covered state: follow `samples` random paths
+    down the tree, each node's branching multiplying the weight of those below. Returns the
+    means of the paths' nodes and of their solutions (unbiased estimates of the tree's nodes
+    and of the cover's solutions) and the standard deviations of both over the paths, in `out`
+    (`state` and `fits` are room for a path's covered items and a node's options). With
+    `reach` > 0 the tree is the one the search walks: options closing off a dead region are not
+    branches; with `fewest` each node branches on the item with the fewest fits."""
+    base, window, rare, spill, hashes, units = m.base, m.window, m.rare, m.spill, m.hash, m.units
+    start, end, member_at, members, single = m.start, m.end, m.member_at, m.members, m.single
+    halo_word, halo_mask, near_word, near_mask = m.halo_word, m.halo_mask, m.near_word, m.near_mask
+    halo_pair, near_pair = m.halo_pair, m.near_pair
+    pair = state.shape[0] <= 2  # the region check in registers
     np.random.seed(seed)
-    fits = np.empty(end.shape[0] and (end - start).max() + 1, dtype=np.int64)
-    total = 0.0
+    sums = (0.0, 0.0, 0.0, 0.0)
     for _ in range(samples):
-        a0, a1 = w0, w1
-        weight, estimate = 1.0, 1.0
-        while not (a0 == full_low and a1 == full_high):
-            if a0 == full_low:
-                b = WORD + trailing_zeros(~a1 & (a1 + 1))
-            else:
-                b = trailing_zeros(~a0 & (a0 + 1))
+        for w in range(state.shape[0]):
+            state[w] = start_state[w]
+        left = start_left
+        weight, nodes = 1.0, 1.0
+        w = 0
+        while left > 0:
+            w, b = _first_uncovered(state, single, w)
+            if b < 0:
+                break
+            u = -1
+            if fewest:
+                u = _fewest(state, w, single, member_at, members, base, window, rare, spill)
+            lo, hi = (member_at[u], member_at[u + 1]) if u >= 0 else (start[b], end[b])
             k = 0
-            for i in range(start[b], end[b]):
-                fitting, n0, n1 = _place(i, a0, a1, low, high, step, copies_low, copies_high)
-                if fitting and not (reach and _dead_end(i, n0, n1, halo_low, halo_high, near_low,
-                                                        near_high, smallest, granule, reach)):
-                    fits[k] = i
-                    k += 1
+            for j in range(lo, hi):
+                o = members[j] if u >= 0 else j
+                if not _fits(o, state, base, window, rare, spill):
+                    continue
+                if reach:
+                    _place(o, state, 0, 1, base, window, rare, spill, hashes)
+                    if pair:
+                        dead = _dead_end_pair(o, state, halo_pair, near_pair, smallest, granule,
+                                              reach)
+                    else:
+                        dead = _dead_end(o, state, halo_word, halo_mask, near_word, near_mask,
+                                         scratch, seen, smallest, granule, reach)
+                    _place(o, state, 0, -1, base, window, rare, spill, hashes)
+                    if dead:
+                        continue
+                fits[k] = o
+                k += 1
             if k == 0:
                 break
             weight *= k
-            estimate += weight
-            _, a0, a1 = _place(fits[np.random.randint(k)], a0, a1, low, high, step, copies_low,
-                               copies_high)
-        total += estimate
-    return total / samples
+            nodes += weight
+            o = fits[np.random.randint(k)]
+            _place(o, state, 0, 1, base, window, rare, spill, hashes)
+            left -= units[o]
+        solutions = weight if left == 0 else 0.0
+        sums = (sums[0] + nodes, sums[1] + solutions, sums[2] + nodes * nodes,
+                sums[3] + solutions * solutions)
+    out[0] = sums[0] / samples
+    out[1] = sums[1] / samples
+    out[2] = np.sqrt(max(0.0, sums[2] / samples - out[0] * out[0]))
+    out[3] = np.sqrt(max(0.0, sums[3] / samples - out[1] * out[1]))
+
+
+def _words_of(rows: np.ndarray, bits: np.ndarray, count: int) -> tuple[np.ndarray, np.ndarray]:
+    """(row, bit) pairs as each row's bits by word: [row, k] arrays of words and of their bits,
+    k as many as the row with most words needs (no bits where a row needs fewer)."""
+    word, bit = bits // WORD, np.left_shift(1, bits % WORD)
+    order = np.lexsort((word, rows))
+    rows, word, bit = rows[order], word[order], bit[order]
+    new = np.ones(len(rows), dtype=bool)
+    new[1:] = (rows[1:] != rows[:-1]) | (word[1:] != word[:-1])
+    at = np.flatnonzero(new)
+    rows, word = rows[at], word[at]
+    bit = np.bitwise_or.reduceat(bit, at) if len(at) else bit[:0]
+    first = np.ones(len(rows), dtype=bool)
+    first[1:] = rows[1:] != rows[:-1]
+    begins = np.flatnonzero(first)
+    column = np.arange(len(rows)) - np.repeat(begins, np.diff(np.append(begins, len(rows))))
+    k = int(column.max()) + 1 if len(column) else 1
+    words = np.zeros((max(1, count), k), dtype=np.int64)
+    masks = np.zeros((max(1, count), k), dtype=np.int64)
+    words[rows, column], masks[rows, column] = word, bit
+    return words, masks
+
+
+def _pairs(words: np.ndarray, masks: np.ndarray) -> np.ndarray:
+    """[row, k] bits of words as [row, 2]: each row's bits in words 0 and 1."""
+    pairs = np.zeros((len(words), 2), dtype=np.int64)
+    for w in range(2):
+        pairs[:, w] = np.bitwise_or.reduce(np.where(words == w, masks, 0), axis=1)
+    return pairs
+
+
+def _starts(keys: np.ndarray, count: int) -> np.ndarray:
+    """Where each of `count` keys starts in sorted `keys` (and one more: the end)."""
+    return np.searchsorted(keys, np.arange(count + 1), side="left").astype(np.int64)
 
 
 @dataclass
 class Board:
     """A model as bit masks: options sorted by their first item, each item's slice of them.
 
-    An item covered several times (identical copies of a piece) takes one bit per copy, within
-    one word; an option placing copies takes the next free ones (`step` of them), so the copies
-    are interchangeable and a covering is reached once."""
+    An item covered once is a bit (`bit_of`); an item covered several times (identical copies
+    of a piece) is a counter of how many are placed, a field of bits after them (`field_of`),
+    so copies are interchangeable and a covering is reached once. Every option covers at least
+    one item once (for a packing: its cells)."""
 
-    low: np.ndarray  # int64 per option: its items among the first WORD bits
-    high: np.ndarray  # int64 per option: its items among the next WORD bits
+    masks: Masks
+    words: int  # 63-bit words of the covered items
     option: np.ndarray  # the model's index of each (sorted) option
-    start: np.ndarray  # per bit: the first option whose first item it is
-    end: np.ndarray
-    full_low: int
-    full_high: int
-    bit_of: dict[int, int]  # item -> bit (its first bit, for an item covered several times)
-    step: np.ndarray  # int64 per option: copies it places (0: none)
-    copies_low: np.ndarray  # int64 per option: the bits of those copies' item, first word
-    copies_high: np.ndarray  # ... or second word
-    padding: int = 0  # bits no item has (counted as covered from the start)
+    bit_of: dict[int, int]  # item covered once -> its bit
+    field_of: dict[int, int]  # item with copies -> its counter
+    units: int  # items to cover, each copy once
     # the board's geometry (CoverModel.regions), for dropping an option that closes off a region
-    # no piece can fill: per bit, the bits next to it; per option, the bits next to it outside it
-    near_low: np.ndarray = field(default_factory=lambda: np.zeros(1, dtype=np.int64))
-    near_high: np.ndarray = field(default_factory=lambda: np.zeros(1, dtype=np.int64))
-    halo_low: np.ndarray = field(default_factory=lambda: np.zeros(1, dtype=np.int64))
-    halo_high: np.ndarray = field(default_factory=lambda: np.zeros(1, dtype=np.int64))
+    # no piece can fill (Masks.near_word, Masks.halo_word)
     smallest: int = 1
     granule: int = 1
     reach: int = 0  # cells a region is grown to before it is taken as coverable (0: no geometry)
-    # for branching on the item with the fewest fits: per bit, its options (positions in the
-    # sorted options) members[member_start[b]:member_end[b]]; the bits that may be chosen (items
-    # covered once: a piece's copies are counted, not chosen)
-    members: np.ndarray = field(default_factory=lambda: np.zeros(1, dtype=np.int64))
-    member_start: np.ndarray = field(default_factory=lambda: np.zeros(1, dtype=np.int64))
-    member_end: np.ndarray = field(default_factory=lambda: np.zeros(1, dtype=np.int64))
-    choose_low: int = 0
-    choose_high: int = 0
-    # per option: its last item's bit, and the end of the run of options sharing its first and
-    # last items (options of one piece on one cell: all fail once the piece is placed)
-    last_low: np.ndarray = field(default_factory=lambda: np.zeros(1, dtype=np.int64))
-    last_high: np.ndarray = field(default_factory=lambda: np.zeros(1, dtype=np.int64))
-    run_end: np.ndarray = field(default_factory=lambda: np.zeros(1, dtype=np.int64))
+    scratch: int = 1  # cells a region may hold while it is grown
 
-    def take(self, covered: int, j: int) -> int | None:
-        """The covered bits after option j (its place in the sorted options), None on a clash."""
-        mask = int(self.low[j]) | int(self.high[j]) << WORD
-        if covered & mask:
-            return None
-        covered |= mask
-        step = int(self.step[j])
-        if step:
-            copies = int(self.copies_low[j]) | int(self.copies_high[j]) << WORD
-            lowest = copies & -copies
-            taken = covered & copies
-            more = ((taken + lowest) << step) - lowest
-            if more & ~copies:
-                return None
-            covered |= more
-        return covered
+    def take(self, state: np.ndarray, j: int) -> bool:
+        """Option j (its place in the sorted options) placed on `state` where it fits; whether
+        it did."""
+        m = self.masks
+        if not _fits(j, state, m.base, m.window, m.rare, m.spill):
+            return False
+        _place(j, state, 0, 1, m.base, m.window, m.rare, m.spill, m.hash)
+        return True
 
 
 def board_of(model: CoverModel, left_out: frozenset[int] = frozenset()) -> Board:
@@ -477,101 +662,147 @@ def board_of(model: CoverModel, left_out: frozenset[int] = frozenset()) -> Board
         raise ValueError("the bitboard search takes exact covers without secondary items")
     times = model.multiplicity or [1] * len(model.items)
     order = model.fill_order if model.fill_order is not None else range(len(model.items))
-    bit_of: dict[int, int] = {}
-    n = padding = 0
-    for item in order:
-        if times[item] > 1 and n < WORD < n + times[item]:  # copies stay within one word
-            padding |= ((1 << WORD) - 1) & ~((1 << n) - 1)
-            n = WORD
+    bit_of = {item: 0 for item in order if times[item] == 1}
+    for n, item in enumerate(bit_of):
         bit_of[item] = n
-        n += times[item]
-    if n > MAX_ITEMS:
-        raise ValueError(
-            f"the bitboard search takes at most {MAX_ITEMS} items (one a copy of a piece); this "
-            f"model has {n:,}")
-    rows = []
-    for k, option in enumerate(model.options):
-        if k in left_out or not option:
-            continue
-        single = [i for i in option if times[i] == 1]
-        counted = sorted(set(i for i in option if times[i] > 1))
-        if len(counted) > 1:
-            raise ValueError("the bitboard search places copies of one piece an option at most")
-        bits = sorted(bit_of[i] for i in single)
-        mask = sum(1 << b for b in bits)
-        step = copies = 0
-        if counted:
-            [item] = counted
-            step = option.count(item)
-            copies = ((1 << times[item]) - 1) << bit_of[item]
-            if not bits:  # the option's first item is then its piece
-                bits = [bit_of[item]]
-        top = mask.bit_length() - 1  # a packing option's piece: items after the cells
-        rows.append((bits[0], top, mask & ((1 << WORD) - 1), mask >> WORD, k, step,
-                     copies & ((1 << WORD) - 1), copies >> WORD))
-    rows.sort()  # by first item, then by last: a piece's options in a run of their own
-    firsts = np.array([r[0] for r in rows], dtype=np.int64)
-    start = np.searchsorted(firsts, np.arange(n), side="left").astype(np.int64)
-    end = np.searchsorted(firsts, np.arange(n), side="right").astype(np.int64)
-    full = (1 << n) - 1
-
-    def column(i: int) -> np.ndarray:
-        return np.array([r[i] for r in rows], dtype=np.int64)
-
-    board = Board(column(2), column(3), column(4), start, end, full & ((1 << WORD) - 1),
-                  full >> WORD, bit_of, column(5), column(6), column(7), padding)
-    # each option's last item, and where the run of options sharing it (and the first item)
-    # ends: once that item is covered (the piece placed) the search skips the whole run
-    tops = [(1 << r[1]) if r[1] >= 0 else 0 for r in rows]
-    board.last_low = np.array([t & ((1 << WORD) - 1) for t in tops] or [0], dtype=np.int64)
-    board.last_high = np.array([t >> WORD for t in tops] or [0], dtype=np.int64)
-    run_end = np.zeros(max(1, len(rows)), dtype=np.int64)
-    for j in range(len(rows) - 1, -1, -1):
-        same = j + 1 < len(rows) and rows[j + 1][:2] == rows[j][:2]
-        run_end[j] = run_end[j + 1] if same else j + 1
-    board.run_end = run_end
-    of_bit: list[list[int]] = [[] for _ in range(n)]
-    for j, row in enumerate(rows):
-        mask = row[2] | row[3] << WORD
-        for b in range(mask.bit_length()):
-            if mask >> b & 1:
-                of_bit[b].append(j)
-    board.members = np.array([j for js in of_bit for j in js] or [0], dtype=np.int64)
-    sizes = np.array([len(js) for js in of_bit], dtype=np.int64)
-    board.member_end = np.cumsum(sizes).astype(np.int64)
-    board.member_start = (board.member_end - sizes).astype(np.int64)
-    single = sum(1 << bit_of[item] for item in bit_of if times[item] == 1)
-    board.choose_low, board.choose_high = _words(single)
+    singles = len(bit_of)
+    # each counter after the items covered once, within one word
+    field_of: dict[int, int] = {}
+    layout = []  # (word, shift, most, mask)
+    at = singles
+    for item in order:
+        if times[item] > 1:
+            width = times[item].bit_length()
+            if at % WORD + width > WORD:
+                at += WORD - at % WORD
+            field_of[item] = len(layout)
+            layout.append((at // WORD, at % WORD, times[item], (1 << width) - 1))
+            at += width
+    words = max(1, -(-at // WORD))
+    width = min(words, WINDOW)
+    zobrist = np.random.default_rng(20_250_101).integers(
+        -(1 << 62), 1 << 62, size=singles, dtype=np.int64)
+    # the options' items as (option, bit) pairs, and their copies as (option, counter) pairs
+    kept = [k for k, option in enumerate(model.options) if option and k not in left_out]
+    lengths = np.array([len(model.options[k]) for k in kept], dtype=np.int64)
+    items = np.fromiter((i for k in kept for i in model.options[k]), dtype=np.int64,
+                        count=int(lengths.sum()))
+    owner = np.repeat(np.arange(len(kept), dtype=np.int64), lengths)
+    bit_at = np.full(len(model.items), -1, dtype=np.int64)
+    bit_at[list(bit_of)] = list(bit_of.values())
+    field_at = np.full(len(model.items), -1, dtype=np.int64)
+    field_at[list(field_of)] = list(field_of.values())
+    once = bit_at[items] >= 0
+    rows, bits = owner[once], bit_at[items[once]]
+    counted_rows, counted = owner[~once], field_at[items[~once]]
+    n = len(kept)
+    covering = np.bincount(rows, minlength=n)
+    if n and covering.min() == 0:
+        raise ValueError("the bitboard search takes options that cover an item once")
+    first = np.full(n, singles, dtype=np.int64)
+    last = np.full(n, -1, dtype=np.int64)
+    np.minimum.at(first, rows, bits)
+    np.maximum.at(last, rows, bits)
+    m = max(1, n)
+    base = np.zeros(m, dtype=np.int64)
+    base[:n] = np.minimum(first // WORD, words - width)
+    inside = (bits // WORD >= base[rows]) & (bits // WORD < base[rows] + width)
+    window = np.zeros((m, width), dtype=np.int64)
+    np.bitwise_or.at(window, (rows[inside], bits[inside] // WORD - base[rows[inside]]),
+                     np.left_shift(1, bits[inside] % WORD))
+    # the search's order: by first item, then by last (a piece's options in a run), then by
+    # their words and the model's order (as the two-word search had them: the same estimates)
+    sort = np.lexsort((np.array(kept, dtype=np.int64), *window[:n, ::-1].T, last, first))
+    rank = np.empty(n, dtype=np.int64)
+    rank[sort] = np.arange(n, dtype=np.int64)
+    rows, counted_rows = rank[rows], rank[counted_rows]
+    first, last = first[sort], last[sort]
+    base[:n], window[:n] = base[:n][sort], window[:n][sort]
+    hashes = np.zeros(m, dtype=np.int64)
+    np.bitwise_xor.at(hashes, rows, zobrist[bits])
+    units = np.zeros(m, dtype=np.int64)
+    units[:n] = covering[sort] + np.bincount(counted_rows, minlength=n)
+    # the rare parts: bits beyond the window, copies placed
+    rare = np.full(m, -1, dtype=np.int64)
+    spill = [0]
+    beyond: dict[int, dict[int, int]] = {}
+    for r, b in zip(rows[~inside].tolist(), bits[~inside].tolist()):
+        by_word = beyond.setdefault(r, {})
+        by_word[b // WORD] = by_word.get(b // WORD, 0) | 1 << (b % WORD)
+    copies: dict[int, dict[int, int]] = {}
+    for r, f in zip(counted_rows.tolist(), counted.tolist()):
+        copies.setdefault(r, {})[f] = copies.get(r, {}).get(f, 0) + 1
+    for r in sorted(set(beyond) | set(copies)):
+        extra, mine = sorted(beyond.get(r, {}).items()), sorted(copies.get(r, {}).items())
+        rare[r] = len(spill)
+        spill += [len(extra), *(x for e in extra for x in e), len(mine)]
+        for f, step in mine:
+            spill += [f, *layout[f], step]
+    # where the run of options sharing the first and last items ends: once that item is
+    # covered (the piece placed) the search skips the whole run
+    run_end = np.zeros(m, dtype=np.int64)
+    if n:
+        new = np.ones(n, dtype=bool)
+        new[1:] = (first[1:] != first[:-1]) | (last[1:] != last[:-1])
+        begins = np.flatnonzero(new)
+        ends = np.append(begins[1:], n)
+        run_end[:n] = np.repeat(ends, np.diff(np.append(begins, n)))
+    start = np.searchsorted(first, np.arange(singles), side="left").astype(np.int64)
+    end = np.searchsorted(first, np.arange(singles), side="right").astype(np.int64)
+    by_bit = np.lexsort((rows, bits))
+    members = rows[by_bit] if len(by_bit) else np.zeros(1, dtype=np.int64)
+    member_at = _starts(bits[by_bit], singles)
+    single = np.array([(1 << min(WORD, max(0, singles - WORD * w))) - 1 for w in range(words)],
+                      dtype=np.int64)
+    fields = np.array(layout, dtype=np.int64).reshape(len(layout), 4)
+    nothing = np.zeros(0, dtype=np.int64)
+    halo_word, halo_mask = _words_of(nothing, nothing, m)
+    near_word, near_mask = _words_of(nothing, nothing, singles)
+    masks = Masks(base, window, rare, np.array(spill, dtype=np.int64), fields, units, hashes,
+                  np.where(last >= 0, last // WORD, 0) if n else np.zeros(1, dtype=np.int64),
+                  np.left_shift(1, last % WORD) if n else np.zeros(1, dtype=np.int64),
+                  run_end, halo_word, halo_mask, start, end, member_at, members, near_word,
+                  near_mask, single, zobrist, np.zeros((1, 2), dtype=np.int64),
+                  np.zeros((1, 2), dtype=np.int64))
+    board = Board(masks, words, np.array(kept, dtype=np.int64)[sort], bit_of, field_of,
+                  singles + sum(times[i] for i in field_of))
     if model.regions is not None:
-        add_regions(board, model)
+        add_regions(board, model, rows, bits)
     return board
 
 
-def _words(bits: int) -> tuple[int, int]:
-    return bits & ((1 << WORD) - 1), bits >> WORD
-
-
-def add_regions(board: Board, model: CoverModel) -> None:
-    """The board's geometry as bit masks (see Board.near_low), from the model's Regions."""
+def add_regions(board: Board, model: CoverModel, rows: np.ndarray, bits: np.ndarray) -> None:
+    """The board's geometry (Masks.near_word, Masks.halo_word), from the model's Regions:
+    `rows` and `bits` pair each option (its place in the search's order) with its bits."""
     regions = model.regions
-    near = [0] * max(1, len(board.start))
-    for item, bit in board.bit_of.items():
-        for other in regions.adjacent[item]:
-            near[bit] |= 1 << board.bit_of[other]
-    halo = []
-    for k in board.option:
-        mine = sum(1 << board.bit_of[i] for i in model.options[k] if regions.adjacent[i])
-        around = 0
-        for bit in range(mine.bit_length()):
-            if mine >> bit & 1:
-                around |= near[bit]
-        halo.append(_words(around & ~mine))
-    board.near_low = np.array([_words(n)[0] for n in near], dtype=np.int64)
-    board.near_high = np.array([_words(n)[1] for n in near], dtype=np.int64)
-    board.halo_low = np.array([h[0] for h in halo] or [0], dtype=np.int64)
-    board.halo_high = np.array([h[1] for h in halo] or [0], dtype=np.int64)
+    singles = len(board.bit_of)
+    bit_at = np.full(len(model.items), -1, dtype=np.int64)
+    bit_at[list(board.bit_of)] = list(board.bit_of.values())
+    cells = np.zeros(singles, dtype=np.int64)  # each bit's item
+    cells[list(board.bit_of.values())] = list(board.bit_of)
+    degree = np.array([len(regions.adjacent[i]) for i in cells.tolist()], dtype=np.int64)
+    near = bit_at[np.fromiter((j for i in cells.tolist() for j in regions.adjacent[i]),
+                              dtype=np.int64, count=int(degree.sum()))]
+    near_at = np.zeros(singles + 1, dtype=np.int64)
+    np.cumsum(degree, out=near_at[1:])
+    near_word, near_mask = _words_of(np.repeat(np.arange(singles, dtype=np.int64), degree), near,
+                                     singles)
+    # each option's cells' neighbours, less its own cells
+    spread = degree[bits]
+    owner = np.repeat(rows, spread)
+    offsets = np.repeat(near_at[bits] - np.cumsum(spread) + spread, spread)
+    around = near[offsets + np.arange(len(owner), dtype=np.int64)]
+    keys = np.unique(owner * singles + around)
+    keys = keys[~np.isin(keys, rows * singles + bits)]
+    halo_word, halo_mask = _words_of(keys // singles, keys % singles, len(board.masks.base))
+    board.masks = board.masks._replace(near_word=near_word, near_mask=near_mask,
+                                       halo_word=halo_word, halo_mask=halo_mask)
+    if board.words <= 2:
+        board.masks = board.masks._replace(near_pair=_pairs(near_word, near_mask),
+                                           halo_pair=_pairs(halo_word, halo_mask))
     board.smallest, board.granule = regions.smallest, regions.granule
     board.reach = REACH * regions.smallest
+    board.scratch = board.reach + 2 + int(degree.max(initial=0))
 
 
 class Memo:
@@ -584,13 +815,38 @@ class Memo:
     serves every cube counted against that Board.
     """
 
-    def __init__(self, size: int) -> None:
-        # per entry: covered items (two words; -1: empty, a state never has bit 63), its count,
-        # and the nodes its count took; a bucket is one 64-byte line
-        self.table = np.full(4 * size, -1, dtype=np.int64)
+    def __init__(self, size: int, words: int = 2) -> None:
+        # per entry: covered items (`words` words; -1: empty, a state never has bit 63), its
+        # count, and the nodes its count took
+        self.words = words
+        self.table = np.full(size * (words + 2), -1, dtype=np.int64)
+
+    @property
+    def size(self) -> int:
+        return len(self.table) // (self.words + 2)
+
+    @classmethod
+    def first(cls, words: int) -> Memo:
+        """A memo's first table (MEMO_FIRST bytes, at least two entries)."""
+        entries = 2
+        while 2 * entries * 8 * (words + 2) <= MEMO_FIRST:
+            entries *= 2
+        return cls(entries, words)
 
 
 NO_MEMO = Memo(0)
+
+
+def memo_entries(words: int) -> int:
+    """The most entries a memo of covered states of `words` words grows to (MEMO_BYTES)."""
+    entries = 1 << 10
+    while 2 * entries * 8 * (words + 2) <= MEMO_BYTES:
+        entries *= 2
+    return entries
+
+
+class Overflow(ArithmeticError):
+    """A count past 2^63 - 1 in the compiled search (its counts are 64-bit)."""
 
 
 class Search:
@@ -600,67 +856,81 @@ class Search:
                  fewest: bool = False) -> None:
         self.board = board
         self.memo = memo
-        self.memo_depth = MAX_ITEMS + 2
+        levels = len(board.bit_of) + 2  # each option covers an item once: depth at most that
+        self.memo_depth = levels
         # levels that branch on the item with the fewest fits (the others: the first uncovered)
-        self.fewest_levels = MAX_ITEMS + 2 if fewest else 0
+        self.fewest_levels = levels if fewest else 0
         self.chosen = [k - 1 for k in cube if k > 0]
-        levels = MAX_ITEMS + 2
-        self.stack_low = np.zeros(levels, dtype=np.int64)
-        self.stack_high = np.zeros(levels, dtype=np.int64)
+        self.state = np.zeros(board.words, dtype=np.int64)
+        self.var = np.zeros(4, dtype=np.int64)
         self.nxt = np.zeros(levels, dtype=np.int64)
         self.last = np.zeros(levels, dtype=np.int64)
         self.below = np.zeros(levels, dtype=np.int64)
-        self.depth = np.zeros(1, dtype=np.int64)
-        self.picked = np.full(levels, -1, dtype=np.int64)
-        self.listed = np.zeros(levels, dtype=np.int64)  # levels branching on `members`
         self.begun = np.zeros(levels, dtype=np.int64)  # nodes counted when each level began
+        self.listed = np.zeros(levels, dtype=np.int64)  # levels branching on `members`
+        self.placed = np.zeros(levels, dtype=np.int64)
+        self.first = np.zeros(levels, dtype=np.int64)  # the word of each level's first item
+        self.picked = np.full(levels, -1, dtype=np.int64)
+        self.scratch = np.zeros(board.scratch, dtype=np.int64)  # a region's cells
+        self.seen = np.zeros(board.words, dtype=np.int64)  # cells of regions found large
         # nodes, memo hits, memo stores, options dropped for closing off a region
         self.tally = np.zeros(4, dtype=np.int64)
         self.found = 0
         self.done = False
-        covered: int | None = board.padding
         position = {int(k): j for j, k in enumerate(board.option)}
+        left = board.units
         for k in self.chosen:
-            if k not in position:  # left out by the cube itself, or covering nothing
-                self.done = True
+            if k not in position or not board.take(self.state, position[k]):
+                self.done = True  # left out by the cube itself, covering nothing, or a clash
                 return
-            covered = board.take(covered, position[k])
-            if covered is None:
-                self.done = True  # the cube's options overlap: no solution
-                return
-        full = board.full_low | board.full_high << WORD
-        if covered == full:
+            left -= int(board.masks.units[position[k]])
+        if left == 0:
             self.found, self.done = 1, True
             return
-        first = ((~covered) & (covered + 1)).bit_length() - 1
-        self.stack_low[0] = covered & ((1 << WORD) - 1)
-        self.stack_high[0] = covered >> WORD
-        self.nxt[0] = board.start[first]
-        self.last[0] = board.end[first]
+        m = board.masks
+        w, b = _first_uncovered(self.state, m.single, 0)
+        if b < 0:  # every cell covered, some copies not placed
+            self.done = True
+            return
+        b = int(b)
+        self.var[V_LEFT] = left
+        self.var[V_HASH] = _hash_of(self.state, m.zobrist, m.fields)
+        self.first[0] = w
+        self.nxt[0], self.last[0] = m.start[b], m.end[b]
         if fewest:
-            b = board
-            u = _fewest(self.stack_low[0], self.stack_high[0], b.choose_low, b.choose_high,
-                        b.members, b.member_start, b.member_end, b.low, b.high, b.step,
-                        b.copies_low, b.copies_high)
+            u = self._fewest()
             if u >= 0:
-                self.nxt[0], self.last[0] = b.member_start[u], b.member_end[u]
+                self.nxt[0], self.last[0] = m.member_at[u], m.member_at[u + 1]
                 self.listed[0] = 1
 
-    def estimate(self, samples: int | None = None, seed: int = 1, regions: bool = True) -> float:
-        """Knuth's random-path estimate of this cube's search tree (its nodes, without memo):
-        the tree the search walks, or with `regions` False the whole first-empty-cell tree,
-        dead regions included. `samples` paths (default: ESTIMATE_PATHS where the board's
-        geometry prunes dead regions, PLAIN_ESTIMATE_PATHS where it does not)."""
+    def _fewest(self) -> int:
+        m = self.board.masks
+        return int(_fewest(self.state, 0, m.single, m.member_at, m.members, m.base, m.window,
+                           m.rare, m.spill))
+
+    def estimates(self, samples: int | None = None, seed: int = 1, regions: bool = True
+                  ) -> tuple[float, float, float, float]:
+        """Knuth's random-path estimates of this cube's search tree (without memo): (nodes,
+        solutions, and the standard deviation over the paths of each; their standard errors are
+        these over the square root of `samples`). The tree is the one the search walks (its
+        branching: the first uncovered item, or the fewest fits), or with `regions` False the
+        tree without dropping dead regions. `samples` paths (default: ESTIMATE_PATHS where the
+        board's geometry prunes dead regions, PLAIN_ESTIMATE_PATHS where it does not)."""
         if self.done:
-            return 1.0
+            return 1.0, float(self.found), 0.0, 0.0
         b = self.board
         reach = b.reach if regions else 0
         if samples is None:
             samples = ESTIMATE_PATHS if reach else PLAIN_ESTIMATE_PATHS
-        return float(_probe(b.low, b.high, b.start, b.end, b.full_low, b.full_high, b.step,
-                            b.copies_low, b.copies_high, self.stack_low[0], self.stack_high[0],
-                            seed, samples, b.halo_low, b.halo_high, b.near_low, b.near_high,
-                            b.smallest, b.granule, reach))
+        out = np.zeros(4)
+        _probe(b.masks, self.scratch, self.seen, self.state, int(self.var[V_LEFT]), seed,
+               samples, self.fewest_levels > 0, b.smallest, b.granule, reach,
+               np.empty_like(self.state), np.empty(len(b.option) + 1, dtype=np.int64), out)
+        return float(out[0]), float(out[1]), float(out[2]), float(out[3])
+
+    def estimate(self, samples: int | None = None, seed: int = 1, regions: bool = True) -> float:
+        """Knuth's random-path estimate of this cube's search tree: its nodes (`estimates`)."""
+        return self.estimates(samples, seed, regions)[0]
 
     @property
     def nodes(self) -> int:
@@ -685,54 +955,21 @@ class Search:
     def run(self, budget: int, record: bool = False) -> bool:
         """Search on for at most `budget` nodes; whether the cube is finished.
 
-        `found` is then the cube's count (finished) or the solutions found so far."""
+        `found` is then the cube's count (finished) or the solutions found so far. A count past
+        2^63 - 1 raises Overflow."""
         if self.done:
             return True
         b = self.board
         memo = NO_MEMO if record else self.memo  # listing needs every solution's leaf
-        over = _search(
-            b.low,
-            b.high,
-            b.start,
-            b.end,
-            b.full_low,
-            b.full_high,
-            self.stack_low,
-            self.stack_high,
-            self.nxt,
-            self.last,
-            self.below,
-            self.depth,
-            budget,
-            record,
-            self.picked,
-            memo.table,
-            self.memo_depth,
-            self.tally,
-            b.step,
-            b.copies_low,
-            b.copies_high,
-            b.halo_low,
-            b.halo_high,
-            b.near_low,
-            b.near_high,
-            b.smallest,
-            b.granule,
-            b.reach,
-            self.fewest_levels,
-            self.listed,
-            self.begun,
-            b.members,
-            b.member_start,
-            b.member_end,
-            b.choose_low,
-            b.choose_high,
-            b.last_low,
-            b.last_high,
-            b.run_end,
-        )
+        over = _search(b.masks, self.scratch, self.seen, self.state, self.var, self.nxt,
+                       self.last, self.below, self.begun, self.listed, self.placed, self.first,
+                       budget, record, self.picked, memo.table, self.memo_depth, self.tally,
+                       self.fewest_levels, b.smallest, b.granule, b.reach)
+        if self.var[V_OVERFLOW]:
+            raise Overflow("the count passes 2^63 - 1 solutions, more than the compiled search "
+                           "counts in 64 bits")
         self.done = bool(over)
-        depth = int(self.depth[0])
+        depth = int(self.var[V_DEPTH])
         self.found = int(self.below[0] if self.done else self.below[: depth + 1].sum())
         return self.done
 
@@ -748,23 +985,43 @@ def warm_up() -> float:
     start = time.perf_counter()
     tiny = CoverModel(["a", "b"], 2, [(0,), (1,), (0, 1)])
     board = board_of(tiny)
+    memo = Memo.first(board.words)
     for fewest in (False, True):  # every compiled function: both orders, the memo, estimates
-        search = Search(board, (), Memo(MEMO_FIRST), fewest=fewest)
+        search = Search(board, (), memo, fewest=fewest)
         search.run(SLICE)
         assert search.found == 2 and search.estimate(1) >= 1
-    _rehash(Memo(2).table, Memo(4).table)
+    assert Search(board, (1,)).run(SLICE)  # a cube's options placed
+    _rehash(Memo(2, board.words).table, Memo(4, board.words).table, board.words,
+            board.masks.zobrist, board.masks.fields)
     return time.perf_counter() - start
 
 
-def check_items(model: CoverModel) -> None:
-    """A model beyond the bitboard's items is refused before any work, saying what serves."""
-    needed = sum(model.multiplicity or [1] * len(model.items))
-    if needed > MAX_ITEMS:
+def check_model(model: CoverModel) -> None:
+    """A model the search cannot take is refused before any work, saying what serves."""
+    if len(model.items) > model.primary or model.coloured:
+        raise InputError("bitboard takes exact covers without secondary items or colours: use "
+                         "xcover or cpsat", field="backend")
+    times = model.multiplicity or [1] * len(model.items)
+    if any(all(times[i] > 1 for i in option) for option in model.options if option):
+        raise InputError("bitboard takes options that each cover some item once (a board "
+                         "cell): use cpsat or a pysat solver", field="backend")
+
+
+# How far past 2^63 a cube's estimated solutions must be for its count to be refused before it
+# starts (Knuth's estimator undershoots far more often than it overshoots); the estimate's paths
+# are fewer on a board so large that they would take seconds (paths x cells at most ESTIMATE_STEPS)
+OVERFLOW_MARGIN = 1 << 10
+ESTIMATE_STEPS = 1_000_000
+
+
+def check_overflow(solutions: float, paths: int) -> None:
+    """A cube whose estimated solutions are far past the 2^63 - 1 the search counts to is
+    refused before any work, instead of failing hours later."""
+    if solutions > OVERFLOW_MARGIN * 2.0 ** 63:
         raise InputError(
-            f"bitboard takes at most {MAX_ITEMS} items (board cells, pieces and copies of "
-            f"pieces); this puzzle has {needed:,}: use "
-            + ("cpsat or a pysat solver" if model.multiplicity else "xcover or cpsat"),
-            field="backend")
+            f"about {solutions:.1e} solutions by Knuth's estimator ({paths} random paths), far "
+            "more than the 2^63 - 1 the compiled search counts to: no backend here counts this "
+            "many", field="backend")
 
 
 @dataclass
@@ -779,35 +1036,35 @@ class Prepared:
 MODES = {
     None: "bitboard backtracker on the first empty cell, compiled by numba (exact cover); "
           "sub-problems memoised where that pays",
-    "memo": "the bitboard search counting each sub-problem once (same cells covered, same "
-            "pieces left)",
+    "memo": "the bitboard search counting each sub-problem once (same cells covered, as many "
+            "copies of each piece left)",
     "plain": "the bitboard search without a memo",
     "fewest": "the bitboard search branching on the item (a cell or a piece) with the fewest "
               "options that fit, instead of the first empty cell; memo where it pays",
 }
 
 
-def wants_memo(search: Search, mode: str | None) -> bool:
+def wants_memo(nodes: float, mode: str | None) -> bool:
     """Whether a cube's count uses the memo: always with 'memo', never with 'plain', and by
-    default where the estimated tree is large enough to pay for it (the whole first-empty-cell
-    tree: the measure MEMO_FROM_NODES was measured in)."""
+    default where the estimated tree (`nodes`: the whole first-empty-cell tree, the measure
+    MEMO_FROM_NODES was measured in) is large enough to pay for it."""
     if mode in ("memo", "plain"):
         return mode == "memo"
-    return search.estimate(MEMO_PROBE_PATHS, regions=False) > MEMO_FROM_NODES
+    return nodes > MEMO_FROM_NODES
 
 
 def grow(state: Prepared, search: Search) -> None:
     """A memo that has taken twice as many stores as it has entries gets four times as many
-    (up to MEMO_ENTRIES): small counts never pay for a large table, large ones get one."""
-    size = len(state.memo.table) // 4
-    if search.memo is state.memo and 0 < size < MEMO_ENTRIES and search.stores > 2 * size:
-        larger = Memo(min(MEMO_ENTRIES, 4 * size))
-        _rehash(state.memo.table, larger.table)  # what is known stays known
+    (up to memo_entries): small counts never pay for a large table, large ones get one."""
+    size, words = state.memo.size, state.board.words
+    most = memo_entries(words)
+    if search.memo is state.memo and 0 < size < most and search.stores > 2 * size:
+        larger = Memo(min(most, 4 * size), words)
+        b = state.board
+        _rehash(state.memo.table, larger.table, words, b.masks.zobrist, b.masks.fields)
         state.memo = larger
         search.memo = state.memo
         search.tally[2] = 0
-
-
 class BitboardBackend(Backend):
     """Counts exact covers (packing puzzles) by a compiled bitboard search."""
 
@@ -816,7 +1073,7 @@ class BitboardBackend(Backend):
     about = MODES[None]
     cubes_per_job = 4
     stops_itself = True
-    multiplicities = True  # copies of a piece take the next free bits of their counter
+    multiplicities = True  # copies of a piece are one item: a counter of the copies placed
     # The compiled search releases the GIL: its cubes may run on threads of one process, which
     # saves each worker process's start (numba's import and cache load, 1-4 s on a busy machine).
     releases_gil = COMPILED
@@ -836,27 +1093,33 @@ class BitboardBackend(Backend):
     def supported(cls) -> bool:
         return importlib.util.find_spec("numba") is not None
 
-    def payload(self, model: CoverModel) -> CoverModel:
-        """The model, refused here (before any worker starts) when it is too big for the search."""
-        check_items(model)
-        return model
+    def payload(self, model: CoverModel) -> Prepared:
+        """The model and its board, refused here (before any worker starts) when the search
+        cannot take it; the board is built once, here, for every worker."""
+        check_model(model)
+        return Prepared(model, board_of(model))
 
-    def prepare(self, payload: CoverModel) -> Prepared:
-        return Prepared(payload, board_of(payload))  # the memo is made when a cube wants it
+    def prepare(self, payload: Prepared) -> Prepared:
+        # each thread its own memo (made when a cube wants it), the board shared: it is read only
+        return Prepared(payload.model, payload.board)
 
     def _search(self, state: Prepared, cube: Cube, counting: bool = False) -> Search:
         left_out = frozenset(-k - 1 for k in cube if k < 0)
-        if left_out:  # another board: the memo of the whole one does not hold for it
-            return Search(board_of(state.model, left_out), cube, fewest=self.fewest)
-        search = Search(state.board, cube, fewest=self.fewest)
-        if counting and not search.done and wants_memo(search, self.mode):
-            if state.memo is NO_MEMO:
-                state.memo = Memo(MEMO_FIRST)
-            search.memo = state.memo
+        # another board where options are left out: the memo of the whole one does not hold
+        board = board_of(state.model, left_out) if left_out else state.board
+        search = Search(board, cube, fewest=self.fewest)
+        if counting and not search.done:
+            paths = max(4, min(MEMO_PROBE_PATHS, ESTIMATE_STEPS // max(1, len(board.bit_of))))
+            nodes, solutions, _, _ = search.estimates(paths, regions=False)
+            check_overflow(solutions, paths)
+            if not left_out and wants_memo(nodes, self.mode):
+                if state.memo is NO_MEMO:
+                    state.memo = Memo.first(board.words)
+                search.memo = state.memo
         return search
 
-    def prepare_for_estimates(self, payload: CoverModel) -> Prepared:
-        return Prepared(payload, board_of(payload))  # no memo table: estimates never count
+    def prepare_for_estimates(self, payload: Prepared) -> Prepared:
+        return self.prepare(payload)  # no memo table: estimates never count
 
     def estimate(self, state: Prepared, cube: Cube) -> float:
         """The cube's work, by Knuth's estimator of its search tree (random paths)."""
@@ -873,6 +1136,9 @@ class BitboardBackend(Backend):
                 grow(state, search)
         except KeyboardInterrupt:
             raise Interrupted((search.found,)) from None
+        except Overflow as error:
+            raise InputError(f"{error}: no backend here counts this many", field="backend"
+                             ) from None
         return (search.found,), True
 
     def enumerate(self, state: Prepared, cube: Cube, limit: int | None) -> Iterator[list[int]]:

@@ -16,6 +16,7 @@ cost (an empty numba cache, in a fresh process) is reported on its own rows. Med
 from __future__ import annotations
 
 import csv
+import importlib.util
 import io
 import json
 import os
@@ -30,9 +31,11 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from functools import partial
 from pathlib import Path
+from types import ModuleType
 
 from ..backends.bitboard import BitboardBackend
 from ..backends.xcover import XcoverBackend
+from ..models.errors import InputError
 from ..models.files import load
 from ..models.packing import exact_cover
 from ..models.packing.encode import encode_cover
@@ -103,12 +106,16 @@ class Searched:
     cpu_seconds: float
 
 
-def count_searched(name: str, modulo: str, mode: str) -> Searched:
+def count_searched(name: str, modulo: str, mode: str, engine: ModuleType | None = None
+                   ) -> Searched:
     """A whole count on one thread by the bitboard search in a mode ('plain', 'memo', 'fewest' or
-    'bitboard' for the default choice), cube by cube as the engine runs it, with its nodes."""
-    from ..backends.bitboard import SLICE, grow
+    'bitboard' for the default choice), cube by cube as the engine runs it, with its nodes;
+    `engine`: the search's module (today's, or one of `search_at`)."""
+    from ..backends import bitboard
 
-    backend = BitboardBackend(None if mode == "bitboard" else mode)
+    engine = engine or bitboard
+    SLICE, grow = engine.SLICE, engine.grow  # noqa: N806 - the module's names
+    backend = engine.BitboardBackend(None if mode == "bitboard" else mode)
     start = time.process_time()
     plan, models = plan_models(name, modulo, 1)
     counts, nodes, hits = [], 0, 0
@@ -142,6 +149,9 @@ SEARCH_CASES = (  # the dlx benchmark's boards, and a one-sided set (within minu
     ("iq-block-10", "symmetry"), ("pentomino-6x10", "symmetry"), ("pentomino-6x10", "none"),
     ("one-sided-pentomino-3x30", "symmetry"),
 )
+# today's search against an earlier revision: the dlx benchmark's boards (up to 126 items)
+ANCHOR_CASES = (("iq-block-10", "symmetry"), ("pentomino-6x10", "symmetry"),
+                ("pentomino-8x8-centre-hole", "symmetry"), ("pentomino-8x8-centre-hole", "none"))
 SEARCH_METHODS = ("bitboard:plain", "bitboard:memo", "bitboard:fewest",
                   "bitboard (the default's choice)", "xcover covers_zdd (memo cache)")
 
@@ -189,6 +199,124 @@ def run_search(cases=SEARCH_CASES, repeats: int = 3, results: Path | None = Path
     return rows
 
 
+# ---------------------------------------------------------------- the search against its past
+
+
+def search_at(revision: str) -> tuple[ModuleType, str]:
+    """The bitboard search's module as it was at a git revision of this checkout (the anchor of
+    `bench --search --against REV`), loaded beside today's and compiled on its own; and the
+    revision's commit. Needs git and a clone (not an installed wheel)."""
+    root = Path(__file__).resolve().parents[2]
+
+    def git(*args: str) -> str:
+        try:
+            return subprocess.run(["git", "-C", str(root), *args], capture_output=True,
+                                  text=True, check=True).stdout
+        except (OSError, subprocess.CalledProcessError) as error:
+            said = (getattr(error, "stderr", "") or str(error)).strip().splitlines()
+            raise InputError(f"no bitboard search at {revision!r} in {root}: "
+                             f"{said[-1] if said else 'git failed'}", field="--against") from None
+
+    commit = git("rev-parse", "--verify", f"{revision}^{{commit}}").strip()
+    source = git("show", f"{commit}:runners/backends/bitboard.py")
+    folder = Path(tempfile.gettempdir()) / f"puzzlesat-search-{commit[:12]}"
+    folder.mkdir(exist_ok=True)
+    path = folder / "bitboard_anchor.py"  # numba caches its compiled code beside it
+    if not path.exists() or path.read_text() != source:
+        write_text_atomic(path, source)
+    name = f"puzzlesat.backends._bitboard_{commit[:12]}"
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module  # its relative imports resolve in puzzlesat.backends
+    spec.loader.exec_module(module)
+    return module, commit
+
+
+ANCHOR_MODES = ("plain", "bitboard")  # the search without a memo, and the default's choice
+
+
+def run_against(revision: str, cases=ANCHOR_CASES, repeats: int = 3,
+                results: Path | None = Path("results"),
+                progress: Callable[[str], None] | None = print) -> list[dict]:
+    """Today's bitboard search against itself at `revision`, one thread in this process, the
+    same count plans: CPU seconds (medians of `repeats`, the two taking turns run by run so
+    that the load falls on both alike), nodes, nodes/s and the ratio today / anchor per mode.
+    Writes results/bitboard-anchor.md and .csv."""
+    from ..backends import bitboard
+
+    say = progress or (lambda _: None)
+    past, commit = search_at(revision)
+    engines = (("today", bitboard), (f"at {commit[:10]} (anchor)", past))
+    for _, engine in engines:
+        engine.warm_up()  # compiled code loaded before any timed run
+    rows = []
+    for name, modulo in cases:
+        for mode in ANCHOR_MODES:
+            runs: dict[str, list[Searched]] = {label: [] for label, _ in engines}
+            for _ in range(repeats):
+                for label, engine in engines:
+                    done = count_searched(name, modulo, mode, engine)
+                    runs[label].append(done)
+                    say(f"{name} {modulo} {mode} {label}: {done.answer} in "
+                        f"{done.cpu_seconds:.2f} s CPU, {done.nodes:,} nodes (load {_load()})")
+            medians = {label: statistics.median(r.cpu_seconds for r in runs[label])
+                       for label, _ in engines}
+            anchor = medians[engines[1][0]]
+            answers = {r.answer for label, _ in engines for r in runs[label]}
+            for label, _ in engines:
+                nodes = runs[label][0].nodes
+                rows.append({
+                    "puzzle": name, "modulo": modulo,
+                    "method": f"bitboard{'' if mode == 'bitboard' else ':' + mode} {label}",
+                    "solutions": runs[label][0].answer[0], "classes": runs[label][0].answer[1],
+                    "agrees": len(answers) == 1,
+                    "median_cpu_seconds": round(medians[label], 3),
+                    "runs": ";".join(f"{r.cpu_seconds:.3f}" for r in runs[label]),
+                    "nodes": nodes, "nodes_per_second": round(nodes / medians[label]),
+                    "memo_hits": runs[label][0].hits,
+                    "ratio_to_anchor": round(medians[label] / anchor, 3), "load": _load(),
+                })
+            if len(answers) != 1:
+                say(f"{name} {modulo} {mode}: the two searches disagree: {sorted(answers)}")
+    if results is not None:
+        write_against(rows, results, repeats, commit)
+    return rows
+
+
+def machine_line() -> str:
+    """The line of a benchmark's report that names the machine."""
+    return (f"Machine: {platform.processor() or platform.machine()}, {os.cpu_count()} CPUs, "
+            f"Python {platform.python_version()}.")
+
+
+def write_against(rows: list[dict], folder: Path, repeats: int, commit: str) -> None:
+    """results/bitboard-anchor.md and .csv, each written whole or not at all."""
+    lines = [
+        "# Bitboard search: today against an earlier revision of itself",
+        "",
+        f"`puzzlesat bench --search --against REV`: the anchor is runners/backends/bitboard.py "
+        f"at commit {commit}, loaded from git beside today's and compiled on its own. One thread "
+        "in one process, the whole count plan as `puzzlesat count --jobs 1` makes it; CPU "
+        f"seconds of this process, medians of {repeats} runs, the two searches taking turns run "
+        "by run. Nodes: options placed (a memo hit is no node); nodes/s = nodes / median CPU "
+        "seconds; ratio: median CPU seconds over the anchor's in the same mode, same run. "
+        "`plain`: no memo; `bitboard`: the default's choice of memo per cube.",
+        machine_line(),
+        "",
+        "| puzzle | modulo | method | solutions | classes | agrees | median CPU s | runs | nodes "
+        "| nodes/s | memo hits | ratio to anchor | load (1 min) |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|",
+    ]
+    for r in rows:
+        classes = "" if r["classes"] is None else f"{r['classes']:,}"
+        lines.append(
+            f"| {r['puzzle']} | {r['modulo']} | {r['method']} | {r['solutions']:,} | {classes} | "
+            f"{'yes' if r['agrees'] else 'NO'} | {r['median_cpu_seconds']:.2f} | {r['runs']} | "
+            f"{r['nodes']:,} | {r['nodes_per_second']:,} | {r['memo_hits']:,} | "
+            f"{r['ratio_to_anchor']} | {r['load']} |")
+    write_rows(folder, "bitboard-anchor", rows, lines)
+
+
 PROFILE_SPLIT = 128  # cubes as `puzzlesat count --jobs 32` cuts a plan (the 9x10 checkpoint's)
 PROFILE_PARTS = (
     ("plain, no dead regions", "plain", False),
@@ -209,7 +337,6 @@ def profile_search(name: str, modulo: str, sample: int, seed: int = 1,
     import random
 
     from ..backends.bitboard import (
-        MEMO_FIRST,
         SLICE,
         Memo,
         Prepared,
@@ -225,7 +352,7 @@ def profile_search(name: str, modulo: str, sample: int, seed: int = 1,
     ours = BitboardBackend()
     cubes = []  # (task, model, cube, estimated nodes)
     for t, (task, model) in enumerate(zip(plan.tasks, models)):
-        state = ours.prepare_for_estimates(model)
+        state = ours.prepare_for_estimates(ours.payload(model))
         cubes += [(t, model, cube, ours.estimate(state, cube)) for cube in task.cubes]
     # the cubes holding the 1st to the 10th per cent of the estimated work, from the smallest:
     # real work (not the empty ones), the large ones left out so that the sample takes minutes
@@ -249,7 +376,7 @@ def profile_search(name: str, modulo: str, sample: int, seed: int = 1,
             search = Search(board, cube)
             state = None
             if mode == "memo" and not search.done:
-                state = Prepared(model, board, Memo(MEMO_FIRST))
+                state = Prepared(model, board, Memo.first(board.words))
                 search.memo = state.memo
             start = time.thread_time()
             while not search.run(SLICE):
@@ -293,8 +420,7 @@ def write_profile(rows: list[dict], folder: Path) -> None:
         "region of empty cells no piece can fill is dropped) and the memo (a fresh table per "
         "cube). Every part agrees cube by cube. CPU seconds of the counting thread; nodes are "
         "options placed.",
-        f"Machine: {platform.processor() or platform.machine()}, {os.cpu_count()} CPUs, "
-        f"Python {platform.python_version()}.",
+        machine_line(),
         "",
         "| puzzle | modulo | cubes | of | seed | part | CPU s | nodes | ns/node | "
         "dead-region drops | memo hits | load (1 min) |",
@@ -320,8 +446,7 @@ def write_search(rows: list[dict], folder: Path, repeats: int) -> None:
         "hit counts as no node); nodes/s = nodes / median CPU seconds. Ratio: median CPU "
         "seconds over the plain search's, same run. The anchor is xcover's `covers_zdd` with "
         "its memo cache (Nishino et al.'s DXZ), counted by the paths of its ZDD.",
-        f"Machine: {platform.processor() or platform.machine()}, {os.cpu_count()} CPUs, "
-        f"Python {platform.python_version()}.",
+        machine_line(),
         "",
         "| puzzle | modulo | method | solutions | classes | median CPU s | runs | nodes | "
         "nodes/s | memo hits | ratio to plain | load (1 min) |",
@@ -521,8 +646,7 @@ def write(rows: list[Row], folder: Path, repeats: int, jobs: int) -> None:
         "= median / the anchor's median of the same kind, from the same run. Compile costs "
         "are measured apart, in fresh processes, and never inside a timed run. dlx1: Knuth's "
         "DLX1, one thread, CPU seconds quoted from issue 9 (same machine, not re-measured).",
-        f"Machine: {platform.processor() or platform.machine()}, {os.cpu_count()} CPUs, "
-        f"Python {platform.python_version()}.",
+        machine_line(),
         "",
         "| puzzle | modulo | method | solutions | classes | median s | runs | ours/anchor | "
         "median CPU s | dlx1 s | load (1 min) |",

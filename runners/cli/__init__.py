@@ -202,6 +202,10 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("--search", action="store_true",
                        help="packing: the bitboard search plain against memoised (nodes, nodes/s, "
                        "CPU medians) and xcover's memoised ZDD; writes results/bitboard-search.*")
+    bench.add_argument("--against", default=None, metavar="REV",
+                       help="with --search: today's bitboard search against itself at git "
+                       "revision REV of this clone (nodes, nodes/s, CPU medians, ratios); "
+                       "with --record writes results/bitboard-anchor.*")
     bench.add_argument("--sample", type=positive, default=None, metavar="CUBES", dest="cubes",
                        help="with --search: where the search's time goes on a count too long to "
                        "repeat whole: CUBES random cubes of each puzzle's plan, counted with "

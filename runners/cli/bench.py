@@ -70,6 +70,9 @@ def bench(args: argparse.Namespace) -> int:
     from . import family_options, load
 
     args.record_in = report.record_folder(args)  # None: print only, record nothing
+    if args.against and not args.search:
+        raise InputError("--against REV times the bitboard search: use it with --search",
+                         field="--against")
     if args.search:
         return bench_search(args)
     if args.anchor == "rowscan":
@@ -179,6 +182,15 @@ def bench_search(args: argparse.Namespace) -> int:
                   f"{row['cpu_seconds']:8.2f} s CPU {row['nodes']:>13,} nodes "
                   f"{row['ns_per_node']:>6,} ns/node")
         wrote(args.record_in, "bitboard-profile.md")
+        return 0
+    if args.against:
+        rows = packing.run_against(args.against, cases if args.puzzles else packing.ANCHOR_CASES,
+                                   args.repeat, args.record_in, report.say)
+        for row in rows:
+            print(f"{row['puzzle']:26} {row['modulo']:9} {row['method']:36} "
+                  f"{row['median_cpu_seconds']:8.2f} s CPU {row['nodes']:>12,} nodes "
+                  f"{row['nodes_per_second']:>12,} nodes/s ratio {row['ratio_to_anchor']:.2f}")
+        wrote(args.record_in, "bitboard-anchor.md")
         return 0
     rows = packing.run_search(cases, args.repeat, args.record_in, report.say)
     for row in rows:

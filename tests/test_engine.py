@@ -1,0 +1,209 @@
+"""The compiled bitboard search without an item limit, and copies of a piece counted once.
+
+- Random boards of more than 126 items (three words and more), with and without copies of a
+  piece: the compiled search agrees with CP-SAT, xcover and the reference, with and without
+  symmetry (xcover takes no copies: it counts each copy as its own piece, so its count is the
+  search's times the ways to tell the copies apart).
+- A piece with N copies is one item with a counter: the memo merges sub-problems whatever copy
+  filled them (the 2 x 40 domino board is a linear count only if it does).
+- Domino tilings far too many to list, against Kasteleyn's product formula.
+- Boards of forced cells (unit squares on a large board) are planned and counted quickly.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from decimal import Decimal, getcontext
+
+import pytest
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
+from test_properties import draw_picture, partition, turned
+
+import puzzlesat
+from puzzlesat.backends.bitboard import WORD, Memo, Search, board_of
+from puzzlesat.models.errors import InputError
+from puzzlesat.models.packing import PackingPuzzle, Piece, exact_cover, placements
+from puzzlesat.models.packing.encode import encode_cover
+from puzzlesat.models.packing.plan import split_cubes
+
+WIDE_EXAMPLES = 2  # CP-SAT and the reference list every solution of boards of 130-170 cells
+MOST = 100  # solutions of the boards they are asked to list
+SETTINGS = settings(deadline=None, derandomize=True, database=None,
+                    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
+                                           HealthCheck.filter_too_much])
+
+
+@st.composite
+def wide_puzzles(draw) -> PackingPuzzle:
+    """A board of 130 to 170 cells cut into pieces of about 14 cells (large pieces keep the
+    lists of CP-SAT and the reference short); with `copies`, its first two columns are cut into
+    vertical dominoes, one piece with four or six copies."""
+    rnd = draw(st.randoms(use_true_random=False))
+    height = draw(st.integers(4, 6))
+    width = draw(st.integers(-(-131 // height), 170 // height))
+    copies = draw(st.booleans())
+    dominoes = 2 if copies and height % 2 == 0 else 0  # 4 or 6 copies: 6! labellings at most
+    cells = {(r, c) for r in range(height) for c in range(dominoes, width)}
+    for cell in rnd.sample(sorted(cells), draw(st.integers(0, 3))):
+        cells.discard(cell)
+    flip = draw(st.booleans())
+    pieces = []
+    for number, region in enumerate(partition(cells, len(cells) // 14, rnd)):
+        shown = turned(region, rnd.randrange(4), flip and rnd.random() < 0.5)
+        pieces.append(Piece(f"P{number}", draw_picture(shown)))
+    if dominoes:
+        cells |= {(r, c) for r in range(height) for c in range(dominoes)}
+        pieces.append(Piece("domino", ("X", "X"), height * dominoes // 2))
+    return PackingPuzzle("wide", draw_picture(cells), tuple(pieces), flip)
+
+
+def labelled(puzzle: PackingPuzzle) -> tuple[PackingPuzzle, int]:
+    """The puzzle with each copy of a piece its own piece, and the ways to tell copies apart."""
+    pieces, ways = [], 1
+    for piece in puzzle.pieces:
+        for k in range(piece.count):
+            pieces.append(Piece(f"{piece.name}{k}", piece.picture))
+        ways *= math.factorial(piece.count)
+    return PackingPuzzle(puzzle.name, puzzle.board, tuple(pieces), puzzle.flip), ways
+
+
+def counts(puzzle: PackingPuzzle, backend: str) -> tuple[int, int]:
+    plain = puzzlesat.count(puzzle, backend=backend, modulo="none", jobs=1)
+    reduced = puzzlesat.count(puzzle, backend=backend, modulo="symmetry", jobs=1)
+    assert plain.complete and reduced.complete, backend
+    assert reduced.details["solutions"] == plain.number, backend
+    return plain.number, reduced.number
+
+
+@pytest.mark.parametrize("size", ["default", pytest.param("many", marks=pytest.mark.slow)])
+def test_wide_boards_with_copies_agree_on_every_method(size):
+    examples = 40 if size == "many" else WIDE_EXAMPLES
+    settings(SETTINGS, max_examples=examples, derandomize=size != "many")(
+        given(wide_puzzles())(check_wide))()
+
+
+def check_wide(puzzle: PackingPuzzle) -> None:
+    model = encode_cover(exact_cover(puzzle, placements(puzzle)))
+    board = board_of(model)
+    assert len(model.items) > 2 * WORD and board.words >= 3  # past the old 126 items
+    ours = counts(puzzle, "bitboard")
+    assert ours[0] >= 1  # the pieces were cut from the board
+    assume(ours[0] <= MOST)  # CP-SAT and the reference list every solution
+    assert counts(puzzle, "cpsat") == ours
+    assert counts(puzzle, "reference") == ours
+    alike, ways = labelled(puzzle)
+    assert puzzlesat.count(alike, backend="xcover", modulo="none", jobs=1).number == (
+        ways * ours[0])
+    if ways == 1:
+        assert counts(puzzle, "xcover") == ours
+
+
+def test_copies_are_one_item_with_a_counter():
+    """Twenty copies take five bits, not twenty: 100 cells and a domino counter fit two words."""
+    puzzle = PackingPuzzle("d10", ("X" * 10,) * 10, (Piece("domino", ("XX",), 50),), True)
+    board = board_of(encode_cover(exact_cover(puzzle, placements(puzzle))))
+    assert board.words == 2 and board.units == 150 and len(board.field_of) == 1
+
+
+def test_the_memo_merges_sub_problems_whatever_copy_filled_them():
+    """On a 2 x 40 board of dominoes (F(41) tilings) a memo keyed on which copy went where
+    would meet no state twice: the count would take F(41) leaves. Keyed on the cells covered
+    and the copies placed, each state is met once: a few hundred nodes."""
+    puzzle = PackingPuzzle("d2x40", ("X" * 40,) * 2, (Piece("domino", ("XX",), 40),), True)
+    board = board_of(encode_cover(exact_cover(puzzle, placements(puzzle))))
+    search = Search(board, (), Memo.first(board.words))
+    while not search.run(10_000):
+        pass
+    assert search.found == 165_580_141  # the Fibonacci number F(41)
+    assert search.nodes < 1_000 and search.hits > 0
+
+
+def _cos(x: Decimal) -> Decimal:
+    """cos x by its series, to the context's precision."""
+    total, term, k = Decimal(1), Decimal(1), 0
+    while True:
+        k += 2
+        term *= -x * x / (k * (k - 1))
+        if abs(term) < Decimal(10) ** -(getcontext().prec + 2):
+            return total
+        total += term
+
+
+def kasteleyn(m: int, n: int) -> int:
+    """Domino tilings of an m x n board by Kasteleyn's product formula (1961), computed to 60
+    digits: prod over j <= m/2, k <= n/2 of 4 cos^2(pi j/(m+1)) + 4 cos^2(pi k/(n+1))."""
+    getcontext().prec = 60
+    pi = Decimal("3.14159265358979323846264338327950288419716939937510582097494")
+    product = Decimal(1)
+    for j in range(1, (m + 1) // 2 + 1):
+        for k in range(1, (n + 1) // 2 + 1):
+            a, b = _cos(pi * j / (m + 1)), _cos(pi * k / (n + 1))
+            product *= 4 * a * a + 4 * b * b
+    return int(product.to_integral_value())
+
+
+@pytest.mark.parametrize("rows, cols", [(10, 10), (12, 12), (9, 14)])
+def test_domino_tilings_far_too_many_to_list_are_counted_exactly(rows, cols):
+    puzzle = PackingPuzzle(f"d{rows}x{cols}", ("X" * cols,) * rows,
+                           (Piece("domino", ("XX",), rows * cols // 2),), True)
+    found = puzzlesat.count(puzzle, modulo="none", jobs=2)
+    assert found.complete and found.number == kasteleyn(rows, cols) > 10 ** 11
+    assert "copies of a piece are alike" in found.counted
+
+
+def test_a_count_far_past_64_bits_is_refused_before_it_starts():
+    puzzle = PackingPuzzle("d30", ("X" * 30,) * 30, (Piece("domino", ("XX",), 450),), True)
+    with pytest.raises(InputError, match="solutions by Knuth's estimator.*2\\^63"):
+        puzzlesat.count(puzzle, modulo="none", jobs=1)
+
+
+def test_a_board_of_forced_cells_is_split_and_counted_in_one_pass():
+    """Unit squares on a large board: each first empty cell has one placement. The plan's split
+    once took a pass a cell over the whole cube (quadratic: minutes, silent); it extends the
+    cube in place."""
+    side = 150
+    puzzle = PackingPuzzle("unit", ("X" * side,) * side, (Piece("unit", ("X",), side * side),),
+                           True)
+    options = placements(puzzle)
+    [cube] = split_cubes(puzzle, options, [()], 8)
+    assert len(cube) == side * side  # one way on from every cell: the whole cover
+    found = puzzlesat.count(puzzle, modulo="none", jobs=1, time_limit=60)
+    assert found.complete and found.number == 1
+
+
+def test_a_random_cube_of_a_wide_board_counts_as_cpsat_counts_it():
+    """Cubes (placements held or left out) on a board of three words."""
+    rnd = random.Random(7)
+    cells = {(r, c) for r in range(5) for c in range(30)}
+    pieces = tuple(Piece(f"P{k}", draw_picture(region))
+                   for k, region in enumerate(partition(cells, 11, rnd)))
+    puzzle = PackingPuzzle("cubes", draw_picture(cells), pieces, True)
+    options = placements(puzzle)
+    model = encode_cover(exact_cover(puzzle, options))
+    backend = puzzlesat.registry.backend("bitboard")
+    state = backend.prepare(backend.payload(model))
+    total = backend.count_cube(state, (), None)[0][0]
+    assert total >= 1
+    cubes = split_cubes(puzzle, options, [()], 6)
+    assert sum(backend.count_cube(state, cube, None)[0][0] for cube in cubes) == total
+    k = cubes[0][0]
+    held = backend.count_cube(state, (k,), None)[0][0]
+    left = backend.count_cube(state, (-k,), None)[0][0]
+    assert held + left == total
+
+
+def test_a_wide_count_resumed_from_part_of_its_checkpoint_gives_the_full_count(tmp_path):
+    """A board of three words (126 cells and a counter of 63 dominoes): the checkpoint of its
+    count cut to its first half of cubes, as a killed count leaves it, resumes to the count."""
+    puzzle = PackingPuzzle("d9x14", ("X" * 14,) * 9, (Piece("domino", ("XX",), 63),), True)
+    assert board_of(encode_cover(exact_cover(puzzle, placements(puzzle)))).words == 3
+    checkpoint = tmp_path / "count.jsonl"
+    whole = puzzlesat.count(puzzle, modulo="none", jobs=2, checkpoint=str(checkpoint))
+    lines = checkpoint.read_text().splitlines(keepends=True)
+    assert whole.complete and len(lines) > 3
+    checkpoint.write_text("".join(lines[: 1 + (len(lines) - 1) // 2]))
+    again = puzzlesat.count(puzzle, modulo="none", jobs=2, checkpoint=str(checkpoint))
+    assert again.complete and again.number == whole.number == kasteleyn(9, 14)
+    assert checkpoint.read_text().count("\n") > (len(lines) - 1) // 2 + 1
