@@ -4,6 +4,7 @@ Knuth's estimates of them (`puzzlesat estimate`)."""
 from __future__ import annotations
 
 import json
+
 import pytest
 
 from puzzlesat.models import files

@@ -1,6 +1,6 @@
 """Knuth's estimates of packing boards too large to count at once (the catalog's open boards:
-those Polyform Puzzler lists with 'solutions incomplete'): how large the bitboard search's tree is, how many
-solutions it holds, and how long a count would take, each with its spread.
+those Polyform Puzzler lists with 'solutions incomplete'): how large the bitboard search's tree
+is, how many solutions it holds, and how long a count would take, each with its spread.
 
 The estimator is the bitboard search's own (`Search.estimates`: Knuth 1975, random paths down the
 tree the search walks, first empty cell and dead regions dropped, no memo): a path's nodes are the
@@ -55,9 +55,8 @@ def _search_of(puzzle):
 def estimate_board(puzzle, seconds: float = 2.0, seed: int = 1) -> dict:
     """Knuth's estimate of a packing board's search and solutions within about `seconds` of
     CPU (at least one batch of paths), with the search's speed measured on the board."""
-    from ..models.packing.plan import symmetry_group
-
     from ..backends import bitboard
+    from ..models.packing.plan import symmetry_group
 
     bitboard.warm_up()  # numba's compilation or cache load is no board's time
     start = time.process_time()
@@ -149,8 +148,9 @@ def table(figures: dict) -> str:
         "",
         "Written by `puzzlesat estimate --open --record`; do not edit by hand. Every open "
         "board of the catalog (`puzzlesat list --open`): Polyform Puzzler's boards listed with "
-        "'solutions incomplete' for the 29 pentacubes, the polycubes of orders 2-4, the 35 hexominoes, "
-        "the tetrominoes and pentominoes together, the 24 heptiamonds and the 22 pentahexes.",
+        "'solutions incomplete' for the 29 pentacubes, the polycubes of orders 2-4, the 35 "
+        "hexominoes, the tetrominoes and pentominoes together, the 24 heptiamonds and the 22 "
+        "pentahexes.",
         "",
         f"Estimator: {figures['estimator']}. Counted: {figures['counted']}. ESTIMATES, not "
         f"counts: '±' is one standard error of the mean; where it is near the mean the figure "
