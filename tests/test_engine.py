@@ -254,7 +254,7 @@ def test_the_options_that_fit_are_kept_as_bits_and_counted_by_popcount():
 
     state = np.zeros(board.words, dtype=np.int64)
     alive = np.zeros((2, -(-n // WORD)), dtype=np.int64)
-    _alive_of(state, alive, 0, n, m.base, m.window, m.rare, m.spill)
+    _alive_of(state, alive, 0, n, m.base, m.window, m.rare, m.spill, m.copy)
     assert kept(alive, 0) == fitting(state)
     for step in range(8):
         fits = fitting(state)
@@ -262,8 +262,8 @@ def test_the_options_that_fit_are_kept_as_bits_and_counted_by_popcount():
             state, fits)
         o = rnd.choice(sorted(fits & dominoes if step < 4 else fits - dominoes))
         assert board.take(state, o)
-        _alive_after(o, state, alive, 0, 1, m.base, m.window, m.rare, m.spill, m.fields,
-                     m.cover_word, m.cover_mask, m.copies_word, m.copies_mask)
+        _alive_after(o, state, alive, 0, 1, m.base, m.window, m.rare, m.spill, m.copy,
+                     m.fields, m.cover_word, m.cover_mask, m.copies_word, m.copies_mask)
         assert kept(alive, 1) == fitting(state)
         alive[0] = alive[1]
     assert not kept(alive, 0) & dominoes  # the four copies placed: none of their options fits

@@ -93,6 +93,9 @@ class Masks(NamedTuple):
     # word, shift, most copies, mask of the counter's bits, copies it places)
     rare: np.ndarray
     spill: np.ndarray
+    # per option: the counter it adds to (-1: none), the counter's word, shift, most copies and
+    # mask of bits, and the copies it places (a second counter, if any, is in `spill`)
+    copy: np.ndarray
     fields: np.ndarray  # [counter, 5]: its word, shift, most copies, mask of its bits, and
     # the most copies one option places
     units: np.ndarray  # per option: items it covers, each copy once
@@ -130,7 +133,7 @@ def _mix(f, v):  # pragma: no cover - compiled
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _fits(o, state, base, window, rare, spill):  # pragma: no cover - compiled
+def _fits(o, state, base, window, rare, spill, copy):  # pragma: no cover - compiled
     """Whether option o clashes with nothing covered and finds its copies left."""
     at = base[o]
     if window.shape[1] == 2:
@@ -140,6 +143,9 @@ def _fits(o, state, base, window, rare, spill):  # pragma: no cover - compiled
         for k in range(window.shape[1]):
             if state[at + k] & window[o, k]:
                 return False
+    if copy[o, 0] >= 0:
+        if ((state[copy[o, 1]] >> copy[o, 2]) & copy[o, 4]) + copy[o, 5] > copy[o, 3]:
+            return False
     r = rare[o]
     if r >= 0:  # its bits beyond the window, then its counters (see Masks.spill)
         for e in range(spill[r]):
@@ -154,12 +160,22 @@ def _fits(o, state, base, window, rare, spill):  # pragma: no cover - compiled
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _place(o, state, h, sign, base, window, rare, spill, hashes):  # pragma: no cover - compiled
-    """Option o placed (sign 1) or taken back (sign -1, after it was placed); the new hash."""
+def _place(o, state, h, sign, keep, base, window, rare, spill, copy,
+           hashes):  # pragma: no cover - compiled
+    """Option o placed (sign 1) or taken back (sign -1, after it was placed); the new hash of
+    the covered items where `keep` (a memo reads it), else h as it was."""
     at = base[o]
     for k in range(window.shape[1]):
         state[at + k] ^= window[o, k]
-    h ^= hashes[o]
+    if keep:
+        h ^= hashes[o]
+    f = copy[o, 0]
+    if f >= 0:
+        w, shift, step = copy[o, 1], copy[o, 2], sign * copy[o, 5]
+        if keep:
+            held = (state[w] >> shift) & copy[o, 4]
+            h ^= _mix(f, held) ^ _mix(f, held + step)
+        state[w] += step << shift
     r = rare[o]
     if r >= 0:
         for e in range(spill[r]):
@@ -167,8 +183,9 @@ def _place(o, state, h, sign, base, window, rare, spill, hashes):  # pragma: no 
         r += 1 + 2 * spill[r]
         for q in range(r + 1, r + 1 + 6 * spill[r], 6):
             w, shift, step = spill[q + 1], spill[q + 2], sign * spill[q + 5]
-            held = (state[w] >> shift) & spill[q + 4]
-            h ^= _mix(spill[q], held) ^ _mix(spill[q], held + step)
+            if keep:
+                held = (state[w] >> shift) & spill[q + 4]
+                h ^= _mix(spill[q], held) ^ _mix(spill[q], held + step)
             state[w] += step << shift
     return h
 
@@ -214,12 +231,12 @@ def _fewest(state, w, single, alive, row, cover_word, cover_mask):  # pragma: no
 
 
 @njit(cache=True, nogil=True)
-def _alive_of(state, alive, row, n, base, window, rare, spill):  # pragma: no cover - compiled
+def _alive_of(state, alive, row, n, base, window, rare, spill, copy):  # pragma: no cover - compiled
     """alive[row]: the options (of n) that fit `state`, as bits of option words."""
     for w in range(alive.shape[1]):
         alive[row, w] = 0
     for o in range(n):
-        if _fits(o, state, base, window, rare, spill):
+        if _fits(o, state, base, window, rare, spill, copy):
             alive[row, o // WORD] |= np.int64(1) << (o % WORD)
 
 
@@ -233,8 +250,26 @@ def _kill(u, alive, row, cover_word, cover_mask):  # pragma: no cover - compiled
         alive[row, cover_word[u, e]] &= ~bits
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _kill_copies(f, state, alive, dst, base, window, rare, spill, copy, fields, copies_word,
+                 copies_mask):  # pragma: no cover - compiled
+    """The options adding to counter f dropped from alive[dst] where its copies left no longer
+    take them (tested one by one, only once fewer copies are left than an option places)."""
+    held = (state[fields[f, 0]] >> fields[f, 1]) & fields[f, 3]
+    if fields[f, 2] - held >= fields[f, 4]:
+        return  # room left for the largest step of any of its options
+    for e in range(copies_word.shape[1]):
+        w = copies_word[f, e]
+        x = alive[dst, w] & copies_mask[f, e]
+        while x:
+            bit = x & -x
+            x ^= bit
+            if not _fits(WORD * w + trailing_zeros(bit), state, base, window, rare, spill, copy):
+                alive[dst, w] ^= bit
+
+
 @njit(cache=True, nogil=True)
-def _alive_after(o, state, alive, src, dst, base, window, rare, spill, fields, cover_word,
+def _alive_after(o, state, alive, src, dst, base, window, rare, spill, copy, fields, cover_word,
                  cover_mask, copies_word, copies_mask):  # pragma: no cover - compiled
     """alive[dst]: the options of alive[src] that still fit once option o is placed (`state`
     holds it): those covering none of its items, and those adding to its counters where the
@@ -248,6 +283,9 @@ def _alive_after(o, state, alive, src, dst, base, window, rare, spill, fields, c
         while x:
             _kill(WORD * (at + k) + trailing_zeros(x), alive, dst, cover_word, cover_mask)
             x &= x - 1
+    if copy[o, 0] >= 0:
+        _kill_copies(copy[o, 0], state, alive, dst, base, window, rare, spill, copy, fields,
+                     copies_word, copies_mask)
     r = rare[o]
     if r < 0:
         return
@@ -259,18 +297,8 @@ def _alive_after(o, state, alive, src, dst, base, window, rare, spill, fields, c
             x &= x - 1
     r += 1 + 2 * spill[r]
     for q in range(r + 1, r + 1 + 6 * spill[r], 6):
-        f = spill[q]
-        held = (state[fields[f, 0]] >> fields[f, 1]) & fields[f, 3]
-        if fields[f, 2] - held >= fields[f, 4]:
-            continue  # room left for the largest step of any of its options
-        for e in range(copies_word.shape[1]):
-            w = copies_word[f, e]
-            x = alive[dst, w] & copies_mask[f, e]
-            while x:
-                bit = x & -x
-                x ^= bit
-                if not _fits(WORD * w + trailing_zeros(bit), state, base, window, rare, spill):
-                    alive[dst, w] ^= bit
+        _kill_copies(spill[q], state, alive, dst, base, window, rare, spill, copy, fields,
+                     copies_word, copies_mask)
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -487,7 +515,8 @@ def _search(m, scratch, seen, state, var, nxt, last, below, begun, listed, place
     var[V_OVERFLOW] and ends the search. With record, the first solution's options are written
     to `chosen` (one per level, -1 after the last) and the search stops there.
     """
-    base, window, rare, spill, hashes, units = m.base, m.window, m.rare, m.spill, m.hash, m.units
+    base, window, rare, spill, copy = m.base, m.window, m.rare, m.spill, m.copy
+    hashes, units = m.hash, m.units
     last_word, last_mask, run_end = m.last_word, m.last_mask, m.run_end
     start, end, member_at, members, single = m.start, m.end, m.member_at, m.members, m.single
     halo_word, halo_mask, near_word, near_mask = m.halo_word, m.halo_mask, m.near_word, m.near_mask
@@ -500,6 +529,7 @@ def _search(m, scratch, seen, state, var, nxt, last, below, begun, listed, place
     entry = state.shape[0] + 2
     size = memo.shape[0] // (2 * entry)
     mask = size - 1
+    keep = size > 0  # the hash is kept only for a memo (Search.run makes it again when needed)
     while d >= 0:
         if steps >= budget:
             var[V_DEPTH], var[V_LEFT], var[V_HASH] = d, left, h
@@ -516,7 +546,7 @@ def _search(m, scratch, seen, state, var, nxt, last, below, begun, listed, place
                 break
             d -= 1
             o = placed[d]
-            h = _place(o, state, h, -1, base, window, rare, spill, hashes)
+            h = _place(o, state, h, -1, keep, base, window, rare, spill, copy, hashes)
             left += units[o]
             below[d] += found
             if below[d] < 0:
@@ -525,24 +555,24 @@ def _search(m, scratch, seen, state, var, nxt, last, below, begun, listed, place
             continue
         nxt[d] = i + 1
         o = members[i] if listed[d] else i
-        if not _fits(o, state, base, window, rare, spill):
+        if not _fits(o, state, base, window, rare, spill, copy):
             if not listed[d] and state[last_word[o]] & last_mask[o]:
                 nxt[d] = run_end[o]  # its piece is placed: so are the rest of the run's
             continue
-        h = _place(o, state, h, 1, base, window, rare, spill, hashes)
+        h = _place(o, state, h, 1, keep, base, window, rare, spill, copy, hashes)
         left -= units[o]
         if reach and (_dead_end_pair(o, state, halo_pair, near_pair, smallest, granule, reach)
                       if pair else
                       _dead_end(o, state, halo_word, halo_mask, near_word, near_mask, scratch,
                                 seen, smallest, granule, reach)):
-            h = _place(o, state, h, -1, base, window, rare, spill, hashes)
+            h = _place(o, state, h, -1, keep, base, window, rare, spill, copy, hashes)
             left += units[o]
             tally[3] += 1
             continue
         steps += 1
         if left == 0:
             below[d] += 1
-            h = _place(o, state, h, -1, base, window, rare, spill, hashes)
+            h = _place(o, state, h, -1, keep, base, window, rare, spill, copy, hashes)
             left += units[o]
             if below[d] < 0:
                 var[V_OVERFLOW] = 1
@@ -561,7 +591,7 @@ def _search(m, scratch, seen, state, var, nxt, last, below, begun, listed, place
             if k >= 0:
                 below[d] += memo[k]
                 tally[1] += 1
-                h = _place(o, state, h, -1, base, window, rare, spill, hashes)
+                h = _place(o, state, h, -1, keep, base, window, rare, spill, copy, hashes)
                 left += units[o]
                 if below[d] < 0:
                     var[V_OVERFLOW] = 1
@@ -569,7 +599,7 @@ def _search(m, scratch, seen, state, var, nxt, last, below, begun, listed, place
                 continue
         w, b = _first_uncovered(state, single, first[d])
         if b < 0:  # every cell covered, some copies not placed: no cover here
-            h = _place(o, state, h, -1, base, window, rare, spill, hashes)
+            h = _place(o, state, h, -1, keep, base, window, rare, spill, copy, hashes)
             left += units[o]
             continue
         placed[d] = o
@@ -579,7 +609,7 @@ def _search(m, scratch, seen, state, var, nxt, last, below, begun, listed, place
         begun[d] = tally[0] + steps
         u = -1
         if d < fewest_levels:
-            _alive_after(o, state, alive, d - 1, d, base, window, rare, spill, m.fields,
+            _alive_after(o, state, alive, d - 1, d, base, window, rare, spill, copy, m.fields,
                          m.cover_word, m.cover_mask, m.copies_word, m.copies_mask)
             u = _fewest(state, w, single, alive, d, m.cover_word, m.cover_mask)
         if u >= 0:
@@ -605,7 +635,8 @@ def _probe(m, scratch, seen, start_state, start_left, seed, samples, fewest, sma
     (`state` and `fits` are room for a path's covered items and a node's options). With
     `reach` > 0 the tree is the one the search walks: options closing off a dead region are not
     branches; with `fewest` each node branches on the item with the fewest fits."""
-    base, window, rare, spill, hashes, units = m.base, m.window, m.rare, m.spill, m.hash, m.units
+    base, window, rare, spill, copy = m.base, m.window, m.rare, m.spill, m.copy
+    hashes, units = m.hash, m.units
     start, end, member_at, members, single = m.start, m.end, m.member_at, m.members, m.single
     halo_word, halo_mask, near_word, near_mask = m.halo_word, m.halo_mask, m.near_word, m.near_mask
     halo_pair, near_pair = m.halo_pair, m.near_pair
@@ -619,7 +650,7 @@ def _probe(m, scratch, seen, start_state, start_left, seed, samples, fewest, sma
         weight, nodes = 1.0, 1.0
         w = 0
         if fewest:
-            _alive_of(state, alive, 0, fits.shape[0] - 1, base, window, rare, spill)
+            _alive_of(state, alive, 0, fits.shape[0] - 1, base, window, rare, spill, copy)
         while left > 0:
             w, b = _first_uncovered(state, single, w)
             if b < 0:
@@ -631,17 +662,17 @@ def _probe(m, scratch, seen, start_state, start_left, seed, samples, fewest, sma
             k = 0
             for j in range(lo, hi):
                 o = members[j] if u >= 0 else j
-                if not _fits(o, state, base, window, rare, spill):
+                if not _fits(o, state, base, window, rare, spill, copy):
                     continue
                 if reach:
-                    _place(o, state, 0, 1, base, window, rare, spill, hashes)
+                    _place(o, state, 0, 1, False, base, window, rare, spill, copy, hashes)
                     if pair:
                         dead = _dead_end_pair(o, state, halo_pair, near_pair, smallest, granule,
                                               reach)
                     else:
                         dead = _dead_end(o, state, halo_word, halo_mask, near_word, near_mask,
                                          scratch, seen, smallest, granule, reach)
-                    _place(o, state, 0, -1, base, window, rare, spill, hashes)
+                    _place(o, state, 0, -1, False, base, window, rare, spill, copy, hashes)
                     if dead:
                         continue
                 fits[k] = o
@@ -651,10 +682,10 @@ def _probe(m, scratch, seen, start_state, start_left, seed, samples, fewest, sma
             weight *= k
             nodes += weight
             o = fits[np.random.randint(k)]
-            _place(o, state, 0, 1, base, window, rare, spill, hashes)
+            _place(o, state, 0, 1, False, base, window, rare, spill, copy, hashes)
             left -= units[o]
             if fewest:
-                _alive_after(o, state, alive, 0, 0, base, window, rare, spill, m.fields,
+                _alive_after(o, state, alive, 0, 0, base, window, rare, spill, copy, m.fields,
                              m.cover_word, m.cover_mask, m.copies_word, m.copies_mask)
         solutions = weight if left == 0 else 0.0
         sums = (sums[0] + nodes, sums[1] + solutions, sums[2] + nodes * nodes,
@@ -726,9 +757,9 @@ class Board:
         """Option j (its place in the sorted options) placed on `state` where it fits; whether
         it did."""
         m = self.masks
-        if not _fits(j, state, m.base, m.window, m.rare, m.spill):
+        if not _fits(j, state, m.base, m.window, m.rare, m.spill, m.copy):
             return False
-        _place(j, state, 0, 1, m.base, m.window, m.rare, m.spill, m.hash)
+        _place(j, state, 0, 1, False, m.base, m.window, m.rare, m.spill, m.copy, m.hash)
         return True
 
 
@@ -808,8 +839,16 @@ def board_of(model: CoverModel, left_out: frozenset[int] = frozenset()) -> Board
     copies: dict[int, dict[int, int]] = {}
     for r, f in zip(counted_rows.tolist(), counted.tolist()):
         copies.setdefault(r, {})[f] = copies.get(r, {}).get(f, 0) + 1
+    copy = np.full((m, 6), -1, dtype=np.int64)
     for r in sorted(set(beyond) | set(copies)):
         extra, mine = sorted(beyond.get(r, {}).items()), sorted(copies.get(r, {}).items())
+        if mine:  # the first counter in `copy`, any other in `spill`
+            f, step = mine[0]
+            copy[r] = [f, *layout[f][:4], step]
+            layout[f][4] = max(layout[f][4], step)
+            mine = mine[1:]
+            if not extra and not mine:
+                continue
         rare[r] = len(spill)
         spill += [len(extra), *(x for e in extra for x in e), len(mine)]
         for f, step in mine:
@@ -835,7 +874,7 @@ def board_of(model: CoverModel, left_out: frozenset[int] = frozenset()) -> Board
     nothing = np.zeros(0, dtype=np.int64)
     halo_word, halo_mask = _words_of(nothing, nothing, m)
     near_word, near_mask = _words_of(nothing, nothing, singles)
-    masks = Masks(base, window, rare, np.array(spill, dtype=np.int64), fields, units, hashes,
+    masks = Masks(base, window, rare, np.array(spill, dtype=np.int64), copy, fields, units, hashes,
                   np.where(last >= 0, last // WORD, 0) if n else np.zeros(1, dtype=np.int64),
                   np.left_shift(1, last % WORD) if n else np.zeros(1, dtype=np.int64),
                   run_end, halo_word, halo_mask, start, end, member_at, members, near_word,
@@ -958,6 +997,7 @@ class Search:
         self.tally = np.zeros(4, dtype=np.int64)
         self.found = 0
         self.done = False
+        self.hashed = False  # whether var[V_HASH] is the hash of `state`
         position = {int(k): j for j, k in enumerate(board.option)}
         left = board.units
         for k in self.chosen:
@@ -976,6 +1016,7 @@ class Search:
         b = int(b)
         self.var[V_LEFT] = left
         self.var[V_HASH] = _hash_of(self.state, m.zobrist, m.fields)
+        self.hashed = True
         self.first[0] = w
         self.nxt[0], self.last[0] = m.start[b], m.end[b]
         if fewest:
@@ -987,7 +1028,7 @@ class Search:
     def _fewest(self) -> int:
         m = self.board.masks
         _alive_of(self.state, self.alive, 0, len(self.board.option), m.base, m.window, m.rare,
-                  m.spill)
+                  m.spill, m.copy)
         return int(_fewest(self.state, 0, m.single, self.alive, 0, m.cover_word, m.cover_mask))
 
     def estimates(self, samples: int | None = None, seed: int = 1, regions: bool = True
@@ -1044,6 +1085,9 @@ class Search:
             return True
         b = self.board
         memo = NO_MEMO if record else self.memo  # listing needs every solution's leaf
+        if memo.size and not self.hashed:  # searched so far without a memo: no hash kept
+            self.var[V_HASH] = _hash_of(self.state, b.masks.zobrist, b.masks.fields)
+        self.hashed = memo.size > 0
         over = _search(b.masks, self.scratch, self.seen, self.state, self.var, self.nxt,
                        self.last, self.below, self.begun, self.listed, self.placed, self.first,
                        budget, record, self.picked, memo.table, self.memo_depth, self.tally,
