@@ -254,6 +254,30 @@ def test_a_booklet_is_graded_unique_and_printed(tmp_path):
     assert [c.nodes for c in audited.cards] == [c.nodes for c in made.cards]
 
 
+def test_a_booklet_pdf_is_the_same_bytes_each_time_and_dated_only_when_asked(tmp_path,
+                                                                           monkeypatch):
+    """Regression: cairo stamped the present as the PDF's creation date, so `puzzlesat
+    results` rewrote the committed booklet on every run; SOURCE_DATE_EPOCH dates it."""
+    pytest.importorskip("cairosvg", reason="PDF pages need the 'plots' extra (cairosvg)")
+    from puzzlesat.pictures.booklet import PAGE, write_pdf
+    from puzzlesat.pictures.svg import Svg
+
+    page = Svg(*PAGE, "a page")
+    page.text(48, 48, "Card 1", size=16, anchor="start")
+    monkeypatch.delenv("SOURCE_DATE_EPOCH", raising=False)
+    first, second = tmp_path / "1.pdf", tmp_path / "2.pdf"
+    write_pdf([page], str(first), "IQ Block")
+    write_pdf([page], str(second), "IQ Block")
+    assert b"/CreationDate" not in first.read_bytes()
+    assert first.read_bytes() == second.read_bytes()
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1700000000")  # 2023-11-14 22:13:20 UTC
+    write_pdf([page], str(first), "IQ Block")
+    assert re.search(rb"/CreationDate \((D:)?20231114221320", first.read_bytes())
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "yesterday")
+    with pytest.raises(InputError, match="SOURCE_DATE_EPOCH|whole number of seconds"):
+        write_pdf([page], str(first), "IQ Block")
+
+
 def test_no_more_cards_than_classes_of_solutions():
     with pytest.raises(InputError, match="at most 2 cards"):
         make_booklet("pentomino-3x20", 3)

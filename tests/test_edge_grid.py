@@ -334,6 +334,21 @@ def test_bad_triangle_files_are_one_line(tmp_path, capsys, change, field, line):
         assert f"bad.toml:{line}:" in err, err
 
 
+@pytest.mark.parametrize("clue, words", [
+    ("1 2 1 0", "no cell at row 1, column 2 on the board (a board's picture is read from its "
+     "first cell: the cell drawn there is row 1, column 3)"),  # '.^.': the '^' is read right
+    ("1 1 1 0", "no cell at row 1, column 1 on the board"),  # a '.': nothing drawn there
+])
+def test_a_clue_typed_where_its_character_stands_is_told_the_cell_drawn_there(
+        tmp_path, capsys, clue, words):
+    """Regression: a triangle board's picture is read from its first cell, so a clue typed by
+    its character's place was refused as off the board with no word of the cell meant."""
+    path = tmp_path / "clue.toml"
+    path.write_text(TRIANGLES + f'fixed = "{clue}"\n', encoding="utf-8")
+    code, out, err = cli(capsys, "count", str(path))
+    assert code == 2 and err.strip() == f"puzzlesat: error: {path}:13: fixed: {words}", err
+
+
 # ---------------------------------------------------------------- the play page, in Chromium
 
 
@@ -388,14 +403,58 @@ def test_the_triangle_play_page_plays_in_chromium(tmp_path):
         assert errors == []
 
 
-def test_the_triangles_benchmark_refuses_bad_flags_and_its_report_follows_its_figures(capsys):
+@pytest.mark.parametrize("argv, flag", [
+    (["--repeat", "0"], "--repeat"), (["--squares", "--repeat", "2"], "--repeat"),
+    (["--squares", "--canonical"], "--canonical"), (["--anchor-limit", "5", "--no-anchor"],
+                                                    "--anchor-limit")])
+def test_the_macmahon_benchmark_refuses_bad_flags_in_one_line(argv, flag, capsys):
+    try:
+        code = main(["macmahon-bench", *argv])
+    except SystemExit as exited:  # argparse's refusals
+        code = exited.code
+    assert code == 2
+    said = capsys.readouterr().err.strip().splitlines()
+    assert len(said) == 1 and said[0].startswith("puzzlesat: error: ") and flag in said[0], said
+
+
+def test_the_macmahon_benchmark_runs_whole_on_a_small_board(tmp_path, monkeypatch, capsys):
+    """`puzzlesat macmahon-bench` end to end (count timed, Burnside, canonical forms, the record
+    and its page) on MacMahon's four two-colour triangles instead of the 24: the same code, a
+    board counted in a moment (the 24's full run is minutes: `--record`, by hand)."""
+    import json
+
+    from puzzlesat.benchmarks import macmahon_triangles as bench
+
+    monkeypatch.setattr(bench, "PUZZLE", "macmahon-4-triangles")
+    assert main(["macmahon-bench", "--repeat", "2", "--jobs", "1", "--no-anchor", "--canonical",
+                 "--results", str(tmp_path)]) == 0
+    figures = json.loads((tmp_path / "macmahon-4-triangles.json").read_text(encoding="utf-8"))
+    assert figures["grids_counted"] == 12 and len(figures["timings"]) == 2
+    classes = {m: c["classes"] for m, c in figures["classes"].items()}
+    assert classes == {m: figures["canonical"][m] for m in classes}
+    assert classes["colours"] == 1 and figures["canonical"]["grids_listed"] == 12
+    assert (tmp_path / "macmahon-4-triangles.md").read_text(encoding="utf-8") == \
+        bench.markdown(figures)
+    assert "canonical forms agree with Burnside" in capsys.readouterr().err
+
+
+@pytest.mark.slow
+def test_the_macmahon_squares_conventions_are_recorded_when_asked(tmp_path):
+    import json
+
+    assert main(["macmahon-bench", "--squares", "--results", str(tmp_path)]) == 0
+    figures = json.loads((tmp_path / "macmahon-24-squares.json").read_text(encoding="utf-8"))
+    assert figures["grids_counted"] == figures["grids_listed"] == 106_624
+    assert [c["classes"] for c in figures["classes"].values()] == [53_312, 26_656, 26_656,
+                                                                   13_328]
+
+
+def test_the_triangles_benchmark_report_follows_its_figures():
     import json
     from pathlib import Path
 
     from puzzlesat.benchmarks import macmahon_triangles as bench
 
-    assert bench.main(["--repeat", "0"]) == 2
-    assert len(capsys.readouterr().err.strip().splitlines()) == 1
     results = Path(__file__).parent.parent / "results"
     figures = json.loads((results / "macmahon-24-triangles.json").read_text(encoding="utf-8"))
     assert figures["grids_counted"] == 11_853_792 and figures["median_seconds"] <= 60

@@ -16,13 +16,22 @@ import math
 import random
 from decimal import Decimal, getcontext
 
+import numpy as np
 import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 from test_properties import draw_picture, partition, turned
 
 import puzzlesat
-from puzzlesat.backends.bitboard import WORD, Memo, Search, board_of
+from puzzlesat.backends.bitboard import (
+    WORD,
+    Memo,
+    Search,
+    _alive_after,
+    _alive_of,
+    _fewest,
+    board_of,
+)
 from puzzlesat.models.errors import InputError
 from puzzlesat.models.packing import PackingPuzzle, Piece, exact_cover, placements
 from puzzlesat.models.packing.encode import encode_cover
@@ -207,3 +216,54 @@ def test_a_wide_count_resumed_from_part_of_its_checkpoint_gives_the_full_count(t
     again = puzzlesat.count(puzzle, modulo="none", jobs=2, checkpoint=str(checkpoint))
     assert again.complete and again.number == whole.number == kasteleyn(9, 14)
     assert checkpoint.read_text().count("\n") > (len(lines) - 1) // 2 + 1
+
+
+def test_the_options_that_fit_are_kept_as_bits_and_counted_by_popcount():
+    """The fewest-fits choice counts an item's fits by AND and popcount over the options that
+    fit, kept as bits from one level to the next: on a board of three words with a counter of
+    copies, at every step they are exactly the options that fit (the copies' options gone
+    once the copies are placed) and the item chosen is the one with the fewest fits."""
+    rnd = random.Random(3)
+    cells = {(r, c) for r in range(4) for c in range(2, 36)}
+    pieces = [Piece(f"P{k}", draw_picture(region))
+              for k, region in enumerate(partition(cells, 10, rnd))]
+    cells |= {(r, c) for r in range(4) for c in range(2)}
+    pieces.append(Piece("domino", ("X", "X"), 4))
+    puzzle = PackingPuzzle("alive", draw_picture(cells), tuple(pieces), True)
+    model = encode_cover(exact_cover(puzzle, placements(puzzle)))
+    board = board_of(model)
+    m, n = board.masks, len(board.option)
+    [counter] = board.field_of
+    assert board.words >= 3
+    dominoes = {j for j in range(n) if counter in model.options[board.option[j]]}
+
+    def fitting(state: np.ndarray) -> set[int]:
+        return {j for j in range(n) if board.take(state.copy(), j)}
+
+    def kept(alive: np.ndarray, row: int) -> set[int]:
+        return {j for j in range(n) if alive[row, j // WORD] >> (j % WORD) & 1}
+
+    def fewest(state: np.ndarray, fits: set[int]) -> int:
+        best, most = -1, n + 1
+        for u in range(len(board.bit_of)):
+            if not state[u // WORD] >> (u % WORD) & 1:
+                k = len(fits & set(m.members[m.member_at[u]:m.member_at[u + 1]].tolist()))
+                if k < most:
+                    best, most = u, k
+        return best
+
+    state = np.zeros(board.words, dtype=np.int64)
+    alive = np.zeros((2, -(-n // WORD)), dtype=np.int64)
+    _alive_of(state, alive, 0, n, m.base, m.window, m.rare, m.spill, m.copy)
+    assert kept(alive, 0) == fitting(state)
+    for step in range(8):
+        fits = fitting(state)
+        assert _fewest(state, 0, m.single, alive, 0, m.cover_word, m.cover_mask) == fewest(
+            state, fits)
+        o = rnd.choice(sorted(fits & dominoes if step < 4 else fits - dominoes))
+        assert board.take(state, o)
+        _alive_after(o, state, alive, 0, 1, m.base, m.window, m.rare, m.spill, m.copy,
+                     m.fields, m.cover_word, m.cover_mask, m.copies_word, m.copies_mask)
+        assert kept(alive, 1) == fitting(state)
+        alive[0] = alive[1]
+    assert not kept(alive, 0) & dominoes  # the four copies placed: none of their options fits

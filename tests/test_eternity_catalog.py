@@ -68,6 +68,11 @@ tiles = """
     (("", "fixed = \"\"\"\n2 2 a 0\n\"\"\"\n"), "fixed", "breaks the frame rule"),
     (("0 0 1 1  name=a", "0 0 2 1  name=a", "", "fixed = \"\"\"\n1 1 a 270\n1 2 e 0\n\"\"\"\n"),
      "fixed", "contradict each other"),
+    (("", "fixed = \"\"\"\n1 1 a 270\n1 1 b 270\n\"\"\"\n"), "fixed", "fixed twice"),  # one cell
+    (("", "fixed = \"\"\"\n1 1 a 270\n1 3 a 0\n\"\"\"\n"), "fixed", "fixed twice"),  # one tile
+    (("0 1 1 1  name=e\n0 1 1 1  name=f\n0 1 1 1  name=g\n0 1 1 1  name=h",
+      "0 1 1 1  name=e count=4", "", "fixed = \"\"\"\n1 2 e 0\n\"\"\"\n"), "fixed",
+     "no tile named 'e' (its 4 copies are named e-1 to e-4)"),
 ])
 def test_bad_pieces_and_clues_are_one_line_errors(tmp_path, change, field, words):
     text = PIECES

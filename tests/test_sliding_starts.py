@@ -201,6 +201,19 @@ def test_a_set_whose_goal_cannot_be_reached_is_one_line(tmp_path, capsys, text, 
     assert f"{path}: {field}: " in err and words in err
 
 
+def test_a_goal_place_a_piece_cannot_take_is_named_at_its_line(tmp_path, capsys):
+    """B (two cells wide) cannot stand at column 1 of a two-column board: refused where the
+    goal says so, by every command that reads the set."""
+    path = tmp_path / "set.toml"
+    path.write_text('kind = "sliding-block"\nmetric = "step"\nstart = """\nA.\nBB\n"""\n'
+                    '[goal]\npiece = "B"\nrow = 1\ncolumn = 1\n')
+    for command in (["sliding", "starts"], ["sliding", "table"], ["solve"]):
+        assert main([*command, str(path)]) == 2
+        err = capsys.readouterr().err.strip()
+        assert err == (f"puzzlesat: error: {path}:9: goal.row: piece B does not fit at row 1, "
+                       "column 1"), err
+
+
 def test_output_needs_moves(tmp_path, capsys):
     path = tmp_path / "tiny.toml"
     path.write_text(TINY)

@@ -29,7 +29,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ..compiled import COMPILED, njit, trailing_zeros
+from ..compiled import COMPILED, njit, popcount, trailing_zeros
 from ..models.encoded import CoverModel
 from ..models.errors import InputError
 from . import STOP, Backend, Cube, Interrupted, Outcome, Values
@@ -93,7 +93,11 @@ class Masks(NamedTuple):
     # word, shift, most copies, mask of the counter's bits, copies it places)
     rare: np.ndarray
     spill: np.ndarray
-    fields: np.ndarray  # [counter, 4]: its word, shift, most copies, mask of its bits
+    # per option: the counter it adds to (-1: none), the counter's word, shift, most copies and
+    # mask of bits, and the copies it places (a second counter, if any, is in `spill`)
+    copy: np.ndarray
+    fields: np.ndarray  # [counter, 5]: its word, shift, most copies, mask of its bits, and
+    # the most copies one option places
     units: np.ndarray  # per option: items it covers, each copy once
     hash: np.ndarray  # per option: the Zobrist hash of its items covered once
     last_word: np.ndarray  # per option: its last item covered once (for a packing: its piece)
@@ -113,6 +117,12 @@ class Masks(NamedTuple):
     # bit's neighbours, each option's halo), grown in registers: twice as fast as by words
     near_pair: np.ndarray  # [bit, 2]
     halo_pair: np.ndarray  # [option, 2]
+    # for the fewest-fits choice, the options as bits of option words (bit j % WORD of word
+    # j // WORD: option j in the search's order), as BurrTools counts fits by AND and popcount:
+    cover_word: np.ndarray  # [bit, k]: the options covering it
+    cover_mask: np.ndarray
+    copies_word: np.ndarray  # [counter, k]: the options adding to it
+    copies_mask: np.ndarray
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -123,7 +133,7 @@ def _mix(f, v):  # pragma: no cover - compiled
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _fits(o, state, base, window, rare, spill):  # pragma: no cover - compiled
+def _fits(o, state, base, window, rare, spill, copy):  # pragma: no cover - compiled
     """Whether option o clashes with nothing covered and finds its copies left."""
     at = base[o]
     if window.shape[1] == 2:
@@ -133,6 +143,9 @@ def _fits(o, state, base, window, rare, spill):  # pragma: no cover - compiled
         for k in range(window.shape[1]):
             if state[at + k] & window[o, k]:
                 return False
+    if copy[o, 0] >= 0:
+        if ((state[copy[o, 1]] >> copy[o, 2]) & copy[o, 4]) + copy[o, 5] > copy[o, 3]:
+            return False
     r = rare[o]
     if r >= 0:  # its bits beyond the window, then its counters (see Masks.spill)
         for e in range(spill[r]):
@@ -147,12 +160,22 @@ def _fits(o, state, base, window, rare, spill):  # pragma: no cover - compiled
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _place(o, state, h, sign, base, window, rare, spill, hashes):  # pragma: no cover - compiled
-    """Option o placed (sign 1) or taken back (sign -1, after it was placed); the new hash."""
+def _place(o, state, h, sign, keep, base, window, rare, spill, copy,
+           hashes):  # pragma: no cover - compiled
+    """Option o placed (sign 1) or taken back (sign -1, after it was placed); the new hash of
+    the covered items where `keep` (a memo reads it), else h as it was."""
     at = base[o]
     for k in range(window.shape[1]):
         state[at + k] ^= window[o, k]
-    h ^= hashes[o]
+    if keep:
+        h ^= hashes[o]
+    f = copy[o, 0]
+    if f >= 0:
+        w, shift, step = copy[o, 1], copy[o, 2], sign * copy[o, 5]
+        if keep:
+            held = (state[w] >> shift) & copy[o, 4]
+            h ^= _mix(f, held) ^ _mix(f, held + step)
+        state[w] += step << shift
     r = rare[o]
     if r >= 0:
         for e in range(spill[r]):
@@ -160,8 +183,9 @@ def _place(o, state, h, sign, base, window, rare, spill, hashes):  # pragma: no 
         r += 1 + 2 * spill[r]
         for q in range(r + 1, r + 1 + 6 * spill[r], 6):
             w, shift, step = spill[q + 1], spill[q + 2], sign * spill[q + 5]
-            held = (state[w] >> shift) & spill[q + 4]
-            h ^= _mix(spill[q], held) ^ _mix(spill[q], held + step)
+            if keep:
+                held = (state[w] >> shift) & spill[q + 4]
+                h ^= _mix(spill[q], held) ^ _mix(spill[q], held + step)
             state[w] += step << shift
     return h
 
@@ -180,10 +204,10 @@ def _first_uncovered(state, single, w):  # pragma: no cover - compiled
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _fewest(state, w, single, member_at, members, base, window, rare,
-            spill):  # pragma: no cover - compiled
+def _fewest(state, w, single, alive, row, cover_word, cover_mask):  # pragma: no cover - compiled
     """The uncovered item (a cell or a piece) with the fewest options that fit, the first such
-    in fill order (from word w on); -1 when there is none to choose."""
+    in fill order (from word w on); -1 when there is none to choose. The options that fit are
+    the bits of alive[row]: an item's fits are counted by AND and popcount a word."""
     best = -1
     fewest = 1 << 62
     for word in range(w, state.shape[0]):
@@ -192,16 +216,89 @@ def _fewest(state, w, single, member_at, members, base, window, rare,
             u = WORD * word + trailing_zeros(x)
             x &= x - 1
             k = 0
-            for j in range(member_at[u], member_at[u + 1]):
-                if _fits(members[j], state, base, window, rare, spill):
-                    k += 1
-                    if k >= fewest:
-                        break
+            for e in range(cover_word.shape[1]):
+                bits = cover_mask[u, e]
+                if bits == 0:  # an item's words come first, then zeros
+                    break
+                k += popcount(alive[row, cover_word[u, e]] & bits)
+                if k >= fewest:
+                    break
             if k < fewest:
                 best, fewest = u, k
                 if k == 0:
                     return best
     return best
+
+
+@njit(cache=True, nogil=True)
+def _alive_of(state, alive, row, n, base, window, rare, spill, copy):  # pragma: no cover - compiled
+    """alive[row]: the options (of n) that fit `state`, as bits of option words."""
+    for w in range(alive.shape[1]):
+        alive[row, w] = 0
+    for o in range(n):
+        if _fits(o, state, base, window, rare, spill, copy):
+            alive[row, o // WORD] |= np.int64(1) << (o % WORD)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _kill(u, alive, row, cover_word, cover_mask):  # pragma: no cover - compiled
+    """The options covering item u dropped from alive[row]."""
+    for e in range(cover_word.shape[1]):
+        bits = cover_mask[u, e]
+        if bits == 0:
+            break
+        alive[row, cover_word[u, e]] &= ~bits
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _kill_copies(f, state, alive, dst, base, window, rare, spill, copy, fields, copies_word,
+                 copies_mask):  # pragma: no cover - compiled
+    """The options adding to counter f dropped from alive[dst] where its copies left no longer
+    take them (tested one by one, only once fewer copies are left than an option places)."""
+    held = (state[fields[f, 0]] >> fields[f, 1]) & fields[f, 3]
+    if fields[f, 2] - held >= fields[f, 4]:
+        return  # room left for the largest step of any of its options
+    for e in range(copies_word.shape[1]):
+        w = copies_word[f, e]
+        x = alive[dst, w] & copies_mask[f, e]
+        while x:
+            bit = x & -x
+            x ^= bit
+            if not _fits(WORD * w + trailing_zeros(bit), state, base, window, rare, spill, copy):
+                alive[dst, w] ^= bit
+
+
+@njit(cache=True, nogil=True)
+def _alive_after(o, state, alive, src, dst, base, window, rare, spill, copy, fields, cover_word,
+                 cover_mask, copies_word, copies_mask):  # pragma: no cover - compiled
+    """alive[dst]: the options of alive[src] that still fit once option o is placed (`state`
+    holds it): those covering none of its items, and those adding to its counters where the
+    copies left still take them."""
+    if dst != src:
+        for w in range(alive.shape[1]):
+            alive[dst, w] = alive[src, w]
+    at = base[o]
+    for k in range(window.shape[1]):
+        x = window[o, k]
+        while x:
+            _kill(WORD * (at + k) + trailing_zeros(x), alive, dst, cover_word, cover_mask)
+            x &= x - 1
+    if copy[o, 0] >= 0:
+        _kill_copies(copy[o, 0], state, alive, dst, base, window, rare, spill, copy, fields,
+                     copies_word, copies_mask)
+    r = rare[o]
+    if r < 0:
+        return
+    for e in range(spill[r]):
+        w = spill[r + 1 + 2 * e]
+        x = spill[r + 2 + 2 * e]
+        while x:
+            _kill(WORD * w + trailing_zeros(x), alive, dst, cover_word, cover_mask)
+            x &= x - 1
+    r += 1 + 2 * spill[r]
+    for q in range(r + 1, r + 1 + 6 * spill[r], 6):
+        _kill_copies(spill[q], state, alive, dst, base, window, rare, spill, copy, fields,
+                     copies_word, copies_mask)
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -399,8 +496,8 @@ def _rehash(old, new, words, zobrist, fields):  # pragma: no cover - compiled
 
 @njit(cache=True, nogil=True, _nrt=False)
 def _search(m, scratch, seen, state, var, nxt, last, below, begun, listed, placed, first, budget,
-            record, chosen, memo, memo_depth, tally, fewest_levels, smallest, granule,
-            reach):  # pragma: no cover - compiled
+            record, chosen, memo, memo_depth, tally, fewest_levels, smallest, granule, reach,
+            alive):  # pragma: no cover - compiled
     """Run the search from its saved stack for at most `budget` nodes.
 
     Level d holds the slice [nxt[d], last[d]) of options still to try for its item (of
@@ -418,7 +515,8 @@ def _search(m, scratch, seen, state, var, nxt, last, below, begun, listed, place
     var[V_OVERFLOW] and ends the search. With record, the first solution's options are written
     to `chosen` (one per level, -1 after the last) and the search stops there.
     """
-    base, window, rare, spill, hashes, units = m.base, m.window, m.rare, m.spill, m.hash, m.units
+    base, window, rare, spill, copy = m.base, m.window, m.rare, m.spill, m.copy
+    hashes, units = m.hash, m.units
     last_word, last_mask, run_end = m.last_word, m.last_mask, m.run_end
     start, end, member_at, members, single = m.start, m.end, m.member_at, m.members, m.single
     halo_word, halo_mask, near_word, near_mask = m.halo_word, m.halo_mask, m.near_word, m.near_mask
@@ -431,6 +529,7 @@ def _search(m, scratch, seen, state, var, nxt, last, below, begun, listed, place
     entry = state.shape[0] + 2
     size = memo.shape[0] // (2 * entry)
     mask = size - 1
+    keep = size > 0  # the hash is kept only for a memo (Search.run makes it again when needed)
     while d >= 0:
         if steps >= budget:
             var[V_DEPTH], var[V_LEFT], var[V_HASH] = d, left, h
@@ -447,7 +546,7 @@ def _search(m, scratch, seen, state, var, nxt, last, below, begun, listed, place
                 break
             d -= 1
             o = placed[d]
-            h = _place(o, state, h, -1, base, window, rare, spill, hashes)
+            h = _place(o, state, h, -1, keep, base, window, rare, spill, copy, hashes)
             left += units[o]
             below[d] += found
             if below[d] < 0:
@@ -456,24 +555,24 @@ def _search(m, scratch, seen, state, var, nxt, last, below, begun, listed, place
             continue
         nxt[d] = i + 1
         o = members[i] if listed[d] else i
-        if not _fits(o, state, base, window, rare, spill):
+        if not _fits(o, state, base, window, rare, spill, copy):
             if not listed[d] and state[last_word[o]] & last_mask[o]:
                 nxt[d] = run_end[o]  # its piece is placed: so are the rest of the run's
             continue
-        h = _place(o, state, h, 1, base, window, rare, spill, hashes)
+        h = _place(o, state, h, 1, keep, base, window, rare, spill, copy, hashes)
         left -= units[o]
         if reach and (_dead_end_pair(o, state, halo_pair, near_pair, smallest, granule, reach)
                       if pair else
                       _dead_end(o, state, halo_word, halo_mask, near_word, near_mask, scratch,
                                 seen, smallest, granule, reach)):
-            h = _place(o, state, h, -1, base, window, rare, spill, hashes)
+            h = _place(o, state, h, -1, keep, base, window, rare, spill, copy, hashes)
             left += units[o]
             tally[3] += 1
             continue
         steps += 1
         if left == 0:
             below[d] += 1
-            h = _place(o, state, h, -1, base, window, rare, spill, hashes)
+            h = _place(o, state, h, -1, keep, base, window, rare, spill, copy, hashes)
             left += units[o]
             if below[d] < 0:
                 var[V_OVERFLOW] = 1
@@ -492,7 +591,7 @@ def _search(m, scratch, seen, state, var, nxt, last, below, begun, listed, place
             if k >= 0:
                 below[d] += memo[k]
                 tally[1] += 1
-                h = _place(o, state, h, -1, base, window, rare, spill, hashes)
+                h = _place(o, state, h, -1, keep, base, window, rare, spill, copy, hashes)
                 left += units[o]
                 if below[d] < 0:
                     var[V_OVERFLOW] = 1
@@ -500,7 +599,7 @@ def _search(m, scratch, seen, state, var, nxt, last, below, begun, listed, place
                 continue
         w, b = _first_uncovered(state, single, first[d])
         if b < 0:  # every cell covered, some copies not placed: no cover here
-            h = _place(o, state, h, -1, base, window, rare, spill, hashes)
+            h = _place(o, state, h, -1, keep, base, window, rare, spill, copy, hashes)
             left += units[o]
             continue
         placed[d] = o
@@ -510,7 +609,9 @@ def _search(m, scratch, seen, state, var, nxt, last, below, begun, listed, place
         begun[d] = tally[0] + steps
         u = -1
         if d < fewest_levels:
-            u = _fewest(state, w, single, member_at, members, base, window, rare, spill)
+            _alive_after(o, state, alive, d - 1, d, base, window, rare, spill, copy, m.fields,
+                         m.cover_word, m.cover_mask, m.copies_word, m.copies_mask)
+            u = _fewest(state, w, single, alive, d, m.cover_word, m.cover_mask)
         if u >= 0:
             nxt[d] = member_at[u]
             last[d] = member_at[u + 1]
@@ -526,7 +627,7 @@ def _search(m, scratch, seen, state, var, nxt, last, below, begun, listed, place
 
 @njit(cache=True, nogil=True, _nrt=False)
 def _probe(m, scratch, seen, start_state, start_left, seed, samples, fewest, smallest, granule,
-           reach, state, fits, out):  # pragma: no cover - compiled
+           reach, state, fits, out, alive):  # pragma: no cover - compiled
     """Knuth's estimate of the search tree below a covered state: follow `samples` random paths
     down the tree, each node's branching multiplying the weight of those below. Returns the
     means of the paths' nodes and of their solutions (unbiased estimates of the tree's nodes
@@ -534,7 +635,8 @@ def _probe(m, scratch, seen, start_state, start_left, seed, samples, fewest, sma
     (`state` and `fits` are room for a path's covered items and a node's options). With
     `reach` > 0 the tree is the one the search walks: options closing off a dead region are not
     branches; with `fewest` each node branches on the item with the fewest fits."""
-    base, window, rare, spill, hashes, units = m.base, m.window, m.rare, m.spill, m.hash, m.units
+    base, window, rare, spill, copy = m.base, m.window, m.rare, m.spill, m.copy
+    hashes, units = m.hash, m.units
     start, end, member_at, members, single = m.start, m.end, m.member_at, m.members, m.single
     halo_word, halo_mask, near_word, near_mask = m.halo_word, m.halo_mask, m.near_word, m.near_mask
     halo_pair, near_pair = m.halo_pair, m.near_pair
@@ -547,28 +649,30 @@ def _probe(m, scratch, seen, start_state, start_left, seed, samples, fewest, sma
         left = start_left
         weight, nodes = 1.0, 1.0
         w = 0
+        if fewest:
+            _alive_of(state, alive, 0, fits.shape[0] - 1, base, window, rare, spill, copy)
         while left > 0:
             w, b = _first_uncovered(state, single, w)
             if b < 0:
                 break
             u = -1
             if fewest:
-                u = _fewest(state, w, single, member_at, members, base, window, rare, spill)
+                u = _fewest(state, w, single, alive, 0, m.cover_word, m.cover_mask)
             lo, hi = (member_at[u], member_at[u + 1]) if u >= 0 else (start[b], end[b])
             k = 0
             for j in range(lo, hi):
                 o = members[j] if u >= 0 else j
-                if not _fits(o, state, base, window, rare, spill):
+                if not _fits(o, state, base, window, rare, spill, copy):
                     continue
                 if reach:
-                    _place(o, state, 0, 1, base, window, rare, spill, hashes)
+                    _place(o, state, 0, 1, False, base, window, rare, spill, copy, hashes)
                     if pair:
                         dead = _dead_end_pair(o, state, halo_pair, near_pair, smallest, granule,
                                               reach)
                     else:
                         dead = _dead_end(o, state, halo_word, halo_mask, near_word, near_mask,
                                          scratch, seen, smallest, granule, reach)
-                    _place(o, state, 0, -1, base, window, rare, spill, hashes)
+                    _place(o, state, 0, -1, False, base, window, rare, spill, copy, hashes)
                     if dead:
                         continue
                 fits[k] = o
@@ -578,8 +682,11 @@ def _probe(m, scratch, seen, start_state, start_left, seed, samples, fewest, sma
             weight *= k
             nodes += weight
             o = fits[np.random.randint(k)]
-            _place(o, state, 0, 1, base, window, rare, spill, hashes)
+            _place(o, state, 0, 1, False, base, window, rare, spill, copy, hashes)
             left -= units[o]
+            if fewest:
+                _alive_after(o, state, alive, 0, 0, base, window, rare, spill, copy, m.fields,
+                             m.cover_word, m.cover_mask, m.copies_word, m.copies_mask)
         solutions = weight if left == 0 else 0.0
         sums = (sums[0] + nodes, sums[1] + solutions, sums[2] + nodes * nodes,
                 sums[3] + solutions * solutions)
@@ -650,9 +757,9 @@ class Board:
         """Option j (its place in the sorted options) placed on `state` where it fits; whether
         it did."""
         m = self.masks
-        if not _fits(j, state, m.base, m.window, m.rare, m.spill):
+        if not _fits(j, state, m.base, m.window, m.rare, m.spill, m.copy):
             return False
-        _place(j, state, 0, 1, m.base, m.window, m.rare, m.spill, m.hash)
+        _place(j, state, 0, 1, False, m.base, m.window, m.rare, m.spill, m.copy, m.hash)
         return True
 
 
@@ -676,7 +783,7 @@ def board_of(model: CoverModel, left_out: frozenset[int] = frozenset()) -> Board
             if at % WORD + width > WORD:
                 at += WORD - at % WORD
             field_of[item] = len(layout)
-            layout.append((at // WORD, at % WORD, times[item], (1 << width) - 1))
+            layout.append([at // WORD, at % WORD, times[item], (1 << width) - 1, 0])
             at += width
     words = max(1, -(-at // WORD))
     width = min(words, WINDOW)
@@ -732,12 +839,21 @@ def board_of(model: CoverModel, left_out: frozenset[int] = frozenset()) -> Board
     copies: dict[int, dict[int, int]] = {}
     for r, f in zip(counted_rows.tolist(), counted.tolist()):
         copies.setdefault(r, {})[f] = copies.get(r, {}).get(f, 0) + 1
+    copy = np.full((m, 6), -1, dtype=np.int64)
     for r in sorted(set(beyond) | set(copies)):
         extra, mine = sorted(beyond.get(r, {}).items()), sorted(copies.get(r, {}).items())
+        if mine:  # the first counter in `copy`, any other in `spill`
+            f, step = mine[0]
+            copy[r] = [f, *layout[f][:4], step]
+            layout[f][4] = max(layout[f][4], step)
+            mine = mine[1:]
+            if not extra and not mine:
+                continue
         rare[r] = len(spill)
         spill += [len(extra), *(x for e in extra for x in e), len(mine)]
         for f, step in mine:
-            spill += [f, *layout[f], step]
+            spill += [f, *layout[f][:4], step]
+            layout[f][4] = max(layout[f][4], step)  # the largest step of its options
     # where the run of options sharing the first and last items ends: once that item is
     # covered (the piece placed) the search skips the whole run
     run_end = np.zeros(m, dtype=np.int64)
@@ -754,16 +870,17 @@ def board_of(model: CoverModel, left_out: frozenset[int] = frozenset()) -> Board
     member_at = _starts(bits[by_bit], singles)
     single = np.array([(1 << min(WORD, max(0, singles - WORD * w))) - 1 for w in range(words)],
                       dtype=np.int64)
-    fields = np.array(layout, dtype=np.int64).reshape(len(layout), 4)
+    fields = np.array(layout, dtype=np.int64).reshape(len(layout), 5)
     nothing = np.zeros(0, dtype=np.int64)
     halo_word, halo_mask = _words_of(nothing, nothing, m)
     near_word, near_mask = _words_of(nothing, nothing, singles)
-    masks = Masks(base, window, rare, np.array(spill, dtype=np.int64), fields, units, hashes,
+    masks = Masks(base, window, rare, np.array(spill, dtype=np.int64), copy, fields, units, hashes,
                   np.where(last >= 0, last // WORD, 0) if n else np.zeros(1, dtype=np.int64),
                   np.left_shift(1, last % WORD) if n else np.zeros(1, dtype=np.int64),
                   run_end, halo_word, halo_mask, start, end, member_at, members, near_word,
                   near_mask, single, zobrist, np.zeros((1, 2), dtype=np.int64),
-                  np.zeros((1, 2), dtype=np.int64))
+                  np.zeros((1, 2), dtype=np.int64), *_words_of(bits, rows, singles),
+                  *_words_of(counted, counted_rows, len(layout)))
     board = Board(masks, words, np.array(kept, dtype=np.int64)[sort], bit_of, field_of,
                   singles + sum(times[i] for i in field_of))
     if model.regions is not None:
@@ -871,12 +988,16 @@ class Search:
         self.placed = np.zeros(levels, dtype=np.int64)
         self.first = np.zeros(levels, dtype=np.int64)  # the word of each level's first item
         self.picked = np.full(levels, -1, dtype=np.int64)
+        # with the fewest-fits choice, each level's options that fit, as bits of option words
+        self.alive = np.zeros((levels, max(1, -(-len(board.option) // WORD))) if fewest
+                              else (1, 1), dtype=np.int64)
         self.scratch = np.zeros(board.scratch, dtype=np.int64)  # a region's cells
         self.seen = np.zeros(board.words, dtype=np.int64)  # cells of regions found large
         # nodes, memo hits, memo stores, options dropped for closing off a region
         self.tally = np.zeros(4, dtype=np.int64)
         self.found = 0
         self.done = False
+        self.hashed = False  # whether var[V_HASH] is the hash of `state`
         position = {int(k): j for j, k in enumerate(board.option)}
         left = board.units
         for k in self.chosen:
@@ -895,6 +1016,7 @@ class Search:
         b = int(b)
         self.var[V_LEFT] = left
         self.var[V_HASH] = _hash_of(self.state, m.zobrist, m.fields)
+        self.hashed = True
         self.first[0] = w
         self.nxt[0], self.last[0] = m.start[b], m.end[b]
         if fewest:
@@ -905,8 +1027,9 @@ class Search:
 
     def _fewest(self) -> int:
         m = self.board.masks
-        return int(_fewest(self.state, 0, m.single, m.member_at, m.members, m.base, m.window,
-                           m.rare, m.spill))
+        _alive_of(self.state, self.alive, 0, len(self.board.option), m.base, m.window, m.rare,
+                  m.spill, m.copy)
+        return int(_fewest(self.state, 0, m.single, self.alive, 0, m.cover_word, m.cover_mask))
 
     def estimates(self, samples: int | None = None, seed: int = 1, regions: bool = True
                   ) -> tuple[float, float, float, float]:
@@ -925,7 +1048,8 @@ class Search:
         out = np.zeros(4)
         _probe(b.masks, self.scratch, self.seen, self.state, int(self.var[V_LEFT]), seed,
                samples, self.fewest_levels > 0, b.smallest, b.granule, reach,
-               np.empty_like(self.state), np.empty(len(b.option) + 1, dtype=np.int64), out)
+               np.empty_like(self.state), np.empty(len(b.option) + 1, dtype=np.int64), out,
+               self.alive[:1].copy())
         return float(out[0]), float(out[1]), float(out[2]), float(out[3])
 
     def estimate(self, samples: int | None = None, seed: int = 1, regions: bool = True) -> float:
@@ -961,10 +1085,13 @@ class Search:
             return True
         b = self.board
         memo = NO_MEMO if record else self.memo  # listing needs every solution's leaf
+        if memo.size and not self.hashed:  # searched so far without a memo: no hash kept
+            self.var[V_HASH] = _hash_of(self.state, b.masks.zobrist, b.masks.fields)
+        self.hashed = memo.size > 0
         over = _search(b.masks, self.scratch, self.seen, self.state, self.var, self.nxt,
                        self.last, self.below, self.begun, self.listed, self.placed, self.first,
                        budget, record, self.picked, memo.table, self.memo_depth, self.tally,
-                       self.fewest_levels, b.smallest, b.granule, b.reach)
+                       self.fewest_levels, b.smallest, b.granule, b.reach, self.alive)
         if self.var[V_OVERFLOW]:
             raise Overflow("the count passes 2^63 - 1 solutions, more than the compiled search "
                            "counts in 64 bits")
@@ -988,8 +1115,9 @@ def warm_up() -> float:
     memo = Memo.first(board.words)
     for fewest in (False, True):  # every compiled function: both orders, the memo, estimates
         search = Search(board, (), memo, fewest=fewest)
+        assert search.estimate(1) >= 1  # before the run: a finished search has no tree left
         search.run(SLICE)
-        assert search.found == 2 and search.estimate(1) >= 1
+        assert search.found == 2
     assert Search(board, (1,)).run(SLICE)  # a cube's options placed
     _rehash(Memo(2, board.words).table, Memo(4, board.words).table, board.words,
             board.masks.zobrist, board.masks.fields)

@@ -1,14 +1,16 @@
 """MacMahon's 24 colour squares in a 4x6 rectangle with a one-colour border: the count in every
 convention, to explain the two published figures (12,261 and 13,328) by what each counts.
 
-    python -m puzzlesat.benchmarks.macmahon      # writes results/macmahon-24-squares.json, .md
+    puzzlesat macmahon-bench --squares [--record | --results DIR]   # macmahon-24-squares.json
 
 The distinct grids are counted by `edgecount` (its own search) and then listed by it; their
 classes under each group are found by canonical forms here (the least image under every
 element, code written here): turning the board (a half turn), the rectangle's four symmetries
 (a mirrored grid uses the mirrored squares, and the 24 squares are closed under mirroring), and
 those with the two colours other than the border's exchanged. The listing is compared with the
-count, and the half-turn classes with Burnside's count from the count.
+count, and the half-turn classes with Burnside's count from the count. The page
+results/macmahon-24-squares.md reads these figures (written by hand: what the published counts
+mean). Nothing is written unless asked (a folder).
 """
 
 from __future__ import annotations
@@ -41,7 +43,9 @@ def _image(grid: tuple, rows: int, cols: int, half_turn: bool, mirror: bool, swa
     return tuple(out)
 
 
-def conventions(results: Path, say=report.say) -> dict:
+def conventions(results: Path | None, say=report.say) -> dict:
+    """The grids counted and listed, and their classes under each group (recorded in
+    `results` when one is given)."""
     start = time.perf_counter()
     puzzle = files.load(PUZZLE)
     counted = api.count(PUZZLE, backend="edgecount", modulo="symmetry")
@@ -85,9 +89,12 @@ def conventions(results: Path, say=report.say) -> dict:
         "seconds": round(time.perf_counter() - start, 1),
         "border_colour": names[border],
     }
-    report.write_text_atomic(results / f"{PUZZLE}.json", json.dumps(figures, indent=1) + "\n")
+    say(f"{figures['grids_counted']:,} grids counted, {figures['grids_listed']:,} listed, "
+        f"{figures['half_turn_classes_by_burnside']:,} up to the half turn by Burnside "
+        f"({figures['seconds']} s)")
+    if results is not None:
+        report.write_text_atomic(results / f"{PUZZLE}.json",
+                                 json.dumps(figures, indent=1) + "\n")
+        report.write_results_index(results)
+        say(f"recorded {results / PUZZLE}.json")
     return figures
-
-
-if __name__ == "__main__":
-    conventions(Path("results"))

@@ -4,8 +4,8 @@ cores), the classes under the hexagon's turns, its 12 symmetries and those with 
 the three inner colours by Burnside's lemma (the grids each element keeps printed), and an
 anchor measured in the same run.
 
-    python -m puzzlesat.benchmarks.macmahon_triangles [--repeat 3] [--jobs 2]
-        [--anchor-limit SECONDS] [--canonical] [--record | --results DIR]
+    puzzlesat macmahon-bench [--repeat 3] [--jobs 2] [--anchor-limit S | --no-anchor]
+        [--canonical] [--record | --results DIR]
 
 The anchor: xcover, whose examples count this puzzle as exact cover with colours (its
 examples/macmahon_triangles.ipynb, about ten minutes). Its repository could not be fetched
@@ -21,7 +21,6 @@ equal Burnside's. Nothing is written under results/ unless asked (--record or --
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import statistics
@@ -236,26 +235,3 @@ def run(jobs: int = 2, repeat: int = 3, anchor_limit: float | None = 900,
         report.write_results_index(folder)
         say(f"recorded {folder / PUZZLE}.json and .md")
     return figures
-
-
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m puzzlesat.benchmarks.macmahon_triangles",
-                                     description=__doc__.split("\n\n")[0])
-    parser.add_argument("--jobs", type=int, default=2)
-    parser.add_argument("--repeat", type=int, default=3)
-    parser.add_argument("--anchor-limit", type=float, default=900,
-                        help="seconds for the xcover anchor (0: no anchor)")
-    parser.add_argument("--canonical", action="store_true",
-                        help="list every grid and count classes as canonical forms too")
-    report.add_record_arguments(parser, "the figures (results/macmahon-24-triangles.*)")
-    args = parser.parse_args(argv)
-    if args.jobs < 1 or args.repeat < 1 or args.anchor_limit < 0:
-        print(f"{parser.prog}: error: --jobs and --repeat are at least 1, --anchor-limit at "
-              "least 0", file=sys.stderr)
-        return 2
-    run(args.jobs, args.repeat, args.anchor_limit, args.canonical, report.record_folder(args))
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -149,9 +149,11 @@ SEARCH_CASES = (  # the dlx benchmark's boards, and a one-sided set (within minu
     ("iq-block-10", "symmetry"), ("pentomino-6x10", "symmetry"), ("pentomino-6x10", "none"),
     ("one-sided-pentomino-3x30", "symmetry"),
 )
-# today's search against an earlier revision: the dlx benchmark's boards (up to 126 items)
+# today's search against an earlier revision: the dlx benchmark's boards (up to 126 items) and
+# one of copies (32 dominoes)
 ANCHOR_CASES = (("iq-block-10", "symmetry"), ("pentomino-6x10", "symmetry"),
-                ("pentomino-8x8-centre-hole", "symmetry"), ("pentomino-8x8-centre-hole", "none"))
+                ("pentomino-8x8-centre-hole", "symmetry"), ("pentomino-8x8-centre-hole", "none"),
+                ("domino-8x8", "none"))
 SEARCH_METHODS = ("bitboard:plain", "bitboard:memo", "bitboard:fewest",
                   "bitboard (the default's choice)", "xcover covers_zdd (memo cache)")
 
@@ -215,7 +217,7 @@ def search_at(revision: str) -> tuple[ModuleType, str]:
         except (OSError, subprocess.CalledProcessError) as error:
             said = (getattr(error, "stderr", "") or str(error)).strip().splitlines()
             raise InputError(f"no bitboard search at {revision!r} in {root}: "
-                             f"{said[-1] if said else 'git failed'}", field="--against") from None
+                             f"{said[-1] if said else 'git failed'}", field="revision") from None
 
     commit = git("rev-parse", "--verify", f"{revision}^{{commit}}").strip()
     source = git("show", f"{commit}:runners/backends/bitboard.py")

@@ -1,5 +1,6 @@
 """Edge-matching puzzles on the command line: their flags (--level, --cpsat-model,
---label-tiles), how their answers are printed, and `puzzlesat generate` (planted boards)."""
+--label-tiles), how their answers are printed, `puzzlesat generate` (planted boards) and the
+family's benchmarks (`edge-bench`, `macmahon-bench`)."""
 
 from __future__ import annotations
 
@@ -195,8 +196,8 @@ def run_unique(args: argparse.Namespace) -> int:
 
 
 def extra_commands(subparsers) -> None:
-    """`puzzlesat generate`, `edge-bench`, `best` (runners/cli/best.py)."""
-    from . import best
+    """`puzzlesat generate`, `edge-bench`, `macmahon-bench`, `best` (runners/cli/best.py)."""
+    from . import best, positive, seconds
 
     best.add_commands(subparsers)
     generate = subparsers.add_parser(
@@ -245,6 +246,57 @@ def extra_commands(subparsers) -> None:
                        help="seconds per run (default: 10 on clue and em_* boards, 60 planted)")
     report.add_record_arguments(bench, "the table (results/edge-bench.md and .csv)")
     bench.set_defaults(run=run_edge_bench)
+
+    macmahon = subparsers.add_parser(
+        "macmahon-bench",
+        help="MacMahon's 24 colour triangles in the hexagon: every grid counted, timed (target "
+        "60 s on 2 cores) beside xcover in the same run, classes by Burnside; --squares: the "
+        "24 squares' classes by canonical forms; writes results/macmahon-24-*.* when asked")
+    macmahon.add_argument("--repeat", type=positive, default=None,
+                          help="timed counts (default 3)")
+    macmahon.add_argument("--jobs", type=positive, default=None,
+                          help="worker processes of each count (default 2)")
+    macmahon.add_argument("--anchor-limit", type=seconds, default=None, metavar="S",
+                          help="seconds for the xcover anchor, stopped there: its count a lower "
+                          "bound, its time projected from its rate (default 900)")
+    macmahon.add_argument("--no-anchor", action="store_true", help="leave the anchor out")
+    macmahon.add_argument("--canonical", action="store_true",
+                          help="list every grid and count the classes again as canonical forms, "
+                          "which must equal Burnside's (minutes more)")
+    macmahon.add_argument("--squares", action="store_true",
+                          help="instead: MacMahon's 24 squares in the 4x6 rectangle, every grid "
+                          "listed and its classes under each group found by canonical forms")
+    report.add_record_arguments(macmahon, "the figures (results/macmahon-24-triangles.json and "
+                                ".md; with --squares results/macmahon-24-squares.json)")
+    macmahon.set_defaults(run=run_macmahon_bench)
+
+
+def run_macmahon_bench(args: argparse.Namespace) -> int:
+    """MacMahon's triangles timed (runners/benchmarks/macmahon_triangles.py), or the squares'
+    conventions (runners/benchmarks/macmahon.py), in this process."""
+    record = report.record_folder(args)
+    if args.squares:
+        for flag, value in (("--repeat", args.repeat), ("--jobs", args.jobs),
+                            ("--anchor-limit", args.anchor_limit),
+                            ("--no-anchor", args.no_anchor or None),
+                            ("--canonical", args.canonical or None)):
+            if value is not None:
+                raise InputError("belongs to the triangles' benchmark (--squares always lists "
+                                 "every grid and has no timed runs or anchor)", field=flag)
+        from ..benchmarks import macmahon
+
+        macmahon.conventions(record)
+        return 0
+    if args.no_anchor and args.anchor_limit is not None:
+        raise InputError("--anchor-limit and --no-anchor contradict each other",
+                         field="--anchor-limit")
+    from ..benchmarks import macmahon_triangles
+
+    macmahon_triangles.run(
+        jobs=args.jobs or 2, repeat=args.repeat or 3,
+        anchor_limit=None if args.no_anchor else args.anchor_limit or 900,
+        check_canonical=args.canonical, folder=record)
+    return 0
 
 
 def run_edge_bench(args: argparse.Namespace) -> int:

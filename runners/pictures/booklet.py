@@ -8,9 +8,11 @@ layers) and set on an A4 page with its number, its grade and the pieces to place
 
 from __future__ import annotations
 
+import os
 import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import datetime, timezone
 from pathlib import Path
 
 from ..models.errors import InputError, PuzzlesatWarning
@@ -73,8 +75,25 @@ def pages(puzzle: PackingPuzzle, panels: Sequence[Panel], title: str) -> list[Sv
     return found
 
 
+def creation_date() -> str:
+    """The PDF's creation date: from SOURCE_DATE_EPOCH where it is set (the reproducible-builds
+    convention), else none (''), so that the same cards give the same bytes and a committed
+    booklet is not rewritten only because time passed (cairo stamps the present otherwise)."""
+    epoch = os.environ.get("SOURCE_DATE_EPOCH")
+    if epoch is None:
+        return ""
+    try:
+        when = datetime.fromtimestamp(int(epoch), timezone.utc)
+    except (ValueError, OverflowError, OSError):
+        raise InputError(f"must be a whole number of seconds since 1970, not {epoch!r}",
+                         field="SOURCE_DATE_EPOCH") from None
+    return when.strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
 def write_pdf(pages: Sequence[Svg], path: str, title: str = "") -> None:
-    """The pages as one PDF, an A4 page each, drawn as vectors by cairosvg."""
+    """The pages as one PDF, an A4 page each, drawn as vectors by cairosvg; dated only by
+    SOURCE_DATE_EPOCH (`creation_date`)."""
+    created = creation_date()
     try:  # optional extra 'plots'; OSError: the cairo library is missing
         import cairocffi
         from cairosvg.parser import Tree
@@ -94,6 +113,7 @@ def write_pdf(pages: Sequence[Svg], path: str, title: str = "") -> None:
         pdf = cairocffi.PDFSurface(path, *PDF_PAGE)
         pdf.set_metadata(cairocffi.PDF_METADATA_TITLE, title)
         pdf.set_metadata(cairocffi.PDF_METADATA_CREATOR, "puzzlesat booklet")
+        pdf.set_metadata(cairocffi.PDF_METADATA_CREATE_DATE, created)  # '': no date written
         context = cairocffi.Context(pdf)
         scale = min(PDF_PAGE[0] / PAGE[0], PDF_PAGE[1] / PAGE[1])
         for page in pages:
