@@ -308,6 +308,16 @@ def catalog() -> dict[str, Path]:
     return {p.stem: p for p in sorted(catalog_dir().glob("*.toml"))}
 
 
+OPEN = "open"  # the catalog's folder of open boards (Polyform Puzzler: 'solutions incomplete')
+
+
+def open_boards() -> dict[str, Path]:
+    """The open boards, names -> their files: those Polyform Puzzler lists with 'solutions
+    incomplete' (no published count), loaded by name like the catalog's puzzles, listed apart
+    (`puzzlesat list --open`) and estimated by `puzzlesat estimate --open`."""
+    return {p.stem: p for p in sorted((catalog_dir() / OPEN).glob("*.toml"))}
+
+
 BYTE_ORDER_MARK = "\ufeff"
 
 
@@ -359,7 +369,7 @@ def file_text(name_or_path: str) -> tuple[str, str]:
             "no puzzle given: a name from the catalog or a file", field="PUZZLE"
         )
     path = Path(name_or_path)
-    known = catalog()
+    known = catalog() | open_boards()
     shown = name_or_path if len(name_or_path) <= 200 else name_or_path[:200] + "..."
     try:
         mode = None if name_or_path in known else path.stat().st_mode

@@ -25,7 +25,7 @@ import itertools
 import math
 import re
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass
 
 from .errors import InputError
@@ -326,6 +326,22 @@ class Lattice(ABC):
     def picture(self, cells: Iterable[Cell]) -> str:
         """A picture of cells in the lattice's own format (read back by `picture_cells` as the
         same cells, moved by a lattice vector)."""
+
+    def picture_shift(self, text: str) -> int:
+        """How many columns right of their characters a picture's cells are read (0 here; 1
+        on the triangles' and hexagons' pictures whose first cell would otherwise break the
+        lattice's rule), for readers that name a cell typed where its character stands."""
+        return 0
+
+    def meant(self, picture: object, cell: Cell, board: Collection[Cell]) -> Cell | None:
+        """The board's cell a user meant who typed `cell` (not on the board) by the column of
+        its character in the board's picture, where that picture is read to the right of its
+        characters (`picture_shift`); None where that is not so."""
+        if not isinstance(picture, str) or len(cell) != 2:
+            return None
+        shift = self.picture_shift(picture)
+        moved = (cell[0], cell[1] + shift)
+        return moved if shift and moved in board else None
 
     # -- translation by lattice vectors
 
@@ -866,12 +882,23 @@ class SixfoldLattice(Lattice):
     def turn(self, cells: Iterable[Cell]) -> list[Cell]:
         return [self._from_centre(*self._turn(*self._centre(cell))) for cell in cells]
 
-    def _read(self, text: str, marks: str, what: str) -> list[tuple[int, int, str, int]]:
+    marks: tuple[str, str]  # the characters of a cell in a picture, and the cell's name
+
+    def picture_cells(self, text: str) -> list[Cell]:
+        return [(r, c) for r, c, _, _ in self._read(text)]
+
+    def picture_shift(self, text: str) -> int:
+        return self._shift(plane_rows(text, *self.marks))
+
+    def _shift(self, found: list[tuple[int, int, str, int]]) -> int:
+        r0, c0, ch0, _ = found[0]  # the first cell, read where its own rule puts it
+        return (r0 + c0 + self._parity(ch0)) % 2
+
+    def _read(self, text: str) -> list[tuple[int, int, str, int]]:
         """The marks of a picture, as cells: the columns read one to the right where the first
         cell's own rule would put it elsewhere (pictures are read up to a lattice vector)."""
-        found = plane_rows(text, marks, what)
-        r0, c0, ch0, _ = found[0]
-        shift = (r0 + c0 + self._parity(ch0)) % 2
+        found = plane_rows(text, *self.marks)
+        shift = self._shift(found)
         cells = []
         for r, c, ch, line in found:
             if (r + c + shift + self._parity(ch)) % 2:
@@ -909,6 +936,7 @@ class TriangularLattice(SixfoldLattice):
 
     name = "triangular"
     cell_noun = "triangle"
+    marks = ("^v", "triangle")
     step = 3
     label_scale = 0.8
 
@@ -931,8 +959,6 @@ class TriangularLattice(SixfoldLattice):
         r, c = cell
         return [(r, c - 1), (r, c + 1), (r + 1, c) if (r + c) % 2 == 0 else (r - 1, c)]
 
-    def picture_cells(self, text: str) -> list[Cell]:
-        return [(r, c) for r, c, _, _ in self._read(text, "^v", "triangle")]
 
     def _parity(self, mark: str) -> int:
         return 0 if mark == "^" else 1
@@ -973,6 +999,7 @@ class HexagonalLattice(SixfoldLattice):
 
     name = "hexagonal"
     cell_noun = "hexagon"
+    marks = ("X", "hexagon")
     cell_rule = " with row + column even"
     step = 1
     text_width = 2
@@ -992,8 +1019,6 @@ class HexagonalLattice(SixfoldLattice):
         return [(r, c - 2), (r, c + 2), (r - 1, c - 1), (r - 1, c + 1), (r + 1, c - 1),
                 (r + 1, c + 1)]
 
-    def picture_cells(self, text: str) -> list[Cell]:
-        return [(r, c) for r, c, _, _ in self._read(text, "X", "hexagon")]
 
     def _misplaced(self, r: int, c: int, mark: str, first: tuple) -> str:
         return (f"a hexagon at row {r + 1}, column {c + 1} of the picture is out of line: "

@@ -442,7 +442,9 @@ _KIND_BY_SUFFIX = {".md": "report", ".csv": "benchmark rows", ".png": "chart",
 _FOLDERS = {"gallery": "galleries of solutions (`puzzlesat results`)",
             "play": "playable pages and their screenshots (`puzzlesat results`)",
             "cards": "least cards of packing puzzles (`puzzlesat cards --record`)",
-            "booklets": "booklets of graded cards, printable and playable (`puzzlesat results`)"}
+            "booklets": "booklets of graded cards, printable and playable (`puzzlesat results`)",
+            "open-counts": "exact counts of open boards: their checkpoints (`count --checkpoint`) "
+                           "and sampled cubes (`verify --sample-cubes`)"}
 
 
 def _index_entry(path: Path) -> tuple[str, str]:

@@ -27,3 +27,18 @@ def test_a_bad_input_ends_in_one_line_with_file_line_and_field(what, name, text,
         return
     assert code == 2, said
     assert re.match(rf"puzzlesat: error: {re.escape(str(path))}:\d+: [\w.]+: ", said), said
+
+
+def test_an_unknown_revision_to_time_against_is_named_by_its_flag(capsys):
+    """Regression: the library named its parameter as the flag ('--against'); the library says
+    'revision', the command line '--against'."""
+    from puzzlesat.benchmarks.packing import search_at
+    from puzzlesat.cli import main
+    from puzzlesat.models.errors import InputError
+
+    with pytest.raises(InputError) as caught:
+        search_at("no-such-revision")
+    assert caught.value.field == "revision"
+    assert main(["bench", "--search", "--against", "no-such-revision"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.startswith("puzzlesat: error: --against:") and len(err.splitlines()) == 1

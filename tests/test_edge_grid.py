@@ -334,6 +334,21 @@ def test_bad_triangle_files_are_one_line(tmp_path, capsys, change, field, line):
         assert f"bad.toml:{line}:" in err, err
 
 
+@pytest.mark.parametrize("clue, words", [
+    ("1 2 1 0", "no cell at row 1, column 2 on the board (a board's picture is read from its "
+     "first cell: the cell drawn there is row 1, column 3)"),  # '.^.': the '^' is read right
+    ("1 1 1 0", "no cell at row 1, column 1 on the board"),  # a '.': nothing drawn there
+])
+def test_a_clue_typed_where_its_character_stands_is_told_the_cell_drawn_there(
+        tmp_path, capsys, clue, words):
+    """Regression: a triangle board's picture is read from its first cell, so a clue typed by
+    its character's place was refused as off the board with no word of the cell meant."""
+    path = tmp_path / "clue.toml"
+    path.write_text(TRIANGLES + f'fixed = "{clue}"\n', encoding="utf-8")
+    code, out, err = cli(capsys, "count", str(path))
+    assert code == 2 and err.strip() == f"puzzlesat: error: {path}:13: fixed: {words}", err
+
+
 # ---------------------------------------------------------------- the play page, in Chromium
 
 

@@ -323,6 +323,23 @@ def test_bad_lattice_input_is_one_line_and_exit_2(what, text, said, tmp_path, ca
 # ---------------------------------------------------------------- challenges
 
 
+def test_a_placed_cell_typed_where_its_character_stands_is_told_the_cell_drawn_there(
+        tmp_path, capsys):
+    """Regression: ' ^' over '^v^' is read one column to the right (its first triangle points
+    up), so [0, 1] typed by the character's place was refused with no word of [0, 2]."""
+    from puzzlesat.cli import main
+
+    path = tmp_path / "placed.toml"
+    path.write_text('kind = "packing"\nlattice = "triangular"\nboard = """\n ^\n^v^\n"""\n'
+                    '[pieces]\nA = "^v"\nB = "^v"\n[placed]\nA = [[0, 1], [1, 1]]\n',
+                    encoding="utf-8")
+    assert main(["count", str(path)]) == 2
+    assert capsys.readouterr().err.strip() == (
+        f"puzzlesat: error: {path}:11: placed.A: cell [0, 1] is not on the board (the board's "
+        "picture is read one column to the right, so that its first triangle keeps its kind: "
+        "the one drawn there is [0, 2])")
+
+
 def test_a_challenge_on_triangles_holds_its_placed_pieces(tmp_path):
     """A card of hexiamonds with two pieces placed (cells as [row, column] of the picture):
     every backend counts the solutions that keep them where they are."""

@@ -159,6 +159,15 @@ class EdgeGrid:
         PictureError names the line, from 0, of a misplaced cell), moved to row 0, column 0."""
         return self.normalise(lattice(self.lattice_name).picture_cells(text))
 
+    def cells_by_character(self, text: str) -> dict[Cell, Cell]:
+        """Each cell of a board typed as a picture (`read_picture`), keyed by where its
+        character stands in the picture (row, column from 0): the picture is read up to a
+        lattice vector, so a clue typed by its character's place may name another cell."""
+        grid = lattice(self.lattice_name)
+        shift = grid.picture_shift(text)
+        drawn = sorted((r, c - shift) for r, c in grid.picture_cells(text))
+        return dict(zip(drawn, self.read_picture(text)))
+
     def picture(self, cells: tuple[Cell, ...]) -> str:
         """The board as the picture `read_picture` reads."""
         return lattice(self.lattice_name).picture(cells)

@@ -323,8 +323,13 @@ def read_fixed(
         on_board = (row - 1, col - 1) in shape if shape else (
             1 <= row <= rows and 1 <= col <= cols)
         if not on_board:
+            picture = doc.get("board", (str, list))
+            meant = grid.cells_by_character(picture).get((row - 1, col - 1)) if (
+                shape and isinstance(picture, str)) else None
             raise bad(f"no cell at row {row}, column {col} on the "
-                      + ("board" if shape else f"{rows}x{cols} board"))
+                      + ("board" if shape else f"{rows}x{cols} board") + (
+                          " (a board's picture is read from its first cell: the cell drawn "
+                          f"there is row {meant[0] + 1}, column {meant[1] + 1})" if meant else ""))
         if name not in names:
             copies = [n for n in names if n.startswith(f"{name}-") and n[len(name) + 1:].isdigit()]
             raise bad(f"no tile named {name!r}" + (

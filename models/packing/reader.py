@@ -270,7 +270,11 @@ def read_placed(doc: TomlDoc, puzzle: PackingPuzzle, where: str = "placed"
                             "pieces of one copy only")
         off = [c for c in cells if c not in board]
         if off:
-            raise doc.error(field, f"cell {list(off[0])} is not on the board")
+            meant = puzzle.lattice.meant(doc.get("board", (str, list)), off[0], board)
+            raise doc.error(field, f"cell {list(off[0])} is not on the board" + (
+                f" (the board's picture is read one column to the right, so that its first "
+                f"{puzzle.lattice.cell_noun} keeps its kind: the one drawn there is "
+                f"{list(meant)})" if meant else ""))
         if puzzle.lattice.normalise(cells) not in puzzle.lattice.orientations(piece.cells,
                                                                               puzzle.flip):
             raise doc.error(field, f"these {len(cells)} cells are not piece {name} in any "

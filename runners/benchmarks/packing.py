@@ -217,7 +217,7 @@ def search_at(revision: str) -> tuple[ModuleType, str]:
         except (OSError, subprocess.CalledProcessError) as error:
             said = (getattr(error, "stderr", "") or str(error)).strip().splitlines()
             raise InputError(f"no bitboard search at {revision!r} in {root}: "
-                             f"{said[-1] if said else 'git failed'}", field="--against") from None
+                             f"{said[-1] if said else 'git failed'}", field="revision") from None
 
     commit = git("rev-parse", "--verify", f"{revision}^{{commit}}").strip()
     source = git("show", f"{commit}:runners/backends/bitboard.py")

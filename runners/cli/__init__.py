@@ -45,6 +45,7 @@ PARAMETER_FLAGS = {
     "within": "--within", "cube": "--cube", "clearance": "--clearance",
     "sample_cubes": "--sample-cubes", "checks": "--checks", "cards": "--cards",
     "check_backends": "--check-backend", "clues": "--clues", "attempts": "--attempts",
+    "revision": "--against",
 }
 
 PATH_PARAMETERS = {"output", "results", "checkpoint", "path"}
@@ -120,7 +121,10 @@ def build_parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", required=True, parser_class=Parser)
     puzzle_help = "a catalog name (see 'puzzlesat list') or the path of a puzzle file"
 
-    commands.add_parser("list", help="show the built-in puzzles")
+    listing_of = commands.add_parser("list", help="show the built-in puzzles")
+    listing_of.add_argument("--open", action="store_true",
+                            help="the open boards: those Polyform Puzzler lists with 'solutions "
+                            "incomplete' (estimated by `puzzlesat estimate --open`)")
     backends = commands.add_parser("backends", help="the backends usable for a puzzle")
     solve = commands.add_parser("solve", help="find one solution and draw it")
     count = commands.add_parser("count", help="count every solution, saying what is counted")
@@ -272,7 +276,7 @@ def _run(args: argparse.Namespace, previous, previous_int) -> int:
         if hasattr(args, "run"):  # a family's own command
             return args.run(args)
         if args.command == "list":
-            return list_catalog()
+            return list_catalog(args.open)
         if args.command == "bench":
             from .bench import bench
 
@@ -303,10 +307,14 @@ def _terminate(signum, frame) -> None:
     raise KeyboardInterrupt
 
 
-def list_catalog() -> int:
-    for name in files.catalog():
+def list_catalog(open_boards: bool = False) -> int:
+    names = files.open_boards() if open_boards else files.catalog()
+    for name in names:
         puzzle = files.load(name)
         print(f"{name:28} {puzzle.kind:14} {family_of(puzzle).summary(puzzle)}")
+    if not open_boards:
+        print(f"... and {len(files.open_boards())} open boards (Polyform Puzzler lists them with "
+              "'solutions incomplete'): puzzlesat list --open")
     return 0
 
 

@@ -77,7 +77,9 @@ def verify_lines(puzzle, found: Verification) -> list[str]:
 
 
 def extra_commands(subparsers) -> None:
-    """The puzzle makers' commands: cards, booklet, audit, cards-bench (runners/cli/makers.py)."""
-    from . import makers
+    """The puzzle makers' commands: cards, booklet, audit, cards-bench (runners/cli/makers.py),
+    and `estimate` (runners/cli/estimates.py)."""
+    from . import estimates, makers
 
     makers.add_commands(subparsers)
+    estimates.add_commands(subparsers)
