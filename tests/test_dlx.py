@@ -289,3 +289,36 @@ def test_sample_cubes_where_no_family_offers_them_is_refused():
         puzzlesat.verify("iq-block-8", sample_cubes=0)
     with pytest.raises(InputError, match="copies"):
         puzzlesat.verify("domino-8x8", sample_cubes=1)
+
+
+NO_SOLUTION = '''kind = "packing"
+board = """
+XXX
+X.X
+XXX
+"""
+[pieces]
+I = "XXX"
+V = """
+XXX
+X..
+X..
+"""
+'''
+
+
+def test_sample_cubes_of_a_puzzle_without_solutions_are_refused_not_agreed(tmp_path, capsys):
+    """Regression: with no random search reaching a solution, no cube was drawn and the check
+    agreed over nothing (and on boards with very few solutions the draws went on for hours); now
+    it stops after a bounded number of fruitless searches and says why, in one line."""
+    from puzzlesat.cli import main
+
+    path = tmp_path / "ring.toml"
+    path.write_text(NO_SOLUTION)
+    assert puzzlesat.count(str(path), backend="xcover").number == 0
+    with pytest.raises(InputError, match="no cube could be drawn") as refused:
+        puzzlesat.verify(str(path), sample_cubes=2)
+    assert refused.value.field == "sample_cubes"
+    assert main(["verify", str(path), "--sample-cubes", "2"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert "--sample-cubes" in err and len(err.splitlines()) == 1

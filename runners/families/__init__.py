@@ -198,7 +198,12 @@ def check_sampled_cubes(
     """Sampled cubes (each with what `ours` counted, and the puzzle the other backends count
     it as, with the row's own fields), counted by each other backend (`count_in(puzzle,
     backend)`, a Count whose details[number] is compared): the rows, the counts, whether every
-    cube agrees, and a table. One check for every family that samples cubes."""
+    cube agrees, and a table. One check for every family that samples cubes; no cube at all is
+    an error (nothing was checked), never an agreement."""
+    if not picked:
+        raise InputError("no cube could be drawn (no random search reached a solution): a "
+                         "puzzle with so few solutions is verified whole, without sample_cubes",
+                         field="sample_cubes")
     rows, counts, agree = [], [], True
     for found, puzzle, fields in picked:
         row: dict[str, object] = {**fields, ours: found}
