@@ -191,3 +191,7 @@ def test_no_command_of_the_pages_rewrites_the_committed_results():
     assert [a for a in COMMANDS if "--record" in a and "--results" not in a] == []
     assert [a for a in COMMANDS if "--results" in a
             and a[a.index("--results") + 1].rstrip("/") == "results"] == []
+    # nor a file or folder inside it (a checkpoint resumed in place, evidence in a sub-folder)
+    writes = ("--results", "--checkpoint", "-o", "--output")
+    assert [a for a in COMMANDS for flag, path in zip(a, a[1:])
+            if flag in writes and path.startswith("results/")] == []
