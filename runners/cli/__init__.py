@@ -45,7 +45,7 @@ PARAMETER_FLAGS = {
     "within": "--within", "cube": "--cube", "clearance": "--clearance",
     "sample_cubes": "--sample-cubes", "checks": "--checks", "cards": "--cards",
     "check_backends": "--check-backend", "clues": "--clues", "attempts": "--attempts",
-    "revision": "--against",
+    "revision": "--against", "limit": "--limit",
 }
 
 PATH_PARAMETERS = {"output", "results", "checkpoint", "path"}
