@@ -8,6 +8,8 @@ face-centred cubic lattice), its puzzle files, pictures and counts that agree.
 - Random small boards of balls cut into random pieces, each turned at random, are counted
   alike by every backend with and without symmetry reduction, and the count plan's classes
   (Burnside's lemma) equal the reference's canonical forms.
+- The same on the flat lattice (ball-layer, Kanoodle's tray): random small boards counted alike
+  by every backend, and equal to the reference's solutions and canonical forms.
 - The Kanoodle pieces stack into a published solution of the pyramid; the pyramid and a
   challenge on it count alike on every backend.
 - Bad ball files (a piece in parts, a cell that is not one) get one line and exit 2.
@@ -23,7 +25,7 @@ import zipfile
 
 import numpy
 import pytest
-from _counting import partition
+from _counting import partition, reference_classes
 from hypothesis import strategies as st
 from test_properties import MANY, run_property
 from test_solids import check_solid
@@ -218,6 +220,37 @@ def test_every_backend_counts_random_ball_boards_alike(examples):
 @pytest.mark.parametrize("examples", [8, pytest.param(MANY, marks=pytest.mark.slow)])
 def test_burnside_agrees_with_canonical_forms_on_random_ball_boards(examples):
     run_property(ball_puzzles(), check_solid, examples)  # as for cubes
+
+
+@st.composite
+def flat_puzzles(draw) -> CellPuzzle:
+    """A small board of the flat lattice (ball-layer: Kanoodle's 5x11 tray), a rectangle with a
+    ball taken away or not, cut into random pieces, each turned and turned over at random."""
+    rnd = draw(st.randoms(use_true_random=False))
+    height, width = draw(st.integers(1, 3)), draw(st.integers(2, 4))
+    cells = {(r, c) for r in range(height) for c in range(width)}
+    if draw(st.booleans()) and len(cells) > 3:  # fewer symmetries
+        cells.discard(rnd.choice(sorted(cells)))
+    grid = LATTICES["ball-layer"]
+    regions = partition(cells, draw(st.integers(2, 4)), rnd, grid.adjacent)
+    pieces = tuple(CellPiece(chr(65 + i), rnd.choice(grid.orientations(sorted(region), True)))
+                   for i, region in enumerate(regions))
+    return CellPuzzle(name="flat", board=tuple(sorted(cells)), pieces=pieces, flip=True,
+                      lattice_name="ball-layer")
+
+
+def check_flat_backends(puzzle: CellPuzzle) -> None:
+    """The flat lattice: every backend alike, and equal to the reference's solutions and the
+    classes of their canonical forms (the reference's own symmetries)."""
+    check_backends(puzzle)
+    solutions, classes = reference_classes(puzzle)
+    found = puzzlesat.count(puzzle, "bitboard", modulo="symmetry", jobs=1)
+    assert (found.details["solutions"], found.number) == (solutions, classes)
+
+
+@pytest.mark.parametrize("examples", [BALL_EXAMPLES, pytest.param(60, marks=pytest.mark.slow)])
+def test_every_backend_counts_random_flat_boards_alike(examples):
+    run_property(flat_puzzles(), check_flat_backends, examples)
 
 
 def test_a_pyramids_symmetries_are_the_squares_seen_from_above():

@@ -7,6 +7,10 @@
 - Random small solids (random boxes cut into random connected pieces, each turned at random):
   the plan's counts (Burnside) equal the reference's canonical forms, modulo symmetry and
   rotation, where the set holds each piece's mirror image and where it does not.
+- Random small solids are counted alike by every backend, with and without symmetry reduction.
+- A polycube's orientations are its orbit under the cube's rotations (with mirror images, its 48
+  symmetries), checked against integer rotation matrices built here as the closure of two
+  quarter turns, sharing no code with models/geometry.py.
 - Solid puzzle files read layers or coordinates; bad ones fail at their file, line and field.
 """
 
@@ -163,6 +167,102 @@ def check_solid(puzzle: CellPuzzle) -> None:
 @pytest.mark.parametrize("examples", [SOLID_EXAMPLES, pytest.param(MANY, marks=pytest.mark.slow)])
 def test_burnside_agrees_with_canonical_forms_on_random_solids(examples):
     run_property(solid_puzzles(), check_solid, examples)
+
+
+BACKENDS = ("bitboard", "xcover", "cpsat", "pysat:cadical195", "reference")
+
+
+def check_solid_backends(puzzle: CellPuzzle) -> None:
+    """Every backend counts alike, every solution and the classes under the symmetries, and as
+    many as the reference's solutions and their canonical forms."""
+    board = reference_packing.model(puzzle, group="symmetry").board
+    found = list(reference_packing.ReferencePacking().enumerate(
+        reference_packing.ReferenceModel(board, True, False), (), None))
+    expected = (len(found), len({reference_packing.canonical(board, g) for g in found}))
+    for backend in BACKENDS:
+        total = puzzlesat.count(puzzle, backend, modulo="none", jobs=1)
+        classes = puzzlesat.count(puzzle, backend, modulo="symmetry", jobs=1)
+        assert total.complete and classes.complete, backend
+        assert classes.details["solutions"] == total.number, backend
+        assert (total.number, classes.number) == expected, backend
+
+
+@pytest.mark.parametrize("examples", [4, pytest.param(60, marks=pytest.mark.slow)])
+def test_every_backend_counts_random_solids_alike(examples):
+    run_property(solid_puzzles(), check_solid_backends, examples)
+
+
+# ---------------------------------------------------------------- orientations, checked apart
+
+
+def rotation_matrices() -> list[tuple]:
+    """The cube's 24 rotations as integer matrices: the closure of a quarter turn about the
+    vertical and one about a horizontal axis (matrices multiplied here)."""
+    def times(a, b):
+        return tuple(tuple(sum(a[i][k] * b[k][j] for k in range(3)) for j in range(3))
+                     for i in range(3))
+
+    turns = (((1, 0, 0), (0, 0, -1), (0, 1, 0)), ((0, -1, 0), (1, 0, 0), (0, 0, 1)))
+    found = {((1, 0, 0), (0, 1, 0), (0, 0, 1))}
+    todo = list(found)
+    while todo:
+        m = todo.pop()
+        for turn in turns:
+            image = times(turn, m)
+            if image not in found:
+                found.add(image)
+                todo.append(image)
+    return sorted(found)
+
+
+ROTATION_MATRICES = rotation_matrices()
+
+
+def moved(cells, matrix, mirror: bool = False) -> tuple:
+    """Cells turned by a matrix (and mirrored through the origin), shifted to the origin."""
+    sign = -1 if mirror else 1
+    turned = [tuple(sign * sum(row[k] * cell[k] for k in range(3)) for row in matrix)
+              for cell in cells]
+    return _shape(lambda cell: cell, turned)
+
+
+@st.composite
+def polycubes(draw) -> list:
+    """A connected shape of 1 to 8 cubes grown at random, a face to a face (steps written here)."""
+    rnd = draw(st.randoms(use_true_random=False))
+    steps = [s for axis in range(3) for s in ((0,) * axis + (d,) + (0,) * (2 - axis)
+                                               for d in (-1, 1))]
+    cells = [(0, 0, 0)]
+    for _ in range(draw(st.integers(0, 7))):
+        options = sorted({tuple(x + d for x, d in zip(cell, step)) for cell in cells
+                          for step in steps} - set(cells))
+        cells.append(rnd.choice(options))
+    return cells
+
+
+def check_cube_orientations(cells) -> None:
+    found = CUBIC.orientations(cells, False)
+    assert len(found) == len(set(found)) and 24 % len(found) == 0  # an orbit of the group
+    assert set(found) == {moved(cells, m) for m in ROTATION_MATRICES}
+    assert found[0] == _shape(lambda cell: cell, cells)  # its own first
+    both = {moved(cells, m, mirror) for m in ROTATION_MATRICES for mirror in (False, True)}
+    assert set(CUBIC.orientations(cells, True)) == both and 48 % len(both) == 0
+    assert _shape(lambda cell: cell, CUBIC.mirror(cells)) in both  # the lattice's mirror image
+
+
+def test_the_construction_is_the_cubes_rotation_group():
+    assert len(ROTATION_MATRICES) == 24
+    assert all(round(determinant(m)) == 1 for m in ROTATION_MATRICES)
+
+
+def determinant(m) -> int:
+    (a, b, c), (d, e, f), (g, h, i) = m
+    return a * (e * i - f * h) - b * (d * i - f * g) + c * (d * h - e * g)
+
+
+@pytest.mark.parametrize("examples", [40, pytest.param(MANY, marks=pytest.mark.slow)])
+def test_a_polycubes_orientations_are_its_orbit_under_the_rotations(examples):
+    run_property(polycubes(), check_cube_orientations, examples)
 
 
 def test_a_set_with_twins_gains_the_mirror_symmetries():

@@ -120,8 +120,10 @@ def count_lines(puzzle, count: Count) -> list[str]:
             lines.append(f"{name}: {key.replace('_', ' ')}: {entry['count']:,}: "
                          f"{entry['counted']}")
     if count.details.get("nodes") is not None:
-        lines.append(f"{name}: {count.details['nodes']:,} nodes searched, "
-                     f"{count.details['nodes_per_second'] or 0:,} nodes a second")
+        nodes, now = count.details["nodes"], count.details["nodes_this_call"]
+        earlier = f" ({nodes - now:,} of them read from the checkpoint)" if now != nodes else ""
+        lines.append(f"{name}: {nodes:,} nodes searched{earlier}, "
+                     f"{count.details['nodes_per_second'] or 0:,} nodes a second in this run")
     return lines
 
 

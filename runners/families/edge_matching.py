@@ -498,7 +498,7 @@ class EdgeMatching(Family):
                              f"not {modulo!r}", field="label_tiles")
         motions = puzzle_group(puzzle, modulo)
         fixed: dict[int, int] | None = None
-        nodes = None
+        nodes = searched_now = None
         if backend.takes == "reference":
             classes_wanted = modulo != "none"
             model = reference.model(puzzle, classes=modulo if classes_wanted else None)
@@ -521,6 +521,8 @@ class EdgeMatching(Family):
             complete = all(t.complete for t in tallies)
             if backend.takes == "tables":  # nodes searched (each cube once, not weighted)
                 nodes = sum(v[1] for t in tallies for v in t.values if v is not None)
+                searched_now = sum(v[1] for t in tallies for v, old in zip(t.values, t.resumed)
+                                   if v is not None and not old)  # the rest: a checkpoint's
             found = dict.fromkeys(counted, 0)
             for number, tally in zip(owner, tallies):
                 found[counted[number]] += tally.total()
@@ -552,9 +554,10 @@ class EdgeMatching(Family):
         details["conventions"] = conventions(puzzle, grids, classes if modulo != "none" else
                                              None, complete, modulo)
         seconds = time.perf_counter() - start
-        if nodes is not None:
+        if nodes is not None:  # the rate is this call's: nodes read from a checkpoint left out
             details["nodes"] = nodes
-            details["nodes_per_second"] = round(nodes / seconds) if seconds else None
+            details["nodes_this_call"] = searched_now
+            details["nodes_per_second"] = round(searched_now / seconds) if seconds else None
         return Count(display_name(puzzle), number, meaning(puzzle, modulo, bool(label_tiles)),
                      modulo, complete, time.perf_counter() - start, backend.name,
                      runner.executor.name, group, details)

@@ -260,6 +260,15 @@ def goal_ranked(rank, data, slot):
 
 
 @njit
+def _holds_byte(word, pattern):
+    """Whether a byte of the 64-bit `word` equals that of `pattern` (a byte repeated 8 times).
+    No step carries past 64 bits: run as Python (numba absent), numpy warns of an overflow."""
+    low7 = np.uint64(0x7F7F7F7F7F7F7F7F)
+    v = word ^ pattern  # a zero byte where the word holds the pattern's
+    return ~(((v & low7) + low7) | v | low7) != 0
+
+
+@njit
 def ranked_level(distance, words, level, after, unseen, lo, hi, data, slot, out):
     """Expand every rank in [lo, hi) whose byte is `level`: each neighbour whose byte is
     `unseen` gets `after`. `words` is `distance` seen 8 bytes at a time (lo and hi multiples of
@@ -271,13 +280,10 @@ def ranked_level(distance, words, level, after, unseen, lo, hi, data, slot, out)
         first = tables
     pieces, seen, queue, targets, _, stamps, anchor, fill, group, piece, where = scratch
     metric, end = info[0], info[4]
-    ones = np.uint64(0x0101010101010101)
-    highs = np.uint64(0x8080808080808080)
-    pattern = ones * np.uint64(level)
+    pattern = np.uint64(0x0101010101010101) * np.uint64(level)
     done = 0
     for w in range(lo // 8, hi // 8):
-        v = words[w] ^ pattern
-        if ((v - ones) & ~v & highs) == 0:  # no byte of the word is the level's
+        if not _holds_byte(words[w], pattern):  # no byte of the word is the level's
             continue
         for r in range(8 * w, 8 * w + 8):
             if distance[r] == level:
