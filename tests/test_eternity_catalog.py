@@ -125,8 +125,13 @@ def test_owens_6x6_row_by_row_with_a_corner_pinned_equals_the_search_without_red
     top left, weighted by the 4 turns) gives the grids the plain row search finds with no
     reduction (no code of the pin or of the turns), in at most a quarter of its nodes and a
     little more (the pin's fourth of the tree may be the largest: measured 14.5 M of 69.3 M
-    on set 1, 8.4 M of 44.0 M on set 2)."""
+    on set 1, 8.4 M of 44.0 M on set 2); the C row scan finds the same grids and nodes, with
+    the tile kept to the first cell and without."""
+    import tempfile
+    from pathlib import Path
+
     from puzzlesat.backends.edgecount import Search, measured_order, measured_pins
+    from puzzlesat.benchmarks.edgecount import build_anchor, run_anchor
     from puzzlesat.models.edge_matching.tables import build_tables
 
     puzzle = files.load(name)
@@ -139,6 +144,12 @@ def test_owens_6x6_row_by_row_with_a_corner_pinned_equals_the_search_without_red
     pinned.run(10**12)
     assert plain.found == 4 * pinned.found == grids
     assert pinned.nodes < plain.nodes / 4 * 1.2
+    with tempfile.TemporaryDirectory() as folder:  # the C row scan, with and without the pin
+        binary = build_anchor(Path(folder))
+        if binary is not None:
+            assert run_anchor(binary, puzzle, None)[:2] == (plain.found, plain.nodes)
+            tile = parts[0][0].fixed[0].tile
+            assert run_anchor(binary, puzzle, None, tile)[:2] == (pinned.found, pinned.nodes)
     found = puzzlesat.count(name, backend="edgecount", modulo="symmetry", jobs=2)
     assert (found.details["grids"], found.number) == (grids, grids // 4)
 
@@ -164,6 +175,8 @@ def test_the_ladder_keeps_one_boards_count_in_a_checkpoint_and_records_beside_ot
         assert (row["grids"], row["classes"], row["complete"]) == (160, 40, True)
     assert (first["rows"][0]["resumed"], again["rows"][0]["resumed"]) == (False, True)
     assert again["rows"][0]["nodes"] == first["rows"][0]["nodes"]
+    assert (first["rows"][0]["nodes_this_run"], again["rows"][0]["nodes_this_run"]) == (
+        first["rows"][0]["nodes"], 0)  # every cube read back from the checkpoint
     other = {**first, "rows": [{**first["rows"][0], "board": "owen-6x6-set1", "grids": 260}]}
     ladder.record(other, tmp_path)
     ladder.record(first, tmp_path)

@@ -63,13 +63,16 @@ def count_row(name: str, jobs: int | None, time_limit: float | None,
                             time_limit=time_limit, checkpoint=checkpoint, say=say)
     seconds, cpu_seconds = time.perf_counter() - start, cpu() - spent
     nodes = found.details.get("nodes") or 0
+    searched = found.details.get("nodes_this_call")  # without those read from a checkpoint
+    searched = nodes if searched is None else searched
     row = {"board": name, "task": "count", "complete": found.complete,
            "grids": found.details.get("grids"), "classes": found.number, "nodes": nodes,
+           "nodes_this_run": searched,
            "seconds": round(seconds, 2), "cpu_seconds": round(cpu_seconds, 2),
-           "nodes_per_second": round(nodes / seconds) if seconds else None,
-           "nodes_per_cpu_second": round(nodes / cpu_seconds) if cpu_seconds else None,
+           "nodes_per_second": round(searched / seconds) if seconds else None,
+           "nodes_per_cpu_second": round(searched / cpu_seconds) if cpu_seconds else None,
            "jobs": jobs, "load": report.load(), "date": report.now(),
-           "resumed": resumed}
+           "resumed": resumed or searched != nodes}
     say(f"{name}: {'' if found.complete else 'INCOMPLETE, at least '}{row['grids']:,} grids, "
         f"{found.number:,} up to turning, {nodes:,} nodes in {seconds:,.1f} s "
         f"({cpu_seconds:,.1f} s of CPU)")
@@ -166,7 +169,8 @@ def markdown(figures: dict) -> str:
             rate = (f"{r['nodes_per_cpu_second'] / 1e6:.1f}" if r.get("nodes_per_cpu_second")
                     else "-")
             grids = f"{r['grids']:,}" + ("" if r["complete"] else " (incomplete)") + (
-                " (resumed: seconds of the last run only)" if r.get("resumed") else "")
+                f" (resumed: seconds and rate of the last run, "
+                f"{r.get('nodes_this_run', 0):,} of the nodes)" if r.get("resumed") else "")
             scan = f"{r['rowscan_nodes']:,}" if "rowscan_nodes" in r else "-"
             lines.append(
                 f"| {r['board']} | {grids} | {r['classes']:,} | {r['nodes']:,} | "
