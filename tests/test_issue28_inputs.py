@@ -141,3 +141,25 @@ def test_an_empty_results_folder_is_refused_before_the_work(tmp_path, capsys):
     start = time.perf_counter()
     one_line_error(capsys, ["verify", "iq-block-8", "--results", ""], "an empty name")
     assert time.perf_counter() - start < 3
+
+
+@pytest.mark.parametrize("args, flag", [
+    (["count", "pentomino-6x10", "--limit", "3", "--time-limit", "2"], "--time-limit"),
+    (["count", "pentomino-6x10", "--limit", "3", "--jobs", "5"], "--jobs"),
+    (["count", "pentomino-6x10", "--limit", "3", "--executor", "local"], "--executor"),
+    (["count", "klotski", "--limit", "2"], "--limit"),
+    (["count", "mind-lock", "--limit", "1"], "--limit"),
+])
+def test_a_count_to_a_limit_refuses_what_it_cannot_honour(args, flag, capsys):
+    """Regression: `count pentomino-6x10 --limit 3000 --time-limit 2 --jobs 5` ran 7.8 s on one
+    process, both options ignored; `count klotski --limit 2` said "unique: exactly one
+    solution" of a puzzle with many optimal plans (its solutions list one)."""
+    assert main(args) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"puzzlesat: error: {flag}:") and len(err.strip().splitlines()) == 1
+
+
+def test_a_count_to_a_limit_from_the_api_names_its_parameter():
+    with pytest.raises(InputError, match="jobs") as refused:
+        puzzlesat.count("soma-challenge", limit=2, jobs=2)
+    assert refused.value.field == "jobs" and "--" not in str(refused.value)

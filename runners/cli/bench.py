@@ -77,6 +77,8 @@ def bench(args: argparse.Namespace) -> int:
         return bench_search(args)
     if args.anchor == "rowscan":
         return bench_against_rowscan(args)
+    if args.anchor == "dlx":
+        return bench_against_c_dancing_links(args)
     if args.anchor:
         return bench_against_dancing_links(args)
     if not args.puzzles:
@@ -156,6 +158,35 @@ def bench_against_dancing_links(args: argparse.Namespace) -> int:
             print(f"{row.puzzle:26} {row.modulo:9} {row.method:52} {row.median_seconds:8.2f} s "
                   f"ratio {row.ratio_to_anchor:.2f}")
     wrote(args.record_in, "dlx-bench.md")
+    return 0
+
+
+def bench_against_c_dancing_links(args: argparse.Namespace) -> int:
+    """`bench --anchor dlx`: runners/benchmarks/packing.run_dlx, in this process."""
+    from ..benchmarks import packing
+    from . import load
+
+    puzzles = tuple(args.puzzles) or packing.DLX_PUZZLES
+    for name in puzzles:
+        puzzle, _ = load(args, name)
+        if puzzle.kind != "packing":
+            raise InputError(f"{name} is not a packing puzzle", field="--anchor")
+        if any(piece.count > 1 for piece in puzzle.pieces):
+            raise InputError(f"{name} has pieces with copies: the dancing-links anchor counts "
+                             "exact covers with each item once", field="--anchor")
+    rows = packing.run_dlx(puzzles, args.modulo or "symmetry", args.repeat, args.jobs or 2,
+                           args.record_in, report.say)
+    said = {True: "met", False: "NOT met", None: "-"}
+    for row in rows:
+        ratio = "" if row["ratio_to_anchor"] is None else f"ratio {row['ratio_to_anchor']:.2f}"
+        rate = row["nodes_per_cpu_second"] or 0
+        print(f"{row['puzzle']:14} {row['modulo']:9} {row['method']:52} "
+              f"{row['median_seconds']:8.2f} s {row['median_cpu_seconds']:8.2f} s CPU "
+              f"{row['nodes']:>13,} nodes {rate:>11,} nodes/s {ratio}"
+              + (f"  60 s: {said[row['seconds_target_met']]}, half the anchor's: "
+                 f"{said[row['ratio_target_met']]}" if row["seconds_target_met"] is not None
+                 else ""))
+    wrote(args.record_in, "dlx-anchor.md")
     return 0
 
 
