@@ -178,7 +178,8 @@ def bench_against_c_dancing_links(args: argparse.Namespace) -> int:
                            args.record_in, report.say)
     said = {True: "met", False: "NOT met", None: "-"}
     for row in rows:
-        ratio = "" if row["ratio_to_anchor"] is None else f"ratio {row['ratio_to_anchor']:.2f}"
+        ratio = ("" if row["ratio_to_anchor"] is None else
+                 f"ratio {row['ratio_to_anchor']:.2f} (CPU {row['cpu_ratio_to_anchor']:.2f})")
         rate = row["nodes_per_cpu_second"] or 0
         print(f"{row['puzzle']:14} {row['modulo']:9} {row['method']:52} "
               f"{row['median_seconds']:8.2f} s {row['median_cpu_seconds']:8.2f} s CPU "
