@@ -113,20 +113,3 @@ def test_owens_6x6_counted_with_its_nodes_and_the_row_scan_compared(tmp_path, ca
     assert "| owen-6x6-set1 | 260 | 65 |" in table and "yes" in table
     paths = ladder.record(figures, tmp_path)
     assert json.loads(paths[1].read_text())["rows"][0]["grids"] == 260
-
-
-def test_the_ladder_keeps_a_checkpoint_per_count_and_resumes(tmp_path, capsys):
-    """`ladder --checkpoint DIR` (the whole ladder takes hours): each count records its cubes in
-    DIR/BOARD.checkpoint, and the same command resumes from them (nothing searched again)."""
-    from puzzlesat.cli import main
-
-    command = ["ladder", "owen-6x6-set1", "--jobs", "2", "--checkpoint", str(tmp_path / "ck")]
-    assert main(command) == 0
-    kept = tmp_path / "ck" / "owen-6x6-set1.checkpoint"
-    lines = kept.read_text().splitlines()
-    assert len(lines) >= 2
-    capsys.readouterr()
-    assert main(command) == 0  # every cube read back
-    assert "| owen-6x6-set1 | 260 | 65 |" in capsys.readouterr().out
-    assert kept.read_text().splitlines() == lines
-    assert main(["ladder", "owen-6x6-set1", "--checkpoint", str(kept)]) == 2  # a file

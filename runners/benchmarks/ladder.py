@@ -102,14 +102,10 @@ def solve_row(name: str, backend: str, time_limit: float | None,
 
 
 def ladder(counted: list[str], solved: list[str], jobs: int | None, time_limit: float | None,
-           solver: str, rowscan: bool, say: Callable[[str], None] = report.say,
-           checkpoints: Path | None = None) -> dict:
-    """Count and solve the boards; with `checkpoints` (a folder), each count records its
-    finished cubes in BOARD.checkpoint there and resumes from it."""
+           solver: str, rowscan: bool, say: Callable[[str], None] = report.say) -> dict:
     rows = []
     for name in counted:
-        checkpoint = None if checkpoints is None else str(checkpoints / f"{name}.checkpoint")
-        row = count_row(name, jobs, time_limit, checkpoint, say)
+        row = count_row(name, jobs, time_limit, None, say)
         if rowscan and row["complete"]:
             row.update(rowscan_row(name, say) or {})
         rows.append(row)

@@ -76,9 +76,6 @@ def add_commands(subparsers) -> None:
     ladder.add_argument("--rowscan", action="store_true",
                         help="also count each board to the end with the plain C row scan, to "
                         "compare node counts with the community's (row-scan) figures")
-    ladder.add_argument("--checkpoint", metavar="DIR", default=None,
-                        help="record each count's finished cubes in DIR/BOARD.checkpoint; run "
-                        "again with it to resume")
     report.add_record_arguments(ladder, "the table (results/eternity-ii-ladder.md and .json)")
     ladder.set_defaults(run=run_ladder)
 
@@ -120,12 +117,8 @@ def run_ladder(args: argparse.Namespace) -> int:
                                                          else list(ladder.SOLVED))
     for name in counted + solved:
         files.load(name)  # every board checked before the work
-    checkpoints = None
-    if args.checkpoint is not None:
-        checkpoints = report.check_folder(args.checkpoint, "checkpoint")
-        checkpoints.mkdir(parents=True, exist_ok=True)
     figures = ladder.ladder(counted, solved, args.jobs, args.time_limit, args.solver,
-                            args.rowscan, checkpoints=checkpoints)
+                            args.rowscan)
     print(ladder.markdown(figures))
     if folder is not None:
         for path in ladder.record(figures, folder):
