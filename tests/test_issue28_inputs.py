@@ -163,3 +163,29 @@ def test_a_count_to_a_limit_from_the_api_names_its_parameter():
     with pytest.raises(InputError, match="jobs") as refused:
         puzzlesat.count("soma-challenge", limit=2, jobs=2)
     assert refused.value.field == "jobs" and "--" not in str(refused.value)
+
+
+def test_an_interrupted_count_stops_the_benchmark_that_times_it(monkeypatch):
+    """Regression: SIGTERM during `cards-bench`'s anchor count (25 s of CP-SAT in a base
+    install) was taken as the count's end: the API hands back an interrupted count as a lower
+    bound, and the benchmark timed it and carried on for minutes. The count now says it was
+    interrupted, and a benchmark stops there."""
+    from puzzlesat import api
+    from puzzlesat.benchmarks import cards, whole
+
+    calls = []
+
+    def stop_at_the_second_report(done, total, found):
+        calls.append(done)
+        if len(calls) == 2:
+            raise KeyboardInterrupt  # as Ctrl-C or SIGTERM arrives during the count
+
+    stopped = puzzlesat.count("iq-block-8", backend="cpsat", jobs=1,
+                              progress=stop_at_the_second_report)
+    assert not stopped.complete and stopped.details["interrupted"]
+    with pytest.raises(KeyboardInterrupt):
+        whole(stopped)
+    assert "interrupted" not in puzzlesat.count("iq-block-8", jobs=1).details
+    monkeypatch.setattr(api, "count", lambda *a, **k: stopped)
+    with pytest.raises(KeyboardInterrupt):
+        cards.bench(["iq-block-8"], 1, None, say=lambda _: None)

@@ -18,6 +18,7 @@ from pathlib import Path
 
 from .. import api
 from .. import output as report
+from ..benchmarks import whole
 from ..models.errors import InputError
 from ..pictures import charts
 from ..registry import family_of
@@ -46,7 +47,8 @@ def timed_run(puzzle, backend: str, executor: str | None, modulo: str, options: 
         found = api.solve(puzzle, backend, args.time_limit, **options)
         what = "solved" if found.found else found.note
         return Timed(time.perf_counter() - start, found.complete, what)
-    count = api.count(puzzle, backend, modulo, args.jobs, executor, args.time_limit, **options)
+    count = whole(api.count(puzzle, backend, modulo, args.jobs, executor, args.time_limit,
+                            **options))
     return Timed(time.perf_counter() - start, count.complete,
                  f"{count.number} {count.counted.split(' (')[0]}")
 
