@@ -189,3 +189,23 @@ def test_an_interrupted_count_stops_the_benchmark_that_times_it(monkeypatch):
     monkeypatch.setattr(api, "count", lambda *a, **k: stopped)
     with pytest.raises(KeyboardInterrupt):
         cards.bench(["iq-block-8"], 1, None, say=lambda _: None)
+
+
+@pytest.mark.parametrize("args, flag", [(["bench", "--search"], "--search"),
+                                        (["bench", "--search", "iq-block-8"], "--search"),
+                                        (["bench", "--anchor", "xcover"], "--anchor"),
+                                        (["bench", "--anchor", "dlx"], "--anchor")])
+def test_a_bench_of_the_compiled_searches_without_them_is_one_line(args, flag, monkeypatch,
+                                                                  capsys):
+    """Regression: in a base install (no numba), `bench --search` ran the bitboard search as
+    Python and ended in a traceback ('numpy.int64' object has no attribute 'bit_length');
+    `bench --anchor xcover` raised a RuntimeError."""
+    from puzzlesat.backends.bitboard import BitboardBackend
+    from puzzlesat.backends.xcover import XcoverBackend
+
+    for made in (BitboardBackend, XcoverBackend):
+        monkeypatch.setattr(made, "supported", classmethod(lambda cls: False))
+    assert main(args) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"puzzlesat: error: {flag}: times ") and "pip install" in err
+    assert len(err.strip().splitlines()) == 1

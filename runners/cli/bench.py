@@ -75,6 +75,9 @@ def bench(args: argparse.Namespace) -> int:
     if args.against and not args.search:
         raise InputError("--against REV times the bitboard search: use it with --search",
                          field="--against")
+    if args.search or args.anchor in ("xcover", "dlx"):
+        needs_compiled("--search" if args.search else "--anchor",
+                       ("xcover", "bitboard") if args.anchor == "xcover" else ("bitboard",))
     if args.search:
         return bench_search(args)
     if args.anchor == "rowscan":
@@ -139,6 +142,18 @@ def bench(args: argparse.Namespace) -> int:
         charts.write_chart(folder, "bench.csv", report.say)
     report.write_results_index(folder)
     return 0
+
+
+def needs_compiled(flag: str, names: tuple[str, ...]) -> None:
+    """Before any timing: the compiled searches a bench times are installed, or a one-line
+    error saying what to install (run as Python, the bitboard search fails in numpy's types)."""
+    from ..registry import backend
+
+    for name in names:
+        try:
+            backend(name)
+        except InputError as error:  # "... is not available here: pip install ...", named
+            raise InputError(f"times {name}: {error.message}", field=flag) from None
 
 
 def bench_against_dancing_links(args: argparse.Namespace) -> int:
