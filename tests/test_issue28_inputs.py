@@ -194,7 +194,8 @@ def test_an_interrupted_count_stops_the_benchmark_that_times_it(monkeypatch):
 @pytest.mark.parametrize("args, flag", [(["bench", "--search"], "--search"),
                                         (["bench", "--search", "iq-block-8"], "--search"),
                                         (["bench", "--anchor", "xcover"], "--anchor"),
-                                        (["bench", "--anchor", "dlx"], "--anchor")])
+                                        (["bench", "--anchor", "dlx"], "--anchor"),
+                                        (["estimate", "iq-block-8"], "PUZZLE")])
 def test_a_bench_of_the_compiled_searches_without_them_is_one_line(args, flag, monkeypatch,
                                                                   capsys):
     """Regression: in a base install (no numba), `bench --search` ran the bitboard search as
@@ -207,5 +208,5 @@ def test_a_bench_of_the_compiled_searches_without_them_is_one_line(args, flag, m
         monkeypatch.setattr(made, "supported", classmethod(lambda cls: False))
     assert main(args) == 2
     err = capsys.readouterr().err
-    assert err.startswith(f"puzzlesat: error: {flag}: times ") and "pip install" in err
+    assert err.startswith(f"puzzlesat: error: {flag}: ") and "pip install" in err
     assert len(err.strip().splitlines()) == 1

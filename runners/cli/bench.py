@@ -144,7 +144,7 @@ def bench(args: argparse.Namespace) -> int:
     return 0
 
 
-def needs_compiled(flag: str, names: tuple[str, ...]) -> None:
+def needs_compiled(flag: str, names: tuple[str, ...], doing: str = "times") -> None:
     """Before any timing: the compiled searches a bench times are installed, or a one-line
     error saying what to install (run as Python, the bitboard search fails in numpy's types)."""
     from ..registry import backend
@@ -153,7 +153,7 @@ def needs_compiled(flag: str, names: tuple[str, ...]) -> None:
         try:
             backend(name)
         except InputError as error:  # "... is not available here: pip install ...", named
-            raise InputError(f"times {name}: {error.message}", field=flag) from None
+            raise InputError(f"{doing} {name}: {error.message}", field=flag) from None
 
 
 def bench_against_dancing_links(args: argparse.Namespace) -> int:
