@@ -684,7 +684,7 @@ def dlx_input(model, cubes) -> str:
     fill order, the order its search breaks ties in)."""
     if model.multiplicity and any(n > 1 for n in model.multiplicity):
         raise InputError("the dancing-links anchor counts exact covers with each item once: "
-                         "pieces with copies are not for it", field="--anchor")
+                         "pieces with copies are not for it", field="puzzle")
     order = model.fill_order if model.fill_order is not None else range(len(model.items))
     where = {item: n for n, item in enumerate(order)}
     lines = [f"{len(model.items)} {len(model.options)}"]
