@@ -232,7 +232,8 @@ def test_bench_sample_says_where_the_search_time_goes(tmp_path, capsys):
                  str(tmp_path)]) == 0
     capsys.readouterr()
     rows = {r["part"]: r for r in csv.DictReader((tmp_path / "bitboard-profile.csv").open())}
-    assert set(rows) == {"plain, no dead regions", "plain", "memo"}
+    assert set(rows) == {"plain, no dead regions", "plain", "memo", "fewest fits",
+                         "fewest fits, memo"}
     assert int(rows["plain"]["nodes"]) < int(rows["plain, no dead regions"]["nodes"])
     assert int(rows["plain"]["dead_region_drops"]) > 0
     assert int(rows["plain, no dead regions"]["dead_region_drops"]) == 0

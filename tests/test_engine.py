@@ -184,6 +184,22 @@ def test_a_board_of_forced_cells_is_split_and_counted_in_one_pass():
     assert found.complete and found.number == 1
 
 
+def test_a_box_of_forced_cells_is_split_and_counted_in_one_pass(tmp_path):
+    """The same in space (issue 28: 40x40x40 unit cubes hung silently, past --time-limit):
+    a 24x24x24 box of unit cubes, read from its file, split into the one whole cover and
+    counted."""
+    side = 24
+    layer = "\n".join(["X" * side] * side)
+    (tmp_path / "box.toml").write_text(
+        'kind = "packing"\nlattice = "cubic"\nboard = """\n' + "\n---\n".join([layer] * side)
+        + f'\n"""\n[pieces]\nu = {{ picture = "X", count = {side ** 3} }}\n')
+    puzzle = puzzlesat.load(str(tmp_path / "box.toml"))
+    [cube] = split_cubes(puzzle, placements(puzzle), [()], 8)
+    assert len(cube) == side ** 3
+    found = puzzlesat.count(puzzle, modulo="none", jobs=1, time_limit=60)
+    assert found.complete and found.number == 1
+
+
 def test_a_random_cube_of_a_wide_board_counts_as_cpsat_counts_it():
     """Cubes (placements held or left out) on a board of three words."""
     rnd = random.Random(7)

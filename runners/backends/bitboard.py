@@ -66,6 +66,22 @@ MEMO_FROM_NODES = 100_000
 # end (one-sided 5x18: 2.6 times fewer nodes, 1.5 times faster).
 REACH = 1
 MEMO_PROBE_PATHS = 200  # paths of that estimate (about a millisecond)
+# The default branches on the item with the fewest fits instead of the first empty cell where
+# Knuth's estimator (CHOICE_PATHS paths through each of the two trees the search would walk)
+# puts the first-empty-cell tree FEWEST_FROM times larger: a fewest-fits node costs 3.8-5.0
+# times a first-cell node (one thread, load 10: the 6x10 317 against 1,214 ns, IQ Block 10
+# 218 against 1,056, the Bedlam cube 329 against 1,285, the Tetris Cube 334 against 1,669).
+# Measured trees, first cell / fewest fits, whole counts (estimated with 200 paths a cube):
+# the 8x8 centre hole without symmetry 7.8 (8.6), where fewest fits took 0.26 s CPU against
+# 0.57; the 6x10 without symmetry 3.0 (3.0), 2.92 against 2.32; IQ Block 10 3.9 (4.2), 0.30
+# against 0.22; the one-sided 3x30 0.5 (0.2), 0.68 against 0.09. Estimated with 1,000 paths a
+# cube over three seeds: the Bedlam cube 12.6-13.9 (its fewest-fits tree: 19.5-21.4 M
+# estimated, 19.05 M counted), the Tetris Cube 7.9-12.7, the one-sided 5x18 0.9.
+FEWEST_FROM = 5
+CHOICE_PATHS = 1000
+# ... a choice made only for cubes whose whole tree (the memo's estimate) passes this many
+# nodes: below it the two estimates would cost more than the choice saves
+CHOICE_FROM_NODES = 100_000
 # Random paths per cube for its weight (the progress bar's share). Paths that drop the options
 # closing off a dead region follow the tree the search walks: on the one-sided 9x10 (665 cubes,
 # 9 s in all) 1,000 such paths correlate 0.89-0.91 (logarithms) with the seconds of the 325
@@ -696,7 +712,8 @@ def _probe(m, scratch, seen, start_state, start_left, seed, samples, fewest, sma
     (`state` and `fits` are room for a path's covered items and a node's options). With
     `reach` > 0 the tree is the one the search walks: options closing off a dead region are not
     branches; with `fewest` each node branches on the item with the fewest fits (`alive` and
-    `counts`: room for the options that fit and each item's fits, as the search keeps them)."""
+    `counts`: two rows of room for the options that fit and each item's fits, as the search
+    keeps them)."""
     base, window, rare, spill, copy = m.base, m.window, m.rare, m.spill, m.copy
     hashes, units = m.hash, m.units
     start, end, member_at, members, single = m.start, m.end, m.member_at, m.members, m.single
@@ -705,6 +722,9 @@ def _probe(m, scratch, seen, start_state, start_left, seed, samples, fewest, sma
     pair = state.shape[0] <= 2  # the region check in registers
     np.random.seed(seed)
     sums = (0.0, 0.0, 0.0, 0.0)
+    if fewest:  # the start's options that fit and their counts, in row 1, once for every path
+        _alive_of(start_state, alive, 1, fits.shape[0] - 1, base, window, rare, spill, copy)
+        _fits_of(alive, 1, counts, m.option_bits)
     for _ in range(samples):
         for w in range(state.shape[0]):
             state[w] = start_state[w]
@@ -712,8 +732,10 @@ def _probe(m, scratch, seen, start_state, start_left, seed, samples, fewest, sma
         weight, nodes = 1.0, 1.0
         w = 0
         if fewest:
-            _alive_of(state, alive, 0, fits.shape[0] - 1, base, window, rare, spill, copy)
-            _fits_of(alive, 0, counts, m.option_bits)
+            for k in range(alive.shape[1]):
+                alive[0, k] = alive[1, k]
+            for k in range(counts.shape[1]):
+                counts[0, k] = counts[1, k]
         while left > 0:
             w, b = _first_uncovered(state, single, w)
             if b < 0:
@@ -1130,7 +1152,7 @@ class Search:
         _probe(b.masks, self.scratch, self.seen, self.state, int(self.var[V_LEFT]), seed,
                samples, self.fewest_levels > 0, b.smallest, b.granule, reach,
                np.empty_like(self.state), np.empty(len(b.option) + 1, dtype=np.int64), out,
-               self.alive[:1].copy(), self.fits[:1].copy())
+               self.alive[:2].copy(), self.fits[:2].copy())
         return float(out[0]), float(out[1]), float(out[2]), float(out[3])
 
     def estimate(self, samples: int | None = None, seed: int = 1, regions: bool = True) -> float:
@@ -1255,8 +1277,9 @@ class Prepared:
 
 
 MODES = {
-    None: "bitboard backtracker on the first empty cell, compiled by numba (exact cover); "
-          "sub-problems memoised where that pays",
+    None: "bitboard backtracker, compiled by numba (exact cover), branching per cube on the "
+          "first empty cell or on the item with the fewest fits, whichever Knuth's estimator "
+          "says is faster; sub-problems memoised where that pays",
     "memo": "the bitboard search counting each sub-problem once (same cells covered, as many "
             "copies of each piece left)",
     "plain": "the bitboard search without a memo",
@@ -1272,6 +1295,16 @@ def wants_memo(nodes: float, mode: str | None) -> bool:
     if mode in ("memo", "plain"):
         return mode == "memo"
     return nodes > MEMO_FROM_NODES
+
+
+def fewest_pays(board: Board, cube: Cube) -> bool:
+    """Whether a cube's count is faster branching on the item with the fewest fits than on the
+    first empty cell: where Knuth's estimator puts the first-empty-cell tree more than
+    FEWEST_FROM times the fewest-fits tree (the trees the search walks, dead regions dropped),
+    a fewest-fits node costing about that many first-cell nodes."""
+    paths = max(4, min(CHOICE_PATHS, ESTIMATE_STEPS // max(1, len(board.bit_of))))
+    first = Search(board, cube).estimate(paths)
+    return first > FEWEST_FROM * Search(board, cube, fewest=True).estimate(paths)
 
 
 def grow(state: Prepared, search: Search) -> None:
@@ -1303,7 +1336,8 @@ class BitboardBackend(Backend):
     def __init__(self, mode: str | None = None) -> None:
         if mode not in MODES:
             raise InputError(
-                f"unknown bitboard mode {mode!r}; use bitboard (memo where it pays), "
+                f"unknown bitboard mode {mode!r}; use bitboard (the branching and the memo "
+                "chosen per cube), "
                 "bitboard:memo, bitboard:plain or bitboard:fewest", field="backend")
         self.mode = mode
         self.fewest = mode == "fewest"
@@ -1333,6 +1367,8 @@ class BitboardBackend(Backend):
             paths = max(4, min(MEMO_PROBE_PATHS, ESTIMATE_STEPS // max(1, len(board.bit_of))))
             nodes, solutions, _, _ = search.estimates(paths, regions=False)
             check_overflow(solutions, paths)
+            if self.mode is None and nodes > CHOICE_FROM_NODES and fewest_pays(board, cube):
+                search = Search(board, cube, fewest=True)
             if not left_out and wants_memo(nodes, self.mode):
                 if state.memo is NO_MEMO:
                     state.memo = Memo.first(board.words)

@@ -41,6 +41,7 @@ from ..models.packing import exact_cover
 from ..models.packing.encode import encode_cover
 from ..models.packing.plan import count_plan
 from ..output import write_text_atomic
+from . import whole
 
 PUZZLES = ("iq-block-10", "pentomino-6x10", "pentomino-8x8-centre-hole")
 MODULOS = ("symmetry", "none")
@@ -324,6 +325,8 @@ PROFILE_PARTS = (
     ("plain, no dead regions", "plain", False),
     ("plain", "plain", True),
     ("memo", "memo", True),
+    ("fewest fits", "fewest", True),  # branching on the item with the fewest fits
+    ("fewest fits, memo", "fewest memo", True),
 )
 
 
@@ -333,8 +336,9 @@ def profile_search(name: str, modulo: str, sample: int, seed: int = 1,
     sample of the plan's cubes (among those holding the 1st to the 10th per cent of the
     estimated work, from the smallest up: real work, the large cubes left out so that the
     sample takes minutes), each counted on one thread with the search's parts taken away in turn
-    (the dead-region check, the memo). Rows per part: CPU seconds, nodes, nanoseconds a node,
-    options dropped by the dead-region check, memo hits; every part must agree cube by cube."""
+    (the dead-region check, the memo) and with the fewest-fits branching. Rows per part: CPU
+    seconds, nodes, nanoseconds a node, options dropped by the dead-region check, memo hits;
+    every part must agree cube by cube."""
     import dataclasses
     import random
 
@@ -375,9 +379,9 @@ def profile_search(name: str, modulo: str, sample: int, seed: int = 1,
         found = set()
         for part, mode, regions in PROFILE_PARTS:
             board = boards[t][regions]
-            search = Search(board, cube)
+            search = Search(board, cube, fewest=mode.startswith("fewest"))
             state = None
-            if mode == "memo" and not search.done:
+            if mode.endswith("memo") and not search.done:
                 state = Prepared(model, board, Memo.first(board.words))
                 search.memo = state.memo
             start = time.thread_time()
@@ -417,10 +421,11 @@ def write_profile(rows: list[dict], folder: Path) -> None:
         f"plan as `puzzlesat count --jobs 32` cuts it ({PROFILE_SPLIT} cubes asked for), drawn "
         "among the cubes holding the 1st to the 10th per cent of the estimated work (Knuth's "
         "estimator), counted from the smallest cube up: real work, the large cubes left out so "
-        "that the sample takes minutes; each cube counted on one thread three times, with the "
+        "that the sample takes minutes; each cube counted on one thread five times, with the "
         "search's parts taken away in turn: the dead-region check (an option closing off a "
         "region of empty cells no piece can fill is dropped) and the memo (a fresh table per "
-        "cube). Every part agrees cube by cube. CPU seconds of the counting thread; nodes are "
+        "cube), and branching on the item with the fewest fits (without and with the memo). "
+        "Every part agrees cube by cube. CPU seconds of the counting thread; nodes are "
         "options placed.",
         machine_line(),
         "",
@@ -483,7 +488,7 @@ def count_ours(name: str, modulo: str, jobs: int) -> tuple[int, int | None]:
     on the local executor, which runs it on threads of this process (it releases the GIL)."""
     from .. import api
 
-    found = api.count(name, modulo=modulo, jobs=jobs)
+    found = whole(api.count(name, modulo=modulo, jobs=jobs))
     return found.details["solutions"], found.details["classes"]
 
 
@@ -679,7 +684,7 @@ def dlx_input(model, cubes) -> str:
     fill order, the order its search breaks ties in)."""
     if model.multiplicity and any(n > 1 for n in model.multiplicity):
         raise InputError("the dancing-links anchor counts exact covers with each item once: "
-                         "pieces with copies are not for it", field="--anchor")
+                         "pieces with copies are not for it", field="puzzle")
     order = model.fill_order if model.fill_order is not None else range(len(model.items))
     where = {item: n for n, item in enumerate(order)}
     lines = [f"{len(model.items)} {len(model.options)}"]
@@ -761,6 +766,8 @@ def run_dlx(puzzles: tuple[str, ...] = DLX_PUZZLES, modulo: str = "symmetry", re
             if len(answers) != 1:
                 raise ArithmeticError(f"{name} {modulo}: the counts disagree: {sorted(answers)}")
             anchor = statistics.median(r[1] for r in runs["anchor"]) if runs["anchor"] else None
+            anchor_cpu = (statistics.median(r[2] for r in runs["anchor"]) if runs["anchor"]
+                          else None)
             for kind, method in (("anchor", DLX_ANCHOR),
                                  ("ours", f"ours: `puzzlesat count`, {jobs} jobs")):
                 if not runs[kind]:
@@ -778,6 +785,7 @@ def run_dlx(puzzles: tuple[str, ...] = DLX_PUZZLES, modulo: str = "symmetry", re
                     "nodes": int(nodes),
                     "nodes_per_cpu_second": round(nodes / cpu) if cpu else None,
                     "ratio_to_anchor": round(wall / anchor, 3) if anchor else None,
+                    "cpu_ratio_to_anchor": round(cpu / anchor_cpu, 3) if anchor_cpu else None,
                     "seconds_target_met": (wall <= aim["seconds"]) if kind == "ours" else None,
                     "ratio_target_met": (wall <= aim["ratio"] * anchor
                                          if kind == "ours" and anchor else None),
@@ -807,23 +815,26 @@ def write_dlx(rows: list[dict], folder: Path, repeats: int, jobs: int, modulo: s
         "those of its processes, from start to exit (the plan and its input are made before "
         "its clock starts). Ours: `puzzlesat.count` with the default backend and "
         f"{jobs} jobs, the whole work (plan, encoding, every cube). The two take turns run by "
-        f"run; medians of {repeats} runs; ratio = our median seconds / the anchor's, same run. "
+        f"run; medians of {repeats} runs; ratio = our median seconds / the anchor's, same run "
+        "(CPU ratio: of CPU seconds, what a loaded machine distorts least). "
         "Nodes: options placed (ours: a memo hit is no node); nodes/s over CPU seconds. "
         f"Targets (issue 27, item 4): at most {aim['seconds']} s on {aim['cores']} cores and "
         f"at most {aim['ratio']} of the anchor's time.",
         machine_line(),
         "",
         "| puzzle | modulo | method | solutions | classes | median s | runs | median CPU s | "
-        "nodes | nodes/CPU s | ratio to anchor | seconds target | ratio target | load (1 min) |",
-        "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
+        "nodes | nodes/CPU s | ratio to anchor | CPU ratio | seconds target | ratio target | "
+        "load (1 min) |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for r in rows:
         classes = "" if r["classes"] is None else f"{r['classes']:,}"
         rate = "" if r["nodes_per_cpu_second"] is None else f"{r['nodes_per_cpu_second']:,}"
         ratio = "" if r["ratio_to_anchor"] is None else r["ratio_to_anchor"]
+        cpu_ratio = "" if r["cpu_ratio_to_anchor"] is None else r["cpu_ratio_to_anchor"]
         lines.append(
             f"| {r['puzzle']} | {r['modulo']} | {r['method']} | {r['solutions']:,} | {classes} | "
             f"{r['median_seconds']:.2f} | {r['runs']} | {r['median_cpu_seconds']:.2f} | "
-            f"{r['nodes']:,} | {rate} | {ratio} | {said[r['seconds_target_met']]} | "
+            f"{r['nodes']:,} | {rate} | {ratio} | {cpu_ratio} | {said[r['seconds_target_met']]} | "
             f"{said[r['ratio_target_met']]} | {r['load']} |")
     write_rows(folder, "dlx-anchor", rows, lines)

@@ -213,7 +213,8 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("--sample", type=positive, default=None, metavar="CUBES", dest="cubes",
                        help="with --search: where the search's time goes on a count too long to "
                        "repeat whole: CUBES random cubes of each puzzle's plan, counted with "
-                       "the dead-region check and the memo taken away in turn; writes "
+                       "the dead-region check and the memo taken away in turn, and by fewest "
+                       "fits; writes "
                        "results/bitboard-profile.*")
     bench.add_argument("--estimate", type=positive, default=None, metavar="PATHS",
                        help="with --anchor rowscan: also estimate each Eternity II clue "
