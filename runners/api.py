@@ -151,6 +151,8 @@ def count(puzzle, backend: str | None = None, modulo: str | None = None,
         except BuildStopped as stopped:  # a lower bound of 0: the model was not whole
             found = Count(puzzle.name, 0, f"solutions: none counted, {stopped}", modulo, False,
                           time.time() - begin, chosen.name, runner.executor.name)
+    if runner.interrupted and not found.complete:  # Ctrl-C or SIGTERM: what it got, said so
+        found.details["interrupted"] = True
     if found.number == 0 and found.complete:
         why = fam.why_none(puzzle)
         if why:

@@ -41,6 +41,7 @@ from ..models.packing import exact_cover
 from ..models.packing.encode import encode_cover
 from ..models.packing.plan import count_plan
 from ..output import write_text_atomic
+from . import whole
 
 PUZZLES = ("iq-block-10", "pentomino-6x10", "pentomino-8x8-centre-hole")
 MODULOS = ("symmetry", "none")
@@ -487,7 +488,7 @@ def count_ours(name: str, modulo: str, jobs: int) -> tuple[int, int | None]:
     on the local executor, which runs it on threads of this process (it releases the GIL)."""
     from .. import api
 
-    found = api.count(name, modulo=modulo, jobs=jobs)
+    found = whole(api.count(name, modulo=modulo, jobs=jobs))
     return found.details["solutions"], found.details["classes"]
 
 
@@ -683,7 +684,7 @@ def dlx_input(model, cubes) -> str:
     fill order, the order its search breaks ties in)."""
     if model.multiplicity and any(n > 1 for n in model.multiplicity):
         raise InputError("the dancing-links anchor counts exact covers with each item once: "
-                         "pieces with copies are not for it", field="--anchor")
+                         "pieces with copies are not for it", field="puzzle")
     order = model.fill_order if model.fill_order is not None else range(len(model.items))
     where = {item: n for n, item in enumerate(order)}
     lines = [f"{len(model.items)} {len(model.options)}"]

@@ -18,6 +18,7 @@ from pathlib import Path
 
 from .. import api
 from .. import output as report
+from ..benchmarks import whole
 from ..models.errors import InputError
 from ..pictures import charts
 from ..registry import family_of
@@ -46,7 +47,8 @@ def timed_run(puzzle, backend: str, executor: str | None, modulo: str, options: 
         found = api.solve(puzzle, backend, args.time_limit, **options)
         what = "solved" if found.found else found.note
         return Timed(time.perf_counter() - start, found.complete, what)
-    count = api.count(puzzle, backend, modulo, args.jobs, executor, args.time_limit, **options)
+    count = whole(api.count(puzzle, backend, modulo, args.jobs, executor, args.time_limit,
+                            **options))
     return Timed(time.perf_counter() - start, count.complete,
                  f"{count.number} {count.counted.split(' (')[0]}")
 
@@ -73,6 +75,9 @@ def bench(args: argparse.Namespace) -> int:
     if args.against and not args.search:
         raise InputError("--against REV times the bitboard search: use it with --search",
                          field="--against")
+    if args.search or args.anchor in ("xcover", "dlx"):
+        needs_compiled("--search" if args.search else "--anchor",
+                       ("xcover", "bitboard") if args.anchor == "xcover" else ("bitboard",))
     if args.search:
         return bench_search(args)
     if args.anchor == "rowscan":
@@ -137,6 +142,18 @@ def bench(args: argparse.Namespace) -> int:
         charts.write_chart(folder, "bench.csv", report.say)
     report.write_results_index(folder)
     return 0
+
+
+def needs_compiled(flag: str, names: tuple[str, ...], doing: str = "times") -> None:
+    """Before any timing: the compiled searches a bench times are installed, or a one-line
+    error saying what to install (run as Python, the bitboard search fails in numpy's types)."""
+    from ..registry import backend
+
+    for name in names:
+        try:
+            backend(name)
+        except InputError as error:  # "... is not available here: pip install ...", named
+            raise InputError(f"{doing} {name}: {error.message}", field=flag) from None
 
 
 def bench_against_dancing_links(args: argparse.Namespace) -> int:

@@ -73,12 +73,12 @@ def add_commands(subparsers) -> None:
                         help="threads counting (default: the cores here)")
     ladder.add_argument("--time-limit", type=seconds, metavar="S",
                         help="seconds per board (an incomplete count says so)")
+    ladder.add_argument("--checkpoint", metavar="FILE",
+                        help="keep the count of the one board named in FILE (written as it "
+                        "goes); the same command again resumes from it")
     ladder.add_argument("--rowscan", action="store_true",
                         help="also count each board to the end with the plain C row scan, to "
                         "compare node counts with the community's (row-scan) figures")
-    ladder.add_argument("--checkpoint", metavar="DIR", default=None,
-                        help="record each count's finished cubes in DIR/BOARD.checkpoint; run "
-                        "again with it to resume")
     report.add_record_arguments(ladder, "the table (results/eternity-ii-ladder.md and .json)")
     ladder.set_defaults(run=run_ladder)
 
@@ -120,12 +120,8 @@ def run_ladder(args: argparse.Namespace) -> int:
                                                          else list(ladder.SOLVED))
     for name in counted + solved:
         files.load(name)  # every board checked before the work
-    checkpoints = None
-    if args.checkpoint is not None:
-        checkpoints = report.check_folder(args.checkpoint, "checkpoint")
-        checkpoints.mkdir(parents=True, exist_ok=True)
     figures = ladder.ladder(counted, solved, args.jobs, args.time_limit, args.solver,
-                            args.rowscan, checkpoints=checkpoints)
+                            args.rowscan, checkpoint=args.checkpoint)
     print(ladder.markdown(figures))
     if folder is not None:
         for path in ladder.record(figures, folder):
