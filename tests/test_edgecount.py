@@ -24,7 +24,7 @@ from puzzlesat.backends.edgecount import Search, estimate
 from puzzlesat.models import files
 from puzzlesat.models.edge_matching import EdgePuzzle, FixedTile, Tile, at_level, planted
 from puzzlesat.models.edge_matching.reader import to_toml
-from puzzlesat.models.edge_matching.tables import ORDERS, build_tables, plan_cubes
+from puzzlesat.models.edge_matching.tables import ORDERS, build_tables, pin_choices, plan_cubes
 
 pytest.importorskip("numba")
 
@@ -163,6 +163,14 @@ def check_board(puzzle: EdgePuzzle) -> None:
             search.run(10**9)
             total += w * search.found
         assert total == len(grids), order
+    for parts in pin_choices(puzzle):  # a tile alone of its kind pinned, in every order
+        for order in ("rows", "corners"):
+            total = 0
+            for part, weight, _ in parts:
+                search = Search(build_tables(part, 0, order), ())
+                search.run(10**9)
+                total += weight * search.found
+            assert total == len(grids), (order, parts[0][2])
     listed = {looks_of(puzzle, s.grid) for s in puzzlesat.solutions(puzzle, backend="edgecount")}
     assert listed == shown
 

@@ -51,9 +51,14 @@ def build_anchor(folder: Path) -> Path | None:
     return build_c(ANCHOR_SOURCE, folder)
 
 
-def run_anchor(binary: Path, puzzle: EdgePuzzle, budget: int | None) -> tuple[int, int, float]:
-    """(grids, nodes, seconds of search) from the C counter."""
+def run_anchor(binary: Path, puzzle: EdgePuzzle, budget: int | None,
+               first_tile: int | None = None) -> tuple[int, int, float]:
+    """(grids, nodes, seconds of search) from the C counter; with `first_tile` (a tile alone of
+    its kind), only the grids with that tile on the first cell."""
     args = [str(binary)] + ([str(budget)] if budget else [])
+    if first_tile is not None:
+        kind = next(k for k, kind in enumerate(tile_types(puzzle)) if first_tile in kind.tiles)
+        args = [str(binary), str(budget or -1), str(kind)]
     out = subprocess.run(args, input=anchor_input(puzzle), capture_output=True, text=True,
                          check=True).stdout.split()
     return int(out[0]), int(out[1]), float(out[2])
