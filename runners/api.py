@@ -137,7 +137,9 @@ def count(puzzle, backend: str | None = None, modulo: str | None = None,
                         f"callable(done, total, found), not {progress!r}")
     modulo = fam.check_modulo(puzzle, modulo or "none")
     if limit is not None:
-        return _count_to(puzzle, fam, backend, modulo, limit, checkpoint, say, options)
+        ignored = {"time_limit": time_limit, "jobs": jobs, "executor": executor}
+        return _count_to(puzzle, fam, backend, modulo, limit, checkpoint, say, options,
+                         [name for name, value in ignored.items() if value is not None])
     runner = make_runner(jobs, executor, time_limit, checkpoint, say)
     chosen = resolve(backend, puzzle.kind, "count")
     begin = time.time()
@@ -149,6 +151,8 @@ def count(puzzle, backend: str | None = None, modulo: str | None = None,
         except BuildStopped as stopped:  # a lower bound of 0: the model was not whole
             found = Count(puzzle.name, 0, f"solutions: none counted, {stopped}", modulo, False,
                           time.time() - begin, chosen.name, runner.executor.name)
+    if runner.interrupted and not found.complete:  # Ctrl-C or SIGTERM: what it got, said so
+        found.details["interrupted"] = True
     if found.number == 0 and found.complete:
         why = fam.why_none(puzzle)
         if why:
@@ -158,10 +162,19 @@ def count(puzzle, backend: str | None = None, modulo: str | None = None,
 
 
 def _count_to(puzzle, fam, backend: str | None, modulo: str, limit: int,
-              checkpoint: str | None, say: Say | None, options: dict) -> Count:
-    """Solutions counted one by one until the limit: a search that stops at the limit-th."""
+              checkpoint: str | None, say: Say | None, options: dict,
+              runner_options: list[str]) -> Count:
+    """Solutions counted one by one until the limit: one search in this process that stops at
+    the limit-th (so no time limit, jobs or executor: refused, never ignored)."""
     if not isinstance(limit, int) or isinstance(limit, bool) or limit < 1:
         raise InputError(f"must be a whole number of at least 1, not {limit!r}", field="limit")
+    if fam.counts_to_a_limit is not None:
+        raise InputError(f"a {fam.kind} count counts {fam.counts_to_a_limit}: no count up to "
+                         "a limit (solve gives an optimal plan)", field="limit")
+    if runner_options:
+        raise InputError("a count up to a limit is one search in this process, listing "
+                         "solutions until the limit: it takes no time limit, jobs or executor",
+                         field=runner_options[0])
     if modulo != "none":
         raise InputError("a count up to a limit counts solutions: modulo 'none'",
                          field="modulo")

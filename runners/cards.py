@@ -34,6 +34,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from .benchmarks import whole
 from .models.errors import InputError
 from .models.geometry import Cell
 from .models.packing import PackingPuzzle, Placed, Placement, placements
@@ -542,7 +543,7 @@ def check_listing(listing: Listing, backend: str) -> str:
         raise ArithmeticError(f"{listing.backend} listed a solution twice")
     # a small count is not worth starting worker processes (a few seconds each)
     jobs = 1 if len(rows) < SMALL_LISTING else None
-    counted = api.count(puzzle, backend=backend, modulo="symmetry", jobs=jobs)
+    counted = whole(api.count(puzzle, backend=backend, modulo="symmetry", jobs=jobs))
     if not counted.complete or counted.details["solutions"] != len(rows):
         raise ArithmeticError(f"{listing.backend} listed {len(rows):,} solutions, {backend} "
                               f"counts {counted.details['solutions']:,}")

@@ -59,13 +59,15 @@ def work_units(works: list[Work]) -> dict[str, list[int]]:
 
 @dataclass
 class Tally:
-    """Each cube's numbers (None where not counted), whether it finished, and the seconds it
-    took on its worker (None where a checkpoint written before they were kept gave it)."""
+    """Each cube's numbers (None where not counted), whether it finished, the seconds it took
+    on its worker (None where a checkpoint written before they were kept gave it), and whether
+    it was read from the checkpoint (counted by an earlier call, not this one)."""
 
     work: Work
     values: list[Values | None]
     finished: list[bool]
     seconds: list[float | None]
+    resumed: list[bool]
 
     def total(self, index: int = 0) -> int:
         """The weighted sum of one number over the cubes counted (a lower bound if not all)."""
@@ -90,7 +92,7 @@ def run(
     Cubes already in the checkpoint are taken from it; each cube that finishes is appended.
     """
     tallies = {w.token: Tally(w, [None] * len(w.cubes), [False] * len(w.cubes),
-                              [None] * len(w.cubes)) for w in works}
+                              [None] * len(w.cubes), [False] * len(w.cubes)) for w in works}
     pending: dict[str, list[int]] = {}
     for work in works:
         tally = tallies[work.token]
@@ -98,6 +100,7 @@ def run(
             saved = checkpoint.done.get((work.label, i)) if checkpoint else None
             if saved is not None:
                 tally.values[i], tally.finished[i] = tuple(saved), True
+                tally.resumed[i] = True
                 tally.seconds[i] = checkpoint.seconds.get((work.label, i))
             else:
                 pending.setdefault(work.token, []).append(i)
@@ -119,7 +122,8 @@ def run(
         tally = tallies[work.token]
         finished = []
         for i, (values, ok, seconds) in zip(indexes, results):
-            tally.values[i], tally.finished[i], tally.seconds[i] = tuple(values), ok, seconds
+            tally.values[i] = None if values is None else tuple(values)  # None: not started
+            tally.finished[i], tally.seconds[i] = ok, seconds
             if ok:
                 finished.append(i)
                 done += units[work.token][i]

@@ -107,7 +107,10 @@ FALLBACKS: dict[tuple[str, str], tuple[str, str]] = {
 DEFAULTS: dict[tuple[str, str], tuple[str, str]] = {
     ("packing", "count"): (
         "bitboard", "measured fastest counting IQ Block 10: 1.4 s on 2 threads against 2.8 s "
-        "for xcover (dancing links) and 6.2 s for CP-SAT (results/dlx-bench.md)"),
+        "for xcover (dancing links) and 6.2 s for CP-SAT (results/dlx-bench.md); it branches "
+        "per cube on the first empty cell or on the fewest fits, whichever Knuth's estimator "
+        "says is faster (the Bedlam cube's fewest-fits tree 13 times smaller, a node 4 times "
+        "dearer: results/README.md)"),
     ("packing", "solve"): ("cpsat", "solves every catalog packing puzzle in under a second"),
     ("edge-matching", "count"): (
         "edgecount", "measured fastest counting edge matching: the diamond blocks Level 1 in "

@@ -224,6 +224,42 @@ def test_dead_regions_and_fewest_fits_agree_with_the_first_cell_cube_by_cube(nam
     assert nodes["fewest"] < nodes["pruned"]
 
 
+def test_the_default_chooses_the_branching_per_cube_by_the_estimate_and_counts_alike():
+    """The default backend branches on the fewest fits where Knuth's estimator puts the
+    first-empty-cell tree FEWEST_FROM times larger (some cubes of the 8x8 centre hole without
+    symmetry), on the first empty cell where it does not (the one-sided 3x30, whose
+    fewest-fits tree is the larger); the counts equal every mode's, xcover's and the
+    reference's, and the choice follows the two estimates."""
+    from puzzlesat.backends.bitboard import (
+        CHOICE_PATHS,
+        FEWEST_FROM,
+        BitboardBackend,
+        fewest_pays,
+    )
+
+    default = BitboardBackend()
+    for name, modulo, chosen in (("pentomino-8x8-centre-hole", "none", True),
+                                 ("one-sided-pentomino-3x30", "symmetry", False)):
+        puzzle = load(name)
+        task = count_plan(puzzle, modulo, 8).tasks[0]
+        state = default.prepare(default.payload(encode_cover(exact_cover(puzzle,
+                                                                         task.options))))
+        picks = [default._search(state, cube, counting=True).fewest_levels > 0
+                 for cube in task.cubes]
+        assert any(picks) is chosen
+        board = state.board
+        for cube, pick in zip(task.cubes, picks):
+            first = Search(board, cube).estimate(CHOICE_PATHS)
+            fewest = Search(board, cube, fewest=True).estimate(CHOICE_PATHS)
+            if pick:
+                assert fewest_pays(board, cube) and first > FEWEST_FROM * fewest
+        found = {b: counts(puzzle, b, modulo) for b in
+                 ("bitboard", "bitboard:plain", "bitboard:fewest", "bitboard:memo", "xcover")}
+        assert len(set(found.values())) == 1, found
+    assert counts(load("iq-block-8"), "bitboard", "symmetry") == counts(
+        load("iq-block-8"), "reference", "symmetry")
+
+
 def test_a_piece_in_parts_turns_region_pruning_off():
     """A closed region may be covered by a piece in two parts: no pruning is then sound."""
     whole = PackingPuzzle("whole", ("XXXX",), (Piece("A", ("XX",)), Piece("B", ("XX",))), True)

@@ -4,6 +4,8 @@ reference solvers on packing and edge-matching puzzles."""
 from __future__ import annotations
 
 import json
+import shutil
+import subprocess
 import time
 
 import pytest
@@ -230,7 +232,8 @@ def test_bench_sample_says_where_the_search_time_goes(tmp_path, capsys):
                  str(tmp_path)]) == 0
     capsys.readouterr()
     rows = {r["part"]: r for r in csv.DictReader((tmp_path / "bitboard-profile.csv").open())}
-    assert set(rows) == {"plain, no dead regions", "plain", "memo"}
+    assert set(rows) == {"plain, no dead regions", "plain", "memo", "fewest fits",
+                         "fewest fits, memo"}
     assert int(rows["plain"]["nodes"]) < int(rows["plain, no dead regions"]["nodes"])
     assert int(rows["plain"]["dead_region_drops"]) > 0
     assert int(rows["plain, no dead regions"]["dead_region_drops"]) == 0
@@ -322,3 +325,62 @@ def test_sample_cubes_of_a_puzzle_without_solutions_are_refused_not_agreed(tmp_p
     assert main(["verify", str(path), "--sample-cubes", "2"]) == 2
     err = capsys.readouterr().err.strip()
     assert "--sample-cubes" in err and len(err.splitlines()) == 1
+
+
+needs_cc = pytest.mark.skipif(
+    not (shutil.which("cc") or shutil.which("gcc")),
+    reason="no C compiler (cc or gcc): the dancing-links anchor cannot be built")
+
+
+@needs_cc
+@pytest.mark.parametrize("name, modulo", [("iq-block-8", "symmetry"), ("soma", "symmetry"),
+                                          ("pentomino-8x8-centre-hole", "none")])
+def test_the_c_dancing_links_anchor_counts_what_our_count_counts(name, modulo, tmp_path):
+    """dlx.c (our Algorithm X with dancing links, the anchor of `bench --anchor dlx`) counts
+    the same count plan to the same solutions and classes as `puzzlesat.count`, 2D and 3D,
+    with and without symmetry; cubes that leave options out or clash are counted too."""
+    from puzzlesat.benchmarks import build_c
+    from puzzlesat.benchmarks.packing import DLX_SOURCE, count_dlx, dlx_input, plan_models
+
+    binary = build_c(DLX_SOURCE, tmp_path)
+    found = puzzlesat.count(name, modulo=modulo, jobs=1)
+    done = count_dlx(binary, name, modulo)
+    assert done.answer == (found.details["solutions"], found.details["classes"])
+    assert done.nodes > 0
+    # a cube leaving out options (-k), and one choosing two options that clash
+    _, [model, *_] = plan_models(name, "none", 1)
+    first = [k for k, option in enumerate(model.options) if model.fill_order[0] in option]
+    whole, kept, clash = (run_dlx_cubes(binary, model, [cube])
+                          for cube in [(), tuple(-(k + 1) for k in first[1:]),
+                                       (first[0] + 1, first[1] + 1)])
+    assert whole == count_cover(model) and clash == 0
+    assert kept == count_cover(model, (first[0] + 1,))
+    assert dlx_input(model, [()]).startswith(f"{len(model.items)} {len(model.options)}\n")
+
+
+def run_dlx_cubes(binary, model, cubes) -> int:
+    """The solutions dlx.c counts in the given cubes of an exact cover."""
+    from puzzlesat.benchmarks.packing import dlx_input
+
+    out = subprocess.run([str(binary)], input=dlx_input(model, cubes), capture_output=True,
+                         text=True, check=True).stdout.split("\n")
+    return sum(int(line.split()[0]) for line in out if line and not line.startswith("cpu"))
+
+
+@needs_cc
+def test_bench_anchor_dlx_prints_both_counts_and_records_only_when_asked(tmp_path, capsys,
+                                                                         monkeypatch):
+    """`bench --anchor dlx PUZZLE`: ours and the C anchor, medians, nodes, nodes/s and ratios
+    printed; nothing written without --record, dlx-anchor.md and .csv with --results."""
+    from puzzlesat.cli import main
+
+    monkeypatch.chdir(tmp_path)
+    assert main(["bench", "--anchor", "dlx", "iq-block-8", "--repeat", "1"]) == 0
+    said = capsys.readouterr().out
+    assert "dlx.c" in said and "ratio" in said and "nodes/s" in said
+    assert not list(tmp_path.iterdir())
+    assert main(["bench", "--anchor", "dlx", "iq-block-8", "--repeat", "1", "--results",
+                 str(tmp_path / "r")]) == 0
+    text = (tmp_path / "r" / "dlx-anchor.md").read_text()
+    assert "| iq-block-8 | symmetry | dlx.c" in text
+    assert main(["bench", "--anchor", "dlx", "domino-8x8"]) == 2  # copies: refused in words

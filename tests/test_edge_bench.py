@@ -75,3 +75,29 @@ def test_sigterm_leaves_the_tables_as_they_were(tmp_path):
     assert (tmp_path / "edge-bench.md").read_text() == "the committed table\n"
     assert not (tmp_path / "edge-bench.csv").exists()
     assert "left as they were" in err and "planted 5x5" in out
+
+
+def test_default_contenders_not_installed_are_left_out_in_a_line(monkeypatch, capsys):
+    """Regression: `edge-bench` as the page writes it stopped at once where no `cadical` binary
+    is on the PATH ("exec:cadical is not available here"); the contenders of the default list
+    that cannot run here are left out, each said in one line; one asked for is still refused."""
+    from puzzlesat import registry
+    from puzzlesat.cli import main
+    from puzzlesat.models.errors import InputError
+
+    made = registry.backend
+
+    def no_binaries(name):
+        if "exec:" in name:
+            raise InputError(f"{name} is not available here: no solver binary", field="backend")
+        return made(name)
+
+    ran = []
+    monkeypatch.setattr(registry, "backend", no_binaries)
+    monkeypatch.setattr(edge, "bench", lambda instances, contenders, *rest: ran.extend(contenders))
+    assert main(["edge-bench", "--catalog-only"]) == 0
+    said = capsys.readouterr().err
+    assert "edge-bench: exec:cadical left out: exec:cadical is not available here" in said
+    assert ran and not any("exec:" in c.backend for c in ran)
+    assert {c.backend for c in ran} >= {"pysat:glucose4", "cpsat"}
+    assert main(["edge-bench", "--contender", "exec:cadical"]) == 2

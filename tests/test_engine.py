@@ -29,7 +29,8 @@ from puzzlesat.backends.bitboard import (
     Search,
     _alive_after,
     _alive_of,
-    _fewest,
+    _fits_of,
+    _least,
     board_of,
 )
 from puzzlesat.models.errors import InputError
@@ -183,6 +184,22 @@ def test_a_board_of_forced_cells_is_split_and_counted_in_one_pass():
     assert found.complete and found.number == 1
 
 
+def test_a_box_of_forced_cells_is_split_and_counted_in_one_pass(tmp_path):
+    """The same in space (issue 28: 40x40x40 unit cubes hung silently, past --time-limit):
+    a 24x24x24 box of unit cubes, read from its file, split into the one whole cover and
+    counted."""
+    side = 24
+    layer = "\n".join(["X" * side] * side)
+    (tmp_path / "box.toml").write_text(
+        'kind = "packing"\nlattice = "cubic"\nboard = """\n' + "\n---\n".join([layer] * side)
+        + f'\n"""\n[pieces]\nu = {{ picture = "X", count = {side ** 3} }}\n')
+    puzzle = puzzlesat.load(str(tmp_path / "box.toml"))
+    [cube] = split_cubes(puzzle, placements(puzzle), [()], 8)
+    assert len(cube) == side ** 3
+    found = puzzlesat.count(puzzle, modulo="none", jobs=1, time_limit=60)
+    assert found.complete and found.number == 1
+
+
 def test_a_random_cube_of_a_wide_board_counts_as_cpsat_counts_it():
     """Cubes (placements held or left out) on a board of three words."""
     rnd = random.Random(7)
@@ -219,11 +236,12 @@ def test_a_wide_count_resumed_from_part_of_its_checkpoint_gives_the_full_count(t
     assert checkpoint.read_text().count("\n") > (len(lines) - 1) // 2 + 1
 
 
-def test_the_options_that_fit_are_kept_as_bits_and_counted_by_popcount():
-    """The fewest-fits choice counts an item's fits by AND and popcount over the options that
-    fit, kept as bits from one level to the next: on a board of three words with a counter of
-    copies, at every step they are exactly the options that fit (the copies' options gone
-    once the copies are placed) and the item chosen is the one with the fewest fits."""
+def test_the_options_that_fit_are_kept_as_bits_and_their_fits_counted():
+    """The fewest-fits choice keeps the options that fit as bits from one level to the next,
+    and each item's fits counted: on a board of three words with a counter of copies, at every
+    step they are exactly the options that fit (the copies' options gone once the copies are
+    placed), the fits kept per item are their number, and the item chosen is the one with the
+    fewest fits."""
     rnd = random.Random(3)
     cells = {(r, c) for r in range(4) for c in range(2, 36)}
     pieces = [Piece(f"P{k}", draw_picture(region))
@@ -253,18 +271,26 @@ def test_the_options_that_fit_are_kept_as_bits_and_counted_by_popcount():
                     best, most = u, k
         return best
 
+    def counted(state: np.ndarray, fits: set[int]) -> list[int]:
+        return [len(fits & set(m.members[m.member_at[u]:m.member_at[u + 1]].tolist()))
+                for u in range(len(board.bit_of))]
+
     state = np.zeros(board.words, dtype=np.int64)
     alive = np.zeros((2, -(-n // WORD)), dtype=np.int64)
+    kept_fits = np.zeros((2, len(board.bit_of)), dtype=np.int64)  # each item's fits, counted
     _alive_of(state, alive, 0, n, m.base, m.window, m.rare, m.spill, m.copy)
+    _fits_of(alive, 0, kept_fits, m.option_bits)
     assert kept(alive, 0) == fitting(state)
     for step in range(8):
         fits = fitting(state)
-        assert _fewest(state, 0, m.single, alive, 0, m.cover_word, m.cover_mask) == fewest(
-            state, fits)
+        assert kept_fits[0].tolist() == counted(state, fits)
+        assert _least(state, 0, m.single, kept_fits, 0) == fewest(state, fits)
         o = rnd.choice(sorted(fits & dominoes if step < 4 else fits - dominoes))
         assert board.take(state, o)
         _alive_after(o, state, alive, 0, 1, m.base, m.window, m.rare, m.spill, m.copy,
-                     m.fields, m.cover_word, m.cover_mask, m.copies_word, m.copies_mask)
+                     m.fields, m.cover_word, m.cover_mask, m.copies_word, m.copies_mask,
+                     kept_fits, m.option_bits)
         assert kept(alive, 1) == fitting(state)
         alive[0] = alive[1]
+        kept_fits[0] = kept_fits[1]
     assert not kept(alive, 0) & dominoes  # the four copies placed: none of their options fits

@@ -141,3 +141,72 @@ def test_an_empty_results_folder_is_refused_before_the_work(tmp_path, capsys):
     start = time.perf_counter()
     one_line_error(capsys, ["verify", "iq-block-8", "--results", ""], "an empty name")
     assert time.perf_counter() - start < 3
+
+
+@pytest.mark.parametrize("args, flag", [
+    (["count", "pentomino-6x10", "--limit", "3", "--time-limit", "2"], "--time-limit"),
+    (["count", "pentomino-6x10", "--limit", "3", "--jobs", "5"], "--jobs"),
+    (["count", "pentomino-6x10", "--limit", "3", "--executor", "local"], "--executor"),
+    (["count", "klotski", "--limit", "2"], "--limit"),
+    (["count", "mind-lock", "--limit", "1"], "--limit"),
+])
+def test_a_count_to_a_limit_refuses_what_it_cannot_honour(args, flag, capsys):
+    """Regression: `count pentomino-6x10 --limit 3000 --time-limit 2 --jobs 5` ran 7.8 s on one
+    process, both options ignored; `count klotski --limit 2` said "unique: exactly one
+    solution" of a puzzle with many optimal plans (its solutions list one)."""
+    assert main(args) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"puzzlesat: error: {flag}:") and len(err.strip().splitlines()) == 1
+
+
+def test_a_count_to_a_limit_from_the_api_names_its_parameter():
+    with pytest.raises(InputError, match="jobs") as refused:
+        puzzlesat.count("soma-challenge", limit=2, jobs=2)
+    assert refused.value.field == "jobs" and "--" not in str(refused.value)
+
+
+def test_an_interrupted_count_stops_the_benchmark_that_times_it(monkeypatch):
+    """Regression: SIGTERM during `cards-bench`'s anchor count (25 s of CP-SAT in a base
+    install) was taken as the count's end: the API hands back an interrupted count as a lower
+    bound, and the benchmark timed it and carried on for minutes. The count now says it was
+    interrupted, and a benchmark stops there."""
+    from puzzlesat import api
+    from puzzlesat.benchmarks import cards, whole
+
+    calls = []
+
+    def stop_at_the_second_report(done, total, found):
+        calls.append(done)
+        if len(calls) == 2:
+            raise KeyboardInterrupt  # as Ctrl-C or SIGTERM arrives during the count
+
+    stopped = puzzlesat.count("iq-block-8", backend="cpsat", jobs=1,
+                              progress=stop_at_the_second_report)
+    assert not stopped.complete and stopped.details["interrupted"]
+    with pytest.raises(KeyboardInterrupt):
+        whole(stopped)
+    assert "interrupted" not in puzzlesat.count("iq-block-8", jobs=1).details
+    monkeypatch.setattr(api, "count", lambda *a, **k: stopped)
+    with pytest.raises(KeyboardInterrupt):
+        cards.bench(["iq-block-8"], 1, None, say=lambda _: None)
+
+
+@pytest.mark.parametrize("args, flag", [(["bench", "--search"], "--search"),
+                                        (["bench", "--search", "iq-block-8"], "--search"),
+                                        (["bench", "--anchor", "xcover"], "--anchor"),
+                                        (["bench", "--anchor", "dlx"], "--anchor"),
+                                        (["estimate", "iq-block-8"], "PUZZLE")])
+def test_a_bench_of_the_compiled_searches_without_them_is_one_line(args, flag, monkeypatch,
+                                                                  capsys):
+    """Regression: in a base install (no numba), `bench --search` ran the bitboard search as
+    Python and ended in a traceback ('numpy.int64' object has no attribute 'bit_length');
+    `bench --anchor xcover` raised a RuntimeError."""
+    from puzzlesat.backends.bitboard import BitboardBackend
+    from puzzlesat.backends.xcover import XcoverBackend
+
+    for made in (BitboardBackend, XcoverBackend):
+        monkeypatch.setattr(made, "supported", classmethod(lambda cls: False))
+    assert main(args) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"puzzlesat: error: {flag}: ") and "pip install" in err
+    assert len(err.strip().splitlines()) == 1

@@ -375,8 +375,16 @@ def pinned(puzzle: EdgePuzzle) -> list[tuple[EdgePuzzle, int, str]]:
     weighted by its orbit's size (turning a grid takes the tile to every cell of the orbit, so
     the weighted counts add up to every grid, as the corner orbits do for boards whose corners
     carry the turns). [(puzzle, weight, label)]; [] where the board has no turn, the puzzle
-    fixed tiles, or no tile is alone of its kind. The tile taken is the one giving the fewest
-    puzzles."""
+    fixed tiles, or no tile is alone of its kind. The tile taken is the first of those giving
+    the fewest puzzles (`pin_choices`)."""
+    choices = pin_choices(puzzle)
+    return choices[0] if choices else []
+
+
+def pin_choices(puzzle: EdgePuzzle) -> list[list[tuple[EdgePuzzle, int, str]]]:
+    """`pinned`'s puzzles for each tile alone of its kind that gives the fewest (Owen's boards:
+    each of the four corner tiles on the top left corner, weight 4), for a search to choose
+    among by measurement."""
     turns = board_turns(puzzle)
     here = board(puzzle)
     motions = [m for m in here.motions() if m.steps in turns]
@@ -389,7 +397,7 @@ def pinned(puzzle: EdgePuzzle) -> list[tuple[EdgePuzzle, int, str]]:
             orbit = {m.to[i] for m in motions}
             seen |= orbit
             orbits.append((i, len(orbit)))
-    best: list[tuple[EdgePuzzle, int, str]] | None = None
+    every: list[list[tuple[EdgePuzzle, int, str]]] = []
     for kind in tile_types(puzzle):
         if kind.count != 1:
             continue
@@ -404,9 +412,9 @@ def pinned(puzzle: EdgePuzzle) -> list[tuple[EdgePuzzle, int, str]]:
                     label = (f"tile {tile.name or t + 1} on r{cell[0] + 1}c{cell[1] + 1} "
                              f"turned {here.grid.rotation_degrees(r)}")
                     choices.append((pin, size, label))
-        if best is None or len(choices) < len(best):
-            best = choices
-    return best or []
+        every.append(choices)
+    fewest = min((len(c) for c in every if c), default=0)
+    return [c for c in every if c and len(c) == fewest]
 
 
 def candidates_at(model: EdgeTables, placed, stock, d: int) -> list[int]:

@@ -22,6 +22,7 @@ runs in slices of a given number of nodes, so a deadline and Ctrl-C are honoured
 from __future__ import annotations
 
 import importlib.util
+import threading
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -29,7 +30,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ..compiled import COMPILED, njit, popcount, trailing_zeros
+from ..compiled import COMPILED, njit, trailing_zeros
 from ..models.encoded import CoverModel
 from ..models.errors import InputError
 from . import STOP, Backend, Cube, Interrupted, Outcome, Values
@@ -65,6 +66,22 @@ MEMO_FROM_NODES = 100_000
 # end (one-sided 5x18: 2.6 times fewer nodes, 1.5 times faster).
 REACH = 1
 MEMO_PROBE_PATHS = 200  # paths of that estimate (about a millisecond)
+# The default branches on the item with the fewest fits instead of the first empty cell where
+# Knuth's estimator (CHOICE_PATHS paths through each of the two trees the search would walk)
+# puts the first-empty-cell tree FEWEST_FROM times larger: a fewest-fits node costs 3.8-5.0
+# times a first-cell node (one thread, load 10: the 6x10 317 against 1,214 ns, IQ Block 10
+# 218 against 1,056, the Bedlam cube 329 against 1,285, the Tetris Cube 334 against 1,669).
+# Measured trees, first cell / fewest fits, whole counts (estimated with 200 paths a cube):
+# the 8x8 centre hole without symmetry 7.8 (8.6), where fewest fits took 0.26 s CPU against
+# 0.57; the 6x10 without symmetry 3.0 (3.0), 2.92 against 2.32; IQ Block 10 3.9 (4.2), 0.30
+# against 0.22; the one-sided 3x30 0.5 (0.2), 0.68 against 0.09. Estimated with 1,000 paths a
+# cube over three seeds: the Bedlam cube 12.6-13.9 (its fewest-fits tree: 19.5-21.4 M
+# estimated, 19.05 M counted), the Tetris Cube 7.9-12.7, the one-sided 5x18 0.9.
+FEWEST_FROM = 5
+CHOICE_PATHS = 1000
+# ... a choice made only for cubes whose whole tree (the memo's estimate) passes this many
+# nodes: below it the two estimates would cost more than the choice saves
+CHOICE_FROM_NODES = 100_000
 # Random paths per cube for its weight (the progress bar's share). Paths that drop the options
 # closing off a dead region follow the tree the search walks: on the one-sided 9x10 (665 cubes,
 # 9 s in all) 1,000 such paths correlate 0.89-0.91 (logarithms) with the seconds of the 325
@@ -118,11 +135,14 @@ class Masks(NamedTuple):
     near_pair: np.ndarray  # [bit, 2]
     halo_pair: np.ndarray  # [option, 2]
     # for the fewest-fits choice, the options as bits of option words (bit j % WORD of word
-    # j // WORD: option j in the search's order), as BurrTools counts fits by AND and popcount:
+    # j // WORD: option j in the search's order), as BurrTools keeps them (AND a word):
     cover_word: np.ndarray  # [bit, k]: the options covering it
     cover_mask: np.ndarray
     copies_word: np.ndarray  # [counter, k]: the options adding to it
     copies_mask: np.ndarray
+    # [option, k]: the bits of the items it covers once, then -1: the fewest-fits search keeps
+    # each item's fits counted, taking an option off its items' counts as it stops fitting
+    option_bits: np.ndarray
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -203,33 +223,6 @@ def _first_uncovered(state, single, w):  # pragma: no cover - compiled
     return w, -1
 
 
-@njit(cache=True, nogil=True, inline="always")
-def _fewest(state, w, single, alive, row, cover_word, cover_mask):  # pragma: no cover - compiled
-    """The uncovered item (a cell or a piece) with the fewest options that fit, the first such
-    in fill order (from word w on); -1 when there is none to choose. The options that fit are
-    the bits of alive[row]: an item's fits are counted by AND and popcount a word."""
-    best = -1
-    fewest = 1 << 62
-    for word in range(w, state.shape[0]):
-        x = ~state[word] & single[word]
-        while x:
-            u = WORD * word + trailing_zeros(x)
-            x &= x - 1
-            k = 0
-            for e in range(cover_word.shape[1]):
-                bits = cover_mask[u, e]
-                if bits == 0:  # an item's words come first, then zeros
-                    break
-                k += popcount(alive[row, cover_word[u, e]] & bits)
-                if k >= fewest:
-                    break
-            if k < fewest:
-                best, fewest = u, k
-                if k == 0:
-                    return best
-    return best
-
-
 @njit(cache=True, nogil=True)
 def _alive_of(state, alive, row, n, base, window, rare, spill, copy):  # pragma: no cover - compiled
     """alive[row]: the options (of n) that fit `state`, as bits of option words."""
@@ -241,18 +234,77 @@ def _alive_of(state, alive, row, n, base, window, rare, spill, copy):  # pragma:
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _kill(u, alive, row, cover_word, cover_mask):  # pragma: no cover - compiled
-    """The options covering item u dropped from alive[row]."""
+def _least(state, w, single, fits, row):  # pragma: no cover - compiled
+    """The uncovered item (a cell or a piece) with the fewest options that fit, the first such
+    in fill order (from word w on); -1 when there is none to choose. The options that fit are
+    the bits of alive[row], and fits[row, u] the number of those covering item u: kept counted
+    as options stop fitting (an option taken off its items' counts, as dancing links keeps
+    its column sizes), instead of popcounts over each item's options at every node: with the
+    search trying only the bits of alive options, the Bedlam cube's count took 33.5 CPU s
+    against 46.3 s before, the same 19,054,641 nodes (one thread each, same run, load 6)."""
+    best = -1
+    fewest = 1 << 62
+    for word in range(w, state.shape[0]):
+        x = ~state[word] & single[word]
+        while x:
+            u = WORD * word + trailing_zeros(x)
+            x &= x - 1
+            k = fits[row, u]
+            if k < fewest:
+                best, fewest = u, k
+                if k == 0:
+                    return best
+    return best
+
+
+@njit(cache=True, nogil=True)
+def _fits_of(alive, row, fits, option_bits):  # pragma: no cover - compiled
+    """fits[row]: for each item covered once, the options of alive[row] covering it."""
+    for u in range(fits.shape[1]):
+        fits[row, u] = 0
+    for w in range(alive.shape[1]):
+        x = alive[row, w]
+        while x:
+            o = WORD * w + trailing_zeros(x)
+            x &= x - 1
+            for k in range(option_bits.shape[1]):
+                b = option_bits[o, k]
+                if b < 0:
+                    break
+                fits[row, b] += 1
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _drop(w, x, row, fits, option_bits):  # pragma: no cover - compiled
+    """The options of bits x of option word w, just dropped from alive[row], taken off the
+    fits of their items."""
+    while x:
+        o = WORD * w + trailing_zeros(x)
+        x &= x - 1
+        for k in range(option_bits.shape[1]):
+            b = option_bits[o, k]
+            if b < 0:
+                break
+            fits[row, b] -= 1
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _kill(u, alive, row, cover_word, cover_mask, fits, option_bits):  # pragma: no cover
+    """The options covering item u dropped from alive[row] and from fits[row]."""
     for e in range(cover_word.shape[1]):
         bits = cover_mask[u, e]
         if bits == 0:
             break
-        alive[row, cover_word[u, e]] &= ~bits
+        w = cover_word[u, e]
+        x = alive[row, w] & bits
+        if x:
+            alive[row, w] ^= x
+            _drop(w, x, row, fits, option_bits)
 
 
 @njit(cache=True, nogil=True, inline="always")
 def _kill_copies(f, state, alive, dst, base, window, rare, spill, copy, fields, copies_word,
-                 copies_mask):  # pragma: no cover - compiled
+                 copies_mask, fits, option_bits):  # pragma: no cover - compiled
     """The options adding to counter f dropped from alive[dst] where its copies left no longer
     take them (tested one by one, only once fewer copies are left than an option places)."""
     held = (state[fields[f, 0]] >> fields[f, 1]) & fields[f, 3]
@@ -266,26 +318,31 @@ def _kill_copies(f, state, alive, dst, base, window, rare, spill, copy, fields, 
             x ^= bit
             if not _fits(WORD * w + trailing_zeros(bit), state, base, window, rare, spill, copy):
                 alive[dst, w] ^= bit
+                _drop(w, bit, dst, fits, option_bits)
 
 
 @njit(cache=True, nogil=True)
 def _alive_after(o, state, alive, src, dst, base, window, rare, spill, copy, fields, cover_word,
-                 cover_mask, copies_word, copies_mask):  # pragma: no cover - compiled
+                 cover_mask, copies_word, copies_mask, fits, option_bits
+                 ):  # pragma: no cover - compiled
     """alive[dst]: the options of alive[src] that still fit once option o is placed (`state`
     holds it): those covering none of its items, and those adding to its counters where the
-    copies left still take them."""
+    copies left still take them; and fits[dst], counted from fits[src] as options drop."""
     if dst != src:
         for w in range(alive.shape[1]):
             alive[dst, w] = alive[src, w]
+        for u in range(fits.shape[1]):
+            fits[dst, u] = fits[src, u]
     at = base[o]
     for k in range(window.shape[1]):
         x = window[o, k]
         while x:
-            _kill(WORD * (at + k) + trailing_zeros(x), alive, dst, cover_word, cover_mask)
+            _kill(WORD * (at + k) + trailing_zeros(x), alive, dst, cover_word, cover_mask, fits,
+                  option_bits)
             x &= x - 1
     if copy[o, 0] >= 0:
         _kill_copies(copy[o, 0], state, alive, dst, base, window, rare, spill, copy, fields,
-                     copies_word, copies_mask)
+                     copies_word, copies_mask, fits, option_bits)
     r = rare[o]
     if r < 0:
         return
@@ -293,12 +350,13 @@ def _alive_after(o, state, alive, src, dst, base, window, rare, spill, copy, fie
         w = spill[r + 1 + 2 * e]
         x = spill[r + 2 + 2 * e]
         while x:
-            _kill(WORD * w + trailing_zeros(x), alive, dst, cover_word, cover_mask)
+            _kill(WORD * w + trailing_zeros(x), alive, dst, cover_word, cover_mask, fits,
+                  option_bits)
             x &= x - 1
     r += 1 + 2 * spill[r]
     for q in range(r + 1, r + 1 + 6 * spill[r], 6):
         _kill_copies(spill[q], state, alive, dst, base, window, rare, spill, copy, fields,
-                     copies_word, copies_mask)
+                     copies_word, copies_mask, fits, option_bits)
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -497,13 +555,15 @@ def _rehash(old, new, words, zobrist, fields):  # pragma: no cover - compiled
 @njit(cache=True, nogil=True, _nrt=False)
 def _search(m, scratch, seen, state, var, nxt, last, below, begun, listed, placed, first, budget,
             record, chosen, memo, memo_depth, tally, fewest_levels, smallest, granule, reach,
-            alive):  # pragma: no cover - compiled
+            alive, fits, pend, pend_word):  # pragma: no cover - compiled
     """Run the search from its saved stack for at most `budget` nodes.
 
-    Level d holds the slice [nxt[d], last[d]) of options still to try for its item (of
-    `members` where listed[d] is set: the item with the fewest fits, at levels below
-    `fewest_levels`; else the options whose first item is the first uncovered one), and
-    below[d], the solutions found under it so far; placed[d] is the option that led on to
+    Level d holds the options still to try for its item: where listed[d] is set (levels below
+    `fewest_levels`), item last[d], the one with the fewest fits, whose options that fit are
+    the bits of alive[d] in its cover words from nxt[d] on (pend[d]: those of word
+    pend_word[d] not tried yet: no option that clashes is ever looked at); else the slice
+    [nxt[d], last[d]) of the options whose first item is the first uncovered one. below[d]
+    holds the solutions found under it so far; placed[d] is the option that led on to
     level d + 1. `state` holds the covered items of the current level (changed in place), var
     its depth, the items left to cover and its hash. A level whose options are exhausted has
     counted its whole sub-problem: with a memo table (0 for none) the count is stored under the
@@ -518,7 +578,8 @@ def _search(m, scratch, seen, state, var, nxt, last, below, begun, listed, place
     base, window, rare, spill, copy = m.base, m.window, m.rare, m.spill, m.copy
     hashes, units = m.hash, m.units
     last_word, last_mask, run_end = m.last_word, m.last_mask, m.run_end
-    start, end, member_at, members, single = m.start, m.end, m.member_at, m.members, m.single
+    start, end, single = m.start, m.end, m.single
+    cover_word, cover_mask = m.cover_word, m.cover_mask
     halo_word, halo_mask, near_word, near_mask = m.halo_word, m.halo_mask, m.near_word, m.near_mask
     halo_pair, near_pair = m.halo_pair, m.near_pair
     pair = state.shape[0] <= 2  # the region check in registers
@@ -536,7 +597,23 @@ def _search(m, scratch, seen, state, var, nxt, last, below, begun, listed, place
             tally[0] += steps
             return False
         i = nxt[d]
-        if i >= last[d]:
+        o = -1
+        if listed[d]:  # the options of alive[d] covering item last[d], bit by bit
+            x = pend[d]
+            u = last[d]
+            while x == 0 and i < cover_word.shape[1] and cover_mask[u, i] != 0:
+                pend_word[d] = cover_word[u, i]
+                x = alive[d, pend_word[d]] & cover_mask[u, i]
+                i += 1
+            nxt[d] = i
+            if x:
+                bit = x & -x
+                pend[d] = x ^ bit
+                o = WORD * pend_word[d] + trailing_zeros(bit)
+        elif i < last[d]:
+            nxt[d] = i + 1
+            o = i
+        if o < 0:
             found = below[d]
             if size and 0 < d < memo_depth:  # level 0 is the cube's own start: never met again
                 _store(memo, 2 * entry * (h & mask), entry, state, found,
@@ -553,10 +630,8 @@ def _search(m, scratch, seen, state, var, nxt, last, below, begun, listed, place
                 var[V_OVERFLOW] = 1
                 break
             continue
-        nxt[d] = i + 1
-        o = members[i] if listed[d] else i
-        if not _fits(o, state, base, window, rare, spill, copy):
-            if not listed[d] and state[last_word[o]] & last_mask[o]:
+        if not listed[d] and not _fits(o, state, base, window, rare, spill, copy):
+            if state[last_word[o]] & last_mask[o]:
                 nxt[d] = run_end[o]  # its piece is placed: so are the rest of the run's
             continue
         h = _place(o, state, h, 1, keep, base, window, rare, spill, copy, hashes)
@@ -610,11 +685,13 @@ def _search(m, scratch, seen, state, var, nxt, last, below, begun, listed, place
         u = -1
         if d < fewest_levels:
             _alive_after(o, state, alive, d - 1, d, base, window, rare, spill, copy, m.fields,
-                         m.cover_word, m.cover_mask, m.copies_word, m.copies_mask)
-            u = _fewest(state, w, single, alive, d, m.cover_word, m.cover_mask)
+                         m.cover_word, m.cover_mask, m.copies_word, m.copies_mask, fits,
+                         m.option_bits)
+            u = _least(state, w, single, fits, d)
         if u >= 0:
-            nxt[d] = member_at[u]
-            last[d] = member_at[u + 1]
+            nxt[d] = 0
+            last[d] = u
+            pend[d] = 0
             listed[d] = 1
         else:
             nxt[d] = start[b]
@@ -627,14 +704,16 @@ def _search(m, scratch, seen, state, var, nxt, last, below, begun, listed, place
 
 @njit(cache=True, nogil=True, _nrt=False)
 def _probe(m, scratch, seen, start_state, start_left, seed, samples, fewest, smallest, granule,
-           reach, state, fits, out, alive):  # pragma: no cover - compiled
+           reach, state, fits, out, alive, counts):  # pragma: no cover - compiled
     """Knuth's estimate of the search tree below a covered state: follow `samples` random paths
     down the tree, each node's branching multiplying the weight of those below. Returns the
     means of the paths' nodes and of their solutions (unbiased estimates of the tree's nodes
     and of the cover's solutions) and the standard deviations of both over the paths, in `out`
     (`state` and `fits` are room for a path's covered items and a node's options). With
     `reach` > 0 the tree is the one the search walks: options closing off a dead region are not
-    branches; with `fewest` each node branches on the item with the fewest fits."""
+    branches; with `fewest` each node branches on the item with the fewest fits (`alive` and
+    `counts`: two rows of room for the options that fit and each item's fits, as the search
+    keeps them)."""
     base, window, rare, spill, copy = m.base, m.window, m.rare, m.spill, m.copy
     hashes, units = m.hash, m.units
     start, end, member_at, members, single = m.start, m.end, m.member_at, m.members, m.single
@@ -643,6 +722,9 @@ def _probe(m, scratch, seen, start_state, start_left, seed, samples, fewest, sma
     pair = state.shape[0] <= 2  # the region check in registers
     np.random.seed(seed)
     sums = (0.0, 0.0, 0.0, 0.0)
+    if fewest:  # the start's options that fit and their counts, in row 1, once for every path
+        _alive_of(start_state, alive, 1, fits.shape[0] - 1, base, window, rare, spill, copy)
+        _fits_of(alive, 1, counts, m.option_bits)
     for _ in range(samples):
         for w in range(state.shape[0]):
             state[w] = start_state[w]
@@ -650,14 +732,17 @@ def _probe(m, scratch, seen, start_state, start_left, seed, samples, fewest, sma
         weight, nodes = 1.0, 1.0
         w = 0
         if fewest:
-            _alive_of(state, alive, 0, fits.shape[0] - 1, base, window, rare, spill, copy)
+            for k in range(alive.shape[1]):
+                alive[0, k] = alive[1, k]
+            for k in range(counts.shape[1]):
+                counts[0, k] = counts[1, k]
         while left > 0:
             w, b = _first_uncovered(state, single, w)
             if b < 0:
                 break
             u = -1
             if fewest:
-                u = _fewest(state, w, single, alive, 0, m.cover_word, m.cover_mask)
+                u = _least(state, w, single, counts, 0)
             lo, hi = (member_at[u], member_at[u + 1]) if u >= 0 else (start[b], end[b])
             k = 0
             for j in range(lo, hi):
@@ -686,7 +771,8 @@ def _probe(m, scratch, seen, start_state, start_left, seed, samples, fewest, sma
             left -= units[o]
             if fewest:
                 _alive_after(o, state, alive, 0, 0, base, window, rare, spill, copy, m.fields,
-                             m.cover_word, m.cover_mask, m.copies_word, m.copies_mask)
+                             m.cover_word, m.cover_mask, m.copies_word, m.copies_mask, counts,
+                             m.option_bits)
         solutions = weight if left == 0 else 0.0
         sums = (sums[0] + nodes, sums[1] + solutions, sums[2] + nodes * nodes,
                 sums[3] + solutions * solutions)
@@ -716,6 +802,17 @@ def _words_of(rows: np.ndarray, bits: np.ndarray, count: int) -> tuple[np.ndarra
     masks = np.zeros((max(1, count), k), dtype=np.int64)
     words[rows, column], masks[rows, column] = word, bit
     return words, masks
+
+
+def _lists_of(rows: np.ndarray, values: np.ndarray, count: int) -> np.ndarray:
+    """(row, value) pairs as [row, k]: each row's values in order, then -1."""
+    order = np.lexsort((values, rows))
+    rows, values = rows[order], values[order]
+    begins = np.searchsorted(rows, np.arange(count), side="left")
+    column = np.arange(len(rows)) - begins[rows] if len(rows) else rows
+    lists = np.full((max(1, count), int(column.max(initial=0)) + 2), -1, dtype=np.int64)
+    lists[rows, column] = values
+    return lists
 
 
 def _pairs(words: np.ndarray, masks: np.ndarray) -> np.ndarray:
@@ -880,7 +977,7 @@ def board_of(model: CoverModel, left_out: frozenset[int] = frozenset()) -> Board
                   run_end, halo_word, halo_mask, start, end, member_at, members, near_word,
                   near_mask, single, zobrist, np.zeros((1, 2), dtype=np.int64),
                   np.zeros((1, 2), dtype=np.int64), *_words_of(bits, rows, singles),
-                  *_words_of(counted, counted_rows, len(layout)))
+                  *_words_of(counted, counted_rows, len(layout)), _lists_of(rows, bits, m))
     board = Board(masks, words, np.array(kept, dtype=np.int64)[sort], bit_of, field_of,
                   singles + sum(times[i] for i in field_of))
     if model.regions is not None:
@@ -991,6 +1088,11 @@ class Search:
         # with the fewest-fits choice, each level's options that fit, as bits of option words
         self.alive = np.zeros((levels, max(1, -(-len(board.option) // WORD))) if fewest
                               else (1, 1), dtype=np.int64)
+        # ... and each level's fits of every item covered once (counted as options drop)
+        self.fits = np.zeros((levels, max(1, len(board.bit_of))) if fewest else (1, 1),
+                             dtype=np.int64)
+        self.pend = np.zeros(levels, dtype=np.int64)  # of those, the bits of a word left to try
+        self.pend_word = np.zeros(levels, dtype=np.int64)  # ... and that word
         self.scratch = np.zeros(board.scratch, dtype=np.int64)  # a region's cells
         self.seen = np.zeros(board.words, dtype=np.int64)  # cells of regions found large
         # nodes, memo hits, memo stores, options dropped for closing off a region
@@ -1022,14 +1124,15 @@ class Search:
         if fewest:
             u = self._fewest()
             if u >= 0:
-                self.nxt[0], self.last[0] = m.member_at[u], m.member_at[u + 1]
+                self.nxt[0], self.last[0] = 0, u
                 self.listed[0] = 1
 
     def _fewest(self) -> int:
         m = self.board.masks
         _alive_of(self.state, self.alive, 0, len(self.board.option), m.base, m.window, m.rare,
                   m.spill, m.copy)
-        return int(_fewest(self.state, 0, m.single, self.alive, 0, m.cover_word, m.cover_mask))
+        _fits_of(self.alive, 0, self.fits, m.option_bits)
+        return int(_least(self.state, 0, m.single, self.fits, 0))
 
     def estimates(self, samples: int | None = None, seed: int = 1, regions: bool = True
                   ) -> tuple[float, float, float, float]:
@@ -1049,7 +1152,7 @@ class Search:
         _probe(b.masks, self.scratch, self.seen, self.state, int(self.var[V_LEFT]), seed,
                samples, self.fewest_levels > 0, b.smallest, b.granule, reach,
                np.empty_like(self.state), np.empty(len(b.option) + 1, dtype=np.int64), out,
-               self.alive[:1].copy())
+               self.alive[:2].copy(), self.fits[:2].copy())
         return float(out[0]), float(out[1]), float(out[2]), float(out[3])
 
     def estimate(self, samples: int | None = None, seed: int = 1, regions: bool = True) -> float:
@@ -1091,7 +1194,8 @@ class Search:
         over = _search(b.masks, self.scratch, self.seen, self.state, self.var, self.nxt,
                        self.last, self.below, self.begun, self.listed, self.placed, self.first,
                        budget, record, self.picked, memo.table, self.memo_depth, self.tally,
-                       self.fewest_levels, b.smallest, b.granule, b.reach, self.alive)
+                       self.fewest_levels, b.smallest, b.granule, b.reach, self.alive,
+                       self.fits, self.pend, self.pend_word)
         if self.var[V_OVERFLOW]:
             raise Overflow("the count passes 2^63 - 1 solutions, more than the compiled search "
                            "counts in 64 bits")
@@ -1105,6 +1209,17 @@ class Search:
         picked = [int(self.board.option[j]) for j in self.picked if j >= 0]
         self.picked[:] = -1
         return sorted(self.chosen + picked)
+
+
+_SEARCHED = [0]  # nodes counted by count_cube in this process, every thread
+_SEARCHED_LOCK = threading.Lock()
+
+
+def nodes_searched() -> int:
+    """The nodes the compiled search has tried in this process's counts so far (every thread):
+    a benchmark reads it before and after a count to report the count's nodes."""
+    with _SEARCHED_LOCK:
+        return _SEARCHED[0]
 
 
 def warm_up() -> float:
@@ -1162,8 +1277,9 @@ class Prepared:
 
 
 MODES = {
-    None: "bitboard backtracker on the first empty cell, compiled by numba (exact cover); "
-          "sub-problems memoised where that pays",
+    None: "bitboard backtracker, compiled by numba (exact cover), branching per cube on the "
+          "first empty cell or on the item with the fewest fits, whichever Knuth's estimator "
+          "says is faster; sub-problems memoised where that pays",
     "memo": "the bitboard search counting each sub-problem once (same cells covered, as many "
             "copies of each piece left)",
     "plain": "the bitboard search without a memo",
@@ -1179,6 +1295,16 @@ def wants_memo(nodes: float, mode: str | None) -> bool:
     if mode in ("memo", "plain"):
         return mode == "memo"
     return nodes > MEMO_FROM_NODES
+
+
+def fewest_pays(board: Board, cube: Cube) -> bool:
+    """Whether a cube's count is faster branching on the item with the fewest fits than on the
+    first empty cell: where Knuth's estimator puts the first-empty-cell tree more than
+    FEWEST_FROM times the fewest-fits tree (the trees the search walks, dead regions dropped),
+    a fewest-fits node costing about that many first-cell nodes."""
+    paths = max(4, min(CHOICE_PATHS, ESTIMATE_STEPS // max(1, len(board.bit_of))))
+    first = Search(board, cube).estimate(paths)
+    return first > FEWEST_FROM * Search(board, cube, fewest=True).estimate(paths)
 
 
 def grow(state: Prepared, search: Search) -> None:
@@ -1210,7 +1336,8 @@ class BitboardBackend(Backend):
     def __init__(self, mode: str | None = None) -> None:
         if mode not in MODES:
             raise InputError(
-                f"unknown bitboard mode {mode!r}; use bitboard (memo where it pays), "
+                f"unknown bitboard mode {mode!r}; use bitboard (the branching and the memo "
+                "chosen per cube), "
                 "bitboard:memo, bitboard:plain or bitboard:fewest", field="backend")
         self.mode = mode
         self.fewest = mode == "fewest"
@@ -1240,6 +1367,8 @@ class BitboardBackend(Backend):
             paths = max(4, min(MEMO_PROBE_PATHS, ESTIMATE_STEPS // max(1, len(board.bit_of))))
             nodes, solutions, _, _ = search.estimates(paths, regions=False)
             check_overflow(solutions, paths)
+            if self.mode is None and nodes > CHOICE_FROM_NODES and fewest_pays(board, cube):
+                search = Search(board, cube, fewest=True)
             if not left_out and wants_memo(nodes, self.mode):
                 if state.memo is NO_MEMO:
                     state.memo = Memo.first(board.words)
@@ -1267,6 +1396,9 @@ class BitboardBackend(Backend):
         except Overflow as error:
             raise InputError(f"{error}: no backend here counts this many", field="backend"
                              ) from None
+        finally:
+            with _SEARCHED_LOCK:
+                _SEARCHED[0] += search.nodes
         return (search.found,), True
 
     def enumerate(self, state: Prepared, cube: Cube, limit: int | None) -> Iterator[list[int]]:

@@ -14,6 +14,15 @@ def targets() -> dict:
     return tomllib.loads((resources.files(__package__) / "targets.toml").read_text())
 
 
+def whole(count):
+    """A count a benchmark times or checks against, or KeyboardInterrupt where Ctrl-C or SIGTERM
+    stopped it: the API hands back an interrupted count as a lower bound, which a benchmark
+    must not time as a whole count (nor carry on past the interrupt for minutes)."""
+    if count.details.get("interrupted"):
+        raise KeyboardInterrupt
+    return count
+
+
 def build_c(source, folder):
     """Compile a C anchor (a file beside these modules) into `folder` with cc or gcc -O2: the
     binary's path, or None where there is no C compiler."""

@@ -24,7 +24,7 @@ from pathlib import Path
 from .. import output as report
 from ..models import files
 from ..models.edge_matching import EdgePuzzle, tile_types
-from . import build_c
+from . import build_c, whole
 
 ANCHOR_SOURCE = Path(__file__).with_name("rowscan.c")
 CLUES = ("clue1", "clue2", "clue3", "clue4")  # the catalog's eternity-ii-clue1 ...
@@ -51,9 +51,14 @@ def build_anchor(folder: Path) -> Path | None:
     return build_c(ANCHOR_SOURCE, folder)
 
 
-def run_anchor(binary: Path, puzzle: EdgePuzzle, budget: int | None) -> tuple[int, int, float]:
-    """(grids, nodes, seconds of search) from the C counter."""
+def run_anchor(binary: Path, puzzle: EdgePuzzle, budget: int | None,
+               first_tile: int | None = None) -> tuple[int, int, float]:
+    """(grids, nodes, seconds of search) from the C counter; with `first_tile` (a tile alone of
+    its kind), only the grids with that tile on the first cell."""
     args = [str(binary)] + ([str(budget)] if budget else [])
+    if first_tile is not None:
+        kind = next(k for k, kind in enumerate(tile_types(puzzle)) if first_tile in kind.tiles)
+        args = [str(binary), str(budget or -1), str(kind)]
     out = subprocess.run(args, input=anchor_input(puzzle), capture_output=True, text=True,
                          check=True).stdout.split()
     return int(out[0]), int(out[1]), float(out[2])
@@ -77,7 +82,7 @@ def whole_count(name: str) -> tuple[int, int, float]:
     from .. import api
 
     start = time.perf_counter()
-    found = api.count(name, backend="edgecount", jobs=1)
+    found = whole(api.count(name, backend="edgecount", jobs=1))
     return int(found.number or 0), int(found.details.get("nodes") or 0), \
         time.perf_counter() - start
 
@@ -87,7 +92,7 @@ def in_process(name: str) -> tuple[float, int]:
     from .. import api
 
     start = time.perf_counter()
-    found = api.count(name, backend="edgecount", jobs=1)
+    found = whole(api.count(name, backend="edgecount", jobs=1))
     return time.perf_counter() - start, int(found.number or 0)
 
 

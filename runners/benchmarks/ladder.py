@@ -4,9 +4,10 @@ its nodes and nodes a second, or solved (the 9x9s and 10x10s, whose searches are
 the figures the community published are compared after the count, never used by it.
 
 A node is a tile placed (the community's "committed valid placement"). Our search fills the
-cells in the order its measurement picks (corners first then row by row on these boards,
-rows_estimated below) and counts one corner layout per orbit of the board's turns; the
-community's figures are full row scans. Where asked (`rowscan`), the plain C row scan of
+cells in the order its measurement picks (row by row on these boards but the 8x8 set 1) and
+counts every grid through one corner tile pinned on the top left corner, weighted by the 4
+turns of the board (or one corner layout per orbit of the turns where the corners go first);
+the community's figures are full row scans. Where asked (`rowscan`), the plain C row scan of
 runners/benchmarks/rowscan.c counts the same board to the end as well, so that the node counts
 can be compared node for node.
 """
@@ -50,19 +51,28 @@ def cpu() -> float:
 
 def count_row(name: str, jobs: int | None, time_limit: float | None,
               checkpoint: str | None, say: Callable[[str], None]) -> dict:
+    """One board counted (resumed from and kept in `checkpoint` where given): grids, classes up
+    to turning, nodes, wall and CPU seconds of this run, and the load."""
     import puzzlesat
 
+    # a resumed count's seconds are this run's only (the cubes the checkpoint held cost before)
+    resumed = checkpoint is not None and Path(checkpoint).is_file() and \
+        Path(checkpoint).stat().st_size > 0
     start, spent = time.perf_counter(), cpu()
     found = puzzlesat.count(name, backend="edgecount", modulo="symmetry", jobs=jobs,
                             time_limit=time_limit, checkpoint=checkpoint, say=say)
     seconds, cpu_seconds = time.perf_counter() - start, cpu() - spent
     nodes = found.details.get("nodes") or 0
+    searched = found.details.get("nodes_this_call")  # without those read from a checkpoint
+    searched = nodes if searched is None else searched
     row = {"board": name, "task": "count", "complete": found.complete,
            "grids": found.details.get("grids"), "classes": found.number, "nodes": nodes,
+           "nodes_this_run": searched,
            "seconds": round(seconds, 2), "cpu_seconds": round(cpu_seconds, 2),
-           "nodes_per_second": round(nodes / seconds) if seconds else None,
-           "nodes_per_cpu_second": round(nodes / cpu_seconds) if cpu_seconds else None,
-           "jobs": jobs, "load": report.load()}
+           "nodes_per_second": round(searched / seconds) if seconds else None,
+           "nodes_per_cpu_second": round(searched / cpu_seconds) if cpu_seconds else None,
+           "jobs": jobs, "load": report.load(), "date": report.now(),
+           "resumed": resumed or searched != nodes}
     say(f"{name}: {'' if found.complete else 'INCOMPLETE, at least '}{row['grids']:,} grids, "
         f"{found.number:,} up to turning, {nodes:,} nodes in {seconds:,.1f} s "
         f"({cpu_seconds:,.1f} s of CPU)")
@@ -102,10 +112,18 @@ def solve_row(name: str, backend: str, time_limit: float | None,
 
 
 def ladder(counted: list[str], solved: list[str], jobs: int | None, time_limit: float | None,
-           solver: str, rowscan: bool, say: Callable[[str], None] = report.say) -> dict:
+           solver: str, rowscan: bool, say: Callable[[str], None] = report.say,
+           checkpoint: str | None = None) -> dict:
+    """Count the boards `counted` and solve those `solved`; a checkpoint keeps (and resumes)
+    the count of one board."""
+    from ..models.errors import InputError
+
+    if checkpoint is not None and len(counted) != 1:
+        raise InputError("a checkpoint keeps the count of one board: name one board to count "
+                         f"({len(counted)} named)", field="checkpoint")
     rows = []
     for name in counted:
-        row = count_row(name, jobs, time_limit, None, say)
+        row = count_row(name, jobs, time_limit, checkpoint, say)
         if rowscan and row["complete"]:
             row.update(rowscan_row(name, say) or {})
         rows.append(row)
@@ -113,6 +131,7 @@ def ladder(counted: list[str], solved: list[str], jobs: int | None, time_limit: 
         rows.append(solve_row(name, solver, time_limit, say))
     for row in rows:
         row["published"] = PUBLISHED.get(row["board"], {})
+        row.setdefault("date", report.now())
     return {"date": report.now(), **report.machine(), **report.versions(), "rows": rows}
 
 
@@ -120,17 +139,20 @@ def markdown(figures: dict) -> str:
     lines = [
         "# The ladder: Brendan Owen's boards counted and solved (`puzzlesat ladder`)",
         "",
-        f"{figures['date']}; {figures['cores']} cores; Python {figures.get('python')}, numba "
+        f"{figures['date']} (each row on its own date); {figures['cores']} cores shared with "
+        f"other work (the load beside each row); Python {figures.get('python')}, numba "
         f"{figures.get('numba')}. Counts by `edgecount` (distinct grids; up to turning the "
         "board by Burnside's lemma); a node is a tile placed. Our search fills the board in the "
-        "order its measurement picks (corners first, then row by row, on these boards) and "
-        "counts one corner layout per orbit of the board's turns, so its nodes are not the "
-        "row scan's; the C row scan (rowscan.c), where run, counts the same board row by row "
-        "to the end. Published figures are compared after the count.",
+        "order its measurement picks (row by row on these boards, but corners first on the "
+        "8x8 set 1) and counts every grid through one corner tile pinned on the top left "
+        "corner, weighted by the board's 4 turns (corners first: one corner layout per orbit "
+        "of the turns), so its nodes are not a full row scan's; the C row scan (rowscan.c), "
+        "where run, counts the same board row by row to the end without any reduction. "
+        "Published figures are compared after the count.",
         "",
         "| board | grids | up to turning | nodes | wall s | CPU s | M nodes / CPU s | load "
-        "| C row scan nodes | published | agrees |",
-        "|---|---:|---:|---:|---:|---:|---:|---|---:|---|---|",
+        "| C row scan nodes | published | agrees | date |",
+        "|---|---:|---:|---:|---:|---:|---:|---|---:|---|---|---|",
     ]
     for r in figures["rows"]:
         pub = r.get("published", {})
@@ -146,22 +168,44 @@ def markdown(figures: dict) -> str:
                               else "**nodes differ**")
             rate = (f"{r['nodes_per_cpu_second'] / 1e6:.1f}" if r.get("nodes_per_cpu_second")
                     else "-")
-            grids = f"{r['grids']:,}" + ("" if r["complete"] else " (incomplete)")
+            grids = f"{r['grids']:,}" + ("" if r["complete"] else " (incomplete)") + (
+                f" (resumed: seconds and rate of the last run, "
+                f"{r.get('nodes_this_run', 0):,} of the nodes)" if r.get("resumed") else "")
             scan = f"{r['rowscan_nodes']:,}" if "rowscan_nodes" in r else "-"
             lines.append(
                 f"| {r['board']} | {grids} | {r['classes']:,} | {r['nodes']:,} | "
                 f"{r['seconds']:,.1f} | {r['cpu_seconds']:,.1f} | {rate} | {r['load']} | "
                 f"{scan} | {'; '.join(said) + ' (' + pub['source'] + ')' if said else '-'} | "
-                f"{', '.join(checks) or '-'} |")
+                f"{', '.join(checks) or '-'} | {r.get('date', '-')[:16]} |")
         else:
             lines.append(
                 f"| {r['board']} | {'solved' if r['solved'] else 'not solved'} by {r['backend']} "
                 f"| - | - | {r['seconds']:,.1f} | {r['cpu_seconds']:,.1f} | - | {r['load']} | - "
-                f"| {pub.get('grids', '-')} grids ({pub.get('source', '')}) | - |")
+                f"| {pub.get('grids', '-')} grids ({pub.get('source', '')}) | - | "
+                f"{r.get('date', '-')[:16]} |")
     return "\n".join(lines) + "\n"
 
 
+def merged(figures: dict, folder: Path) -> dict:
+    """The figures with the rows recorded before in `folder` for other boards (or tasks) kept,
+    in the ladder's order: a run of one board replaces that board's row only."""
+    path = folder / "eternity-ii-ladder.json"
+    try:
+        before = json.loads(path.read_text())["rows"]
+    except (OSError, ValueError, KeyError, TypeError):
+        before = []
+    fresh = {(r["board"], r["task"]) for r in figures["rows"]}
+    rows = [r for r in before if isinstance(r, dict) and (r.get("board"), r.get("task"))
+            not in fresh] + figures["rows"]
+    place = {name: i for i, name in enumerate(COUNTED + SOLVED)}
+    rows.sort(key=lambda r: (r["task"] != "count", place.get(r["board"], len(place))))
+    return {**figures, "rows": rows}
+
+
 def record(figures: dict, folder: Path) -> list[Path]:
+    """Write eternity-ii-ladder.json and .md in `folder` (atomically), this run's rows replacing
+    those of the same boards recorded before."""
+    figures = merged(figures, folder)
     json_path = folder / "eternity-ii-ladder.json"
     md_path = folder / "eternity-ii-ladder.md"
     report.write_text_atomic(json_path, json.dumps(figures, indent=1) + "\n")

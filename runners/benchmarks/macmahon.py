@@ -25,6 +25,7 @@ from .. import output as report
 from ..backends.edgecount import EdgecountBackend
 from ..models import files
 from ..models.edge_matching.tables import build_tables
+from . import whole
 
 PUZZLE = "macmahon-24-squares"
 
@@ -48,7 +49,7 @@ def conventions(results: Path | None, say=report.say) -> dict:
     `results` when one is given)."""
     start = time.perf_counter()
     puzzle = files.load(PUZZLE)
-    counted = api.count(PUZZLE, backend="edgecount", modulo="symmetry")
+    counted = whole(api.count(PUZZLE, backend="edgecount", modulo="symmetry"))
     model = build_tables(puzzle)
     grids = set()
     for nodes in EdgecountBackend().enumerate(model, (), None):

@@ -35,6 +35,7 @@ from .. import api
 from .. import output as report
 from ..models import files
 from ..models.edge_matching.symmetry import puzzle_group
+from . import whole
 
 PUZZLE = "macmahon-24-triangles"
 GROUPS = {  # modulo -> what its classes are taken under
@@ -51,7 +52,7 @@ def ours(jobs: int, repeat: int, say=report.say) -> tuple[list[dict], dict]:
     details: dict = {}
     for run in range(repeat):
         start = time.perf_counter()
-        found = api.count(PUZZLE, backend="edgecount", modulo="colours", jobs=jobs)
+        found = whole(api.count(PUZZLE, backend="edgecount", modulo="colours", jobs=jobs))
         seconds = time.perf_counter() - start
         if not found.complete:
             raise RuntimeError("the count did not finish")

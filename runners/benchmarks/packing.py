@@ -41,6 +41,7 @@ from ..models.packing import exact_cover
 from ..models.packing.encode import encode_cover
 from ..models.packing.plan import count_plan
 from ..output import write_text_atomic
+from . import whole
 
 PUZZLES = ("iq-block-10", "pentomino-6x10", "pentomino-8x8-centre-hole")
 MODULOS = ("symmetry", "none")
@@ -324,6 +325,8 @@ PROFILE_PARTS = (
     ("plain, no dead regions", "plain", False),
     ("plain", "plain", True),
     ("memo", "memo", True),
+    ("fewest fits", "fewest", True),  # branching on the item with the fewest fits
+    ("fewest fits, memo", "fewest memo", True),
 )
 
 
@@ -333,8 +336,9 @@ def profile_search(name: str, modulo: str, sample: int, seed: int = 1,
     sample of the plan's cubes (among those holding the 1st to the 10th per cent of the
     estimated work, from the smallest up: real work, the large cubes left out so that the
     sample takes minutes), each counted on one thread with the search's parts taken away in turn
-    (the dead-region check, the memo). Rows per part: CPU seconds, nodes, nanoseconds a node,
-    options dropped by the dead-region check, memo hits; every part must agree cube by cube."""
+    (the dead-region check, the memo) and with the fewest-fits branching. Rows per part: CPU
+    seconds, nodes, nanoseconds a node, options dropped by the dead-region check, memo hits;
+    every part must agree cube by cube."""
     import dataclasses
     import random
 
@@ -375,9 +379,9 @@ def profile_search(name: str, modulo: str, sample: int, seed: int = 1,
         found = set()
         for part, mode, regions in PROFILE_PARTS:
             board = boards[t][regions]
-            search = Search(board, cube)
+            search = Search(board, cube, fewest=mode.startswith("fewest"))
             state = None
-            if mode == "memo" and not search.done:
+            if mode.endswith("memo") and not search.done:
                 state = Prepared(model, board, Memo.first(board.words))
                 search.memo = state.memo
             start = time.thread_time()
@@ -417,10 +421,11 @@ def write_profile(rows: list[dict], folder: Path) -> None:
         f"plan as `puzzlesat count --jobs 32` cuts it ({PROFILE_SPLIT} cubes asked for), drawn "
         "among the cubes holding the 1st to the 10th per cent of the estimated work (Knuth's "
         "estimator), counted from the smallest cube up: real work, the large cubes left out so "
-        "that the sample takes minutes; each cube counted on one thread three times, with the "
+        "that the sample takes minutes; each cube counted on one thread five times, with the "
         "search's parts taken away in turn: the dead-region check (an option closing off a "
         "region of empty cells no piece can fill is dropped) and the memo (a fresh table per "
-        "cube). Every part agrees cube by cube. CPU seconds of the counting thread; nodes are "
+        "cube), and branching on the item with the fewest fits (without and with the memo). "
+        "Every part agrees cube by cube. CPU seconds of the counting thread; nodes are "
         "options placed.",
         machine_line(),
         "",
@@ -483,7 +488,7 @@ def count_ours(name: str, modulo: str, jobs: int) -> tuple[int, int | None]:
     on the local executor, which runs it on threads of this process (it releases the GIL)."""
     from .. import api
 
-    found = api.count(name, modulo=modulo, jobs=jobs)
+    found = whole(api.count(name, modulo=modulo, jobs=jobs))
     return found.details["solutions"], found.details["classes"]
 
 
@@ -665,3 +670,171 @@ def write(rows: list[Row], folder: Path, repeats: int, jobs: int) -> None:
     write_rows(folder, "dlx-bench", [asdict(r) for r in rows], lines)
 
 
+
+
+# ---------------------------------------------------------------- a C dancing-links anchor
+
+DLX_PUZZLES = ("tetris-cube", "bedlam")  # issue 27 item 4: the 4x4x4 boxes
+DLX_SOURCE = Path(__file__).with_name("dlx.c")
+DLX_ANCHOR = "dlx.c: Algorithm X, dancing links, 1 thread (anchor)"
+
+
+def dlx_input(model, cubes) -> str:
+    """An exact cover and its cubes as dlx.c reads them (its items renumbered in the model's
+    fill order, the order its search breaks ties in)."""
+    if model.multiplicity and any(n > 1 for n in model.multiplicity):
+        raise InputError("the dancing-links anchor counts exact covers with each item once: "
+                         "pieces with copies are not for it", field="puzzle")
+    order = model.fill_order if model.fill_order is not None else range(len(model.items))
+    where = {item: n for n, item in enumerate(order)}
+    lines = [f"{len(model.items)} {len(model.options)}"]
+    lines += [" ".join(map(str, (len(o), *(where[i] for i in o)))) for o in model.options]
+    lines.append(str(len(cubes)))
+    lines += [" ".join(map(str, (len(c), *c))) for c in cubes]
+    return "\n".join(lines) + "\n"
+
+
+@dataclass
+class Anchored:
+    """One count by dlx.c: the answer, its nodes (options placed), the seconds of its
+    processes (wall, from start to exit, input read included) and their CPU seconds."""
+
+    answer: tuple[int, int | None]
+    nodes: int
+    seconds: float
+    cpu_seconds: float
+
+
+def count_dlx(binary: Path, name: str, modulo: str) -> Anchored:
+    """The count plan of `puzzlesat count --jobs 1` (one cube per orbit of the piece held to
+    one placement per orbit, and each symmetry's fixed solutions) counted by dlx.c, one process
+    per task; the plan and its input are made before the clock starts."""
+    plan, models = plan_models(name, modulo, 1)
+    inputs = [dlx_input(model, task.cubes) for task, model in zip(plan.tasks, models)]
+    counts, nodes, seconds, cpu = [], 0, 0.0, 0.0
+    for text in inputs:
+        start, start_cpu = time.perf_counter(), _cpu()
+        out = subprocess.run([str(binary)], input=text, capture_output=True, text=True,
+                             check=True).stdout.split("\n")
+        seconds += time.perf_counter() - start
+        cpu += _cpu() - start_cpu
+        lines = [line.split() for line in out if line and not line.startswith("cpu")]
+        counts.append([int(found) for found, _ in lines])
+        nodes += sum(int(tried) for _, tried in lines)
+    return Anchored(plan.combine(counts), nodes, seconds, cpu)
+
+
+def run_dlx(puzzles: tuple[str, ...] = DLX_PUZZLES, modulo: str = "symmetry", repeats: int = 3,
+            jobs: int = 2, results: Path | None = Path("results"),
+            progress: Callable[[str], None] | None = print) -> list[dict]:
+    """Each puzzle counted completely by our counting path (`puzzlesat.count` with the default
+    backend, `jobs` threads) and by dlx.c on one thread, taking turns run by run: medians of
+    `repeats` wall seconds, CPU seconds, nodes, nodes per CPU second and the ratio ours /
+    anchor (wall medians, same run), against targets.toml's [dlx-anchor]. Where there is no C
+    compiler, ours alone, saying why. Writes results/dlx-anchor.md and .csv."""
+    from ..backends import bitboard
+    from . import build_c, targets
+
+    say = progress or (lambda _: None)
+    aim = targets()["dlx-anchor"]
+    bitboard.warm_up()
+    rows = []
+    with tempfile.TemporaryDirectory(prefix="puzzlesat-dlx-") as folder:
+        binary = build_c(DLX_SOURCE, folder)
+        if binary is None:
+            say("no C compiler (cc or gcc) here: the dancing-links anchor is skipped, ours "
+                "alone is timed")
+        for name in puzzles:
+            runs: dict[str, list] = {"anchor": [], "ours": []}
+            for _ in range(repeats):
+                if binary is not None:
+                    load_now = _load()
+                    done = count_dlx(binary, name, modulo)
+                    runs["anchor"].append((done.answer, done.seconds, done.cpu_seconds,
+                                           done.nodes, load_now))
+                    say(f"{name} {modulo} dlx.c: {done.answer} in {done.seconds:.2f} s "
+                        f"({done.cpu_seconds:.2f} s CPU, {done.nodes:,} nodes, load {load_now})")
+                load_now = _load()
+                before, start, start_cpu = bitboard.nodes_searched(), time.perf_counter(), _cpu()
+                answer = count_ours(name, modulo, jobs)
+                seconds, cpu = time.perf_counter() - start, _cpu() - start_cpu
+                nodes = bitboard.nodes_searched() - before
+                runs["ours"].append((answer, seconds, cpu, nodes, load_now))
+                say(f"{name} {modulo} ours, {jobs} jobs: {answer} in {seconds:.2f} s "
+                    f"({cpu:.2f} s CPU, {nodes:,} nodes, load {load_now})")
+            answers = {r[0] for kind in runs for r in runs[kind]}
+            if len(answers) != 1:
+                raise ArithmeticError(f"{name} {modulo}: the counts disagree: {sorted(answers)}")
+            anchor = statistics.median(r[1] for r in runs["anchor"]) if runs["anchor"] else None
+            anchor_cpu = (statistics.median(r[2] for r in runs["anchor"]) if runs["anchor"]
+                          else None)
+            for kind, method in (("anchor", DLX_ANCHOR),
+                                 ("ours", f"ours: `puzzlesat count`, {jobs} jobs")):
+                if not runs[kind]:
+                    continue
+                wall = statistics.median(r[1] for r in runs[kind])
+                cpu = statistics.median(r[2] for r in runs[kind])
+                nodes = statistics.median(r[3] for r in runs[kind])
+                solutions, classes = runs[kind][0][0]
+                rows.append({
+                    "puzzle": name, "modulo": modulo, "method": method,
+                    "solutions": solutions, "classes": classes,
+                    "median_seconds": round(wall, 3),
+                    "runs": ";".join(f"{r[1]:.3f}" for r in runs[kind]),
+                    "median_cpu_seconds": round(cpu, 3),
+                    "nodes": int(nodes),
+                    "nodes_per_cpu_second": round(nodes / cpu) if cpu else None,
+                    "ratio_to_anchor": round(wall / anchor, 3) if anchor else None,
+                    "cpu_ratio_to_anchor": round(cpu / anchor_cpu, 3) if anchor_cpu else None,
+                    "seconds_target_met": (wall <= aim["seconds"]) if kind == "ours" else None,
+                    "ratio_target_met": (wall <= aim["ratio"] * anchor
+                                         if kind == "ours" and anchor else None),
+                    "load": ";".join(r[4] for r in runs[kind]),
+                })
+    if results is not None:
+        write_dlx(rows, results, repeats, jobs, modulo, aim)
+    return rows
+
+
+def write_dlx(rows: list[dict], folder: Path, repeats: int, jobs: int, modulo: str,
+              aim: dict) -> None:
+    """results/dlx-anchor.md and .csv, each written whole or not at all."""
+    said = {True: "met", False: "NOT met", None: ""}
+    counted = ("every solution" if modulo == "none" else
+               "classes under the board's symmetries (`--modulo " + modulo + "`; for the Tetris "
+               "Cube and the Bedlam cube, whose sets lack mirror images: under the cube's 24 "
+               "rotations), and every solution beside")
+    lines = [
+        "# 4x4x4 boxes: our count against a C dancing-links program",
+        "",
+        f"`puzzlesat bench --anchor dlx`. Both count the same thing, {counted}, from the same "
+        "count plan: one cube per orbit of the piece held to one placement per orbit, and the "
+        "solutions each other symmetry fixes (Burnside). The anchor is runners/benchmarks/dlx.c "
+        "(ours, written for this benchmark: Knuth's Algorithm X with dancing links, branching "
+        "on the item with fewest options, one thread), built here with cc -O2; its seconds are "
+        "those of its processes, from start to exit (the plan and its input are made before "
+        "its clock starts). Ours: `puzzlesat.count` with the default backend and "
+        f"{jobs} jobs, the whole work (plan, encoding, every cube). The two take turns run by "
+        f"run; medians of {repeats} runs; ratio = our median seconds / the anchor's, same run "
+        "(CPU ratio: of CPU seconds, what a loaded machine distorts least). "
+        "Nodes: options placed (ours: a memo hit is no node); nodes/s over CPU seconds. "
+        f"Targets (issue 27, item 4): at most {aim['seconds']} s on {aim['cores']} cores and "
+        f"at most {aim['ratio']} of the anchor's time.",
+        machine_line(),
+        "",
+        "| puzzle | modulo | method | solutions | classes | median s | runs | median CPU s | "
+        "nodes | nodes/CPU s | ratio to anchor | CPU ratio | seconds target | ratio target | "
+        "load (1 min) |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
+    ]
+    for r in rows:
+        classes = "" if r["classes"] is None else f"{r['classes']:,}"
+        rate = "" if r["nodes_per_cpu_second"] is None else f"{r['nodes_per_cpu_second']:,}"
+        ratio = "" if r["ratio_to_anchor"] is None else r["ratio_to_anchor"]
+        cpu_ratio = "" if r["cpu_ratio_to_anchor"] is None else r["cpu_ratio_to_anchor"]
+        lines.append(
+            f"| {r['puzzle']} | {r['modulo']} | {r['method']} | {r['solutions']:,} | {classes} | "
+            f"{r['median_seconds']:.2f} | {r['runs']} | {r['median_cpu_seconds']:.2f} | "
+            f"{r['nodes']:,} | {rate} | {ratio} | {cpu_ratio} | {said[r['seconds_target_met']]} | "
+            f"{said[r['ratio_target_met']]} | {r['load']} |")
+    write_rows(folder, "dlx-anchor", rows, lines)

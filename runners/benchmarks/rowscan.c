@@ -3,7 +3,10 @@
  * Input on stdin: rows cols frame colours kinds, then per kind: count top right bottom left.
  * frame is the colour that must face the border and nowhere else, or -1 (border free).
  * Cells are filled row by row; each cell's candidates are a list by (left colour, top colour).
- * An optional argument stops the search after that many nodes (for a rate on a large board).
+ * An optional argument stops the search after that many nodes (for a rate on a large board);
+ * a second one, a kind's number, keeps only that kind on the first cell (the top left corner):
+ * the grids with that tile there (where the tile is alone of its kind and fits only corners,
+ * a quarter of every grid on a square board; checked against the full scan by the tests).
  * Counts distinct grids (a kind turned one distinct way per cell) and nodes (tiles placed). */
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,6 +17,7 @@ static int cnt[4096], ntype[16384], nedge[16384][4];
 static int *lst, *lstart, *lend; /* per cell x (W+1) x (W+1) */
 static int placed[1024];
 static long long found, nodes, limit = -1;
+static int first_kind = -1;
 
 static long long count(int i) {
   int r = i / C, c = i % C;
@@ -22,7 +26,7 @@ static long long count(int i) {
   int k = (i * (W + 1) + lc) * (W + 1) + tc;
   for (int j = lstart[k]; j < lend[k]; j++) {
     int n = lst[j], t = ntype[n];
-    if (!cnt[t]) continue;
+    if (!cnt[t] || (i == 0 && first_kind >= 0 && t != first_kind)) continue;
     nodes++;
     if (limit >= 0 && nodes > limit) return 0;
     if (i == R * C - 1) { found++; continue; }
@@ -34,7 +38,8 @@ static long long count(int i) {
 }
 
 int main(int argc, char **argv) {
-  if (argc > 1) limit = atoll(argv[1]); /* stop after this many nodes */
+  if (argc > 1) limit = atoll(argv[1]); /* stop after this many nodes (negative: never) */
+  if (argc > 2) first_kind = atoi(argv[2]); /* only this kind on the first cell */
   if (scanf("%d %d %d %d %d", &R, &C, &F, &W, &K) != 5) return 2;
   N = 0;
   for (int t = 0; t < K; t++) {

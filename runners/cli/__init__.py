@@ -45,7 +45,7 @@ PARAMETER_FLAGS = {
     "within": "--within", "cube": "--cube", "clearance": "--clearance",
     "sample_cubes": "--sample-cubes", "checks": "--checks", "cards": "--cards",
     "check_backends": "--check-backend", "clues": "--clues", "attempts": "--attempts",
-    "revision": "--against",
+    "revision": "--against", "limit": "--limit",
 }
 
 PATH_PARAMETERS = {"output", "results", "checkpoint", "path"}
@@ -195,9 +195,12 @@ def build_parser() -> argparse.ArgumentParser:
     export.add_argument("-o", "--output", required=True, help="the file to write ('-': stdout)")
     bench.add_argument("--repeat", type=positive, default=3, help="runs per backend (default 3)")
     bench.add_argument("--solve", action="store_true", help="time solve instead of count")
-    bench.add_argument("--anchor", choices=["xcover", "rowscan"], default=None,
+    bench.add_argument("--anchor", choices=["xcover", "dlx", "rowscan"], default=None,
                        help="packing: time our counting path against dancing links (xcover, "
-                       "one thread) side by side; writes results/dlx-bench.*. rowscan: time "
+                       "one thread) side by side; writes results/dlx-bench.*. dlx: our whole "
+                       "count against a C dancing-links program built here (default the "
+                       "Tetris Cube and the Bedlam cube, --modulo symmetry; minutes); writes "
+                       "results/dlx-anchor.*. rowscan: time "
                        "edgecount against a plain C row-scan counter built here (diamond "
                        "blocks, clue puzzle 1 where present); writes results/edgecount-bench.*")
     bench.add_argument("--search", action="store_true",
@@ -210,7 +213,8 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("--sample", type=positive, default=None, metavar="CUBES", dest="cubes",
                        help="with --search: where the search's time goes on a count too long to "
                        "repeat whole: CUBES random cubes of each puzzle's plan, counted with "
-                       "the dead-region check and the memo taken away in turn; writes "
+                       "the dead-region check and the memo taken away in turn, and by fewest "
+                       "fits; writes "
                        "results/bitboard-profile.*")
     bench.add_argument("--estimate", type=positive, default=None, metavar="PATHS",
                        help="with --anchor rowscan: also estimate each Eternity II clue "

@@ -18,6 +18,7 @@ from pathlib import Path
 
 from .. import api
 from .. import output as report
+from ..benchmarks import whole
 from ..models.errors import InputError
 from ..pictures import charts
 from ..registry import family_of
@@ -46,7 +47,8 @@ def timed_run(puzzle, backend: str, executor: str | None, modulo: str, options: 
         found = api.solve(puzzle, backend, args.time_limit, **options)
         what = "solved" if found.found else found.note
         return Timed(time.perf_counter() - start, found.complete, what)
-    count = api.count(puzzle, backend, modulo, args.jobs, executor, args.time_limit, **options)
+    count = whole(api.count(puzzle, backend, modulo, args.jobs, executor, args.time_limit,
+                            **options))
     return Timed(time.perf_counter() - start, count.complete,
                  f"{count.number} {count.counted.split(' (')[0]}")
 
@@ -73,10 +75,15 @@ def bench(args: argparse.Namespace) -> int:
     if args.against and not args.search:
         raise InputError("--against REV times the bitboard search: use it with --search",
                          field="--against")
+    if args.search or args.anchor in ("xcover", "dlx"):
+        needs_compiled("--search" if args.search else "--anchor",
+                       ("xcover", "bitboard") if args.anchor == "xcover" else ("bitboard",))
     if args.search:
         return bench_search(args)
     if args.anchor == "rowscan":
         return bench_against_rowscan(args)
+    if args.anchor == "dlx":
+        return bench_against_c_dancing_links(args)
     if args.anchor:
         return bench_against_dancing_links(args)
     if not args.puzzles:
@@ -137,6 +144,18 @@ def bench(args: argparse.Namespace) -> int:
     return 0
 
 
+def needs_compiled(flag: str, names: tuple[str, ...], doing: str = "times") -> None:
+    """Before any timing: the compiled searches a bench times are installed, or a one-line
+    error saying what to install (run as Python, the bitboard search fails in numpy's types)."""
+    from ..registry import backend
+
+    for name in names:
+        try:
+            backend(name)
+        except InputError as error:  # "... is not available here: pip install ...", named
+            raise InputError(f"{doing} {name}: {error.message}", field=flag) from None
+
+
 def bench_against_dancing_links(args: argparse.Namespace) -> int:
     """`bench --anchor xcover`: runners/benchmarks/packing.py, in this process."""
     from ..benchmarks import packing
@@ -156,6 +175,36 @@ def bench_against_dancing_links(args: argparse.Namespace) -> int:
             print(f"{row.puzzle:26} {row.modulo:9} {row.method:52} {row.median_seconds:8.2f} s "
                   f"ratio {row.ratio_to_anchor:.2f}")
     wrote(args.record_in, "dlx-bench.md")
+    return 0
+
+
+def bench_against_c_dancing_links(args: argparse.Namespace) -> int:
+    """`bench --anchor dlx`: runners/benchmarks/packing.run_dlx, in this process."""
+    from ..benchmarks import packing
+    from . import load
+
+    puzzles = tuple(args.puzzles) or packing.DLX_PUZZLES
+    for name in puzzles:
+        puzzle, _ = load(args, name)
+        if puzzle.kind != "packing":
+            raise InputError(f"{name} is not a packing puzzle", field="--anchor")
+        if any(piece.count > 1 for piece in puzzle.pieces):
+            raise InputError(f"{name} has pieces with copies: the dancing-links anchor counts "
+                             "exact covers with each item once", field="--anchor")
+    rows = packing.run_dlx(puzzles, args.modulo or "symmetry", args.repeat, args.jobs or 2,
+                           args.record_in, report.say)
+    said = {True: "met", False: "NOT met", None: "-"}
+    for row in rows:
+        ratio = ("" if row["ratio_to_anchor"] is None else
+                 f"ratio {row['ratio_to_anchor']:.2f} (CPU {row['cpu_ratio_to_anchor']:.2f})")
+        rate = row["nodes_per_cpu_second"] or 0
+        print(f"{row['puzzle']:14} {row['modulo']:9} {row['method']:52} "
+              f"{row['median_seconds']:8.2f} s {row['median_cpu_seconds']:8.2f} s CPU "
+              f"{row['nodes']:>13,} nodes {rate:>11,} nodes/s {ratio}"
+              + (f"  60 s: {said[row['seconds_target_met']]}, half the anchor's: "
+                 f"{said[row['ratio_target_met']]}" if row["seconds_target_met"] is not None
+                 else ""))
+    wrote(args.record_in, "dlx-anchor.md")
     return 0
 
 

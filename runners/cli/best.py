@@ -73,6 +73,9 @@ def add_commands(subparsers) -> None:
                         help="threads counting (default: the cores here)")
     ladder.add_argument("--time-limit", type=seconds, metavar="S",
                         help="seconds per board (an incomplete count says so)")
+    ladder.add_argument("--checkpoint", metavar="FILE",
+                        help="keep the count of the one board named in FILE (written as it "
+                        "goes); the same command again resumes from it")
     ladder.add_argument("--rowscan", action="store_true",
                         help="also count each board to the end with the plain C row scan, to "
                         "compare node counts with the community's (row-scan) figures")
@@ -118,7 +121,7 @@ def run_ladder(args: argparse.Namespace) -> int:
     for name in counted + solved:
         files.load(name)  # every board checked before the work
     figures = ladder.ladder(counted, solved, args.jobs, args.time_limit, args.solver,
-                            args.rowscan)
+                            args.rowscan, checkpoint=args.checkpoint)
     print(ladder.markdown(figures))
     if folder is not None:
         for path in ladder.record(figures, folder):

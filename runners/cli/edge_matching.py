@@ -120,8 +120,10 @@ def count_lines(puzzle, count: Count) -> list[str]:
             lines.append(f"{name}: {key.replace('_', ' ')}: {entry['count']:,}: "
                          f"{entry['counted']}")
     if count.details.get("nodes") is not None:
-        lines.append(f"{name}: {count.details['nodes']:,} nodes searched, "
-                     f"{count.details['nodes_per_second'] or 0:,} nodes a second")
+        nodes, now = count.details["nodes"], count.details["nodes_this_call"]
+        earlier = f" ({nodes - now:,} of them read from the checkpoint)" if now != nodes else ""
+        lines.append(f"{name}: {nodes:,} nodes searched{earlier}, "
+                     f"{count.details['nodes_per_second'] or 0:,} nodes a second in this run")
     return lines
 
 
@@ -312,8 +314,16 @@ def run_edge_bench(args: argparse.Namespace) -> int:
         instances += edge.clue_instances() + edge.em_instances(seeds)
     if not args.catalog_only:
         instances += edge.planted_instances(args.sizes, seeds)
-    names = args.contender or list(edge.DEFAULT_CONTENDERS)
-    contenders = [edge.contender(name) for name in names]
+    contenders = [edge.contender(name) for name in args.contender or edge.DEFAULT_CONTENDERS]
+    if args.contender is None:  # the default list: those not available here are left out
+        missing = {}
+        for name in dict.fromkeys(c.backend for c in contenders):
+            try:
+                backend(name)
+            except InputError as error:
+                missing[name] = error.message
+                report.say(f"edge-bench: {name} left out: {error.message}")
+        contenders = [c for c in contenders if c.backend not in missing]
     for name in {c.backend for c in contenders}:
         backend(name)  # every backend checked (and available) before anything is timed
     limits = dict(edge.TIME_LIMITS)

@@ -34,7 +34,9 @@ def add_commands(subparsers) -> None:
 def run_estimate(args: argparse.Namespace) -> int:
     from ..benchmarks import estimates
     from ..models import files
+    from .bench import needs_compiled
 
+    needs_compiled("PUZZLE", ("bitboard",), "the estimate walks random paths of")
     names = list(args.puzzles) + (list(files.open_boards()) if args.open else [])
     if not names:
         raise InputError("no board to estimate: give PUZZLE names or --open", field="PUZZLE")

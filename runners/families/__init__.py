@@ -76,6 +76,9 @@ class Family(ABC):
     # verify(..., sample_cubes=N): random cubes of a count too large for the other backends,
     # counted by them
     samples_cubes: bool = False
+    # count(..., limit=N) lists solutions until the N-th (None: what a count of this family
+    # counts instead, for the one-line refusal)
+    counts_to_a_limit: str | None = None
     # The family's own solvers, by backend name ('reference', 'table') -> the Backend class
     own_backends: dict[str, type[Backend]] = {}
     # The model each kind of backend takes -> how the family makes it (see Encoder); the models

@@ -251,12 +251,15 @@ def cover_of(puzzle: EdgePuzzle, turns: int | Motion, parity: int | None):
     return encode_cover(puzzle, 0, parity)
 
 
-def tables_of(puzzle: EdgePuzzle, turns: int | Motion, parity: int | None):
-    """edgecount's tables, in the fill order of the smaller search, measured."""
+def tables_of(puzzle: EdgePuzzle, turns: int | Motion, parity: int | None,
+              order: str | None = None):
+    """edgecount's tables, in the fill order of the smaller search, measured (or the order
+    given: a pinned part of a count keeps the order measured for the whole board)."""
     from ..backends.edgecount import measured_order
 
-    identity = board_motion(puzzle, turns).identity
-    order = measured_order(puzzle) if identity else tables.DEFAULT_ORDER
+    if order is None:
+        identity = board_motion(puzzle, turns).identity
+        order = measured_order(puzzle) if identity else tables.DEFAULT_ORDER
     return tables.build_tables(puzzle, turns, order=order, parity=parity)
 
 
@@ -274,7 +277,7 @@ class EdgeMatching(Family):
         "cpsat": Encoder(cpsat_of, options=("cpsat_model",)),
         "cnf": Encoder(cnf_of, options=("encoding", "cnf_model", "amo")),
         "cover": Encoder(cover_of, refuses=colours_refused),
-        "tables": Encoder(tables_of),
+        "tables": Encoder(tables_of, options=("order",)),
     }
     takes = (*encoders, "reference")
     export_formats = ("dimacs", "xcc")
@@ -340,10 +343,12 @@ class EdgeMatching(Family):
     def encode(self, puzzle: EdgePuzzle, backend: Backend, turns: int = 0,
                parity: int | None = None, encoding: str | None = None,
                cpsat_model: str | None = None, cnf_model: str | None = None,
-               amo: bool | None = None):
-        """The solver model of the puzzle (grids unchanged by `turns`, marks on a parity)."""
+               amo: bool | None = None, order: str | None = None):
+        """The solver model of the puzzle (grids unchanged by `turns`, marks on a parity; the
+        compiled counter's tables in a given fill order)."""
         return self.encode_for(backend, puzzle, turns, parity, encoding=encoding,
-                               cpsat_model=cpsat_model, cnf_model=cnf_model, amo=amo)
+                               cpsat_model=cpsat_model, cnf_model=cnf_model, amo=amo,
+                               order=order)
 
     def _options(self, puzzle: EdgePuzzle, backend: Backend, parity: int | None = None) -> list:
         """The options a model's keys stand for: placements of tile kinds, or (exact cover) of
@@ -438,18 +443,22 @@ class EdgeMatching(Family):
         """Works counting, for each symmetry (a grid.Motion, or a turn in steps), the grids it
         leaves unchanged (the identity: every grid, in cubes); and which symmetry each work
         counts for (the compiled counter may split every grid over pinned tiles)."""
+        from ..backends.edgecount import measured_pins
+
         works: list[Work] = []
         owner: list[int] = []
         for number, motion in enumerate(motions):
             motion = board_motion(puzzle, motion)
             parts = [(puzzle, 1, "")]
+            order = None
             if backend.takes == "tables" and motion.identity and parity is None:
                 model = self.encode(puzzle, backend, 0)
                 if not model.prefix and not self._small(puzzle):
-                    parts = tables.pinned(puzzle) or parts
+                    parts = measured_pins(puzzle, model.order) or parts
+                    order = model.order  # measured with the pin (measured_order)
             for part, weight, pin in parts:
                 model = self.encode(part, backend, motion, parity, encoding, cpsat_model,
-                                    cnf_model, amo)
+                                    cnf_model, amo, order)
                 weights = sizes = None
                 if backend.takes == "tables":  # cubes on the first cells, corner orbits weighted
                     wanted = 1 if self._small(puzzle) else max(
@@ -489,7 +498,7 @@ class EdgeMatching(Family):
                              f"not {modulo!r}", field="label_tiles")
         motions = puzzle_group(puzzle, modulo)
         fixed: dict[int, int] | None = None
-        nodes = None
+        nodes = searched_now = None
         if backend.takes == "reference":
             classes_wanted = modulo != "none"
             model = reference.model(puzzle, classes=modulo if classes_wanted else None)
@@ -512,6 +521,8 @@ class EdgeMatching(Family):
             complete = all(t.complete for t in tallies)
             if backend.takes == "tables":  # nodes searched (each cube once, not weighted)
                 nodes = sum(v[1] for t in tallies for v in t.values if v is not None)
+                searched_now = sum(v[1] for t in tallies for v, old in zip(t.values, t.resumed)
+                                   if v is not None and not old)  # the rest: a checkpoint's
             found = dict.fromkeys(counted, 0)
             for number, tally in zip(owner, tallies):
                 found[counted[number]] += tally.total()
@@ -543,9 +554,10 @@ class EdgeMatching(Family):
         details["conventions"] = conventions(puzzle, grids, classes if modulo != "none" else
                                              None, complete, modulo)
         seconds = time.perf_counter() - start
-        if nodes is not None:
+        if nodes is not None:  # the rate is this call's: nodes read from a checkpoint left out
             details["nodes"] = nodes
-            details["nodes_per_second"] = round(nodes / seconds) if seconds else None
+            details["nodes_this_call"] = searched_now
+            details["nodes_per_second"] = round(searched_now / seconds) if seconds else None
         return Count(display_name(puzzle), number, meaning(puzzle, modulo, bool(label_tiles)),
                      modulo, complete, time.perf_counter() - start, backend.name,
                      runner.executor.name, group, details)

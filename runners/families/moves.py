@@ -106,6 +106,8 @@ class MovesFamily(Family):
     takes = ("cpsat", "cnf", "table")
     moduli = ("none",)
     options = ("start", "memory")
+    # solutions lists one optimal plan of many: no count of plans up to a limit
+    counts_to_a_limit = "every position the moves reach (God's algorithm), not plans"
     export_formats = ("dimacs",)
     planners = VERIFY_SOLVERS  # the planners verify checks against the table
 
