@@ -122,7 +122,8 @@ def run(
         tally = tallies[work.token]
         finished = []
         for i, (values, ok, seconds) in zip(indexes, results):
-            tally.values[i], tally.finished[i], tally.seconds[i] = tuple(values), ok, seconds
+            tally.values[i] = None if values is None else tuple(values)  # None: not started
+            tally.finished[i], tally.seconds[i] = ok, seconds
             if ok:
                 finished.append(i)
                 done += units[work.token][i]

@@ -22,8 +22,9 @@ from .backends import STOP, Cube, Interrupted, Values
 from .children import Pool, interruptible
 from .models.errors import InputError
 
-# a cube's numbers, whether it finished, and the seconds it took on its worker (wall clock)
-Result = tuple[Values, bool, float]
+# a cube's numbers, whether it finished, and the seconds it took on its worker (wall clock);
+# numbers and seconds None for a cube not started (the deadline had passed)
+Result = tuple[Values | None, bool, float | None]
 Record = Callable[["Work", list[int], list[Result]], None]  # (work, cube indexes, results)
 
 # Chunks per process: small enough to balance uneven cubes and checkpoint often, large enough
@@ -98,9 +99,17 @@ def _thread_states() -> dict[str, object]:
 def run_chunk(
     backend_name: str, token: str, payload: object, cubes: list[Cube], deadline: float | None
 ) -> list[Result]:
-    """Count a chunk of cubes (in whatever process runs it)."""
+    """Count a chunk of cubes (in whatever process runs it); past the deadline (or a stop) the
+    cubes left are not started: each would cost its set-up (a search's estimates: seconds on a
+    large board) before its first look at the clock."""
     backend, state = _state(backend_name, token, payload)
-    return [counted(backend, state, cube, deadline) for cube in cubes]
+    results: list[Result] = []
+    for cube in cubes:
+        if deadline is not None and time.time() >= deadline or STOP.is_set():
+            results.append((None, False, None))  # not counted
+        else:
+            results.append(counted(backend, state, cube, deadline))
+    return results
 
 
 def counted(backend, state: object, cube: Cube, deadline: float | None) -> Result:
@@ -154,13 +163,15 @@ class Executor(ABC):
 def run_in_process(
     works: list[Work], pending: dict[str, list[int]], deadline: float | None, record: Record
 ) -> None:
-    """Count every pending cube here, one after another."""
+    """Count every pending cube here, one after another (none started past the deadline)."""
     for work in works:
         indexes = pending.get(work.token, [])
         if not indexes:
             continue
         backend, state = _state(work.backend, work.token, work.payload)
         for i in indexes:
+            if deadline is not None and time.time() >= deadline:
+                break  # the cubes left stay uncounted (None in their tally)
             try:
                 result = counted(backend, state, work.cubes[i], deadline)
             except Interrupted as stopped:

@@ -81,3 +81,30 @@ def test_unknown_executors_are_one_line_errors():
         capture_output=True, text=True, timeout=120)
     assert result.returncode == 2
     assert result.stderr.count("\n") == 1 and "--executor" in result.stderr
+
+
+def test_cubes_left_when_the_deadline_passes_are_not_started(monkeypatch):
+    """Regression: `count heptiamonds-28x3-chevron --jobs 2 --checkpoint F --time-limit 12` ran
+    108 s (stopped by Ctrl-C): a chunk's cubes were each started after the deadline, and each
+    spent seconds on its search's estimates before its first look at the clock."""
+    from puzzlesat import executors
+    from puzzlesat.counting import run
+    from puzzlesat.executors import LocalExecutor, Work
+
+    started = []
+
+    class SlowToStart:
+        def count_cube(self, state, cube, deadline):
+            started.append(cube)
+            time.sleep(0.4)  # the set-up, before the search looks at the clock
+            return (1,), time.time() < deadline
+
+    monkeypatch.setattr(executors, "_state", lambda *args: (SlowToStart(), None))
+    work = Work("slow", "bitboard", None, [(k,) for k in range(12)], stops_itself=True)
+    for jobs in (1, 2):  # in this process, and on threads (chunks of cubes)
+        started.clear()
+        begin = time.time()
+        [tally], interrupted = run([work], LocalExecutor(), jobs, begin + 0.6)
+        assert time.time() - begin < 3 and not interrupted
+        assert len(started) <= 2 * jobs + 1 and not tally.complete  # 12 x 0.4 s before
+        assert tally.total() == sum(1 for v in tally.values if v is not None) == len(started)
