@@ -13,6 +13,7 @@ from __future__ import annotations
 import os
 import re
 import shlex
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -67,6 +68,7 @@ LINES = command_lines()
 COMMANDS = [list(args) for args in dict.fromkeys(tuple(args) for args, _ in LINES)]  # each once
 SAYS_SLOW = re.compile(r"\b(minutes?|hours?)\b")
 NEEDS = {"dask://": "a running scheduler"}
+EXEC = re.compile(r"exec:([\w.-]+)")  # a DIMACS solver binary a command runs
 QUICK_LIMIT = 60  # seconds a quick command may take here
 
 
@@ -90,6 +92,9 @@ def runnable(args: list[str]) -> str | None:
     for needle, why in NEEDS.items():
         if any(needle in a for a in args):
             return f"needs {why}"
+    for program in EXEC.findall(" ".join(args)):
+        if shutil.which(program) is None:
+            return f"the exec: backend needs the solver binary {program!r} on PATH"
     if args[:1] == ["play"] and viewer.three_folder() is None:
         lattice = getattr(puzzlesat.load(args[1]), "lattice", None)  # packing puzzles have one
         if lattice is not None and lattice.dimensions == 3:
@@ -102,6 +107,13 @@ def environment() -> dict[str, str]:
     commands run in a scratch folder, away from the checkout's node_modules)."""
     found = viewer.three_folder()
     return {**os.environ, **({"PUZZLESAT_THREE": str(found)} if found else {})}
+
+
+def quick_limit(args: list[str]) -> float:
+    """Seconds a quick command may take: a minute, past the time limit it sets itself (a solve
+    given --time-limit 60 may use it whole on a loaded machine)."""
+    own = float(args[args.index("--time-limit") + 1]) if "--time-limit" in args else 0.0
+    return QUICK_LIMIT + own
 
 
 def is_slow(args: list[str]) -> bool:
@@ -138,7 +150,7 @@ def test_every_command_runs(args, folder):
     before = records(folder)
     result = subprocess.run([sys.executable, "-m", "puzzlesat.cli", *args], cwd=folder,
                             capture_output=True, text=True, env=environment(),
-                            timeout=None if is_slow(args) else QUICK_LIMIT)
+                            timeout=None if is_slow(args) else quick_limit(args))
     assert result.returncode == 0, result.stderr
     assert "Traceback" not in result.stderr
     if "--record" not in args and "--results" not in args:  # evidence only when asked
