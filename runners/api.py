@@ -145,14 +145,19 @@ def count(puzzle, backend: str | None = None, modulo: str | None = None,
     begin = time.time()
     with progress_bar(f"{chosen.name}", progress) as shown:
         runner.progress = shown
+        built_partly = False
         try:
             with building(runner.deadline, say):
                 found = fam.count(puzzle, chosen, modulo, runner, **options)
         except BuildStopped as stopped:  # a lower bound of 0: the model was not whole
+            built_partly = True
             found = Count(puzzle.name, 0, f"solutions: none counted, {stopped}", modulo, False,
                           time.time() - begin, chosen.name, runner.executor.name)
     if runner.interrupted and not found.complete:  # Ctrl-C or SIGTERM: what it got, said so
         found.details["interrupted"] = True
+    elif (not found.complete and runner.deadline is not None and time.time() >= runner.deadline
+          and not built_partly):  # (a count stopped while its model was built says so itself)
+        found.details["stopped_by"] = "time_limit"
     if found.number == 0 and found.complete:
         why = fam.why_none(puzzle)
         if why:

@@ -7,6 +7,9 @@ from dataclasses import dataclass, field
 
 from .models.symmetry import IDENTITY, Group
 
+# why a count stopped before its end (details["stopped_by"]), as its sentence says it
+STOPPED_BY = {"time_limit": "stopped at the time limit"}
+
 
 @dataclass
 class Count:
@@ -28,8 +31,9 @@ class Count:
         if self.number is None:
             return f"{self.puzzle}: no count: {self.counted} {where}"
         if not self.complete:
+            why = STOPPED_BY.get(self.details.get("stopped_by"), "stopped early")
             return (
-                f"{self.puzzle}: INCOMPLETE count, stopped early: at least {self.number:,} "
+                f"{self.puzzle}: INCOMPLETE count, {why}: at least {self.number:,} "
                 f"{self.counted} {where}"
             )
         why = self.details.get("why_none")
