@@ -156,19 +156,28 @@ def needs_compiled(flag: str, names: tuple[str, ...], doing: str = "times") -> N
             raise InputError(f"{doing} {name}: {error.message}", field=flag) from None
 
 
-def bench_against_dancing_links(args: argparse.Namespace) -> int:
-    """`bench --anchor xcover`: runners/benchmarks/packing.py, in this process."""
-    from ..benchmarks import packing
+def packing_puzzles(args: argparse.Namespace, default: tuple[str, ...]) -> dict:
+    """The puzzles a dancing-links bench times (those named, else `default`), name -> puzzle,
+    each loaded and checked to be a packing puzzle before any timing."""
     from . import load
 
-    puzzles = tuple(args.puzzles) or packing.PUZZLES
-    for name in puzzles:
+    puzzles = {}
+    for name in tuple(args.puzzles) or default:
         puzzle, _ = load(args, name)
         if puzzle.kind != "packing":
             raise InputError(f"{name} is not a packing puzzle", field="--anchor")
+        puzzles[name] = puzzle
+    return puzzles
+
+
+def bench_against_dancing_links(args: argparse.Namespace) -> int:
+    """`bench --anchor xcover`: runners/benchmarks/packing.py, in this process."""
+    from ..benchmarks import packing
+
+    puzzles = packing_puzzles(args, packing.PUZZLES)
     modulos = (args.modulo,) if args.modulo else packing.MODULOS
     extra = packing.EXTRA if not args.puzzles else ()
-    rows = packing.run(puzzles, modulos, extra, args.repeat, args.jobs or 2, args.record_in,
+    rows = packing.run(tuple(puzzles), modulos, extra, args.repeat, args.jobs or 2, args.record_in,
                        report.say)
     for row in rows:
         if row.ratio_to_anchor is not None:
@@ -181,17 +190,13 @@ def bench_against_dancing_links(args: argparse.Namespace) -> int:
 def bench_against_c_dancing_links(args: argparse.Namespace) -> int:
     """`bench --anchor dlx`: runners/benchmarks/packing.run_dlx, in this process."""
     from ..benchmarks import packing
-    from . import load
 
-    puzzles = tuple(args.puzzles) or packing.DLX_PUZZLES
-    for name in puzzles:
-        puzzle, _ = load(args, name)
-        if puzzle.kind != "packing":
-            raise InputError(f"{name} is not a packing puzzle", field="--anchor")
+    puzzles = packing_puzzles(args, packing.DLX_PUZZLES)
+    for name, puzzle in puzzles.items():
         if any(piece.count > 1 for piece in puzzle.pieces):
             raise InputError(f"{name} has pieces with copies: the dancing-links anchor counts "
                              "exact covers with each item once", field="--anchor")
-    rows = packing.run_dlx(puzzles, args.modulo or "symmetry", args.repeat, args.jobs or 2,
+    rows = packing.run_dlx(tuple(puzzles), args.modulo or "symmetry", args.repeat, args.jobs or 2,
                            args.record_in, report.say)
     said = {True: "met", False: "NOT met", None: "-"}
     for row in rows:
