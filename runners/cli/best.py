@@ -84,6 +84,11 @@ def add_commands(subparsers) -> None:
     ladder.add_argument("--rowscan", action="store_true",
                         help="also count each board to the end with the plain C row scan, to "
                         "compare node counts with the community's (row-scan) figures")
+    ladder.add_argument("--rowscan-pinned", action="store_true",
+                        help="the C row scan with the first corner tile alone of its kind kept "
+                        "on the top left corner (a quarter of the grids, the community's 7x7 "
+                        "scan), split by the second cell's tile and run --jobs parts at a "
+                        "time; with --checkpoint FILE its parts are kept in FILE.rowscan")
     report.add_record_arguments(ladder, "the table (results/eternity-ii-ladder.md and .json)")
     ladder.set_defaults(run=run_ladder)
 
@@ -160,7 +165,8 @@ def run_ladder(args: argparse.Namespace) -> int:
     for name in counted + solved:
         files.load(name)  # every board checked before the work
     figures = ladder.ladder(counted, solved, args.jobs, args.time_limit, args.solver,
-                            args.rowscan, checkpoint=args.checkpoint)
+                            args.rowscan or args.rowscan_pinned, checkpoint=args.checkpoint,
+                            pinned=args.rowscan_pinned)
     print(ladder.markdown(figures))
     if folder is not None:
         for path in ladder.record(figures, folder):
