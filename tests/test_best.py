@@ -149,3 +149,118 @@ def test_bad_input_is_one_line(args, words, capsys):
     assert main(args) == 2
     err = capsys.readouterr().err
     assert words in err and err.count("\n") == 1
+
+
+# ------------------------------------------------------------ best-bench, in pieces
+
+
+def bench(*args: str) -> int:
+    return main(["best-bench", *args])
+
+
+def test_the_bench_records_each_run_as_it_ends_and_leaves_out_those_recorded(tmp_path, capsys):
+    """A long comparison is made in several calls: each run is written as it ends, and a call
+    with the same settings leaves out the runs recorded (--again runs them anew); the table
+    printed holds the runs of those settings from every call."""
+    folder = str(tmp_path)
+    settings = ["eternity-ii-clue1", "--time-limit", "2", "--jobs", "1", "--results", folder]
+    assert bench(*settings, "--backend", "maxsat:lsu") == 0
+    err = capsys.readouterr().err
+    assert "1 run of 2 s on 1 core, one after another: about 0:00:02 of wall time" in err
+    rows = json.loads((tmp_path / "best-bench.json").read_text())
+    assert [(r["backend"], r["seed"], r["time_limit"]) for r in rows] == [("maxsat:lsu", 1, 2.0)]
+    first = rows[0]["date"]
+    assert bench(*settings, "--backend", "maxsat:lsu", "--backend", "edgesearch") == 0
+    out, err = capsys.readouterr()
+    assert "maxsat:lsu seed 1 recorded" in err and "left out" in err
+    assert "1 run of 2 s" in err and "(1 recorded before left out)" in err
+    assert "| maxsat:lsu |" in out and "| edgesearch |" in out  # the earlier run shown too
+    rows = json.loads((tmp_path / "best-bench.json").read_text())
+    assert [r["backend"] for r in rows] == ["maxsat:lsu", "edgesearch"]
+    assert rows[0]["date"] == first  # not run again
+    assert bench(*settings[:-2], "--time-limit", "1", "--results", folder,
+                 "--backend", "maxsat:lsu") == 0  # another budget: run, kept beside
+    assert bench(*settings, "--backend", "maxsat:lsu", "--again") == 0
+    rows = json.loads((tmp_path / "best-bench.json").read_text())
+    assert sorted((r["backend"], r["time_limit"]) for r in rows) == [
+        ("edgesearch", 2.0), ("maxsat:lsu", 1.0), ("maxsat:lsu", 2.0)]
+    assert next(r for r in rows if r["backend"] == "maxsat:lsu" and r["time_limit"] == 2
+                )["date"] >= first
+    text = (tmp_path / "best-bench.md").read_text()
+    assert "## eternity-ii-clue1, 2 s on 1 core" in text and "## eternity-ii-clue1, 1 s" in text
+
+
+def test_an_interrupted_run_is_not_recorded_and_stops_the_bench(tmp_path, capsys, monkeypatch):
+    """Regression: a run stopped by Ctrl-C was recorded as if it had had its budget, and the
+    bench went on to the next search."""
+    import importlib
+
+    module = importlib.import_module("puzzlesat.best")
+    real, calls = module.best, []
+
+    def second_interrupted(*args, **kwargs):
+        calls.append(args[1])
+        found = real(*args, **kwargs)
+        if len(calls) == 2:
+            found.stopped = "interrupted"
+        return found
+
+    monkeypatch.setattr(module, "best", second_interrupted)
+    assert bench("eternity-ii-clue1", "--time-limit", "1", "--results", str(tmp_path),
+                 "--backend", "maxsat:lsu", "--backend", "maxsat:rc2",
+                 "--backend", "edgesearch") == 130
+    assert calls == ["maxsat:lsu", "maxsat:rc2"]
+    rows = json.loads((tmp_path / "best-bench.json").read_text())
+    assert [r["backend"] for r in rows] == ["maxsat:lsu"]
+    assert "not recorded; the benchmark stops here" in capsys.readouterr().err
+
+
+def test_the_bench_says_what_a_search_can_show_and_the_cores_it_uses():
+    from puzzlesat.benchmarks import best as module
+
+    row = {"puzzle": "eternity-ii", "backend": "maxsat:rc2", "time_limit": 3600.0, "jobs": 2,
+           "seed": 1, "score": None, "most": 480, "optimal": False, "at": None,
+           "history": [], "stopped": "time limit reached", "date": "2026-11-26T15:00:00",
+           "load": "1.00 1.00 1.00"}
+    text = module.markdown([row])
+    assert "(target: at least 461" in text
+    assert ("| maxsat:rc2 | - | - | 1 | 1.00 1.00 1.00 | 2026-11-26 | time limit reached; "
+            "core-guided: no board before its proof of the optimum; one core |") in text
+    assert module.cores_used("edgesearch", 2) == 2 and module.cores_used("exec:sat4j", 2) == 1
+
+
+@pytest.mark.parametrize("args, words", [
+    (["--again"], "--again: runs again the searches recorded: give --record or --results"),
+    (["--backend", "cpsat", "--backend", "cpsat"], "cpsat is named twice"),
+    (["soma"], "edge-matching puzzles"),
+    (["--backend", "maxsat"], "maxsat needs maxsat:rc2|rc2s|fm|lsu"),
+])
+def test_bad_bench_combinations_are_one_line(args, words, capsys):
+    assert bench(*args) == 2
+    err = capsys.readouterr().err
+    assert words in err and err.count("\n") == 1
+
+
+def test_a_maxsat_binary_is_stopped_before_the_limit_and_its_best_model_read(tmp_path):
+    """Regression: `exec:` read a solver's model only at its own end, so a solver still
+    working at the time limit (sat4j on Eternity II) was killed with its best board unread.
+    It is now sent SIGTERM a little before the limit, as the MaxSAT Evaluations do, and its
+    last `v` line is read (sat4j prints its best model then)."""
+    from pysat.examples.rc2 import RC2
+
+    from puzzlesat.backends.maxsat import run_exec, stop_before
+    from puzzlesat.models.edge_matching.best import encode_best_wcnf
+
+    with RC2(encode_best_wcnf(ALONE).wcnf) as rc2:
+        model = rc2.compute()
+    solver = tmp_path / "slow-maxsat"
+    solver.write_text("#!/bin/sh\n"
+                      f"trap 'echo \"s SATISFIABLE\"; echo \"v {' '.join(map(str, model))}\"; "
+                      "exit 0' TERM\necho 'o 1'\nwhile true; do sleep 0.05; done\n")
+    solver.chmod(0o755)
+    boards = []
+    answer = run_exec(lambda grid, extra: boards.append(grid), ALONE, str(solver),
+                      time_limit=3)
+    assert answer == {"optimal": False}  # stopped: not a proof
+    assert len(boards) == 1 and score(ALONE, boards[0]) == 11
+    assert 2 <= stop_before(3) < 3 and stop_before(3600) == 3570

@@ -185,3 +185,43 @@ def test_the_ladder_keeps_one_boards_count_in_a_checkpoint_and_records_beside_ot
     assert [(r["board"], r["resumed"]) for r in rows] == [("owen-6x6-set1", False),
                                                           ("owen-6x6-set2", True)]
     assert "resumed" in (tmp_path / "eternity-ii-ladder.md").read_text()
+
+
+@pytest.mark.skipif(__import__("shutil").which("cc") is None, reason="no C compiler (cc)")
+def test_the_pinned_row_scan_in_parts_equals_the_whole_pinned_scan_and_resumes(tmp_path):
+    """`ladder --rowscan-pinned`: the C row scan with the first corner tile kept on the top
+    left corner, split by the second cell's tile and kept part by part in a checkpoint,
+    adds up to the one pinned scan (grids x4 = every grid; the first cell's node counted
+    once), resumes from its parts, and refuses another board's parts in one line."""
+    import shutil
+    import tempfile
+    from pathlib import Path
+
+    from puzzlesat.benchmarks import ladder
+    from puzzlesat.benchmarks.edgecount import build_anchor, run_anchor
+    from puzzlesat.models.edge_matching.tables import pinned
+
+    puzzle = files.load("owen-6x6-set1")
+    tile = pinned(puzzle)[0][0].fixed[0].tile
+    with tempfile.TemporaryDirectory() as folder:
+        whole = run_anchor(build_anchor(Path(folder)), puzzle, None, tile)
+    keep = str(tmp_path / "count.checkpoint")
+    row = ladder.ladder(["owen-6x6-set1"], [], 2, None, "edgecount", True,
+                        say=lambda _: None, checkpoint=keep, pinned=True)["rows"][0]
+    assert row["rowscan_pinned_grids"] == whole[0] and row["rowscan_grids"] == 260 == row["grids"]
+    assert row["rowscan_nodes"] == whole[1]
+    assert "row scan agrees" in ladder.markdown({"date": "d", "cores": 2, "rows": [row]})
+    kept = json.loads(Path(keep + ".rowscan").read_text())
+    some = dict(list(kept["parts"].items())[::2])  # half the parts lost: they are run again
+    Path(keep + ".rowscan").write_text(json.dumps({**kept, "parts": some}))
+    said = []
+    again = ladder.ladder(["owen-6x6-set1"], [], 1, None, "edgecount", True,
+                          say=said.append, checkpoint=keep, pinned=True)["rows"][0]
+    assert (again["rowscan_grids"], again["rowscan_nodes"]) == (260, whole[1])
+    assert any(f"{len(some)} done before" in line for line in said)
+    shutil.copy(keep + ".rowscan", tmp_path / "other.checkpoint.rowscan")
+    from puzzlesat.cli import main
+
+    assert main(["ladder", "owen-6x6-set2", "--rowscan-pinned", "--checkpoint",
+                 str(tmp_path / "other.checkpoint")]) == 2
+    assert not (tmp_path / "other.checkpoint").exists()  # refused before the count

@@ -254,3 +254,42 @@ def test_bad_time_limits_are_refused(value):
                             capture_output=True, text=True, timeout=60)
     assert result.returncode == 2
     assert "Traceback" not in result.stderr and "--time-limit" in result.stderr
+
+
+def test_a_stop_reaches_a_compiled_search_within_a_slice_of_wall_time(monkeypatch):
+    """SIGTERM took 17-19 s to stop the one-sided 9x10 at load 14: the compiled search looked at
+    the clock every 2 M nodes whatever its pace. Its slices are now sized by their wall time: on a
+    search made 1 us a node slower, a stop is seen within about a second, not 2 s a slice."""
+    import threading
+
+    from puzzlesat.backends import STOP, Slices, bitboard
+    from puzzlesat.benchmarks.packing import plan_models
+
+    plan, [model, *_] = plan_models("pentomino-6x10", "none", 1)
+    backend = bitboard.BitboardBackend("plain")
+    state = backend.prepare(backend.payload(model))
+    run = bitboard.Search.run
+    budgets = []
+
+    def slow(search, budget, record=False):
+        budgets.append(budget)
+        time.sleep(budget * 1e-6)  # a pace of under a million nodes a second, as under load
+        return run(search, min(budget, 1000), record)
+
+    monkeypatch.setattr(bitboard.Search, "run", slow)
+    found = {}
+    counting = threading.Thread(
+        target=lambda: found.update(result=backend.count_cube(state, plan.tasks[0].cubes[0], None)))
+    counting.start()
+    end = time.time() + 60
+    while len(budgets) < 5 and time.time() < end:  # under way, past its first slices
+        time.sleep(0.05)
+    STOP.set()
+    stopped = time.perf_counter()
+    counting.join(10)
+    try:
+        assert time.perf_counter() - stopped < 1.5
+        assert found["result"][1] is False  # an unfinished cube, its count a lower bound
+        assert max(budgets[3:]) < 2 * Slices(1).seconds / 1e-6  # about 0.1 s a slice at that pace
+    finally:
+        STOP.clear()

@@ -33,10 +33,10 @@ import numpy as np
 from ..compiled import COMPILED, njit, trailing_zeros
 from ..models.encoded import CoverModel
 from ..models.errors import InputError
-from . import STOP, Backend, Cube, Interrupted, Outcome, Values
+from . import STOP, Backend, Cube, Interrupted, Outcome, Slices, Values
 
 WORD = 63  # bits per word: int64 without its sign bit, so no arithmetic overflows
-SLICE = 2_000_000  # nodes between two looks at the clock
+SLICE = 200_000  # nodes of a search's first slice (then sized by Slices: about 0.1 s each)
 MEMO_FIRST = 512 << 10  # bytes of a memo's first table; it grows fourfold while it fills
 
 
@@ -1386,8 +1386,9 @@ class BitboardBackend(Backend):
         self, state: Prepared, cube: Cube, deadline: float | None
     ) -> tuple[Values, bool]:
         search = self._search(state, cube, counting=True)
+        slices = Slices(SLICE)
         try:
-            while not search.run(SLICE):
+            while not search.run(slices.next()):
                 if deadline is not None and time.time() >= deadline or STOP.is_set():
                     return (search.found,), False
                 grow(state, search)
@@ -1424,8 +1425,9 @@ class BitboardBackend(Backend):
         if search.done:
             values = model.values(search.chosen) if search.found else None
             return Outcome(values, time.perf_counter() - start)
+        slices = Slices(SLICE)
         while True:
-            over = search.run(SLICE, record=True)
+            over = search.run(slices.next(), record=True)
             if search.found:
                 return Outcome(model.values(search.solution()), time.perf_counter() - start)
             if over:

@@ -22,9 +22,9 @@ import numpy as np
 
 from ..compiled import COMPILED, njit
 from ..models.edge_matching.tables import EdgeTables, candidates_at
-from . import STOP, Backend, Cube, Interrupted, Outcome, Values
+from . import STOP, Backend, Cube, Interrupted, Outcome, Slices, Values
 
-SLICE = 1_000_000  # nodes between two looks at the clock (0.02-0.1 s)
+SLICE = 1_000_000  # nodes of a search's first slice (then sized by Slices: about 0.1 s each)
 
 
 @njit(cache=True, nogil=True)
@@ -211,8 +211,9 @@ class EdgecountBackend(Backend):
         if deadline is not None and time.time() >= deadline or STOP.is_set():
             return (0, 0), False  # not begun
         search = Search(state, cube)
+        slices = Slices(SLICE)
         try:
-            while not search.run(SLICE):
+            while not search.run(slices.next()):
                 if deadline is not None and time.time() >= deadline or STOP.is_set():
                     return (search.found, search.nodes), False
         except KeyboardInterrupt:
@@ -243,9 +244,10 @@ class EdgecountBackend(Backend):
         search = Search(model, ())
         if search.done:
             return Outcome([] if search.found else None, time.perf_counter() - start)
+        slices = Slices(SLICE)
         while True:
             before = search.found
-            over = search.run(SLICE, record=True)
+            over = search.run(slices.next(), record=True)
             if search.found > before:
                 return Outcome([int(n) for n in search.placed], time.perf_counter() - start)
             if over:

@@ -159,18 +159,50 @@ def write_wcnf(wcnf, path: str) -> None:
             out.write(f"{weight} {' '.join(map(str, clause))} 0\n")
 
 
-def run_exec(report: Report, puzzle: EdgePuzzle, name: str) -> dict:
+def stop_before(time_limit: float) -> float:
+    """Seconds a MaxSAT binary is given of a time limit: it is stopped (SIGTERM) a little
+    before, so that it prints its best model and the board is read before the limit, as the
+    MaxSAT Evaluations stop their solvers (sat4j prints its best model on SIGTERM)."""
+    return max(0.5 * time_limit, time_limit - min(30.0, max(1.0, 0.05 * time_limit)))
+
+
+def run_exec(report: Report, puzzle: EdgePuzzle, name: str,
+             time_limit: float | None = None) -> dict:
+    import threading
+    import time
+
+    begin = time.monotonic()
     command = exec_command(name)
     encoded = encode_best_wcnf(puzzle)
     keys = len(encoded.lay.options)
+    stopped = threading.Event()
     with tempfile.TemporaryDirectory(prefix="puzzlesat-best-") as folder:
         path = os.path.join(folder, "board.wcnf")
         write_wcnf(encoded.wcnf, path)
         process = subprocess.Popen(command + [path], stdout=subprocess.PIPE, text=True)
+
+        def stop() -> None:
+            if process.poll() is None:
+                stopped.set()
+                process.terminate()
+
+        timer = None
+        if time_limit is not None:
+            timer = threading.Timer(max(0.0, begin + stop_before(time_limit)
+                                        - time.monotonic()), stop)
+            timer.daemon = True
+            timer.start()
         lines = []
-        for line in process.stdout:  # `o` lines as it improves; `s` and `v` at its end
-            lines.append(line.strip())
-        process.wait()
+        try:
+            for line in process.stdout:  # `o` lines as it improves; `s` and `v` at its end
+                lines.append(line.strip())
+            process.wait()
+        finally:
+            if timer is not None:
+                timer.cancel()
+            if process.poll() is None:
+                process.kill()
+                process.wait()
     status = next((line[2:].strip() for line in lines if line.startswith("s ")), "")
     model = read_model(lines, keys)
     if model is not None:
@@ -179,7 +211,7 @@ def run_exec(report: Report, puzzle: EdgePuzzle, name: str) -> dict:
             if 0 < literal <= keys:
                 values[literal - 1] = 1
         report(grid_of(puzzle, encoded.lay.options, values), {})
-    return {"optimal": status == "OPTIMUM FOUND"}
+    return {"optimal": status == "OPTIMUM FOUND" and not stopped.is_set()}
 
 
 # ---------------------------------------------------------------- the entries runners/best.py calls
@@ -197,4 +229,4 @@ def maxsat(report: Report, puzzle: EdgePuzzle, start: list[Placed] | None,
 
 def exec_maxsat(report: Report, puzzle: EdgePuzzle, start: list[Placed] | None,
                 time_limit: float | None, jobs: int, seed: int, argument: str | None) -> dict:
-    return run_exec(report, puzzle, argument or "sat4j")
+    return run_exec(report, puzzle, argument or "sat4j", time_limit)

@@ -52,13 +52,19 @@ def build_anchor(folder: Path) -> Path | None:
 
 
 def run_anchor(binary: Path, puzzle: EdgePuzzle, budget: int | None,
-               first_tile: int | None = None) -> tuple[int, int, float]:
+               first_tile: int | None = None, second_kind: int | None = None
+               ) -> tuple[int, int, float]:
     """(grids, nodes, seconds of search) from the C counter; with `first_tile` (a tile alone of
-    its kind), only the grids with that tile on the first cell."""
+    its kind), only the grids with that tile on the first cell; with `second_kind` (a number
+    of `tile_types`), only those with that kind on the second cell (the first cell's nodes are
+    counted by each such part)."""
     args = [str(binary)] + ([str(budget)] if budget else [])
-    if first_tile is not None:
-        kind = next(k for k, kind in enumerate(tile_types(puzzle)) if first_tile in kind.tiles)
+    if first_tile is not None or second_kind is not None:
+        kind = -1 if first_tile is None else next(
+            k for k, kind in enumerate(tile_types(puzzle)) if first_tile in kind.tiles)
         args = [str(binary), str(budget or -1), str(kind)]
+        if second_kind is not None:
+            args.append(str(second_kind))
     out = subprocess.run(args, input=anchor_input(puzzle), capture_output=True, text=True,
                          check=True).stdout.split()
     return int(out[0]), int(out[1]), float(out[2])

@@ -81,8 +81,12 @@ def count_row(name: str, jobs: int | None, time_limit: float | None,
     return row
 
 
-def rowscan_row(name: str, say: Callable[[str], None]) -> dict | None:
-    """The C row scan's full count of the board (None without a C compiler)."""
+def rowscan_row(name: str, say: Callable[[str], None], pinned: bool = False, jobs: int = 1,
+                checkpoint: str | None = None) -> dict | None:
+    """The C row scan's full count of the board (None without a C compiler); `pinned`: with
+    the board's first corner tile alone of its kind kept on the top left corner (a quarter of
+    the grids on Owen's boards, the community's 7x7 scan), split by the tile on the second
+    cell into parts run `jobs` at a time, each kept in `checkpoint` as it ends (resumed)."""
     import tempfile
 
     from ..models import files
@@ -93,9 +97,106 @@ def rowscan_row(name: str, say: Callable[[str], None]) -> dict | None:
         if binary is None:
             say("no C compiler here: the row scan is left out")
             return None
+        if pinned:
+            return pinned_rowscan(name, binary, say, jobs, checkpoint)
         grids, nodes, seconds = run_anchor(binary, files.load(name), None)
     say(f"{name}: C row scan {grids:,} grids, {nodes:,} nodes in {seconds:,.1f} s")
     return {"rowscan_grids": grids, "rowscan_nodes": nodes, "rowscan_seconds": round(seconds, 2)}
+
+
+def rowscan_parts(name: str, checkpoint: str | None, tile: int | None = None) -> dict:
+    """The parts of a pinned row scan kept in `checkpoint` ({} where there is none yet);
+    InputError for a file that is not this board's (with this tile)."""
+    from ..models.errors import InputError
+
+    if checkpoint is None or not Path(checkpoint).is_file():
+        return {}
+    try:
+        kept = json.loads(Path(checkpoint).read_text())
+        ok = kept.get("board") == name and isinstance(kept.get("parts"), dict) and (
+            tile is None or kept.get("first_tile") == tile)
+    except (OSError, ValueError, AttributeError):
+        ok = False
+    if not ok:
+        raise InputError(f"not the pinned row scan's parts of {name}", file=checkpoint,
+                         field="checkpoint")
+    return kept["parts"]
+
+
+def pinned_rowscan(name: str, binary: Path, say: Callable[[str], None], jobs: int,
+                   checkpoint: str | None) -> dict:
+    """The C row scan with a corner tile pinned, part by part (see `rowscan_row`)."""
+    import subprocess
+    import threading
+    from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor
+    from concurrent.futures import wait as wait_for
+
+    from ..models import files
+    from ..models.edge_matching import fits_frame, rotated, tile_types
+    from ..models.edge_matching.tables import pinned as pins
+    from ..models.errors import InputError
+    from .edgecount import anchor_input
+
+    puzzle = files.load(name)
+    parts = pins(puzzle)
+    if len(parts) != 1 or (parts[0][0].fixed[0].row, parts[0][0].fixed[0].col) != (0, 0):
+        raise InputError(f"{name} has no corner tile alone of its kind for the pinned row "
+                         "scan (it is for boards like Owen's)", field="rowscan")
+    pin, weight, label = parts[0]
+    tile = pin.fixed[0].tile
+    kinds = tile_types(puzzle)
+    first = next(k for k, kind in enumerate(kinds) if tile in kind.tiles)
+    edges = puzzle.tiles[tile].edges
+    at_first = len({rotated(edges, r) for r in range(4)
+                    if fits_frame(puzzle, (0, 0), rotated(edges, r))})  # nodes every part counts
+    done = rowscan_parts(name, checkpoint, tile)
+    todo = [k for k in range(len(kinds)) if str(k) not in done]
+    say(f"{name}: C row scan with {label} (x{weight}), {len(kinds)} parts by the second "
+        f"cell's tile, {len(done)} done before, {jobs} at a time")
+    lock = threading.Lock()
+    running: set = set()
+    text = anchor_input(puzzle)
+
+    def part(k: int) -> None:
+        process = subprocess.Popen([str(binary), "-1", str(first), str(k)],
+                                   stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        with lock:
+            running.add(process)
+        out, _ = process.communicate(text)
+        with lock:
+            running.discard(process)
+        if process.returncode != 0:
+            raise RuntimeError(f"the C row scan ended with {process.returncode}")
+        grids, nodes, seconds = out.split()
+        with lock:
+            done[str(k)] = [int(grids), int(nodes), float(seconds)]
+            if checkpoint is not None:
+                report.write_text_atomic(checkpoint, json.dumps(
+                    {"board": name, "first_tile": tile, "pinned": label, "weight": weight,
+                     "parts": done}) + "\n", "checkpoint")
+
+    with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
+        futures = {pool.submit(part, k) for k in todo}
+        try:
+            while futures:
+                finished, futures = wait_for(futures, timeout=1.0, return_when=FIRST_COMPLETED)
+                for future in finished:
+                    future.result()
+        except BaseException:
+            for future in futures:
+                future.cancel()
+            with lock:
+                for process in running:
+                    process.kill()
+            raise
+    grids = sum(g for g, _, _ in done.values())
+    nodes = sum(n for _, n, _ in done.values()) - (len(kinds) - 1) * at_first
+    seconds = sum(s for _, _, s in done.values())
+    say(f"{name}: C row scan with {label}: {grids:,} grids there (x{weight}: "
+        f"{weight * grids:,}), {nodes:,} nodes in {seconds:,.1f} s of the parts")
+    return {"rowscan_grids": weight * grids, "rowscan_nodes": nodes,
+            "rowscan_seconds": round(seconds, 2), "rowscan_pinned": label,
+            "rowscan_pinned_grids": grids, "rowscan_weight": weight}
 
 
 def solve_row(name: str, backend: str, time_limit: float | None,
@@ -115,19 +216,25 @@ def solve_row(name: str, backend: str, time_limit: float | None,
 
 def ladder(counted: list[str], solved: list[str], jobs: int | None, time_limit: float | None,
            solver: str, rowscan: bool, say: Callable[[str], None] = report.say,
-           checkpoint: str | None = None) -> dict:
+           checkpoint: str | None = None, pinned: bool = False) -> dict:
     """Count the boards `counted` and solve those `solved`; a checkpoint keeps (and resumes)
-    the count of one board."""
+    the count of one board (and the pinned row scan's parts in CHECKPOINT.rowscan);
+    `rowscan`: the C row scan counts each board too, with a corner tile `pinned` or not."""
     from ..models.errors import InputError
 
     if checkpoint is not None and len(counted) != 1:
         raise InputError("a checkpoint keeps the count of one board: name one board to count "
                          f"({len(counted)} named)", field="checkpoint")
+    if rowscan and pinned and checkpoint is not None:
+        rowscan_parts(counted[0], checkpoint + ".rowscan")  # another board's: refused now
     rows = []
     for name in counted:
         row = count_row(name, jobs, time_limit, checkpoint, say)
         if rowscan and row["complete"]:
-            row.update(rowscan_row(name, say) or {})
+            from ..executors import cores
+
+            row.update(rowscan_row(name, say, pinned, jobs or cores(), None if checkpoint is None
+                                   else checkpoint + ".rowscan") or {})
         rows.append(row)
     for name in solved:
         rows.append(solve_row(name, solver, time_limit, say))
@@ -168,6 +275,9 @@ def markdown(figures: dict) -> str:
             for what in ("grids", "classes"):
                 if what in pub and r["complete"]:
                     checks.append("yes" if pub[what] == r[what] else "**differs**")
+            if "rowscan_grids" in r and r["complete"]:
+                checks.append("row scan agrees" if r["rowscan_grids"] == r["grids"]
+                              else "**row scan differs**")
             if "rowscan_nodes" in pub and "rowscan_nodes" in r:
                 checks.append("yes" if pub["rowscan_nodes"] == r["rowscan_nodes"]
                               else "**nodes differ**")
@@ -177,6 +287,9 @@ def markdown(figures: dict) -> str:
                 f" (resumed: seconds and rate of the last run, "
                 f"{r.get('nodes_this_run', 0):,} of the nodes)" if r.get("resumed") else "")
             scan = f"{r['rowscan_nodes']:,}" if "rowscan_nodes" in r else "-"
+            if "rowscan_pinned" in r:
+                scan += (f" ({r['rowscan_pinned']}: {r['rowscan_pinned_grids']:,} grids "
+                         f"x{r['rowscan_weight']})")
             lines.append(
                 f"| {r['board']} | {grids} | {r['classes']:,} | {r['nodes']:,} | "
                 f"{r['seconds']:,.1f} | {r['cpu_seconds']:,.1f} | {rate} | {r['load']} | "

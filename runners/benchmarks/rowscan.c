@@ -6,7 +6,9 @@
  * An optional argument stops the search after that many nodes (for a rate on a large board);
  * a second one, a kind's number, keeps only that kind on the first cell (the top left corner):
  * the grids with that tile there (where the tile is alone of its kind and fits only corners,
- * a quarter of every grid on a square board; checked against the full scan by the tests).
+ * a quarter of every grid on a square board; checked against the full scan by the tests);
+ * a third, a kind's number, keeps only that kind on the second cell (the first cell's node is
+ * counted by every such part: a caller adding the parts takes it off all but one).
  * Counts distinct grids (a kind turned one distinct way per cell) and nodes (tiles placed). */
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,7 +19,7 @@ static int cnt[4096], ntype[16384], nedge[16384][4];
 static int *lst, *lstart, *lend; /* per cell x (W+1) x (W+1) */
 static int placed[1024];
 static long long found, nodes, limit = -1;
-static int first_kind = -1;
+static int first_kind = -1, second_kind = -1;
 
 static long long count(int i) {
   int r = i / C, c = i % C;
@@ -26,7 +28,8 @@ static long long count(int i) {
   int k = (i * (W + 1) + lc) * (W + 1) + tc;
   for (int j = lstart[k]; j < lend[k]; j++) {
     int n = lst[j], t = ntype[n];
-    if (!cnt[t] || (i == 0 && first_kind >= 0 && t != first_kind)) continue;
+    if (!cnt[t] || (i == 0 && first_kind >= 0 && t != first_kind)
+        || (i == 1 && second_kind >= 0 && t != second_kind)) continue;
     nodes++;
     if (limit >= 0 && nodes > limit) return 0;
     if (i == R * C - 1) { found++; continue; }
@@ -40,6 +43,7 @@ static long long count(int i) {
 int main(int argc, char **argv) {
   if (argc > 1) limit = atoll(argv[1]); /* stop after this many nodes (negative: never) */
   if (argc > 2) first_kind = atoi(argv[2]); /* only this kind on the first cell */
+  if (argc > 3) second_kind = atoi(argv[3]); /* only this kind on the second cell */
   if (scanf("%d %d %d %d %d", &R, &C, &F, &W, &K) != 5) return 2;
   N = 0;
   for (int t = 0; t < K; t++) {

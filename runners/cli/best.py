@@ -55,7 +55,12 @@ def add_commands(subparsers) -> None:
     compare.add_argument("--jobs", type=positive, default=1, help="cores per run (default 1)")
     compare.add_argument("--repeat", type=positive, default=1,
                          help="runs per search, seeds 1, 2, ... (default 1)")
-    report.add_record_arguments(compare, "the runs (results/best-bench.md and .json)")
+    compare.add_argument("--again", action="store_true",
+                         help="run again the searches already recorded with these settings "
+                         "(default: they are left out, so that a long comparison is made in "
+                         "several calls; needs --record or --results)")
+    report.add_record_arguments(compare, "each run as it ends (results/best-bench.md and "
+                                ".json)")
     compare.set_defaults(run=run_best_bench)
 
     from ..benchmarks.ladder import COUNTED, SOLVED
@@ -79,6 +84,11 @@ def add_commands(subparsers) -> None:
     ladder.add_argument("--rowscan", action="store_true",
                         help="also count each board to the end with the plain C row scan, to "
                         "compare node counts with the community's (row-scan) figures")
+    ladder.add_argument("--rowscan-pinned", action="store_true",
+                        help="the C row scan with the first corner tile alone of its kind kept "
+                        "on the top left corner (a quarter of the grids, the community's 7x7 "
+                        "scan), split by the second cell's tile and run --jobs parts at a "
+                        "time; with --checkpoint FILE its parts are kept in FILE.rowscan")
     report.add_record_arguments(ladder, "the table (results/eternity-ii-ladder.md and .json)")
     ladder.set_defaults(run=run_ladder)
 
@@ -87,9 +97,17 @@ def run_best_bench(args: argparse.Namespace) -> int:
     from .. import api
     from ..benchmarks import best as bench
     from ..best import optimiser
+    from ..models.edge_matching.best import check_board
 
+    if args.again and not (args.record or args.results):
+        raise InputError("runs again the searches recorded: give --record or --results DIR",
+                         field="--again")
     folder = report.record_folder(args)
-    api.load(args.puzzle)
+    puzzle = api.load(args.puzzle)
+    if puzzle.kind != "edge-matching":
+        raise InputError(f"best boards are for edge-matching puzzles, not {puzzle.kind}",
+                         field="PUZZLE")
+    check_board(puzzle)
     searches = args.backend
     if searches is None:
         searches = []
@@ -99,15 +117,41 @@ def run_best_bench(args: argparse.Namespace) -> int:
                 searches.append(name)
             except InputError as error:
                 report.say(f"best-bench: {name} left out: {error.message}")
+    twice = next((name for k, name in enumerate(searches) if name in searches[:k]), None)
+    if twice is not None:
+        raise InputError(f"{twice} is named twice", field="--backend")
     for name in searches:
         optimiser(name)  # every search checked before anything runs
-    rows = bench.run(args.puzzle, searches, args.time_limit, args.jobs, args.repeat)
-    print(bench.markdown(rows))
-    if folder is not None:
-        for path in bench.record(rows, folder):
-            report.say(f"wrote {path}")
+    todo, kept = bench.plan(args.puzzle, searches, args.time_limit, args.jobs, args.repeat,
+                            bench.recorded(folder), args.again)
+    for row in kept:
+        report.say(f"best-bench: {row['backend']} seed {row['seed']} recorded {row['date'][:16]} "
+                   f"(score {row['score'] if row['score'] is not None else '-'}): left out "
+                   "(--again runs it anew)")
+    report.say(f"best-bench: {len(todo)} run{'s' * (len(todo) != 1)} of "
+               f"{args.time_limit:g} s on {args.jobs} core{'s' * (args.jobs > 1)}, one after "
+               f"another: about {bench.clock(len(todo) * args.time_limit)} of wall time"
+               + (f" ({len(kept)} recorded before left out)" if kept else "")
+               + (", each written as it ends" if folder is not None else ""))
+
+    made: list[dict] = []
+
+    def done(row: dict) -> None:  # each run recorded as it ends
+        made.append(row)
+        if folder is not None:
+            bench.record([row], folder)
+
+    interrupted = False
+    try:
+        bench.run(args.puzzle, todo, args.time_limit, args.jobs, done=done)
+    except KeyboardInterrupt:
+        interrupted = True
+    rows = bench.merged(kept, made)  # every run of these settings, earlier calls' too
+    print(bench.markdown(rows) if rows else "best-bench: no run ended")
+    if folder is not None and made:
+        report.say(f"wrote {folder / 'best-bench.md'} and best-bench.json")
         report.write_results_index(folder)
-    return 0
+    return 130 if interrupted else 0
 
 
 def run_ladder(args: argparse.Namespace) -> int:
@@ -121,7 +165,8 @@ def run_ladder(args: argparse.Namespace) -> int:
     for name in counted + solved:
         files.load(name)  # every board checked before the work
     figures = ladder.ladder(counted, solved, args.jobs, args.time_limit, args.solver,
-                            args.rowscan, checkpoint=args.checkpoint)
+                            args.rowscan or args.rowscan_pinned, checkpoint=args.checkpoint,
+                            pinned=args.rowscan_pinned)
     print(ladder.markdown(figures))
     if folder is not None:
         for path in ladder.record(figures, folder):
