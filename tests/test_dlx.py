@@ -284,6 +284,34 @@ def test_edge_matching_sampled_cubes_agree():
     assert found.result["backends"] == ["edgecount", "xcover", "cpsat"]
 
 
+def test_sampled_cubes_are_counted_by_the_search_mode_named(monkeypatch, capsys):
+    """Regression: `verify --sample-cubes` always drew and counted its cubes with the default
+    bitboard mode (verify took no --backend). The mode named counts them, and the other
+    backends named count them again; two modes of the search are refused in one line."""
+    from puzzlesat.backends.bitboard import BitboardBackend
+    from puzzlesat.cli import main
+
+    modes = []
+    counted = BitboardBackend.count_cube
+
+    def recorded(self, state, cube, deadline):
+        modes.append(self.name)
+        return counted(self, state, cube, deadline)
+
+    monkeypatch.setattr(BitboardBackend, "count_cube", recorded)
+    found = puzzlesat.verify("iq-block-8", ["bitboard:fewest", "cpsat"], sample_cubes=2)
+    assert found.agree and found.result["backends"] == ["bitboard:fewest", "cpsat"]
+    assert set(modes) == {"bitboard:fewest"}
+    assert main(["verify", "iq-block-8", "--sample-cubes", "2", "--backend", "bitboard:plain"]) == 0
+    assert "bitboard:plain" in capsys.readouterr().out
+    assert main(["verify", "iq-block-8", "--sample-cubes", "2", "--backend", "bitboard:plain",
+                 "--backend", "bitboard:fewest"]) == 2
+    err = capsys.readouterr().err
+    assert "--backend" in err and len(err.strip().splitlines()) == 1
+    found = puzzlesat.verify("scramble-frog", ["edgecount", "cpsat"], sample_cubes=1)
+    assert found.agree and found.result["backends"] == ["edgecount", "cpsat"]
+
+
 def test_sample_cubes_where_no_family_offers_them_is_refused():
     with pytest.raises(InputError, match="does not apply to mind-lock") as refused:
         puzzlesat.verify("mind-lock", sample_cubes=2)

@@ -215,3 +215,88 @@ def test_a_bench_of_the_compiled_searches_without_them_is_one_line(args, flag, m
     err = capsys.readouterr().err
     assert err.startswith(f"puzzlesat: error: {flag}: ") and "pip install" in err
     assert len(err.strip().splitlines()) == 1
+
+
+def fake_runs(monkeypatch, stop_at: str | None = None, slow: tuple[str, ...] = ()) -> list:
+    """bench's timed runs replaced: each call recorded as (backend, time limit); a backend in
+    `slow` stops at its limit, and `stop_at` is interrupted (Ctrl-C) during its run."""
+    from puzzlesat.cli import bench
+
+    calls = []
+
+    def run(puzzle, backend, executor, modulo, options, args, time_limit):
+        calls.append((backend, time_limit))
+        if backend == stop_at:
+            raise KeyboardInterrupt
+        if backend in slow:
+            return bench.Timed(time_limit, False, "at least 5 solutions")
+        return bench.Timed(0.5, True, "96 solutions")
+
+    monkeypatch.setattr(bench, "timed_run", run)
+    return calls
+
+
+def test_bench_without_a_backend_stops_each_compared_backend_at_a_limit(monkeypatch, capsys):
+    """Regression: `bench iq-block-10` timed CP-SAT, CaDiCaL and the reference with no time
+    limit, three runs each (CaDiCaL enumerating every solution: about 40 minutes a run). Each
+    compared backend now stops at a limit the bench says up front, once: a run stopped at its
+    limit is not repeated, and its ratio is shown as a lower bound."""
+    from puzzlesat.cli import bench
+
+    calls = fake_runs(monkeypatch, slow=("reference",))
+    assert main(["bench", "iq-block-8"]) == 0
+    out, err = capsys.readouterr()
+    first = puzzlesat.backends("iq-block-8", "count")[0]
+    assert calls[:3] == [(first, None)] * 3
+    compared = [c for c in calls[3:]]
+    assert {b for b, _ in compared} == {"cpsat", "pysat:cadical195", "reference"} - {first}
+    assert {limit for _, limit in compared} == {bench.COMPARED_SECONDS}
+    assert [b for b, _ in compared].count("reference") == 1  # stopped at its limit: once
+    assert f"stopped at {bench.COMPARED_SECONDS:g} s" in err and "--time-limit" in err
+    reference = next(line for line in out.splitlines() if " reference " in line)
+    assert "(incomplete: time limit)" in reference and " >" in reference
+    calls.clear()
+    assert main(["bench", "iq-block-8", "--time-limit", "7"]) == 0
+    assert {limit for b, limit in calls if b != first} == {7.0}
+    calls.clear()
+    assert main(["bench", "iq-block-8", "--backend", "cpsat", "--repeat", "2"]) == 0
+    assert calls == [("cpsat", None)] * 2  # the backends named: as asked, no limit added
+
+
+def test_one_ctrl_c_stops_bench_and_shows_what_it_measured(monkeypatch, capsys):
+    """Regression: Ctrl-C on `bench` printed only "interrupted" (and a Ctrl-C the API took as
+    a count's end let the bench run on): one now stops it, with the table of the runs done and
+    the run stopped marked incomplete; nothing is recorded, exit code 1."""
+    calls = fake_runs(monkeypatch, stop_at="cpsat")
+    assert main(["bench", "iq-block-8", "--backend", "xcover", "--backend", "cpsat",
+                 "--backend", "reference"]) == 1
+    out, err = capsys.readouterr()
+    assert [b for b, _ in calls] == ["xcover"] * 3 + ["cpsat"]  # nothing after the Ctrl-C
+    rows = {b: line for line in out.splitlines()[1:] for b in ("xcover", "cpsat", "reference")
+            if f" {b} " in line}
+    assert "96 solutions" in rows["xcover"] and "(incomplete" not in rows["xcover"]
+    assert "(incomplete: interrupted)" in rows["cpsat"] and "reference" not in rows
+    assert "stopped" in err and "nothing recorded" in err and "Traceback" not in err
+
+
+def test_an_interrupted_count_in_bench_is_shown_as_a_lower_bound(monkeypatch):
+    """The count a Ctrl-C stopped inside a bench run: what it had counted, 'at least'."""
+    import argparse
+
+    from puzzlesat.cli import bench
+
+    calls = []
+
+    def stop_at_the_second_report(done, total, found):
+        calls.append(done)
+        if len(calls) == 2:
+            raise KeyboardInterrupt  # as Ctrl-C or SIGTERM arrives during the count
+
+    original = bench.api.count
+    monkeypatch.setattr(bench.api, "count", lambda *a, **k: original(
+        *a, progress=stop_at_the_second_report, **k))
+    args = argparse.Namespace(solve=False, jobs=1)
+    with pytest.raises(bench.RunStopped) as stopped:
+        bench.timed_run(puzzlesat.load("iq-block-8"), "cpsat", None, "none", {}, args, None)
+    timed = stopped.value.timed
+    assert timed.interrupted and not timed.complete and timed.what.startswith("at least ")

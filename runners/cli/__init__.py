@@ -157,6 +157,11 @@ def build_parser() -> argparse.ArgumentParser:
             f"backends PUZZLE'); default, measured fastest: {defaults_help(task)}"
             + ("; repeat for several" if command is bench else ""),
         )
+    verify.add_argument(
+        "--backend", action="append",
+        help="a backend to count with (repeat for several; default: those the family checks "
+        "with); with --sample-cubes, a mode of the search that draws the cubes (e.g. "
+        "bitboard:fewest) counts them, and the others named count them again")
     for command in (solve, count, verify, bench):
         command.add_argument("--time-limit", type=seconds, metavar="S",
                              help="seconds before giving up (model building included)")
@@ -429,7 +434,7 @@ def run_verify(puzzle, module, args) -> int:
     options = family_options(module, args, "verify")
     if args.sample_cubes is not None:
         options["sample_cubes"] = args.sample_cubes
-    found = api.verify(puzzle, jobs=args.jobs, executor=args.executor,
+    found = api.verify(puzzle, args.backend, jobs=args.jobs, executor=args.executor,
                        time_limit=args.time_limit, say=report.say, **options)
     print(found.table)
     if not found.agree:

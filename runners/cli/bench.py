@@ -18,7 +18,6 @@ from pathlib import Path
 
 from .. import api
 from .. import output as report
-from ..benchmarks import whole
 from ..models.errors import InputError
 from ..pictures import charts
 from ..registry import family_of
@@ -37,20 +36,38 @@ class Timed:
     seconds: float
     complete: bool
     what: str
+    interrupted: bool = False  # stopped by Ctrl-C or SIGTERM (not by its time limit)
+
+
+class RunStopped(KeyboardInterrupt):
+    """Ctrl-C or SIGTERM during a timed run, carrying what the run had got."""
+
+    def __init__(self, timed: Timed) -> None:
+        super().__init__()
+        self.timed = timed
+
+
+# Seconds each run of a backend timed only for comparison may take (`bench PUZZLE` without
+# --backend): CP-SAT, CaDiCaL and the reference count IQ Block 10 in seconds to hours (CaDiCaL
+# enumerating every solution: about 40 minutes), so each is stopped here and shown as slower
+# than this. --time-limit sets it; --backend times only the backends named, with no limit.
+COMPARED_SECONDS = 60.0
+COMPARED = ("cpsat", "pysat:cadical195", "reference")
 
 
 def timed_run(puzzle, backend: str, executor: str | None, modulo: str, options: dict,
-              args: argparse.Namespace) -> Timed:
+              args: argparse.Namespace, time_limit: float | None) -> Timed:
     """One solve or count through the API, timed as a whole."""
     start = time.perf_counter()
     if args.solve:
-        found = api.solve(puzzle, backend, args.time_limit, **options)
+        found = api.solve(puzzle, backend, time_limit, **options)
         what = "solved" if found.found else found.note
         return Timed(time.perf_counter() - start, found.complete, what)
-    count = whole(api.count(puzzle, backend, modulo, args.jobs, executor, args.time_limit,
-                            **options))
-    return Timed(time.perf_counter() - start, count.complete,
-                 f"{count.number} {count.counted.split(' (')[0]}")
+    count = api.count(puzzle, backend, modulo, args.jobs, executor, time_limit, **options)
+    what = f"{count.number} {count.counted.split(' (')[0]}"
+    if count.details.get("interrupted"):  # a lower bound, never timed as a whole count
+        raise RunStopped(Timed(time.perf_counter() - start, False, f"at least {what}", True))
+    return Timed(time.perf_counter() - start, count.complete, what)
 
 
 def warm_up(puzzle, backend: str, executor: str, jobs: int | None) -> float:
@@ -63,8 +80,37 @@ def warm_up(puzzle, backend: str, executor: str, jobs: int | None) -> float:
     return seconds
 
 
-def time_runs(run: Callable[[], Timed], repeat: int) -> list[Timed]:
-    return [run() for _ in range(repeat)]
+def time_runs(run: Callable[[], Timed], repeat: int, runs: list[Timed] | None = None
+              ) -> list[Timed]:
+    """`repeat` runs, into `runs` as each ends; a run that did not finish (its time limit) ends
+    the repeats, as the next would end alike. Ctrl-C or SIGTERM during a run is recorded as an
+    incomplete run ('interrupted') before it is passed on."""
+    runs = [] if runs is None else runs
+    for _ in range(repeat):
+        start = time.perf_counter()
+        try:
+            runs.append(run())
+        except RunStopped as stopped:
+            runs.append(stopped.timed)
+            raise
+        except KeyboardInterrupt:
+            runs.append(Timed(time.perf_counter() - start, False, "nothing", True))
+            raise
+        if not runs[-1].complete:
+            break
+    return runs
+
+
+def chosen_backends(puzzle, task: str, args: argparse.Namespace) -> list[tuple[str, float | None]]:
+    """The backends to time, each with its time limit: those named (--backend) with
+    --time-limit, or the task's default with it and, for comparison, CP-SAT, CaDiCaL and the
+    reference, each stopped at --time-limit or COMPARED_SECONDS."""
+    if args.backend:
+        return [(b, args.time_limit) for b in args.backend]
+    first, usable = api.backends(puzzle, task)[0], api.backends(puzzle)
+    compared = args.time_limit or COMPARED_SECONDS
+    return [(first, args.time_limit)] + [(b, compared) for b in COMPARED
+                                         if b in usable and b != first]
 
 
 def bench(args: argparse.Namespace) -> int:
@@ -89,50 +135,43 @@ def bench(args: argparse.Namespace) -> int:
     if not args.puzzles:
         raise InputError("name at least one puzzle", field="PUZZLE")
     loaded = [load(args, name) for name in args.puzzles]  # every name checked before timing
-    rows = []
-    for (puzzle, module), name in zip(loaded, args.puzzles):
-        task = "solve" if args.solve else "count"
-        options = family_options(module, args, task)
-        backends = args.backend or api.backends(puzzle, task)[:1] + [
-            b for b in ("cpsat", "pysat:cadical195", "reference") if b in api.backends(puzzle)
-            and b != api.backends(puzzle, task)[0]
-        ]
-        modulo = family_of(puzzle).check_modulo(puzzle, args.modulo or "none")
-        measured = []
-        for backend, executor in [(b, e) for b in backends for e in args.executor or [None]]:
-            run = partial(timed_run, puzzle, backend, executor, modulo, options, args)
-            if executor and executor.startswith("dask"):
-                warm_up(puzzle, backend, executor, args.jobs)
-            runs = time_runs(run, args.repeat)
-            seconds = [r.seconds for r in runs]
-            measured.append((backend, executor, runs, statistics.median(seconds)))
-            report.say(f"{name} {backend} {executor or 'local'}: "
-                       f"{', '.join(f'{s:.2f}' for s in seconds)} s")
-        # ratios against the first backend and executor measured, in the same run
-        anchor = measured[0][3] if all(x.complete for x in measured[0][2]) else None
-        for backend, executor, runs, middle in measured:
-            complete = all(r.complete for r in runs)
-            rows.append({
-                "date": report.now(), "puzzle": name,
-                "task": "solve" if args.solve else f"count --modulo {modulo}",
-                "backend": backend, "executor": executor or "local",
-                "jobs": args.jobs or "", "runs": len(runs),
-                "median_seconds": f"{middle:.3f}",
-                "min_seconds": f"{min(r.seconds for r in runs):.3f}",
-                "max_seconds": f"{max(r.seconds for r in runs):.3f}",
-                "complete": complete, "result": runs[-1].what,
-                "load": report.load(), "cores": report.machine()["cores"],
-                **{k: v for k, v in report.versions().items() if k in BENCH_FIELDS},
-                "ratio": (middle / anchor) if anchor and complete else None,
-            })
-    print(f"{'puzzle':26} {'task':22} {'backend':18} {'executor':14} {'median s':>9} "
-          f"{'ratio':>6}  result")
-    for row in rows:
-        ratio = f"{row['ratio']:.2f}" if row["ratio"] is not None else "-"
-        flag = "" if row["complete"] else "  (incomplete: time limit)"
-        print(f"{row['puzzle']:26} {row['task']:22} {row['backend']:18} {row['executor']:14} "
-              f"{float(row['median_seconds']):9.3f} {ratio:>6}  {row['result']}{flag}")
-    report.say("ratio: median over the first backend and executor's median, in this run")
+    task = "solve" if args.solve else "count"
+    rows: list[dict] = []
+    stopped = False
+    try:
+        for (puzzle, module), name in zip(loaded, args.puzzles):
+            options = family_options(module, args, task)
+            backends = chosen_backends(puzzle, task, args)
+            if not args.backend:
+                first, *others = backends
+                report.say(f"{name}: timing {first[0]} (the default) and, for comparison, "
+                           f"{', '.join(b for b, _ in others)}, each run of those stopped at "
+                           f"{others[0][1]:g} s (--time-limit S sets it; --backend NAME times "
+                           "only the backends named)" if others else
+                           f"{name}: timing {first[0]} (the default)")
+            modulo = family_of(puzzle).check_modulo(puzzle, args.modulo or "none")
+            measured: list[tuple[str, str | None, list[Timed]]] = []
+            try:
+                for (backend, limit), executor in [(b, e) for b in backends
+                                                   for e in args.executor or [None]]:
+                    run = partial(timed_run, puzzle, backend, executor, modulo, options, args,
+                                  limit)
+                    if executor and executor.startswith("dask"):
+                        warm_up(puzzle, backend, executor, args.jobs)
+                    runs: list[Timed] = []
+                    measured.append((backend, executor, runs))
+                    time_runs(run, args.repeat, runs)
+                    report.say(f"{name} {backend} {executor or 'local'}: "
+                               f"{', '.join(f'{r.seconds:.2f}' for r in runs)} s")
+            finally:  # what was measured is shown, also when Ctrl-C or SIGTERM stopped it
+                rows += bench_rows(name, task, modulo, measured, args)
+    except KeyboardInterrupt:
+        stopped = True
+    print_bench(rows)
+    if stopped:
+        report.say("bench: stopped (Ctrl-C or SIGTERM) before its end: the table shows what it "
+                   "measured; nothing recorded")
+        return 1
     folder = args.record_in
     if folder is None:
         return 0
@@ -142,6 +181,49 @@ def bench(args: argparse.Namespace) -> int:
         charts.write_chart(folder, "bench.csv", report.say)
     report.write_results_index(folder)
     return 0
+
+
+def bench_rows(name: str, task: str, modulo: str,
+               measured: list[tuple[str, str | None, list[Timed]]],
+               args: argparse.Namespace) -> list[dict]:
+    """The table's rows of one puzzle: each backend and executor's median (of its finished runs,
+    or of all where none finished) and its ratio to the first one measured, in the same run."""
+    rows = []
+    anchor = None
+    for backend, executor, runs in [m for m in measured if m[2]]:
+        finished = [r.seconds for r in runs if r.complete]
+        middle = statistics.median(finished or [r.seconds for r in runs])
+        complete = len(finished) == len(runs)
+        if not rows:
+            anchor = middle if complete else None
+        rows.append({
+            "date": report.now(), "puzzle": name,
+            "task": "solve" if task == "solve" else f"count --modulo {modulo}",
+            "backend": backend, "executor": executor or "local",
+            "jobs": args.jobs or "", "runs": len(runs),
+            "median_seconds": f"{middle:.3f}",
+            "min_seconds": f"{min(r.seconds for r in runs):.3f}",
+            "max_seconds": f"{max(r.seconds for r in runs):.3f}",
+            "complete": complete, "result": runs[-1].what,
+            "load": report.load(), "cores": report.machine()["cores"],
+            **{k: v for k, v in report.versions().items() if k in BENCH_FIELDS},
+            "ratio": (middle / anchor) if anchor else None,
+            "stopped": "interrupted" if runs[-1].interrupted else "time limit",
+        })
+    return rows
+
+
+def print_bench(rows: list[dict]) -> None:
+    print(f"{'puzzle':26} {'task':22} {'backend':18} {'executor':14} {'median s':>9} "
+          f"{'ratio':>6}  result")
+    for row in rows:
+        ratio = row["ratio"]
+        # a run stopped at its limit took longer than shown: its ratio is a lower bound
+        shown = "-" if ratio is None else f"{ratio:.2f}" if row["complete"] else f">{ratio:.1f}"
+        flag = "" if row["complete"] else f"  (incomplete: {row['stopped']})"
+        print(f"{row['puzzle']:26} {row['task']:22} {row['backend']:18} {row['executor']:14} "
+              f"{float(row['median_seconds']):9.3f} {shown:>6}  {row['result']}{flag}")
+    report.say("ratio: median over the first backend and executor's median, in this run")
 
 
 def needs_compiled(flag: str, names: tuple[str, ...], doing: str = "times") -> None:

@@ -74,8 +74,9 @@ class Family(ABC):
     options: tuple[str, ...] = ()  # options of solve/count/export, e.g. ('encoding',)
     export_formats: tuple[str, ...] = ("dimacs",)
     # verify(..., sample_cubes=N): random cubes of a count too large for the other backends,
-    # counted by them
-    samples_cubes: bool = False
+    # drawn and counted by this compiled search (a registry name; a mode of it may be named in
+    # `backends`, e.g. 'bitboard:fewest') and counted again by the others; None: not sampled
+    samples_cubes: str | None = None
     # count(..., limit=N) lists solutions until the N-th (None: what a count of this family
     # counts instead, for the one-line refusal)
     counts_to_a_limit: str | None = None
@@ -192,6 +193,23 @@ class Family(ABC):
     @abstractmethod
     def export(self, puzzle, fmt: str, **options) -> tuple[str, str]:
         """(file text, one-line summary) of the puzzle in an export format."""
+
+    def sampled_and_others(self, backends: list[str] | None, others: tuple[str, ...]
+                           ) -> tuple[Backend, list[Backend]]:
+        """verify --sample-cubes: the compiled search that draws and counts the cubes (the
+        family's `samples_cubes`, or the mode of it named among `backends`, e.g.
+        'bitboard:fewest') and the backends that count them again (the rest of `backends`, or
+        `others`)."""
+        from ..registry import parse, resolve
+
+        named = list(backends or ())
+        searches = [n for n in named if parse(n)[0] == self.samples_cubes]
+        if len(searches) > 1:
+            raise InputError(f"name one mode of {self.samples_cubes} (it draws the sampled "
+                             f"cubes), not {len(searches)}", field="backend")
+        ours = resolve(searches[0] if searches else self.samples_cubes, self.kind, "count")
+        checks = [n for n in named if n not in searches] or list(others)
+        return ours, [resolve(name, self.kind, "count") for name in checks]
 
 
 def check_sampled_cubes(

@@ -286,7 +286,7 @@ class EdgeMatching(Family):
     load_options = ("level",)
     options = ("encoding", "cpsat_model", "cnf_model", "amo")
     count_options = ("label_tiles",)
-    samples_cubes = True  # verify --sample-cubes: cubes of edgecount's search
+    samples_cubes = "edgecount"  # verify --sample-cubes: cubes of edgecount's search
 
     def summary(self, puzzle: EdgePuzzle) -> str:
         types = len(tile_types(puzzle))
@@ -607,7 +607,8 @@ class EdgeMatching(Family):
         """Count on every backend, plainly and up to turns; for the `apart` rule also the two
         checkerboard parities; and check the published solutions. All must agree. With
         sample_cubes N: for a count too large for the other backends, N random cubes of
-        edgecount's search, each counted by edgecount, xcover and CP-SAT (or `backends`)."""
+        edgecount's search, each counted by edgecount, xcover and CP-SAT (or the `backends`
+        named)."""
         from ..registry import resolve
 
         puzzle = self.at(puzzle)
@@ -681,9 +682,8 @@ class EdgeMatching(Family):
 
         from ..backends.edgecount import Search
         from ..models.edge_matching.tables import cube_puzzle, random_cube
-        from ..registry import resolve
 
-        others = [resolve(name, self.kind, "count") for name in backends or ("xcover", "cpsat")]
+        sampler, others = self.sampled_and_others(backends, ("xcover", "cpsat"))
         model = tables.build_tables(puzzle)
         depth = max(model.prefix, model.depths - 16)
         rng = np.random.default_rng(len(puzzle.tiles))
@@ -707,9 +707,9 @@ class EdgeMatching(Family):
         def count_in(fixed, backend):  # small: no worker processes
             return self.count(fixed, backend, "none", dataclasses.replace(runner_for(), jobs=1))
 
-        rows, counts, agree, table = check_sampled_cubes(cards, "edgecount", others, count_in,
+        rows, counts, agree, table = check_sampled_cubes(cards, sampler.name, others, count_in,
                                                           "grids", say)
-        names = ["edgecount"] + [b.name for b in others]
+        names = [sampler.name] + [b.name for b in others]
         result = {
             "puzzle": f"{display_name(puzzle)}-sample-cubes",
             "title": puzzle.title,

@@ -90,7 +90,7 @@ class Packing(Family):
     own_backends = {"reference": reference.ReferencePacking}
     moduli = MODULI  # none, symmetry (rotations and mirror images the set allows), rotation
     modulo_aliases = MODULO_ALIASES  # mirror, published: symmetry
-    samples_cubes = True  # verify --sample-cubes: cubes of the bitboard search
+    samples_cubes = "bitboard"  # verify --sample-cubes: cubes of the bitboard search
 
     def summary(self, puzzle: PackingPuzzle) -> str:
         board = puzzle.lattice.describe(puzzle.cells)
@@ -226,7 +226,8 @@ class Packing(Family):
         sample_cubes N: for a count too large for the other backends, N random cubes of the
         bitboard search (random paths of its first-empty-cell branching, stopped with a few
         pieces left), each counted there and, as a challenge with those pieces pre-placed, by
-        xcover, CP-SAT and the reference (or `backends`)."""
+        xcover, CP-SAT and the reference (or the `backends` named; one of them may be a mode
+        of the bitboard search, e.g. 'bitboard:fewest', which then counts the cubes)."""
         from ..registry import resolve
 
         if sample_cubes is not None:
@@ -273,14 +274,11 @@ class Packing(Family):
         import random
 
         from ..models.packing import Placed
-        from ..registry import resolve
 
         if any(p.count > 1 for p in puzzle.pieces):
             raise InputError("sample cubes are drawn for puzzles whose pieces are each one of a "
                              "kind (these have copies)", field="sample_cubes")
-        ours = resolve("bitboard", self.kind, "count")
-        others = [resolve(name, self.kind, "count")
-                  for name in backends or ("xcover", "cpsat", "reference")]
+        ours, others = self.sampled_and_others(backends, ("xcover", "cpsat", "reference"))
         options = placements(puzzle)
         state = ours.prepare(ours.payload(self.encode(puzzle, ours, options)))
         left = min(SAMPLE_PIECES_LEFT, 2 * (len(puzzle.pieces) - len(puzzle.placed)) // 3)
