@@ -224,7 +224,7 @@ def test_the_bench_says_what_a_search_can_show_and_the_cores_it_uses():
            "load": "1.00 1.00 1.00"}
     text = module.markdown([row])
     assert "(target: at least 461" in text
-    assert ("| maxsat:rc2 | - | - | 1 | 1.00 1.00 1.00 | 2026-11-26 | time limit reached; "
+    assert ("| maxsat:rc2 | - | - | - | 1 | 1.00 1.00 1.00 | 2026-11-26 | time limit reached; "
             "core-guided: no board before its proof of the optimum; one core |") in text
     assert module.cores_used("edgesearch", 2) == 2 and module.cores_used("exec:sat4j", 2) == 1
 

@@ -119,6 +119,7 @@ def run(puzzle: str, todo: list[tuple[str, int]], time_limit: float, jobs: int,
             "most": found.most, "optimal": found.optimal,
             "at": found.history[-1][0] if found.history else None,
             "history": found.history, "seconds": round(time.perf_counter() - start, 1),
+            "nodes_at_best": found.details.get("nodes"),  # the search that found it (edgesearch)
             "stopped": found.stopped, "date": report.now(), "load": report.load(),
             **report.versions()}
         rows.append(row)
@@ -139,7 +140,9 @@ def markdown(rows: list[dict]) -> str:
              "Score: matched seams (Eternity II: out of 480) of the best board a search found "
              "within the budget, every cell filled under the rules (frame, clues). Each cell: "
              "the median over seeds (lowest-highest, runs), and when the best board came "
-             "(median seconds). `-`: no board within the budget (why: the last column). Runs "
+             "(median seconds), with the nodes (tiles placed) the search that found it had made by "
+             "then where it counts them (edgesearch: one of its processes). `-`: no board "
+             "within the budget (why: the last column). Runs "
              "one after another, each on the machine named by its load (1, 5, 15-minute "
              "averages); the runs of one table may come from several calls (dates).", ""]
     groups: dict[tuple, list[dict]] = {}
@@ -150,8 +153,8 @@ def markdown(rows: list[dict]) -> str:
         target = TARGETS.get((puzzle, limit, jobs))
         lines += [f"## {puzzle}, {limit:g} s on {jobs} core{'s' * (jobs > 1)}"
                   + (f" (target: {target})" if target else ""), "",
-                  "| search | best score | found at (s) | cores used | load | date | "
-                  "stopped; what it can show |", "|---|---:|---:|---:|---|---|---|"]
+                  "| search | best score | found at (s) | its nodes by then | cores used | load | "
+                  "date | stopped; what it can show |", "|---|---:|---:|---:|---:|---|---|---|"]
         for search in searches:
             runs = [r for r in mine if r["backend"] == search]
             scores = [r["score"] for r in runs if r["score"] is not None]
@@ -168,7 +171,9 @@ def markdown(rows: list[dict]) -> str:
             last = runs[-1]
             cores = last.get("cores_used", cores_used(search, jobs))
             why = "; ".join(dict.fromkeys(r.get("stopped", "") for r in runs))
-            lines.append(f"| {search} | {cell} | {at} | {cores} | {last['load']} | "
+            counted = [r["nodes_at_best"] for r in runs if r.get("nodes_at_best")]
+            nodes = f"{statistics.median(counted):,.0f}" if counted else "-"
+            lines.append(f"| {search} | {cell} | {at} | {nodes} | {cores} | {last['load']} | "
                          f"{last['date'][:10]} | {why}; {about(search)} |")
         lines.append("")
     return "\n".join(lines)
