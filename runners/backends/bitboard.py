@@ -75,11 +75,7 @@ MEMO_PROBE_PATHS = 200  # paths of that estimate (about a millisecond)
 #   O'Beirne's hexagon (12 of 152 cubes): 3 or 3.5: 255 s; 4: 367; 5: 380; first cell only 764.
 #     Its cubes estimated at 3.57 counted 2.3 and 2.8 times faster by fewest fits (13.4 s
 #     against 4.8 for the largest sampled);
-#   the one-sided 9x10 (10 of 400 cubes, up to the 90th percentile): 3 or 3.5: 8,264 s; 4 or 5:
-#     10,765; first cell only 21,476; its cube at 3.55 counted 2.6 times faster by fewest fits
-#     (38.6 s against 101.2), those at 5.1-10.3 2.3-3.9 times;
-#   the Tetris Cube (10 of 298): 4 or less: 67.8 s; 5: 70.6; its cubes at 4.34 and 4.39 1.7 and
-#     1.9 times faster by fewest fits;
+#   the Tetris Cube (10 of its cubes): those at 4.34 and 4.39, 1.7 and 1.9 times faster by fewest;
 #   the polyhexes 1-4 on the 5x8 (16 of 371): 3: 17.2 s; 3.5 to 5: 14.3; 8: 13.6; first cell
 #     only 25.9, fewest only 25.8 (its cubes at 1.8-3.4 are 2.7-8 times slower by fewest fits:
 #     the memo cuts their first-cell tree about tenfold, which the estimate does not see);
@@ -89,7 +85,7 @@ MEMO_PROBE_PATHS = 200  # paths of that estimate (about a millisecond)
 #   the 6x10 without symmetry (16 of 52): 3: 0.78; 3.5: 0.77; 4: 0.71; 5: 0.74;
 #   the Bedlam cube (10 of 698): 46.6 s at any threshold up to 6 (its cubes: 7.3-62).
 # 3.5 is within 1.1 of each one's best (5 cost O'Beirne 1.5 times); the line between the
-# 5x18's 3.33 and the 9x10's 3.55 is thin: a rule that sees the memo and the cost of a node
+# 5x18's 3.33 and O'Beirne's 3.57 is thin: a rule that sees the memo and the cost of a node
 # (2.1 times a first-cell node's on O'Beirne, 3.2 on the polyhexes) would be the better one.
 FEWEST_FROM = 3.5
 CHOICE_PATHS = 1000
