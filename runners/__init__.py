@@ -20,36 +20,53 @@ Verification as tables; warnings are PuzzlesatWarning:
     puzzlesat.count("scramble-frog", modulo="symmetry")   # a table: number, meaning, complete
 """
 
-from .api import backends, catalog, count, export, load, solutions, solve, verify
-from .best import Best, BoardCheck, best, verify_board
-from .booklet import audit, make_booklet
-from .cards import minimal_cards
-from .children import WorkerDied
-from .models.errors import InputError, PuzzlesatWarning
-from .models.symmetry import Group
-from .outcomes import Count, Solution, Verification
+from __future__ import annotations
 
-__all__ = [
-    "Best",
-    "BoardCheck",
-    "Count",
-    "Group",
-    "InputError",
-    "PuzzlesatWarning",
-    "Solution",
-    "Verification",
-    "WorkerDied",
-    "audit",
-    "backends",
-    "best",
-    "catalog",
-    "count",
-    "export",
-    "load",
-    "make_booklet",
-    "minimal_cards",
-    "solutions",
-    "solve",
-    "verify",
-    "verify_board",
-]
+import importlib
+import sys
+from types import ModuleType
+
+# Each public name and the module it lives in, loaded when the name is first read: `puzzlesat
+# count` of a packing puzzle imports the package and must not pay for Eternity II's optimiser,
+# the booklets or numpy's edge-matching tables (start-up: results/dlx-bench.md).
+_PUBLIC = {
+    "backends": ".api", "catalog": ".api", "count": ".api", "export": ".api", "load": ".api",
+    "solutions": ".api", "solve": ".api", "verify": ".api",
+    "Best": ".best", "BoardCheck": ".best", "best": ".best", "verify_board": ".best",
+    "audit": ".booklet", "make_booklet": ".booklet",
+    "minimal_cards": ".cards",
+    "WorkerDied": ".children",
+    "InputError": ".models.errors", "PuzzlesatWarning": ".models.errors",
+    "Group": ".models.symmetry",
+    "Count": ".outcomes", "Solution": ".outcomes", "Verification": ".outcomes",
+}
+
+__all__ = sorted(_PUBLIC, key=lambda name: (name[0].islower(), name))
+
+
+def __getattr__(name: str):
+    """A public name, imported from its module when first read."""
+    where = _PUBLIC.get(name)
+    if where is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(where, __name__), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_PUBLIC))
+
+
+class _Package(ModuleType):
+    """The package, whose public functions `best` and `backends` keep their names when the
+    submodules of the same names (runners/best.py, runners/backends/) are imported: the import
+    system binds a submodule on its package, and `puzzlesat.best(...)` must stay the function."""
+
+    def __setattr__(self, name: str, value) -> None:
+        if name in ("best", "backends") and isinstance(value, ModuleType):
+            return
+        super().__setattr__(name, value)
+
+
+sys.modules[__name__].__class__ = _Package

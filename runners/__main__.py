@@ -1,6 +1,6 @@
 """`python -m puzzlesat`: the same command line as `puzzlesat`."""
 
-from .cli import main
+from .cli import command
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    command()

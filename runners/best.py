@@ -35,11 +35,15 @@ from multiprocessing.connection import wait
 from pathlib import Path
 
 from .children import Child, end, interruptible, receive, start
+from .lazy import lazy_module
 from .models.edge_matching import EdgePuzzle, Placed
-from .models.edge_matching.best import check_board, most, score
 from .models.edge_matching.boardfile import board_json, read_board
 from .models.errors import InputError
 from .output import now, write_text_atomic
+
+# the boards' scoring (numpy, PySAT) loads when a board is first checked: the command line
+# names this module's searches in its help without paying for them
+boards = lazy_module("puzzlesat.models.edge_matching.best")
 
 Say = Callable[[str], None]
 Report = Callable[[list[Placed], dict], None]  # a child's way to send a better board
@@ -187,14 +191,14 @@ def best(puzzle, backend: str | None = None, time_limit: float | None = None,
     if puzzle.kind != "edge-matching":
         raise InputError(f"best boards are for edge-matching puzzles, not {puzzle.kind}",
                          field="puzzle")
-    check_board(puzzle)
+    boards.check_board(puzzle)
     time_limit = check_time_limit(time_limit)
     check_number(jobs, "jobs")
     check_number(seed, "seed", 0)
     chosen, argument = optimiser(backend)
     jobs = jobs or cores()
     seed = 1 if seed is None else seed
-    top = most(puzzle)
+    top = boards.most(puzzle)
     begin = time.perf_counter()
     found = Best(puzzle.name, None, None, top, False, 0.0, chosen.base + (
         f":{argument}" if argument else ""), "", checkpoint=checkpoint, puzzle_object=puzzle)
@@ -208,7 +212,7 @@ def best(puzzle, backend: str | None = None, time_limit: float | None = None,
         return found
 
     def better(grid: list[Placed], extra: dict) -> None:
-        value = score(puzzle, grid)  # scored here again: a search's word is not taken
+        value = boards.score(puzzle, grid)  # scored here again: a search's word is not taken
         if found.score is not None and value <= found.score:
             return
         seconds = time.perf_counter() - begin
@@ -382,7 +386,7 @@ def verify_board(puzzle, path: str) -> BoardCheck:
     if puzzle.kind != "edge-matching":
         raise InputError(f"boards are checked for edge-matching puzzles, not {puzzle.kind}",
                          field="board")
-    check_board(puzzle)
+    boards.check_board(puzzle)
     try:
         text = Path(path).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as error:
@@ -390,5 +394,5 @@ def verify_board(puzzle, path: str) -> BoardCheck:
                          file=path, field="board") from None
     grid, header = read_board(puzzle, text, path)
     value, broken = rescore(puzzle, grid)
-    return BoardCheck(puzzle.name, path, value, most(puzzle), header.get("score"), broken,
+    return BoardCheck(puzzle.name, path, value, boards.most(puzzle), header.get("score"), broken,
                       grid)

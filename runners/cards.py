@@ -166,7 +166,7 @@ def _chosen(puzzle: PackingPuzzle, lister: str, options: list[Placement],
     from .registry import family_of, resolve
 
     backend = resolve(lister, puzzle.kind, "count")
-    if backend.takes == "reference":
+    if family_of(puzzle).owns(backend):  # the reference: its own model, read from its grids
         for solution in api.solutions(puzzle, lister, limit=MAX_SOLUTIONS + 1):
             by_piece: dict[int, list[Cell]] = {}
             for cell, piece in solution.grid.items():

@@ -43,8 +43,9 @@ def levels(name: str) -> list[EdgePuzzle]:
 
 
 @pytest.mark.parametrize("name", [
-    pytest.param(n, marks=pytest.mark.slow) if n.startswith("macmahon") else n
-    for n in SMALL_CATALOG])
+    # the 2001 edition: the same check on a sibling 4x4 board (the default run keeps one)
+    pytest.param(n, marks=pytest.mark.slow) if n.startswith("macmahon") or n.endswith("2001")
+    else n for n in SMALL_CATALOG])
 def test_edgecount_agrees_with_the_reference_on_every_small_catalog_puzzle(name):
     for puzzle in levels(name):
         ours = puzzlesat.count(puzzle, backend="edgecount", modulo="symmetry", jobs=2)
@@ -269,3 +270,49 @@ def test_progress_moves_by_estimated_work_and_ends_full():
     assert seen[-1] == (seen[-1][1], seen[-1][1], found.number)
     assert all(a[0] <= b[0] for a, b in zip(seen, seen[1:]))
     assert found.details["nodes"] > 0 and found.details["nodes_per_second"] > 0
+
+
+def test_the_pins_of_a_board_are_measured_once_a_process(monkeypatch):
+    """Regression: each count of a board re-measured which tile to pin (Knuth's paths in
+    Python: 10 CPU s on the 4x4 Diamond Blocks, whose count then takes 0.1 s). The measurement
+    has a fixed seed; the process's next count of the board takes its answer."""
+    from puzzlesat.backends import edgecount
+
+    puzzle = files.load("diamond-blocks")
+    edgecount._measured_pins.cache_clear()
+    monkeypatch.setattr(edgecount, "PIN_PATHS", 40)  # a cheap measurement, forgotten after
+    try:
+        first = edgecount.measured_pins(puzzle, "rows")
+        calls = []
+        monkeypatch.setattr(edgecount, "estimate",
+                            lambda *a, **k: calls.append(a) or (0.0, 1.0, 0.0, 0.0))
+        again = edgecount.measured_pins(puzzle, "rows")
+        assert calls == [] and again == first and again is not first
+        edgecount.measured_pins(files.load("diamond-blocks-2001"), "rows")  # another board
+        assert calls  # measured
+    finally:
+        edgecount._measured_pins.cache_clear()
+
+
+def test_a_small_board_is_not_measured_for_its_pin(monkeypatch):
+    """Regression: `count diamond-blocks` spent 10.3 CPU s choosing which tile to pin (4,000
+    random paths per choice, in Python) for a search of 390,063 nodes (0.1 s). A first look
+    says the search is small, and the first choice is pinned unmeasured."""
+    from puzzlesat.backends import edgecount
+    from puzzlesat.models.edge_matching.tables import pin_choices
+
+    puzzle = files.load("diamond-blocks")
+    paths = []
+    estimate = edgecount.estimate
+    monkeypatch.setattr(edgecount, "estimate",
+                        lambda model, cube, n, seed: paths.append(n) or estimate(model, cube, n,
+                                                                                 seed))
+    edgecount._measured_pins.cache_clear()
+    try:
+        chosen = edgecount.measured_pins(puzzle, "rows")
+    finally:
+        edgecount._measured_pins.cache_clear()
+    assert chosen == pin_choices(puzzle)[0]
+    assert set(paths) == {edgecount.PIN_LOOK_PATHS}  # the first look only
+    found = puzzlesat.count(puzzle, backend="edgecount", jobs=1)
+    assert found.complete and found.details["grids"] == 17_920

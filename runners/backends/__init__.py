@@ -96,6 +96,9 @@ class Backend(ABC):
     about: str = ""  # one line for listings: what it is
     cubes_per_job: int = 8  # how finely counting likes the work split
     stops_itself: bool = True  # honours a deadline without being ended from outside
+    # a solve with a time limit runs in a child process ended at the deadline (PySAT): a caller
+    # solving many times under one limit runs them all in one child instead
+    solves_in_child: bool = False
     can_count: bool = True
     releases_gil: bool = False  # cubes may run on threads of one process (no worker start)
     colours: bool = False  # for 'cover': whether it solves exact cover with colours (XCC)

@@ -68,16 +68,26 @@ REACH = 1
 MEMO_PROBE_PATHS = 200  # paths of that estimate (about a millisecond)
 # The default branches on the item with the fewest fits instead of the first empty cell where
 # Knuth's estimator (CHOICE_PATHS paths through each of the two trees the search would walk)
-# puts the first-empty-cell tree FEWEST_FROM times larger: a fewest-fits node costs 3.8-5.0
-# times a first-cell node (one thread, load 10: the 6x10 317 against 1,214 ns, IQ Block 10
-# 218 against 1,056, the Bedlam cube 329 against 1,285, the Tetris Cube 334 against 1,669).
-# Measured trees, first cell / fewest fits, whole counts (estimated with 200 paths a cube):
-# the 8x8 centre hole without symmetry 7.8 (8.6), where fewest fits took 0.26 s CPU against
-# 0.57; the 6x10 without symmetry 3.0 (3.0), 2.92 against 2.32; IQ Block 10 3.9 (4.2), 0.30
-# against 0.22; the one-sided 3x30 0.5 (0.2), 0.68 against 0.09. Estimated with 1,000 paths a
-# cube over three seeds: the Bedlam cube 12.6-13.9 (its fewest-fits tree: 19.5-21.4 M
-# estimated, 19.05 M counted), the Tetris Cube 7.9-12.7, the one-sided 5x18 0.9.
-FEWEST_FROM = 5
+# puts the first-empty-cell tree FEWEST_FROM times larger. Measured cube by cube (issue 27,
+# session 8: cubes spread over the sizes of each plan's cubes large enough for the choice, each
+# counted in both branchings with the memo the default takes, thread CPU s at load 14-22; the
+# total each threshold gives, the cubes weighted by how many they stand for):
+#   O'Beirne's hexagon (12 of 152 cubes): 3 or 3.5: 255 s; 4: 367; 5: 380; first cell only 764.
+#     Its cubes estimated at 3.57 counted 2.3 and 2.8 times faster by fewest fits (13.4 s
+#     against 4.8 for the largest sampled);
+#   the Tetris Cube (10 of its cubes): those at 4.34 and 4.39, 1.7 and 1.9 times faster by fewest;
+#   the polyhexes 1-4 on the 5x8 (16 of 371): 3: 17.2 s; 3.5 to 5: 14.3; 8: 13.6; first cell
+#     only 25.9, fewest only 25.8 (its cubes at 1.8-3.4 are 2.7-8 times slower by fewest fits:
+#     the memo cuts their first-cell tree about tenfold, which the estimate does not see);
+#   the one-sided 5x18 (11 of its cubes): estimates 0.5-1.9 and one at 3.33, all 2.4-8 times
+#     slower by fewest fits (3.33: 1.28 s against 0.39);
+#   IQ Block 10 without symmetry (16 of 150): 3: 2.56 s; 3.5: 2.50; 4: 2.46; 5: 2.68;
+#   the 6x10 without symmetry (16 of 52): 3: 0.78; 3.5: 0.77; 4: 0.71; 5: 0.74;
+#   the Bedlam cube (10 of 698): 46.6 s at any threshold up to 6 (its cubes: 7.3-62).
+# 3.5 is within 1.1 of each one's best (5 cost O'Beirne 1.5 times); the line between the
+# 5x18's 3.33 and O'Beirne's 3.57 is thin: a rule that sees the memo and the cost of a node
+# (2.1 times a first-cell node's on O'Beirne, 3.2 on the polyhexes) would be the better one.
+FEWEST_FROM = 3.5
 CHOICE_PATHS = 1000
 # ... a choice made only for cubes whose whole tree (the memo's estimate) passes this many
 # nodes: below it the two estimates would cost more than the choice saves

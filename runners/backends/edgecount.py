@@ -14,6 +14,7 @@ Python (correct, slow). The count of nodes (tiles placed) is kept for nodes per 
 
 from __future__ import annotations
 
+import functools
 import importlib.util
 import time
 from collections.abc import Iterator
@@ -262,7 +263,8 @@ ORDER_PATHS = 1000  # random paths per fill order when the order is chosen by me
 CHOICES = ("corners", "frame", "rows")
 
 
-def measured_order(puzzle) -> str:
+@functools.lru_cache(maxsize=64)  # a fixed seed: the same answer for the same puzzle; kept
+def measured_order(puzzle) -> str:  # for the process's next count of it (seconds of paths)
     """The fill order of the smaller search by Knuth's estimate (ORDER_PATHS random paths,
     a fixed seed: the same choice every run) on a board with a frame or a border colour;
     'rows' elsewhere. Each order is estimated as the count runs it: one corner layout per orbit
@@ -294,9 +296,24 @@ def measured_order(puzzle) -> str:
 
 
 PIN_PATHS = 4000  # random paths per tile when the tile pinned is chosen by measurement
+# The measurement (PIN_PATHS paths per choice, in Python: about 10 CPU s on a 4x4 board, more on
+# larger) pays only on a large search: the choices differ by 2x at most (Owen's 7x7 set 1:
+# 4.1e10 nodes against 6.1e10-8.2e10), and a search of 1e9 nodes takes about a minute at
+# 15-25 M nodes a second. Below that (by a first look of PIN_LOOK_PATHS paths) the first choice
+# is pinned unmeasured: the 4x4 Diamond Blocks, 390,063 nodes, took 10.3 CPU s, now 0.1 s.
+PINS_PAY_FROM = 1e9
+PIN_LOOK_PATHS = 250
 
 
 def measured_pins(puzzle, order: str) -> list:
+    """`pinned`'s puzzles (those of the process's last count of the puzzle, if any: the
+    measurement, 10 CPU s on the 4x4 Diamond Blocks against 0.1 s for its count, has a fixed
+    seed and gives them again)."""
+    return list(_measured_pins(puzzle, order))
+
+
+@functools.lru_cache(maxsize=64)
+def _measured_pins(puzzle, order: str) -> list:
     """`pinned`'s puzzles for the tile (of those `pin_choices` offers) whose pinned searches in
     `order` are the smallest by Knuth's estimate (PIN_PATHS random paths, a fixed seed).
     Measured (30,000 paths): Owen's 7x7 set 1 row by row takes about 4.1e10 nodes with its
@@ -307,10 +324,12 @@ def measured_pins(puzzle, order: str) -> list:
     if len(choices) < 2:
         return choices[0] if choices else []
 
-    def size(parts: list) -> float:
-        return sum(estimate(build_tables(part, order=order), (), PIN_PATHS, seed=1)[1]
+    def size(parts: list, paths: int = PIN_PATHS) -> float:
+        return sum(estimate(build_tables(part, order=order), (), paths, seed=1)[1]
                    for part, _, _ in parts)
 
+    if size(choices[0], PIN_LOOK_PATHS) < PINS_PAY_FROM:  # a small search: not worth measuring
+        return choices[0]
     return min(choices, key=size)
 
 

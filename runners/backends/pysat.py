@@ -38,6 +38,7 @@ class PysatBackend(Backend):
     takes = "cnf"
     # deep cubes: each SAT call is then cheap (IQ Block 10: 0.4 ms a call at 40,000 per job)
     cubes_per_job = 40_000
+    solves_in_child = True  # a solve with a time limit: in a forked process (see solve)
 
     def __init__(self, solver: str) -> None:
         if solver not in _aliases():

@@ -18,18 +18,18 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
-from ..breadth_first import (
-    Build,
-    SearchStopped,
-    Table,
-    load_or_build,
-    read_cached,
-    search,
-    search_ranked,
-)
+from ..lazy import lazy_module
 from ..table_cache import CacheReport
 from . import Backend, Cube, Interrupted, Outcome, Values
+
+if TYPE_CHECKING:
+    from ..breadth_first import Build, Table
+
+# the breadth-first engine (numba) loads when a table is first built or read: a command that only
+# declares this family's flags, or counts a packing puzzle, does not pay for it
+engine = lazy_module("puzzlesat.breadth_first")
 
 KEPT = 4  # tables kept in memory for the process, the most recently used
 
@@ -113,11 +113,11 @@ def _keep(found: Found) -> Found:
 def run_search(model: TableModel, deadline: float | None = None) -> Build:
     """The breadth-first search a model describes (SearchStopped at the deadline)."""
     if model.level is not None:
-        return search_ranked(model.level, model.data, model.seeds, model.bound, model.degree,
+        return engine.search_ranked(model.level, model.data, model.seeds, model.bound, model.degree,
                              what=model.what, component=model.component, goals=model.goals,
                              memory=model.memory, progress=model.progress, deadline=deadline,
                              threads=model.threads)
-    return search(model.kernel, model.data, model.seeds, model.bound, model.degree,
+    return engine.search(model.kernel, model.data, model.seeds, model.bound, model.degree,
                   what=model.what, component=model.component, goal=model.goal,
                   memory=model.memory, progress=model.progress, dense=model.dense,
                   keep_distances=model.keep_distances, deadline=deadline)
@@ -147,8 +147,10 @@ class TableBackend(Backend):
                                                or not model.keep_distances):
             return _keep(Found(model, kept.build, "memory", time.perf_counter() - begin,
                                kept.report))
-        made, report = load_or_build(model.name, model.key, lambda: run_search(model, deadline),
-                                     fresh or model.keep_distances, f"the table of {model.what}")
+        made, report = engine.load_or_build(model.name, model.key,
+                                            lambda: run_search(model, deadline),
+                                            fresh or model.keep_distances,
+                                            f"the table of {model.what}")
         return _keep(Found(model, made, "built" if report.built else "cache",
                            time.perf_counter() - begin, report))
 
@@ -158,7 +160,7 @@ class TableBackend(Backend):
         if model.key in _FOUND:
             return _keep(Found(model, _FOUND[model.key].build, "memory",
                                time.perf_counter() - begin))
-        made = read_cached(model.name, model.key)
+        made = engine.read_cached(model.name, model.key)
         if made is None:
             return None
         return _keep(Found(model, made, "cache", time.perf_counter() - begin))
@@ -182,7 +184,7 @@ class TableBackend(Backend):
             raise ValueError(f"a table search is one cube, (), not {cube}")
         try:
             found = self.table(state, deadline=deadline)
-        except SearchStopped as stopped:
+        except engine.SearchStopped as stopped:
             if stopped.interrupted:
                 raise Interrupted((stopped.positions,)) from None
             return (stopped.positions,), False

@@ -1,7 +1,5 @@
 """`python -m puzzlesat.cli`: the command line."""
 
-import sys
+from . import command
 
-from . import main
-
-sys.exit(main())
+command()

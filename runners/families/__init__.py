@@ -56,12 +56,22 @@ class Encoder:
     task's arguments common to every encoder of the family (e.g. the turns a count is taken
     under), and the options that choose within this model (`options`, e.g. 'encoding' for CNF);
     `refuses(backend, source)`: why a backend taking this model cannot take this one (None: it
-    can; source None: whether it can take any of the family's).
+    can; source None: whether it can take any of the family's). The rest say how the family
+    reads the model, where it differs from the family's usual way: `keys(source, *task)` the
+    options the model's keys stand for, `decode(source, model, values)` a solution from a
+    backend's values, `cubes(model, wanted)` the model's own split into (cubes, weights,
+    sizes), `nodes` whether its counts carry the nodes searched (a cube's second number), and
+    `turned` whether it can count the solutions a symmetry leaves unchanged.
     """
 
     make: Callable[..., object]
     options: tuple[str, ...] = ()
     refuses: Callable[[Backend, object], str | None] | None = None
+    keys: Callable[..., list] | None = None
+    decode: Callable[..., object] | None = None
+    cubes: Callable[..., tuple] | None = None
+    nodes: bool = False
+    turned: bool = True
 
 
 class Family(ABC):
@@ -88,6 +98,23 @@ class Family(ABC):
 
     @abstractmethod
     def summary(self, puzzle) -> str: ...
+
+    def owns(self, backend: Backend) -> bool:
+        """Whether the backend is one of the family's own solvers (the reference, a moves
+        table): its model is the family's own, made by no encoder, and read its own way."""
+        return backend.takes in self.takes and backend.takes not in self.encoders
+
+    def encoder(self, backend: Backend) -> Encoder:
+        """The family's encoder for the model the backend takes."""
+        return self.encoders[backend.takes]
+
+    def refused(self, backend: Backend, source) -> str | None:
+        """Why the backend cannot take the family's model of `source` (None: it can)."""
+        entry = self.encoders.get(backend.takes)
+        if entry is None:
+            return (f"{self.kind} puzzles are not encoded as {backend.takes} models, which "
+                    f"{backend.name} takes")
+        return None if entry.refuses is None else entry.refuses(backend, source)
 
     def accepts(self, backend: Backend) -> bool:
         """Whether the family can encode the model the backend takes."""
@@ -124,12 +151,10 @@ class Family(ABC):
     def encode_for(self, backend: Backend, source, *task, **options):
         """The model the backend takes, made by the family's encoder for it."""
         given = self.model_options(backend, options)
-        entry = self.encoders.get(backend.takes)
-        why = None if entry is None or entry.refuses is None else entry.refuses(backend, source)
-        if entry is None or why:
-            raise InputError(why or f"{self.kind} puzzles are not encoded as {backend.takes} "
-                             f"models, which {backend.name} takes", field="backend")
-        return entry.make(source, *task, **given)
+        why = self.refused(backend, source)
+        if why:
+            raise InputError(why, field="backend")
+        return self.encoder(backend).make(source, *task, **given)
 
     def at(self, puzzle, **options):
         """The puzzle with the load options applied (e.g. a level)."""
@@ -148,15 +173,6 @@ class Family(ABC):
                 )
 
     modulo_aliases: dict[str, str] = {}  # other words for a modulo, e.g. 'rotation'
-
-    def check_encoding(self, backend: Backend, encoding: str | None, default: str) -> None:
-        """encoding names a cardinality encoding, and only a backend taking CNF uses one (the
-        families without an encoder table yet; the others ask `model_options`)."""
-        if encoding is not None:
-            check_card_encoding(encoding, default)
-            if backend.takes != "cnf":
-                raise InputError(f"chooses how CNF encodes 'exactly one'; {backend.name} "
-                                 "does not take CNF", field="encoding")
 
     def check_modulo(self, puzzle, modulo: str) -> str:
         """The modulo in its one word, checked for this puzzle."""

@@ -273,11 +273,16 @@ class EdgeMatching(Family):
     kind = "edge-matching"
     # the models of a board (grids a turn leaves unchanged, marks on a parity), by the kind of
     # backend that takes them
+    # (keys: placements of tile kinds, or of tile copies for exact cover; decoded by grid_of
+    # unless the model says; edgecount's tables plan their own cubes and report their nodes)
     encoders = {
         "cpsat": Encoder(cpsat_of, options=("cpsat_model",)),
         "cnf": Encoder(cnf_of, options=("encoding", "cnf_model", "amo")),
-        "cover": Encoder(cover_of, refuses=colours_refused),
-        "tables": Encoder(tables_of, options=("order",)),
+        "cover": Encoder(cover_of, refuses=colours_refused, keys=cover_options, turned=False),
+        "tables": Encoder(tables_of, options=("order",), cubes=lambda model, wanted:
+                          tables.plan_cubes(model, wanted), nodes=True,  # (tables: lazy)
+                          decode=lambda puzzle, model, values: tables.grid_of_nodes(
+                              model, puzzle, values)),
     }
     takes = (*encoders, "reference")
     export_formats = ("dimacs", "xcc")
@@ -353,9 +358,7 @@ class EdgeMatching(Family):
     def _options(self, puzzle: EdgePuzzle, backend: Backend, parity: int | None = None) -> list:
         """The options a model's keys stand for: placements of tile kinds, or (exact cover) of
         tile copies."""
-        if backend.takes == "cover":
-            return cover_options(puzzle, parity)
-        return placements(puzzle, parity)
+        return (self.encoder(backend).keys or placements)(puzzle, parity)
 
     def _solution(self, puzzle: EdgePuzzle, grid: list[Placed] | None, backend: str,
                   seconds: float, complete: bool = True) -> Solution:
@@ -379,7 +382,7 @@ class EdgeMatching(Family):
         puzzle = self.at(puzzle)
         self._check(backend, encoding, cpsat_model, cnf_model, amo)
         start = time.perf_counter()
-        if backend.takes == "reference":
+        if self.owns(backend):  # the reference: its own model, sharing no encoder
             model = reference.model(puzzle)
             outcome = backend.solve(model, time_limit)
             grid = None if outcome.values is None else reference.placements_of(
@@ -405,7 +408,7 @@ class EdgeMatching(Family):
         if limit == 0:
             return
         start = time.perf_counter()
-        if backend.takes == "reference":
+        if self.owns(backend):
             model = reference.model(puzzle)
             for nodes in backend.enumerate(model, (), limit):
                 yield self._solution(puzzle, reference.placements_of(model, nodes),
@@ -420,8 +423,9 @@ class EdgeMatching(Family):
 
     def _grid(self, puzzle, backend, model, values, options=None) -> list[Placed]:
         """A backend's values decoded to (tile index, rotation) per cell."""
-        if backend.takes == "tables":
-            return tables.grid_of_nodes(model, puzzle, values)
+        decode = self.encoder(backend).decode
+        if decode is not None:
+            return decode(puzzle, model, values)
         return grid_of(puzzle, options or self._options(puzzle, backend), values)
 
     # ---- counting
@@ -447,11 +451,12 @@ class EdgeMatching(Family):
 
         works: list[Work] = []
         owner: list[int] = []
+        plans = self.encoder(backend).cubes  # the compiled counter's tables split themselves
         for number, motion in enumerate(motions):
             motion = board_motion(puzzle, motion)
             parts = [(puzzle, 1, "")]
             order = None
-            if backend.takes == "tables" and motion.identity and parity is None:
+            if plans and motion.identity and parity is None:
                 model = self.encode(puzzle, backend, 0)
                 if not model.prefix and not self._small(puzzle):
                     parts = measured_pins(puzzle, model.order) or parts
@@ -460,10 +465,10 @@ class EdgeMatching(Family):
                 model = self.encode(part, backend, motion, parity, encoding, cpsat_model,
                                     cnf_model, amo, order)
                 weights = sizes = None
-                if backend.takes == "tables":  # cubes on the first cells, corner orbits weighted
+                if plans:  # cubes on the first cells, corner orbits weighted
                     wanted = 1 if self._small(puzzle) else max(
                         1, runner.cubes_wanted(key, backend.cubes_per_job) // len(parts))
-                    cubes, weights, sizes = tables.plan_cubes(model, wanted)
+                    cubes, weights, sizes = plans(model, wanted)
                     weights = [w * weight for w in weights]
                 elif not motion.identity or self._small(puzzle):
                     cubes = [()]
@@ -499,7 +504,7 @@ class EdgeMatching(Family):
         motions = puzzle_group(puzzle, modulo)
         fixed: dict[int, int] | None = None
         nodes = searched_now = None
-        if backend.takes == "reference":
+        if self.owns(backend):  # the reference: classes by least images, its own way
             classes_wanted = modulo != "none"
             model = reference.model(puzzle, classes=modulo if classes_wanted else None)
             work = Work("reference: all grids", backend.name, backend.payload(model),
@@ -519,7 +524,7 @@ class EdgeMatching(Family):
                                               cpsat_model, cnf_model, amo)
             tallies = self._run(works, runner, key, self._small(puzzle))
             complete = all(t.complete for t in tallies)
-            if backend.takes == "tables":  # nodes searched (each cube once, not weighted)
+            if self.encoder(backend).nodes:  # nodes searched (each cube once, not weighted)
                 nodes = sum(v[1] for t in tallies for v in t.values if v is not None)
                 searched_now = sum(v[1] for t in tallies for v, old in zip(t.values, t.resumed)
                                    if v is not None and not old)  # the rest: a checkpoint's
@@ -586,7 +591,7 @@ class EdgeMatching(Family):
         for p, name in enumerate(PARITIES):
             key = {"puzzle": display_name(puzzle), "data": digest(puzzle), "parity": name,
                    "backend": backend.name, "encoding": encoding}
-            if backend.takes == "reference":
+            if self.owns(backend):
                 model = reference.model(puzzle, parity=p)
                 works = [Work(f"reference: marks on {name} cells", backend.name,
                               backend.payload(model), reference.cubes(model),
@@ -619,7 +624,8 @@ class EdgeMatching(Family):
         for name in backends or verify_backends(self.kind):
             backend = resolve(name, self.kind, "count")
             counts.append(self.count(
-                puzzle, backend, "none" if backend.takes == "cover" else modulo, runner_for(),
+                puzzle, backend, modulo if self.owns(backend) or self.encoder(backend).turned
+                else "none", runner_for(),
                 **self.applicable(backend, encoding=encoding, cpsat_model=cpsat_model)))
             if say:
                 say(verify_table(counts[-1:]).splitlines()[1])

@@ -233,7 +233,7 @@ class MovesFamily(Family):
         """An optimal plan by iterative deepening: the first k with a plan of at most k moves.
         The time limit covers the whole deepening; with one a SAT solver deepens in one child
         process, ended at the limit (PySAT solvers are stopped from outside)."""
-        if time_limit is not None and backend.takes == "cnf":
+        if time_limit is not None and backend.solves_in_child:
             return plan_in_child(self.plan_by_search, (puzzle, start, backend, None),
                                  time_limit, f"the {self.kind} planner")
         return deepen(lambda steps: self.plan_model(puzzle, start, steps, backend.takes),
@@ -257,7 +257,7 @@ class MovesFamily(Family):
     def plan(self, puzzle, start, backend: Backend, time_limit: float | None = None,
              memory: int | None = None, given: bool = True) -> Plan:
         """An optimal plan from `start`: the table's walk, or iterative deepening."""
-        if backend.takes == TABLE:
+        if self.owns(backend):  # the table
             return self.plan_by_table(puzzle, start, backend, memory, given)
         return self.plan_by_search(puzzle, start, backend, time_limit)
 
@@ -284,7 +284,7 @@ class MovesFamily(Family):
 
     def solution(self, puzzle, start, found: Plan, backend: Backend) -> Solution:
         """A plan as a Solution: its data, and its lines (the start and each move drawn)."""
-        how = ("God's-algorithm table" if backend.takes == TABLE
+        how = ("God's-algorithm table" if self.owns(backend)
                else f"{backend.name}, iterative deepening")
         names, position = [], start
         for move, after in zip(found.moves, found.positions):
@@ -323,7 +323,7 @@ class MovesFamily(Family):
         details give how many lie at each distance and God's number."""
         self.check_modulo(puzzle, modulo)
         puzzle = self.prepare(puzzle, backend, **extra)
-        if backend.takes != TABLE:
+        if not self.owns(backend):
             raise InputError(f"{self.kind} positions are counted by the breadth-first search: "
                              f"use backend 'table' ({backend.name} plans from one position, see "
                              "'solve')", field="backend")
@@ -383,7 +383,7 @@ class MovesFamily(Family):
         planners: list[Backend] = []
         for name in backends or self.planners:
             chosen = resolve(name, self.kind, "solve")
-            if chosen.takes != TABLE and chosen.name not in [p.name for p in planners]:
+            if not self.owns(chosen) and chosen.name not in [p.name for p in planners]:
                 planners.append(chosen)
         return planners
 

@@ -131,7 +131,7 @@ class Packing(Family):
     def solve(self, puzzle, backend, time_limit=None, encoding=None) -> Solution:
         start = time.perf_counter()
         self._check_encoding(backend, encoding)
-        if backend.takes == "reference":
+        if self.owns(backend):  # the reference: its own model, sharing no encoder
             model = reference.model(puzzle)
             outcome = backend.solve(model, time_limit)
             grid = None if outcome.values is None else reference.grid_cells(model, outcome.values)
@@ -146,7 +146,7 @@ class Packing(Family):
     def solutions(self, puzzle, backend, limit=None, encoding=None) -> Iterator[Solution]:
         start = time.perf_counter()
         self._check_encoding(backend, encoding)
-        if backend.takes == "reference":
+        if self.owns(backend):  # the reference: its own model, sharing no encoder
             model = reference.model(puzzle)
             for grid in backend.enumerate(model, (), limit):
                 yield self._solution(puzzle, reference.grid_cells(model, grid), backend.name,
@@ -168,7 +168,7 @@ class Packing(Family):
         start = time.perf_counter()
         key = {"puzzle": puzzle.name, "data": digest(puzzle), "modulo": modulo,
                "backend": backend.name, "encoding": encoding}
-        if backend.takes == "reference":
+        if self.owns(backend):  # the reference: its own model, sharing no encoder
             return self._reference_count(puzzle, backend, modulo, runner, key, start)
         plan = count_plan(puzzle, modulo, min_cubes=runner.cubes_wanted(key, backend.cubes_per_job))
         works = []
@@ -233,11 +233,11 @@ class Packing(Family):
         if sample_cubes is not None:
             return self._verify_sample(puzzle, runner_for, sample_cubes, backends, say)
         counts: list[Count] = []
-        copies = any(p.count > 1 for p in puzzle.pieces)
+        cover = exact_cover(puzzle, placements(puzzle))
         for name in backends or verify_backends(self.kind):
             backend = resolve(name, self.kind, "count")
-            if copies and backend.takes == "cover" and not backend.multiplicities and not backends:
-                continue  # exact cover without multiplicities cannot hold copies
+            if not backends and not self.owns(backend) and self.refused(backend, cover):
+                continue  # e.g. exact cover without multiplicities cannot hold copies
             for modulo in ("none", "symmetry"):
                 runner = runner_for(unreduced_time_limit if modulo == "none" else None)
                 counts.append(self.count(puzzle, backend, modulo, runner,
