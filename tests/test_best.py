@@ -66,6 +66,21 @@ def test_a_bigger_board_with_one_colour_alone_on_the_compiled_search():
     assert (found.score, found.most, found.optimal) == (39, 40, True)
 
 
+def test_a_tile_that_meets_nothing_still_gets_a_board_on_a_large_board():
+    """Regression: on large boards the compiled search first lets a cell break only one of its
+    seams above and to the left; a tile whose four colours are found nowhere else breaks both
+    wherever it lies, so no full board exists that way, and the search falls back to double
+    breaks, more slips and earlier, after each fruitless restart (before: no board at all, on
+the old search as on the new)."""
+    puzzle = planted.generate(6, 2, 3, 1)
+    tiles = list(puzzle.tiles)
+    i = next(i for i, tile in enumerate(tiles) if puzzle.frame not in tile.edges)
+    tiles[i] = dataclasses.replace(tiles[i], edges=tuple((f"alone{k}", "") for k in range(4)))
+    puzzle = dataclasses.replace(puzzle, tiles=tuple(tiles), name="planted-6-alone4")
+    found = best(puzzle, backend="edgesearch", time_limit=30, jobs=1)
+    assert found.score == most(puzzle) - 4 == 56, found.sentence()
+
+
 def run(*args: str) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-m", "puzzlesat", *args], cwd=ROOT,
                           capture_output=True, text=True, timeout=300)

@@ -39,7 +39,9 @@ class TemplateFamily(Family):
     # A backend whose `takes` is not here is refused in one line; add a row (`"cnf":
     # Encoder(encode_cnf, options=("encoding",))`, `"cover": Encoder(encode_cover)`) and every
     # backend taking that model works. An option listed in a row (a CNF's `encoding`) is
-    # refused, in one line, for a backend taking another model.
+    # refused, in one line, for a backend taking another model. A model read its own way says
+    # so in its row (`keys`, `decode`, `cubes`, `nodes`, `turned`), never an `if takes ==`;
+    # `self.owns(backend)` tells the family's own solvers (the reference) from the rest.
     encoders = {"cpsat": Encoder(encode_cpsat)}
     takes = (*encoders, "reference")
     moduli = ("none",)  # [GUIDELINE] add "symmetry" once classes are counted (and checked)
