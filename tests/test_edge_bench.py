@@ -101,3 +101,17 @@ def test_default_contenders_not_installed_are_left_out_in_a_line(monkeypatch, ca
     assert ran and not any("exec:" in c.backend for c in ran)
     assert {c.backend for c in ran} >= {"pysat:glucose4", "cpsat"}
     assert main(["edge-bench", "--contender", "exec:cadical"]) == 2
+
+
+def test_a_bench_run_to_its_end_prints_its_table(monkeypatch, capsys):
+    """Regression: `edge-bench` as the page writes it (nothing recorded) ran 25 minutes (80 at
+    load 10-23) and ended on its last progress line: the table of what it measured was printed
+    only when a SIGTERM stopped it, and otherwise only written where --results asked."""
+    from puzzlesat.cli import main
+
+    monkeypatch.setattr(edge, "run_one", lambda puzzle, contender, chosen, limit:
+                        edge.Run("solved", 0.5))
+    assert main(["edge-bench", "--planted-only", "--sizes", "5", "--seeds", "1",
+                 "--contender", "pysat:glucose4"]) == 0
+    out = capsys.readouterr().out
+    assert "planted 5x5" in out and "pysat:glucose4" in out

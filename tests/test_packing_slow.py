@@ -10,7 +10,7 @@ from puzzlesat.models import files as puzzlefile
 pytestmark = pytest.mark.slow
 
 
-@pytest.mark.parametrize("backend", ["reference", "pysat:cadical195", "pysat:glucose4"])
+@pytest.mark.parametrize("backend", ["cpsat", "reference", "pysat:cadical195", "pysat:glucose4"])
 def test_iq_block_10_on_more_backends(backend):
     found = count_solutions(puzzlefile.load("iq-block-10"), backend, "symmetry", jobs=2)
     assert found.complete and (found.solutions, found.classes) == (101_792, 12_724)

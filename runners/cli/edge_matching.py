@@ -330,13 +330,14 @@ def run_edge_bench(args: argparse.Namespace) -> int:
     if args.time_limit is not None:
         limits = dict.fromkeys(limits, args.time_limit)
     try:
-        edge.bench(instances, contenders, backend, limits, record)
+        rows = edge.bench(instances, contenders, backend, limits, record)
     except edge.Stopped as stopped:
         print(stopped.table)
         if record is not None:
             report.say(f"edge-bench: {stopped}: {record / 'edge-bench.md'} and edge-bench.csv "
                        "left as they were")
         raise
+    print(edge.markdown(rows or [], contenders, limits))  # the table, recorded or not
     if record is None:
         return 0
     report.say(f"wrote {record / 'edge-bench.md'} and edge-bench.csv")
