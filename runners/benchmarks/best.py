@@ -35,24 +35,31 @@ KEY = ("puzzle", "backend", "time_limit", "jobs", "seed")
 # What a search can show within a time limit on a board far from its proof (Eternity II: a
 # WCNF of 475,467 variables and 1,252,545 hard clauses, 8 s to build; the CP-SAT model 9 s):
 # said beside its row, so that a '-' is read for what it is.
-ANYTIME = {
-    "edgesearch": "anytime: each better board as found; one search per core",
-    "cpsat": "anytime: each better board as found; its workers on the cores as threads",
-    "maxsat:lsu": "anytime: each model a better board; one core",
-    "maxsat:rc2": "core-guided: no board before its proof of the optimum; one core",
-    "maxsat:rc2s": "core-guided (stratified): no board before its proof; one core",
-    "maxsat:fm": "core-guided (Fu-Malik): no board before its proof; one core",
-    "exec": "its best model read when stopped (SIGTERM) a little before the limit; one core",
+ANYTIME = {  # search: (whether it runs on every core of --jobs, what it can show)
+    "edgesearch": (True, "anytime: each better board as found; one search per core"),
+    "cpsat": (True, "anytime: each better board as found; its workers on the cores as threads"),
+    "maxsat:lsu": (False, "anytime: each model a better board; one core"),
+    "maxsat:rc2": (False, "core-guided: no board before its proof of the optimum; one core"),
+    "maxsat:rc2s": (False, "core-guided (stratified): no board before its proof; one core"),
+    "maxsat:fm": (False, "core-guided (Fu-Malik): no board before its proof; one core"),
+    "exec": (False, "its best model read when stopped (SIGTERM) a little before the limit; "
+                    "one core"),
 }
+
+
+def traits(search: str) -> tuple[bool, str]:
+    """ANYTIME's entry of a search, by its whole name or its kind (`exec:NAME`: exec)."""
+    return (ANYTIME.get(search) or ANYTIME.get(search.partition(":")[0])
+            or (False, ""))
 
 
 def cores_used(search: str, jobs: int) -> int:
     """The cores a search uses of `jobs`: the MaxSAT solvers are sequential."""
-    return jobs if search.partition(":")[0] in ("edgesearch", "cpsat") else 1
+    return jobs if traits(search)[0] else 1
 
 
 def about(search: str) -> str:
-    return ANYTIME.get(search) or ANYTIME.get(search.partition(":")[0], "")
+    return traits(search)[1]
 
 
 def key(row: dict) -> tuple:
