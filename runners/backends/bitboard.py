@@ -53,8 +53,9 @@ MEMO_FIRST = 512 << 10  # bytes of a memo's first table; it grows fourfold while
 
 def _memo_bytes() -> int:
     """The most a worker's memo grows to (a memo N threads share: N times this): 2 GiB, or an
-    eighth of this machine's memory where that is less (the 6x15 one-sided pentominoes on one thread: 537 s with 2 GiB, 1.23 G nodes;
-    fewer nodes than with 256 MiB, which drops more sub-problems)."""
+    eighth of this machine's memory where that is less (the 6x15 one-sided pentominoes on one
+    thread: 537 s with 2 GiB, 1.23 G nodes; fewer nodes than with 256 MiB, which drops more
+    sub-problems)."""
     import os
 
     try:
