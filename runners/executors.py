@@ -190,14 +190,21 @@ def _releases_gil(backend_name: str) -> bool:
 def run_on_threads(works: list[Work], pending: dict[str, list[int]], threads: int,
                    deadline: float | None, record: Record) -> None:
     """Count on threads of this process, for backends whose search releases the GIL: no worker
-    process to start (numba's import and cache load cost 1-4 s a process, results/dlx-bench.md)."""
+    process to start (numba's import and cache load cost 1-4 s a process, results/dlx-bench.md);
+    the threads prepare from the payload the backend shares among them (Backend.share)."""
+    from .registry import backend as backend_named
+
     STOP.clear()
     pool = ThreadPoolExecutor(threads)
     owners = {}
     try:
         for work in works:
-            for part in chunks(work, pending.get(work.token, []), threads):
-                future = pool.submit(run_chunk, work.backend, work.token, work.payload,
+            parts = chunks(work, pending.get(work.token, []), threads)
+            if not parts:
+                continue
+            payload = backend_named(work.backend).share(work.payload, threads)
+            for part in parts:
+                future = pool.submit(run_chunk, work.backend, work.token, payload,
                                      [work.cubes[i] for i in part], deadline)
                 owners[future] = (work, part)
         for future in as_completed(owners):

@@ -240,6 +240,29 @@ def test_bench_sample_says_where_the_search_time_goes(tmp_path, capsys):
     assert "ns/node" in (tmp_path / "bitboard-profile.md").read_text()
 
 
+def test_bench_search_on_threads_times_the_shared_memo_against_each_threads_own(tmp_path,
+                                                                                capsys):
+    """`bench --search --jobs 2`: the whole count, then sampled cubes, on two threads with one
+    memo for both and with one each; the arms agree (run_shared raises otherwise), and a second
+    call keeps the first one's rows."""
+    import csv
+
+    from puzzlesat.cli import main
+
+    assert main(["bench", "--search", "--jobs", "2", "--repeat", "1", "pentomino-6x10",
+                 "--results", str(tmp_path)]) == 0
+    assert main(["bench", "--search", "--jobs", "2", "--repeat", "1", "--sample", "3",
+                 "pentomino-6x10", "--results", str(tmp_path)]) == 0
+    assert "one memo shared by the threads" in capsys.readouterr().out
+    rows = list(csv.DictReader((tmp_path / "bitboard-shared.csv").open()))
+    assert [(r["counted"].startswith("3 sampled"), r["memo"]) for r in rows] == [
+        (False, "each thread its own memo"), (False, "one memo shared by the threads"),
+        (True, "each thread its own memo"), (True, "one memo shared by the threads")]
+    assert rows[0]["answer"] == rows[1]["answer"] == "9,356 solutions, 2,339 classes"
+    assert all(int(r["median_nodes"]) > 0 for r in rows)
+    assert main(["bench", "--search", "--jobs", "2", "--against", "HEAD"]) == 2
+
+
 @pytest.mark.parametrize("name", ["iq-block-8", "soma"])
 def test_sampled_cubes_are_counted_alike_by_every_backend(name, tmp_path):
     """verify --sample-cubes: random cubes of the bitboard search (the first pieces of a random

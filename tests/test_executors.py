@@ -100,6 +100,9 @@ def test_cubes_left_when_the_deadline_passes_are_not_started(monkeypatch):
             return (1,), time.time() < deadline
 
     monkeypatch.setattr(executors, "_state", lambda *args: (SlowToStart(), None))
+    from puzzlesat.backends.bitboard import BitboardBackend  # its threads' payload: none here
+
+    monkeypatch.setattr(BitboardBackend, "share", lambda self, payload, threads: payload)
     work = Work("slow", "bitboard", None, [(k,) for k in range(12)], stops_itself=True)
     for jobs in (1, 2):  # in this process, and on threads (chunks of cubes)
         started.clear()

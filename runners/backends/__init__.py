@@ -136,6 +136,12 @@ class Backend(ABC):
         """Worker side: the state cubes are counted against, built once per worker."""
         return payload
 
+    def share(self, payload: object, threads: int) -> object:
+        """The payload that `threads` threads of one process prepare from (backends that
+        release the GIL): where a backend's threads share what they learn (the bitboard
+        search: one memo), the payload carries it; by default the payload itself."""
+        return payload
+
     def prepare_for_estimates(self, payload: object) -> object:
         """The state `estimate(state, cube)` needs, where a backend defines that (an estimate of
         a cube's work, for the time left: see counting.cube_sizes)."""

@@ -30,7 +30,18 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ..compiled import COMPILED, njit, trailing_zeros
+from ..compiled import (
+    COMPILED,
+    compare_and_swap,
+    fence_acquire,
+    fence_release,
+    load_acquire,
+    load_relaxed,
+    njit,
+    store_relaxed,
+    store_release,
+    trailing_zeros,
+)
 from ..models.encoded import CoverModel
 from ..models.errors import InputError
 from . import STOP, Backend, Cube, Interrupted, Outcome, Slices, Values
@@ -41,9 +52,10 @@ MEMO_FIRST = 512 << 10  # bytes of a memo's first table; it grows fourfold while
 
 
 def _memo_bytes() -> int:
-    """The most a worker's memo grows to: 2 GiB, or an eighth of this machine's memory where
-    that is less (the 6x15 one-sided pentominoes on one thread: 537 s with 2 GiB, 1.23 G nodes;
-    fewer nodes than with 256 MiB, which drops more sub-problems)."""
+    """The most a worker's memo grows to (a memo N threads share: N times this): 2 GiB, or an
+    eighth of this machine's memory where that is less (the 6x15 one-sided pentominoes on one
+    thread: 537 s with 2 GiB, 1.23 G nodes; fewer nodes than with 256 MiB, which drops more
+    sub-problems)."""
     import os
 
     try:
@@ -512,13 +524,55 @@ def _memo_find(memo, at, entry, state):  # pragma: no cover - compiled
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _store(memo, at, entry, key, found, work):  # pragma: no cover - compiled
+def _memo_get(memo, at, entry, state, shared):  # pragma: no cover - compiled
+    """The count of `state` kept in the bucket at `at`, or -1 (a count is never negative).
+
+    In a table the threads of a process share (Memo.shared), the bucket's version word (at
+    at - 1; odd while a thread writes the bucket) is read before and after the entries, each
+    word of them an atomic load: a count is taken only where the version is even and unchanged,
+    so an entry half written by another thread is a miss, never a count (a seqlock: the loads of
+    the entries are ordered before the second look at the version by an acquire fence)."""
+    if not shared:
+        k = _memo_find(memo, at, entry, state)
+        return memo[k] if k >= 0 else -1
+    version = load_acquire(memo, at - 1)
+    if version & 1:
+        return -1
+    words = state.shape[0]
+    found = -1
+    for e in (at, at + entry):
+        same = True
+        for w in range(words - 1, -1, -1):
+            if load_relaxed(memo, e + w) != state[w]:
+                same = False
+                break
+        if same:
+            found = load_relaxed(memo, e + words)
+            break
+    fence_acquire()
+    if load_relaxed(memo, at - 1) != version:
+        return -1
+    return found
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _store(memo, at, entry, key, found, work, shared=False):  # pragma: no cover - compiled
     """Keep a sub-problem's count in the bucket of two entries at `at`: in its own entry or an
     empty one, else in place of the entry that took less work to count (the work, nodes, is
     kept after the count). Large sub-problems stay, small ones come and go, as a chess engine's
-    transposition table keeps deep entries."""
+    transposition table keeps deep entries.
+
+    In a shared table (Memo.shared) the writer first takes the bucket (its version word from
+    even to odd by compare-and-swap; a bucket another thread is writing is left alone: the
+    count is not kept, a later miss at worst), writes the entry by atomic stores after a release
+    fence, and gives the bucket back with the next even version (a release store)."""
     words = key.shape[0]
-    k = _memo_find(memo, at, entry, key)
+    if shared:
+        version = load_relaxed(memo, at - 1)
+        if version & 1 or not compare_and_swap(memo, at - 1, version, version + 1):
+            return
+        fence_release()
+    k = _memo_find(memo, at, entry, key)  # a bucket held, or not shared: no one else writes it
     if k >= 0:
         k -= words
     elif memo[at] == -1:
@@ -529,6 +583,13 @@ def _store(memo, at, entry, key, found, work):  # pragma: no cover - compiled
         k = at + entry
     else:
         k = at
+    if shared:
+        for w in range(words):
+            store_relaxed(memo, k + w, key[w])
+        store_relaxed(memo, k + words, found)
+        store_relaxed(memo, k + words + 1, work)
+        store_release(memo, at - 1, version + 2)
+        return
     for w in range(words):
         memo[k + w] = key[w]
     memo[k + words] = found
@@ -548,24 +609,42 @@ def _hash_of(state, zobrist, fields):  # pragma: no cover - compiled
 
 
 @njit(cache=True, nogil=True)
-def _rehash(old, new, words, zobrist, fields):  # pragma: no cover - compiled
-    """Copy a memo's entries into a larger table."""
+def _rehash(old, new, words, zobrist, fields, shared=False):  # pragma: no cover - compiled
+    """Copy a memo's entries into a larger table of the same layout (Memo.shared). A shared
+    table is read bucket by bucket as _memo_get reads it, while other threads may still write
+    it: a bucket being written is left out (its counts are lost, a later miss at worst)."""
     entry = words + 2
-    mask = new.shape[0] // (2 * entry) - 1
+    lead = 1 if shared else 0
+    stride = 2 * entry + lead
+    mask = new.shape[0] // stride - 1
+    bucket = np.empty(2 * entry, dtype=np.int64)
     key = np.empty(words, dtype=np.int64)
-    for e in range(0, old.shape[0], entry):
-        if old[e] == -1:
-            continue
-        for w in range(words):
-            key[w] = old[e + w]
-        _store(new, 2 * entry * (_hash_of(key, zobrist, fields) & mask), entry, key, old[e + words],
-               old[e + words + 1])
+    for b in range(0, old.shape[0], stride):
+        if shared:
+            version = load_acquire(old, b)
+            if version & 1:
+                continue
+            for j in range(2 * entry):
+                bucket[j] = load_relaxed(old, b + 1 + j)
+            fence_acquire()
+            if load_relaxed(old, b) != version:
+                continue
+        else:
+            for j in range(2 * entry):
+                bucket[j] = old[b + j]
+        for e in range(0, 2 * entry, entry):
+            if bucket[e] == -1:
+                continue
+            for w in range(words):
+                key[w] = bucket[e + w]
+            _store(new, stride * (_hash_of(key, zobrist, fields) & mask) + lead, entry, key,
+                   bucket[e + words], bucket[e + words + 1], shared)
 
 
 @njit(cache=True, nogil=True, _nrt=False)
 def _search(m, scratch, seen, state, var, nxt, last, below, begun, listed, placed, first, budget,
-            record, chosen, memo, memo_depth, tally, fewest_levels, smallest, granule, reach,
-            alive, fits, pend, pend_word):  # pragma: no cover - compiled
+            record, chosen, memo, shared, memo_depth, tally, fewest_levels, smallest, granule,
+            reach, alive, fits, pend, pend_word):  # pragma: no cover - compiled
     """Run the search from its saved stack for at most `budget` nodes.
 
     Level d holds the options still to try for its item: where listed[d] is set (levels below
@@ -576,7 +655,8 @@ def _search(m, scratch, seen, state, var, nxt, last, below, begun, listed, place
     holds the solutions found under it so far; placed[d] is the option that led on to
     level d + 1. `state` holds the covered items of the current level (changed in place), var
     its depth, the items left to cover and its hash. A level whose options are exhausted has
-    counted its whole sub-problem: with a memo table (0 for none) the count is stored under the
+    counted its whole sub-problem: with a memo table (0 for none; `shared`: the layout of a
+    table the threads of a process share, Memo.shared) the count is stored under the
     covered items, and a later level that reaches the same covered items (the same cells
     filled, as many copies of each piece placed) takes it from there instead of searching
     again. Returns whether the search is over; tally[0] counts nodes, tally[1] memo hits,
@@ -598,7 +678,9 @@ def _search(m, scratch, seen, state, var, nxt, last, below, begun, listed, place
     h = var[V_HASH]
     steps = 0
     entry = state.shape[0] + 2
-    size = memo.shape[0] // (2 * entry)
+    lead = 1 if shared else 0  # a shared table's buckets start with their version word
+    stride = 2 * entry + lead
+    size = memo.shape[0] // stride  # buckets
     mask = size - 1
     keep = size > 0  # the hash is kept only for a memo (Search.run makes it again when needed)
     while d >= 0:
@@ -626,8 +708,8 @@ def _search(m, scratch, seen, state, var, nxt, last, below, begun, listed, place
         if o < 0:
             found = below[d]
             if size and 0 < d < memo_depth:  # level 0 is the cube's own start: never met again
-                _store(memo, 2 * entry * (h & mask), entry, state, found,
-                       tally[0] + steps - begun[d])
+                _store(memo, stride * (h & mask) + lead, entry, state, found,
+                       tally[0] + steps - begun[d], shared)
                 tally[2] += 1
             if d == 0:
                 break
@@ -672,9 +754,9 @@ def _search(m, scratch, seen, state, var, nxt, last, below, begun, listed, place
                 return False
             continue
         if size and d + 1 < memo_depth:
-            k = _memo_find(memo, 2 * entry * (h & mask), entry, state)
-            if k >= 0:
-                below[d] += memo[k]
+            kept = _memo_get(memo, stride * (h & mask) + lead, entry, state, shared)
+            if kept >= 0:
+                below[d] += kept
                 tally[1] += 1
                 h = _place(o, state, h, -1, keep, base, window, rare, spill, copy, hashes)
                 left += units[o]
@@ -1036,29 +1118,100 @@ class Memo:
     of the one of its bucket that took less work to count, so memory stays bounded, large
     sub-problems stay, and a miss only costs a search. Valid for one Board: the count of a
     covered state depends on the options, never on how the state was reached, so one Memo
-    serves every cube counted against that Board.
+    serves every cube counted against that Board, on any thread. A `shared` table (one the
+    threads of a process write at once: SharedMemo) starts each bucket with a version word.
     """
 
-    def __init__(self, size: int, words: int = 2) -> None:
+    def __init__(self, size: int, words: int = 2, shared: bool = False) -> None:
         # per entry: covered items (`words` words; -1: empty, a state never has bit 63), its
-        # count, and the nodes its count took
+        # count, and the nodes its count took; shared: a version word (0) before each bucket
         self.words = words
-        self.table = np.full(size * (words + 2), -1, dtype=np.int64)
+        self.shared = shared
+        stride = 2 * (words + 2) + shared
+        self.table = np.full(size // 2 * stride, -1, dtype=np.int64)
+        if shared:
+            self.table[::stride] = 0
 
     @property
     def size(self) -> int:
-        return len(self.table) // (self.words + 2)
+        return 2 * (len(self.table) // (2 * (self.words + 2) + self.shared))
 
     @classmethod
-    def first(cls, words: int) -> Memo:
+    def first(cls, words: int, shared: bool = False) -> Memo:
         """A memo's first table (MEMO_FIRST bytes, at least two entries)."""
         entries = 2
         while 2 * entries * 8 * (words + 2) <= MEMO_FIRST:
             entries *= 2
-        return cls(entries, words)
+        return cls(entries, words, shared)
 
 
 NO_MEMO = Memo(0)
+
+
+class SharedMemo:
+    """One memo for the threads of a process counting cubes of one Board (`--jobs N` on the
+    local executor runs the compiled search on N threads): a sub-problem counted on one thread
+    is a hit on every other, where each thread's own memo would count it again.
+
+    Exactness under races: each bucket of the table has a version word, a seqlock. A writer
+    takes the bucket by compare-and-swap of its version from even to odd (LLVM's cmpxchg, by a
+    numba intrinsic: runners/compiled.py), writes, and stores the next even version; a reader
+    takes an entry only where the version it read before the entry equals the one after it
+    (acquire loads and fence, the entry read by atomic loads), so a torn entry is a miss, never
+    a count; nothing rests on a checksum not colliding. A version word counts 2^63 writes of its
+    bucket before it could come round again. Neither side ever waits: a writer finding the
+    bucket taken drops its store, a reader a miss. Chosen over a lock per bucket (a reader
+    would have to take it: a shared cache line written on every probe, where the seqlock's
+    readers write nothing) and over a lock-free table keyed by one word (the keys are several
+    words, the count and work two more).
+
+    Memory stays bounded: the table grows fourfold once the threads' stores pass twice its
+    entries (as a thread's own, see `grow`), up to `threads` times memo_entries, the memory
+    the threads' own memos would take; one thread grows it while the others go on with the
+    old table (their stores meanwhile are lost: misses) and take the new one at their next
+    slice."""
+
+    def __init__(self, threads: int) -> None:
+        self.threads = threads
+        self.memo = NO_MEMO  # made when a cube first wants it
+        self.stores = 0  # stores into self.memo the threads have reported
+        self.growing = False
+        self.lock = threading.Lock()
+
+    def __reduce__(self):  # pickled (to another process): a memo of its own there
+        return SharedMemo, (self.threads,)
+
+    def take(self, words: int) -> Memo:
+        """The memo as it is now (its first table made by the first thread to want one)."""
+        with self.lock:
+            if self.memo is NO_MEMO:
+                self.memo = Memo.first(words, shared=True)
+            return self.memo
+
+    def grow(self, board: Board, search: Search) -> None:
+        """The search's stores since its last report counted; the table grown fourfold where
+        they pass twice its entries (by this thread, the others going on meanwhile), and the
+        search given the table as it is now."""
+        with self.lock:
+            self.stores += int(search.tally[2])
+            search.tally[2] = 0
+            old = self.memo
+            size, most = old.size, self.threads * memo_entries(board.words)
+            if search.memo is not old or self.growing or not (
+                    0 < size < most and self.stores > 2 * size):
+                search.memo = old
+                return
+            self.growing = True
+        try:
+            larger = Memo(min(most, 4 * size), board.words, shared=True)
+            _rehash(old.table, larger.table, board.words, board.masks.zobrist,
+                    board.masks.fields, True)
+        finally:
+            with self.lock:
+                self.growing = False
+        with self.lock:
+            self.memo, self.stores = larger, 0
+        search.memo = larger
 
 
 def memo_entries(words: int) -> int:
@@ -1176,7 +1329,8 @@ class Search:
 
     @property
     def stores(self) -> int:
-        """Sub-problems written to the memo since it was last replaced."""
+        """Sub-problems written to the memo since it was last replaced (a memo the threads
+        share: since this search last reported them to SharedMemo.grow)."""
         return int(self.tally[2])
 
     @property
@@ -1203,7 +1357,8 @@ class Search:
         self.hashed = memo.size > 0
         over = _search(b.masks, self.scratch, self.seen, self.state, self.var, self.nxt,
                        self.last, self.below, self.begun, self.listed, self.placed, self.first,
-                       budget, record, self.picked, memo.table, self.memo_depth, self.tally,
+                       budget, record, self.picked, memo.table, memo.shared, self.memo_depth,
+                       self.tally,
                        self.fewest_levels, b.smallest, b.granule, b.reach, self.alive,
                        self.fits, self.pend, self.pend_word)
         if self.var[V_OVERFLOW]:
@@ -1221,7 +1376,7 @@ class Search:
         return sorted(self.chosen + picked)
 
 
-_SEARCHED = [0]  # nodes counted by count_cube in this process, every thread
+_SEARCHED = [0, 0]  # nodes and memo hits of count_cube in this process, every thread
 _SEARCHED_LOCK = threading.Lock()
 
 
@@ -1230,6 +1385,12 @@ def nodes_searched() -> int:
     a benchmark reads it before and after a count to report the count's nodes."""
     with _SEARCHED_LOCK:
         return _SEARCHED[0]
+
+
+def memo_hits() -> int:
+    """The sub-problems this process's counts have taken from a memo so far (every thread)."""
+    with _SEARCHED_LOCK:
+        return _SEARCHED[1]
 
 
 def warm_up() -> float:
@@ -1244,8 +1405,12 @@ def warm_up() -> float:
         search.run(SLICE)
         assert search.found == 2
     assert Search(board, (1,)).run(SLICE)  # a cube's options placed
-    _rehash(Memo(2, board.words).table, Memo(4, board.words).table, board.words,
-            board.masks.zobrist, board.masks.fields)
+    for shared in (False, True):
+        _rehash(Memo(2, board.words, shared).table, Memo(4, board.words, shared).table,
+                board.words, board.masks.zobrist, board.masks.fields, shared)
+    search = Search(board, (), Memo.first(board.words, shared=True))
+    search.run(SLICE)
+    assert search.found == 2
     return time.perf_counter() - start
 
 
@@ -1279,11 +1444,13 @@ def check_overflow(solutions: float, paths: int) -> None:
 
 @dataclass
 class Prepared:
-    """A model's board in one worker thread, and that thread's memo for it."""
+    """A model's board in one worker thread, and that thread's memo for it, or the memo the
+    threads of its process share (`shared`, from BitboardBackend.share)."""
 
     model: CoverModel
     board: Board
     memo: Memo = NO_MEMO
+    shared: SharedMemo | None = None
 
 
 MODES = {
@@ -1319,7 +1486,11 @@ def fewest_pays(board: Board, cube: Cube) -> bool:
 
 def grow(state: Prepared, search: Search) -> None:
     """A memo that has taken twice as many stores as it has entries gets four times as many
-    (up to memo_entries): small counts never pay for a large table, large ones get one."""
+    (up to memo_entries): small counts never pay for a large table, large ones get one. (A
+    memo the threads share: SharedMemo.grow.)"""
+    if state.shared is not None and search.memo.shared:
+        state.shared.grow(state.board, search)
+        return
     size, words = state.memo.size, state.board.words
     most = memo_entries(words)
     if search.memo is state.memo and 0 < size < most and search.stores > 2 * size:
@@ -1364,9 +1535,16 @@ class BitboardBackend(Backend):
         check_model(model)
         return Prepared(model, board_of(model))
 
+    def share(self, payload: Prepared, threads: int) -> Prepared:
+        """For `threads` threads of this process: one memo for all of them (SharedMemo)."""
+        if threads < 2:
+            return payload
+        return Prepared(payload.model, payload.board, shared=SharedMemo(threads))
+
     def prepare(self, payload: Prepared) -> Prepared:
-        # each thread its own memo (made when a cube wants it), the board shared: it is read only
-        return Prepared(payload.model, payload.board)
+        # each thread its own memo (made when a cube wants it) or the one its process's threads
+        # share, the board shared: it is read only
+        return Prepared(payload.model, payload.board, shared=payload.shared)
 
     def _search(self, state: Prepared, cube: Cube, counting: bool = False) -> Search:
         left_out = frozenset(-k - 1 for k in cube if k < 0)
@@ -1380,9 +1558,12 @@ class BitboardBackend(Backend):
             if self.mode is None and nodes > CHOICE_FROM_NODES and fewest_pays(board, cube):
                 search = Search(board, cube, fewest=True)
             if not left_out and wants_memo(nodes, self.mode):
-                if state.memo is NO_MEMO:
-                    state.memo = Memo.first(board.words)
-                search.memo = state.memo
+                if state.shared is not None:
+                    search.memo = state.shared.take(board.words)
+                else:
+                    if state.memo is NO_MEMO:
+                        state.memo = Memo.first(board.words)
+                    search.memo = state.memo
         return search
 
     def prepare_for_estimates(self, payload: Prepared) -> Prepared:
@@ -1410,6 +1591,7 @@ class BitboardBackend(Backend):
         finally:
             with _SEARCHED_LOCK:
                 _SEARCHED[0] += search.nodes
+                _SEARCHED[1] += search.hits
         return (search.found,), True
 
     def enumerate(self, state: Prepared, cube: Cube, limit: int | None) -> Iterator[list[int]]:

@@ -340,7 +340,6 @@ def profile_search(name: str, modulo: str, sample: int, seed: int = 1,
     seconds, nodes, nanoseconds a node, options dropped by the dead-region check, memo hits;
     every part must agree cube by cube."""
     import dataclasses
-    import random
 
     from ..backends.bitboard import (
         SLICE,
@@ -354,22 +353,7 @@ def profile_search(name: str, modulo: str, sample: int, seed: int = 1,
 
     say = progress or (lambda _: None)
     warm_up()
-    plan, models = plan_models(name, modulo, PROFILE_SPLIT)
-    ours = BitboardBackend()
-    cubes = []  # (task, model, cube, estimated nodes)
-    for t, (task, model) in enumerate(zip(plan.tasks, models)):
-        state = ours.prepare_for_estimates(ours.payload(model))
-        cubes += [(t, model, cube, ours.estimate(state, cube)) for cube in task.cubes]
-    # the cubes holding the 1st to the 10th per cent of the estimated work, from the smallest:
-    # real work (not the empty ones), the large ones left out so that the sample takes minutes
-    # (a cube of the 9x10 in the 5-50 % band took over 10 minutes without dead regions)
-    cubes.sort(key=lambda c: c[3])
-    total, running, middle = sum(c[3] for c in cubes), 0.0, []
-    for c in cubes:
-        running += c[3]
-        if 0.01 * total <= running <= 0.1 * total:
-            middle.append(c)
-    chosen = random.Random(seed).sample(middle, min(sample, len(middle)))
+    chosen, of = sampled_cubes(name, modulo, sample, seed)
     totals = {part: {"cpu": 0.0, "nodes": 0, "dead": 0, "hits": 0} for part, _, _ in PROFILE_PARTS}
     boards = {}  # per task: the board, with and without its geometry
     for k, (t, model, cube, estimated) in enumerate(chosen, start=1):
@@ -404,12 +388,178 @@ def profile_search(name: str, modulo: str, sample: int, seed: int = 1,
         row = totals[part]
         nodes = max(1, row["nodes"])
         rows.append({
-            "puzzle": name, "modulo": modulo, "cubes": len(chosen), "of": len(cubes),
+            "puzzle": name, "modulo": modulo, "cubes": len(chosen), "of": of,
             "seed": seed, "part": part, "cpu_seconds": round(row["cpu"], 3),
             "nodes": row["nodes"], "ns_per_node": round(1e9 * row["cpu"] / nodes),
             "dead_region_drops": row["dead"], "memo_hits": row["hits"], "load": _load(),
         })
     return rows
+
+
+def sampled_cubes(name: str, modulo: str, sample: int, seed: int = 1
+                  ) -> tuple[list[tuple[int, object, tuple[int, ...], float]], int]:
+    """`sample` random cubes of the plan as `count --jobs 32` cuts it, among those holding the
+    1st to the 10th per cent of the estimated work from the smallest up (real work, the large
+    cubes left out so that the sample takes minutes: a cube of the 9x10 in the 5-50 % band took
+    over 10 minutes without dead regions): (task, its model, cube, estimated nodes) each, and
+    the plan's cubes."""
+    import random
+
+    plan, models = plan_models(name, modulo, PROFILE_SPLIT)
+    ours = BitboardBackend()
+    cubes = []  # (task, model, cube, estimated nodes)
+    for t, (task, model) in enumerate(zip(plan.tasks, models)):
+        state = ours.prepare_for_estimates(ours.payload(model))
+        cubes += [(t, model, cube, ours.estimate(state, cube)) for cube in task.cubes]
+    cubes.sort(key=lambda c: c[3])
+    total, running, middle = sum(c[3] for c in cubes), 0.0, []
+    for c in cubes:
+        running += c[3]
+        if 0.01 * total <= running <= 0.1 * total:
+            middle.append(c)
+    return random.Random(seed).sample(middle, min(sample, len(middle))), len(cubes)
+
+
+# ---------------------------------------------------------------- one memo for the threads
+
+SHARED_ARMS = ("each thread its own memo", "one memo shared by the threads")
+
+
+def count_on_threads(parts: list[tuple[object, list[tuple[int, ...]]]], jobs: int, shared: bool
+                     ) -> tuple[list[list[int]], dict]:
+    """Cubes counted by the default bitboard backend on `jobs` threads of this process, as
+    `count --jobs N` runs them (executors.run_on_threads: interleaved chunks, each thread its
+    prepared state), the threads of each model sharing one memo or each keeping its own:
+    each part's counts (parts: a model and its cubes), and the wall and CPU seconds (every
+    thread), nodes and memo hits."""
+    import uuid
+    from concurrent.futures import ThreadPoolExecutor
+
+    from ..backends import bitboard
+    from ..executors import Work, chunks, run_chunk
+
+    backend = BitboardBackend()
+    before = (bitboard.nodes_searched(), bitboard.memo_hits())
+    load, start, cpu = _load(), time.perf_counter(), _cpu()
+    found: list[list[int]] = [[0] * len(cubes) for _, cubes in parts]
+    with ThreadPoolExecutor(jobs) as pool:
+        futures = []
+        for p, (model, cubes) in enumerate(parts):
+            payload = backend.payload(model)
+            if shared:
+                payload = backend.share(payload, jobs)
+            work = Work("", backend.name, payload, cubes, token=uuid.uuid4().hex)
+            for chunk in chunks(work, range(len(cubes)), jobs):
+                futures.append((p, chunk, pool.submit(run_chunk, backend.name, work.token,
+                                                      payload, [cubes[i] for i in chunk], None)))
+        for p, chunk, future in futures:
+            for i, (values, finished, _) in zip(chunk, future.result()):
+                assert finished
+                found[p][i] = values[0]
+    return found, {"wall_seconds": time.perf_counter() - start, "cpu_seconds": _cpu() - cpu,
+                   "nodes": bitboard.nodes_searched() - before[0],
+                   "memo_hits": bitboard.memo_hits() - before[1], "load": load}
+
+
+def run_shared(cases, jobs: int, repeats: int = 3, sample: int | None = None, seed: int = 1,
+               results: Path | None = Path("results"),
+               progress: Callable[[str], None] | None = print) -> list[dict]:
+    """The memo shared by the threads of a process against each thread's own, `jobs` threads:
+    the whole count plan as `count --jobs N` cuts it, or with `sample` the cubes
+    `sampled_cubes` draws (the 9x10's whole count is hours); the two arms take turns run by
+    run, medians of `repeats` (wall, CPU of every thread, nodes, memo hits), every run's counts
+    equal. Writes results/bitboard-shared.md and .csv."""
+    from ..backends.bitboard import warm_up
+
+    say = progress or (lambda _: None)
+    warm_up()
+    rows = []
+    for name, modulo in cases:
+        if sample:
+            chosen, of = sampled_cubes(name, modulo, sample, seed)
+            by_task: dict[int, tuple[object, list]] = {}
+            for t, model, cube, _ in chosen:
+                by_task.setdefault(t, (model, []))[1].append(cube)
+            parts, combine = list(by_task.values()), None
+            what = f"{len(chosen)} sampled cubes of {of} (seed {seed})"
+        else:
+            plan, models = plan_models(name, modulo, BitboardBackend.cubes_per_job * jobs)
+            parts = [(model, task.cubes) for task, model in zip(plan.tasks, models)]
+            combine, what = plan.combine, "whole count"
+        runs: dict[bool, list[dict]] = {False: [], True: []}
+        answers = set()
+        for r in range(repeats):
+            for shared in ((False, True) if r % 2 == 0 else (True, False)):
+                found, figures = count_on_threads(parts, jobs, shared)
+                answer = combine(found) if combine else tuple(map(tuple, found))
+                answers.add(answer)
+                runs[shared].append(figures)
+                say(f"{name} {modulo} {what}, {SHARED_ARMS[shared]}: "
+                    f"{figures['wall_seconds']:.2f} s wall, {figures['cpu_seconds']:.2f} s CPU, "
+                    f"{figures['nodes']:,} nodes, {figures['memo_hits']:,} hits "
+                    f"(load {figures['load']})")
+        if len(answers) != 1:
+            raise ArithmeticError(f"{name} {modulo}: the arms disagree: {sorted(answers)}")
+        own = None
+        for shared in (False, True):
+            arm = runs[shared]
+            middle = {k: statistics.median(f[k] for f in arm)
+                      for k in ("wall_seconds", "cpu_seconds", "nodes", "memo_hits")}
+            own = own or middle
+            rows.append({
+                "puzzle": name, "modulo": modulo, "counted": what, "threads": jobs,
+                "memo": SHARED_ARMS[shared],
+                "answer": (f"{answer[0]:,} solutions" + ("" if answer[1] is None else
+                                                         f", {answer[1]:,} classes")
+                           if combine else f"{sum(map(sum, found)):,} solutions"),
+                "median_wall_seconds": round(middle["wall_seconds"], 3),
+                "median_cpu_seconds": round(middle["cpu_seconds"], 3),
+                "cpu_runs": ";".join(f"{f['cpu_seconds']:.2f}" for f in arm),
+                "median_nodes": int(middle["nodes"]), "median_memo_hits": int(middle["memo_hits"]),
+                "cpu_ratio_to_own": round(middle["cpu_seconds"] / own["cpu_seconds"], 3),
+                "load": ";".join(f["load"] for f in arm),
+            })
+    if results is not None:
+        write_shared(rows, results)
+    return rows
+
+
+def write_shared(rows: list[dict], folder: Path) -> None:
+    """results/bitboard-shared.md and .csv, each written whole or not at all; the rows of
+    other puzzles kept (a whole count and sampled cubes of the 9x10 are two calls)."""
+    path = folder / "bitboard-shared.csv"
+    if path.exists():
+        fresh = {(r["puzzle"], r["modulo"], str(r["threads"]), "sampled" in r["counted"])
+                 for r in rows}
+        with path.open(encoding="utf-8", newline="") as kept:
+            rows = [r for r in csv.DictReader(kept)
+                    if (r["puzzle"], r["modulo"], r["threads"], "sampled" in r["counted"])
+                    not in fresh] + rows
+    lines = [
+        "# Bitboard search: one memo shared by the threads against each thread's own",
+        "",
+        "`puzzlesat bench --search --jobs N PUZZLE` (with `--sample CUBES`: the cubes `--sample` "
+        "draws for the profile). The default bitboard backend on N threads of this process, as "
+        "`puzzlesat count --jobs N` runs it; the two arms take turns run by run, medians of "
+        "the runs (every run's CPU seconds listed). CPU: every thread of this process; nodes: "
+        "options placed (a memo hit "
+        "is no node); answer: the count (and its classes for --modulo symmetry) or the "
+        "sampled cubes' solutions, equal on every run. Load: the 1-minute load average as each "
+        "run started.",
+        machine_line(),
+        "",
+        "| puzzle | modulo | counted | threads | memo | answer | wall s | CPU s | CPU runs | "
+        "nodes | memo hits | CPU ratio to own | load |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|",
+    ]
+    for r in rows:
+        lines.append(
+            f"| {r['puzzle']} | {r['modulo']} | {r['counted']} | {r['threads']} | {r['memo']} | "
+            f"{r['answer']} | {float(r['median_wall_seconds']):.2f} | "
+            f"{float(r['median_cpu_seconds']):.2f} | {r['cpu_runs']} | "
+            f"{int(r['median_nodes']):,} | {int(r['median_memo_hits']):,} | "
+            f"{r['cpu_ratio_to_own']} | {r['load']} |")
+    write_rows(folder, "bitboard-shared", rows, lines)
 
 
 def write_profile(rows: list[dict], folder: Path) -> None:

@@ -222,7 +222,10 @@ def build_parser() -> argparse.ArgumentParser:
                        "blocks, clue puzzle 1 where present); writes results/edgecount-bench.*")
     bench.add_argument("--search", action="store_true",
                        help="packing: the bitboard search plain against memoised (nodes, nodes/s, "
-                       "CPU medians) and xcover's memoised ZDD; writes results/bitboard-search.*")
+                       "CPU medians) and xcover's memoised ZDD; writes results/bitboard-search.*. "
+                       "With --jobs N (2 or more): on N threads, one memo shared by the threads "
+                       "against each thread's own (wall, CPU, nodes, memo hits; whole counts, or "
+                       "the cubes --sample draws); writes results/bitboard-shared.*")
     bench.add_argument("--against", default=None, metavar="REV",
                        help="with --search: today's bitboard search against itself at git "
                        "revision REV of this clone (nodes, nodes/s, CPU medians, ratios); "

@@ -308,6 +308,18 @@ def bench_search(args: argparse.Namespace) -> int:
             if puzzle.kind != "packing":
                 raise InputError(f"{name} is not a packing puzzle", field="--search")
         cases = tuple((name, modulo) for name in args.puzzles)
+    if args.jobs and args.jobs > 1:  # threads: the memo they share against each one's own
+        if args.against:
+            raise InputError("--against times one thread: leave out --jobs", field="--jobs")
+        rows = packing.run_shared(cases, args.jobs, args.repeat, args.cubes, 1, args.record_in,
+                                  report.say)
+        for row in rows:
+            print(f"{row['puzzle']:26} {row['modulo']:9} {row['memo']:31} "
+                  f"{row['median_wall_seconds']:8.2f} s wall {row['median_cpu_seconds']:8.2f} s "
+                  f"CPU {row['median_nodes']:>13,} nodes {row['median_memo_hits']:>11,} hits "
+                  f"ratio {row['cpu_ratio_to_own']:.2f}")
+        wrote(args.record_in, "bitboard-shared.md")
+        return 0
     if args.cubes:
         rows = [row for name, modulo in cases
                 for row in packing.profile_search(name, modulo, args.cubes, 1, report.say)]
