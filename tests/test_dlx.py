@@ -263,6 +263,26 @@ def test_bench_search_on_threads_times_the_shared_memo_against_each_threads_own(
     assert main(["bench", "--search", "--jobs", "2", "--against", "HEAD"]) == 2
 
 
+def test_bench_search_on_threads_stops_promptly_on_ctrl_c():
+    """Regression (0da9971): `bench --search --jobs 2` on the one-sided 5x18, interrupted,
+    said 'interrupted' and went on for the rest of the count (its threads were never told to
+    stop): it now runs on executors.run_on_threads, which stops them at their next slice."""
+    import os
+    import signal
+    import threading
+
+    from puzzlesat.benchmarks import packing
+
+    plan, models = packing.plan_models("one-sided-pentomino-5x18", "symmetry", 8)
+    parts = [(model, task.cubes) for task, model in zip(plan.tasks, models)]
+    timer = threading.Timer(1.0, os.kill, (os.getpid(), signal.SIGINT))
+    start = time.perf_counter()
+    timer.start()
+    with pytest.raises(KeyboardInterrupt):
+        packing.count_on_threads(parts, 2, True)  # about a minute on two idle cores
+    assert time.perf_counter() - start < 15
+
+
 @pytest.mark.parametrize("name", ["iq-block-8", "soma"])
 def test_sampled_cubes_are_counted_alike_by_every_backend(name, tmp_path):
     """verify --sample-cubes: random cubes of the bitboard search (the first pieces of a random

@@ -427,35 +427,28 @@ SHARED_ARMS = ("each thread its own memo", "one memo shared by the threads")
 
 def count_on_threads(parts: list[tuple[object, list[tuple[int, ...]]]], jobs: int, shared: bool
                      ) -> tuple[list[list[int]], dict]:
-    """Cubes counted by the default bitboard backend on `jobs` threads of this process, as
-    `count --jobs N` runs them (executors.run_on_threads: interleaved chunks, each thread its
-    prepared state), the threads of each model sharing one memo or each keeping its own:
-    each part's counts (parts: a model and its cubes), and the wall and CPU seconds (every
-    thread), nodes and memo hits."""
-    import uuid
-    from concurrent.futures import ThreadPoolExecutor
-
+    """Cubes counted by the default bitboard backend on `jobs` threads of this process as
+    `count --jobs N` runs them (executors.run_on_threads), the threads of each model sharing
+    one memo or each keeping its own: each part's counts (parts: a model and its cubes), and
+    the wall and CPU seconds (every thread), nodes and memo hits."""
     from ..backends import bitboard
-    from ..executors import Work, chunks, run_chunk
+    from ..executors import Work, run_on_threads
 
     backend = BitboardBackend()
+    works = [Work(str(p), backend.name, backend.payload(model), cubes)
+             for p, (model, cubes) in enumerate(parts)]
+    found: list[list[int]] = [[0] * len(cubes) for _, cubes in parts]
+
+    def record(work: Work, indexes: list[int], results: list) -> None:
+        for i, (values, finished, _) in zip(indexes, results):
+            if not finished:
+                raise ArithmeticError(f"cube {work.cubes[i]} not finished")
+            found[int(work.label)][i] = values[0]
+
     before = (bitboard.nodes_searched(), bitboard.memo_hits())
     load, start, cpu = _load(), time.perf_counter(), _cpu()
-    found: list[list[int]] = [[0] * len(cubes) for _, cubes in parts]
-    with ThreadPoolExecutor(jobs) as pool:
-        futures = []
-        for p, (model, cubes) in enumerate(parts):
-            payload = backend.payload(model)
-            if shared:
-                payload = backend.share(payload, jobs)
-            work = Work("", backend.name, payload, cubes, token=uuid.uuid4().hex)
-            for chunk in chunks(work, range(len(cubes)), jobs):
-                futures.append((p, chunk, pool.submit(run_chunk, backend.name, work.token,
-                                                      payload, [cubes[i] for i in chunk], None)))
-        for p, chunk, future in futures:
-            for i, (values, finished, _) in zip(chunk, future.result()):
-                assert finished
-                found[p][i] = values[0]
+    run_on_threads(works, {w.token: list(range(len(w.cubes))) for w in works}, jobs, None,
+                   record, share=shared)
     return found, {"wall_seconds": time.perf_counter() - start, "cpu_seconds": _cpu() - cpu,
                    "nodes": bitboard.nodes_searched() - before[0],
                    "memo_hits": bitboard.memo_hits() - before[1], "load": load}
