@@ -455,3 +455,27 @@ def test_bench_anchor_dlx_prints_both_counts_and_records_only_when_asked(tmp_pat
     text = (tmp_path / "r" / "dlx-anchor.md").read_text()
     assert "| iq-block-8 | symmetry | dlx.c" in text
     assert main(["bench", "--anchor", "dlx", "domino-8x8"]) == 2  # copies: refused in words
+
+
+def test_drawing_sampled_cubes_is_never_silent(monkeypatch):
+    """Regression: `verify heptiamonds-28x3-chevron --sample-cubes 6` drew its cubes for 9
+    minutes (24 random searches of about 20 s each) with nothing said. Each random search now
+    reports its placements as it goes; every word is passed on once its interval is up (0 here)."""
+    import functools
+
+    import puzzlesat
+    from puzzlesat.families import packing
+
+    monkeypatch.setattr(packing, "SAMPLE_WORD_SECONDS", 0.0)
+    monkeypatch.setattr(packing, "SAMPLE_MISSES", 2)
+    monkeypatch.setattr(packing, "random_path",
+                        functools.partial(packing.random_path, budget=20_000))
+    words: list[str] = []
+    try:  # 27 solutions: random searches of 20,000 placements find none
+        puzzlesat.verify("heptiamonds-hexagon-hexagram-gasket-2", sample_cubes=2,
+                         say=words.append)
+    except puzzlesat.InputError:
+        pass
+    drawing = [w for w in words if w.startswith("drawing cubes")]
+    assert any("10,000 placements tried" in w for w in drawing), words
+    assert any("2 random searches found no solution" in w for w in drawing), words

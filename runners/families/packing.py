@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 from ..backends import Backend
 from ..backends import reference_packing as reference
@@ -285,12 +285,23 @@ class Packing(Family):
         rng = random.Random(len(options))
         picked: list[tuple[list[int], int]] = []  # every cube holds a solution by its making:
         misses = 0  # one counted 0 is kept, to show as a disagreement
+        start = last_word = time.monotonic()
+
+        def drawing(searched: int) -> None:  # a word at least every SAMPLE_WORD_SECONDS
+            nonlocal last_word
+            if say and time.monotonic() - last_word >= SAMPLE_WORD_SECONDS:
+                last_word = time.monotonic()
+                say(f"drawing cubes: {len(picked)} of {n} drawn, {misses} random searches "
+                    f"found no solution, {searched:,} placements tried in this one "
+                    f"({last_word - start:.0f} s)")
+
         for _ in range(200 * n):
             if len(picked) >= n or misses >= SAMPLE_MISSES:
                 break
-            chosen = random_path(puzzle, options, left, rng)
+            chosen = random_path(puzzle, options, left, rng, progress=drawing)
             if chosen is None:
                 misses += 1
+                drawing(0)
                 continue
             if any(chosen == c for c, _ in picked):
                 continue
@@ -383,15 +394,20 @@ SAMPLE_PIECES_LEFT = 12
 # cubes gives up: a board with very few solutions (the 24 heptiamonds' gasket: 27) is verified
 # whole; without a bound the draws went on for hours there
 SAMPLE_MISSES = 20
+# Seconds between words while cubes are drawn: one random search on the heptiamonds' 28x3
+# chevron takes about 20 s, and 24 of them ran 9 minutes with nothing said
+SAMPLE_WORD_SECONDS = 5.0
 
 
 def random_path(puzzle: PackingPuzzle, options: list[Placement], left: int, rng,
-                budget: int = 200_000) -> list[int] | None:
+                budget: int = 200_000, progress: Callable[[int], None] | None = None
+                ) -> list[int] | None:
     """The first placements of a random solution, down to `left` pieces left: a depth-first
     search of the first empty cell (the fill order) trying the placements that fit it in a
     random order, so that the cube it names holds at least that solution; None where no
-    solution turned up within `budget` placements. Written apart from the bitboard search it
-    samples, so that the cube is checked, not assumed."""
+    solution turned up within `budget` placements (`progress`, where given, hears the
+    placements tried every 10,000, for a word on a long draw). Written apart from the bitboard
+    search it samples, so that the cube is checked, not assumed."""
     by_cell: dict = {}
     for i, option in enumerate(options):
         for cell in option.cells:
@@ -409,6 +425,7 @@ def random_path(puzzle: PackingPuzzle, options: list[Placement], left: int, rng,
         rng.shuffle(found)
         return found
 
+    tried = budget
     to_try = [fits()]  # per level: the placements that fit, in a random order, left to try
     while to_try and budget > 0:
         if len(chosen) == len(to_try):  # this level's placement was tried: take it back
@@ -420,6 +437,8 @@ def random_path(puzzle: PackingPuzzle, options: list[Placement], left: int, rng,
             continue
         i = to_try[-1].pop()
         budget -= 1
+        if progress and budget % 10_000 == 0:
+            progress(tried - budget)
         chosen.append(i)
         covered.update(options[i].cells)
         used.add(options[i].piece)
