@@ -188,10 +188,11 @@ def _releases_gil(backend_name: str) -> bool:
 
 
 def run_on_threads(works: list[Work], pending: dict[str, list[int]], threads: int,
-                   deadline: float | None, record: Record) -> None:
+                   deadline: float | None, record: Record, share: bool = True) -> None:
     """Count on threads of this process, for backends whose search releases the GIL: no worker
     process to start (numba's import and cache load cost 1-4 s a process, results/dlx-bench.md);
-    the threads prepare from the payload the backend shares among them (Backend.share)."""
+    the threads prepare from the payload the backend shares among them (Backend.share; with
+    `share` False, from the work's own: a benchmark's other arm)."""
     from .registry import backend as backend_named
 
     STOP.clear()
@@ -202,7 +203,8 @@ def run_on_threads(works: list[Work], pending: dict[str, list[int]], threads: in
             parts = chunks(work, pending.get(work.token, []), threads)
             if not parts:
                 continue
-            payload = backend_named(work.backend).share(work.payload, threads)
+            payload = (backend_named(work.backend).share(work.payload, threads) if share
+                       else work.payload)
             for part in parts:
                 future = pool.submit(run_chunk, work.backend, work.token, payload,
                                      [work.cubes[i] for i in part], deadline)

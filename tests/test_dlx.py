@@ -263,6 +263,52 @@ def test_bench_search_on_threads_times_the_shared_memo_against_each_threads_own(
     assert main(["bench", "--search", "--jobs", "2", "--against", "HEAD"]) == 2
 
 
+def test_bench_search_on_threads_stops_promptly_on_ctrl_c():
+    """Regression (0da9971): `bench --search --jobs 2` on the one-sided 5x18, interrupted,
+    said 'interrupted' and went on for the rest of the count (its threads were never told to
+    stop): it now runs on executors.run_on_threads, which stops them at their next slice."""
+    import os
+    import signal
+    import threading
+
+    from puzzlesat.benchmarks import packing
+
+    plan, models = packing.plan_models("one-sided-pentomino-5x18", "symmetry", 8)
+    parts = [(model, task.cubes) for task, model in zip(plan.tasks, models)]
+    timer = threading.Timer(1.0, os.kill, (os.getpid(), signal.SIGINT))
+    start = time.perf_counter()
+    timer.start()
+    with pytest.raises(KeyboardInterrupt):
+        packing.count_on_threads(parts, 2, True)  # about a minute on two idle cores
+    assert time.perf_counter() - start < 15
+
+
+def test_bench_choice_counts_sampled_cubes_in_both_branchings(tmp_path, capsys, monkeypatch):
+    """`bench --search --choice --sample N`: FEWEST_FROM's figures from a command (they came
+    from a script): cubes spread over the sizes of those the default chooses for, each counted
+    on the first empty cell and on the fewest fits (run_choice raises where they disagree),
+    their estimated ratio, and the weighted total at each threshold; a second puzzle's call
+    keeps the first one's rows. (Every cube is made large enough here: IQ Block 8's are small.)"""
+    import csv
+
+    from puzzlesat.backends import bitboard
+    from puzzlesat.cli import main
+
+    monkeypatch.setattr(bitboard, "CHOICE_FROM_NODES", 0)
+    for name in ("iq-block-8", "pentomino-8x8-centre-hole"):
+        assert main(["bench", "--search", "--choice", "--sample", "3", name, "--results",
+                     str(tmp_path)]) == 0
+    assert "weighted CPU s: at 1.5:" in capsys.readouterr().out
+    rows = list(csv.DictReader((tmp_path / "bitboard-choice.csv").open()))
+    assert [r["puzzle"] for r in rows] == ["iq-block-8"] * 3 + ["pentomino-8x8-centre-hole"] * 3
+    assert sum(int(r["first_cell_nodes"]) + int(r["fewest_nodes"]) for r in rows) > 0
+    for row in rows:
+        assert float(row["ratio"]) > 0
+        assert "at 3.5:" in row["weighted_totals"] and "fewest fits only" in row["weighted_totals"]
+    assert "## iq-block-8, symmetry" in (tmp_path / "bitboard-choice.md").read_text()
+    assert main(["bench", "--search", "--choice", "iq-block-8"]) == 2  # no --sample
+
+
 @pytest.mark.parametrize("name", ["iq-block-8", "soma"])
 def test_sampled_cubes_are_counted_alike_by_every_backend(name, tmp_path):
     """verify --sample-cubes: random cubes of the bitboard search (the first pieces of a random

@@ -96,6 +96,9 @@ MEMO_PROBE_PATHS = 200  # paths of that estimate (about a millisecond)
 #   IQ Block 10 without symmetry (16 of 150): 3: 2.56 s; 3.5: 2.50; 4: 2.46; 5: 2.68;
 #   the 6x10 without symmetry (16 of 52): 3: 0.78; 3.5: 0.77; 4: 0.71; 5: 0.74;
 #   the Bedlam cube (10 of 698): 46.6 s at any threshold up to 6 (its cubes: 7.3-62).
+# (These came from a script; `puzzlesat bench --search --choice --sample N PUZZLE` now counts
+# such a sample, the same cubes large enough of the same plan, and writes the table per cube
+# and the weighted totals at each threshold: results/bitboard-choice.md.)
 # 3.5 is within 1.1 of each one's best (5 cost O'Beirne 1.5 times); the line between the
 # 5x18's 3.33 and O'Beirne's 3.57 is thin: a rule that sees the memo and the cost of a node
 # (2.1 times a first-cell node's on O'Beirne, 3.2 on the polyhexes) would be the better one.
@@ -1165,16 +1168,15 @@ class SharedMemo:
     readers write nothing) and over a lock-free table keyed by one word (the keys are several
     words, the count and work two more).
 
-    Memory stays bounded: the table grows fourfold once the threads' stores pass twice its
-    entries (as a thread's own, see `grow`), up to `threads` times memo_entries, the memory
-    the threads' own memos would take; one thread grows it while the others go on with the
-    old table (their stores meanwhile are lost: misses) and take the new one at their next
-    slice."""
+    Memory stays bounded: the table grows fourfold once a cube's stores pass twice a thread's
+    share of its entries (as a thread's own, see `grow`), up to `threads` times memo_entries,
+    the memory the threads' own memos would take; one thread grows it while the others go on
+    with the old table (their stores meanwhile are lost: misses) and take the new one at their
+    next slice."""
 
     def __init__(self, threads: int) -> None:
         self.threads = threads
         self.memo = NO_MEMO  # made when a cube first wants it
-        self.stores = 0  # stores into self.memo the threads have reported
         self.growing = False
         self.lock = threading.Lock()
 
@@ -1189,17 +1191,20 @@ class SharedMemo:
             return self.memo
 
     def grow(self, board: Board, search: Search) -> None:
-        """The search's stores since its last report counted; the table grown fourfold where
-        they pass twice its entries (by this thread, the others going on meanwhile), and the
-        search given the table as it is now."""
+        """The table grown fourfold where the search has stored twice as many sub-problems as
+        a thread's share of its entries since the search began or last took a table (a
+        thread's own memo's rule, `grow`, for a table holding `threads` threads' entries: it
+        grows as the threads' own memos would, together; grown by this thread, the others
+        going on meanwhile); the search given the table as it is now."""
         with self.lock:
-            self.stores += int(search.tally[2])
-            search.tally[2] = 0
             old = self.memo
-            size, most = old.size, self.threads * memo_entries(board.words)
-            if search.memo is not old or self.growing or not (
-                    0 < size < most and self.stores > 2 * size):
+            if search.memo is not old:  # grown by another thread
                 search.memo = old
+                search.tally[2] = 0
+                return
+            size, most = old.size, self.threads * memo_entries(board.words)
+            if self.growing or not (0 < size < most
+                                    and self.threads * search.stores > 2 * size):
                 return
             self.growing = True
         try:
@@ -1210,8 +1215,9 @@ class SharedMemo:
             with self.lock:
                 self.growing = False
         with self.lock:
-            self.memo, self.stores = larger, 0
+            self.memo = larger
         search.memo = larger
+        search.tally[2] = 0
 
 
 def memo_entries(words: int) -> int:
@@ -1329,8 +1335,8 @@ class Search:
 
     @property
     def stores(self) -> int:
-        """Sub-problems written to the memo since it was last replaced (a memo the threads
-        share: since this search last reported them to SharedMemo.grow)."""
+        """Sub-problems written to the memo since it was last replaced (or this search began,
+        or took a memo the threads share anew)."""
         return int(self.tally[2])
 
     @property

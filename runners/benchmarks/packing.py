@@ -427,35 +427,28 @@ SHARED_ARMS = ("each thread its own memo", "one memo shared by the threads")
 
 def count_on_threads(parts: list[tuple[object, list[tuple[int, ...]]]], jobs: int, shared: bool
                      ) -> tuple[list[list[int]], dict]:
-    """Cubes counted by the default bitboard backend on `jobs` threads of this process, as
-    `count --jobs N` runs them (executors.run_on_threads: interleaved chunks, each thread its
-    prepared state), the threads of each model sharing one memo or each keeping its own:
-    each part's counts (parts: a model and its cubes), and the wall and CPU seconds (every
-    thread), nodes and memo hits."""
-    import uuid
-    from concurrent.futures import ThreadPoolExecutor
-
+    """Cubes counted by the default bitboard backend on `jobs` threads of this process as
+    `count --jobs N` runs them (executors.run_on_threads), the threads of each model sharing
+    one memo or each keeping its own: each part's counts (parts: a model and its cubes), and
+    the wall and CPU seconds (every thread), nodes and memo hits."""
     from ..backends import bitboard
-    from ..executors import Work, chunks, run_chunk
+    from ..executors import Work, run_on_threads
 
     backend = BitboardBackend()
+    works = [Work(str(p), backend.name, backend.payload(model), cubes)
+             for p, (model, cubes) in enumerate(parts)]
+    found: list[list[int]] = [[0] * len(cubes) for _, cubes in parts]
+
+    def record(work: Work, indexes: list[int], results: list) -> None:
+        for i, (values, finished, _) in zip(indexes, results):
+            if not finished:
+                raise ArithmeticError(f"cube {work.cubes[i]} not finished")
+            found[int(work.label)][i] = values[0]
+
     before = (bitboard.nodes_searched(), bitboard.memo_hits())
     load, start, cpu = _load(), time.perf_counter(), _cpu()
-    found: list[list[int]] = [[0] * len(cubes) for _, cubes in parts]
-    with ThreadPoolExecutor(jobs) as pool:
-        futures = []
-        for p, (model, cubes) in enumerate(parts):
-            payload = backend.payload(model)
-            if shared:
-                payload = backend.share(payload, jobs)
-            work = Work("", backend.name, payload, cubes, token=uuid.uuid4().hex)
-            for chunk in chunks(work, range(len(cubes)), jobs):
-                futures.append((p, chunk, pool.submit(run_chunk, backend.name, work.token,
-                                                      payload, [cubes[i] for i in chunk], None)))
-        for p, chunk, future in futures:
-            for i, (values, finished, _) in zip(chunk, future.result()):
-                assert finished
-                found[p][i] = values[0]
+    run_on_threads(works, {w.token: list(range(len(w.cubes))) for w in works}, jobs, None,
+                   record, share=shared)
     return found, {"wall_seconds": time.perf_counter() - start, "cpu_seconds": _cpu() - cpu,
                    "nodes": bitboard.nodes_searched() - before[0],
                    "memo_hits": bitboard.memo_hits() - before[1], "load": load}
@@ -524,17 +517,156 @@ def run_shared(cases, jobs: int, repeats: int = 3, sample: int | None = None, se
     return rows
 
 
+# ---------------------------------------------------------------- the branching, cube by cube
+
+CHOICE_THRESHOLDS = (1.5, 2, 3, 3.5, 4, 5, 6, 8, 12)  # FEWEST_FROM values the totals are given at
+
+
+def run_choice(cases, sample: int, results: Path | None = Path("results"),
+               progress: Callable[[str], None] | None = print) -> list[dict]:
+    """The figures FEWEST_FROM is chosen by (runners/backends/bitboard.py): of the plan's cubes
+    as `count --jobs 32` cuts it, those large enough for the default's choice (estimated above
+    CHOICE_FROM_NODES), `sample` of them spread evenly over their sizes (Knuth's estimate of
+    the first-empty-cell tree), each counted on one thread in both branchings with the memo the
+    default takes: thread CPU seconds and nodes of each, the estimated ratio the choice reads
+    (fewest_pays: first-cell tree / fewest-fits tree); then, the cubes weighted by how many
+    they stand for, the CPU the whole would take at each threshold of CHOICE_THRESHOLDS, on the
+    first empty cell only and on fewest fits only. Writes results/bitboard-choice.md and .csv
+    (the rows of other puzzles kept)."""
+    from ..backends.bitboard import (
+        CHOICE_FROM_NODES,
+        CHOICE_PATHS,
+        ESTIMATE_STEPS,
+        MEMO_PROBE_PATHS,
+        SLICE,
+        Memo,
+        Prepared,
+        Search,
+        board_of,
+        grow,
+        wants_memo,
+        warm_up,
+    )
+
+    say = progress or (lambda _: None)
+    warm_up()
+    rows = []
+    for name, modulo in cases:
+        plan, models = plan_models(name, modulo, PROFILE_SPLIT)
+        eligible = []  # (first-cell estimate, model, board, cube, whole-tree estimate, ratio)
+        for task, model in zip(plan.tasks, models):
+            board = board_of(model)
+            probe = max(4, min(MEMO_PROBE_PATHS, ESTIMATE_STEPS // max(1, len(board.bit_of))))
+            paths = max(4, min(CHOICE_PATHS, ESTIMATE_STEPS // max(1, len(board.bit_of))))
+            for cube in task.cubes:
+                search = Search(board, cube)
+                if any(k < 0 for k in cube) or search.done:
+                    continue  # options left out (no choice made there), or nothing to search
+                nodes = search.estimates(probe, regions=False)[0]
+                if nodes <= CHOICE_FROM_NODES:
+                    continue
+                first = Search(board, cube).estimate(paths)
+                fewest = Search(board, cube, fewest=True).estimate(paths)
+                eligible.append((first, model, board, cube, nodes, first / max(1.0, fewest)))
+        eligible.sort(key=lambda e: e[0])
+        picks = sorted({round(i * (len(eligible) - 1) / max(1, sample - 1))
+                        for i in range(sample)}) if eligible else []
+        weight = len(eligible) / max(1, len(picks))
+        cubes = []
+        for n, i in enumerate(picks, start=1):
+            estimated, model, board, cube, nodes, ratio = eligible[i]
+            row = {"puzzle": name, "modulo": modulo, "cube": " ".join(map(str, cube)),
+                   "estimated_first_cell_nodes": round(estimated), "ratio": round(ratio, 2)}
+            found = set()
+            for fewest, label in ((False, "first_cell"), (True, "fewest")):
+                search = Search(board, cube, fewest=fewest)
+                state = None
+                if wants_memo(nodes, None):
+                    state = Prepared(model, board, Memo.first(board.words))
+                    search.memo = state.memo
+                start = time.thread_time()
+                while not search.run(SLICE):
+                    if state is not None:
+                        grow(state, search)
+                row[f"{label}_cpu_seconds"] = round(time.thread_time() - start, 3)
+                row[f"{label}_nodes"] = search.nodes
+                found.add(search.found)
+            if len(found) != 1:
+                raise ArithmeticError(f"{name} cube {cube}: the branchings disagree: {found}")
+            row["solutions"] = found.pop()
+            row["load"] = _load()
+            cubes.append(row)
+            say(f"{name} {modulo} cube {n}/{len(picks)} (ratio {ratio:.2f}): first cell "
+                f"{row['first_cell_cpu_seconds']:.2f} s, fewest fits "
+                f"{row['fewest_cpu_seconds']:.2f} s CPU (load {row['load']})")
+        totals = {f"at {t}": weight * sum(r["fewest_cpu_seconds"] if r["ratio"] > t
+                                          else r["first_cell_cpu_seconds"] for r in cubes)
+                  for t in CHOICE_THRESHOLDS}
+        totals["first cell only"] = weight * sum(r["first_cell_cpu_seconds"] for r in cubes)
+        totals["fewest fits only"] = weight * sum(r["fewest_cpu_seconds"] for r in cubes)
+        for row in cubes:
+            row["of"] = (f"{len(picks)} of {len(eligible)} cubes large enough, of "
+                         f"{sum(len(t.cubes) for t in plan.tasks)}")
+            row["weighted_totals"] = "; ".join(f"{k}: {v:.1f}" for k, v in totals.items())
+        rows += cubes
+    if results is not None and rows:
+        write_choice(rows, results)
+    return rows
+
+
+def write_choice(rows: list[dict], folder: Path) -> None:
+    """results/bitboard-choice.md and .csv, each written whole or not at all; the rows of other
+    puzzles kept."""
+    rows = _kept_rows(folder / "bitboard-choice.csv", rows,
+                      lambda r: (r["puzzle"], r["modulo"]))
+    lines = [
+        "# Bitboard search: the branching chosen per cube (FEWEST_FROM's figures)",
+        "",
+        "`puzzlesat bench --search --choice --sample N PUZZLE`. Of the count plan's cubes as "
+        f"`puzzlesat count --jobs 32` cuts it ({PROFILE_SPLIT} cubes asked for), those the "
+        "default chooses a branching for (estimated above CHOICE_FROM_NODES), N of them spread "
+        "evenly over their sizes; each counted on one thread on the first empty cell and on the "
+        "item with the fewest fits, with the memo the default takes (thread CPU seconds; every "
+        "cube's two counts equal). Ratio: Knuth's estimate of the first-cell tree over the "
+        "fewest-fits tree, what `fewest_pays` compares with FEWEST_FROM. Weighted totals: the "
+        "CPU seconds the cubes large enough would take in all, each sampled cube standing for "
+        "as many as the sample spreads over, at each threshold (fewest fits where the ratio "
+        "passes it).",
+        machine_line(),
+        "",
+    ]
+    puzzles = list(dict.fromkeys((r["puzzle"], r["modulo"]) for r in rows))
+    for name, modulo in puzzles:
+        mine = [r for r in rows if (r["puzzle"], r["modulo"]) == (name, modulo)]
+        lines += [f"## {name}, {modulo} ({mine[0]['of']})", "",
+                  f"Weighted totals, CPU s: {mine[0]['weighted_totals']}.", "",
+                  "| cube | estimated first-cell nodes | ratio | first cell: CPU s, nodes | "
+                  "fewest fits: CPU s, nodes | solutions | load |",
+                  "|---|---|---|---|---|---|---|"]
+        for r in mine:
+            lines.append(
+                f"| {r['cube']} | {int(r['estimated_first_cell_nodes']):,} | {r['ratio']} | "
+                f"{float(r['first_cell_cpu_seconds']):.2f}, {int(r['first_cell_nodes']):,} | "
+                f"{float(r['fewest_cpu_seconds']):.2f}, {int(r['fewest_nodes']):,} | "
+                f"{int(r['solutions']):,} | {r['load']} |")
+        lines.append("")
+    write_rows(folder, "bitboard-choice", rows, lines)
+
+
+def _kept_rows(path: Path, rows: list[dict], key: Callable[[dict], tuple]) -> list[dict]:
+    """The rows of a results CSV whose key no new row has, then the new rows."""
+    if not path.exists():
+        return rows
+    fresh = {key({k: str(v) for k, v in r.items()}) for r in rows}
+    with path.open(encoding="utf-8", newline="") as kept:
+        return [r for r in csv.DictReader(kept) if key(r) not in fresh] + rows
+
+
 def write_shared(rows: list[dict], folder: Path) -> None:
     """results/bitboard-shared.md and .csv, each written whole or not at all; the rows of
     other puzzles kept (a whole count and sampled cubes of the 9x10 are two calls)."""
-    path = folder / "bitboard-shared.csv"
-    if path.exists():
-        fresh = {(r["puzzle"], r["modulo"], str(r["threads"]), "sampled" in r["counted"])
-                 for r in rows}
-        with path.open(encoding="utf-8", newline="") as kept:
-            rows = [r for r in csv.DictReader(kept)
-                    if (r["puzzle"], r["modulo"], r["threads"], "sampled" in r["counted"])
-                    not in fresh] + rows
+    rows = _kept_rows(folder / "bitboard-shared.csv", rows,
+                      lambda r: (r["puzzle"], r["modulo"], r["threads"], "sampled" in r["counted"]))
     lines = [
         "# Bitboard search: one memo shared by the threads against each thread's own",
         "",
