@@ -279,3 +279,122 @@ def test_a_maxsat_binary_is_stopped_before_the_limit_and_its_best_model_read(tmp
     assert answer == {"optimal": False}  # stopped: not a proof
     assert len(boards) == 1 and score(ALONE, boards[0]) == 11
     assert 2 <= stop_before(3) < 3 and stop_before(3600) == 3570
+
+
+def slip_tree_nodes(puzzle, allow: list[int], double: bool) -> tuple[int, int]:
+    """The compiled search's whole tree counted again by plain recursion on the puzzle itself
+    (its tiles' edges, the frame rule, the matching rule), sharing no table or bit with it:
+    cells in reading order, the fixed ones given; a node is an unused tile turned a way the frame
+    allows, breaking seams with the cells filled before it (and fixed ones after it) at most
+    allow[depth] in all so far, and not both the seams above and to the left unless `double`.
+    Returns (nodes, the best score of a full board, -1 if none)."""
+    from puzzlesat.models.edge_matching import cells, fits_frame, matches, rotated
+
+    board = cells(puzzle)
+    index = {cell: c for c, cell in enumerate(board)}
+    at = {f.row * puzzle.cols + f.col: (f.tile, f.rotation) for f in puzzle.fixed}
+    order = [c for c in range(len(board)) if c not in at]
+    unused = sorted(set(range(len(puzzle.tiles))) - {t for t, _ in at.values()})
+    steps = ((-1, 0), (0, 1), (1, 0), (0, -1))
+
+    def shows(c: int, side: int):
+        t, r = at[c]
+        return rotated(puzzle.tiles[t].edges, r)[side]
+
+    fixed_broken = sum(1 for c in at for side in (1, 2)
+                       if (o := index.get((board[c][0] + steps[side][0],
+                                           board[c][1] + steps[side][1]))) in at
+                       and not matches(shows(c, side), shows(o, (side + 2) % 4), puzzle.rule))
+    seams = most(puzzle)
+    nodes = 0
+    best_score = -1
+
+    def fill(d: int, slips: int) -> None:
+        nonlocal nodes, best_score
+        if d == len(order):
+            best_score = max(best_score, seams - fixed_broken - slips)
+            return
+        c = order[d]
+        for t in list(unused):
+            for r in range(4):
+                edges = rotated(puzzle.tiles[t].edges, r)
+                if not fits_frame(puzzle, board[c], edges):
+                    continue
+                broken, near = 0, 0
+                for side, (dr, dc) in enumerate(steps):
+                    o = index.get((board[c][0] + dr, board[c][1] + dc))
+                    if o in at and not matches(edges[side], shows(o, (side + 2) % 4),
+                                               puzzle.rule):
+                        broken += 1
+                        near += side in (0, 3)
+                if (near == 2 and not double) or slips + broken > allow[d]:
+                    continue
+                nodes += 1
+                at[c] = (t, r)
+                unused.remove(t)
+                fill(d + 1, slips + broken)
+                unused.insert(0, t)
+                unused.sort()
+                del at[c]
+
+    fill(0, 0)
+    return nodes, best_score
+
+
+def test_the_compiled_search_tree_is_the_one_a_plain_count_of_the_rules_gives():
+    """The compiled search (phase 0 by table slices, slips by words of bits over the unused
+    tiles, the tiles numbered anew by each seed) makes exactly the nodes of the rules, counted
+    by `slip_tree_nodes`, and finds the best full board within them. On an 81-tile board
+    (two words of bits) with most cells fixed: the free tiles include those numbered 63 and 64
+    (a word's top bit and the next word's first), and the fixed ones around the free cells are
+    checked on every side."""
+    from puzzlesat.backends.edgesearch import Search
+    from puzzlesat.models.edge_matching import FixedTile
+    from puzzlesat.models.edge_matching.best import search_arrays
+
+    puzzle = planted.generate(9, 2, 3, 4)
+    rough = Search(search_arrays(puzzle), 1)  # any full board: every break allowed
+    rough.allow[:] = most(puzzle)
+    rough.restart()
+    rough.run(10_000)
+    grid = rough.board()
+    assert rough.state[2] >= 0 and rescore(puzzle, grid)[1] == []
+    where = {t: c for c, (t, _) in enumerate(grid)}
+    free = {where[t] for t in (0, 1, 63, 64, 80)}
+    free |= set([c for c in (30, 31, 39, 40, 41) if c not in free][:8 - len(free)])
+    fixed = tuple(FixedTile(c // 9, c % 9, t, r) for c, (t, r) in enumerate(grid)
+                  if c not in free)
+    puzzle = dataclasses.replace(puzzle, fixed=fixed, name="planted-9-mostly-fixed")
+    depths = len(free)
+    seen = set()
+    for allow in ([0] * depths, [1] * depths, [2] * depths, [0, 0, 1, 1, 1, 2, 2, 3]):
+        for double in (False, True):
+            want = slip_tree_nodes(puzzle, allow, double)
+            seen.add(want)
+            for seed in (1, 2, 3):
+                search = Search(search_arrays(puzzle), seed)
+                search.allow[:] = allow
+                search.state[5] = int(double)
+                search.restart()
+                while not search.run(1000):
+                    pass
+                assert (search.nodes, int(search.state[2])) == want, (allow, double, seed)
+    assert len(seen) > 4 and max(nodes for nodes, _ in seen) > 500  # the budgets matter
+
+
+def test_a_first_run_compiles_before_its_time_limit_starts(tmp_path):
+    """Regression: on a fresh install the first `best` spent its time limit compiling the
+    search (numba) and said "no board found". The compile now comes before the clock and is
+    said: a fresh numba cache, a 2 s limit, and the clue puzzle's 60 of 60 (0.3 s of search)."""
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "cache")}
+    done = subprocess.run([sys.executable, "-m", "puzzlesat", "best", "eternity-ii-clue1",
+                           "--jobs", "1", "--time-limit", "2", "--json"], cwd=ROOT, env=env,
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    found = json.loads(done.stdout)
+    assert found["score"] == 60 and found["compile_seconds"] > 0, done.stderr
+    assert "compiled the edgesearch search in" in done.stderr
+    again = subprocess.run([sys.executable, "-m", "puzzlesat", "best", "eternity-ii-clue1",
+                            "--jobs", "1", "--time-limit", "2", "--json"], cwd=ROOT, env=env,
+                           capture_output=True, text=True, timeout=300)
+    assert "compile" not in again.stderr and "compile_seconds" not in json.loads(again.stdout)

@@ -165,6 +165,19 @@ def test_every_command_runs(args, folder):
         assert records(folder) == before, "wrote under results/ unasked"
 
 
+def test_no_page_command_runs_the_whole_ladder_without_an_end():
+    """`ladder` with no board counts the 8x8s (about 19 CPU hours by Knuth's estimates) and
+    solves the 10x10s with no time limit: days, so a page that offered it as a command (it
+    did, saying "hours") could never see it run to its end. A ladder command of the pages names
+    its boards or gives each a time limit."""
+    ladders = [a for a in COMMANDS if a[:1] == ["ladder"]]
+    assert ladders
+    parser = build_parser()
+    for args in ladders:
+        parsed = parser.parse_args(args)
+        assert parsed.boards or parsed.solve or parsed.time_limit is not None, args
+
+
 def test_the_readme_is_a_front_door():
     assert len((ROOT / "README.md").read_text(encoding="utf-8").splitlines()) <= 250
 

@@ -1168,15 +1168,16 @@ class SharedMemo:
     readers write nothing) and over a lock-free table keyed by one word (the keys are several
     words, the count and work two more).
 
-    Memory stays bounded: the table grows fourfold once a cube's stores pass twice a thread's
-    share of its entries (as a thread's own, see `grow`), up to `threads` times memo_entries,
-    the memory the threads' own memos would take; one thread grows it while the others go on
-    with the old table (their stores meanwhile are lost: misses) and take the new one at their
-    next slice."""
+    Memory stays bounded: the table grows fourfold once the threads' stores pass twice its
+    entries (as a thread's own, see `grow`), up to `threads` times memo_entries, the memory
+    the threads' own memos would take; one thread grows it while the others go on with the
+    old table (their stores meanwhile are lost: misses) and take the new one at their next
+    slice."""
 
     def __init__(self, threads: int) -> None:
         self.threads = threads
         self.memo = NO_MEMO  # made when a cube first wants it
+        self.stores = 0  # stores into self.memo the threads have reported
         self.growing = False
         self.lock = threading.Lock()
 
@@ -1191,20 +1192,17 @@ class SharedMemo:
             return self.memo
 
     def grow(self, board: Board, search: Search) -> None:
-        """The table grown fourfold where the search has stored twice as many sub-problems as
-        a thread's share of its entries since the search began or last took a table (a
-        thread's own memo's rule, `grow`, for a table holding `threads` threads' entries: it
-        grows as the threads' own memos would, together; grown by this thread, the others
-        going on meanwhile); the search given the table as it is now."""
+        """The search's stores since its last report counted; the table grown fourfold where
+        they pass twice its entries (by this thread, the others going on meanwhile), and the
+        search given the table as it is now."""
         with self.lock:
+            self.stores += int(search.tally[2])
+            search.tally[2] = 0
             old = self.memo
-            if search.memo is not old:  # grown by another thread
-                search.memo = old
-                search.tally[2] = 0
-                return
             size, most = old.size, self.threads * memo_entries(board.words)
-            if self.growing or not (0 < size < most
-                                    and self.threads * search.stores > 2 * size):
+            if search.memo is not old or self.growing or not (
+                    0 < size < most and self.stores > 2 * size):
+                search.memo = old
                 return
             self.growing = True
         try:
@@ -1215,9 +1213,8 @@ class SharedMemo:
             with self.lock:
                 self.growing = False
         with self.lock:
-            self.memo = larger
+            self.memo, self.stores = larger, 0
         search.memo = larger
-        search.tally[2] = 0
 
 
 def memo_entries(words: int) -> int:
@@ -1335,8 +1332,8 @@ class Search:
 
     @property
     def stores(self) -> int:
-        """Sub-problems written to the memo since it was last replaced (or this search began,
-        or took a memo the threads share anew)."""
+        """Sub-problems written to the memo since it was last replaced (a memo the threads
+        share: since this search last reported them to SharedMemo.grow)."""
         return int(self.tally[2])
 
     @property

@@ -127,6 +127,7 @@ def run(puzzle: str, todo: list[tuple[str, int]], time_limit: float, jobs: int,
             "at": found.history[-1][0] if found.history else None,
             "history": found.history, "seconds": round(time.perf_counter() - start, 1),
             "nodes_at_best": found.details.get("nodes"),  # the search that found it (edgesearch)
+            "compile_seconds": found.details.get("compile_seconds"),  # before its clock
             "stopped": found.stopped, "date": report.now(), "load": report.load(),
             **report.versions()}
         rows.append(row)
