@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 from multiprocessing.connection import wait
 from pathlib import Path
 
-from .children import Child, end, interruptible, receive, start
+from .children import Child, cpu_seconds, end, interruptible, receive, start
 from .lazy import lazy_module
 from .models.edge_matching import EdgePuzzle, Placed
 from .models.edge_matching.boardfile import board_json, read_board
@@ -179,11 +179,21 @@ class Best:
     def sentence(self) -> str:
         where = f"({self.backend}, {self.seconds:.1f} s)"
         if self.score is None:
-            return f"{self.puzzle}: no board found: {self.stopped} {where}"
+            return f"{self.puzzle}: no board found: {self.stopped} {where}{self.starved()}"
         proof = ("the best possible (proved)" if self.optimal
                  else "the best found, not proved best")
         return (f"{self.puzzle}: {self.score} of {self.most} seams matched ({self.broken} "
                 f"broken), {proof}; {self.stopped} {where}")
+
+    def starved(self) -> str:
+        """Why a time limit ended a search before its first board, where the CPU it had says so:
+        on a loaded machine a minute of wall can be a few CPU seconds, spent building the model
+        (Regression: a starved `best --time-limit 60` said only "no board found")."""
+        cpu = self.details.get("search_cpu_seconds")
+        if cpu is None or self.stopped != "time limit reached":
+            return ""
+        return (f": the search had {cpu:.1f} CPU s in that time (a loaded machine, or a model "
+                "slow to build); give it a longer time limit")
 
     def to_json(self) -> dict:
         from .models.edge_matching import EdgePuzzle
@@ -265,9 +275,11 @@ def best(puzzle, backend: str | None = None, time_limit: float | None = None,
     runs = jobs if chosen.copies else 1
     args = [(puzzle, start_grid, time_limit, 1 if chosen.copies else jobs, seed + k, argument)
             for k in range(runs)]
+    used = cpu_seconds()
     found.stopped, found.optimal = _search(chosen.function(), args, better, time_limit, top,
                                            found)
     found.seconds = time.perf_counter() - begin
+    found.details["search_cpu_seconds"] = round(cpu_seconds() - used, 1)  # children reaped
     if found.optimal and found.score is not None and checkpoint is not None:
         write_board(puzzle, checkpoint, found)  # marked proved
     return found

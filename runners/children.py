@@ -20,6 +20,7 @@ import contextlib
 import ctypes
 import multiprocessing
 import os
+import resource
 import signal
 import sys
 import threading
@@ -201,6 +202,13 @@ def start(function: Callable, args: tuple, into: list[Child], *,
     for number in dict.fromkeys(came):
         signal.raise_signal(number)
     return child
+
+
+def cpu_seconds() -> float:
+    """CPU seconds of this process (every thread) and of the children it has reaped: the
+    difference across some work is what that work cost, its child processes included."""
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return time.process_time() + children.ru_utime + children.ru_stime
 
 
 def end(children: list[Child], grace: float = END_GRACE) -> None:

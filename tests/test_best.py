@@ -398,3 +398,22 @@ def test_a_first_run_compiles_before_its_time_limit_starts(tmp_path):
                             "--jobs", "1", "--time-limit", "2", "--json"], cwd=ROOT, env=env,
                            capture_output=True, text=True, timeout=300)
     assert "compile" not in again.stderr and "compile_seconds" not in json.loads(again.stdout)
+
+
+def test_a_starved_search_says_what_cpu_it_had_and_writes_no_empty_picture(tmp_path, capsys):
+    """Regression: `best eternity-ii --backend cpsat --time-limit 60` at nice 19 on a loaded
+    machine (2.6 CPU s in its 60 s: CP-SAT's model alone takes 3.2 CPU s) exited 1 saying only
+    "no board found: time limit reached", and said nothing of its --draw and --play files. A
+    0.5 s limit starves it the same way here: the line says the CPU the search had and what to
+    do, and each picture asked for is said not written."""
+    drawn, page = tmp_path / "e2.svg", tmp_path / "e2.html"
+    found = best("eternity-ii", backend="cpsat", time_limit=0.5, jobs=1)
+    assert found.score is None and 0 <= found.details["search_cpu_seconds"] < 60
+    assert "CPU s in that time" in found.sentence() and "longer time limit" in found.sentence()
+    assert "--" not in found.sentence()  # the library's words
+    assert main(["best", "eternity-ii", "--backend", "cpsat", "--time-limit", "0.5",
+                 "--jobs", "1", "--draw", str(drawn), "--play", str(page)]) == 1
+    out, err = capsys.readouterr()
+    assert len(out.strip().splitlines()) == 1 and "give it a longer time limit" in out
+    assert f"{drawn} (--draw) was not written" in err and f"{page} (--play)" in err
+    assert not drawn.exists() and not page.exists()

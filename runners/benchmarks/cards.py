@@ -13,6 +13,7 @@ from collections.abc import Callable
 from functools import partial
 from pathlib import Path
 
+from ..children import cpu_seconds
 from . import targets, whole
 
 Say = Callable[[str], None]
@@ -21,14 +22,9 @@ Say = Callable[[str], None]
 def _timed(work: Callable[[], object]) -> tuple[object, float, float]:
     """What the work returns, its wall seconds and the CPU seconds of this process and its
     children (workers of a count)."""
-    def cpu() -> float:
-        own = resource.getrusage(resource.RUSAGE_SELF)
-        kids = resource.getrusage(resource.RUSAGE_CHILDREN)
-        return own.ru_utime + own.ru_stime + kids.ru_utime + kids.ru_stime
-
-    wall, used = time.perf_counter(), cpu()
+    wall, used = time.perf_counter(), cpu_seconds()
     found = work()
-    return found, time.perf_counter() - wall, cpu() - used
+    return found, time.perf_counter() - wall, cpu_seconds() - used
 
 
 def bench(puzzles: list[str], repeat: int, results: Path | None, say: Say) -> list[str]:

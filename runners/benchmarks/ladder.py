@@ -15,12 +15,12 @@ can be compared node for node.
 from __future__ import annotations
 
 import json
-import resource
 import time
 from collections.abc import Callable
 from pathlib import Path
 
 from .. import output as report
+from ..children import cpu_seconds as cpu
 
 COUNTED = ("owen-6x6-set1", "owen-6x6-set2", "owen-7x7-set1", "owen-7x7-set2",
            "owen-8x8-set1", "owen-8x8-set2")
@@ -42,13 +42,6 @@ PUBLISHED = {
     "owen-10x10-set1": {"solved": True, "source": "eternity2 group, message 9686 (2017)"},
     "owen-10x10-set2": {"solved": False, "source": "no solution published"},
 }
-
-
-def cpu() -> float:
-    """CPU seconds of this process and its finished children."""
-    own = resource.getrusage(resource.RUSAGE_SELF)
-    kids = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return own.ru_utime + own.ru_stime + kids.ru_utime + kids.ru_stime
 
 
 def count_row(name: str, jobs: int | None, time_limit: float | None,

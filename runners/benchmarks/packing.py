@@ -21,7 +21,6 @@ import io
 import json
 import os
 import platform
-import resource
 import statistics
 import subprocess
 import sys
@@ -35,6 +34,7 @@ from types import ModuleType
 
 from ..backends.bitboard import BitboardBackend
 from ..backends.xcover import XcoverBackend
+from ..children import cpu_seconds as _cpu
 from ..models.errors import InputError
 from ..models.files import load
 from ..models.packing import exact_cover
@@ -807,12 +807,6 @@ def warm_seconds(module: str) -> float:
 
 
 # ---------------------------------------------------------------- the benchmark
-
-
-def _cpu() -> float:
-    """CPU seconds of this process (every thread) and of its finished child processes."""
-    children = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return time.process_time() + children.ru_utime + children.ru_stime
 
 
 def _load() -> str:

@@ -207,6 +207,10 @@ def run_best(args: argparse.Namespace) -> int:
 
         report.write_text_atomic(args.play, best_page(puzzle, found.grid), "--play")
         report.say(f"wrote {args.play}")
+    if found.grid is None:
+        for path, what in ((args.draw, "--draw"), (args.play, "--play")):
+            if path is not None:
+                report.say(f"no board, so {path} ({what}) was not written")
     if args.json:
         print(json.dumps(found.to_json()))
     else:
