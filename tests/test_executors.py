@@ -26,6 +26,27 @@ def test_the_same_count_on_each_executor(executor, name, modulo, number):
     assert found.executor == executor
 
 
+@pytest.mark.parametrize("executor", ["local", "dask-local:2"])
+def test_a_board_past_126_items_with_copies_counts_alike_on_each_executor(executor):
+    """Issue 27 item 1 (no item limit, "every executor as today"): a board of three 63-bit
+    words (126 cells and one piece with 63 copies, a counter) counted on threads of this
+    process and on a Dask LocalCluster's worker processes (the payload pickled, a memo per
+    worker): every tiling as Kasteleyn's formula gives it, and the classes alike."""
+    from test_engine import kasteleyn
+
+    from puzzlesat.backends.bitboard import board_of
+    from puzzlesat.models.packing import PackingPuzzle, Piece, exact_cover, placements
+    from puzzlesat.models.packing.encode import encode_cover
+
+    puzzle = PackingPuzzle("d9x14", ("X" * 14,) * 9, (Piece("domino", ("XX",), 63),), True)
+    assert board_of(encode_cover(exact_cover(puzzle, placements(puzzle)))).words == 3
+    every = puzzlesat.count(puzzle, modulo="none", jobs=2, executor=executor)
+    assert every.complete and every.executor == executor and every.number == kasteleyn(9, 14)
+    classes = puzzlesat.count(puzzle, modulo="symmetry", jobs=2, executor=executor)
+    assert classes.complete and classes.details["solutions"] == every.number
+    assert classes.number == puzzlesat.count(puzzle, modulo="symmetry", jobs=1).number
+
+
 @pytest.fixture(scope="module")
 def scheduler(tmp_path_factory):
     """A real `dask scheduler` and two `dask worker` processes on 127.0.0.1."""

@@ -96,6 +96,9 @@ MEMO_PROBE_PATHS = 200  # paths of that estimate (about a millisecond)
 #   IQ Block 10 without symmetry (16 of 150): 3: 2.56 s; 3.5: 2.50; 4: 2.46; 5: 2.68;
 #   the 6x10 without symmetry (16 of 52): 3: 0.78; 3.5: 0.77; 4: 0.71; 5: 0.74;
 #   the Bedlam cube (10 of 698): 46.6 s at any threshold up to 6 (its cubes: 7.3-62).
+# (These came from a script; `puzzlesat bench --search --choice --sample N PUZZLE` now counts
+# such a sample, the same cubes large enough of the same plan, and writes the table per cube
+# and the weighted totals at each threshold: results/bitboard-choice.md.)
 # 3.5 is within 1.1 of each one's best (5 cost O'Beirne 1.5 times); the line between the
 # 5x18's 3.33 and O'Beirne's 3.57 is thin: a rule that sees the memo and the cost of a node
 # (2.1 times a first-cell node's on O'Beirne, 3.2 on the polyhexes) would be the better one.

@@ -236,6 +236,12 @@ def build_parser() -> argparse.ArgumentParser:
                        "the dead-region check and the memo taken away in turn, and by fewest "
                        "fits; writes "
                        "results/bitboard-profile.*")
+    bench.add_argument("--choice", action="store_true",
+                       help="with --search --sample CUBES: the figures FEWEST_FROM is chosen by: "
+                       "CUBES cubes large enough for the default's choice, spread over their "
+                       "sizes, each counted on the first empty cell and on the fewest fits (CPU "
+                       "s, nodes, the estimated ratio), and the total at each threshold; writes "
+                       "results/bitboard-choice.*")
     bench.add_argument("--estimate", type=positive, default=None, metavar="PATHS",
                        help="with --anchor rowscan: also estimate each Eternity II clue "
                        "puzzle's grids and search by Knuth's estimator over PATHS random paths")
