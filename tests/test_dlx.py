@@ -502,6 +502,63 @@ def test_bench_anchor_dlx_prints_both_counts_and_records_only_when_asked(tmp_pat
     assert main(["bench", "--anchor", "dlx", "domino-8x8"]) == 2  # copies: refused in words
 
 
+@needs_xcover
+def test_bench_startup_writes_the_stages_of_a_whole_count_beside_its_anchors(tmp_path, capsys,
+                                                                             monkeypatch):
+    """`bench --startup PUZZLE` (issue 27 item 6: where a whole `puzzlesat count` process
+    spends its time): ours, xcover's and (with a C compiler) dlx.c's whole runs, and every
+    stage of the same steps in fresh processes (imports, numba's cache load, plan, encoding,
+    the search, exit; ours and xcover's), with the two targets' ratios; nothing written without
+    --record; startup-profile.md and .csv with --results. Not timed: the stages are asserted
+    present, numbers and answers agreeing (run_startup raises where they do not)."""
+    import csv
+
+    from puzzlesat.benchmarks.startup import stages
+    from puzzlesat.cli import main
+
+    monkeypatch.chdir(tmp_path)
+    assert main(["bench", "--startup", "iq-block-8", "--repeat", "1"]) == 0
+    assert "ratio" in capsys.readouterr().out and not list(tmp_path.iterdir())
+    assert main(["bench", "--anchor", "xcover", "--startup", "iq-block-8", "--repeat", "1",
+                 "--results", str(tmp_path / "r")]) == 0
+    rows = list(csv.DictReader((tmp_path / "r" / "startup-profile.csv").open()))
+    methods = [r["method"] for r in rows]
+    named = [s["stage"] for s in stages("iq-block-8", "symmetry", 1)["stages"]]
+    for stage in ["exit (the answer printed, os._exit)", *named[:-1]]:
+        assert stage in methods and "xcover: " + stage in methods
+    search = next(r for r in rows if r["method"].startswith("the search"))
+    assert all(float(r["median_seconds"]) >= 0 and float(r["median_cpu_seconds"]) >= 0
+               for r in rows)
+    assert {r["solutions"] for r in rows} == {"48"} and {r["classes"] for r in rows} == {"6"}
+    whole = next(r for r in rows if r["method"].startswith("ours: whole"))
+    assert whole["against"].startswith("xcover") and whole["ratio_target"] == "0.5"
+    assert whole["ratio_target_met"] in ("True", "False")
+    if shutil.which("cc") or shutil.which("gcc"):
+        assert search["against"].startswith("dlx.c") and search["ratio_target"] == "1.0"
+    text = (tmp_path / "r" / "startup-profile.md").read_text()
+    assert "| iq-block-8 | symmetry | 48 | 6 | numba imported |" in text
+    assert (tmp_path / "r" / "index.md").exists()
+    assert main(["bench", "--startup", "--anchor", "dlx", "iq-block-8"]) == 2
+    assert "--startup" in capsys.readouterr().err
+
+
+def test_the_xcover_bench_keeps_other_puzzles_rows(tmp_path):
+    """Regression: results/dlx-bench.* were written whole from one call's rows, so recording
+    one board (`bench --anchor xcover PUZZLE --record`) dropped every other board's rows."""
+    from puzzlesat.benchmarks import packing
+
+    def row(name: str, seconds: float) -> packing.Row:
+        return packing.Row(name, "symmetry", packing.ANCHOR, 48, 6, seconds, f"{seconds:.3f}",
+                           seconds, 1.0, None, "1.00")
+
+    packing.write([row("iq-block-8", 1.5)], tmp_path, 3, 2)
+    packing.write([row("iq-block-10", 2.5)], tmp_path, 3, 2)
+    packing.write([row("iq-block-10", 3.5)], tmp_path, 3, 2)  # the same board: replaced
+    text = (tmp_path / "dlx-bench.md").read_text()
+    assert "| iq-block-8 | symmetry |" in text and "| 1.50 | 1.500 |" in text
+    assert "| 3.50 | 3.500 |" in text and "| 2.50 |" not in text
+
+
 def test_drawing_sampled_cubes_is_never_silent(monkeypatch):
     """Regression: `verify heptiamonds-28x3-chevron --sample-cubes 6` drew its cubes for 9
     minutes (24 random searches of about 20 s each) with nothing said. Each random search now

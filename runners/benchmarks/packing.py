@@ -916,7 +916,10 @@ def _ratio(medians: dict[str, float], method: str) -> float | None:
 
 
 def write(rows: list[Row], folder: Path, repeats: int, jobs: int) -> None:
-    """results/dlx-bench.csv and dlx-bench.md, each written whole or not at all."""
+    """results/dlx-bench.csv and dlx-bench.md, each written whole or not at all; the rows of
+    other puzzles and modulos kept (recording one board keeps the others')."""
+    kept = _kept_rows(folder / "dlx-bench.csv", [asdict(r) for r in rows],
+                      lambda r: (r["puzzle"], r["modulo"]))
     lines = [
         "# Packing counts: xcover (Algorithm C) anchor and the bitboard search",
         "",
@@ -928,24 +931,222 @@ def write(rows: list[Row], folder: Path, repeats: int, jobs: int) -> None:
         f"`--backend xcover --jobs 1`, ours with the default backend and `--jobs {jobs}`. Ratio "
         "= median / the anchor's median of the same kind, from the same run. Compile costs "
         "are measured apart, in fresh processes, and never inside a timed run. dlx1: Knuth's "
-        "DLX1, one thread, CPU seconds quoted from issue 9 (same machine, not re-measured).",
+        "DLX1, one thread, CPU seconds quoted from issue 9 (same machine, not re-measured). "
+        "Rows of other puzzles come from earlier runs: each has its own load.",
         machine_line(),
         "",
         "| puzzle | modulo | method | solutions | classes | median s | runs | ours/anchor | "
         "median CPU s | dlx1 s | load (1 min) |",
         "|---|---|---|---|---|---|---|---|---|---|---|",
     ]
-    for r in rows:
+    for r in kept:  # the kept rows are read back as text
+        blank = {k: v in (None, "", "None") for k, v in r.items()}
+        classes = "" if blank["classes"] else f"{int(r['classes']):,}"
+        cpu = "" if blank["median_cpu_seconds"] else f"{float(r['median_cpu_seconds']):.2f}"
         lines.append(
-            f"| {r.puzzle} | {r.modulo} | {r.method} | {r.solutions:,} | "
-            f"{'' if r.classes is None else f'{r.classes:,}'} | {r.median_seconds:.2f} | "
-            f"{r.runs} | {'' if r.ratio_to_anchor is None else r.ratio_to_anchor} | "
-            f"{'' if r.median_cpu_seconds is None else f'{r.median_cpu_seconds:.2f}'} | "
-            f"{'' if r.dlx1_seconds is None else r.dlx1_seconds} | {r.load} |"
+            f"| {r['puzzle']} | {r['modulo']} | {r['method']} | {int(r['solutions']):,} | "
+            f"{classes} | {float(r['median_seconds']):.2f} | {r['runs']} | "
+            f"{'' if blank['ratio_to_anchor'] else r['ratio_to_anchor']} | {cpu} | "
+            f"{'' if blank['dlx1_seconds'] else r['dlx1_seconds']} | {r['load']} |"
         )
-    write_rows(folder, "dlx-bench", [asdict(r) for r in rows], lines)
+    write_rows(folder, "dlx-bench", kept, lines)
 
 
+
+
+# ---------------------------------------------------------------- where a whole process goes
+
+STARTUP_PUZZLES = ("iq-block-10", "pentomino-8x8-centre-hole")  # issue 27 item 6's small boards
+STARTUP_OURS = "ours: whole `puzzlesat count`, {jobs} jobs"
+STARTUP_STAGED = "ours, staged: the same steps, each timed (sum)"
+STARTUP_STAGED_XCOVER = "xcover, staged: the same steps, each timed (sum)"
+
+
+def staged_process(name: str, modulo: str, jobs: int, backend: str | None = None) -> dict:
+    """A fresh `python -m puzzlesat.benchmarks.startup` process (the steps of `puzzlesat count`
+    on its default path, each timed there), with Python's bytecode cache on as for
+    `whole_process`: its stages, each (stage, wall, CPU), the interpreter's start timed from
+    here, the exit (what is left of the process's wall and CPU after the last stage) added."""
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    began, cpu = time.time(), _cpu()
+    out = subprocess.run([sys.executable, "-m", "puzzlesat.benchmarks.startup", name, modulo,
+                          str(jobs), *([backend] if backend else [])],
+                         capture_output=True, text=True, check=True, env=env)
+    wall, cpu = time.time() - began, _cpu() - cpu
+    found = json.loads(out.stdout)
+    stages = found["stages"]
+    stages[0]["wall"] = found["began"] - began  # the interpreter's start, from this clock
+    stages.append({"stage": "exit (the answer printed, os._exit)",
+                   "wall": max(0.0, wall - sum(s["wall"] for s in stages)),
+                   "cpu": max(0.0, cpu - sum(s["cpu"] for s in stages))})
+    return {"stages": stages, "wall": wall, "cpu": cpu,
+            "answer": (found["solutions"], found["classes"]), "complete": found["complete"]}
+
+
+def run_startup(puzzles: tuple[str, ...] = STARTUP_PUZZLES, modulo: str = "symmetry",
+                repeats: int = 3, jobs: int = 2, results: Path | None = Path("results"),
+                progress: Callable[[str], None] | None = print) -> list[dict]:
+    """Where a whole `puzzlesat count PUZZLE --modulo MODULO` process spends its time, beside
+    its anchors measured in the same run, taking turns run by run: our whole process, xcover's
+    (`--backend xcover --jobs 1`, the anchor of the whole-process target) and dlx.c's whole run
+    (built here where a C compiler is; the anchor of the search in process), then fresh
+    processes making the same steps each timed (`staged_process`), ours and xcover's. Medians
+    of `repeats` wall and CPU seconds per row; ratios: our whole process / xcover's
+    (targets.toml [startup]) and our search stage / dlx.c's whole run ([dlx-anchor-in-process]).
+    Writes results/startup-profile.md and .csv (the rows of other puzzles kept)."""
+    from . import build_c, targets
+
+    say = progress or (lambda _: None)
+    aims = targets()
+    rows = []
+    with tempfile.TemporaryDirectory(prefix="puzzlesat-dlx-") as folder:
+        binary = build_c(DLX_SOURCE, folder)
+        if binary is None:
+            say("no C compiler (cc or gcc) here: dlx.c is skipped, the rest is timed")
+        for name in puzzles:  # numba's caches and the bytecode filled before any timed run
+            whole_process([name, "--modulo", modulo, "--jobs", str(jobs)])
+            whole_process([name, "--modulo", modulo, "--backend", "xcover", "--jobs", "1"])
+        ours = STARTUP_OURS.format(jobs=jobs)
+        for name in puzzles:
+            runs, answer = startup_runs(name, modulo, repeats, jobs, binary, say)
+            rows += startup_rows(name, modulo, runs, answer, ours, aims)
+    if results is not None:
+        write_startup(rows, results, repeats, jobs, aims)
+    return rows
+
+
+def startup_runs(name: str, modulo: str, repeats: int, jobs: int, binary: Path | None,
+                 say: Callable[[str], None]) -> tuple[dict, tuple]:
+    """`repeats` rounds of the whole processes, dlx.c's run and the staged process of one
+    puzzle, taking turns: each method's and stage's (wall, CPU, load) per run, and the answer
+    they all agree on."""
+    runs: dict[str, list[tuple[float, float, str]]] = {}
+    answers: set[tuple] = set()
+    staged: dict[str | None, list[tuple[dict, str]]] = {}
+
+    def timed(method: str, work: Callable[[], tuple]) -> None:
+        load_now, start, cpu = _load(), time.perf_counter(), _cpu()
+        answers.add(work())
+        wall, cpu = time.perf_counter() - start, _cpu() - cpu
+        runs.setdefault(method, []).append((wall, cpu, load_now))
+        say(f"{name} {modulo} {method}: {wall:.2f} s ({cpu:.2f} s CPU, load {load_now})")
+
+    for _ in range(repeats):
+        timed(STARTUP_OURS.format(jobs=jobs),
+              partial(whole_process, [name, "--modulo", modulo, "--jobs", str(jobs)]))
+        timed(WHOLE_ANCHOR, partial(whole_process, [name, "--modulo", modulo, "--backend",
+                                                    "xcover", "--jobs", "1"]))
+        if binary is not None:
+            load_now = _load()
+            done = count_dlx(binary, name, modulo)
+            answers.add(done.answer)
+            runs.setdefault(DLX_ANCHOR, []).append((done.seconds, done.cpu_seconds, load_now))
+            say(f"{name} {modulo} dlx.c: {done.seconds:.2f} s ({done.cpu_seconds:.2f} s CPU, "
+                f"load {load_now})")
+        for backend, threads in ((None, jobs), ("xcover", 1)):
+            load_now = _load()
+            found = staged_process(name, modulo, threads, backend)
+            if not found["complete"]:
+                raise ArithmeticError(f"{name} {modulo}: the staged count did not finish")
+            answers.add(found["answer"])
+            staged.setdefault(backend, []).append((found, load_now))
+            say(f"{name} {modulo} staged {backend or 'ours'}: {found['wall']:.2f} s "
+                f"({found['cpu']:.2f} s CPU, load {load_now}), CPU by stage: "
+                + ", ".join(f"{s['cpu']:.2f}" for s in found["stages"]))
+    if len(answers) != 1:
+        raise ArithmeticError(f"{name} {modulo}: the counts disagree: {sorted(answers)}")
+    for backend, done in staged.items():
+        prefix = f"{backend}: " if backend else ""
+        runs[STARTUP_STAGED_XCOVER if backend else STARTUP_STAGED] = [
+            (f["wall"], f["cpu"], load) for f, load in done]
+        for k, stage in enumerate(s["stage"] for s in done[0][0]["stages"]):
+            runs[prefix + stage] = [(f["stages"][k]["wall"], f["stages"][k]["cpu"], load)
+                                    for f, load in done]
+    return runs, answers.pop()
+
+
+def startup_rows(name: str, modulo: str, runs: dict, answer: tuple, ours: str,
+                 aims: dict) -> list[dict]:
+    """The table's rows of one puzzle: each whole process and stage with its medians, its share
+    of the staged process's CPU, and the ratios of the two targets."""
+    wall = {m: statistics.median(r[0] for r in rs) for m, rs in runs.items()}
+    cpu = {m: statistics.median(r[1] for r in rs) for m, rs in runs.items()}
+    search = next(m for m in runs if m.startswith("the search"))
+    wholes = (ours, WHOLE_ANCHOR, DLX_ANCHOR)
+    against = {ours: (WHOLE_ANCHOR, aims["startup"]["ratio"]),
+               search: (DLX_ANCHOR, aims["dlx-anchor-in-process"]["ratio"])}
+    rows = []
+    for method, measured in runs.items():
+        anchor, aim = against.get(method, (None, None))
+        known = anchor in wall
+        rows.append({
+            "puzzle": name, "modulo": modulo, "solutions": answer[0], "classes": answer[1],
+            "method": method, "median_seconds": round(wall[method], 3),
+            "runs": ";".join(f"{r[0]:.3f}" for r in measured),
+            "median_cpu_seconds": round(cpu[method], 3),
+            "cpu_runs": ";".join(f"{r[1]:.3f}" for r in measured),
+            "share_of_staged_cpu": (None if method in wholes else round(cpu[method] / cpu[
+                STARTUP_STAGED_XCOVER if method.startswith("xcover") else STARTUP_STAGED], 3)),
+            "against": anchor if known else None,
+            "ratio_to_anchor": round(wall[method] / wall[anchor], 3) if known else None,
+            "cpu_ratio_to_anchor": round(cpu[method] / cpu[anchor], 3) if known else None,
+            "ratio_target": aim if known else None,
+            "ratio_target_met": wall[method] <= aim * wall[anchor] if known else None,
+            "load": ";".join(r[2] for r in measured),
+        })
+    return rows
+
+
+def write_startup(rows: list[dict], folder: Path, repeats: int, jobs: int, aims: dict) -> None:
+    """results/startup-profile.md and .csv, each written whole or not at all; the rows of other
+    puzzles and modulos kept."""
+    rows = _kept_rows(folder / "startup-profile.csv", rows, lambda r: (r["puzzle"], r["modulo"]))
+    lines = [
+        "# Where a whole `puzzlesat count` process spends its time, beside xcover and dlx.c",
+        "",
+        "`puzzlesat bench --anchor xcover --startup [PUZZLE ...]` (default IQ Block 10 and the "
+        "8x8 centre hole, `--modulo symmetry`). In one run, taking turns run by run, in fresh "
+        f"processes: our whole `puzzlesat count PUZZLE --modulo M --jobs {jobs} --json`; "
+        "xcover's (the same command line with `--backend xcover --jobs 1`); dlx.c's whole run "
+        "(runners/benchmarks/dlx.c, ours, Algorithm X with dancing links, built here with cc "
+        "-O2; the count plan made before its clock starts, as in results/dlx-anchor.md); and "
+        "fresh processes making the steps `puzzlesat count` makes (ours: the default path; "
+        "then xcover's, its rows marked `xcover:`), each step timed around the library's calls "
+        "(runners/benchmarks/startup.py; the search itself carries no timing code): the "
+        "interpreter's start (to that module's first line), the command line's modules, numpy, "
+        "numba, the backend's module, numba's cache load of every compiled kernel (warm_up; "
+        "the count loads those it calls), the puzzle read, the count plan, the encoding, the "
+        f"search ({jobs} threads; xcover 1) through the count's own runner, the exit. Numba's "
+        "caches and Python's bytecode are filled before any timed run. Medians of "
+        f"{repeats} runs of wall and CPU seconds (CPU: the process and its threads, what a "
+        "loaded machine distorts least); share: of that staged process's CPU. Ratios, wall "
+        "medians of the same run (CPU ratio beside): our whole process / xcover's, target at "
+        f"most {aims['startup']['ratio']} (issue 27 item 6); our search stage / dlx.c's whole "
+        f"run, target at most {aims['dlx-anchor-in-process']['ratio']}. Rows of other puzzles "
+        "come from earlier runs: each has its own load.",
+        machine_line(),
+        "",
+        "| puzzle | modulo | solutions | classes | process or stage | median s | runs | median "
+        "CPU s | CPU runs | share of staged CPU | against | ratio | CPU ratio | target | met | "
+        "load (1 min) |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
+    ]
+    said = {"True": "met", "False": "NOT met"}
+    for r in rows:  # the kept rows are read back as text
+        def shown(key: str, form: str, r: dict = r) -> str:
+            return "" if r[key] in (None, "", "None") else form.format(float(r[key]))
+
+        classes = "" if r["classes"] in (None, "", "None") else f"{int(r['classes']):,}"
+        lines.append(
+            f"| {r['puzzle']} | {r['modulo']} | {int(r['solutions']):,} | {classes} | "
+            f"{r['method']} | {float(r['median_seconds']):.3f} | {r['runs']} | "
+            f"{float(r['median_cpu_seconds']):.3f} | {r['cpu_runs']} | "
+            f"{shown('share_of_staged_cpu', '{:.0%}')} | "
+            f"{'' if r['against'] in (None, '', 'None') else r['against']} | "
+            f"{shown('ratio_to_anchor', '{:.3f}')} | {shown('cpu_ratio_to_anchor', '{:.3f}')} | "
+            f"{shown('ratio_target', '{:g}')} | {said.get(str(r['ratio_target_met']), '')} | "
+            f"{r['load']} |")
+    write_rows(folder, "startup-profile", rows, lines)
 
 
 # ---------------------------------------------------------------- a C dancing-links anchor

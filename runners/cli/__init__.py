@@ -220,6 +220,13 @@ def build_parser() -> argparse.ArgumentParser:
                        "results/dlx-anchor.*. rowscan: time "
                        "edgecount against a plain C row-scan counter built here (diamond "
                        "blocks, clue puzzle 1 where present); writes results/edgecount-bench.*")
+    bench.add_argument("--startup", action="store_true",
+                       help="with --anchor xcover (implied): where a whole `puzzlesat count` "
+                       "process spends its time (default IQ Block 10 and the 8x8 hole, --modulo "
+                       "symmetry): ours, xcover's and the C dancing-links program's whole runs, "
+                       "and the same steps in a fresh process, each timed (imports, numba's "
+                       "cache load, plan, encoding, the search); writes "
+                       "results/startup-profile.*")
     bench.add_argument("--search", action="store_true",
                        help="packing: the bitboard search plain against memoised (nodes, nodes/s, "
                        "CPU medians) and xcover's memoised ZDD; writes results/bitboard-search.*. "

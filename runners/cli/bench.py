@@ -124,6 +124,11 @@ def bench(args: argparse.Namespace) -> int:
     if args.choice and not args.search:
         raise InputError("--choice times the bitboard search: use it with --search --sample N",
                          field="--choice")
+    if args.startup:
+        if args.anchor not in (None, "xcover") or args.search or args.solve:
+            raise InputError("--startup times whole `puzzlesat count` processes against "
+                             "xcover's: use it alone or with --anchor xcover", field="--startup")
+        args.anchor = "xcover"
     if args.search or args.anchor in ("xcover", "dlx"):
         needs_compiled("--search" if args.search else "--anchor",
                        ("xcover", "bitboard") if args.anchor == "xcover" else ("bitboard",))
@@ -259,6 +264,8 @@ def bench_against_dancing_links(args: argparse.Namespace) -> int:
     """`bench --anchor xcover`: runners/benchmarks/packing.py, in this process."""
     from ..benchmarks import packing
 
+    if args.startup:
+        return bench_startup(args)
     puzzles = packing_puzzles(args, packing.PUZZLES)
     modulos = (args.modulo,) if args.modulo else packing.MODULOS
     extra = packing.EXTRA if not args.puzzles else ()
@@ -269,6 +276,27 @@ def bench_against_dancing_links(args: argparse.Namespace) -> int:
             print(f"{row.puzzle:26} {row.modulo:9} {row.method:52} {row.median_seconds:8.2f} s "
                   f"ratio {row.ratio_to_anchor:.2f}")
     wrote(args.record_in, "dlx-bench.md")
+    return 0
+
+
+def bench_startup(args: argparse.Namespace) -> int:
+    """`bench --anchor xcover --startup`: runners/benchmarks/packing.run_startup."""
+    from ..benchmarks import packing
+
+    puzzles = packing_puzzles(args, packing.STARTUP_PUZZLES)
+    rows = packing.run_startup(tuple(puzzles), args.modulo or "symmetry", args.repeat,
+                               args.jobs or 2, args.record_in, report.say)
+    said = {True: "met", False: "NOT met"}
+    for row in rows:
+        share = row["share_of_staged_cpu"]
+        ratio = ("" if row["ratio_to_anchor"] is None else
+                 f"  ratio {row['ratio_to_anchor']:.2f} (CPU {row['cpu_ratio_to_anchor']:.2f}) "
+                 f"to {row['against'].split(':')[0].split(',')[0]}, target "
+                 f"{row['ratio_target']:g}: {said[row['ratio_target_met']]}")
+        print(f"{row['puzzle']:26} {row['method'][:64]:64} {row['median_seconds']:7.3f} s "
+              f"{row['median_cpu_seconds']:7.3f} s CPU"
+              + ("" if share is None else f" {share:5.0%}") + ratio)
+    wrote(args.record_in, "startup-profile.md")
     return 0
 
 
