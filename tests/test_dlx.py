@@ -540,6 +540,10 @@ def test_bench_startup_writes_the_stages_of_a_whole_count_beside_its_anchors(tmp
     assert (tmp_path / "r" / "index.md").exists()
     assert main(["bench", "--startup", "--anchor", "dlx", "iq-block-8"]) == 2
     assert "--startup" in capsys.readouterr().err
+    # regression: a puzzle with copies ended in a traceback (xcover's process refused it)
+    assert main(["bench", "--startup", "domino-8x8"]) == 2
+    err = capsys.readouterr().err
+    assert "copies" in err and "Traceback" not in err and len(err.strip().splitlines()) == 1
 
 
 def test_the_xcover_bench_keeps_other_puzzles_rows(tmp_path):
