@@ -205,6 +205,22 @@ def test_the_bench_records_each_run_as_it_ends_and_leaves_out_those_recorded(tmp
     assert "## eternity-ii-clue1, 2 s on 1 core" in text and "## eternity-ii-clue1, 1 s" in text
 
 
+def test_a_recorded_run_keeps_its_best_board_for_verify(tmp_path, capsys):
+    """Regression: best-bench recorded a score (461 on Eternity II in an hour) and dropped the
+    board that made it, so the figure could not be checked. The board is kept beside the
+    table, named by its row, and `verify --board` counts its seams again to the same score."""
+    assert bench("eternity-ii-clue1", "--time-limit", "2", "--jobs", "1", "--results",
+                 str(tmp_path), "--backend", "edgesearch") == 0
+    (row,) = json.loads((tmp_path / "best-bench.json").read_text())
+    board = tmp_path / row["board"]
+    assert board.is_file() and row["board"] in (tmp_path / "best-bench.md").read_text()
+    assert main(["verify", "eternity-ii-clue1", "--board", str(board)]) == 0
+    from puzzlesat.best import verify_board
+
+    checked = verify_board("eternity-ii-clue1", str(board))
+    assert checked.agree and checked.score == row["score"]
+
+
 def test_an_interrupted_run_is_not_recorded_and_stops_the_bench(tmp_path, capsys, monkeypatch):
     """Regression: a run stopped by Ctrl-C was recorded as if it had had its budget, and the
     bench went on to the next search."""

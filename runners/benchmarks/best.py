@@ -11,7 +11,9 @@ results/best-bench.json and .md as soon as it ends, and a later call with the sa
 (puzzle, search, budget, jobs, seed) leaves out the runs already recorded (`again` runs them
 anew, replacing them). The table printed and recorded holds every run of those settings,
 earlier ones included. A run stopped by Ctrl-C or SIGTERM is not recorded (it did not have its
-budget) and stops the benchmark. Runs of another budget are kept beside.
+budget) and stops the benchmark. Runs of another budget are kept beside. Each recorded run's
+best board is kept beside the table (best-bench/NAME.board), so that a score in it can be
+checked by `verify PUZZLE --board FILE`.
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ TARGETS = {  # what the issue asks of Eternity II with the centre clue (publishe
     ("eternity-ii", 3600.0, 2): "at least 461 (a 2012 metaheuristic's best in one hour)",
     ("eternity-ii", 60.0, 1): "451 (a re-implementation of the 2008 winner's method, at best)",
 }
+BOARDS = "best-bench"  # the folder, under the record folder, of the runs' best boards
 KEY = ("puzzle", "backend", "time_limit", "jobs", "seed")
 # What a search can show within a time limit on a board far from its proof (Eternity II: a
 # WCNF of 475,467 variables and 1,252,545 hard clauses, 8 s to build; the CP-SAT model 9 s):
@@ -104,13 +107,21 @@ def clock(seconds: float) -> str:
     return f"{seconds // 3600}:{seconds // 60 % 60:02d}:{seconds % 60:02d}"
 
 
+def board_name(puzzle: str, search: str, time_limit: float, jobs: int, seed: int) -> str:
+    """The file a recorded run's best board is kept in, under the record folder."""
+    return (f"{BOARDS}/{puzzle}-{search.replace(':', '-')}-{time_limit:g}s-{jobs}j-"
+            f"seed{seed}.board")
+
+
 def run(puzzle: str, todo: list[tuple[str, int]], time_limit: float, jobs: int,
         say: Callable[[str], None] = report.say,
-        done: Callable[[dict], None] | None = None) -> list[dict]:
+        done: Callable[[dict], None] | None = None, folder: Path | None = None) -> list[dict]:
     """Make the runs `todo`, one after another; `done` is given each row as its run ends. A
     run interrupted (Ctrl-C, SIGTERM) stops them all: KeyboardInterrupt, the rows made so far
-    handed to `done` already."""
-    from ..best import best
+    handed to `done` already. With a record `folder`, each run's best board is kept there
+    (`board_name`), so that `verify PUZZLE --board FILE` can count its seams again."""
+    from ..api import _puzzle
+    from ..best import best, write_board
 
     rows = []
     for search, seed in todo:
@@ -130,6 +141,11 @@ def run(puzzle: str, todo: list[tuple[str, int]], time_limit: float, jobs: int,
             "compile_seconds": found.details.get("compile_seconds"),  # before its clock
             "stopped": found.stopped, "date": report.now(), "load": report.load(),
             **report.versions()}
+        if folder is not None and found.grid:
+            name = board_name(puzzle, search, time_limit, jobs, seed)
+            (folder / BOARDS).mkdir(parents=True, exist_ok=True)
+            write_board(_puzzle(puzzle), str(folder / name), found)
+            row["board"] = name
         rows.append(row)
         say(f"{search} seed {seed}: {found.sentence()}")
         if done is not None:
@@ -183,6 +199,10 @@ def markdown(rows: list[dict]) -> str:
             nodes = f"{statistics.median(counted):,.0f}" if counted else "-"
             lines.append(f"| {search} | {cell} | {at} | {nodes} | {cores} | {last['load']} | "
                          f"{last['date'][:10]} | {why}; {about(search)} |")
+        kept = [r["board"] for r in mine if r.get("board")]
+        if kept:
+            lines += ["", "Best boards (`puzzlesat verify " + puzzle + " --board FILE` counts "
+                      "their seams again): " + ", ".join(f"[{b}]({b})" for b in kept) + "."]
         lines.append("")
     return "\n".join(lines)
 

@@ -143,7 +143,7 @@ def run_best_bench(args: argparse.Namespace) -> int:
 
     interrupted = False
     try:
-        bench.run(args.puzzle, todo, args.time_limit, args.jobs, done=done)
+        bench.run(args.puzzle, todo, args.time_limit, args.jobs, done=done, folder=folder)
     except KeyboardInterrupt:
         interrupted = True
     rows = bench.merged(kept, made)  # every run of these settings, earlier calls' too
