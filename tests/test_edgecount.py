@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 
 import puzzlesat
 from puzzlesat.backends import reference_edge
-from puzzlesat.backends.edgecount import Search, estimate
+from puzzlesat.backends.edgecount import Search, TileMasks, estimate, tile_masks
 from puzzlesat.models import files
 from puzzlesat.models.edge_matching import EdgePuzzle, FixedTile, Tile, at_level, planted
 from puzzlesat.models.edge_matching.reader import to_toml
@@ -180,6 +180,32 @@ def check_board(puzzle: EdgePuzzle) -> None:
 def test_edgecount_agrees_with_the_reference_on_generated_boards(examples):
     settings(max_examples=examples, deadline=None,
              suppress_health_check=list(HealthCheck))(given(boards())(check_board))()
+
+
+def check_tile_search(puzzle: EdgePuzzle) -> None:
+    """`_search_tiles` (the default where its tables fit) against `_search`: every fill order,
+    cubes of every size, the grids of each cube and the nodes, run in slices of a few nodes
+    (a search stopped and resumed anywhere)."""
+    for order in ORDERS:
+        model = build_tables(puzzle, 0, order)
+        assert (tile_masks(model) is not None) == TileMasks.fit(model)
+        for wanted in (1, 7, 60):
+            cubes, _, _ = plan_cubes(model, wanted)
+            for cube in cubes:
+                runs = []
+                for tiles, budget in ((True, 10**9), (True, 3), (False, 10**9)):
+                    search = Search(model, cube, tiles)
+                    assert (search.masks is not None) == (tiles and TileMasks.fit(model))
+                    while not search.run(budget):
+                        pass
+                    runs.append((search.found, search.nodes))
+                assert runs[0] == runs[1] == runs[2], (order, cube, runs)
+
+
+@pytest.mark.parametrize("examples", [25, pytest.param(400, marks=pytest.mark.slow)])
+def test_the_tile_search_counts_the_grids_and_nodes_of_the_scan(examples):
+    settings(max_examples=examples, deadline=None,
+             suppress_health_check=list(HealthCheck))(given(boards())(check_tile_search))()
 
 
 def test_symmetric_boards_have_grids_a_turn_keeps():
