@@ -183,8 +183,15 @@ def test_the_ladder_keeps_one_boards_count_in_a_checkpoint_and_records_beside_ot
     ladder.record(first, tmp_path)
     ladder.record(again, tmp_path)
     rows = json.loads((tmp_path / "eternity-ii-ladder.json").read_text())["rows"]
-    assert [(r["board"], r["resumed"]) for r in rows] == [("owen-6x6-set1", False),
-                                                          ("owen-6x6-set2", True)]
+    # a count read whole from its checkpoint keeps the timing of the run that counted it
+    assert [(r["board"], r["resumed"], r["seconds"]) for r in rows] == [
+        ("owen-6x6-set1", False, first["rows"][0]["seconds"]),
+        ("owen-6x6-set2", False, first["rows"][0]["seconds"])]
+    partly = {**first, "rows": [{**first["rows"][0], "resumed": True,
+                                 "nodes_this_run": 1000, "seconds": 0.5}]}
+    ladder.record(partly, tmp_path)  # a resumed count that counted some: its own row
+    rows = json.loads((tmp_path / "eternity-ii-ladder.json").read_text())["rows"]
+    assert (rows[1]["resumed"], rows[1]["seconds"]) == (True, 0.5)
     assert "resumed" in (tmp_path / "eternity-ii-ladder.md").read_text()
 
 

@@ -94,7 +94,8 @@ def rowscan_row(name: str, say: Callable[[str], None], pinned: bool = False, job
             return pinned_rowscan(name, binary, say, jobs, checkpoint)
         grids, nodes, seconds = run_anchor(binary, files.load(name), None)
     say(f"{name}: C row scan {grids:,} grids, {nodes:,} nodes in {seconds:,.1f} s")
-    return {"rowscan_grids": grids, "rowscan_nodes": nodes, "rowscan_seconds": round(seconds, 2)}
+    return {"rowscan_grids": grids, "rowscan_nodes": nodes, "rowscan_seconds": round(seconds, 2),
+            "rowscan_load": report.load(), "rowscan_date": report.now()}
 
 
 def rowscan_parts(name: str, checkpoint: str | None, tile: int | None = None) -> dict:
@@ -189,7 +190,8 @@ def pinned_rowscan(name: str, binary: Path, say: Callable[[str], None], jobs: in
         f"{weight * grids:,}), {nodes:,} nodes in {seconds:,.1f} s of the parts")
     return {"rowscan_grids": weight * grids, "rowscan_nodes": nodes,
             "rowscan_seconds": round(seconds, 2), "rowscan_pinned": label,
-            "rowscan_pinned_grids": grids, "rowscan_weight": weight}
+            "rowscan_pinned_grids": grids, "rowscan_weight": weight,
+            "rowscan_load": report.load(), "rowscan_date": report.now()}
 
 
 def solve_row(name: str, backend: str, time_limit: float | None,
@@ -249,11 +251,14 @@ def markdown(figures: dict) -> str:
         "8x8 set 1) and counts every grid through one corner tile pinned on the top left "
         "corner, weighted by the board's 4 turns (corners first: one corner layout per orbit "
         "of the turns), so its nodes are not a full row scan's; the C row scan (rowscan.c), "
-        "where run, counts the same board row by row to the end without any reduction. "
+        "where run, counts the same board row by row to the end without any reduction, or "
+        "with the first corner tile pinned (x4, as the community's 7x7 scan), in the seconds "
+        "of its search (pinned: the sum of its parts, each a process on a core of its own). "
+        "A count read whole from its checkpoint keeps the timing of the run that counted it. "
         "Published figures are compared after the count.",
         "",
         "| board | grids | up to turning | nodes | wall s | CPU s | M nodes / CPU s | load "
-        "| C row scan nodes | published | agrees | date |",
+        "| C row scan: nodes, seconds | published | agrees | date |",
         "|---|---:|---:|---:|---:|---:|---:|---|---:|---|---|---|",
     ]
     for r in figures["rows"]:
@@ -283,6 +288,10 @@ def markdown(figures: dict) -> str:
             if "rowscan_pinned" in r:
                 scan += (f" ({r['rowscan_pinned']}: {r['rowscan_pinned_grids']:,} grids "
                          f"x{r['rowscan_weight']})")
+            if "rowscan_seconds" in r:
+                scan += f" in {r['rowscan_seconds']:,.1f} s" + (
+                    f" (load {r['rowscan_load']}, {r['rowscan_date'][:10]})"
+                    if "rowscan_load" in r else "")
             lines.append(
                 f"| {r['board']} | {grids} | {r['classes']:,} | {r['nodes']:,} | "
                 f"{r['seconds']:,.1f} | {r['cpu_seconds']:,.1f} | {rate} | {r['load']} | "
@@ -305,12 +314,29 @@ def merged(figures: dict, folder: Path) -> dict:
         before = json.loads(path.read_text())["rows"]
     except (OSError, ValueError, KeyError, TypeError):
         before = []
+    before = [r for r in before if isinstance(r, dict)]
+    kept = {(r.get("board"), r.get("task")): r for r in before}
     fresh = {(r["board"], r["task"]) for r in figures["rows"]}
-    rows = [r for r in before if isinstance(r, dict) and (r.get("board"), r.get("task"))
-            not in fresh] + figures["rows"]
+    rows = [r for r in before if (r.get("board"), r.get("task")) not in fresh] + [
+        measured(r, kept.get((r["board"], r["task"]))) for r in figures["rows"]]
     place = {name: i for i, name in enumerate(COUNTED + SOLVED)}
     rows.sort(key=lambda r: (r["task"] != "count", place.get(r["board"], len(place))))
     return {**figures, "rows": rows}
+
+
+COUNT_FIGURES = ("seconds", "cpu_seconds", "nodes_per_second", "nodes_per_cpu_second", "jobs",
+                 "load", "date", "resumed", "nodes_this_run")
+
+
+def measured(row: dict, before: dict | None) -> dict:
+    """The row to record for a board: a count read whole from its checkpoint (no node counted
+    in this run, say to add the row scan) keeps the timing of the recorded run that counted
+    the same grids and nodes; otherwise this run's row."""
+    if (before is None or row["task"] != "count" or row.get("nodes_this_run") != 0
+            or not before.get("complete") or not row["complete"]
+            or (before.get("grids"), before.get("nodes")) != (row["grids"], row["nodes"])):
+        return row
+    return {**row, **{k: before[k] for k in COUNT_FIGURES if k in before}}
 
 
 def record(figures: dict, folder: Path) -> list[Path]:
