@@ -116,15 +116,18 @@ def _search(node_mark, nb, keyed, base_key, mult, table, candidates, apart, stoc
 
 
 @njit(cache=True, nogil=True)
-def _search_tiles(nb, keyed, base_key, layers, cands, placed, frame, state, base, budget,
-                  known):  # pragma: no cover - compiled
+def _search_tiles(older, older_keyed, base_key, layers, cands, placed, frame, state, base,
+                  budget, older_count):  # pragma: no cover - compiled
     """`_search` where the tiles fit one 64-bit word (`TileMasks`): the same nodes counted,
-    each depth's candidates in stock found by one AND instead of a scan past the used ones.
+    each depth's candidates in stock found by one AND instead of a scan past the used ones,
+    and the key of a node's child one addition (the part the earlier depths fix is summed
+    once a depth entered).
 
     frame[d] = (kinds still to try, tiles in stock, the layer's kinds, the layer's first
-    candidate, the key's next layer or -1) of depth d; a child with nothing in stock is counted
-    as a node and not entered. state as `_search`'s."""
-    top = len(base_key) - 1
+    candidate, the key's next layer or -1, the part of depth d+1's key the depths before d
+    fix); a child with nothing in stock is counted as a node and not entered. state as
+    `_search`'s; base_key and older_count have an entry for the depth after the last."""
+    top = len(base_key) - 2
     d = state[0]
     found = 0
     nodes = 0
@@ -133,6 +136,7 @@ def _search_tiles(nb, keyed, base_key, layers, cands, placed, frame, state, base
     stock = frame[U(d), 1]
     kinds = frame[U(d), 2]
     first = frame[U(d), 3]
+    part = frame[U(d), 5]
     if d == top:  # the cube ends at the last cell: count it
         c = popcount(todo)
         x = frame[U(d), 4]
@@ -163,6 +167,7 @@ def _search_tiles(nb, keyed, base_key, layers, cands, placed, frame, state, base
             stock = frame[U(d), 1]
             kinds = frame[U(d), 2]
             first = frame[U(d), 3]
+            part = frame[U(d), 5]
             continue
         if nodes >= budget:
             break
@@ -170,16 +175,13 @@ def _search_tiles(nb, keyed, base_key, layers, cands, placed, frame, state, base
         todo ^= kind
         nodes += 1
         i = first + popcount(kinds & (kind - 1))
-        placed[U(d)] = cands[U(i), 0]
+        k = part + cands[U(i), 2]
         copies = stock & cands[U(i), 1]
         below = stock ^ (copies & -copies)  # the kind's lowest copy in stock used
-        e = d + 1
-        k = base_key[U(e)]
-        for s in range(known[U(e)]):
-            k += keyed[U(e), U(s), U(placed[U(nb[U(e), U(s)])])]
         then = layers[U(k), 0]
         fits = then & below
         x = layers[U(k), 2]
+        e = d + 1
         if e == top:  # the last cell: count what is left
             c = popcount(fits)
             while x >= 0:
@@ -190,16 +192,21 @@ def _search_tiles(nb, keyed, base_key, layers, cands, placed, frame, state, base
             continue
         if fits == 0 and x < 0:
             continue
+        placed[U(d)] = cands[U(i), 0]
         frame[U(d), 0] = todo
         d = e
         todo = fits
         stock = below
         kinds = then
         first = layers[U(k), 1]
+        part = base_key[U(e + 1)]
+        for s in range(older_count[U(e + 1)]):
+            part += older_keyed[U(e + 1), U(s), U(placed[U(older[U(e + 1), U(s)])])]
         frame[U(d), 1] = stock
         frame[U(d), 2] = kinds
         frame[U(d), 3] = first
         frame[U(d), 4] = x
+        frame[U(d), 5] = part
     frame[U(d), 0] = todo
     state[0] = d
     state[1] += found
@@ -220,17 +227,29 @@ class TileMasks:
     `cands` sorted by kind, the row of the key's next layer or -1); row k is key k's first
     layer, and a kind with a second candidate under one key (a tile showing the same colour on
     three sides) has it in the key's next layer. cands[i] = (node, the bits of its kind's
-    copies). Measured (Owen's 6x6 set 1 row by row, 69.3 M nodes, CPU seconds, medians of 5
-    runs alternating at load 3.4): 1.19 s against 1.86 s for `_search`'s scan (1.57x); the
-    first 200 M nodes of the Eternity II clue 1: 3.03 s against 4.40 s (1.45x)."""
+    copies, what the node adds to the key of the depth after its own). older[d, s] (s below
+    older_count[d]) are depth d's earlier neighbours but the depth just before it, and
+    older_keyed[d, s, n] what node n adds there to d's key. Measured (CPU seconds, medians of 5
+    runs alternating at load 2.6-3.4): Owen's 6x6 set 1 row by row (69.3 M nodes) 1.19 s
+    against 1.86 s for `_search`'s scan (1.57x), and 0.90 s against 1.12 s (1.24x more) with
+    the key summed once a depth; the first 200 M nodes of the Eternity II clue 1 3.03 s against
+    4.40 s (1.45x), then 2.57 s against 2.93 s (1.14x)."""
 
     def __init__(self, model: EdgeTables) -> None:
         low = np.concatenate([[0], np.cumsum(model.stock)]).tolist()
         self.low = low  # kind -> the bit of its first copy
         self.copies = [((1 << int(c)) - 1) << b for b, c in zip(low, model.stock)]
         top = [1 << (b + int(c) - 1) if c else 0 for b, c in zip(low, model.stock)]
+        keyed = keyed_faces(model)
+        depths = model.depths
+        key_depth = np.searchsorted(model.base_key, np.arange(len(model.table)), "right") - 1
+        after = {}  # depth -> (the side its next depth sees it on) where it is a neighbour
+        for d in range(depths - 1):
+            sides = [s for s in range(model.near.shape[1]) if model.near[d + 1, s] == d]
+            if sides:
+                after[d] = sides[0]
         rows = [[0, 0, -1] for _ in range(len(model.table))]
-        cands: list[tuple[int, int]] = []
+        cands: list[tuple[int, int, int]] = []
         for k, (start, _, end) in enumerate(model.table.tolist()):
             layers: list[dict[int, int]] = []
             for n in model.candidates[start:end].tolist():
@@ -240,6 +259,7 @@ class TileMasks:
                     if layer is None:
                         layers.append(layer := {})
                     layer[t] = n
+            d = int(key_depth[k])
             row = k
             for j, layer in enumerate(layers):
                 if j:
@@ -247,9 +267,21 @@ class TileMasks:
                     row = len(rows)
                     rows.append([0, 0, -1])
                 rows[row][:2] = _word(sum(top[t] for t in layer)), len(cands)
-                cands += [(layer[t], _word(self.copies[t])) for t in sorted(layer)]
+                cands += [(layer[t], _word(self.copies[t]),
+                           int(keyed[d + 1, after[d], layer[t]]) if d in after else 0)
+                          for t in sorted(layer)]
         self.layers = np.array(rows, dtype=np.int64)
-        self.cands = np.array(cands, dtype=np.int64).reshape(-1, 2)
+        self.cands = np.array(cands, dtype=np.int64).reshape(-1, 3)
+        self.older = np.zeros(model.near.shape, dtype=np.int64)
+        self.older_keyed = np.zeros_like(keyed)
+        self.older_count = np.zeros(depths + 1, dtype=np.int64)  # (the depth after the last)
+        for d in range(depths):
+            for s in np.nonzero(model.near[d] >= 0)[0].tolist():
+                if model.near[d, s] != d - 1:
+                    j = self.older_count[d]
+                    self.older[d, j], self.older_keyed[d, j] = model.near[d, s], keyed[d, s]
+                    self.older_count[d] += 1
+        self.base_key = np.append(model.base_key, 0)
 
     @staticmethod
     def fit(model: EdgeTables) -> bool:
@@ -264,6 +296,18 @@ class TileMasks:
             used = int(model.stock[t]) - left  # its lowest copies
             word |= self.copies[t] >> (self.low[t] + used) << (self.low[t] + used)
         return _word(word)
+
+    def part(self, placed: np.ndarray, d: int) -> int:
+        """The part of depth d's key the depths before d-1 fix."""
+        return int(self.base_key[d]) + sum(
+            int(self.older_keyed[d, s, placed[self.older[d, s]]])
+            for s in range(self.older_count[d]))
+
+    def run(self, search: Search, budget: int) -> bool:
+        """`_search_tiles` on the search's saved stack; whether it is over."""
+        return bool(_search_tiles(
+            self.older, self.older_keyed, self.base_key, self.layers, self.cands,
+            search.placed, search.frame, search.state, search.base, budget, self.older_count))
 
 
 def tile_masks(model: EdgeTables) -> TileMasks | None:
@@ -321,13 +365,14 @@ class Search:
             return
         self.state[0] = self.base
         if self.masks is not None:
-            self.frame = np.zeros((depths, 5), dtype=np.int64)
+            self.frame = np.zeros((depths, 6), dtype=np.int64)
             stock = self.masks.in_stock(model, self.stock)
             d = self.base
             key = int(model.base_key[d]) + sum(
                 int(self.keyed[d, s, self.placed[model.near[d, s]]]) for s in range(self.known[d]))
             kinds, first, then = self.masks.layers[key].tolist()
-            self.frame[d] = kinds & stock, stock, kinds, first, then
+            self.frame[d] = (kinds & stock, stock, kinds, first, then,
+                             self.masks.part(self.placed, d + 1))
             return
         _open(model.face, model.node_mark, model.near, model.near_side, model.weight,
               model.base_key, model.table, model.apart,
@@ -349,9 +394,7 @@ class Search:
         if self.masks is not None:
             if record:
                 raise ValueError("a search recording grids runs with tiles=False")
-            self.done = bool(_search_tiles(
-                m.near, self.keyed, m.base_key, self.masks.layers, self.masks.cands, self.placed,
-                self.frame, self.state, self.base, budget, self.known))
+            self.done = self.masks.run(self, budget)
             return self.done
         self.done = bool(_search(
             m.node_mark, m.near, self.keyed, m.base_key, m.mult, m.table, m.candidates, m.apart,
