@@ -342,3 +342,24 @@ def test_a_small_board_is_not_measured_for_its_pin(monkeypatch):
     assert set(paths) == {edgecount.PIN_LOOK_PATHS}  # the first look only
     found = puzzlesat.count(puzzle, backend="edgecount", jobs=1)
     assert found.complete and found.details["grids"] == 17_920
+
+
+def test_the_row_scan_bench_rates_a_whole_board_node_for_node(monkeypatch, tmp_path):
+    """`bench --anchor rowscan`'s rate row: edgecount's tile search, its scan and the C row
+    scan count a whole board with the same grids and nodes (checked: a row scan counting other
+    nodes is refused), the ratio printed in the table."""
+    from puzzlesat.benchmarks import edgecount as bench
+
+    binary = bench.build_anchor(tmp_path)
+    if binary is None:
+        pytest.skip("no C compiler: the row-scan anchor is not built")
+    puzzle = files.load("diamond-blocks")
+    row = bench.rate_row("diamond-blocks Level 1", puzzle, None, binary, 1)
+    assert row["whole"] and (row["grids"], row["nodes"]) == (17_920, 1_546_363)
+    assert row["ratio"] > 0 and row["scan_ratio"] > 0
+    figures = {"date": "d", "cores": 2, "load": "1", "repeat": 1, "in_process_seconds": 0.1,
+               "whole_process_seconds": 1.0, "rates": [row]}
+    assert "| diamond-blocks Level 1 | 1,546,363 | " in bench.markdown(figures)
+    monkeypatch.setattr(bench, "run_anchor", lambda *a, **k: (17_920, 1_546_364, 0.1))
+    with pytest.raises(AssertionError, match="differ"):
+        bench.rate_row("diamond-blocks Level 1", puzzle, None, binary, 1)
