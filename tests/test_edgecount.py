@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 
 import puzzlesat
 from puzzlesat.backends import reference_edge
-from puzzlesat.backends.edgecount import Search, estimate
+from puzzlesat.backends.edgecount import Search, TileMasks, estimate, tile_masks
 from puzzlesat.models import files
 from puzzlesat.models.edge_matching import EdgePuzzle, FixedTile, Tile, at_level, planted
 from puzzlesat.models.edge_matching.reader import to_toml
@@ -182,6 +182,32 @@ def test_edgecount_agrees_with_the_reference_on_generated_boards(examples):
              suppress_health_check=list(HealthCheck))(given(boards())(check_board))()
 
 
+def check_tile_search(puzzle: EdgePuzzle) -> None:
+    """`_search_tiles` (the default where its tables fit) against `_search`: every fill order,
+    cubes of every size, the grids of each cube and the nodes, run in slices of a few nodes
+    (a search stopped and resumed anywhere)."""
+    for order in ORDERS:
+        model = build_tables(puzzle, 0, order)
+        assert (tile_masks(model) is not None) == TileMasks.fit(model)
+        for wanted in (1, 7, 60):
+            cubes, _, _ = plan_cubes(model, wanted)
+            for cube in cubes:
+                runs = []
+                for tiles, budget in ((True, 10**9), (True, 3), (False, 10**9)):
+                    search = Search(model, cube, tiles)
+                    assert (search.masks is not None) == (tiles and TileMasks.fit(model))
+                    while not search.run(budget):
+                        pass
+                    runs.append((search.found, search.nodes))
+                assert runs[0] == runs[1] == runs[2], (order, cube, runs)
+
+
+@pytest.mark.parametrize("examples", [25, pytest.param(400, marks=pytest.mark.slow)])
+def test_the_tile_search_counts_the_grids_and_nodes_of_the_scan(examples):
+    settings(max_examples=examples, deadline=None,
+             suppress_health_check=list(HealthCheck))(given(boards())(check_tile_search))()
+
+
 def test_symmetric_boards_have_grids_a_turn_keeps():
     """One colour: every tile the same and symmetric, a single grid, kept by every turn."""
     tile = Tile((("a", ""),) * 4)
@@ -316,3 +342,24 @@ def test_a_small_board_is_not_measured_for_its_pin(monkeypatch):
     assert set(paths) == {edgecount.PIN_LOOK_PATHS}  # the first look only
     found = puzzlesat.count(puzzle, backend="edgecount", jobs=1)
     assert found.complete and found.details["grids"] == 17_920
+
+
+def test_the_row_scan_bench_rates_a_whole_board_node_for_node(monkeypatch, tmp_path):
+    """`bench --anchor rowscan`'s rate row: edgecount's tile search, its scan and the C row
+    scan count a whole board with the same grids and nodes (checked: a row scan counting other
+    nodes is refused), the ratio printed in the table."""
+    from puzzlesat.benchmarks import edgecount as bench
+
+    binary = bench.build_anchor(tmp_path)
+    if binary is None:
+        pytest.skip("no C compiler: the row-scan anchor is not built")
+    puzzle = files.load("diamond-blocks")
+    row = bench.rate_row("diamond-blocks Level 1", puzzle, None, binary, 1)
+    assert row["whole"] and (row["grids"], row["nodes"]) == (17_920, 1_546_363)
+    assert row["ratio"] > 0 and row["scan_ratio"] > 0
+    figures = {"date": "d", "cores": 2, "load": "1", "repeat": 1, "in_process_seconds": 0.1,
+               "whole_process_seconds": 1.0, "rates": [row]}
+    assert "| diamond-blocks Level 1 | 1,546,363 | " in bench.markdown(figures)
+    monkeypatch.setattr(bench, "run_anchor", lambda *a, **k: (17_920, 1_546_364, 0.1))
+    with pytest.raises(AssertionError, match="differ"):
+        bench.rate_row("diamond-blocks Level 1", puzzle, None, binary, 1)

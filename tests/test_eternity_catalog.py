@@ -139,6 +139,7 @@ def test_owens_6x6_row_by_row_with_a_corner_pinned_equals_the_search_without_red
     parts = measured_pins(puzzle, "rows")
     assert [weight for _, weight, _ in parts] == [4]
     plain = Search(build_tables(puzzle, 0, "rows"), ())
+    assert plain.masks is not None  # the tile search (`_search_tiles`) counts it
     plain.run(10**12)
     pinned = Search(build_tables(parts[0][0], 0, "rows"), ())
     pinned.run(10**12)

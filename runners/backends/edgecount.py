@@ -21,7 +21,7 @@ from collections.abc import Iterator
 
 import numpy as np
 
-from ..compiled import COMPILED, njit
+from ..compiled import COMPILED, njit, popcount
 from ..models.edge_matching.tables import EdgeTables, candidates_at
 from . import STOP, Backend, Cube, Interrupted, Outcome, Slices, Values
 
@@ -115,6 +115,211 @@ def _search(node_mark, nb, keyed, base_key, mult, table, candidates, apart, stoc
     return over
 
 
+@njit(cache=True, nogil=True)
+def _search_tiles(older, older_keyed, base_key, layers, cands, placed, frame, state, base,
+                  budget, older_count):  # pragma: no cover - compiled
+    """`_search` where the tiles fit one 64-bit word (`TileMasks`): the same nodes counted,
+    each depth's candidates in stock found by one AND instead of a scan past the used ones,
+    and the key of a node's child one addition (the part the earlier depths fix is summed
+    once a depth entered).
+
+    frame[d] = (kinds still to try, tiles in stock, the layer's kinds, the layer's first
+    candidate, the key's next layer or -1, the part of depth d+1's key the depths before d
+    fix); a child with nothing in stock is counted as a node and not entered. state as
+    `_search`'s; base_key and older_count have an entry for the depth after the last."""
+    top = len(base_key) - 2
+    d = state[0]
+    found = 0
+    nodes = 0
+    over = False
+    todo = frame[U(d), 0]
+    stock = frame[U(d), 1]
+    kinds = frame[U(d), 2]
+    first = frame[U(d), 3]
+    part = frame[U(d), 5]
+    if d == top:  # the cube ends at the last cell: count it
+        c = popcount(todo)
+        x = frame[U(d), 4]
+        while x >= 0:
+            c += popcount(layers[U(x), 0] & stock)
+            x = layers[U(x), 2]
+        found += c
+        nodes += c
+        todo = 0
+        frame[U(d), 4] = -1
+    while True:
+        if todo == 0:
+            x = frame[U(d), 4]
+            if x >= 0:  # the key's next layer
+                kinds = layers[U(x), 0]
+                first = layers[U(x), 1]
+                todo = kinds & stock
+                frame[U(d), 2] = kinds
+                frame[U(d), 3] = first
+                frame[U(d), 4] = layers[U(x), 2]
+                continue
+            d -= 1
+            if d < base:
+                over = True
+                d = base
+                break
+            todo = frame[U(d), 0]
+            stock = frame[U(d), 1]
+            kinds = frame[U(d), 2]
+            first = frame[U(d), 3]
+            part = frame[U(d), 5]
+            continue
+        if nodes >= budget:
+            break
+        kind = todo & -todo
+        todo ^= kind
+        nodes += 1
+        i = first + popcount(kinds & (kind - 1))
+        k = part + cands[U(i), 2]
+        copies = stock & cands[U(i), 1]
+        below = stock ^ (copies & -copies)  # the kind's lowest copy in stock used
+        then = layers[U(k), 0]
+        fits = then & below
+        x = layers[U(k), 2]
+        e = d + 1
+        if e == top:  # the last cell: count what is left
+            c = popcount(fits)
+            while x >= 0:
+                c += popcount(layers[U(x), 0] & below)
+                x = layers[U(x), 2]
+            found += c
+            nodes += c
+            continue
+        if fits == 0 and x < 0:
+            continue
+        placed[U(d)] = cands[U(i), 0]
+        frame[U(d), 0] = todo
+        d = e
+        todo = fits
+        stock = below
+        kinds = then
+        first = layers[U(k), 1]
+        part = base_key[U(e + 1)]
+        for s in range(older_count[U(e + 1)]):
+            part += older_keyed[U(e + 1), U(s), U(placed[U(older[U(e + 1), U(s)])])]
+        frame[U(d), 1] = stock
+        frame[U(d), 2] = kinds
+        frame[U(d), 3] = first
+        frame[U(d), 4] = x
+        frame[U(d), 5] = part
+    frame[U(d), 0] = todo
+    state[0] = d
+    state[1] += found
+    state[2] += nodes
+    return over
+
+
+def _word(bits: int) -> int:
+    """Bits 0-63 as a signed 64-bit integer."""
+    return bits - (1 << 64) if bits >= 1 << 63 else bits
+
+
+class TileMasks:
+    """The tables of `_search_tiles`: every tile one bit (a kind's copies side by side, the
+    lowest in stock used first, so the kind is in stock while its top copy's bit is set).
+
+    layers[row] = (the top bits of the kinds of a key's slice, where their candidates begin in
+    `cands` sorted by kind, the row of the key's next layer or -1); row k is key k's first
+    layer, and a kind with a second candidate under one key (a tile showing the same colour on
+    three sides) has it in the key's next layer. cands[i] = (node, the bits of its kind's
+    copies, what the node adds to the key of the depth after its own). older[d, s] (s below
+    older_count[d]) are depth d's earlier neighbours but the depth just before it, and
+    older_keyed[d, s, n] what node n adds there to d's key. Measured (CPU seconds, medians of 5
+    runs alternating at load 2.6-3.4): Owen's 6x6 set 1 row by row (69.3 M nodes) 1.19 s
+    against 1.86 s for `_search`'s scan (1.57x), and 0.90 s against 1.12 s (1.24x more) with
+    the key summed once a depth; the first 200 M nodes of the Eternity II clue 1 3.03 s against
+    4.40 s (1.45x), then 2.57 s against 2.93 s (1.14x)."""
+
+    def __init__(self, model: EdgeTables) -> None:
+        low = np.concatenate([[0], np.cumsum(model.stock)]).tolist()
+        self.low = low  # kind -> the bit of its first copy
+        self.copies = [((1 << int(c)) - 1) << b for b, c in zip(low, model.stock)]
+        top = [1 << (b + int(c) - 1) if c else 0 for b, c in zip(low, model.stock)]
+        keyed = keyed_faces(model)
+        depths = model.depths
+        key_depth = np.searchsorted(model.base_key, np.arange(len(model.table)), "right") - 1
+        after = {}  # depth -> (the side its next depth sees it on) where it is a neighbour
+        for d in range(depths - 1):
+            sides = [s for s in range(model.near.shape[1]) if model.near[d + 1, s] == d]
+            if sides:
+                after[d] = sides[0]
+        rows = [[0, 0, -1] for _ in range(len(model.table))]
+        cands: list[tuple[int, int, int]] = []
+        for k, (start, _, end) in enumerate(model.table.tolist()):
+            layers: list[dict[int, int]] = []
+            for n in model.candidates[start:end].tolist():
+                t = int(model.node_type[n])
+                if model.stock[t]:
+                    layer = next((x for x in layers if t not in x), None)
+                    if layer is None:
+                        layers.append(layer := {})
+                    layer[t] = n
+            d = int(key_depth[k])
+            row = k
+            for j, layer in enumerate(layers):
+                if j:
+                    rows[row][2] = len(rows)
+                    row = len(rows)
+                    rows.append([0, 0, -1])
+                rows[row][:2] = _word(sum(top[t] for t in layer)), len(cands)
+                cands += [(layer[t], _word(self.copies[t]),
+                           int(keyed[d + 1, after[d], layer[t]]) if d in after else 0)
+                          for t in sorted(layer)]
+        self.layers = np.array(rows, dtype=np.int64)
+        self.cands = np.array(cands, dtype=np.int64).reshape(-1, 3)
+        self.older = np.zeros(model.near.shape, dtype=np.int64)
+        self.older_keyed = np.zeros_like(keyed)
+        self.older_count = np.zeros(depths + 1, dtype=np.int64)  # (the depth after the last)
+        for d in range(depths):
+            for s in np.nonzero(model.near[d] >= 0)[0].tolist():
+                if model.near[d, s] != d - 1:
+                    j = self.older_count[d]
+                    self.older[d, j], self.older_keyed[d, j] = model.near[d, s], keyed[d, s]
+                    self.older_count[d] += 1
+        self.base_key = np.append(model.base_key, 0)
+
+    @staticmethod
+    def fit(model: EdgeTables) -> bool:
+        """Whether `_search_tiles` runs the model: at most 64 tiles, one tile a placement
+        (no board symmetry counted), no `apart` mark."""
+        return int(model.stock.sum()) <= 64 and not model.apart and bool((model.mult == 1).all())
+
+    def in_stock(self, model: EdgeTables, stock: np.ndarray) -> int:
+        """The word of the tiles left in `stock` (kind -> copies)."""
+        word = 0
+        for t, left in enumerate(stock.tolist()):
+            used = int(model.stock[t]) - left  # its lowest copies
+            word |= self.copies[t] >> (self.low[t] + used) << (self.low[t] + used)
+        return _word(word)
+
+    def part(self, placed: np.ndarray, d: int) -> int:
+        """The part of depth d's key the depths before d-1 fix."""
+        return int(self.base_key[d]) + sum(
+            int(self.older_keyed[d, s, placed[self.older[d, s]]])
+            for s in range(self.older_count[d]))
+
+    def run(self, search: Search, budget: int) -> bool:
+        """`_search_tiles` on the search's saved stack; whether it is over."""
+        return bool(_search_tiles(
+            self.older, self.older_keyed, self.base_key, self.layers, self.cands,
+            search.placed, search.frame, search.state, search.base, budget, self.older_count))
+
+
+def tile_masks(model: EdgeTables) -> TileMasks | None:
+    """The model's `TileMasks` (built once a model: kept on it), None where they do not fit."""
+    if not TileMasks.fit(model):
+        return None
+    masks = model.__dict__.get("_tile_masks")
+    if masks is None:
+        masks = model.__dict__["_tile_masks"] = TileMasks(model)
+    return masks
+
+
 def keyed_faces(model: EdgeTables) -> np.ndarray:
     """depth x neighbour x node -> what that node, placed as the depth's neighbour, adds to the
     depth's key (the colour it shows there times the key's place value): one lookup a
@@ -126,10 +331,14 @@ def keyed_faces(model: EdgeTables) -> np.ndarray:
 
 
 class Search:
-    """One cube's search, resumable: run it slice by slice."""
+    """One cube's search, resumable: run it slice by slice. With `tiles` (the default) the
+    search runs `_search_tiles` where its tables fit (`TileMasks.fit`), else `_search`: the
+    same nodes, in another order within a cell's candidates; `record` (a grid at a time, in
+    `_search`'s order) needs tiles=False."""
 
-    def __init__(self, model: EdgeTables, cube: Cube) -> None:
+    def __init__(self, model: EdgeTables, cube: Cube, tiles: bool = True) -> None:
         self.model = model
+        self.masks = tile_masks(model) if tiles else None
         depths = model.depths
         self.placed = np.zeros(depths, dtype=np.int64)
         self.pos = np.zeros(depths, dtype=np.int64)
@@ -155,6 +364,16 @@ class Search:
             self.state[1], self.state[2], self.done = 1, 0, True
             return
         self.state[0] = self.base
+        if self.masks is not None:
+            self.frame = np.zeros((depths, 6), dtype=np.int64)
+            stock = self.masks.in_stock(model, self.stock)
+            d = self.base
+            key = int(model.base_key[d]) + sum(
+                int(self.keyed[d, s, self.placed[model.near[d, s]]]) for s in range(self.known[d]))
+            kinds, first, then = self.masks.layers[key].tolist()
+            self.frame[d] = (kinds & stock, stock, kinds, first, then,
+                             self.masks.part(self.placed, d + 1))
+            return
         _open(model.face, model.node_mark, model.near, model.near_side, model.weight,
               model.base_key, model.table, model.apart,
               self.placed, self.pos, self.last, self.base)
@@ -172,6 +391,11 @@ class Search:
         if self.done:
             return True
         m = self.model
+        if self.masks is not None:
+            if record:
+                raise ValueError("a search recording grids runs with tiles=False")
+            self.done = self.masks.run(self, budget)
+            return self.done
         self.done = bool(_search(
             m.node_mark, m.near, self.keyed, m.base_key, m.mult, m.table, m.candidates, m.apart,
             self.stock, self.placed, self.pos, self.last, self.state, self.base, budget, record,
@@ -186,9 +410,10 @@ def warm_up() -> float:
 
     start = time.perf_counter()
     tile = Tile((("a", ""),) * 4)
-    search = Search(build_tables(EdgePuzzle("tiny", 1, 2, (tile, tile))), ())
-    search.run(SLICE)
-    assert search.found == 1
+    for tiles in (True, False):  # both searches
+        search = Search(build_tables(EdgePuzzle("tiny", 1, 2, (tile, tile))), (), tiles)
+        search.run(SLICE)
+        assert search.found == 1
     return time.perf_counter() - start
 
 
@@ -224,7 +449,7 @@ class EdgecountBackend(Backend):
     def enumerate(self, state: EdgeTables, cube: Cube, limit: int | None
                   ) -> Iterator[list[int]]:
         """Grids as a node per depth (decode with tables' `grid_of`)."""
-        search = Search(state, cube)
+        search = Search(state, cube, tiles=False)
         if search.done:
             if search.found:
                 yield list(cube)
@@ -242,7 +467,7 @@ class EdgecountBackend(Backend):
     def solve(self, model: EdgeTables, time_limit: float | None = None) -> Outcome:
         start = time.perf_counter()
         deadline = None if time_limit is None else time.time() + time_limit
-        search = Search(model, ())
+        search = Search(model, (), tiles=False)
         if search.done:
             return Outcome([] if search.found else None, time.perf_counter() - start)
         slices = Slices(SLICE)
@@ -338,7 +563,7 @@ def estimate(model: EdgeTables, cube: Cube = (), paths: int = 1000, seed: int = 
     """Knuth's random-path estimate of a cube's search: (grids, nodes, and the standard error of
     each mean) over `paths` random paths from the cube's last depth down."""
     rng = np.random.default_rng(seed)
-    start = Search(model, cube)
+    start = Search(model, cube, tiles=False)
     if start.done:
         return float(start.found), 0.0, 0.0, 0.0
     depths = model.depths

@@ -161,7 +161,7 @@ def pinned_rowscan(name: str, binary: Path, say: Callable[[str], None], jobs: in
             running.discard(process)
         if process.returncode != 0:
             raise RuntimeError(f"the C row scan ended with {process.returncode}")
-        grids, nodes, seconds = out.split()
+        grids, nodes, seconds = out.split()[:3]  # then CPU seconds
         with lock:
             done[str(k)] = [int(grids), int(nodes), float(seconds)]
             if checkpoint is not None:
