@@ -14,6 +14,7 @@ import subprocess
 import sys
 import time
 
+import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -22,9 +23,23 @@ import puzzlesat
 from puzzlesat.backends import reference_edge
 from puzzlesat.backends.edgecount import Search, TileMasks, estimate, tile_masks
 from puzzlesat.models import files
-from puzzlesat.models.edge_matching import EdgePuzzle, FixedTile, Tile, at_level, planted
+from puzzlesat.models.edge_matching import (
+    EdgePuzzle,
+    FixedTile,
+    Tile,
+    at_level,
+    check_grid,
+    planted,
+)
 from puzzlesat.models.edge_matching.reader import to_toml
-from puzzlesat.models.edge_matching.tables import ORDERS, build_tables, pin_choices, plan_cubes
+from puzzlesat.models.edge_matching.tables import (
+    ORDERS,
+    build_tables,
+    grid_of_nodes,
+    pin_choices,
+    plan_cubes,
+    random_cube,
+)
 
 pytest.importorskip("numba")
 
@@ -182,30 +197,104 @@ def test_edgecount_agrees_with_the_reference_on_generated_boards(examples):
              suppress_health_check=list(HealthCheck))(given(boards())(check_board))()
 
 
+def run_to_the_end(search: Search, budget: int, first: bool = False, puzzle=None) -> tuple:
+    """(grids, nodes) of a search run in slices of `budget` nodes; with `first`, stopped at
+    each last cell with grids and resumed, the grid it holds there checked against the rules
+    (the cube's cells and the found last cell: a whole grid)."""
+    while True:
+        before = search.found
+        over = search.run(budget, first=first)
+        if first and search.found > before:
+            grid = grid_of_nodes(search.model, puzzle, search.placed.tolist())
+            assert check_grid(puzzle, grid) is None, grid
+        if over:
+            return search.found, search.nodes
+
+
+def word_sizes(model) -> list[int]:
+    """Words of fewer bits than 64, so that these small boards take the two-word search as a
+    board of 65-128 tiles does (the bits of a word a parameter of the tables alone)."""
+    tiles = int(model.stock.sum())
+    return sorted({b for b in (-(-tiles // 2), -(-tiles // 2) + 1, tiles - 1, tiles)
+                   if b >= 1 and TileMasks.fit(model, b)})
+
+
 def check_tile_search(puzzle: EdgePuzzle) -> None:
-    """`_search_tiles` (the default where its tables fit) against `_search`: every fill order,
-    cubes of every size, the grids of each cube and the nodes, run in slices of a few nodes
-    (a search stopped and resumed anywhere)."""
+    """`_search_tiles` (the default where its tables fit) and `_search_tiles2` (tiles in two
+    words: words of a few bits here) against `_search`: every fill order, cubes of every size,
+    the grids of each cube and the nodes, run in slices of a few nodes (a search stopped and
+    resumed anywhere) and stopped at every grid found (a solve), each grid checked."""
     for order in ORDERS:
         model = build_tables(puzzle, 0, order)
         assert (tile_masks(model) is not None) == TileMasks.fit(model)
+        masks = [TileMasks(model, bits) for bits in word_sizes(model)]
+        assert all(m.words == (1 if bits >= model.stock.sum() else 2)
+                   for m, bits in zip(masks, word_sizes(model)))
         for wanted in (1, 7, 60):
             cubes, _, _ = plan_cubes(model, wanted)
             for cube in cubes:
                 runs = []
-                for tiles, budget in ((True, 10**9), (True, 3), (False, 10**9)):
+                for tiles, budget in ((True, 10**9), (True, 3), (False, 10**9),
+                                      *((m, b) for m in masks for b in (10**9, 3))):
                     search = Search(model, cube, tiles)
-                    assert (search.masks is not None) == (tiles and TileMasks.fit(model))
-                    while not search.run(budget):
-                        pass
-                    runs.append((search.found, search.nodes))
-                assert runs[0] == runs[1] == runs[2], (order, cube, runs)
+                    if tiles is True:
+                        assert (search.masks is not None) == TileMasks.fit(model)
+                    runs.append(run_to_the_end(search, budget))
+                for tiles in (True, False, *masks):
+                    runs.append(run_to_the_end(Search(model, cube, tiles), 5, True, puzzle))
+                assert len(set(runs)) == 1, (order, cube, runs)
 
 
 @pytest.mark.parametrize("examples", [25, pytest.param(400, marks=pytest.mark.slow)])
 def test_the_tile_search_counts_the_grids_and_nodes_of_the_scan(examples):
     settings(max_examples=examples, deadline=None,
              suppress_health_check=list(HealthCheck))(given(boards())(check_tile_search))()
+
+
+@pytest.mark.parametrize("size, border, interior", [(9, 7, 14), (10, 8, 16), (11, 10, 24)])
+def test_the_tile_search_over_64_tiles_counts_the_grids_and_nodes_of_the_scan(
+        size, border, interior):
+    """Planted boards of 81, 100 and 121 tiles (two words: the border's and the interior's
+    tiles apart on the 9x9 and 10x10, the 11x11's 81 interior tiles across both words), whole
+    in cubes, and stopped at every grid found."""
+    puzzle = planted.generate(size, border, interior, 1)
+    model = build_tables(puzzle, 0, "rows")  # (frame first: 10^9 nodes and more here)
+    assert tile_masks(model).words == 2
+    cubes, weights, _ = plan_cubes(model, 8)
+    runs = [[], [], []]
+    for cube in cubes:
+        for run, tiles, first in zip(runs, (True, False, True), (False, False, True)):
+            run.append(run_to_the_end(Search(model, cube, tiles), 10**7, first, puzzle))
+    assert runs[0] == runs[1] == runs[2]
+    assert sum(w * grids for w, (grids, _) in zip(weights, runs[0])) == 4  # its turns
+
+
+@pytest.mark.parametrize("name, order, depth", [("owen-9x9-set1", "frame", 40),
+                                                ("eternity-ii-clue2", "rows", 46),
+                                                ("owen-10x10-set1", "frame", 50)])
+def test_the_tile_search_counts_cubes_of_the_large_catalog_boards_as_the_scan(name, order,
+                                                                              depth):
+    """Random cubes of Owen's 9x9 and 10x10 and the clue puzzle 2 (81, 100, 72 tiles), deep
+    enough to search whole: the same grids and nodes as the scan."""
+    model = build_tables(files.load(name), 0, order)
+    rng = np.random.default_rng(3)
+    searched = 0
+    for _ in range(3000):
+        cube = random_cube(model, depth, rng)
+        if cube is None:
+            continue
+        tiles = Search(model, cube)
+        assert tiles.masks is not None and tiles.masks.words == 2
+        if not tiles.run(2 * 10**6):
+            continue  # (too long for a test)
+        scan = Search(model, cube, tiles=False)
+        while not scan.run(10**9):
+            pass
+        assert (tiles.found, tiles.nodes) == (scan.found, scan.nodes), cube
+        searched += 1
+        if searched == 10:
+            break
+    assert searched == 10
 
 
 def test_symmetric_boards_have_grids_a_turn_keeps():

@@ -10,7 +10,10 @@ Two searches visit the same nodes: `_search` scans a cell's candidates past the 
 (1.5 of the 2.5 candidates it reads a node on Owen's 6x6 set 1); where the tiles fit one 64-bit
 word (`TileMasks`: at most 64 tiles, no board symmetry counted, no `apart` mark) a count runs
 `_search_tiles`, which finds the candidates in stock by one AND (about twice `_search`'s and
-1.6x the C row scan's nodes per CPU second: results/edgecount-bench.md).
+1.6x the C row scan's nodes per CPU second: results/edgecount-bench.md), and where they fit two
+(up to 128 tiles: Owen's 9x9 and 10x10, the clue puzzles 2 and 4) `_search_tiles2`, the border's
+tiles in one word and the interior's in the other (Owen's 9x9 set 1, the first 200 M nodes: 1.6x
+the scan's rate, 1.34x the C row scan's; on the 6x6 set 1 two words run at 0.96 of one).
 
 numba (the `dlx` extra) compiles the search once and caches it on disk; the search releases the
 GIL, so cubes run on threads of one process, and runs in slices of a given number of nodes so a
@@ -122,8 +125,20 @@ def _search(node_mark, nb, keyed, base_key, mult, table, candidates, apart, stoc
 
 
 @njit(cache=True, nogil=True)
+def _leaf(layers, cands, kinds, first, fits, x, s0, s1):  # pragma: no cover - compiled
+    """The node of the first candidate in stock at the last cell: among `fits` (of the layer
+    `kinds` beginning at `first`), else in the key's next layers from row x on."""
+    while fits == 0:
+        kinds = layers[U(x), 0]
+        first = layers[U(x), 1]
+        fits = kinds & (s1 if layers[U(x), 3] else s0)
+        x = layers[U(x), 2]
+    return cands[U(first + popcount(kinds & ((fits & -fits) - 1))), 0]
+
+
+@njit(cache=True, nogil=True)
 def _search_tiles(older, older_keyed, base_key, layers, cands, placed, frame, state, base,
-                  budget, older_count):  # pragma: no cover - compiled
+                  budget, older_count, first_grid):  # pragma: no cover - compiled
     """`_search` where the tiles fit one 64-bit word (`TileMasks`): the same nodes counted,
     each depth's candidates in stock found by one AND instead of a scan past the used ones,
     and the key of a node's child one addition (the part the earlier depths fix is summed
@@ -132,7 +147,9 @@ def _search_tiles(older, older_keyed, base_key, layers, cands, placed, frame, st
     frame[d] = (kinds still to try, tiles in stock, the layer's kinds, the layer's first
     candidate, the key's next layer or -1, the part of depth d+1's key the depths before d
     fix); a child with nothing in stock is counted as a node and not entered. state as
-    `_search`'s; base_key and older_count have an entry for the depth after the last."""
+    `_search`'s; base_key and older_count have an entry for the depth after the last. With
+    first_grid the search stops after the first last cell with grids (counted as ever), placed
+    holding one of them (a solve: `Search.run(first=True)`)."""
     top = len(base_key) - 2
     d = state[0]
     found = 0
@@ -149,6 +166,9 @@ def _search_tiles(older, older_keyed, base_key, layers, cands, placed, frame, st
         while x >= 0:
             c += popcount(layers[U(x), 0] & stock)
             x = layers[U(x), 2]
+        if first_grid and c:  # (the loop below then ends the cube at once)
+            placed[U(d)] = _leaf(layers, cands, kinds, first, todo, frame[U(d), 4], stock,
+                                 stock)
         found += c
         nodes += c
         todo = 0
@@ -190,11 +210,17 @@ def _search_tiles(older, older_keyed, base_key, layers, cands, placed, frame, st
         e = d + 1
         if e == top:  # the last cell: count what is left
             c = popcount(fits)
+            y = x
             while x >= 0:
                 c += popcount(layers[U(x), 0] & below)
                 x = layers[U(x), 2]
             found += c
             nodes += c
+            if first_grid and c:
+                placed[U(d)] = cands[U(i), 0]
+                placed[U(e)] = _leaf(layers, cands, then, layers[U(k), 1], fits, y, below,
+                                     below)
+                break
             continue
         if fits == 0 and x < 0:
             continue
@@ -220,20 +246,201 @@ def _search_tiles(older, older_keyed, base_key, layers, cands, placed, frame, st
     return over
 
 
+@njit(cache=True, nogil=True)
+def _search_tiles2(older, older_keyed, base_key, layers, cands, placed, frame, state, base,
+                   budget, older_count, first_grid):  # pragma: no cover - compiled
+    """`_search_tiles` with the tiles in two 64-bit words (boards of up to 128 tiles): each
+    layer of a key's candidates lies in one word (layers[row, 3]; on a framed board the
+    border's tiles in one word and the interior's in the other, so a key has one layer as
+    before), and the stock is two words. frame[d] = (kinds still to try, the stock's two
+    words, the layer's kinds, its first candidate, the key's next layer or -1, the part of
+    depth d+1's key the depths before d fix, the layer's word)."""
+    top = len(base_key) - 2
+    d = state[0]
+    found = 0
+    nodes = 0
+    over = False
+    todo = frame[U(d), 0]
+    s0 = frame[U(d), 1]
+    s1 = frame[U(d), 2]
+    kinds = frame[U(d), 3]
+    first = frame[U(d), 4]
+    part = frame[U(d), 6]
+    w = frame[U(d), 7]
+    if d == top:  # the cube ends at the last cell: count it
+        c = popcount(todo)
+        x = frame[U(d), 5]
+        while x >= 0:
+            c += popcount(layers[U(x), 0] & (s1 if layers[U(x), 3] else s0))
+            x = layers[U(x), 2]
+        if first_grid and c:  # (the loop below then ends the cube at once)
+            placed[U(d)] = _leaf(layers, cands, kinds, first, todo, frame[U(d), 5], s0, s1)
+        found += c
+        nodes += c
+        todo = 0
+        frame[U(d), 5] = -1
+    while True:
+        if todo == 0:
+            x = frame[U(d), 5]
+            if x >= 0:  # the key's next layer
+                kinds = layers[U(x), 0]
+                first = layers[U(x), 1]
+                w = layers[U(x), 3]
+                todo = kinds & (s1 if w else s0)
+                frame[U(d), 3] = kinds
+                frame[U(d), 4] = first
+                frame[U(d), 5] = layers[U(x), 2]
+                frame[U(d), 7] = w
+                continue
+            d -= 1
+            if d < base:
+                over = True
+                d = base
+                break
+            todo = frame[U(d), 0]
+            s0 = frame[U(d), 1]
+            s1 = frame[U(d), 2]
+            kinds = frame[U(d), 3]
+            first = frame[U(d), 4]
+            part = frame[U(d), 6]
+            w = frame[U(d), 7]
+            continue
+        if nodes >= budget:
+            break
+        kind = todo & -todo
+        todo ^= kind
+        nodes += 1
+        i = first + popcount(kinds & (kind - 1))
+        k = part + cands[U(i), 2]
+        if w:
+            copies = s1 & cands[U(i), 1]
+            b0 = s0
+            b1 = s1 ^ (copies & -copies)  # the kind's lowest copy in stock used
+        else:
+            copies = s0 & cands[U(i), 1]
+            b0 = s0 ^ (copies & -copies)
+            b1 = s1
+        then = layers[U(k), 0]
+        v = layers[U(k), 3]
+        fits = then & (b1 if v else b0)
+        x = layers[U(k), 2]
+        e = d + 1
+        if e == top:  # the last cell: count what is left
+            c = popcount(fits)
+            y = x
+            while x >= 0:
+                c += popcount(layers[U(x), 0] & (b1 if layers[U(x), 3] else b0))
+                x = layers[U(x), 2]
+            found += c
+            nodes += c
+            if first_grid and c:
+                placed[U(d)] = cands[U(i), 0]
+                placed[U(e)] = _leaf(layers, cands, then, layers[U(k), 1], fits, y, b0, b1)
+                break
+            continue
+        if fits == 0 and x < 0:
+            continue
+        placed[U(d)] = cands[U(i), 0]
+        frame[U(d), 0] = todo
+        d = e
+        todo = fits
+        s0 = b0
+        s1 = b1
+        kinds = then
+        first = layers[U(k), 1]
+        w = v
+        part = base_key[U(e + 1)]
+        for s in range(older_count[U(e + 1)]):
+            part += older_keyed[U(e + 1), U(s), U(placed[U(older[U(e + 1), U(s)])])]
+        frame[U(d), 1] = s0
+        frame[U(d), 2] = s1
+        frame[U(d), 3] = kinds
+        frame[U(d), 4] = first
+        frame[U(d), 5] = x
+        frame[U(d), 6] = part
+        frame[U(d), 7] = w
+    frame[U(d), 0] = todo
+    state[0] = d
+    state[1] += found
+    state[2] += nodes
+    return over
+
+
 def _word(bits: int) -> int:
     """Bits 0-63 as a signed 64-bit integer."""
     return bits - (1 << 64) if bits >= 1 << 63 else bits
 
 
+WORD = 64  # bits of a word of tiles
+
+
+def tile_words(model: EdgeTables, bits: int = WORD) -> tuple[list[int], list[int]] | None:
+    """Each tile kind's word (0 or 1) and the bit of its first copy there (a kind's copies side
+    by side in one word), or None where the tiles do not fit two words of `bits`. Up to `bits`
+    tiles: one word, kinds in order. Else kinds that share a cell of the board go together
+    (on a framed board: the corners, the edges, the interior), the largest group first into the
+    word with room, so that a cell's candidates lie in one word; where the groups do not fit
+    so, kinds in order across the two words (a cell's candidates then in both)."""
+    stock = model.stock.astype(np.int64).tolist()
+    if sum(stock) <= bits:
+        return [0] * len(stock), np.concatenate([[0], np.cumsum(stock)[:-1]]).astype(
+            int).tolist() if stock else []
+    if sum(stock) > 2 * bits or max(stock) > bits:
+        return None
+    table = model.table.astype(np.int64)
+    key = np.repeat(np.arange(len(table)), table[:, 2] - table[:, 0])
+    kind = model.node_type[model.candidates[:len(key)]]
+    depth = np.searchsorted(model.base_key, key, "right") - 1
+    group = list(range(len(stock)))  # kinds that share a cell: one group (union-find)
+
+    def root(k: int) -> int:
+        while group[k] != k:
+            group[k] = group[group[k]]
+            k = group[k]
+        return k
+
+    for d in range(model.depths):
+        here = np.unique(kind[depth == d]).tolist()
+        for k in here[1:]:
+            group[root(k)] = root(here[0])
+    members: dict[int, list[int]] = {}
+    for k in range(len(stock)):
+        members.setdefault(root(k), []).append(k)
+    groups = sorted(members.values(), key=lambda g: (-sum(stock[k] for k in g), g[0]))
+    word, room = [0] * len(stock), [bits, bits]
+    for g in groups:
+        size = sum(stock[k] for k in g)
+        w = 0 if room[0] >= size else 1 if room[1] >= size else -1
+        if w < 0:  # a group larger than a word's room: kinds in order across the two
+            word, room = [0] * len(stock), [bits, bits]
+            for k in range(len(stock)):
+                w = 0 if room[0] >= stock[k] else 1
+                if room[w] < stock[k]:
+                    return None
+                word[k] = w
+                room[w] -= stock[k]
+            break
+        for k in g:
+            word[k] = w
+        room[w] -= size
+    low, used = [0] * len(stock), [0, 0]
+    for k in range(len(stock)):  # in a word, kinds in order
+        low[k] = used[word[k]]
+        used[word[k]] += stock[k]
+    return word, low
+
+
 class TileMasks:
-    """The tables of `_search_tiles`: every tile one bit (a kind's copies side by side, the
+    """The tables of `_search_tiles` (`_search_tiles2` where the tiles take two words, boards
+    of up to 128 tiles: `tile_words`): every tile one bit (a kind's copies side by side, the
     lowest in stock used first, so the kind is in stock while its top copy's bit is set).
 
-    layers[row] = (the top bits of the kinds of a key's slice, where their candidates begin in
-    `cands` sorted by kind, the row of the key's next layer or -1); row k is key k's first
-    layer, and a kind with a second candidate under one key (a tile showing the same colour on
-    three sides) has it in the key's next layer. cands[i] = (node, the bits of its kind's
-    copies, what the node adds to the key of the depth after its own). older[d, s] (s below
+    layers[row] = (the top bits of the kinds of a layer of a key's slice, where their
+    candidates begin in `cands` sorted by kind, the row of the key's next layer or -1, the
+    layer's word); row k is key k's first layer. A key's candidates are cut into layers by
+    word, and a kind with a second candidate under one key (a tile showing the same colour on
+    three sides) has it in a later layer. cands[i] = (node, the bits of its kind's copies in
+    its word, what the node adds to the key of the depth after its own). older[d, s] (s below
     older_count[d]) are depth d's earlier neighbours but the depth just before it, and
     older_keyed[d, s, n] what node n adds there to d's key. Measured (CPU seconds, medians of 5
     runs alternating at load 2.6-3.4): Owen's 6x6 set 1 row by row (69.3 M nodes) 1.19 s
@@ -241,10 +448,14 @@ class TileMasks:
     the key summed once a depth; the first 200 M nodes of the Eternity II clue 1 3.03 s against
     4.40 s (1.45x), then 2.57 s against 2.93 s (1.14x)."""
 
-    def __init__(self, model: EdgeTables) -> None:
+    def __init__(self, model: EdgeTables, bits: int = WORD) -> None:
+        placing = tile_words(model, bits)
+        if placing is None:
+            raise ValueError("the tiles do not fit two words")
         stock = model.stock.astype(np.int64).tolist()
-        self.low = np.concatenate([[0], np.cumsum(stock)]).astype(np.int64).tolist()
-        # kind -> the bit of its first copy
+        self.word, self.low = placing
+        self.words = 1 + max(self.word, default=0)
+        # kind -> the bits of its copies in its word
         self.copies = [((1 << c) - 1) << b for b, c in zip(self.low, stock)]
         copies = np.array([_word(c) for c in self.copies], dtype=np.int64)
         top = np.array([_word(1 << (b + c - 1)) if c else 0 for b, c in zip(self.low, stock)],
@@ -264,8 +475,10 @@ class TileMasks:
         layer = np.empty(len(key), dtype=np.int64)
         layer[by_kind] = np.arange(len(key)) - np.maximum.accumulate(
             np.where(fresh, np.arange(len(key)), 0))
-        order = np.lexsort((kind, layer, key))
-        key, node, kind, layer = key[order], node[order], kind[order], layer[order]
+        word = np.array(self.word, dtype=np.int64)[kind]
+        order = np.lexsort((kind, word, layer, key))  # (in a word, kinds in bit order)
+        key, node, kind, layer, word = key[order], node[order], kind[order], layer[order], \
+            word[order]
         depth = np.searchsorted(model.base_key, key, "right") - 1
         after = np.full(depths + 1, -1)  # depth -> the side its next depth sees it on, or -1
         for d in range(depths - 1):
@@ -275,28 +488,22 @@ class TileMasks:
         adds = np.where(side >= 0, keyed[np.minimum(depth + 1, depths - 1),
                                          np.maximum(side, 0), node], 0)
         self.cands = np.stack([node, copies[kind], adds], axis=1).astype(np.int64)
-        rows = np.zeros((len(table), 3), dtype=np.int64)
+        rows = np.zeros((len(table), 4), dtype=np.int64)
         rows[:, 2] = -1
         if len(key):
             begins = np.ones(len(key), dtype=bool)
-            begins[1:] = (key[1:] != key[:-1]) | (layer[1:] != layer[:-1])
+            begins[1:] = (key[1:] != key[:-1]) | (layer[1:] != layer[:-1]) | \
+                (word[1:] != word[:-1])
             first = np.nonzero(begins)[0]
             masks = np.bitwise_or.reduceat(top[kind], first)
-            primary = layer[first] == 0
-            rows[key[first[primary]], 0] = masks[primary]
-            rows[key[first[primary]], 1] = first[primary]
-            extra, last = [], {}
-            for j in np.nonzero(~primary)[0].tolist():  # (keys with a second layer: few)
-                k = int(key[first[j]])
-                row = len(rows) + len(extra)
-                if k in last:
-                    extra[last[k] - len(rows)][2] = row
-                else:
-                    rows[k, 2] = row
-                last[k] = row
-                extra.append([int(masks[j]), int(first[j]), -1])
-            if extra:
-                rows = np.concatenate([rows, np.array(extra, dtype=np.int64)])
+            owner = key[first]  # each layer's key; the key's first layer is row `key`
+            primary = np.ones(len(first), dtype=bool)
+            primary[1:] = owner[1:] != owner[:-1]
+            row = np.where(primary, owner, len(table) + np.cumsum(~primary) - 1)
+            following = np.full(len(first), -1, dtype=np.int64)
+            following[:-1] = np.where(owner[1:] == owner[:-1], row[1:], -1)
+            rows = np.concatenate([rows, np.zeros((int((~primary).sum()), 4), dtype=np.int64)])
+            rows[row] = np.stack([masks, first, following, word[first]], axis=1)
         self.layers = rows
         self.older = np.zeros(model.near.shape, dtype=np.int64)
         self.older_keyed = np.zeros_like(keyed)
@@ -308,20 +515,33 @@ class TileMasks:
                     self.older[d, j], self.older_keyed[d, j] = model.near[d, s], keyed[d, s]
                     self.older_count[d] += 1
         self.base_key = np.append(model.base_key, 0)
+        self.kernel = _search_tiles if self.words == 1 else _search_tiles2
 
     @staticmethod
-    def fit(model: EdgeTables) -> bool:
-        """Whether `_search_tiles` runs the model: at most 64 tiles, one tile a placement
-        (no board symmetry counted), no `apart` mark."""
-        return int(model.stock.sum()) <= 64 and not model.apart and bool((model.mult == 1).all())
+    def fit(model: EdgeTables, bits: int = WORD) -> bool:
+        """Whether the tile search runs the model: its tiles in two words of `bits` at most
+        (`tile_words`), one tile a placement (no board symmetry counted), no `apart` mark."""
+        return (not model.apart and bool((model.mult == 1).all())
+                and tile_words(model, bits) is not None)
 
-    def in_stock(self, model: EdgeTables, stock: np.ndarray) -> int:
-        """The word of the tiles left in `stock` (kind -> copies)."""
-        word = 0
+    def in_stock(self, model: EdgeTables, stock: np.ndarray) -> list[int]:
+        """The words of the tiles left in `stock` (kind -> copies)."""
+        words = [0] * self.words
         for t, left in enumerate(stock.tolist()):
             used = int(model.stock[t]) - left  # its lowest copies
-            word |= self.copies[t] >> (self.low[t] + used) << (self.low[t] + used)
-        return _word(word)
+            words[self.word[t]] |= self.copies[t] >> (self.low[t] + used) << (self.low[t] + used)
+        return [_word(w) for w in words]
+
+    def start(self, frame: np.ndarray, placed: np.ndarray, stock: list[int], key: int,
+              d: int) -> None:
+        """Depth d's row of `frame`, the search's first: the key's first layer, the stock."""
+        kinds, first, then, word = self.layers[key].tolist()
+        todo = kinds & stock[word]
+        part = self.part(placed, d + 1)
+        if self.words == 1:
+            frame[d] = (todo, stock[0], kinds, first, then, part)
+        else:
+            frame[d] = (todo, *stock, kinds, first, then, part, word)
 
     def part(self, placed: np.ndarray, d: int) -> int:
         """The part of depth d's key the depths before d-1 fix."""
@@ -329,11 +549,13 @@ class TileMasks:
             int(self.older_keyed[d, s, placed[self.older[d, s]]])
             for s in range(self.older_count[d]))
 
-    def run(self, search: Search, budget: int) -> bool:
-        """`_search_tiles` on the search's saved stack; whether it is over."""
-        return bool(_search_tiles(
+    def run(self, search: Search, budget: int, first: bool = False) -> bool:
+        """The tile search on the search's saved stack; whether it is over. With `first`, it
+        stops after the first last cell with grids (placed then holds one)."""
+        return bool(self.kernel(
             self.older, self.older_keyed, self.base_key, self.layers, self.cands,
-            search.placed, search.frame, search.state, search.base, budget, self.older_count))
+            search.placed, search.frame, search.state, search.base, budget, self.older_count,
+            first))
 
 
 def tile_masks(model: EdgeTables) -> TileMasks | None:
@@ -371,9 +593,10 @@ class Search:
     same nodes, in another order within a cell's candidates; `record` (a grid at a time, in
     `_search`'s order) needs tiles=False."""
 
-    def __init__(self, model: EdgeTables, cube: Cube, tiles: bool = True) -> None:
+    def __init__(self, model: EdgeTables, cube: Cube, tiles: bool | TileMasks = True) -> None:
         self.model = model
-        self.masks = tile_masks(model) if tiles else None
+        self.masks = tiles if isinstance(tiles, TileMasks) else tile_masks(model) if tiles \
+            else None
         depths = model.depths
         self.placed = np.zeros(depths, dtype=np.int64)
         self.pos = np.zeros(depths, dtype=np.int64)
@@ -398,14 +621,12 @@ class Search:
             return
         self.state[0] = self.base
         if self.masks is not None:
-            self.frame = np.zeros((depths, 6), dtype=np.int64)
-            stock = self.masks.in_stock(model, self.stock)
+            self.frame = np.zeros((depths, 6 if self.masks.words == 1 else 8), dtype=np.int64)
             d = self.base
             key = int(model.base_key[d]) + sum(
                 int(self.keyed[d, s, self.placed[model.near[d, s]]]) for s in range(self.known[d]))
-            kinds, first, then = self.masks.layers[key].tolist()
-            self.frame[d] = (kinds & stock, stock, kinds, first, then,
-                             self.masks.part(self.placed, d + 1))
+            self.masks.start(self.frame, self.placed, self.masks.in_stock(model, self.stock),
+                             key, d)
             return
         _open(model.face, model.node_mark, model.near, model.near_side, model.weight,
               model.base_key, model.table, model.apart,
@@ -419,20 +640,23 @@ class Search:
     def nodes(self) -> int:
         return int(self.state[2])
 
-    def run(self, budget: int, record: bool = False) -> bool:
-        """Search on for at most `budget` nodes; whether the cube is finished."""
+    def run(self, budget: int, record: bool = False, first: bool = False) -> bool:
+        """Search on for at most `budget` nodes; whether the cube is finished. `record`: stop
+        after each grid, in `_search`'s order (tiles=False); `first`: stop after the first
+        grids found (the tile search counts a last cell's grids at once), placed holding one
+        of them (`found` then says the search found some)."""
         if self.done:
             return True
         m = self.model
         if self.masks is not None:
             if record:
                 raise ValueError("a search recording grids runs with tiles=False")
-            self.done = self.masks.run(self, budget)
+            self.done = self.masks.run(self, budget, first)
             return self.done
         self.done = bool(_search(
             m.node_mark, m.near, self.keyed, m.base_key, m.mult, m.table, m.candidates, m.apart,
-            self.stock, self.placed, self.pos, self.last, self.state, self.base, budget, record,
-            self.cand_type, self.known))
+            self.stock, self.placed, self.pos, self.last, self.state, self.base, budget,
+            record or first, self.cand_type, self.known))
         return self.done
 
 

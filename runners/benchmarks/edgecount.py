@@ -39,6 +39,9 @@ WHOLE = ("diamond-blocks", "owen-6x6-set1", "owen-6x6-set2")
 # Boards counted whole row by row in the rate table beside the prefix of clue 1 (issue 25: the
 # community's boards; Owen's 6x6 set 1, 69,284,103 nodes, about a second a run)
 ROWS_WHOLE = ("owen-6x6-set1",)
+# A board of more than 64 tiles (the tile search's two words: `_search_tiles2`) timed on the
+# prefix of its search, as clue 1: Owen's 9x9 set 1 (81 tiles), the ladder's board to solve
+OVER_64 = ("owen-9x9-set1",)
 
 
 def anchor_input(puzzle: EdgePuzzle) -> str:
@@ -178,6 +181,8 @@ def run(repeat: int, results: Path | None, say: Callable[[str], None] = report.s
     boards = [("diamond-blocks Level 1", files.load("diamond-blocks"), None)]
     boards.append((f"Eternity II clue 1, first {NODE_BUDGET:,} nodes",
                    files.load("eternity-ii-clue1"), NODE_BUDGET))
+    boards += [(f"{name} (more than 64 tiles), first {NODE_BUDGET:,} nodes", files.load(name),
+                NODE_BUDGET) for name in OVER_64]
     boards += [(f"{name}, whole", files.load(name), None) for name in ROWS_WHOLE]
     with tempfile.TemporaryDirectory() as folder:
         binary = build_anchor(Path(folder))
@@ -237,8 +242,9 @@ def markdown(f: dict) -> str:
         f"{f['whole_process_seconds']:.2f} s | {f.get('whole_process_cpu_seconds', 0):.2f} s |",
         "",
         "Nodes (tiles placed) per CPU second of the search, one thread, all searches row by "
-        "row: edgecount (the tile search, `_search_tiles`, where its tables fit: at most 64 "
-        "tiles), its scan (`_search`, the search before it and where the tiles do not fit) "
+        "row: edgecount (the tile search where its tables fit: `_search_tiles` with the tiles "
+        "in one 64-bit word, `_search_tiles2` in two, up to 128 tiles), its scan (`_search`, "
+        "the search before it and where the tiles do not fit) "
         "and the C row scan, run in turn; the same grids and nodes checked on the boards "
         "counted whole (a prefix of nodes is another prefix where the order within a cell "
         f"differs). 1-minute load average {f['load']} before, {f.get('load_after', '?')} "
