@@ -65,17 +65,36 @@ def check_time_limit(time_limit: float | None) -> float | None:
 
 
 def solve(puzzle, backend: str | None = None, time_limit: float | None = None,
-          say: Say | None = None, **options) -> Solution:
-    """One solution, decoded (Solution.found is False when there is none or time ran out)."""
+          say: Say | None = None, jobs: int | None = None,
+          executor: str | Executor | None = None, checkpoint: str | None = None,
+          **options) -> Solution:
+    """One solution, decoded (Solution.found is False when there is none or time ran out).
+
+    jobs, executor, checkpoint (edge matching on edgecount): the search split into the cubes
+    a count searches, run as a count runs them (`count`'s arguments), each cube until its
+    first grid, all stopped at the first grid found; the checkpoint keeps the cubes searched,
+    so the same call resumes (Solution.details: nodes, cubes searched)."""
     puzzle = _puzzle(puzzle)
     fam = family_of(puzzle)
     fam.check_options(options, fam.options, "solve")
     time_limit = check_time_limit(time_limit)
+    in_cubes = {"jobs": jobs, "executor": executor, "checkpoint": checkpoint}
+    asked = [name for name, value in in_cubes.items() if value is not None]
+    if asked and not hasattr(fam, "solve_in_cubes"):
+        raise InputError(f"a {puzzle.kind} solve runs whole: no jobs, executor or checkpoint",
+                         field=asked[0])
     chosen = resolve(backend, puzzle.kind, "solve")
     begin = time.time()
     try:
         with building(None if time_limit is None else begin + time_limit, say):
-            found = fam.solve(puzzle, chosen, time_limit, **options)
+            if asked:
+                if options:
+                    raise InputError("a solve in cubes takes no model options",
+                                     field=next(iter(options)))
+                runner = make_runner(jobs, executor, time_limit, checkpoint, say)
+                found = fam.solve_in_cubes(puzzle, chosen, runner)
+            else:
+                found = fam.solve(puzzle, chosen, time_limit, **options)
     except BuildStopped as stopped:  # the time limit came before the model was whole
         found = Solution(puzzle.name, puzzle.kind, None, chosen.name, time.time() - begin,
                          False, note=str(stopped))

@@ -57,6 +57,21 @@ def work_units(works: list[Work]) -> dict[str, list[int]]:
             for w in works}
 
 
+class Found(Exception):
+    """A solve's first solution came in: the run ends there (raised by `run`'s record, ending
+    the executor's workers as an interrupt does, and caught by `run`)."""
+
+
+def solution_found(tallies: list[Tally]) -> tuple[Tally, int] | None:
+    """Where a solve's solution is (its tally and cube index: numbers beginning with 1, the
+    solution after), or None."""
+    for tally in tallies:
+        for i, (values, ok) in enumerate(zip(tally.values, tally.finished)):
+            if tally.work.first and ok and values and values[0] > 0:
+                return tally, i
+    return None
+
+
 @dataclass
 class Tally:
     """Each cube's numbers (None where not counted), whether it finished, the seconds it took
@@ -90,6 +105,8 @@ def run(
     """Count every cube of every work; (tallies, interrupted).
 
     Cubes already in the checkpoint are taken from it; each cube that finishes is appended.
+    Works of a solve (Work.first) stop at the first cube with a solution (one the checkpoint
+    holds: nothing more is searched).
     """
     tallies = {w.token: Tally(w, [None] * len(w.cubes), [False] * len(w.cubes),
                               [None] * len(w.cubes), [False] * len(w.cubes)) for w in works}
@@ -132,10 +149,17 @@ def run(
                               [tally.seconds[i] for i in finished])
         if progress:
             progress(done, total, shown())
+        if work.first and any(tally.finished[i] and tally.values[i] and tally.values[i][0] > 0
+                              for i in indexes):
+            raise Found
 
     interrupted = False
+    if solution_found(list(tallies.values())):
+        pending = {}  # a solve the checkpoint holds the solution of
     try:
         executor.run(works, pending, jobs, deadline, record)
+    except Found:
+        pass
     except KeyboardInterrupt:
         interrupted = True
     except WorkerDied as died:  # what the others counted stands; the count says it is partial

@@ -55,6 +55,9 @@ class Work:
     # 1/branching along its prefix), so that progress and the time left follow the work, not
     # the number of cubes; None: cubes alike. Never changes a count.
     sizes: list[float] | None = None
+    # a solve: each cube searched until its first solution (Backend.solve_cube: its numbers
+    # then begin with 1 and carry the solution), and the whole run stopped at the first
+    first: bool = False
 
 
 def cores() -> int:
@@ -68,6 +71,8 @@ def chunks(work: Work, indexes: Sequence[int], workers: int) -> list[list[int]]:
     parts = CHUNKS_PER_PROCESS * workers
     if work.sizes:
         parts = max(parts, FINE_CHUNKS)
+    if work.first:  # a solve: each cube kept as it ends, and a solution reported at once
+        parts = len(indexes)
     parts = max(1, min(parts, len(indexes)))
     return [list(indexes[i::parts]) for i in range(parts)] if indexes else []
 
@@ -97,27 +102,33 @@ def _thread_states() -> dict[str, object]:
 
 
 def run_chunk(
-    backend_name: str, token: str, payload: object, cubes: list[Cube], deadline: float | None
+    backend_name: str, token: str, payload: object, cubes: list[Cube], deadline: float | None,
+    first: bool = False,
 ) -> list[Result]:
     """Count a chunk of cubes (in whatever process runs it); past the deadline (or a stop) the
     cubes left are not started: each would cost its set-up (a search's estimates: seconds on a
-    large board) before its first look at the clock."""
+    large board) before its first look at the clock. `first` (a solve): each cube searched
+    until its first solution, and none started after one is found."""
     backend, state = _state(backend_name, token, payload)
     results: list[Result] = []
     for cube in cubes:
-        if deadline is not None and time.time() >= deadline or STOP.is_set():
+        if deadline is not None and time.time() >= deadline or STOP.is_set() or (
+                first and any(r[0] and r[0][0] for r in results)):
             results.append((None, False, None))  # not counted
         else:
-            results.append(counted(backend, state, cube, deadline))
+            results.append(counted(backend, state, cube, deadline, first))
     return results
 
 
-def counted(backend, state: object, cube: Cube, deadline: float | None) -> Result:
-    """One cube counted, with the seconds it took (what a longer count's plan is made of: how
-    long N workers would take follows from these)."""
+def counted(backend, state: object, cube: Cube, deadline: float | None,
+            first: bool = False) -> Result:
+    """One cube counted (with `first`, searched until its first solution), with the seconds it
+    took (what a longer count's plan is made of: how long N workers would take follows from
+    these)."""
     start = time.perf_counter()
     try:
-        values, finished = backend.count_cube(state, cube, deadline)
+        values, finished = (backend.solve_cube if first else backend.count_cube)(
+            state, cube, deadline)
     except Interrupted as stopped:
         stopped.seconds = time.perf_counter() - start
         raise
@@ -130,10 +141,11 @@ def _serve_chunks(payloads: dict[str, tuple[str, object]]) -> Callable:
     return _pool_chunk
 
 
-def _pool_chunk(task: tuple[int, str, list[Cube], float | None]) -> tuple[int, list[Result]]:
-    number, token, cubes, deadline = task
+def _pool_chunk(task: tuple[int, str, list[Cube], float | None, bool]
+                ) -> tuple[int, list[Result]]:
+    number, token, cubes, deadline, first = task
     backend_name, payload = _payloads[token]
-    return number, run_chunk(backend_name, token, payload, cubes, deadline)
+    return number, run_chunk(backend_name, token, payload, cubes, deadline, first)
 
 
 # ---------------------------------------------------------------- executors
@@ -173,7 +185,7 @@ def run_in_process(
             if deadline is not None and time.time() >= deadline:
                 break  # the cubes left stay uncounted (None in their tally)
             try:
-                result = counted(backend, state, work.cubes[i], deadline)
+                result = counted(backend, state, work.cubes[i], deadline, work.first)
             except Interrupted as stopped:
                 record(work, [i], [(stopped.found, False, stopped.seconds)])
                 raise KeyboardInterrupt from None
@@ -207,12 +219,12 @@ def run_on_threads(works: list[Work], pending: dict[str, list[int]], threads: in
                        else work.payload)
             for part in parts:
                 future = pool.submit(run_chunk, work.backend, work.token, payload,
-                                     [work.cubes[i] for i in part], deadline)
+                                     [work.cubes[i] for i in part], deadline, work.first)
                 owners[future] = (work, part)
         for future in as_completed(owners):
             work, part = owners[future]
             record(work, part, future.result())
-    except KeyboardInterrupt:
+    except BaseException:  # Ctrl-C, or `record` ending the run (a solve's first solution)
         STOP.set()  # the searches return at their next look at the clock
         raise
     finally:
@@ -250,7 +262,8 @@ class LocalExecutor(Executor):
         tasks, owners = [], []
         for work in works:
             for part in chunks(work, pending.get(work.token, []), processes):
-                tasks.append((len(tasks), work.token, [work.cubes[i] for i in part], deadline))
+                tasks.append((len(tasks), work.token, [work.cubes[i] for i in part], deadline,
+                              work.first))
                 owners.append((work, part))
         payloads = {w.token: (w.backend, w.payload) for w in works if pending.get(w.token)}
         with interruptible(), Pool(processes, _serve_chunks, (payloads,), "a pool worker") as pool:
@@ -296,7 +309,8 @@ class DaskExecutor(Executor):
                 for part in chunks(work, indexes, slots):
                     cubes = [work.cubes[i] for i in part]
                     future = client.submit(
-                        run_chunk, work.backend, work.token, payload, cubes, deadline, pure=False
+                        run_chunk, work.backend, work.token, payload, cubes, deadline,
+                        work.first, pure=False
                     )
                     futures.append(future)
                     owners[future.key] = (work, part)

@@ -106,6 +106,8 @@ class Solution:
     note: str = ""  # what the solution is (e.g. "optimal: 12 moves"), or why there is none
     # the puzzle solved, as loaded (the API sets it): what a notebook needs to draw the solution
     puzzle_object: object = field(default=None, repr=False, compare=False)
+    # a search in cubes (solve with jobs or a checkpoint): its nodes, cubes searched, ...
+    details: dict[str, object] = field(default_factory=dict)
 
     @property
     def found(self) -> bool:
@@ -122,6 +124,7 @@ class Solution:
             "note": self.note,
             "solution": self.data,
             **({"moves": self.moves} if self.moves is not None else {}),
+            **({"details": self.details} if self.details else {}),
         }
 
     def __str__(self) -> str:

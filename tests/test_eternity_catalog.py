@@ -233,3 +233,43 @@ def test_the_pinned_row_scan_in_parts_equals_the_whole_pinned_scan_and_resumes(t
     assert main(["ladder", "owen-6x6-set2", "--rowscan-pinned", "--checkpoint",
                  str(tmp_path / "other.checkpoint")]) == 2
     assert not (tmp_path / "other.checkpoint").exists()  # refused before the count
+
+
+def test_the_ladder_solves_a_board_in_cubes_resumes_and_refuses_another_boards(
+        tmp_path, capsys):
+    """`ladder --solve BOARD --jobs 2 --checkpoint FILE`: the cubes of the count (its pinned
+    corner tile) searched on 2 threads until a grid, which `verify --board` accepts (the seams
+    counted again edge by edge); one job finds the same grid again from a checkpoint cut short
+    (the cubes it holds not searched again, the nodes all told); a time limit stops it
+    incomplete; a checkpoint of another board gets one line and exit 2."""
+    from puzzlesat.benchmarks import ladder
+    from puzzlesat.best import verify_board
+    from puzzlesat.cli import main
+
+    kept = str(tmp_path / "solve.checkpoint")
+    (row,) = ladder.ladder([], ["owen-6x6-set1"], 2, None, "edgecount", False,
+                           say=lambda _: None, checkpoint=kept)["rows"]
+    assert row["solved"] and row["complete"] and row["nodes"] > 0
+    checked = verify_board("owen-6x6-set1", kept + ".board.json")
+    assert checked.agree and checked.score == checked.most == 60
+    whole = puzzlesat.solve("owen-6x6-set1", backend="edgecount", jobs=1,
+                            checkpoint=str(tmp_path / "one"))
+    assert whole.found and not whole.details["read_from_checkpoint"]
+    lines = (tmp_path / "one").read_text().splitlines()
+    searched = [line for line in lines[1:] if json.loads(line)["values"][0] == 0]
+    assert len(searched) == whole.details["cubes_searched"] - 1 >= 1
+    (tmp_path / "cut").write_text("\n".join([lines[0], *searched[:1]]) + "\n")
+    resumed = puzzlesat.solve("owen-6x6-set1", backend="edgecount", jobs=1,
+                              checkpoint=str(tmp_path / "cut"))
+    assert resumed.grid == whole.grid
+    assert resumed.details["nodes"] == whole.details["nodes"]
+    assert 0 < resumed.details["nodes_this_call"] < whole.details["nodes"]
+    again = puzzlesat.solve("owen-6x6-set1", backend="edgecount", jobs=2,
+                            checkpoint=str(tmp_path / "cut"))  # read back: nothing searched
+    assert (again.grid, again.details["nodes_this_call"]) == (whole.grid, 0)
+    stopped = puzzlesat.solve("owen-7x7-set1", backend="edgecount", jobs=2, time_limit=0.05)
+    assert not stopped.found and not stopped.complete
+    capsys.readouterr()
+    assert main(["ladder", "--solve", "owen-6x6-set2", "--checkpoint", kept]) == 2
+    error = capsys.readouterr().err.strip()
+    assert len(error.splitlines()) == 1 and "owen-6x6-set1" in error

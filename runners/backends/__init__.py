@@ -101,6 +101,8 @@ class Backend(ABC):
     solves_in_child: bool = False
     can_count: bool = True
     releases_gil: bool = False  # cubes may run on threads of one process (no worker start)
+    # solve_cube: a solve may run on the counting engine's cubes (jobs, a checkpoint)
+    solves_in_cubes: bool = False
     colours: bool = False  # for 'cover': whether it solves exact cover with colours (XCC)
     multiplicities: bool = False  # for 'cover': items covered several times (copies, MCC)
     needs: str = ""  # what to install when not supported(), e.g. "pip install 'puzzlesat[dlx]'"
@@ -146,6 +148,12 @@ class Backend(ABC):
         """The state `estimate(state, cube)` needs, where a backend defines that (an estimate of
         a cube's work, for the time left: see counting.cube_sizes)."""
         return self.prepare(payload)
+
+    def solve_cube(self, state, cube: Cube, deadline: float | None) -> tuple[Values, bool]:
+        """Search one cube until its first solution (a solve run by the counting engine:
+        Work.first): (numbers, finished), the numbers beginning with 1 and carrying the
+        solution once one is found (the cube then finished), else 0; the rest as count_cube."""
+        raise NotImplementedError(f"{self.name} does not search cubes for a solution")
 
     @abstractmethod
     def count_cube(self, state, cube: Cube, deadline: float | None) -> tuple[Values, bool]:

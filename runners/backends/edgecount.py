@@ -683,6 +683,7 @@ class EdgecountBackend(Backend):
     cubes_per_job = 64  # uneven subtrees: many cubes keep both threads busy to the end
     stops_itself = True
     releases_gil = COMPILED
+    solves_in_cubes = True
     needs = "pip install 'puzzlesat[dlx]' (numba; without it the search runs slowly in Python)"
 
     @classmethod
@@ -702,6 +703,27 @@ class EdgecountBackend(Backend):
         except KeyboardInterrupt:
             raise Interrupted((search.found, search.nodes)) from None
         return (search.found, search.nodes), True
+
+    def solve_cube(self, state: EdgeTables, cube: Cube, deadline: float | None
+                   ) -> tuple[Values, bool]:
+        """(1, nodes, a node per depth) once the cube's search meets a grid (the tile search
+        counts the last cell's grids at once and holds one), else (0, nodes)."""
+        if deadline is not None and time.time() >= deadline or STOP.is_set():
+            return (0, 0), False  # not begun
+        search = Search(state, cube)
+        slices = Slices(SLICE)
+        try:
+            while not search.found:
+                over = search.run(slices.next(), first=True)
+                if search.found:
+                    break
+                if over:
+                    return (0, search.nodes), True
+                if deadline is not None and time.time() >= deadline or STOP.is_set():
+                    return (0, search.nodes), False
+        except KeyboardInterrupt:
+            raise Interrupted((0, search.nodes)) from None
+        return (1, search.nodes, *(int(n) for n in search.placed)), True
 
     def enumerate(self, state: EdgeTables, cube: Cube, limit: int | None
                   ) -> Iterator[list[int]]:
@@ -813,6 +835,27 @@ def _measured_pins(puzzle, order: str) -> list:
     if size(choices[0], PIN_LOOK_PATHS) < PINS_PAY_FROM:  # a small search: not worth measuring
         return choices[0]
     return min(choices, key=size)
+
+
+# A solve in cubes (`solve_in_cubes`) splits its search into cubes of about this many nodes
+# by Knuth's estimate (SOLVE_PATHS paths): about 5 s of a core at 60 M nodes a second, as a
+# cube cut short by a session's end is searched again. Owen's 9x9 set 1 pinned (1.7e13 nodes
+# estimated): 58,071 cubes, its first 7 cells; their sizes are uneven (60 sampled, 300 paths
+# each: median 3e7 nodes, 90% below 1.8e9, the largest 9.1e10, some 25 minutes of a core).
+SOLVE_CUBE_NODES = 3e8
+SOLVE_PATHS = 300
+MOST_SOLVE_CUBES = 1 << 17
+
+
+def cubes_to_solve(puzzle, order: str) -> int:
+    """How many cubes a solve of the puzzle in `order` (with the tile pinned its count pins)
+    wants: its estimated nodes / SOLVE_CUBE_NODES, at least 1, at most MOST_SOLVE_CUBES."""
+    from ..models.edge_matching.tables import build_tables
+
+    parts = measured_pins(puzzle, order) or [(puzzle, 1, "")]
+    nodes = sum(estimate(build_tables(part, order=order), (), SOLVE_PATHS, seed=1)[1]
+                for part, _, _ in parts)
+    return int(min(MOST_SOLVE_CUBES, max(1, nodes // SOLVE_CUBE_NODES)))
 
 
 def estimate(model: EdgeTables, cube: Cube = (), paths: int = 1000, seed: int = 0

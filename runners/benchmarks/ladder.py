@@ -195,17 +195,49 @@ def pinned_rowscan(name: str, binary: Path, say: Callable[[str], None], jobs: in
 
 
 def solve_row(name: str, backend: str, time_limit: float | None,
-              say: Callable[[str], None]) -> dict:
+              say: Callable[[str], None], jobs: int | None = None,
+              checkpoint: str | None = None) -> dict:
+    """One board solved: on a backend that searches cubes (edgecount) the cubes of the count
+    (its pinned corner tile, its measured order) on `jobs`, each cube kept in `checkpoint` as
+    it ends (resumed), stopped at the first grid, which is printed with the nodes spent."""
     import puzzlesat
 
+    from ..executors import cores
+    from ..registry import backend as backend_named
+
+    in_cubes = backend_named(backend).solves_in_cubes
     start, spent = time.perf_counter(), cpu()
-    found = puzzlesat.solve(name, backend=backend, time_limit=time_limit)
-    seconds = time.perf_counter() - start
-    say(f"{name}: {'solved' if found.found else 'not solved: ' + found.note} by {backend} in "
-        f"{seconds:,.1f} s")
+    found = puzzlesat.solve(name, backend=backend, time_limit=time_limit,
+                            **({"jobs": jobs or cores(), "checkpoint": checkpoint}
+                               if in_cubes else {"checkpoint": checkpoint} if checkpoint else {}))
+    seconds, cpu_seconds = time.perf_counter() - start, cpu() - spent
+    nodes = found.details.get("nodes")
+    now = found.details.get("nodes_this_call")
+    if found.found:
+        for line in found.lines:
+            say(line)
+    said = (f"{nodes:,} nodes" + (f" ({now:,} this run)" if now != nodes else "")
+            + f", {found.details['cubes_searched']:,} of {found.details['cubes']:,} cubes "
+            "searched" if nodes is not None else "")
+    state = ("solved" if found.found else "not solved: " + found.note if found.complete
+             else "INCOMPLETE, " + found.note)
+    say(f"{name}: {state} by {backend} in {seconds:,.1f} s ({cpu_seconds:,.1f} s of CPU)"
+        + (f", {said}" if said and found.found else ""))
+    if found.found and checkpoint:
+        from ..models.edge_matching.best import most
+        from ..models.edge_matching.boardfile import board_json
+
+        puzzle = puzzlesat.load(name)
+        path = checkpoint + ".board.json"
+        report.write_text_atomic(path, board_json(puzzle, found.grid, most(puzzle),
+                                                  most(puzzle)), "checkpoint")
+        say(f"{name}: the grid written to {path} (puzzlesat verify {name} --board {path})")
     return {"board": name, "task": "solve", "backend": backend, "solved": found.found,
             "complete": found.found or found.complete, "seconds": round(seconds, 2),
-            "cpu_seconds": round(cpu() - spent, 2), "load": report.load(),
+            "cpu_seconds": round(cpu_seconds, 2), "load": report.load(),
+            "nodes": nodes, "nodes_this_run": now,
+            "nodes_per_cpu_second": round(now / cpu_seconds) if now and cpu_seconds else None,
+            "jobs": jobs or cores() if in_cubes else None, "details": found.details,
             "solution": found.data if found.found else None}
 
 
@@ -217,10 +249,10 @@ def ladder(counted: list[str], solved: list[str], jobs: int | None, time_limit: 
     `rowscan`: the C row scan counts each board too, with a corner tile `pinned` or not."""
     from ..models.errors import InputError
 
-    if checkpoint is not None and len(counted) != 1:
-        raise InputError("a checkpoint keeps the count of one board: name one board to count "
-                         f"({len(counted)} named)", field="checkpoint")
-    if rowscan and pinned and checkpoint is not None:
+    if checkpoint is not None and len(counted) + len(solved) != 1:
+        raise InputError("a checkpoint keeps the count or the solve of one board: name one "
+                         f"board ({len(counted) + len(solved)} named)", field="checkpoint")
+    if rowscan and pinned and checkpoint is not None and counted:
         rowscan_parts(counted[0], checkpoint + ".rowscan")  # another board's: refused now
     rows = []
     for name in counted:
@@ -232,7 +264,7 @@ def ladder(counted: list[str], solved: list[str], jobs: int | None, time_limit: 
                                    else checkpoint + ".rowscan") or {})
         rows.append(row)
     for name in solved:
-        rows.append(solve_row(name, solver, time_limit, say))
+        rows.append(solve_row(name, solver, time_limit, say, jobs, checkpoint))
     for row in rows:
         row["published"] = PUBLISHED.get(row["board"], {})
         row.setdefault("date", report.now())
@@ -298,9 +330,16 @@ def markdown(figures: dict) -> str:
                 f"{scan} | {'; '.join(said) + ' (' + pub['source'] + ')' if said else '-'} | "
                 f"{', '.join(checks) or '-'} | {r.get('date', '-')[:16]} |")
         else:
+            state = ("solved" if r["solved"] else "not solved (searched to the end)"
+                     if r["complete"] else "not solved yet (incomplete)")
+            nodes = f"{r['nodes']:,}" if r.get("nodes") is not None else "-"
+            if r.get("nodes") is not None and r.get("nodes_this_run") != r["nodes"]:
+                nodes += f" ({r.get('nodes_this_run') or 0:,} this run)"
+            rate = (f"{r['nodes_per_cpu_second'] / 1e6:.1f}" if r.get("nodes_per_cpu_second")
+                    else "-")
             lines.append(
-                f"| {r['board']} | {'solved' if r['solved'] else 'not solved'} by {r['backend']} "
-                f"| - | - | {r['seconds']:,.1f} | {r['cpu_seconds']:,.1f} | - | {r['load']} | - "
+                f"| {r['board']} | {state} by {r['backend']} | - | {nodes} | "
+                f"{r['seconds']:,.1f} | {r['cpu_seconds']:,.1f} | {rate} | {r['load']} | - "
                 f"| {pub.get('grids', '-')} grids ({pub.get('source', '')}) | - | "
                 f"{r.get('date', '-')[:16]} |")
     return "\n".join(lines) + "\n"

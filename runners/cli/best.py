@@ -75,12 +75,13 @@ def add_commands(subparsers) -> None:
     ladder.add_argument("--solver", default="edgecount",
                         help="the backend solving them (default edgecount)")
     ladder.add_argument("--jobs", type=positive, default=None,
-                        help="threads counting (default: the cores here)")
+                        help="threads counting or solving (default: the cores here)")
     ladder.add_argument("--time-limit", type=seconds, metavar="S",
-                        help="seconds per board (an incomplete count says so)")
+                        help="seconds per board (an incomplete count or solve says so)")
     ladder.add_argument("--checkpoint", metavar="FILE",
-                        help="keep the count of the one board named in FILE (written as it "
-                        "goes); the same command again resumes from it")
+                        help="keep the count, or the solve (the cubes searched, their nodes, "
+                        "the grid found: also FILE.board.json), of the one board named in "
+                        "FILE (written as it goes); the same command again resumes from it")
     ladder.add_argument("--rowscan", action="store_true",
                         help="also count each board to the end with the plain C row scan, to "
                         "compare node counts with the community's (row-scan) figures")

@@ -20,7 +20,7 @@ from collections.abc import Iterator
 from ..backends import Backend
 from ..backends import reference_edge as reference
 from ..checkpoint import digest
-from ..counting import Runner, Tally
+from ..counting import Runner, Tally, solution_found
 from ..executors import Work
 from ..lazy import lazy_module
 from ..models.edge_matching import (
@@ -397,6 +397,52 @@ class EdgeMatching(Family):
         return self._solution(puzzle, grid, backend.name, time.perf_counter() - start,
                               outcome.complete)
 
+    def solve_in_cubes(self, puzzle, backend, runner: Runner) -> Solution:
+        """One grid found by the compiled search in the cubes a count of every grid searches
+        (its fill order and pinned tile, measured), on the runner's jobs, each cube until its
+        first grid, the run stopped at the first grid found; with the runner's checkpoint,
+        the cubes searched (and their nodes) kept, so that the same call resumes. details:
+        the nodes (all, and this call's), the cubes searched and in all."""
+        puzzle = self.at(puzzle)
+        if not self.encoder(backend).cubes:
+            raise InputError(f"{backend.name} solves a puzzle whole: a solve in cubes (jobs, a "
+                             "checkpoint) runs on edgecount", field="backend")
+        start = time.perf_counter()
+        key = {"task": "solve", "puzzle": display_name(puzzle), "data": digest(puzzle),
+               "backend": backend.name}
+        from ..backends.edgecount import cubes_to_solve
+
+        wanted = 1 if self._small(puzzle) else cubes_to_solve(
+            puzzle, self.encode(puzzle, backend, 0).order)
+        works, _ = self._solver_works(puzzle, backend, runner, key, [0], per_job=max(
+            backend.cubes_per_job, -(-wanted // max(1, runner.jobs))))
+        for work in works:
+            work.first = True
+        tallies = self._run(works, runner, key, self._small(puzzle))
+        nodes = sum(v[1] for t in tallies for v in t.values if v is not None)
+        now = sum(v[1] for t in tallies for v, old in zip(t.values, t.resumed)
+                  if v is not None and not old)
+        searched = sum(sum(t.finished) for t in tallies)
+        details = {"nodes": nodes, "nodes_this_call": now, "cubes_searched": searched,
+                   "cubes": sum(len(t.values) for t in tallies)}
+        at = solution_found(tallies)
+        seconds = time.perf_counter() - start
+        if at is None:
+            complete = all(t.complete for t in tallies)
+            found = self._solution(puzzle, None, backend.name, seconds, complete)
+            if not complete:
+                found.note = (f"{'interrupted' if runner.interrupted else 'stopped'}: no grid "
+                              f"in the {searched:,} of {details['cubes']:,} cubes searched "
+                              f"({nodes:,} nodes)")
+            found.details = details
+            return found
+        tally, i = at
+        grid = tables.grid_of_nodes(tally.work.payload, puzzle, list(tally.values[i][2:]))
+        found = self._solution(puzzle, grid, backend.name, seconds)
+        found.details = {**details, "found_in": f"{tally.work.label}, cube {i}",
+                         "read_from_checkpoint": tally.resumed[i]}
+        return found
+
     def solutions(self, puzzle, backend, limit=None, encoding=None, cpsat_model=None,
                   cnf_model=None, amo=None) -> Iterator[Solution]:
         puzzle = self.at(puzzle)
@@ -443,10 +489,13 @@ class EdgeMatching(Family):
         return len(puzzle.tiles) <= SMALL_BOARD
 
     def _solver_works(self, puzzle, backend, runner, key, motions, parity=None, encoding=None,
-                      cpsat_model=None, cnf_model=None, amo=None) -> tuple[list[Work], list[int]]:
+                      cpsat_model=None, cnf_model=None, amo=None, per_job: int | None = None
+                      ) -> tuple[list[Work], list[int]]:
         """Works counting, for each symmetry (a grid.Motion, or a turn in steps), the grids it
-        leaves unchanged (the identity: every grid, in cubes); and which symmetry each work
-        counts for (the compiled counter may split every grid over pinned tiles)."""
+        leaves unchanged (the identity: every grid, in cubes of `per_job` a job, by default
+        the backend's); and which symmetry each work counts for (the compiled counter may
+        split every grid over pinned tiles)."""
+        per_job = per_job or backend.cubes_per_job
         from ..backends.edgecount import measured_pins
 
         works: list[Work] = []
@@ -467,14 +516,14 @@ class EdgeMatching(Family):
                 weights = sizes = None
                 if plans:  # cubes on the first cells, corner orbits weighted
                     wanted = 1 if self._small(puzzle) else max(
-                        1, runner.cubes_wanted(key, backend.cubes_per_job) // len(parts))
+                        1, runner.cubes_wanted(key, per_job) // len(parts))
                     cubes, weights, sizes = plans(model, wanted)
                     weights = [w * weight for w in weights]
                 elif not motion.identity or self._small(puzzle):
                     cubes = [()]
                 else:
                     cubes = split_cubes(self._options(puzzle, backend, parity), puzzle,
-                                        runner.cubes_wanted(key, backend.cubes_per_job))
+                                        runner.cubes_wanted(key, per_job))
                 label = "all grids" if motion.identity else f"grids fixed by {motion.name}"
                 if pin:
                     label += f", {pin} (weighted {weight})"
