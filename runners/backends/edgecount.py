@@ -671,6 +671,14 @@ def warm_up() -> float:
         search = Search(build_tables(EdgePuzzle("tiny", 1, 2, (tile, tile))), (), tiles)
         search.run(SLICE)
         assert search.found == 1
+    other = Tile((("a", ""), ("b", "")) * 2)
+    model = build_tables(EdgePuzzle("tiny", 1, 2, (tile, other)))
+    runs = []
+    for tiles in (TileMasks(model, bits=1), False):  # the tile search in two words
+        search = Search(model, (), tiles)
+        search.run(SLICE)
+        runs.append((search.found, search.nodes))
+    assert runs[0] == runs[1] and runs[0][0] > 0
     return time.perf_counter() - start
 
 
