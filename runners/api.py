@@ -84,6 +84,11 @@ def solve(puzzle, backend: str | None = None, time_limit: float | None = None,
         raise InputError(f"a {puzzle.kind} solve runs whole: no jobs, executor or checkpoint",
                          field=asked[0])
     chosen = resolve(backend, puzzle.kind, "solve")
+    default = chosen.name
+    if asked and backend is None and not chosen.solves_in_cubes:  # the one that does
+        chosen = next((b for b in (resolve(name, puzzle.kind, "count")
+                                   for name in names_for(puzzle.kind, "count"))
+                       if b.solves_in_cubes), chosen)
     begin = time.time()
     try:
         with building(None if time_limit is None else begin + time_limit, say):
@@ -102,7 +107,10 @@ def solve(puzzle, backend: str | None = None, time_limit: float | None = None,
     if found.grid is None and found.complete:
         why = fam.why_none(puzzle)
         found.note = f"{found.note}: {why}" if why else found.note
-    _say_default(say, backend, puzzle.kind, "solve")
+    if chosen.name != default and say:
+        say(f"backend: {chosen.name}, the one that searches cubes (jobs, checkpoint)")
+    else:
+        _say_default(say, backend, puzzle.kind, "solve")
     return found
 
 

@@ -273,3 +273,10 @@ def test_the_ladder_solves_a_board_in_cubes_resumes_and_refuses_another_boards(
     assert main(["ladder", "--solve", "owen-6x6-set2", "--checkpoint", kept]) == 2
     error = capsys.readouterr().err.strip()
     assert len(error.splitlines()) == 1 and "owen-6x6-set1" in error
+    # `solve --jobs --checkpoint`: the same search (edgecount chosen for it), resumed whole
+    assert main(["solve", "owen-6x6-set1", "--jobs", "1", "--checkpoint",
+                 str(tmp_path / "one"), "--json"]) == 0
+    shown = json.loads(capsys.readouterr().out)
+    assert (shown["backend"], shown["details"]["nodes_this_call"]) == ("edgecount", 0)
+    assert main(["solve", "iq-block-8", "--jobs", "2"]) == 2  # a packing solve runs whole
+    assert "--jobs" in capsys.readouterr().err

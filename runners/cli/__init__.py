@@ -190,6 +190,12 @@ def build_parser() -> argparse.ArgumentParser:
                              + ("; repeat to compare executors" if command is bench else ""))
     count.add_argument("--checkpoint", metavar="FILE",
                        help="record each finished cube in FILE; run again with it to resume")
+    solve.add_argument("--jobs", type=positive, default=None,
+                       help="edge matching on edgecount: search the cubes a count searches on "
+                       "N threads, stopping at the first grid")
+    solve.add_argument("--checkpoint", metavar="FILE",
+                       help="edge matching on edgecount: record each cube searched in FILE; run "
+                       "again with it to resume")
     listing.add_argument("--limit", type=positive, default=10, help="how many (default 10)")
     count.add_argument("--limit", type=positive, default=None, metavar="N",
                        help="stop at the N-th solution: --limit 2 tells whether a puzzle (a "
@@ -417,7 +423,13 @@ def run_backends(puzzle, module, args) -> int:
 
 def run_solve(puzzle, module, args) -> int:
     options = family_options(module, args, "solve")
-    solution = api.solve(puzzle, args.backend, args.time_limit, say=report.say, **options)
+    solution = api.solve(puzzle, args.backend, args.time_limit, say=report.say, jobs=args.jobs,
+                         checkpoint=args.checkpoint, **options)
+    nodes = solution.details.get("nodes")
+    if nodes is not None and not args.json:  # a search in cubes: what it spent
+        report.say(f"{nodes:,} nodes ({solution.details['nodes_this_call']:,} this run), "
+                   f"{solution.details['cubes_searched']:,} of {solution.details['cubes']:,} "
+                   "cubes searched")
     return module.print_solution(puzzle, solution, args.json)
 
 
