@@ -178,6 +178,15 @@ def test_the_ladder_keeps_one_boards_count_in_a_checkpoint_and_records_beside_ot
     assert again["rows"][0]["nodes"] == first["rows"][0]["nodes"]
     assert (first["rows"][0]["nodes_this_run"], again["rows"][0]["nodes_this_run"]) == (
         first["rows"][0]["nodes"], 0)  # every cube read back from the checkpoint
+    # the whole effort of a count over several runs: every cube's seconds, kept by the checkpoint
+    for row in (first["rows"][0], again["rows"][0]):
+        assert row["cubes_timed"] == row["cubes"] > 1 and row["cube_seconds"] > 0
+    assert again["rows"][0]["cube_seconds"] == pytest.approx(first["rows"][0]["cube_seconds"],
+                                                             abs=0.1 * row["cubes"])
+    fresh = tmp_path / "fresh"
+    fresh.mkdir()
+    ladder.record(again, fresh)  # read whole, nothing recorded before: the summed seconds shown
+    assert "every run's cubes:" in (fresh / "eternity-ii-ladder.md").read_text()
     other = {**first, "rows": [{**first["rows"][0], "board": "owen-6x6-set1", "grids": 260}]}
     ladder.record(other, tmp_path)
     ladder.record(first, tmp_path)

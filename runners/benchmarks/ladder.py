@@ -68,6 +68,8 @@ def count_row(name: str, jobs: int | None, time_limit: float | None,
            "nodes_per_cpu_second": round(searched / cpu_seconds) if cpu_seconds else None,
            "jobs": jobs, "load": report.load(), "date": report.now(),
            "resumed": resumed or searched != nodes}
+    if found.details.get("cube_seconds") is not None:  # every run's cubes, the checkpoint's too
+        row.update({k: found.details[k] for k in ("cube_seconds", "cubes_timed", "cubes")})
     say(f"{name}: {'' if found.complete else 'INCOMPLETE, at least '}{row['grids']:,} grids, "
         f"{found.number:,} up to turning, {nodes:,} nodes in {seconds:,.1f} s "
         f"({cpu_seconds:,.1f} s of CPU)")
@@ -315,7 +317,8 @@ def markdown(figures: dict) -> str:
                     else "-")
             grids = f"{r['grids']:,}" + ("" if r["complete"] else " (incomplete)") + (
                 f" (resumed: seconds and rate of the last run, "
-                f"{r.get('nodes_this_run', 0):,} of the nodes)" if r.get("resumed") else "")
+                f"{r.get('nodes_this_run', 0):,} of the nodes{summed(r)})"
+                if r.get("resumed") else "")
             scan = f"{r['rowscan_nodes']:,}" if "rowscan_nodes" in r else "-"
             if "rowscan_pinned" in r:
                 scan += (f" ({r['rowscan_pinned']}: {r['rowscan_pinned_grids']:,} grids "
@@ -343,6 +346,17 @@ def markdown(figures: dict) -> str:
                 f"| {pub.get('grids', '-')} grids ({pub.get('source', '')}) | - | "
                 f"{r.get('date', '-')[:16]} |")
     return "\n".join(lines) + "\n"
+
+
+def summed(row: dict) -> str:
+    """A resumed count's whole effort: its cubes' seconds on their workers summed over every
+    run (wall seconds, so a loaded machine inflates them), where the checkpoint timed them."""
+    if not row.get("cube_seconds"):
+        return ""
+    rate = row["nodes"] / row["cube_seconds"] / 1e6 if row["cubes_timed"] == row["cubes"] else None
+    return (f"; every run's cubes: {row['cube_seconds']:,.1f} s on their workers summed"
+            + (f", {rate:.1f} M nodes a second" if rate else
+               f" ({row['cubes_timed']:,} of {row['cubes']:,} cubes timed)"))
 
 
 def merged(figures: dict, folder: Path) -> dict:

@@ -552,7 +552,7 @@ class EdgeMatching(Family):
                              f"not {modulo!r}", field="label_tiles")
         motions = puzzle_group(puzzle, modulo)
         fixed: dict[int, int] | None = None
-        nodes = searched_now = None
+        nodes = searched_now = cube_seconds = None
         if self.owns(backend):  # the reference: classes by least images, its own way
             classes_wanted = modulo != "none"
             model = reference.model(puzzle, classes=modulo if classes_wanted else None)
@@ -577,6 +577,10 @@ class EdgeMatching(Family):
                 nodes = sum(v[1] for t in tallies for v in t.values if v is not None)
                 searched_now = sum(v[1] for t in tallies for v, old in zip(t.values, t.resumed)
                                    if v is not None and not old)  # the rest: a checkpoint's
+                timed = [s for t in tallies for s, ok in zip(t.seconds, t.finished)
+                         if ok and s is not None]
+                cube_seconds = (round(sum(timed), 1), len(timed),
+                                sum(len(t.finished) for t in tallies))
             found = dict.fromkeys(counted, 0)
             for number, tally in zip(owner, tallies):
                 found[counted[number]] += tally.total()
@@ -611,6 +615,9 @@ class EdgeMatching(Family):
         if nodes is not None:  # the rate is this call's: nodes read from a checkpoint left out
             details["nodes"] = nodes
             details["nodes_this_call"] = searched_now
+            # a count over several runs (a checkpoint): the wall seconds each finished cube took
+            # on its worker, summed over every run, how many cubes were timed, and of how many
+            details["cube_seconds"], details["cubes_timed"], details["cubes"] = cube_seconds
             details["nodes_per_second"] = round(searched_now / seconds) if seconds else None
         return Count(display_name(puzzle), number, meaning(puzzle, modulo, bool(label_tiles)),
                      modulo, complete, time.perf_counter() - start, backend.name,
