@@ -83,7 +83,7 @@ def test_estimate_records_only_when_asked(tmp_path, capsys):
 @pytest.mark.parametrize("args,needle", [
     ((), "give PUZZLE names or --open"),
     (("no-such-board",), "no puzzle named 'no-such-board'"),
-    (("pentomino-6x10", "mind-lock"), "estimates are made for packing puzzles"),
+    (("pentomino-6x10", "mind-lock"), "estimates are made for packing and edge-matching"),
 ])
 def test_estimate_refuses_in_one_line(args, needle, capsys):
     from puzzlesat.cli import main

@@ -410,14 +410,7 @@ class EdgeMatching(Family):
         start = time.perf_counter()
         key = {"task": "solve", "puzzle": display_name(puzzle), "data": digest(puzzle),
                "backend": backend.name}
-        from ..backends.edgecount import cubes_to_solve
-
-        wanted = 1 if self._small(puzzle) else cubes_to_solve(
-            puzzle, self.encode(puzzle, backend, 0).order)
-        works, _ = self._solver_works(puzzle, backend, runner, key, [0], per_job=max(
-            backend.cubes_per_job, -(-wanted // max(1, runner.jobs))))
-        for work in works:
-            work.first = True
+        works = self.cube_works(puzzle, backend, runner, solve=True, key=key)
         tallies = self._run(works, runner, key, self._small(puzzle))
         nodes = sum(v[1] for t in tallies for v in t.values if v is not None)
         now = sum(v[1] for t in tallies for v, old in zip(t.values, t.resumed)
@@ -442,6 +435,28 @@ class EdgeMatching(Family):
         found.details = {**details, "found_in": f"{tally.work.label}, cube {i}",
                          "read_from_checkpoint": tally.resumed[i]}
         return found
+
+    def cube_works(self, puzzle, backend, runner: Runner, solve: bool = False,
+                   key: dict | None = None) -> list[Work]:
+        """The works (and their cubes) a count of every grid (modulo 'none') on `backend` with
+        the runner's jobs splits the puzzle into, or with `solve` those of `solve_in_cubes`
+        (each cube until its first grid); nothing run. `puzzlesat estimate --sample-cubes`
+        draws its cubes from these."""
+        puzzle = self.at(puzzle)
+        if solve:
+            from ..backends.edgecount import cubes_to_solve
+
+            key = key or {"task": "solve", "puzzle": display_name(puzzle),
+                          "data": digest(puzzle), "backend": backend.name}
+            wanted = 1 if self._small(puzzle) else cubes_to_solve(
+                puzzle, self.encode(puzzle, backend, 0).order)
+            works, _ = self._solver_works(puzzle, backend, runner, key, [0], per_job=max(
+                backend.cubes_per_job, -(-wanted // max(1, runner.jobs))))
+            for work in works:
+                work.first = True
+            return works
+        key = key or self._count_key(puzzle, "none", backend)
+        return self._solver_works(puzzle, backend, runner, key, [0])[0]
 
     def solutions(self, puzzle, backend, limit=None, encoding=None, cpsat_model=None,
                   cnf_model=None, amo=None) -> Iterator[Solution]:
@@ -535,6 +550,13 @@ class EdgeMatching(Family):
                 owner.append(number)
         return works, owner
 
+    def _count_key(self, puzzle, modulo, backend, encoding=None, cpsat_model=None,
+                   cnf_model=None, amo=None) -> dict:
+        """What a count's checkpoint is of (and its cubes' split recorded under)."""
+        return {"puzzle": display_name(puzzle), "data": digest(puzzle), "modulo": modulo,
+                "backend": backend.name, "encoding": encoding, "cpsat_model": cpsat_model,
+                "cnf_model": cnf_model, "amo": amo}
+
     def count(self, puzzle, backend, modulo, runner: Runner, encoding=None, cpsat_model=None,
               cnf_model=None, amo=None,
               label_tiles=None) -> Count:
@@ -544,9 +566,7 @@ class EdgeMatching(Family):
         modulo = self.check_modulo(puzzle, modulo)
         self._check(backend, encoding, cpsat_model, cnf_model, amo)
         start = time.perf_counter()
-        key = {"puzzle": display_name(puzzle), "data": digest(puzzle), "modulo": modulo,
-               "backend": backend.name, "encoding": encoding, "cpsat_model": cpsat_model,
-               "cnf_model": cnf_model, "amo": amo}
+        key = self._count_key(puzzle, modulo, backend, encoding, cpsat_model, cnf_model, amo)
         if label_tiles and modulo in ("mirror", "colours"):
             raise InputError(f"labelled tiles are counted with modulo 'none' or 'symmetry', "
                              f"not {modulo!r}", field="label_tiles")
