@@ -181,7 +181,7 @@ def sample_line(row: dict) -> str:
              f"{s['nodes_standard_error']:.2g} nodes (cubes x mean, one standard error)")
     return (f"{row['puzzle']}: {s['sampled']:,} of the {row['task']}'s {s['cubes']:,} cubes "
             f"searched whole (drawn uniformly, seeded){state}: {total}; cubes from "
-            f"{s['smallest']:,} to {s['largest']:,} nodes, {s['cubes_with_grids']} with grids); "
+            f"{s['smallest']:,} to {s['largest']:,} nodes, {s['cubes_with_grids']} with grids; "
             f"{s['nodes_searched']:,} nodes in {s['cpu_seconds']:.1f} CPU s "
             f"({r / 1e6:.1f} M/s, {s['jobs']} thread(s)): the {row['task']} ~{_time(cpu)}"
             + (" at most" if row["task"] == "solve" else ""))
