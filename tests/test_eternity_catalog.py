@@ -236,6 +236,14 @@ def test_the_pinned_row_scan_in_parts_equals_the_whole_pinned_scan_and_resumes(t
                           say=said.append, checkpoint=keep, pinned=True)["rows"][0]
     assert (again["rowscan_grids"], again["rowscan_nodes"]) == (260, whole[1])
     assert any(f"{len(some)} done before" in line for line in said)
+    # read whole from its parts: the load and date are those of the run that measured them
+    Path(keep + ".rowscan").write_text(json.dumps(
+        {**json.loads(Path(keep + ".rowscan").read_text()), "rowscan_load": "9.99 9.99 9.99",
+         "rowscan_date": "2001-01-01T00:00:00+00:00"}))
+    read = ladder.ladder(["owen-6x6-set1"], [], 1, None, "edgecount", True,
+                         say=lambda _: None, checkpoint=keep, pinned=True)["rows"][0]
+    assert (read["rowscan_nodes"], read["rowscan_load"], read["rowscan_date"][:4]) == (
+        whole[1], "9.99 9.99 9.99", "2001")
     shutil.copy(keep + ".rowscan", tmp_path / "other.checkpoint.rowscan")
     from puzzlesat.cli import main
 

@@ -119,6 +119,16 @@ def rowscan_parts(name: str, checkpoint: str | None, tile: int | None = None) ->
     return kept["parts"]
 
 
+def rowscan_measured(checkpoint: str | None) -> dict:
+    """The load and date kept in the pinned row scan's `checkpoint` when its last part ended
+    ({} where none are kept): a scan read whole from it reports when it was measured."""
+    try:
+        kept = json.loads(Path(checkpoint).read_text()) if checkpoint else {}
+    except (OSError, ValueError):
+        return {}
+    return {k: kept[k] for k in ("rowscan_load", "rowscan_date") if k in kept}
+
+
 def pinned_rowscan(name: str, binary: Path, say: Callable[[str], None], jobs: int,
                    checkpoint: str | None) -> dict:
     """The C row scan with a corner tile pinned, part by part (see `rowscan_row`)."""
@@ -169,7 +179,8 @@ def pinned_rowscan(name: str, binary: Path, say: Callable[[str], None], jobs: in
             if checkpoint is not None:
                 report.write_text_atomic(checkpoint, json.dumps(
                     {"board": name, "first_tile": tile, "pinned": label, "weight": weight,
-                     "parts": done}) + "\n", "checkpoint")
+                     "parts": done, "rowscan_load": report.load(),
+                     "rowscan_date": report.now()}) + "\n", "checkpoint")
 
     with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
         futures = {pool.submit(part, k) for k in todo}
@@ -193,7 +204,8 @@ def pinned_rowscan(name: str, binary: Path, say: Callable[[str], None], jobs: in
     return {"rowscan_grids": weight * grids, "rowscan_nodes": nodes,
             "rowscan_seconds": round(seconds, 2), "rowscan_pinned": label,
             "rowscan_pinned_grids": grids, "rowscan_weight": weight,
-            "rowscan_load": report.load(), "rowscan_date": report.now()}
+            "rowscan_load": report.load(), "rowscan_date": report.now(),
+            **(rowscan_measured(checkpoint) if not todo else {})}
 
 
 def solve_row(name: str, backend: str, time_limit: float | None,
