@@ -179,6 +179,24 @@ def test_a_checkpoint_of_other_work_is_refused(tmp_path):
     assert result.stderr.count("\n") == 1 and "written for other work" in result.stderr
 
 
+def test_a_counts_checkpoint_given_to_a_solve_says_what_each_is(tmp_path):
+    """Regression: a solve handed a count's checkpoint said "its task is None, this count's is
+    'solve'"; it now names the work the file holds and the work asked for, both ways."""
+    counted = tmp_path / "count.jsonl"
+    puzzlesat.count("owen-6x6-set1", jobs=1, checkpoint=str(counted))
+    with pytest.raises(puzzlesat.InputError) as refused:
+        puzzlesat.solve("owen-6x6-set1", jobs=2, checkpoint=str(counted))
+    assert "it holds the cubes of a count of all solutions, this is a solve" in str(refused.value)
+    assert "None" not in str(refused.value)
+    solved = tmp_path / "solve.jsonl"
+    puzzlesat.solve("owen-6x6-set1", jobs=2, checkpoint=str(solved))
+    result = subprocess.run([*COMMAND, "count", "owen-6x6-set1", "--modulo", "symmetry",
+                             "--checkpoint", str(solved)],
+                            capture_output=True, text=True, timeout=60)
+    assert result.returncode == 2 and result.stderr.count("\n") == 1
+    assert "it holds the cubes of a solve, this is a count modulo symmetry" in result.stderr
+
+
 def test_a_checkpoint_keeps_each_cubes_seconds_and_n_workers_follow(tmp_path):
     from puzzlesat.checkpoint import Checkpoint, makespan
 
