@@ -255,6 +255,36 @@ def encode_cpsat(
     return CpsatModel(model, use, title=f"{len(use)} placement Booleans, edge colours")
 
 
+def cell_table(
+    puzzle: EdgePuzzle, here: Board, lay: Layout, cell: Cell, seam_var: dict[tuple, tuple]
+) -> tuple[list, list[list[int]]]:
+    """A cell's table constraint for the placement-integer model: the colour variables of the
+    seams around it, and the rows (placement value, then each seam's colour index) its
+    placements allow. A seam's colour is the value its top or left cell shows, so a placement
+    on that cell allows its own value only, and one on the other cell every value it matches."""
+    grid = here.grid
+    sides = []  # (whether the seam's colour is this cell's own value, side, (variable, values))
+    for side in range(grid.sides):
+        if (cell, side) in seam_var:
+            sides.append((True, side, seam_var[(cell, side)]))
+        else:
+            other = here.across(cell, side)
+            if other is not None and (other, grid.facing(side)) in seam_var:
+                sides.append((False, side, seam_var[(other, grid.facing(side))]))
+    tables: list[list[int]] = []
+    for k, i in enumerate(lay.at_cell[cell]):
+        rows: list[list[int]] = [[k]]
+        for own, side, (_, values) in sides:
+            shown = lay.options[i].edges[side]
+            if own:
+                allowed = [values.index(shown)]
+            else:
+                allowed = [n for n, v in enumerate(values) if matches(v, shown, puzzle.rule)]
+            rows = [row + [n] for row in rows for n in allowed]
+        tables.extend(rows)
+    return [var for _, _, (var, _) in sides], tables
+
+
 def add_apart_cpsat(puzzle: EdgePuzzle, model: cp_model.CpModel, use: list, lay: Layout) -> None:
     if not puzzle.apart:
         return
@@ -280,30 +310,9 @@ def encode_cpsat_integers(
     for a, _, side, values, _, _ in lay.seams:
         seam_var[(a, side)] = (model.new_int_var(0, max(0, len(values) - 1), f"{a}{side}"), values)
     here = board(puzzle)
-    grid = here.grid
     for cell in cells_in:
-        vars_, tables = [choice[cell]], []
-        sides = []
-        for side in range(grid.sides):
-            if (cell, side) in seam_var:
-                sides.append(("own", side, seam_var[(cell, side)]))
-            else:
-                other = here.across(cell, side)
-                if other is not None and (other, grid.facing(side)) in seam_var:
-                    sides.append(("other", side, seam_var[(other, grid.facing(side))]))
-        for _, _, (var, _) in sides:
-            vars_.append(var)
-        for k, i in enumerate(lay.at_cell[cell]):
-            rows: list[list[int]] = [[k]]
-            for how, side, (_, values) in sides:
-                shown = lay.options[i].edges[side]
-                if how == "own":
-                    allowed = [values.index(shown)]
-                else:
-                    allowed = [n for n, v in enumerate(values) if matches(v, shown, puzzle.rule)]
-                rows = [row + [n] for row in rows for n in allowed]
-            tables.extend(rows)
-        model.add_allowed_assignments(vars_, tables)
+        seams, rows = cell_table(puzzle, here, lay, cell, seam_var)
+        model.add_allowed_assignments([choice[cell]] + seams, rows)
     is_option = {}
     for cell in cells_in:
         for k, i in enumerate(lay.at_cell[cell]):
