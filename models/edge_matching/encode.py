@@ -487,7 +487,41 @@ def encode_cnf_compact(
         [[x_var[(c, k)] for k in by_type] for c, by_type in types_at.items()],
         x_type, lay.counts, encoding, pool, redundant,
     )
-    # edges: (cell, side) -> (edge name, translate a shown value to the edge's value)
+    edge_values, side_edge = compact_edges(puzzle, lay)
+    colour = {(name, v): pool.id(("colour", name, v)) for name, vs in edge_values.items()
+              for v in vs}
+    for name, values in edge_values.items():
+        clauses += CardEnc.equals(
+            lits=[colour[(name, v)] for v in values], bound=1, vpool=pool,
+            encoding=CARD_ENCODINGS[encoding],
+        ).clauses
+    grid = grid_of_puzzle(puzzle)
+    for cell, by_type in types_at.items():
+        sides = [side for side in range(grid.sides) if (cell, side) in side_edge]
+        names = [side_edge[(cell, side)] for side in sides]
+        for k, indices in by_type.items():
+            shows = {i: tuple(edge_value(puzzle, edge_values, name, cell, lay.options[i].edges[s])
+                              for s, name in zip(sides, names)) for i in indices}
+            clauses += type_on_cell_clauses(x_var[(cell, k)], shows, names, colour)
+    if puzzle.apart:
+        for a, b, _, _, _, _ in lay.seams:
+            for ka in (k for k in types_at[a] if lay.options[types_at[a][k][0]].marked):
+                for kb in (k for k in types_at[b] if lay.options[types_at[b][k][0]].marked):
+                    clauses.append([-x_var[(a, ka)], -x_var[(b, kb)]])
+    title = (
+        f"Heule's compact encoding: {len(x_var)} type-on-cell and {len(colour)} edge-colour "
+        f"variables, cardinality as {encoding}"
+    )
+    return placement_keyed(lay, clauses, pool, title, redundant)
+
+
+def compact_edges(
+    puzzle: EdgePuzzle, lay: Layout
+) -> tuple[dict[tuple, list[Edge]], dict[tuple[Cell, int], tuple]]:
+    """The edges Heule's compact encoding colours, each named ("seam", top or left cell, its
+    side) or ("border", cell, side): every seam, and where the puzzle has no frame the board's
+    outer sides (their colour is part of what a grid shows). Each edge's values, and the edge
+    on each side of each cell."""
     edge_values: dict[tuple, list[Edge]] = {}
     side_edge: dict[tuple[Cell, int], tuple] = {}
     grid = grid_of_puzzle(puzzle)
@@ -502,55 +536,48 @@ def encode_cnf_compact(
                     shown = list(dict.fromkeys(lay.options[i].edges[side] for i in indices))
                     edge_values[("border", cell, side)] = shown
                     side_edge[(cell, side)] = ("border", cell, side)
+    return edge_values, side_edge
 
-    def edge_value(cell: Cell, side: int, shown: Edge) -> Edge | None:
-        name = side_edge[(cell, side)]
-        if name[0] == "border" or name[1] == cell:
-            return shown
-        found = [v for v in edge_values[name] if matches(v, shown, puzzle.rule)]
-        if len(found) > 1:
-            raise ValueError("the compact encoding needs at most one matching value per edge")
-        return found[0] if found else None
 
-    colour = {(name, v): pool.id(("colour", name, v)) for name, vs in edge_values.items()
-              for v in vs}
-    for name, values in edge_values.items():
-        clauses += CardEnc.equals(
-            lits=[colour[(name, v)] for v in values], bound=1, vpool=pool,
-            encoding=CARD_ENCODINGS[encoding],
-        ).clauses
-    for cell, by_type in types_at.items():
-        sides = [side for side in range(grid.sides) if (cell, side) in side_edge]
-        for k, indices in by_type.items():
-            x = x_var[(cell, k)]
-            tuples: dict[int, tuple] = {}
-            for i in indices:
-                shown = tuple(edge_value(cell, s, lay.options[i].edges[s]) for s in sides)
-                if None in shown:
-                    clauses.append([-(i + 1)])  # no neighbour can ever match this side
-                else:
-                    tuples[i] = shown
-            clauses += type_colour_clauses(
-                x, [colour_literals(side_edge[(cell, s)], colour) for s in sides],
-                set(tuples.values()),
-            )
-            for i, shown in tuples.items():  # placement <-> type and its colours
-                lits = [colour[(side_edge[(cell, s)], v)] for s, v in zip(sides, shown)]
-                clauses.append([-(i + 1), x])
-                clauses += [[-(i + 1), lit] for lit in lits]
-                clauses.append([i + 1, -x] + [-lit for lit in lits])
-            if not tuples:
-                clauses.append([-x])
-    if puzzle.apart:
-        for a, b, _, _, _, _ in lay.seams:
-            for ka in (k for k in types_at[a] if lay.options[types_at[a][k][0]].marked):
-                for kb in (k for k in types_at[b] if lay.options[types_at[b][k][0]].marked):
-                    clauses.append([-x_var[(a, ka)], -x_var[(b, kb)]])
-    title = (
-        f"Heule's compact encoding: {len(x_var)} type-on-cell and {len(colour)} edge-colour "
-        f"variables, cardinality as {encoding}"
+def edge_value(
+    puzzle: EdgePuzzle, edge_values: dict[tuple, list[Edge]], name: tuple, cell: Cell,
+    shown: Edge,
+) -> Edge | None:
+    """The colour of edge `name` when a cell shows `shown` on it: the value itself on the
+    edge's own cell (or a border), else the one value of the edge it matches (None: none)."""
+    if name[0] == "border" or name[1] == cell:
+        return shown
+    found = [v for v in edge_values[name] if matches(v, shown, puzzle.rule)]
+    if len(found) > 1:
+        raise ValueError("the compact encoding needs at most one matching value per edge")
+    return found[0] if found else None
+
+
+def type_on_cell_clauses(
+    x: int, shows: dict[int, tuple], names: list[tuple], colour: dict[tuple, int]
+) -> list[list[int]]:
+    """The clauses of one tile type on one cell (x): its placements' colour tuples allowed
+    (`type_colour_clauses`), and each placement defined as the type with its colours. `shows`:
+    per placement, the colour of each of the cell's edges (`names`) it gives, None where no
+    neighbour can ever match that side (the placement is then false)."""
+    clauses = []
+    tuples: dict[int, tuple] = {}
+    for i, shown in shows.items():
+        if None in shown:
+            clauses.append([-(i + 1)])  # no neighbour can ever match this side
+        else:
+            tuples[i] = shown
+    clauses += type_colour_clauses(
+        x, [colour_literals(name, colour) for name in names], set(tuples.values()),
     )
-    return placement_keyed(lay, clauses, pool, title, redundant)
+    for i, shown in tuples.items():  # placement <-> type and its colours
+        lits = [colour[(name, v)] for name, v in zip(names, shown)]
+        clauses.append([-(i + 1), x])
+        clauses += [[-(i + 1), lit] for lit in lits]
+        clauses.append([i + 1, -x] + [-lit for lit in lits])
+    if not tuples:
+        clauses.append([-x])
+    return clauses
 
 
 def colour_literals(name: tuple, colour: dict[tuple, int]) -> dict[Edge, int]:
