@@ -23,12 +23,16 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from pysat.formula import IDPool
 
 from ..encoded import CnfModel, CpsatModel
 from ..limits import check_steps
 from . import CELLS, COLOUR_NAMES, GAP, GAP_CELLS, MOVES, Position, move_cells
+
+if TYPE_CHECKING:  # OR-Tools is imported where a CP-SAT model is made
+    from ortools.sat.python import cp_model
 
 PUSH, HORIZONTAL, VERTICAL = range(3)  # indices into MOVES
 LONGEST_SLIDE_RUN = 6
@@ -173,31 +177,7 @@ def plan_cpsat(start: Position, solved: Sequence[Position], steps: int) -> Cpsat
         for cell in range(CELLS):
             model.add_exactly_one(x[t][cell].values())
     for t in range(steps):
-        model.add_exactly_one(move[t])
-        for rule in _order_rules(t):
-            model.add_bool_or([move[s][j] if chosen else ~move[s][j] for s, j, chosen in rule])
-        made = {}
-        for gap, j in PAIRS:
-            pair = made[gap, j] = model.new_bool_var(f"move{t + 1}_{MOVES[j]}_gap{gap}")
-            model.add_bool_and([x[t][gap][GAP], move[t][j]]).only_enforce_if(pair)
-            model.add_bool_or([pair, ~x[t][gap][GAP], ~move[t][j]])
-        model.add_exactly_one(made.values())
-        for cell in range(CELLS):
-            touching = [made[pair] for pair in _TOUCHING[cell]]
-            for colour in colours_of(cell):
-                before, after = x[t][cell][colour], x[t + 1][cell][colour]
-                model.add_bool_or(touching + [~before, after])
-                model.add_bool_or(touching + [before, ~after])
-        for pair in PAIRS:
-            for cell, origin in _CHANGES[pair]:
-                for colour in range(4):
-                    before, after = x[t][origin].get(colour), x[t + 1][cell].get(colour)
-                    if before is not None and after is not None:
-                        model.add(after == before).only_enforce_if(made[pair])
-                    elif before is not None or after is not None:
-                        model.add((before if after is None else after) == 0).only_enforce_if(
-                            made[pair]
-                        )
+        _cpsat_move(model, t, move, x)
     reached = []
     for t in range(steps + 1):
         for i, target in enumerate(solved):
@@ -208,3 +188,34 @@ def plan_cpsat(start: Position, solved: Sequence[Position], steps: int) -> Cpsat
             reached.append(w)
     model.add_bool_or(reached)
     return CpsatModel(model, keys, title=_title(steps))
+
+
+def _cpsat_move(model: cp_model.CpModel, t: int, move: list[list], x: list[list[dict]]) -> None:
+    """Move t of the CP-SAT plan: one move type, the redundant order rules, a (gap cell, move
+    type) pair made exactly when the gap is there and that type is chosen, the cells no pair
+    touches kept (frame axioms), and each pair's pieces moved as the rules say."""
+    model.add_exactly_one(move[t])
+    for rule in _order_rules(t):
+        model.add_bool_or([move[s][j] if chosen else ~move[s][j] for s, j, chosen in rule])
+    made = {}
+    for gap, j in PAIRS:
+        pair = made[gap, j] = model.new_bool_var(f"move{t + 1}_{MOVES[j]}_gap{gap}")
+        model.add_bool_and([x[t][gap][GAP], move[t][j]]).only_enforce_if(pair)
+        model.add_bool_or([pair, ~x[t][gap][GAP], ~move[t][j]])
+    model.add_exactly_one(made.values())
+    for cell in range(CELLS):
+        touching = [made[pair] for pair in _TOUCHING[cell]]
+        for colour in colours_of(cell):
+            before, after = x[t][cell][colour], x[t + 1][cell][colour]
+            model.add_bool_or(touching + [~before, after])
+            model.add_bool_or(touching + [before, ~after])
+    for pair in PAIRS:
+        for cell, origin in _CHANGES[pair]:
+            for colour in range(4):
+                before, after = x[t][origin].get(colour), x[t + 1][cell].get(colour)
+                if before is not None and after is not None:
+                    model.add(after == before).only_enforce_if(made[pair])
+                elif before is not None or after is not None:
+                    model.add((before if after is None else after) == 0).only_enforce_if(
+                        made[pair]
+                    )
