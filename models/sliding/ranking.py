@@ -84,86 +84,108 @@ def ranking(puzzle: SlidingPuzzle, most: int = MAX_STATES) -> Ranking | None:
     `most` states."""
     board = sorted(puzzle.cells)
     groups = puzzle.groups
-    span = puzzle.rows * puzzle.columns
-    anchored = [[-1] * span for _ in groups]
-    by_anchor: dict[int, list[tuple[int, int]]] = {}
-    for g, group in enumerate(groups):
-        for p, cells in enumerate(group.placements):
-            first = min(cells)
-            anchored[g][first] = p
-            by_anchor.setdefault(first, []).append(
-                (g, sum(1 << (c - first) for c in cells)))
+    anchored, by_anchor = _anchors(puzzle)
     empties = len(board) - sum(g.count * len(g.shape) for g in groups)
     if empties < 0:
         return None
-    ids: dict[tuple, int] = {}
-    cells: list[int] = []
-    nexts: list[list[int]] = []
-    counts: list[int] = []
-    choices = len(groups) + 1
-    end_key = ("end",)
-
-    def state(at: int, covered: int, left: tuple[int, ...], free: int) -> int:
-        """The id of a state (skipping covered cells first); -1 where no arrangement
-        completes it."""
-        while at < len(board) and covered & 1:
-            covered >>= board[at + 1] - board[at] if at + 1 < len(board) else 1
-            at += 1
-        if at == len(board):
-            if any(left) or free:
-                return -1
-            key = end_key
-        else:
-            key = (at, covered, left, free)
-        if key in ids:
-            return ids[key]
-        if len(ids) >= most:
-            raise OverflowError
-        if key == end_key:
-            ids[key] = len(cells)
-            cells.append(-1)
-            nexts.append([-1] * choices)
-            counts.append(1)
-            return ids[key]
-        cell = board[at]
-        step = board[at + 1] - cell if at + 1 < len(board) else 1
-        row = [-1] * choices
-        if free:
-            row[EMPTY_CHOICE] = state(at + 1, covered >> step, left, free - 1)
-        for g, shape in by_anchor.get(cell, ()):
-            if left[g] and not shape & covered:
-                rest = left[:g] + (left[g] - 1,) + left[g + 1:]
-                row[g + 1] = state(at + 1, (covered | shape) >> step, rest, free)
-        total = sum(counts[n] for n in row if n >= 0)
-        if not total:
-            return -1
-        ids[key] = len(cells)
-        cells.append(cell)
-        nexts.append(row)
-        counts.append(total)
-        return ids[key]
-
+    states = _States(board, by_anchor, len(groups) + 1, most)
     limit = sys.getrecursionlimit()
     sys.setrecursionlimit(max(limit, 4 * len(board) + 100))
     try:
-        start = state(0, 0, tuple(g.count for g in groups), empties)
+        start = states.state(0, 0, tuple(g.count for g in groups), empties)
     except OverflowError:
         return None
     finally:
         sys.setrecursionlimit(limit)
     if start < 0:
         return None
-    # states were numbered as they finished: renumber so that the start is 0
-    order = [start] + [s for s in range(len(cells)) if s != start]
-    new = {old: i for i, old in enumerate(order)}
-    offsets, rows = [], []
-    for old in order:
-        row, run, offset = nexts[old], 0, [0] * choices
-        for k in range(choices):
-            offset[k] = run
-            if row[k] >= 0:
-                run += counts[row[k]]
-        offsets.append(tuple(offset))
-        rows.append(tuple(new[n] if n >= 0 else -1 for n in row))
-    return Ranking(counts[start], tuple(cells[old] for old in order), tuple(rows),
-                   tuple(offsets), tuple(tuple(r) for r in anchored), new[ids[end_key]])
+    return states.ranking(start, anchored)
+
+
+def _anchors(puzzle: SlidingPuzzle) -> tuple[list[list[int]], dict[int, list[tuple[int, int]]]]:
+    """Per group and board cell, the placement anchored there (-1: none); per anchor cell, the
+    (group, shape as a bit mask of the cells from the anchor on) of each placement there."""
+    span = puzzle.rows * puzzle.columns
+    anchored = [[-1] * span for _ in puzzle.groups]
+    by_anchor: dict[int, list[tuple[int, int]]] = {}
+    for g, group in enumerate(puzzle.groups):
+        for p, cells in enumerate(group.placements):
+            first = min(cells)
+            anchored[g][first] = p
+            by_anchor.setdefault(first, []).append(
+                (g, sum(1 << (c - first) for c in cells)))
+    return anchored, by_anchor
+
+
+_END = ("end",)  # the key of the state after the last cell
+
+
+class _States:
+    """The states of the count, numbered as they finish (each after every state it leads to),
+    with per state the cell it decides, the next state per choice and its arrangements."""
+
+    def __init__(self, board: list[int], by_anchor: dict[int, list[tuple[int, int]]],
+                 choices: int, most: int) -> None:
+        self.board, self.by_anchor, self.choices, self.most = board, by_anchor, choices, most
+        self.ids: dict[tuple, int] = {}
+        self.cells: list[int] = []
+        self.nexts: list[list[int]] = []
+        self.counts: list[int] = []
+
+    def state(self, at: int, covered: int, left: tuple[int, ...], free: int) -> int:
+        """The id of a state (skipping covered cells first); -1 where no arrangement
+        completes it (OverflowError past `most` states)."""
+        board, ids = self.board, self.ids
+        while at < len(board) and covered & 1:
+            covered >>= board[at + 1] - board[at] if at + 1 < len(board) else 1
+            at += 1
+        if at == len(board):
+            if any(left) or free:
+                return -1
+            key = _END
+        else:
+            key = (at, covered, left, free)
+        if key in ids:
+            return ids[key]
+        if len(ids) >= self.most:
+            raise OverflowError
+        if key == _END:
+            return self._add(key, -1, [-1] * self.choices, 1)
+        cell = board[at]
+        step = board[at + 1] - cell if at + 1 < len(board) else 1
+        row = [-1] * self.choices
+        if free:
+            row[EMPTY_CHOICE] = self.state(at + 1, covered >> step, left, free - 1)
+        for g, shape in self.by_anchor.get(cell, ()):
+            if left[g] and not shape & covered:
+                rest = left[:g] + (left[g] - 1,) + left[g + 1:]
+                row[g + 1] = self.state(at + 1, (covered | shape) >> step, rest, free)
+        total = sum(self.counts[n] for n in row if n >= 0)
+        if not total:
+            return -1
+        return self._add(key, cell, row, total)
+
+    def _add(self, key: tuple, cell: int, row: list[int], total: int) -> int:
+        self.ids[key] = len(self.cells)
+        self.cells.append(cell)
+        self.nexts.append(row)
+        self.counts.append(total)
+        return self.ids[key]
+
+    def ranking(self, start: int, anchored: list[list[int]]) -> Ranking:
+        """The ranking from these states, renumbered so that the start is 0, with per state
+        and choice the arrangements through the choices before it."""
+        order = [start] + [s for s in range(len(self.cells)) if s != start]
+        new = {old: i for i, old in enumerate(order)}
+        offsets, rows = [], []
+        for old in order:
+            row, run, offset = self.nexts[old], 0, [0] * self.choices
+            for k in range(self.choices):
+                offset[k] = run
+                if row[k] >= 0:
+                    run += self.counts[row[k]]
+            offsets.append(tuple(offset))
+            rows.append(tuple(new[n] if n >= 0 else -1 for n in row))
+        return Ranking(self.counts[start], tuple(self.cells[old] for old in order), tuple(rows),
+                       tuple(offsets), tuple(tuple(r) for r in anchored),
+                       new[self.ids[_END]])
