@@ -183,55 +183,31 @@ def build_tables(puzzle: EdgePuzzle, turns: int | Motion = 0, order: str = DEFAU
     motion = board_motion(puzzle, turns)
     step = 0 if motion.identity else (motion.steps or 1)
     ids, partner = _colours(puzzle)
-    none = len(partner) - 1
     kinds = tile_types(puzzle)
-    # nodes: each tile kind turned each distinct way
-    node_kind, node_turn, node_edges, node_mark = [], [], [], []
-    node_of: dict[tuple, int] = {}
-    for k, kind in enumerate(kinds):
-        for r in kind.rotations:
-            node_of[(rotated(kind.edges, r), kind.mark)] = len(node_kind)
-            node_kind.append(k)
-            node_turn.append(r)
-            node_edges.append(rotated(kind.edges, r))
-            node_mark.append(1 if puzzle.apart and kind.mark == puzzle.apart else 0)
-    nodes = len(node_kind)
-    marks = [kinds[node_kind[n]].mark for n in range(nodes)]
-
-    def image(n: int, g: Motion) -> int:
-        return node_of.get((g.look(node_edges[n]), marks[n]), -1)
-
+    nodes = _Nodes.of(puzzle, kinds)
     # the symmetry's powers (g^0 = identity first), and each node's image under each
     powers = motion.powers()
-    power_image = [[image(n, g) if j else n for n in range(nodes)] for j, g in enumerate(powers)]
+    power_image = [[nodes.image(n, g) if j else n for n in range(nodes.count)]
+                   for j, g in enumerate(powers)]
     # kinds the symmetry maps onto one another share one stock
     kind_image = {k: k for k in range(len(kinds))}
     if len(powers) > 1:
         for k in range(len(kinds)):
-            m = power_image[1][node_kind.index(k)]
-            kind_image[k] = node_kind[m] if m >= 0 else -1
-    stock_of, node_type = _shared_stock(kinds, kind_image, node_kind)
+            m = power_image[1][nodes.kind.index(k)]
+            kind_image[k] = nodes.kind[m] if m >= 0 else -1
+    stock_of, node_type = _shared_stock(kinds, kind_image, nodes.kind)
     motions = here.motions()
     group = tuple(motions) if step == 0 and parity is None and not puzzle.fixed else (
         motions[0],)
-    turned = np.array([[image(n, g) for g in group] for n in range(nodes)],
-                      dtype=np.int64).reshape(nodes, len(group))
-    kind_of_tile = {t: k for k, kind in enumerate(kinds) for t in kind.tiles}
+    turned = np.array([[nodes.image(n, g) for g in group] for n in range(nodes.count)],
+                      dtype=np.int64).reshape(nodes.count, len(group))
 
-    # orbits of cells under the symmetry: one representative (the first in reading order) each
-    rep_of: dict[int, tuple[int, int]] = {}  # cell -> (its representative, j: cell = g^j(rep))
-    reps: list[int] = []
-    for i in range(len(here)):
-        if i in rep_of:
-            continue
-        reps.append(i)
-        for j, g in enumerate(powers):
-            rep_of.setdefault(g.to[i], (i, j))
+    rep_of, reps = _cell_orbits(here, powers)
     orbit_size = {rep: sum(1 for v in rep_of.values() if v[0] == rep) for rep in reps}
-
     filled = _order(puzzle, reps, order, step == 0)
     depth_of = {cell: d for d, cell in enumerate(filled)}
     fixed_tiles = {here.index[(f.row, f.col)]: f.tile for f in puzzle.fixed}
+    kind_of_tile = {t: k for k, kind in enumerate(kinds) for t in kind.tiles}
 
     feasible = len(puzzle.tiles) == len(here) and len(fixed_tiles) == len(puzzle.fixed) and \
         len({f.tile for f in puzzle.fixed}) == len(puzzle.fixed) and stock_of is not None
@@ -242,87 +218,178 @@ def build_tables(puzzle: EdgePuzzle, turns: int | Motion = 0, order: str = DEFAU
     mult = np.zeros(depths, dtype=np.int64)
     domains: list[tuple[int, ...]] = []
     for d, index in enumerate(filled):
-        cell = here.cells[index]
         mult[d] = orbit_size[index]
-        allowed = []
-        for n in range(nodes):
-            ok = fits_frame(puzzle, cell, node_edges[n])
-            if parity is not None and puzzle.apart:
-                ok = ok and bool(node_mark[n]) == (sum(cell) % 2 == parity)
-            if index in fixed_tiles:
-                t = fixed_tiles[index]
-                f = next(f for f in puzzle.fixed if (f.row, f.col) == cell)
-                ok = ok and n == node_of.get((rotated(puzzle.tiles[t].edges, f.rotation),
-                                              puzzle.tiles[t].mark))
-                ok = ok and node_kind[n] == kind_of_tile[t]
-            # every image of the node must be a tile's look; on a cell its own image under a
-            # power of the symmetry, the node must look the same moved
-            for j in range(1, len(powers)):
-                ok = ok and power_image[j][n] >= 0
-                if powers[j].to[index] == index:
-                    ok = ok and power_image[j][n] == n
-            allowed.append(ok)
+        allowed = _cell_domain(puzzle, here, index, nodes, powers, power_image, parity,
+                               fixed_tiles, kind_of_tile)
         for side in range(sides):
-            other = here.across(cell, side)
+            other = here.across(here.cells[index], side)
             if other is None:
                 continue
             rep, j = rep_of[here.index[other]]
             facing = grid.facing(side)  # the neighbour shows the rep's node's j-th image there
             if rep == index:  # touching its own image: a condition on the node alone
-                for n in range(nodes):
+                for n in range(nodes.count):
                     m = power_image[j][n]
                     allowed[n] = allowed[n] and m >= 0 and partner[
-                        ids[node_edges[m][facing]]] == ids[node_edges[n][side]] and not (
-                        puzzle.apart and node_mark[n])
+                        ids[nodes.edges[m][facing]]] == ids[nodes.edges[n][side]] and not (
+                        puzzle.apart and nodes.mark[n])
             elif depth_of[rep] < d:
                 nb[d, side] = depth_of[rep]
                 nb_side[d, side] = j * sides + facing
-        domains.append(tuple(n for n in range(nodes) if allowed[n]))
-    face = np.full((nodes, len(powers) * sides), none, dtype=np.int32)
-    for n in range(nodes):
-        for j in range(len(powers)):
-            m = power_image[j][n]
-            if m >= 0:
-                for f in range(sides):
-                    face[n, j * sides + f] = partner[ids[node_edges[m][f]]]
-
-    # one table per depth, keyed by the colours of the sides its earlier neighbours fix
-    colours = len(partner)  # ids 0..colours-1 (the last one: faces nothing)
-    near = np.full((depths, width), -1, dtype=np.int32)
-    near_side = np.zeros((depths, width), dtype=np.int32)
-    weight = np.zeros((depths, width), dtype=np.int32)
-    base_key = np.zeros(depths, dtype=np.int64)
-    slots: list[tuple[int, int, int]] = []  # per key: (start, end of unmarked, end)
-    flat: list[int] = []
-    edge_ids = [[ids[e] for e in edges] for edges in node_edges]
-    for d in range(depths):
-        fixed_sides = [side for side in range(width) if nb[d, side] >= 0]
-        for k, side in enumerate(fixed_sides):
-            near[d, k], near_side[d, k] = nb[d, side], nb_side[d, side]
-            weight[d, k] = colours ** k
-        base_key[d] = len(slots)
-        by_key: dict[int, list[int]] = {}
-        for n in domains[d]:
-            key = sum(edge_ids[n][side] * colours ** k for k, side in enumerate(fixed_sides))
-            by_key.setdefault(key, []).append(n)
-        for key in range(colours ** len(fixed_sides)):
-            found = sorted(by_key.get(key, []), key=lambda n: node_mark[n])
-            unmarked = sum(1 for n in found if not node_mark[n])
-            slots.append((len(flat), len(flat) + unmarked, len(flat) + len(found)))
-            flat += found
-    table = np.array(slots, dtype=np.int32).reshape(-1, 3)
+        domains.append(tuple(n for n in range(nodes.count) if allowed[n]))
+    face = _faces(nodes, power_image, ids, partner, sides)
+    edge_ids = [[ids[e] for e in edges] for edges in nodes.edges]
+    keyed = _KeyTables.of(nb, nb_side, domains, edge_ids, nodes.mark, len(partner))
     return EdgeTables(
         here.rows, here.cols, motion.steps if not motion.mirror else -1,
-        np.array(node_type, dtype=np.int64), np.array(node_turn, dtype=np.int64),
-        np.array(edge_ids, dtype=np.int64).reshape(nodes, sides),
-        np.array(node_mark, dtype=np.int32), face, turned,
+        np.array(node_type, dtype=np.int64), np.array(nodes.turn, dtype=np.int64),
+        np.array(edge_ids, dtype=np.int64).reshape(nodes.count, sides),
+        np.array(nodes.mark, dtype=np.int32), face, turned,
         partner, np.array(stock_of or [0] * max(1, len(kinds)), dtype=np.int64),
-        np.array(filled, dtype=np.int64), mult, near, near_side, weight,
-        base_key, table, np.array(flat, dtype=np.int32), bool(puzzle.apart), feasible,
+        np.array(filled, dtype=np.int64), mult, keyed.near, keyed.near_side, keyed.weight,
+        keyed.base_key, keyed.table, keyed.candidates, bool(puzzle.apart), feasible,
         _prefix(here, filled, group, step, domains), group, order,
         tuple((kind.tiles, kind.edges) for kind in kinds), fixed_tiles, here.cells,
-        np.array(node_kind, dtype=np.int64),
+        np.array(nodes.kind, dtype=np.int64),
     )
+
+
+@dataclass
+class _Nodes:
+    """The nodes of the search: each tile kind turned each distinct way, with its kind, turn,
+    edges and `apart` mark (1 where it carries it), and the node of each look (edges, mark)."""
+
+    kind: list[int]
+    turn: list[int]
+    edges: list[tuple]
+    mark: list[int]
+    marks: list[str]  # node -> its kind's mark, whatever the `apart` rule
+    of: dict[tuple, int]
+
+    @classmethod
+    def of(cls, puzzle: EdgePuzzle, kinds: list) -> _Nodes:
+        nodes = cls([], [], [], [], [], {})
+        for k, kind in enumerate(kinds):
+            for r in kind.rotations:
+                nodes.of[(rotated(kind.edges, r), kind.mark)] = len(nodes.kind)
+                nodes.kind.append(k)
+                nodes.turn.append(r)
+                nodes.edges.append(rotated(kind.edges, r))
+                nodes.mark.append(1 if puzzle.apart and kind.mark == puzzle.apart else 0)
+                nodes.marks.append(kind.mark)
+        return nodes
+
+    @property
+    def count(self) -> int:
+        return len(self.kind)
+
+    def image(self, n: int, g: Motion) -> int:
+        """The node that looks like node n moved by g (-1: no tile looks so)."""
+        return self.of.get((g.look(self.edges[n]), self.marks[n]), -1)
+
+
+def _cell_orbits(here: Board, powers: list[Motion]) -> tuple[dict[int, tuple[int, int]],
+                                                              list[int]]:
+    """The orbits of cells under the symmetry, one representative each (the first in reading
+    order): per cell, (its representative, j: cell = g^j(representative)); the
+    representatives."""
+    rep_of: dict[int, tuple[int, int]] = {}
+    reps: list[int] = []
+    for i in range(len(here)):
+        if i in rep_of:
+            continue
+        reps.append(i)
+        for j, g in enumerate(powers):
+            rep_of.setdefault(g.to[i], (i, j))
+    return rep_of, reps
+
+
+def _cell_domain(puzzle: EdgePuzzle, here: Board, index: int, nodes: _Nodes,
+                 powers: list[Motion], power_image: list[list[int]], parity: int | None,
+                 fixed_tiles: dict[int, int], kind_of_tile: dict[int, int]) -> list[bool]:
+    """Per node, whether it may lie on a cell as far as the cell alone says: the frame, the
+    parity of marked tiles, a fixed tile there, and the symmetry (every image of the node must
+    be a tile's look; on a cell its own image under a power of the symmetry, the node must
+    look the same moved)."""
+    cell = here.cells[index]
+    fixed = index in fixed_tiles and nodes.count > 0
+    if fixed:
+        t = fixed_tiles[index]
+        f = next(f for f in puzzle.fixed if (f.row, f.col) == cell)
+        fixed_node = nodes.of.get((rotated(puzzle.tiles[t].edges, f.rotation),
+                                   puzzle.tiles[t].mark))
+        fixed_kind = kind_of_tile[t]
+    allowed = []
+    for n in range(nodes.count):
+        ok = fits_frame(puzzle, cell, nodes.edges[n])
+        if parity is not None and puzzle.apart:
+            ok = ok and bool(nodes.mark[n]) == (sum(cell) % 2 == parity)
+        if fixed:
+            ok = ok and n == fixed_node and nodes.kind[n] == fixed_kind
+        for j in range(1, len(powers)):
+            ok = ok and power_image[j][n] >= 0
+            if powers[j].to[index] == index:
+                ok = ok and power_image[j][n] == n
+        allowed.append(ok)
+    return allowed
+
+
+def _faces(nodes: _Nodes, power_image: list[list[int]], ids: dict, partner: np.ndarray,
+           sides: int) -> np.ndarray:
+    """Node x (power j, side) -> the colour id a neighbour must show against that side of the
+    node's image under the j-th power of the symmetry (`partner`'s last id where no image)."""
+    none = len(partner) - 1
+    face = np.full((nodes.count, len(power_image) * sides), none, dtype=np.int32)
+    for n in range(nodes.count):
+        for j, images in enumerate(power_image):
+            m = images[n]
+            if m >= 0:
+                for f in range(sides):
+                    face[n, j * sides + f] = partner[ids[nodes.edges[m][f]]]
+    return face
+
+
+@dataclass
+class _KeyTables:
+    """One table per depth, keyed by the colours of the sides its earlier neighbours fix: per
+    depth those neighbours (`near`, `near_side`) and their place values in the key (`weight`),
+    where its keys begin (`base_key`); per key (start, end of unmarked, end) in `candidates`."""
+
+    near: np.ndarray
+    near_side: np.ndarray
+    weight: np.ndarray
+    base_key: np.ndarray
+    table: np.ndarray
+    candidates: np.ndarray
+
+    @classmethod
+    def of(cls, nb: np.ndarray, nb_side: np.ndarray, domains: list[tuple[int, ...]],
+           edge_ids: list[list[int]], node_mark: list[int], colours: int) -> _KeyTables:
+        """colours: ids 0..colours-1 (the last one: faces nothing)."""
+        depths, width = nb.shape
+        near = np.full((depths, width), -1, dtype=np.int32)
+        near_side = np.zeros((depths, width), dtype=np.int32)
+        weight = np.zeros((depths, width), dtype=np.int32)
+        base_key = np.zeros(depths, dtype=np.int64)
+        slots: list[tuple[int, int, int]] = []  # per key: (start, end of unmarked, end)
+        flat: list[int] = []
+        for d in range(depths):
+            fixed_sides = [side for side in range(width) if nb[d, side] >= 0]
+            for k, side in enumerate(fixed_sides):
+                near[d, k], near_side[d, k] = nb[d, side], nb_side[d, side]
+                weight[d, k] = colours ** k
+            base_key[d] = len(slots)
+            by_key: dict[int, list[int]] = {}
+            for n in domains[d]:
+                key = sum(edge_ids[n][side] * colours ** k for k, side in enumerate(fixed_sides))
+                by_key.setdefault(key, []).append(n)
+            for key in range(colours ** len(fixed_sides)):
+                found = sorted(by_key.get(key, []), key=lambda n: node_mark[n])
+                unmarked = sum(1 for n in found if not node_mark[n])
+                slots.append((len(flat), len(flat) + unmarked, len(flat) + len(found)))
+                flat += found
+        table = np.array(slots, dtype=np.int32).reshape(-1, 3)
+        return cls(near, near_side, weight, base_key, table, np.array(flat, dtype=np.int32))
 
 
 def _shared_stock(kinds, kind_image: dict[int, int], node_kind: list[int]
