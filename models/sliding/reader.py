@@ -93,6 +93,28 @@ def read_sliding(doc: TomlDoc) -> SlidingPuzzle:
                                  "rectangle around the board")
     cells = frozenset(r * width + c for r in range(height) for c in range(width)
                       if rows[r][c] != BLOCKED)
+    pieces = _pieces(doc, rows)
+    types = _types(doc, pieces)
+    groups, start = _groups(types, pieces, _axes(doc, pieces), height, width, cells)
+    if len(groups) > 64:
+        raise doc.error("start", f"{len(groups)} groups of pieces: at most 64")
+    goal = _goal(doc, height, width, types, pieces, groups)
+    puzzle = SlidingPuzzle(
+        name=doc.get("name", str, Path(doc.path).stem), rows=height, columns=width, cells=cells,
+        groups=tuple(groups), goal=Goal(), metric=metric,
+        start=tuple(tuple(s) for s in start), title=doc.get("title", str, ""),
+        source=doc.get("source", str, ""), published=doc.published(PUBLISHED),
+        file=str(doc.path or ""),
+    )
+    puzzle = _goal_set(doc, puzzle, goal)
+    if puzzle.code_space >= 2**62:
+        raise doc.error("start", f"{puzzle.code_space:.3g} arrangements of the pieces: more "
+                                 "than a position's 62-bit code holds")
+    return puzzle
+
+
+def _pieces(doc: TomlDoc, rows: list[str]) -> dict[str, list[tuple[int, int]]]:
+    """Each piece's letter and cells (row, column) in the start picture; each one connected."""
     pieces: dict[str, list[tuple[int, int]]] = {}
     for r, row in enumerate(rows):
         for c, ch in enumerate(row):
@@ -104,7 +126,12 @@ def read_sliding(doc: TomlDoc) -> SlidingPuzzle:
         if not connected(where):
             raise doc.error("start", f"piece {letter!r} is not connected: each letter is one "
                                      "piece (make interchangeable pieces one type in [types])")
-    # types: letter of the type -> its pieces
+    return pieces
+
+
+def _types(doc: TomlDoc, pieces: dict[str, list[tuple[int, int]]]) -> dict[str, list[str]]:
+    """The types: letter of the type -> its pieces, those of [types] (pieces of one shape made
+    interchangeable) first, then every other piece a type of its own under its letter."""
     types: dict[str, list[str]] = {}
     doc.get("types", dict, {})
     of_type: dict[str, str] = {}
@@ -133,8 +160,14 @@ def read_sliding(doc: TomlDoc) -> SlidingPuzzle:
                                          "start picture")
             of_type[letter] = letter
             types[letter] = [letter]
-    axes = _axes(doc, pieces)
-    # groups: a type's pieces, split by line where locked to an axis
+    return types
+
+
+def _groups(types: dict[str, list[str]], pieces: dict[str, list[tuple[int, int]]],
+            axes: dict[str, str], height: int, width: int, cells: frozenset[int]
+            ) -> tuple[list[Group], list[list[int]]]:
+    """The groups (a type's pieces, split by line where locked to an axis), and per group the
+    placements its pieces take in the start."""
     groups: list[Group] = []
     start: list[list[int]] = []
     for key, members in types.items():
@@ -154,34 +187,26 @@ def read_sliding(doc: TomlDoc) -> SlidingPuzzle:
             start.append(sorted(placements.index(tuple(sorted(r * width + c
                                                               for r, c in pieces[m])))
                                 for m in on_line))
-    if len(groups) > 64:
-        raise doc.error("start", f"{len(groups)} groups of pieces: at most 64")
-    goal = _goal(doc, height, width, types, pieces, groups)
-    puzzle = SlidingPuzzle(
-        name=doc.get("name", str, Path(doc.path).stem), rows=height, columns=width, cells=cells,
-        groups=tuple(groups), goal=Goal(), metric=metric,
-        start=tuple(tuple(s) for s in start), title=doc.get("title", str, ""),
-        source=doc.get("source", str, ""), published=doc.published(PUBLISHED),
-        file=str(doc.path or ""),
-    )
+    return groups, start
+
+
+def _goal_set(doc: TomlDoc, puzzle: SlidingPuzzle, goal: Goal | list[str]) -> SlidingPuzzle:
+    """The puzzle with its goal (as `_goal` read it: none, a piece at a place, or a picture),
+    checked against its pieces; errors at the goal's field."""
     if isinstance(goal, Goal) and not goal.cells:
-        pass
-    elif isinstance(goal, Goal):
+        return puzzle
+    if isinstance(goal, Goal):
         puzzle = _with_goal(puzzle, goal)
         try:
             puzzle.goal_placement()
         except InputError as error:
             raise doc.error("goal", error.message) from None
-    else:
-        try:
-            position = puzzle.position_of(goal, "goal")
-        except InputError as error:
-            raise doc.error("goal", error.message) from None
-        puzzle = _with_goal(puzzle, Goal(position=position))
-    if puzzle.code_space >= 2**62:
-        raise doc.error("start", f"{puzzle.code_space:.3g} arrangements of the pieces: more "
-                                 "than a position's 62-bit code holds")
-    return puzzle
+        return puzzle
+    try:
+        position = puzzle.position_of(goal, "goal")
+    except InputError as error:
+        raise doc.error("goal", error.message) from None
+    return _with_goal(puzzle, Goal(position=position))
 
 
 def _with_goal(puzzle: SlidingPuzzle, goal: Goal) -> SlidingPuzzle:
