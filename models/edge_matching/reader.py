@@ -123,6 +123,10 @@ def edge_word(edge: Edge) -> str:
 def read_board(doc: TomlDoc, grid: EdgeGrid) -> tuple[int, int, tuple[Cell, ...]]:
     """rows, cols and the cells of a board picture (() for a full rows x cols rectangle)."""
     if "board" not in doc.data:
+        if not grid.rectangles:
+            raise doc.error(next((f for f in ("rows", "cols") if f in doc.data), "board"),
+                            f"a {grid.name} board is given as a picture (board = \"\"\"...\"\"\"), "
+                            "not as rows and cols")
         rows = positive(doc, "rows")
         cols = positive(doc, "cols")
         too_many = check_tiles(rows * cols, f"a {rows:,}x{cols:,} board")

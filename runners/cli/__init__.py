@@ -382,7 +382,8 @@ def list_catalog(open_boards: bool = False) -> int:
 
 def run_checkpoint(args: argparse.Namespace) -> int:
     """How long N workers would take a count, from the cube times its checkpoint records."""
-    from ..checkpoint import timing
+    from ..checkpoint import purpose, timing
+    from ..models.words import plural
 
     try:
         found = timing(args.file)
@@ -396,8 +397,8 @@ def run_checkpoint(args: argparse.Namespace) -> int:
                           "wall_seconds": workers}))
         return 0
     key = found.key
-    print(f"{args.file}: a count of {key.get('puzzle')} (modulo {key.get('modulo')}, backend "
-          f"{key.get('backend')}): {found.cubes:,} cubes recorded, {len(found.seconds):,} of "
+    print(f"{args.file}: {purpose(key)} of {key.get('puzzle')} (backend {key.get('backend')}): "
+          f"{plural(found.cubes, 'cube')} recorded, {len(found.seconds):,} of "
           f"them timed on their workers: {total:,.0f} s in all, the longest "
           f"{max(found.seconds, default=0.0):,.0f} s")
     untimed = found.cubes - len(found.seconds)
@@ -496,11 +497,12 @@ def run_verify(puzzle, module, args) -> int:
     found = api.verify(puzzle, args.backend, jobs=args.jobs, executor=args.executor,
                        time_limit=args.time_limit, say=report.say, **options)
     print(found.table)
+    if found.result:  # what was checked, a claim that failed among it
+        for line in module.verify_lines(puzzle, found):
+            print(line)
     if not found.agree:
         print(f"{puzzle.name}: verification failed: {found.why}; nothing written")
         return 1
-    for line in module.verify_lines(puzzle, found):
-        print(line)
     if folder is not None:
         path = report.write_verified(folder, found.result["puzzle"], found.result)
         print(f"wrote {path}")

@@ -753,6 +753,11 @@ class EdgeMatching(Family):
             ],
             "jobs": runner_for().jobs,
         }
+        wrong = [k for k, ok in result["published_solutions"].items() if not ok]
+        if wrong:  # a claim of the file that fails: no verified puzzle
+            return Verification(display_name(puzzle), False, f"the published {', '.join(wrong)} "
+                                f"is not a valid solution here (the backends agree on {total:,} "
+                                "grids)", counts, result, table)
         return Verification(display_name(puzzle), True, "", counts, result, table)
 
     def _verify_sample(self, puzzle, runner_for, n: int, backends=None, say=None
