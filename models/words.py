@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import math
 import re
 
 _ES = ("s", "x", "z", "ch", "sh")
@@ -34,4 +35,29 @@ def counted(n: int, phrase: str) -> str:
         found = _HEAD.match(phrase)
         if found:
             phrase = found.group(1) + singular(found.group(2)) + phrase[found.end():]
-    return f"{n:,} {phrase}"
+    return f"{number(n)} {phrase}"
+
+
+PRINTED = 60  # digits printed in a line; a longer number is said by its size
+WRITTEN = 4000  # digits written in JSON (Python refuses to write 4,300 or more)
+
+
+def digits(n: int) -> int:
+    """How many digits a whole number has (without writing it out)."""
+    return 1 if n == 0 else math.floor(math.log10(abs(n))) + 1
+
+
+def number(n: int) -> str:
+    """A whole number as printed: exact, with thousands separators, up to PRINTED digits;
+    beyond, its leading digits and its size ('about 3.2e+4474, a number of 4,475 digits')."""
+    if digits(n) <= PRINTED:
+        return f"{n:,}"
+    exponent = math.log10(abs(n))
+    lead = 10 ** (exponent - math.floor(exponent))
+    return (f"about {'-' if n < 0 else ''}{lead:.2f}e+{math.floor(exponent)}, a number of "
+            f"{digits(n):,} digits")
+
+
+def written(n: int) -> int | None:
+    """The number where it can be written out (JSON, a table), None where it is too long."""
+    return n if digits(n) <= WRITTEN else None

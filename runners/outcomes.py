@@ -55,7 +55,7 @@ class Count:
     def to_json(self) -> dict[str, object]:
         return {
             "puzzle": self.puzzle,
-            "count": self.number,
+            "count": None if self.number is None else words.written(self.number),
             "counted": self.counted,
             "modulo": self.modulo,
             "group": self.group.to_json(),
