@@ -166,6 +166,7 @@ def solve(puzzle, backend: str | None = None, time_limit: float | None = None,
     a count searches, run as a count runs them (`count`'s arguments), each cube until its
     first grid, all stopped at the first grid found; the checkpoint keeps the cubes searched,
     so the same call resumes (Solution.details: nodes, cubes searched)."""
+    begin = time.time()  # the time limit holds from the call (a backend's import included)
     puzzle = _puzzle(puzzle)
     fam = family_of(puzzle)
     fam.check_options(options, fam.options, "solve")
@@ -179,17 +180,17 @@ def solve(puzzle, backend: str | None = None, time_limit: float | None = None,
     default = chosen.name
     if asked and backend is None and not chosen.solves_in_cubes:  # the one that does
         chosen = _cube_solver(puzzle.kind, asked[0])
-    begin = time.time()
+    left = None if time_limit is None else max(0.001, begin + time_limit - time.time())
     try:
         with building(None if time_limit is None else begin + time_limit, say):
             if asked:
                 if options:
                     raise InputError("a solve in cubes takes no model options",
                                      field=next(iter(options)))
-                runner = make_runner(jobs, executor, time_limit, checkpoint, say)
+                runner = make_runner(jobs, executor, left, checkpoint, say)
                 found = fam.solve_in_cubes(puzzle, chosen, runner)
             else:
-                found = fam.solve(puzzle, chosen, time_limit, **options)
+                found = fam.solve(puzzle, chosen, left, **options)
     except BuildStopped as stopped:  # the time limit came before the model was whole
         found = Solution(puzzle.name, puzzle.kind, None, chosen.name, time.time() - begin,
                          False, note=str(stopped))

@@ -63,7 +63,8 @@ def test_a_wrong_type_is_a_type_error_saying_what_the_call_takes(data):
     """Property: any public call given a value its parameter does not take raises a TypeError
     naming the call, the parameter and what it takes, before any work; never AttributeError,
     KeyError, a message iterated out of a string, or a command-line flag."""
-    name = data.draw(st.sampled_from([n for n in PUBLIC_CALLS if getattr(getattr(puzzlesat, n), "takes", {})]))
+    name = data.draw(st.sampled_from([n for n in PUBLIC_CALLS
+                                      if getattr(getattr(puzzlesat, n), "takes", {})]))
     func = getattr(puzzlesat, name)
     parameter = data.draw(st.sampled_from(sorted(func.takes)))
     kind = func.takes[parameter]
@@ -288,3 +289,76 @@ def test_a_count_of_one_class_is_said_so():
     assert "p: 1 class of solutions under" in one.sentence() and "1 class" in repr(one)
     audit = puzzlesat.audit(CATALOG / "iq-block-challenge-unique.toml", grade=False)
     assert ": 1 card of " in audit.lines()[0]
+
+
+# ---------------------------------------------------------------- 1: sizes and time limits
+
+
+def one_kind_board(tmp_path, side: int) -> pathlib.Path:
+    path = tmp_path / "one.toml"
+    path.write_text(f'kind = "edge-matching"\nrows = {side}\ncols = {side}\ntiles = """\n'
+                    f'A A A A count={side * side}\n"""\n')
+    return path
+
+
+def test_a_labelled_count_too_long_to_write_is_said_by_its_size(tmp_path):
+    """Regression: 1,600 tiles of one kind ended in "Exceeds the limit (4300 digits) for
+    integer string conversion" (1,600! labelled arrangements a grid)."""
+    from puzzlesat.families.edge_matching import conventions
+
+    puzzle = puzzlesat.load(one_kind_board(tmp_path, 40))
+    said = conventions(puzzle, 1, None, True)
+    assert said["labelled_tiles"]["count"] is None
+    assert "a number of 4,434 digits" in said["labelled_tiles"]["counted"]
+    json.dumps(said)
+    from puzzlesat.models.words import number, written
+
+    assert number(10**59) == f"{10**59:,}" and written(10**59) == 10**59
+    assert number(2 * 10**70) == "about 2.00e+70, a number of 71 digits"
+
+
+def test_a_time_limit_holds_while_a_large_triangle_board_is_built(tmp_path):
+    """Regression: a 28,800-cell triangle edge board ignored --time-limit 10 (silent past
+    120 s): its tables were built without looking at the clock, a lookup of its board hashed
+    every cell once a cell, and the orbits were counted in quadratic time."""
+    rows, cols = 120, 240
+    picture = "\n".join("".join("^" if (r + c) % 2 == 0 else "v" for c in range(cols))
+                        for r in range(rows))
+    path = tmp_path / "tri.toml"
+    path.write_text(f'kind = "edge-matching"\ngrid = "triangle"\nboard = """\n{picture}\n"""\n'
+                    f'tiles = """\nA A A count={rows * cols}\n"""\n')
+    found = puzzlesat.count(path, backend="edgecount", time_limit=0.2)
+    assert not found.complete
+    assert "the time limit came while the model was built" in found.counted
+
+
+def test_a_solves_time_limit_counts_the_model_building(monkeypatch):
+    """Regression: `solve --time-limit 10` on 90,000 monoiamonds took 21.5 s: the clock
+    started after the backend's import, and the solver was given the time left before the
+    model was encoded. The solver is given at most what is left once the model is built."""
+    import time
+
+    from puzzlesat.backends.cpsat import CpsatBackend
+    from puzzlesat.families.packing import Packing as PackingFamily
+
+    built, given = [], []
+    encode = PackingFamily.encode
+
+    def timed_encode(self, *args, **kwargs):
+        model = encode(self, *args, **kwargs)
+        time.sleep(0.5)  # an encoding that takes its time
+        built.append(time.time())
+        return model
+
+    solve = CpsatBackend.solve
+
+    def recorded(self, model, time_limit=None):
+        given.append(time_limit)
+        return solve(self, model, time_limit)
+
+    monkeypatch.setattr(PackingFamily, "encode", timed_encode)
+    monkeypatch.setattr(CpsatBackend, "solve", recorded)
+    begin = time.time()
+    found = puzzlesat.solve("pentomino-6x10", backend="cpsat", time_limit=30)
+    assert found.found and given and built
+    assert given[0] <= 30 - (built[0] - begin) + 0.05  # (the call starts its clock after ours)

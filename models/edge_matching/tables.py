@@ -23,10 +23,12 @@ weighted by the orbit's size: the count of all grids, computed, not enumerated.
 from __future__ import annotations
 
 import math
+from collections import Counter
 from dataclasses import dataclass, replace
 
 import numpy as np
 
+from .. import limits
 from ..errors import InputError
 from . import (
     EdgePuzzle,
@@ -227,7 +229,7 @@ def build_tables(puzzle: EdgePuzzle, turns: int | Motion = 0, order: str = DEFAU
         reps.append(i)
         for j, g in enumerate(powers):
             rep_of.setdefault(g.to[i], (i, j))
-    orbit_size = {rep: sum(1 for v in rep_of.values() if v[0] == rep) for rep in reps}
+    orbit_size = Counter(rep for rep, _ in rep_of.values())  # (once a cell: quadratic)
 
     filled = _order(puzzle, reps, order, step == 0)
     depth_of = {cell: d for d, cell in enumerate(filled)}
@@ -242,6 +244,7 @@ def build_tables(puzzle: EdgePuzzle, turns: int | Motion = 0, order: str = DEFAU
     mult = np.zeros(depths, dtype=np.int64)
     domains: list[tuple[int, ...]] = []
     for d, index in enumerate(filled):
+        limits.step("cells", d, depths)  # the time limit holds while the model is built
         cell = here.cells[index]
         mult[d] = orbit_size[index]
         allowed = []
@@ -296,6 +299,7 @@ def build_tables(puzzle: EdgePuzzle, turns: int | Motion = 0, order: str = DEFAU
     flat: list[int] = []
     edge_ids = [[ids[e] for e in edges] for edges in node_edges]
     for d in range(depths):
+        limits.step("tables", d, depths)
         fixed_sides = [side for side in range(width) if nb[d, side] >= 0]
         for k, side in enumerate(fixed_sides):
             near[d, k], near_side[d, k] = nb[d, side], nb_side[d, side]

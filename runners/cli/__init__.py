@@ -18,6 +18,7 @@ import os
 import signal
 import sys
 import threading
+import time
 import warnings
 from types import ModuleType
 
@@ -297,8 +298,10 @@ def load(args: argparse.Namespace, name: str | None = None):
 
 
 def main(argv: list[str] | None = None) -> int:
+    started = time.time()
     parser = build_parser()
     args = parser.parse_args(argv)
+    args.started = started  # --time-limit counts from here (reading the puzzle file included)
     # SIGINT and SIGTERM stop a count the same way, even where the shell started us with
     # SIGINT ignored (a background job): the user who sends it means it
     previous = signal.signal(signal.SIGTERM, _terminate)
@@ -422,9 +425,17 @@ def run_backends(puzzle, module, args) -> int:
     return 0
 
 
+def time_left(args: argparse.Namespace) -> float | None:
+    """What is left of --time-limit, counted from the command's start (the puzzle file's
+    reading included): the user's seconds are the command's."""
+    if args.time_limit is None:
+        return None
+    return max(0.001, args.time_limit - (time.time() - args.started))
+
+
 def run_solve(puzzle, module, args) -> int:
     options = family_options(module, args, "solve")
-    solution = api.solve(puzzle, args.backend, args.time_limit, say=report.say, jobs=args.jobs,
+    solution = api.solve(puzzle, args.backend, time_left(args), say=report.say, jobs=args.jobs,
                          checkpoint=args.checkpoint, **options)
     nodes = solution.details.get("nodes")
     if nodes is not None and not args.json:  # a search in cubes: what it spent
@@ -468,7 +479,7 @@ def run_solutions(puzzle, module, args) -> int:
 def run_count(puzzle, module, args) -> int:
     options = family_options(module, args, "count")
     count = api.count(
-        puzzle, args.backend, args.modulo, args.jobs, args.executor, args.time_limit,
+        puzzle, args.backend, args.modulo, args.jobs, args.executor, time_left(args),
         args.checkpoint, progress=not args.json, say=report.say, limit=args.limit, **options,
     )
     if args.json:
