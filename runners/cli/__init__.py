@@ -212,7 +212,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--sample-cubes", type=positive, default=None, metavar="N",
         help="packing and edge-matching counts too large for every backend: count N random "
         "cubes of the compiled search (bitboard, edgecount) there and with xcover, CP-SAT (and "
-        "the reference) instead; writes results/PUZZLE-sample-cubes.json")
+        "the reference) instead; with --record writes results/PUZZLE-sample-cubes.json")
     report.add_record_arguments(verify, "the counts of every backend (results/PUZZLE.json)")
     report.add_record_arguments(bench, "the figures (results/bench.csv and the bench's files)")
     export.add_argument("--format", default="dimacs", help="file format (default dimacs)")
