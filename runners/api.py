@@ -18,28 +18,117 @@ Verification); backends are named as on the command line ('cpsat', 'pysat:cadica
 
 from __future__ import annotations
 
+import functools
+import importlib
+import inspect
 import math
 import os
 import time
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 
+from .backends import Backend
 from .counting import Progress, Runner, progress_bar
 from .executors import Executor, executor_named
 from .models import files
 from .models.errors import InputError
 from .models.limits import BuildStopped, building
 from .outcomes import Count, Solution, Verification
-from .registry import default_backend, family_of, names_for, resolve
+from .registry import BACKENDS, default_backend, family_of, names_for, resolve
 
 Say = Callable[[str], None]
 
 
+# ---------------------------------------------------------------- what each call takes
+# The one check of the public API's argument types (runners/README.md: a wrong type is a
+# TypeError saying what the call takes): each public function declares the kind of each
+# parameter with `takes`; values are then checked in the API's words before any work.
+
+
+@dataclass(frozen=True)
+class Kind:
+    """What a parameter takes, in words, and the test of a value (None passes wherever the
+    parameter's default is None); `convert` puts an accepted value in the form the body reads
+    (a pathlib.Path as the str the readers take)."""
+
+    what: str
+    accepts: Callable[[object], bool]
+    convert: Callable[[object], object] = lambda value: value
+
+
+def _of(*types: type) -> Callable[[object], bool]:
+    """A test of a value's type; bool is no number (True is no count of jobs)."""
+    return lambda value: isinstance(value, types) and (
+        bool in types or not isinstance(value, bool))
+
+
+def _path(value: object) -> object:
+    return os.fspath(value) if isinstance(value, os.PathLike) else value
+
+
+NAME = Kind("a name (a str)", _of(str))
+NAMES = Kind("a list of names (a list or tuple of str)",
+             lambda v: isinstance(v, (list, tuple)) and all(isinstance(n, str) for n in v))
+PATH = Kind("a file path (a str or a pathlib.Path)", _of(str, os.PathLike), _path)
+WHOLE = Kind("a whole number (an int)", _of(int))
+SECONDS = Kind("a number of seconds (an int or a float)", _of(int, float))
+FLAG = Kind("True or False", _of(bool))
+CALLABLE = Kind("a callable", callable)
+PUZZLE = Kind("a catalog name, the path of a puzzle file (a str or a pathlib.Path) or what "
+              "load() returned", lambda v: isinstance(v, (str, os.PathLike))
+              or isinstance(getattr(v, "kind", None), str), _path)
+FILE = Kind("a catalog name or the path of a puzzle file (a str or a pathlib.Path)",
+            _of(str, os.PathLike), _path)
+EXECUTOR = Kind("an executor's name ('local', 'dask-local[:N]', 'dask://HOST:PORT') or an "
+                "Executor", lambda v: isinstance(v, (str, Executor)))
+PROGRESS = Kind("True (a bar on standard error), False or a callable(done, total, found)",
+                lambda v: isinstance(v, bool) or callable(v))
+
+
+def shown(value: object) -> str:
+    """A wrong value as a message names it: its type, and the value where short."""
+    text = repr(value)
+    return type(value).__name__ + (f" {text}" if len(text) <= 40 else "")
+
+
+def takes(**kinds: Kind) -> Callable:
+    """Declare the kind of each named parameter of a public function; a value of another type
+    is a TypeError naming the function, the parameter and what it takes, raised before work."""
+
+    def wrap(func: Callable) -> Callable:
+        signature = inspect.signature(func)
+        unknown = set(kinds) - set(signature.parameters)
+        if unknown:
+            raise AssertionError(f"{func.__name__} has no parameter {', '.join(unknown)}")
+
+        @functools.wraps(func)
+        def checked(*args, **kwargs):
+            try:
+                bound = signature.bind(*args, **kwargs)
+            except TypeError as error:
+                raise TypeError(f"{func.__name__}(): {error}") from None
+            for name, kind in kinds.items():
+                if name not in bound.arguments:
+                    continue
+                value = bound.arguments[name]
+                if value is None and signature.parameters[name].default is None:
+                    continue
+                if not kind.accepts(value):
+                    raise TypeError(f"{func.__name__}() takes {name} as {kind.what}, not "
+                                    f"{shown(value)}")
+                bound.arguments[name] = kind.convert(value)
+            return func(*bound.args, **bound.kwargs)
+
+        checked.takes = kinds  # type: ignore[attr-defined]
+        return checked
+
+    return wrap
+
+
+@takes(name_or_path=FILE)
 def load(name_or_path: str | os.PathLike, **options):
     """A puzzle from the catalog by name, or from a file by path; options such as level=2."""
-    if not isinstance(name_or_path, (str, os.PathLike)):
-        raise TypeError("load() takes a catalog name or the path of a puzzle file (a str or a "
-                        f"path), not {type(name_or_path).__name__}")
-    puzzle = files.load(os.fspath(name_or_path))
+    puzzle = files.load(name_or_path)
     return family_of(puzzle).at(puzzle, **options)
 
 
@@ -48,6 +137,7 @@ def catalog() -> list[str]:
     return list(files.catalog())
 
 
+@takes(puzzle=PUZZLE, task=NAME)
 def backends(puzzle, task: str = "solve") -> list[str]:
     """The backend names usable for the puzzle (for `task`: 'solve' or 'count'), default first."""
     return names_for(_puzzle(puzzle).kind, task)
@@ -64,6 +154,8 @@ def check_time_limit(time_limit: float | None) -> float | None:
     return float(time_limit)
 
 
+@takes(puzzle=PUZZLE, backend=NAME, time_limit=SECONDS, say=CALLABLE, jobs=WHOLE,
+       executor=EXECUTOR, checkpoint=PATH)
 def solve(puzzle, backend: str | None = None, time_limit: float | None = None,
           say: Say | None = None, jobs: int | None = None,
           executor: str | Executor | None = None, checkpoint: str | None = None,
@@ -74,6 +166,7 @@ def solve(puzzle, backend: str | None = None, time_limit: float | None = None,
     a count searches, run as a count runs them (`count`'s arguments), each cube until its
     first grid, all stopped at the first grid found; the checkpoint keeps the cubes searched,
     so the same call resumes (Solution.details: nodes, cubes searched)."""
+    begin = time.time()  # the time limit holds from the call (a backend's import included)
     puzzle = _puzzle(puzzle)
     fam = family_of(puzzle)
     fam.check_options(options, fam.options, "solve")
@@ -86,20 +179,18 @@ def solve(puzzle, backend: str | None = None, time_limit: float | None = None,
     chosen = resolve(backend, puzzle.kind, "solve")
     default = chosen.name
     if asked and backend is None and not chosen.solves_in_cubes:  # the one that does
-        chosen = next((b for b in (resolve(name, puzzle.kind, "count")
-                                   for name in names_for(puzzle.kind, "count"))
-                       if b.solves_in_cubes), chosen)
-    begin = time.time()
+        chosen = _cube_solver(puzzle.kind, asked[0])
+    left = None if time_limit is None else max(0.001, begin + time_limit - time.time())
     try:
         with building(None if time_limit is None else begin + time_limit, say):
             if asked:
                 if options:
                     raise InputError("a solve in cubes takes no model options",
                                      field=next(iter(options)))
-                runner = make_runner(jobs, executor, time_limit, checkpoint, say)
+                runner = make_runner(jobs, executor, left, checkpoint, say)
                 found = fam.solve_in_cubes(puzzle, chosen, runner)
             else:
-                found = fam.solve(puzzle, chosen, time_limit, **options)
+                found = fam.solve(puzzle, chosen, left, **options)
     except BuildStopped as stopped:  # the time limit came before the model was whole
         found = Solution(puzzle.name, puzzle.kind, None, chosen.name, time.time() - begin,
                          False, note=str(stopped))
@@ -114,6 +205,24 @@ def solve(puzzle, backend: str | None = None, time_limit: float | None = None,
     return found
 
 
+def _cube_solver(kind: str, field: str) -> Backend:
+    """The backend that solves a family's puzzles in the cubes a count searches; where none is
+    installed, an InputError at the argument that asked for cubes, saying what to install."""
+    for name in names_for(kind, "count"):
+        try:
+            made = resolve(name, kind, "count")
+        except InputError:  # listed for solving only
+            continue
+        if made.solves_in_cubes:
+            return made
+    classes = [getattr(importlib.import_module(entry.module), entry.cls) for entry in BACKENDS
+               if entry.module and not entry.argument]
+    absent = [f"{cls.name}: {cls.needs}" for cls in classes if cls.solves_in_cubes]
+    raise InputError("a solve in cubes needs " + (" or ".join(absent) or "a backend that "
+                                                  "searches cubes"), field=field)
+
+
+@takes(puzzle=PUZZLE, backend=NAME, limit=WHOLE)
 def solutions(puzzle, backend: str | None = None, limit: int | None = None,
               **options) -> Iterator[Solution]:
     """Every solution (up to `limit`), decoded, one at a time."""
@@ -138,6 +247,8 @@ def _enumerator(puzzle) -> str:
     return "reference" if "reference" in names_for(puzzle.kind) else names_for(puzzle.kind)[0]
 
 
+@takes(puzzle=PUZZLE, backend=NAME, modulo=NAME, jobs=WHOLE, executor=EXECUTOR,
+       time_limit=SECONDS, checkpoint=PATH, progress=PROGRESS, say=CALLABLE, limit=WHOLE)
 def count(puzzle, backend: str | None = None, modulo: str | None = None,
           jobs: int | None = None, executor: str | Executor | None = None,
           time_limit: float | None = None, checkpoint: str | None = None,
@@ -159,9 +270,6 @@ def count(puzzle, backend: str | None = None, modulo: str | None = None,
     fam = family_of(puzzle)
     fam.check_options(options, fam.options + getattr(fam, "count_options", ()), "count")
     time_limit = check_time_limit(time_limit)
-    if not (progress is None or isinstance(progress, bool) or callable(progress)):
-        raise TypeError("count(progress=...) takes True (a bar on standard error), False or a "
-                        f"callable(done, total, found), not {progress!r}")
     modulo = fam.check_modulo(puzzle, modulo or "none")
     if limit is not None:
         ignored = {"time_limit": time_limit, "jobs": jobs, "executor": executor}
@@ -259,11 +367,14 @@ def make_runner(jobs: int | None, executor: str | Executor | None, time_limit: f
     return Runner(chosen, jobs, deadline, checkpoint)
 
 
+@takes(puzzle=PUZZLE, backends=NAMES, jobs=WHOLE, executor=EXECUTOR, time_limit=SECONDS,
+       say=CALLABLE)
 def verify(puzzle, backends: list[str] | None = None, jobs: int | None = None,
            executor: str | Executor | None = None, time_limit: float | None = None,
            say: Say | None = None, **options) -> Verification:
     """Count with every backend and method (with and without symmetry reduction where the family
-    has it); Verification.agree says whether every count agrees."""
+    has it); Verification.agree says whether every count agrees (and every claim of the
+    file holds: an edge-matching file's published solutions)."""
     puzzle = _puzzle(puzzle)
     fam = family_of(puzzle)
     time_limit = check_time_limit(time_limit)
@@ -282,6 +393,7 @@ def verify(puzzle, backends: list[str] | None = None, jobs: int | None = None,
     return fam.verify(puzzle, runner_for, backends=backends, say=say, **options)
 
 
+@takes(puzzle=PUZZLE, fmt=NAME)
 def export(puzzle, fmt: str = "dimacs", **options) -> tuple[str, str]:
     """The puzzle in an export format: (text, one-line summary)."""
     puzzle = _puzzle(puzzle)

@@ -34,6 +34,7 @@ from dataclasses import dataclass, field
 from multiprocessing.connection import wait
 from pathlib import Path
 
+from .api import CALLABLE, NAME, PATH, PUZZLE, SECONDS, WHOLE, takes
 from .children import Child, cpu_seconds, end, interruptible, receive, start
 from .lazy import lazy_module
 from .models.edge_matching import EdgePuzzle, Placed
@@ -218,6 +219,8 @@ def check_number(value, field_name: str, least: int = 1) -> None:
                          field=field_name)
 
 
+@takes(puzzle=PUZZLE, backend=NAME, time_limit=SECONDS, jobs=WHOLE, checkpoint=PATH, seed=WHOLE,
+       say=CALLABLE, on_better=CALLABLE)
 def best(puzzle, backend: str | None = None, time_limit: float | None = None,
          jobs: int | None = None, checkpoint: str | None = None, seed: int | None = None,
          say: Say | None = None, on_better: Callable[[Best], None] | None = None) -> Best:
@@ -423,6 +426,7 @@ class BoardCheck:
                 "agree": self.agree}
 
 
+@takes(puzzle=PUZZLE, path=PATH)
 def verify_board(puzzle, path: str) -> BoardCheck:
     """Check a board file (as `best` writes them): count its matched seams again by a count
     of its own (models/edge_matching/boardfile.py), check the rules, compare the claimed score."""

@@ -29,6 +29,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .api import CALLABLE, FLAG, NAME, NAMES, PATH, PUZZLE, WHOLE, Kind, takes
 from .cards import (
     CHECK_BACKENDS,
     Listing,
@@ -44,6 +45,7 @@ from .models.errors import InputError
 from .models.geometry import Cell
 from .models.packing import PackingPuzzle, Placed, Placement, placements
 from .models.packing.booklet import Booklet, BookletCard, read_booklet
+from .models.words import plural
 
 Say = Callable[[str], None]
 
@@ -155,9 +157,9 @@ class MadeBooklet:
 
     def lines(self) -> list[str]:
         name = self.puzzle.name
-        out = [f"{name}: {len(self.cards)} cards, each with exactly one solution, no two of the "
-               f"same solution up to the board's symmetries ({self.classes:,} such classes), "
-               "easiest first"]
+        out = [f"{name}: {plural(len(self.cards), 'card')}, each with exactly one solution, no "
+               "two of the same solution up to the board's symmetries "
+               f"({plural(self.classes, 'such class')}), easiest first"]
         out += [f"  card {c.name}: {pieces(c.pieces_left)} to place, difficulty {c.nodes:,}"
                 for c in self.cards]
         out.append(f"difficulty: {self.measure}")
@@ -184,6 +186,7 @@ class MadeBooklet:
         return write_booklet(self.puzzle, self.cards, folder, text, title)
 
 
+@takes(puzzle=PUZZLE, cards=WHOLE, seed=WHOLE, check_backends=NAMES, backend=NAME, say=CALLABLE)
 def make_booklet(puzzle, cards: int = 12, seed: int = 1,
                  check_backends: Sequence[str] = CHECK_BACKENDS, backend: str | None = None,
                  say: Say | None = None) -> MadeBooklet:
@@ -304,10 +307,10 @@ class Audit:
         return sum(c.solutions == 1 for c in self.cards)
 
     def lines(self) -> list[str]:
-        out = [f"{self.path}: {len(self.cards)} cards of {self.puzzle}; {self.unique} unique "
-               f"(exactly one solution), {len(self.cards) - self.unique} not (solutions: ways "
-               "to cover the board with the card's pieces where they are; counted by "
-               f"{self.backend})"]
+        out = [f"{self.path}: {plural(len(self.cards), 'card')} of {self.puzzle}; "
+               f"{self.unique} unique (exactly one solution), {len(self.cards) - self.unique} "
+               "not (solutions: ways to cover the board with the card's pieces where they are; "
+               f"counted by {self.backend})"]
         for c in self.cards:
             state = ("unique" if c.solutions == 1 else "no solution" if c.solutions == 0
                      else f"not unique: {c.solutions:,} solutions")
@@ -323,6 +326,11 @@ class Audit:
                 "cards": [dataclasses.asdict(c) for c in self.cards]}
 
 
+BOOKLET = Kind("the path of a booklet or challenge file (a str or a pathlib.Path) or a Booklet",
+               lambda v: PATH.accepts(v) or isinstance(v, Booklet), PATH.convert)
+
+
+@takes(booklet=BOOKLET, backend=NAME, grade=FLAG)
 def audit(booklet: str | Booklet, backend: str | None = None, grade: bool = True) -> Audit:
     """Count every card of a booklet (a booklet file, a challenge file, or a Booklet): which
     are unique, and how many solutions the others have; `grade`: the unique ones' search

@@ -34,13 +34,14 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from .api import CALLABLE, FLAG, NAME, NAMES, PUZZLE, WHOLE, takes
 from .benchmarks import whole
 from .models.errors import InputError
 from .models.geometry import Cell
 from .models.packing import PackingPuzzle, Placed, Placement, placements
 from .models.packing.plan import puzzle_symmetries, symmetry_group
 from .models.symmetry import Group, burnside
-from .pictures.gallery import plural
+from .models.words import plural
 from .registry import default_backend
 
 Say = Callable[[str], None]
@@ -411,6 +412,8 @@ def card_puzzle(puzzle: PackingPuzzle, placed: Sequence[Placed], name: str) -> P
     return dataclasses.replace(puzzle, name=name, placed=tuple(puzzle.placed) + tuple(placed))
 
 
+@takes(puzzle=PUZZLE, backend=NAME, checks=WHOLE, check_backends=NAMES, per_solution=FLAG,
+       seed=WHOLE, say=CALLABLE)
 def minimal_cards(puzzle, backend: str | None = None, checks: int = 10,
                   check_backends: Sequence[str] = CHECK_BACKENDS, per_solution: bool = False,
                   seed: int = 1, say: Say | None = None) -> Cards:

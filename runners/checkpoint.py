@@ -209,7 +209,7 @@ def recorded_split(path: str | Path, key: dict[str, object]) -> int | None:
     return split if same and isinstance(split, int) and split >= 1 else None
 
 
-def _purpose(key: dict[str, object]) -> str:
+def purpose(key: dict[str, object]) -> str:
     """What a checkpoint's work is, in a user's words: a solve, or a count modulo a group."""
     if key.get("task"):
         return f"a {key['task']}"
@@ -221,8 +221,8 @@ def _purpose(key: dict[str, object]) -> str:
 def _difference(old: object, new: dict[str, object]) -> str:
     if not isinstance(old, dict):
         return "its header is damaged"
-    if _purpose(old) != _purpose(new):
-        return f"it holds the cubes of {_purpose(old)}, this is {_purpose(new)}"
+    if purpose(old) != purpose(new):
+        return f"it holds the cubes of {purpose(old)}, this is {purpose(new)}"
     for name in new:
         if old.get(name) != new[name]:
             return f"its {name} is {old.get(name)!r}, this count's is {new[name]!r}"

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from .models import words
 from .models.symmetry import IDENTITY, Group
 
 # why a count stopped before its end (details["stopped_by"]), as its sentence says it
@@ -32,12 +33,10 @@ class Count:
             return f"{self.puzzle}: no count: {self.counted} {where}"
         if not self.complete:
             why = STOPPED_BY.get(self.details.get("stopped_by"), "stopped early")
-            return (
-                f"{self.puzzle}: INCOMPLETE count, {why}: at least {self.number:,} "
-                f"{self.counted} {where}"
-            )
+            return (f"{self.puzzle}: INCOMPLETE count, {why}: at least "
+                    f"{words.counted(self.number, self.counted)} {where}")
         why = self.details.get("why_none")
-        return f"{self.puzzle}: {self.number:,} {self.counted} {where}" + (
+        return f"{self.puzzle}: {words.counted(self.number, self.counted)} {where}" + (
             f"; {why}" if why and self.number == 0 else "")
 
     def uniqueness(self) -> str | None:
@@ -56,7 +55,7 @@ class Count:
     def to_json(self) -> dict[str, object]:
         return {
             "puzzle": self.puzzle,
-            "count": self.number,
+            "count": None if self.number is None else words.written(self.number),
             "counted": self.counted,
             "modulo": self.modulo,
             "group": self.group.to_json(),
@@ -70,10 +69,11 @@ class Count:
 
     def __repr__(self) -> str:
         bound = "" if self.complete else "at least "
-        number = "?" if self.number is None else f"{self.number:,}"
+        what = re.split(r'[:(;]', self.counted)[0].strip()
+        number = f"? {what}" if self.number is None else words.counted(self.number, what)
         verdict = self.uniqueness()
         return (
-            f"<Count {self.puzzle}: {bound}{number} {re.split(r'[:(;]', self.counted)[0].strip()}; "
+            f"<Count {self.puzzle}: {bound}{number}; "
             + (f"{verdict}; " if verdict else "") +
             f"{'complete' if self.complete else 'INCOMPLETE'}, {self.backend}, {self.executor}, "
             f"{self.seconds:.2f} s>"

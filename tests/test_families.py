@@ -104,7 +104,8 @@ def test_every_package_folder_is_in_the_build():
 
 
 def test_the_top_level_is_the_products_design():
-    """The checkout's top level holds the design's folders and files only (DEVELOPERS.md)."""
+    """The checkout's top level holds the design's folders and files only (pyproject.toml,
+    README.md, models/, runners/, tests/, results/ and .ci/, as README.md describes them)."""
     import shutil
     import subprocess
 
@@ -160,8 +161,9 @@ def runner_imports(path: Path) -> list[str]:
 
 def test_the_models_import_nothing_from_the_runners():
     """The ground floor stands alone: models/ reads, describes and encodes puzzles without the
-    runners (DEVELOPERS.md). Regression: models/files.py imported the registry to find readers,
-    models/mind_lock/table.py the table cache and breadth-first engine."""
+    runners. Regression: models/files.py imported the registry to find readers, and Mind Lock's
+    own table module (since folded into runners/table_cache.py) the table cache and
+    breadth-first engine."""
     found = {str(p.relative_to(ROOT)): runner_imports(p) for p in (ROOT / "models").rglob("*.py")}
     assert {path: names for path, names in found.items() if names} == {}
 

@@ -77,7 +77,7 @@ def test_a_missing_folder_is_reported_before_any_drawing(tmp_path, capsys, monke
     (lambda: puzzlesat.count(["soma"]), "not list"),
     (lambda: puzzlesat.solve(3.5), "not float"),
     (lambda: puzzlesat.count("soma", executor=5), "not int"),
-    (lambda: puzzlesat.count("soma", progress="yes"), "not 'yes'"),
+    (lambda: puzzlesat.count("soma", progress="yes"), "not str 'yes'"),
 ], ids=["load-int", "load-none", "count-list", "solve-float", "executor-int", "progress-str"])
 def test_the_api_says_what_it_takes(call, words):
     """Regression: these raised AttributeError or TypeError from deep inside, or (progress)

@@ -82,9 +82,23 @@ class EdgePuzzle:
                     f"tile has {sides}", field="tiles")
 
 
+_BOARDS: dict[tuple[str, int, int, int], tuple[tuple[Cell, ...], Board]] = {}
+
+
 def board(puzzle: EdgePuzzle) -> Board:
-    """The puzzle's board: its cells on its grid, their sides on the border, symmetries."""
-    return board_of(puzzle.grid, puzzle.rows, puzzle.cols, puzzle.shape)
+    """The puzzle's board: its cells on its grid, their sides on the border, symmetries.
+
+    Found by the identity of the puzzle's shape first: asked once a cell, a lookup that hashed
+    the 28,800 cells of a large board each time took minutes before any model was built."""
+    key = (puzzle.grid, puzzle.rows, puzzle.cols, id(puzzle.shape))
+    kept = _BOARDS.get(key)
+    if kept is not None and kept[0] is puzzle.shape:
+        return kept[1]
+    made = board_of(puzzle.grid, puzzle.rows, puzzle.cols, puzzle.shape)
+    if len(_BOARDS) >= 64:
+        _BOARDS.pop(next(iter(_BOARDS)))
+    _BOARDS[key] = (puzzle.shape, made)  # the shape kept alive: its id stays its own
+    return made
 
 
 def grid_of_puzzle(puzzle: EdgePuzzle) -> EdgeGrid:

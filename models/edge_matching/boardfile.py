@@ -19,6 +19,7 @@ import hashlib
 import json
 
 from ..errors import InputError
+from ..words import plural
 from . import EdgePuzzle, Placed
 
 FORMAT = "puzzlesat board"
@@ -90,48 +91,22 @@ def shown(value: object) -> str:
 def rescore(puzzle: EdgePuzzle, grid: list[Placed]) -> tuple[int, list[str]]:
     """(matched seams, the rules the board breaks) counted edge by edge, cell by cell."""
     rows, cols = puzzle.rows, puzzle.cols
-    broken: list[str] = []
-    counts: dict[int, int] = {}
-    for t, _ in grid:
-        counts[t] = counts.get(t, 0) + 1
-    for t, n in sorted(counts.items()):
-        if n > 1:
-            broken.append(f"tile {puzzle.tiles[t].name} lies on {n} cells")
-    if len(counts) != len(puzzle.tiles):
-        broken.append(f"{len(puzzle.tiles) - len(counts)} tiles are missing")
+    broken = _tiles_broken(puzzle, grid)
 
     def side(cell: int, s: int) -> tuple[str, str]:
         tile, turns = grid[cell]
         return puzzle.tiles[tile].edges[(s - turns) % 4]  # turned clockwise
-
-    def same(a: tuple[str, str], b: tuple[str, str]) -> bool:
-        if puzzle.rule == "equal":
-            return a == b
-        return a[0] == b[0] and a[1] != b[1]
 
     matched = 0
     for r in range(rows):
         for c in range(cols):
             here = r * cols + c
             if c + 1 < cols:
-                matched += same(side(here, 1), side(here + 1, 3))
+                matched += _same(puzzle, side(here, 1), side(here + 1, 3))
             if r + 1 < rows:
-                matched += same(side(here, 2), side(here + cols, 0))
-            outside = (r == 0, c == cols - 1, r == rows - 1, c == 0)
-            for s in range(4):
-                edge = side(here, s)
-                if puzzle.frame is not None and (edge == puzzle.frame) != outside[s]:
-                    broken.append(f"row {r + 1}, column {c + 1}: a frame edge "
-                                  + ("missing on the border" if outside[s] else "inside"))
-                if puzzle.border is not None and outside[s] and edge != puzzle.border:
-                    broken.append(f"row {r + 1}, column {c + 1}: the border shows {edge[0]}")
-            if puzzle.apart:
-                mark = puzzle.tiles[grid[here][0]].mark
-                for other in ((here + 1) if c + 1 < cols else None,
-                              (here + cols) if r + 1 < rows else None):
-                    if other is not None and mark == puzzle.apart == \
-                            puzzle.tiles[grid[other][0]].mark:
-                        broken.append(f"row {r + 1}, column {c + 1}: two {mark}s side by side")
+                matched += _same(puzzle, side(here, 2), side(here + cols, 0))
+            broken += _border_broken(puzzle, (r, c), [side(here, s) for s in range(4)])
+            broken += _apart_broken(puzzle, grid, (r, c))
     for f in puzzle.fixed:
         here = f.row * cols + f.col
         want = tuple(puzzle.tiles[f.tile].edges[(s - f.rotation) % 4] for s in range(4))
@@ -139,3 +114,51 @@ def rescore(puzzle: EdgePuzzle, grid: list[Placed]) -> tuple[int, list[str]]:
                 puzzle.tiles[grid[here][0]].mark != puzzle.tiles[f.tile].mark:
             broken.append(f"row {f.row + 1}, column {f.col + 1}: the clue is not there")
     return matched, broken
+
+
+def _same(puzzle: EdgePuzzle, a: tuple[str, str], b: tuple[str, str]) -> bool:
+    """Whether two touching edges match under the puzzle's rule."""
+    if puzzle.rule == "equal":
+        return a == b
+    return a[0] == b[0] and a[1] != b[1]
+
+
+def _tiles_broken(puzzle: EdgePuzzle, grid: list[Placed]) -> list[str]:
+    """A tile laid twice or more, and the tiles missing."""
+    counts: dict[int, int] = {}
+    for t, _ in grid:
+        counts[t] = counts.get(t, 0) + 1
+    broken = [f"tile {puzzle.tiles[t].name} lies on {n} cells"
+              for t, n in sorted(counts.items()) if n > 1]
+    if len(counts) != len(puzzle.tiles):
+        missing = len(puzzle.tiles) - len(counts)
+        broken.append(f"{plural(missing, 'tile')} {'is' if missing == 1 else 'are'} missing")
+    return broken
+
+
+def _border_broken(puzzle: EdgePuzzle, cell: tuple[int, int], edges: list[tuple[str, str]]
+                   ) -> list[str]:
+    """The frame and border rules at a cell, its edges top, right, bottom, left as laid."""
+    r, c = cell
+    outside = (r == 0, c == puzzle.cols - 1, r == puzzle.rows - 1, c == 0)
+    broken = []
+    for s, edge in enumerate(edges):
+        if puzzle.frame is not None and (edge == puzzle.frame) != outside[s]:
+            broken.append(f"row {r + 1}, column {c + 1}: a frame edge "
+                          + ("missing on the border" if outside[s] else "inside"))
+        if puzzle.border is not None and outside[s] and edge != puzzle.border:
+            broken.append(f"row {r + 1}, column {c + 1}: the border shows {edge[0]}")
+    return broken
+
+
+def _apart_broken(puzzle: EdgePuzzle, grid: list[Placed], cell: tuple[int, int]) -> list[str]:
+    """Two tiles with the `apart` mark side by side, right of or below the cell."""
+    if not puzzle.apart:
+        return []
+    r, c = cell
+    here = r * puzzle.cols + c
+    mark = puzzle.tiles[grid[here][0]].mark
+    others = ((here + 1) if c + 1 < puzzle.cols else None,
+              (here + puzzle.cols) if r + 1 < puzzle.rows else None)
+    return [f"row {r + 1}, column {c + 1}: two {mark}s side by side" for other in others
+            if other is not None and mark == puzzle.apart == puzzle.tiles[grid[other][0]].mark]

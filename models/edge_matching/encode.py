@@ -356,7 +356,7 @@ def encode_cnf(
     solution is read and counted the same way whichever is chosen. `redundant=False` leaves out
     the at-most-one placement (or tile type) per cell: each tile type is used exactly as often
     as it has tiles and the counts add up to the cells, so at least one per cell already means
-    exactly one. Every variant is exact: counts agree (tests/test_edge_encodings.py).
+    exactly one. Every variant is exact: counts agree (tests/test_edge_matching.py).
     """
     if encoding not in CARD_ENCODINGS:
         raise ValueError(f"unknown cardinality encoding {encoding!r}")

@@ -115,6 +115,7 @@ class EdgeGrid:
     lattice_name = ""  # the packing lattice whose cells and pictures these are
     bordered_order = "frame"  # the compiled counter's fill order on a board with a border rule
     side_words = ""  # the sides in the order a tile lists its edges (for messages, docs)
+    rectangles = True  # a board may be given as rows x cols (else only as a picture)
 
     # ---- one cell
     def neighbour(self, cell: Cell, side: int) -> Cell:
@@ -312,6 +313,7 @@ class TriangleGrid(EdgeGrid):
     # measured by Knuth's estimate (20,000 paths) on MacMahon's triangles in the hexagon: ring
     # by ring from the border in 1.1e9 nodes, the border ring then row by row 6.3e9
     bordered_order = "rings"
+    rectangles = False  # rows x cols of triangles is no board a page describes: a picture
     side_words = "clockwise: bottom left right on a triangle pointing up"
 
     def column_parity(self, dr: int, dc: int) -> int:

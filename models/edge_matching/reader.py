@@ -48,6 +48,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Callable
 from pathlib import Path
 
 from ..errors import InputError
@@ -123,6 +124,10 @@ def edge_word(edge: Edge) -> str:
 def read_board(doc: TomlDoc, grid: EdgeGrid) -> tuple[int, int, tuple[Cell, ...]]:
     """rows, cols and the cells of a board picture (() for a full rows x cols rectangle)."""
     if "board" not in doc.data:
+        if not grid.rectangles:
+            raise doc.error(next((f for f in ("rows", "cols") if f in doc.data), "board"),
+                            f"a {grid.name} board is given as a picture (board = \"\"\"...\"\"\"), "
+                            "not as rows and cols")
         rows = positive(doc, "rows")
         cols = positive(doc, "cols")
         too_many = check_tiles(rows * cols, f"a {rows:,}x{cols:,} board")
@@ -161,111 +166,24 @@ def read_edge_toml(doc: TomlDoc) -> EdgePuzzle:
     cell_count = len(shape) if shape else rows * cols
     where = f"the {cell_count} cells of the board" if shape else (
         f"the {rows * cols} cells of a {rows}x{cols} board")
-    rule = doc.get("rule", str, "equal")
-    if rule not in RULES:
-        raise doc.error("rule", f"unknown rule {rule!r} (one of: {', '.join(RULES)})")
-    halves: tuple[str, ...] = ()
-    if rule == "complement":
-        listed = doc.get("halves", list, required=True)
-        if len(listed) != 2 or not all(isinstance(h, str) and h for h in listed) or (
-            listed[0] == listed[1]
-        ):
-            raise doc.error("halves", "give the two halves of a picture, e.g. [\"HEAD\", \"TAIL\"]")
-        halves = tuple(listed)
-    elif "halves" in doc.data:
-        raise doc.error("halves", "halves belong to the complement rule only")
+    rule, halves = read_rule(doc)
 
     def edge(field: str, word: str, line: int | None = None) -> Edge:
-        try:
-            return parse_edge(word, rule, halves)
-        except ValueError as error:
-            if line is None:
-                raise doc.error(field, str(error)) from None
-            raise InputError(str(error), file=doc.path, line=line, field=field) from None
+        return read_edge(doc, rule, halves, field, word, line)
 
     frame_word = doc.get("frame", str)
     frame = None if frame_word is None else edge("frame", frame_word)
     border_word = doc.get("border", str)
     border = None if border_word is None else edge("border", border_word)
-    if "apart" in doc.data and "levels" in doc.data:
-        raise doc.error("levels", "give apart or levels, not both")
-    levels: tuple[str | None, ...] = ()
-    apart = doc.get("apart", str)
-    if "levels" in doc.data:
-        listed = doc.get("levels", list)
-        if not listed or not all(isinstance(m, str) for m in listed):
-            raise doc.error("levels", "give the apart mark of each level, \"\" for none")
-        levels = tuple(m or None for m in listed)
-        apart = levels[0]
-
-    tiles: list[Tile] = []
-    tile_lines: list[int | None] = []
-    names: dict[str, int] = {}
-    for line, text in lines_of(doc, "tiles", doc.get("tiles", str, required=True)):
-        words = text.split()
-        edge_words = [w for w in words if "=" not in w]
-        options = [w for w in words if "=" in w]
-        if len(edge_words) != grid.sides:
-            raise InputError(
-                f"a tile has {len(edge_words)} edges; expected {grid.sides} "
-                f"({grid.side_words}): {text!r}",
-                file=doc.path, line=line, field="tiles",
-            )
-        settings = {"mark": "", "count": "1", "name": ""}
-        for option in options:
-            key, _, value = option.partition("=")
-            if key not in TILE_OPTIONS or not value:
-                raise InputError(
-                    f"unknown tile option {option!r} "
-                    f"(use {', '.join(k + '=...' for k in TILE_OPTIONS)})",
-                    file=doc.path, line=line, field="tiles",
-                )
-            settings[key] = value
-        try:
-            n = whole_number(settings["count"])
-        except ValueError as error:
-            raise InputError(f"count: {error}", file=doc.path, line=line, field="tiles") from None
-        if n < 1:
-            raise InputError(
-                f"count must be a positive whole number, not {settings['count']!r}",
-                file=doc.path, line=line, field="tiles",
-            )
-        edges = tuple(edge("tiles", w, line) for w in edge_words)
-        if len(tiles) + n > cell_count:  # checked before making the tiles: count=10**9
-            raise InputError(
-                f"more tiles than {where} (counting repeats: {len(tiles) + n} so far)",
-                file=doc.path, line=line, field="tiles",
-            )
-        for k in range(n):
-            name = settings["name"] or str(len(tiles) + 1)
-            if settings["name"] and n > 1:
-                name = f"{name}-{k + 1}"
-            if name in names:
-                raise InputError(
-                    f"two tiles are named {name!r}", file=doc.path, line=line, field="tiles"
-                )
-            names[name] = len(tiles)
-            tiles.append(Tile(edges, settings["mark"], name))  # type: ignore[arg-type]
-            tile_lines.append(line)
-
-    if len(tiles) != cell_count:
-        raise doc.error(
-            "tiles", f"{len(tiles)} tiles (counting repeats) do not fill {where}")
+    apart, levels = read_levels(doc)
+    tiles, tile_lines, names = read_tiles(doc, grid, edge, cell_count, where)
     fixed, fixed_lines = read_fixed(doc, grid, rows, cols, shape, names, tiles)
     colours = doc.get("colours", dict, {})
     for key, value in colours.items():
         if not isinstance(value, str):
             raise doc.error(f"colours.{key}", f"expected a colour name, got {value!r}")
     published = doc.published(PUBLISHED)
-    for key in published_solution_keys(published):
-        try:
-            published_looks_of(str(published[key]), "", grid.sides)
-        except PublishedError as error:
-            start = doc.value_line(f"published.{key}")
-            if start is None:
-                raise doc.error(f"published.{key}", str(error)) from None
-            raise InputError(str(error), file=doc.path, line=start + error.offset,
-                             field=f"published.{key}") from None
+    check_published(doc, published, grid.sides)
     puzzle = EdgePuzzle(
         name=doc.get("name", str, Path(doc.path).stem),
         rows=rows,
@@ -290,6 +208,123 @@ def read_edge_toml(doc: TomlDoc) -> EdgePuzzle:
     check_fixed(puzzle, fixed_lines, doc.path)
     check_size(puzzle, doc.path, doc.line_of("tiles"), "tiles")
     return puzzle
+
+
+def read_rule(doc: TomlDoc) -> tuple[str, tuple[str, ...]]:
+    """The matching rule, and the two halves of a picture under the complement rule."""
+    rule = doc.get("rule", str, "equal")
+    if rule not in RULES:
+        raise doc.error("rule", f"unknown rule {rule!r} (one of: {', '.join(RULES)})")
+    if rule != "complement":
+        if "halves" in doc.data:
+            raise doc.error("halves", "halves belong to the complement rule only")
+        return rule, ()
+    listed = doc.get("halves", list, required=True)
+    if len(listed) != 2 or not all(isinstance(h, str) and h for h in listed) or (
+        listed[0] == listed[1]
+    ):
+        raise doc.error("halves", "give the two halves of a picture, e.g. [\"HEAD\", \"TAIL\"]")
+    return rule, tuple(listed)
+
+
+def read_edge(doc: TomlDoc, rule: str, halves: tuple[str, ...], field: str, word: str,
+              line: int | None = None) -> Edge:
+    """One edge of a field, refused at the field (or at its line in a multi-line value)."""
+    try:
+        return parse_edge(word, rule, halves)
+    except ValueError as error:
+        if line is None:
+            raise doc.error(field, str(error)) from None
+        raise InputError(str(error), file=doc.path, line=line, field=field) from None
+
+
+def read_levels(doc: TomlDoc) -> tuple[str | None, tuple[str | None, ...]]:
+    """The `apart` mark, and the apart mark of each level where `levels` gives them."""
+    if "apart" in doc.data and "levels" in doc.data:
+        raise doc.error("levels", "give apart or levels, not both")
+    if "levels" not in doc.data:
+        return doc.get("apart", str), ()
+    listed = doc.get("levels", list)
+    if not listed or not all(isinstance(m, str) for m in listed):
+        raise doc.error("levels", "give the apart mark of each level, \"\" for none")
+    levels = tuple(m or None for m in listed)
+    return levels[0], levels
+
+
+def tile_settings(doc: TomlDoc, line: int | None, options: list[str]) -> tuple[dict, int]:
+    """A tile line's options (mark=, count=, name=) and its count, checked."""
+    settings = {"mark": "", "count": "1", "name": ""}
+    for option in options:
+        key, _, value = option.partition("=")
+        if key not in TILE_OPTIONS or not value:
+            raise InputError(
+                f"unknown tile option {option!r} "
+                f"(use {', '.join(k + '=...' for k in TILE_OPTIONS)})",
+                file=doc.path, line=line, field="tiles",
+            )
+        settings[key] = value
+    try:
+        n = whole_number(settings["count"])
+    except ValueError as error:
+        raise InputError(f"count: {error}", file=doc.path, line=line, field="tiles") from None
+    if n < 1:
+        raise InputError(
+            f"count must be a positive whole number, not {settings['count']!r}",
+            file=doc.path, line=line, field="tiles",
+        )
+    return settings, n
+
+
+def read_tiles(doc: TomlDoc, grid: EdgeGrid, edge: Callable[..., Edge], cell_count: int,
+               where: str) -> tuple[list[Tile], list[int | None], dict[str, int]]:
+    """The tiles (copies made), the file line of each, and the index of each tile's name."""
+    tiles: list[Tile] = []
+    tile_lines: list[int | None] = []
+    names: dict[str, int] = {}
+    for line, text in lines_of(doc, "tiles", doc.get("tiles", str, required=True)):
+        words = text.split()
+        edge_words = [w for w in words if "=" not in w]
+        if len(edge_words) != grid.sides:
+            raise InputError(
+                f"a tile has {len(edge_words)} edges; expected {grid.sides} "
+                f"({grid.side_words}): {text!r}",
+                file=doc.path, line=line, field="tiles",
+            )
+        settings, n = tile_settings(doc, line, [w for w in words if "=" in w])
+        edges = tuple(edge("tiles", w, line) for w in edge_words)
+        if len(tiles) + n > cell_count:  # checked before making the tiles: count=10**9
+            raise InputError(
+                f"more tiles than {where} (counting repeats: {len(tiles) + n} so far)",
+                file=doc.path, line=line, field="tiles",
+            )
+        for k in range(n):
+            name = settings["name"] or str(len(tiles) + 1)
+            if settings["name"] and n > 1:
+                name = f"{name}-{k + 1}"
+            if name in names:
+                raise InputError(
+                    f"two tiles are named {name!r}", file=doc.path, line=line, field="tiles"
+                )
+            names[name] = len(tiles)
+            tiles.append(Tile(edges, settings["mark"], name))  # type: ignore[arg-type]
+            tile_lines.append(line)
+    if len(tiles) != cell_count:
+        raise doc.error(
+            "tiles", f"{len(tiles)} tiles (counting repeats) do not fill {where}")
+    return tiles, tile_lines, names
+
+
+def check_published(doc: TomlDoc, published: dict[str, object], sides: int) -> None:
+    """Each published solution drawn as rows of cells of `sides` edge letters."""
+    for key in published_solution_keys(published):
+        try:
+            published_looks_of(str(published[key]), "", sides)
+        except PublishedError as error:
+            start = doc.value_line(f"published.{key}")
+            if start is None:
+                raise doc.error(f"published.{key}", str(error)) from None
+            raise InputError(str(error), file=doc.path, line=start + error.offset,
+                             field=f"published.{key}") from None
 
 
 def positive(doc: TomlDoc, field: str) -> int:
@@ -658,22 +693,8 @@ def board_size(corners: int, borders: int, pieces: int) -> tuple[int, int] | Non
     return (rows, cols) if rows >= 2 and rows * cols == pieces else None
 
 
-def read_e2(path: str, text: str) -> EdgePuzzle:
-    """Heule's format: H, H hint lines, then `N E S W` per piece; colour 0 is the frame.
-
-    Colours are whole numbers 0 or more, written in any way (07 is 7); the format has no
-    comments, no letters and no fractions.
-    """
-    lines = _e2_lines(text)
-
-    def bad(message: str, line: int, field: str = "piece") -> InputError:
-        return InputError(f"{E2_FORMAT}: {message}", file=path, line=line, field=field)
-
-    if not lines:
-        raise bad("the file is empty (expected the hint count on the first line)", 1, "hints")
-    for number, line in lines:
-        if "#" in line:
-            raise bad("the format has no comments ('#')", number, "syntax")
+def _e2_hints(lines: list[tuple[int, str]], bad: Callable[..., InputError]) -> int:
+    """The hint count on the first line (0: hints are refused, their meaning undocumented)."""
     first_line, first = lines[0][0], lines[0][1].split()
     try:
         hints = whole_number(first[0]) if len(first) == 1 else -1
@@ -695,11 +716,14 @@ def read_e2(path: str, text: str) -> EdgePuzzle:
             f"{hints} hint lines: hints are not supported (their meaning is not documented "
             "with the instances)", first_line, "hints",
         )
-    too_many = check_tiles(len(lines) - 1 - hints, E2_FORMAT, "piece")
-    if too_many is not None:
-        raise bad(too_many.message.removeprefix(E2_FORMAT + ": "), lines[1 + hints + MAX_TILES][0])
+    return hints
+
+
+def _e2_pieces(lines: list[tuple[int, str]], bad: Callable[..., InputError]
+               ) -> tuple[list[Tile], list[int]]:
+    """One tile per piece line `N E S W` (colours whole numbers, 07 is 7), and its line."""
     tiles, tile_lines = [], []
-    for number, line in lines[1 + hints:]:
+    for number, line in lines:
         words = line.split()
         if len(words) != 4:
             raise bad(
@@ -715,6 +739,31 @@ def read_e2(path: str, text: str) -> EdgePuzzle:
         edges = tuple((w.lstrip("0") or "0", "") for w in words)  # 07 is colour 7
         tiles.append(Tile(edges, "", str(len(tiles) + 1)))  # type: ignore[arg-type]
         tile_lines.append(number)
+    return tiles, tile_lines
+
+
+def read_e2(path: str, text: str) -> EdgePuzzle:
+    """Heule's format: H, H hint lines, then `N E S W` per piece; colour 0 is the frame.
+
+    Colours are whole numbers 0 or more, written in any way (07 is 7); the format has no
+    comments, no letters and no fractions.
+    """
+    lines = _e2_lines(text)
+
+    def bad(message: str, line: int, field: str = "piece") -> InputError:
+        return InputError(f"{E2_FORMAT}: {message}", file=path, line=line, field=field)
+
+    if not lines:
+        raise bad("the file is empty (expected the hint count on the first line)", 1, "hints")
+    for number, line in lines:
+        if "#" in line:
+            raise bad("the format has no comments ('#')", number, "syntax")
+    first_line = lines[0][0]
+    hints = _e2_hints(lines, bad)
+    too_many = check_tiles(len(lines) - 1 - hints, E2_FORMAT, "piece")
+    if too_many is not None:
+        raise bad(too_many.message.removeprefix(E2_FORMAT + ": "), lines[1 + hints + MAX_TILES][0])
+    tiles, tile_lines = _e2_pieces(lines[1 + hints:], bad)
     if not tiles:
         raise bad("no pieces after the hint count", first_line)
     frame: Edge = ("0", "")

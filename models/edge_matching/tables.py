@@ -23,10 +23,12 @@ weighted by the orbit's size: the count of all grids, computed, not enumerated.
 from __future__ import annotations
 
 import math
+from collections import Counter
 from dataclasses import dataclass, replace
 
 import numpy as np
 
+from .. import limits
 from ..errors import InputError
 from . import (
     EdgePuzzle,
@@ -203,7 +205,7 @@ def build_tables(puzzle: EdgePuzzle, turns: int | Motion = 0, order: str = DEFAU
                       dtype=np.int64).reshape(nodes.count, len(group))
 
     rep_of, reps = _cell_orbits(here, powers)
-    orbit_size = {rep: sum(1 for v in rep_of.values() if v[0] == rep) for rep in reps}
+    orbit_size = Counter(rep for rep, _ in rep_of.values())  # (once a cell: quadratic)
     filled = _order(puzzle, reps, order, step == 0)
     depth_of = {cell: d for d, cell in enumerate(filled)}
     fixed_tiles = {here.index[(f.row, f.col)]: f.tile for f in puzzle.fixed}
@@ -218,6 +220,7 @@ def build_tables(puzzle: EdgePuzzle, turns: int | Motion = 0, order: str = DEFAU
     mult = np.zeros(depths, dtype=np.int64)
     domains: list[tuple[int, ...]] = []
     for d, index in enumerate(filled):
+        limits.step("cells", d, depths)  # the time limit holds while the model is built
         mult[d] = orbit_size[index]
         allowed = _cell_domain(puzzle, here, index, nodes, powers, power_image, parity,
                                fixed_tiles, kind_of_tile)
@@ -374,6 +377,7 @@ class _KeyTables:
         slots: list[tuple[int, int, int]] = []  # per key: (start, end of unmarked, end)
         flat: list[int] = []
         for d in range(depths):
+            limits.step("tables", d, depths)
             fixed_sides = [side for side in range(width) if nb[d, side] >= 0]
             for k, side in enumerate(fixed_sides):
                 near[d, k], near_side[d, k] = nb[d, side], nb_side[d, side]

@@ -54,7 +54,8 @@ def _search_of(puzzle):
 
 def estimate_board(puzzle, seconds: float = 2.0, seed: int = 1) -> dict:
     """Knuth's estimate of a packing board's search and solutions within about `seconds` of
-    CPU (at least one batch of paths), with the search's speed measured on the board."""
+    CPU, building the model included (at least one batch of paths), with the search's speed
+    measured on the board."""
     from ..backends import bitboard
     from ..models.packing.plan import symmetry_group
 
@@ -73,7 +74,7 @@ def estimate_board(puzzle, seconds: float = 2.0, seed: int = 1) -> dict:
         sums[3] += batch * (solutions_sd ** 2 + solutions ** 2)
         paths += batch
         spent = time.process_time() - began
-        left = seconds - spent
+        left = seconds - (time.process_time() - start)  # the model's building included
         if left <= 0:
             break
         batch = max(FIRST_PATHS, int(paths * left / max(spent, 1e-3)))

@@ -44,6 +44,35 @@ PUBLISHED = {
 }
 
 
+def check_boards(counted: list[str], solved: list[str], solver: str) -> None:
+    """Refuse, before any work, a board the ladder cannot take, blaming the board (or the
+    solver named), never the backend and modulo the ladder chooses itself: counts are
+    edgecount's, up to turning the board; solves are `solver`'s."""
+    from ..models import files
+    from ..models.errors import InputError
+    from ..registry import family_of, resolve
+
+    for name, task in [(n, "count") for n in counted] + [(n, "solve") for n in solved]:
+        puzzle = files.load(name)
+        field = "BOARD" if task == "count" else "--solve BOARD"
+        if puzzle.kind != "edge-matching":
+            raise InputError(f"{name}: the ladder takes edge-matching boards, not "
+                             f"{puzzle.kind} puzzles", field=field)
+        try:
+            if task == "count":
+                family_of(puzzle).check_modulo(puzzle, "symmetry")
+                resolve("edgecount", puzzle.kind, "count")
+            else:
+                resolve(solver, puzzle.kind, "solve")
+        except InputError as error:
+            if task == "solve" and error.field == "backend":
+                field = "--solver"
+            what = "counts up to turning the board, by edgecount" if task == "count" else (
+                f"solves by {solver}")
+            raise InputError(f"{name}: the ladder {what}: {error.message}",
+                             field=field) from None
+
+
 def count_row(name: str, jobs: int | None, time_limit: float | None,
               checkpoint: str | None, say: Callable[[str], None]) -> dict:
     """One board counted (resumed from and kept in `checkpoint` where given): grids, classes up
@@ -70,9 +99,10 @@ def count_row(name: str, jobs: int | None, time_limit: float | None,
            "resumed": resumed or searched != nodes}
     if found.details.get("cube_seconds") is not None:  # every run's cubes, the checkpoint's too
         row.update({k: found.details[k] for k in ("cube_seconds", "cubes_timed", "cubes")})
+    spent = ("read whole from the checkpoint" if read_whole(row) else
+             f"in {seconds:,.1f} s ({cpu_seconds:,.1f} s of CPU)")
     say(f"{name}: {'' if found.complete else 'INCOMPLETE, at least '}{row['grids']:,} grids, "
-        f"{found.number:,} up to turning, {nodes:,} nodes in {seconds:,.1f} s "
-        f"({cpu_seconds:,.1f} s of CPU)")
+        f"{found.number:,} up to turning, {nodes:,} nodes {spent}")
     return row
 
 
@@ -300,7 +330,8 @@ def markdown(figures: dict) -> str:
         "where run, counts the same board row by row to the end without any reduction, or "
         "with the first corner tile pinned (x4, as the community's 7x7 scan), in the seconds "
         "of its search (pinned: the sum of its parts, each a process on a core of its own). "
-        "A count read whole from its checkpoint keeps the timing of the run that counted it. "
+        "A count read whole from its checkpoint keeps the timing of the run that counted it "
+        "('-' where none is recorded). "
         "Published figures are compared after the count.",
         "",
         "| board | grids | up to turning | nodes | wall s | CPU s | M nodes / CPU s | load "
@@ -327,10 +358,14 @@ def markdown(figures: dict) -> str:
                               else "**nodes differ**")
             rate = (f"{r['nodes_per_cpu_second'] / 1e6:.1f}" if r.get("nodes_per_cpu_second")
                     else "-")
+            read_back = read_whole(r)
             grids = f"{r['grids']:,}" + ("" if r["complete"] else " (incomplete)") + (
-                f" (resumed: seconds and rate of the last run, "
+                f" (read whole from its checkpoint: no time of its own{summed(r)})"
+                if read_back else f" (resumed: seconds and rate of the last run, "
                 f"{r.get('nodes_this_run', 0):,} of the nodes{summed(r)})"
                 if r.get("resumed") else "")
+            wall, spent = (("-", "-") if read_back else
+                           (f"{r['seconds']:,.1f}", f"{r['cpu_seconds']:,.1f}"))
             scan = f"{r['rowscan_nodes']:,}" if "rowscan_nodes" in r else "-"
             if "rowscan_pinned" in r:
                 scan += (f" ({r['rowscan_pinned']}: {r['rowscan_pinned_grids']:,} grids "
@@ -341,7 +376,7 @@ def markdown(figures: dict) -> str:
                     if "rowscan_load" in r else "")
             lines.append(
                 f"| {r['board']} | {grids} | {r['classes']:,} | {r['nodes']:,} | "
-                f"{r['seconds']:,.1f} | {r['cpu_seconds']:,.1f} | {rate} | {r['load']} | "
+                f"{wall} | {spent} | {rate} | {r['load']} | "
                 f"{scan} | {'; '.join(said) + ' (' + pub['source'] + ')' if said else '-'} | "
                 f"{', '.join(checks) or '-'} | {r.get('date', '-')[:16]} |")
         else:
@@ -358,6 +393,12 @@ def markdown(figures: dict) -> str:
                 f"| {pub.get('grids', '-')} grids ({pub.get('source', '')}) | - | "
                 f"{r.get('date', '-')[:16]} |")
     return "\n".join(lines) + "\n"
+
+
+def read_whole(row: dict) -> bool:
+    """A count whose every cube was read from its checkpoint: this run searched nothing, so
+    its seconds are the reading's, not the count's."""
+    return bool(row.get("resumed")) and row.get("nodes_this_run") == 0 and row["complete"]
 
 
 def summed(row: dict) -> str:

@@ -18,6 +18,7 @@ import os
 import signal
 import sys
 import threading
+import time
 import warnings
 from types import ModuleType
 
@@ -211,7 +212,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--sample-cubes", type=positive, default=None, metavar="N",
         help="packing and edge-matching counts too large for every backend: count N random "
         "cubes of the compiled search (bitboard, edgecount) there and with xcover, CP-SAT (and "
-        "the reference) instead; writes results/PUZZLE-sample-cubes.json")
+        "the reference) instead; with --record writes results/PUZZLE-sample-cubes.json")
     report.add_record_arguments(verify, "the counts of every backend (results/PUZZLE.json)")
     report.add_record_arguments(bench, "the figures (results/bench.csv and the bench's files)")
     export.add_argument("--format", default="dimacs", help="file format (default dimacs)")
@@ -297,8 +298,10 @@ def load(args: argparse.Namespace, name: str | None = None):
 
 
 def main(argv: list[str] | None = None) -> int:
+    started = time.time()
     parser = build_parser()
     args = parser.parse_args(argv)
+    args.started = started  # --time-limit counts from here (reading the puzzle file included)
     # SIGINT and SIGTERM stop a count the same way, even where the shell started us with
     # SIGINT ignored (a background job): the user who sends it means it
     previous = signal.signal(signal.SIGTERM, _terminate)
@@ -382,7 +385,8 @@ def list_catalog(open_boards: bool = False) -> int:
 
 def run_checkpoint(args: argparse.Namespace) -> int:
     """How long N workers would take a count, from the cube times its checkpoint records."""
-    from ..checkpoint import timing
+    from ..checkpoint import purpose, timing
+    from ..models.words import plural
 
     try:
         found = timing(args.file)
@@ -396,8 +400,8 @@ def run_checkpoint(args: argparse.Namespace) -> int:
                           "wall_seconds": workers}))
         return 0
     key = found.key
-    print(f"{args.file}: a count of {key.get('puzzle')} (modulo {key.get('modulo')}, backend "
-          f"{key.get('backend')}): {found.cubes:,} cubes recorded, {len(found.seconds):,} of "
+    print(f"{args.file}: {purpose(key)} of {key.get('puzzle')} (backend {key.get('backend')}): "
+          f"{plural(found.cubes, 'cube')} recorded, {len(found.seconds):,} of "
           f"them timed on their workers: {total:,.0f} s in all, the longest "
           f"{max(found.seconds, default=0.0):,.0f} s")
     untimed = found.cubes - len(found.seconds)
@@ -421,9 +425,17 @@ def run_backends(puzzle, module, args) -> int:
     return 0
 
 
+def time_left(args: argparse.Namespace) -> float | None:
+    """What is left of --time-limit, counted from the command's start (the puzzle file's
+    reading included): the user's seconds are the command's."""
+    if args.time_limit is None:
+        return None
+    return max(0.001, args.time_limit - (time.time() - args.started))
+
+
 def run_solve(puzzle, module, args) -> int:
     options = family_options(module, args, "solve")
-    solution = api.solve(puzzle, args.backend, args.time_limit, say=report.say, jobs=args.jobs,
+    solution = api.solve(puzzle, args.backend, time_left(args), say=report.say, jobs=args.jobs,
                          checkpoint=args.checkpoint, **options)
     nodes = solution.details.get("nodes")
     if nodes is not None and not args.json:  # a search in cubes: what it spent
@@ -467,7 +479,7 @@ def run_solutions(puzzle, module, args) -> int:
 def run_count(puzzle, module, args) -> int:
     options = family_options(module, args, "count")
     count = api.count(
-        puzzle, args.backend, args.modulo, args.jobs, args.executor, args.time_limit,
+        puzzle, args.backend, args.modulo, args.jobs, args.executor, time_left(args),
         args.checkpoint, progress=not args.json, say=report.say, limit=args.limit, **options,
     )
     if args.json:
@@ -496,11 +508,12 @@ def run_verify(puzzle, module, args) -> int:
     found = api.verify(puzzle, args.backend, jobs=args.jobs, executor=args.executor,
                        time_limit=args.time_limit, say=report.say, **options)
     print(found.table)
+    if found.result:  # what was checked, a claim that failed among it
+        for line in module.verify_lines(puzzle, found):
+            print(line)
     if not found.agree:
         print(f"{puzzle.name}: verification failed: {found.why}; nothing written")
         return 1
-    for line in module.verify_lines(puzzle, found):
-        print(line)
     if folder is not None:
         path = report.write_verified(folder, found.result["puzzle"], found.result)
         print(f"wrote {path}")

@@ -157,14 +157,12 @@ def run_best_bench(args: argparse.Namespace) -> int:
 
 def run_ladder(args: argparse.Namespace) -> int:
     from ..benchmarks import ladder
-    from ..models import files
 
     folder = report.record_folder(args)
     counted = args.boards or ([] if args.solve else list(ladder.COUNTED))
     solved = args.solve if args.solve is not None else ([] if args.boards
                                                          else list(ladder.SOLVED))
-    for name in counted + solved:
-        files.load(name)  # every board checked before the work
+    ladder.check_boards(counted, solved, args.solver)  # every board checked before the work
     figures = ladder.ladder(counted, solved, args.jobs, args.time_limit, args.solver,
                             args.rowscan or args.rowscan_pinned, checkpoint=args.checkpoint,
                             pinned=args.rowscan_pinned)

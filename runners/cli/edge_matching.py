@@ -8,6 +8,7 @@ import argparse
 
 from .. import output as report
 from ..families.edge_matching import display_name, rules_text
+from ..models import words
 from ..models.edge_matching import planted
 from ..models.edge_matching.encode import CNF_MODELS, CPSAT_VARIANTS, DEFAULT_CPSAT_VARIANT
 from ..models.edge_matching.reader import TOML_FORMAT
@@ -117,12 +118,13 @@ def count_lines(puzzle, count: Count) -> list[str]:
                      f"unchanged (Burnside: the classes are their mean): {shown}")
     for key, entry in count.details.get("conventions", {}).items():
         if key != "grids" and entry["count"] != count.number:
-            lines.append(f"{name}: {key.replace('_', ' ')}: {entry['count']:,}: "
+            shown = "-" if entry["count"] is None else words.number(entry["count"])
+            lines.append(f"{name}: {key.replace('_', ' ')}: {shown}: "
                          f"{entry['counted']}")
     if count.details.get("nodes") is not None:
         nodes, now = count.details["nodes"], count.details["nodes_this_call"]
         earlier = f" ({nodes - now:,} of them read from the checkpoint)" if now != nodes else ""
-        lines.append(f"{name}: {nodes:,} nodes searched{earlier}, "
+        lines.append(f"{name}: {words.plural(nodes, 'node')} searched{earlier}, "
                      f"{count.details['nodes_per_second'] or 0:,} nodes a second in this run")
     return lines
 
@@ -139,7 +141,9 @@ def verify_lines(puzzle, found: Verification) -> list[str]:
     lines = [f"{name}: all backends agree: {total:,} {result['counted']}"]
     if result["rotation_classes"] is not None:
         lines.append(f"{name}: {result['rotation_classes']:,} {result['rotation_counted']}")
-    lines.append(f"{name}: {result['label_tiles']:,} {result['label_tiles_counted']}")
+    labelled = result["label_tiles"]  # None: too long to write out (its size is in the text)
+    lines.append(f"{name}: {'-' if labelled is None else words.number(labelled)} "
+                 f"{result['label_tiles_counted']}")
     parities = result.get("parity")
     if parities is not None:
         both = parities["even"] + parities["odd"]

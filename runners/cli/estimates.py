@@ -27,7 +27,8 @@ def add_commands(subparsers) -> None:
                           help="every board of the catalog's open/ folder (`puzzlesat list "
                           "--open`)")
     estimate.add_argument("--seconds", type=seconds, default=2.0, metavar="S",
-                          help="CPU seconds of random paths a board (default 2)")
+                          help="CPU seconds a board, its model's building included (at "
+                          "least one batch of 100 random paths; default 2)")
     estimate.add_argument("--seed", type=int, default=1, help="the first paths' seed (default 1)")
     estimate.add_argument("--json", action="store_true", help="print JSON")
     estimate.add_argument("--sample-cubes", type=positive, default=None, metavar="N",
@@ -50,6 +51,9 @@ def run_estimate(args: argparse.Namespace) -> int:
     from .bench import needs_compiled
 
     needs_compiled("PUZZLE", ("bitboard",), "the estimate walks random paths of")
+    if args.open and args.puzzles:
+        raise InputError("estimates every open board: give PUZZLE names or --open, not both",
+                         field="--open")
     names = list(args.puzzles) + (list(files.open_boards()) if args.open else [])
     if not names:
         raise InputError("no board to estimate: give PUZZLE names or --open", field="PUZZLE")
@@ -66,7 +70,7 @@ def run_estimate(args: argparse.Namespace) -> int:
             raise InputError("estimates are made for packing and edge-matching puzzles",
                              file=name, field="PUZZLE")
     folder = report.record_folder(args)
-    stem = "open-boards-estimates" if args.open and not args.puzzles else "estimates"
+    stem = "open-boards-estimates" if args.open else "estimates"
     rows = estimates.run(names, args.seconds, args.seed, folder,
                          (lambda _: None) if args.json else report.say, stem)
     if args.json:

@@ -23,6 +23,7 @@ from ..checkpoint import digest
 from ..counting import Runner, Tally, solution_found
 from ..executors import Work
 from ..lazy import lazy_module
+from ..models import words
 from ..models.edge_matching import (
     EdgePuzzle,
     Placed,
@@ -139,7 +140,8 @@ def meaning(puzzle: EdgePuzzle, modulo: str, label_tiles: bool = False) -> str:
     if label_tiles:
         what = (
             "arrangements of physically distinct tiles (distinct grids x "
-            f"{label_factor(puzzle):,}, the product of m! over the tile kinds, m tiles of a kind; "
+            f"{words.number(label_factor(puzzle))}, the product of m! over the tile kinds, m tiles "
+            "of a kind; "
             "equal-looking turns of one tile are not told apart)"
         )
     else:
@@ -200,18 +202,20 @@ def conventions(puzzle: EdgePuzzle, grids: int, classes: int | None, complete: b
     label = label_factor(puzzle)
     turns = turn_factor(puzzle)
     bound = "" if complete else " (a lower bound: the count did not finish)"
+    # (a factor too long to write out, 1,600! of a board of one tile kind, is said by its size
+    # and recorded as None)
     out: dict[str, dict[str, object]] = {
         "grids": {"count": grids, "factor": 1, "counted": meaning(puzzle, "none") + bound},
         "labelled_tiles": {
-            "count": grids * label, "factor": label,
+            "count": words.written(grids * label), "factor": words.written(label),
             "counted": "arrangements of physically distinct tiles: grids x the product of m! "
-            f"over the tile kinds (m tiles of a kind) = grids x {label:,}" + bound},
+            f"over the tile kinds (m tiles of a kind) = grids x {words.number(label)}" + bound},
         "labelled_tiles_and_turns": {
-            "count": grids * label * turns, "factor": label * turns,
+            "count": words.written(grids * label * turns), "factor": words.written(label * turns),
             "counted": "arrangements of physically distinct tiles, every turn of a tile told "
             "apart even where it looks the same: grids x the product of m! over the kinds x the "
-            f"product over the tiles of the turns that keep its look = grids x {label:,} x "
-            f"{turns:,}" + bound},
+            "product over the tiles of the turns that keep its look = grids x "
+            f"{words.number(label)} x {words.number(turns)}" + bound},
     }
     if classes is not None:
         name = {"symmetry": "classes_up_to_turns", "mirror": "classes_up_to_board_symmetries",
@@ -614,8 +618,8 @@ class EdgeMatching(Family):
         factor = label_factor(puzzle) if label_tiles else 1
         number = self._number(puzzle, modulo, factor, grids, classes, group, complete)
         details: dict[str, object] = {
-            "solutions": grids * factor,
-            "classes": None if modulo == "none" else number,
+            "solutions": words.written(grids * factor),
+            "classes": None if modulo == "none" else words.written(number),
             "grids": grids,
             "grid_classes": classes,
             "fixed_by_turn": None if fixed is None or modulo != "symmetry"
@@ -625,7 +629,7 @@ class EdgeMatching(Family):
             else {motions[i].name: v for i, v in fixed.items()},
             "classes_by": classes_by,
             "label_tiles": bool(label_tiles),
-            "label_factor": factor,
+            "label_factor": words.written(factor),
             "rules": rules_text(puzzle),
             "format": puzzle.file_format,
         }
@@ -732,9 +736,9 @@ class EdgeMatching(Family):
             "rotation_classes": reduced,
             "rotation_counted": None if reduced is None else meaning(puzzle, "symmetry"),
             "group": (turn_group(puzzle) if reduced is not None else IDENTITY).to_json(),
-            "label_tiles": total * factor,
+            "label_tiles": words.written(total * factor),
             "label_tiles_counted": meaning(puzzle, "none", True),
-            "label_factor": factor,
+            "label_factor": words.written(factor),
             "conventions": conventions(puzzle, total, reduced, True),
             "parity": parities,
             "published": {k: v for k, v in puzzle.published.items()
@@ -753,6 +757,11 @@ class EdgeMatching(Family):
             ],
             "jobs": runner_for().jobs,
         }
+        wrong = [k for k, ok in result["published_solutions"].items() if not ok]
+        if wrong:  # a claim of the file that fails: no verified puzzle
+            return Verification(display_name(puzzle), False, f"the published {', '.join(wrong)} "
+                                f"is not a valid solution here (the backends agree on {total:,} "
+                                "grids)", counts, result, table)
         return Verification(display_name(puzzle), True, "", counts, result, table)
 
     def _verify_sample(self, puzzle, runner_for, n: int, backends=None, say=None

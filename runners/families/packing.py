@@ -137,8 +137,10 @@ class Packing(Family):
             grid = None if outcome.values is None else reference.grid_cells(model, outcome.values)
         else:
             options = placements(puzzle)
+            model = self.encode(puzzle, backend, options, encoding)
+            # what is left of the time limit once the model is built (encoding included)
             left = None if time_limit is None else time_limit - (time.perf_counter() - start)
-            outcome = backend.solve(self.encode(puzzle, backend, options, encoding), left)
+            outcome = backend.solve(model, None if left is None else max(0.001, left))
             grid = None if outcome.values is None else self._grid(options, outcome.values)
         return self._solution(puzzle, grid, backend.name, time.perf_counter() - start,
                               outcome.complete)

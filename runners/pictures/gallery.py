@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .. import registry
+from ..models.words import plural  # noqa: F401 (galleries.plural: the drawings' captions)
 from . import solutions as found
 from .svg import Svg
 
@@ -39,12 +40,6 @@ class Gallery:
     figures: list[Figure]
     total: int  # how many pictures there would be without the cap
     notes: list[str] = field(default_factory=list)
-
-
-def plural(n: int, word: str) -> str:
-    if n == 1:
-        return f"1 {word}"
-    return f"{n:,} {word}{'es' if word.endswith('s') else 's'}"
 
 
 def figures(members: list[found.Member], by_class: bool, word: str, cap: int,
