@@ -485,7 +485,7 @@ def test_the_tiles_bench_runs_both_searches_and_records(tmp_path, monkeypatch, c
     from puzzlesat.benchmarks import sliding as bench
 
     monkeypatch.setattr(bench, "TILES", (("eight-puzzle", 3, 3),))
-    assert main(["sliding", "bench", "--tiles", "--results", str(tmp_path)]) == 0
+    assert main(["bench", "sliding", "--tiles", "--results", str(tmp_path)]) == 0
     out = capsys.readouterr().out
     assert "eight-puzzle: 181,440 positions, God's number 31" in out
     recorded = json.loads((tmp_path / "sliding-tiles-bench.json").read_text())
@@ -495,7 +495,7 @@ def test_the_tiles_bench_runs_both_searches_and_records(tmp_path, monkeypatch, c
     if shutil.which("cc") or shutil.which("gcc"):
         assert entry["anchor_agrees"] and entry["anchor"]["positions"] == 181_440
         assert "distances agree" in out
-    assert main(["sliding", "bench", "--tiles", "klotski"]) == 2
+    assert main(["bench", "sliding", "--tiles", "klotski"]) == 2
 
 
 # ---------------------------------------------------------------- the kernels run as Python
