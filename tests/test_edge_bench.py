@@ -13,6 +13,7 @@ import time
 from pathlib import Path
 
 import pytest
+from _patience import HANG
 
 from puzzlesat.benchmarks import edge
 from puzzlesat.models.edge_matching import planted
@@ -68,7 +69,7 @@ def test_sigterm_leaves_the_tables_as_they_were(tmp_path):
         assert "planted 5x5" in line, line
         time.sleep(0.2)
         child.send_signal(signal.SIGTERM)
-        out, err = child.communicate(timeout=60)
+        out, err = child.communicate(timeout=HANG)
     finally:
         child.kill()
     assert child.returncode != 0

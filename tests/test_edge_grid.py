@@ -366,7 +366,7 @@ def test_the_triangle_play_page_plays_in_chromium(tmp_path):
     path.write_text(play.play_page(puzzle), encoding="utf-8")
     with browser.chromium() as context:
         page = context.new_page()
-        page.set_default_timeout(5000)
+        page.set_default_timeout(30000)  # a wait for the page, ended by it
         errors: list[str] = []
         page.on("console", lambda m: m.type in ("error", "warning") and errors.append(m.text))
         page.on("pageerror", lambda e: errors.append(str(e)))

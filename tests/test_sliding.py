@@ -7,6 +7,7 @@ import os
 from pathlib import Path
 
 import pytest
+from _patience import HANG
 
 from puzzlesat.backends import table as table_backend
 from puzzlesat.backends.table import forget
@@ -544,6 +545,6 @@ def test_a_count_run_as_python_says_no_warning(tmp_path):
     run = subprocess.run([sys.executable, "-W", "error::RuntimeWarning", "-m", "puzzlesat.cli",
                           "count", "five.toml"], cwd=tmp_path, capture_output=True, text=True,
                          env={**os.environ, "NUMBA_DISABLE_JIT": "1",
-                              "XDG_CACHE_HOME": str(tmp_path / "cache")}, timeout=120)
+                              "XDG_CACHE_HOME": str(tmp_path / "cache")}, timeout=HANG)
     assert run.returncode == 0, run.stderr
     assert "warning" not in run.stderr and "360 positions" in run.stdout, run.stdout

@@ -54,7 +54,7 @@ PARAMETER_FLAGS = {
 PATH_PARAMETERS = {"output", "results", "checkpoint", "path"}
 # The commands `puzzlesat --help` lists, in this order (a family's own, e.g. `sliding`, before
 # `bench`); every benchmark is a suite of `bench` (runners/cli/bench.py's SUITES), never a command
-# of its own here (tests/test_cli.py).
+# of its own here (tests/test_commands.py).
 TOP_LEVEL = ("list", "backends", "solve", "count", "solutions", "verify", "draw", "gallery",
              "play", "export", "cards", "booklet", "audit", "generate", "best", "estimate",
              "checkpoint", "results", "sliding", "mind-lock", "bench")
@@ -244,10 +244,10 @@ def build_parser() -> argparse.ArgumentParser:
             module.add_arguments(name, command)
         if hasattr(module, "extra_commands"):
             module.extra_commands(commands)
-    # --help lists the user's verbs in TOP_LEVEL's order, then any other, `bench` last
+    # --help lists the user's verbs in TOP_LEVEL's order, any other after them, `bench` last
     order = {name: at for at, name in enumerate(TOP_LEVEL)}
     commands._choices_actions.sort(  # noqa: SLF001 (argparse has no public order)
-        key=lambda action: order.get(action.dest, len(order) - 1))
+        key=lambda action: order.get(action.dest, order["bench"] - 0.5))
     return parser
 
 
