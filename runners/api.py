@@ -335,11 +335,10 @@ def _count_to(puzzle, fam, backend: str | None, modulo: str, limit: int,
 
 
 def _say_default(say: Say | None, backend: str | None, kind: str, task: str) -> None:
-    """Say which backend was chosen for the user, and why (after the work: errors stay one
-    line)."""
+    """Say which backend was chosen for the user, in one short line (after the work: errors
+    stay one line); why it is the default, with its figures, is `default_backend`'s to say."""
     if say and backend is None:
-        name, why = default_backend(kind, task)
-        say(f"backend: {name}, the default ({why})")
+        say(f"backend: {default_backend(kind, task)[0]} (the default)")
 
 
 def make_runner(jobs: int | None, executor: str | Executor | None, time_limit: float | None,

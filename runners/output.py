@@ -462,15 +462,24 @@ def _index_entry(path: Path) -> tuple[str, str]:
         agree = "all agree" if record.get("agree") else "DISAGREE"
         return ("sampled cubes of a count (`verify --sample-cubes`)",
                 f"{len(record['cubes'])} cubes, {', '.join(record.get('backends', []))}: {agree}")
+    what, record = _counted_record(record)
+    return what, "; ".join(_record_figures(record)) or _dated(record)
+
+
+def _counted_record(record: dict) -> tuple[str, dict]:
+    """What a recorded count is, and the record whose figures the index shows."""
     if isinstance(record.get("count"), dict):  # `count --json` kept with its evidence
         record = {**record["count"], "runs": None}
         if "solutions" in record:  # the count is then its classes, shown as such
             record.pop("count")
-        what = "a count with its evidence (`count --json`)"
-    elif any(key in record for key in ("runs", "plans", "checks")):
-        what = "verified count (`verify`)"
-    else:
-        what = "a count and its conventions"
+        return "a count with its evidence (`count --json`)", record
+    if any(key in record for key in ("runs", "plans", "checks")):
+        return "verified count (`verify`)", record
+    return "a count and its conventions", record
+
+
+def _record_figures(record: dict) -> list[str]:
+    """A recorded count's figures, each once (a key kept under its old name too, once)."""
     figures = []
     for key, label in (("count", "count"), ("solutions", "solutions"),
                        ("grids_counted", "grids"), ("positions", "positions")):
@@ -480,15 +489,16 @@ def _index_entry(path: Path) -> tuple[str, str]:
     classes = record.get("classes", record.get("rotation_classes"))
     if isinstance(classes, int):
         figures.append(f"classes {classes:,}")
-    for key in ("gods_number", "hardest_distance"):
-        if isinstance(record.get(key), int):
-            figures.append(f"God's number {record[key]}")
+    gods = next((record[k] for k in ("gods_number", "hardest_distance")
+                 if isinstance(record.get(k), int)), None)
+    if gods is not None:
+        figures.append(f"God's number {gods}")
     if record.get("runs"):
         backends = dict.fromkeys(r.get("backend") for r in record["runs"] if isinstance(r, dict))
         figures.append("backends " + ", ".join(str(b) for b in backends))
     elif isinstance(record.get("backend"), str):
         figures.append(f"backend {record['backend']}")
-    return what, "; ".join(figures) or _dated(record)
+    return figures
 
 
 def _dated(record: dict) -> str:

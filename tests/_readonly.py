@@ -13,6 +13,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from _patience import HANG
 
 
 def run_read_only(tmp_path: Path, code: str) -> tuple[Path, subprocess.CompletedProcess]:
@@ -29,7 +30,7 @@ def run_read_only(tmp_path: Path, code: str) -> tuple[Path, subprocess.Completed
     )
     run = subprocess.run(
         ["unshare", "--mount", "--propagation", "private", "sh", "-c", script, code],
-        capture_output=True, text=True, timeout=120,
+        capture_output=True, text=True, timeout=HANG,
     )
     if run.returncode != 0 and "mount" in run.stderr:
         pytest.skip(f"cannot make a read-only bind mount here: {run.stderr.strip()}")

@@ -39,6 +39,6 @@ def test_an_unknown_revision_to_time_against_is_named_by_its_flag(capsys):
     with pytest.raises(InputError) as caught:
         search_at("no-such-revision")
     assert caught.value.field == "revision"
-    assert main(["bench", "--search", "--against", "no-such-revision"]) == 2
+    assert main(["bench", "search", "--against", "no-such-revision"]) == 2
     err = capsys.readouterr().err.strip()
     assert err.startswith("puzzlesat: error: --against:") and len(err.splitlines()) == 1

@@ -6,13 +6,15 @@ from __future__ import annotations
 import time
 
 import pytest
+from _patience import cpu
 
 import puzzlesat
 from puzzlesat.models import limits
 from puzzlesat.models.errors import InputError
 from puzzlesat.models.files import read_puzzle_text
 
-SLACK = 15.0  # seconds past the time limit a loaded machine may take to stop and answer
+SLACK = 60.0  # seconds past the time limit a loaded machine may take to stop and answer (the
+# model alone takes minutes on an idle machine; issue 42: load 10 stretched 15 s past it)
 
 
 def dominoes(side: int) -> str:
@@ -72,10 +74,10 @@ def test_one_piece_as_big_as_a_big_board_is_refused_with_its_figure():
 def test_an_edge_file_of_too_many_tiles_is_refused_at_the_first_tile_past_the_limit():
     pieces = limits.MAX_TILES + 50
     text = "0\n" + "1 1 1 1\n" * pieces
-    begin = time.perf_counter()
+    begin = cpu()  # the reading's work, which a busy machine does not stretch
     with pytest.raises(InputError) as caught:
         read_puzzle_text("board.txt", text)
-    assert time.perf_counter() - begin < SLACK
+    assert cpu() - begin < 15
     error = caught.value
     assert (error.file, error.line, error.field) == ("board.txt", limits.MAX_TILES + 2, "piece")
     assert f"{pieces:,} tiles, more than the {limits.MAX_TILES:,}" in error.message

@@ -15,6 +15,7 @@ import time
 from pathlib import Path
 
 import pytest
+from _patience import HANG
 
 from puzzlesat import children
 from puzzlesat.children import Pool, WorkerDied, run_in_child
@@ -68,7 +69,7 @@ def test_a_worker_killed_while_working_is_noticed():
     with pytest.raises(WorkerDied, match="was killed by SIGKILL .*while working"), \
             Pool(2, copy.copy, (signal.raise_signal,), method="fork") as pool:
         list(pool.results([signal.SIGKILL] * 4))
-    assert time.monotonic() - begin < 10
+    assert time.monotonic() - begin < HANG  # noticed at all: a death missed hangs
 
 
 def test_a_pool_answers_every_task():
@@ -82,7 +83,7 @@ def test_a_pool_answers_every_task():
 def test_a_child_is_ended_at_its_time_limit(method):
     begin = time.monotonic()
     assert run_in_child(time.sleep, (60,), 0.5, method=method) == (False, None)
-    assert time.monotonic() - begin < 10
+    assert time.monotonic() - begin < 30  # half the child's 60 s: ended, however busy the machine
     assert not descendants(os.getpid()) - _resource_tracker()
 
 
@@ -164,7 +165,7 @@ def test_a_signal_while_the_pool_starts_ends_everything(how, sig, tmp_path):
         time.sleep(0.01)
     assert descendants(process.pid), "no worker was started"
     process.send_signal(sig)
-    out, err = process.communicate(timeout=60)
+    out, err = process.communicate(timeout=HANG)
     assert "Traceback" not in err, err
     if sig == signal.SIGTERM:
         assert process.returncode == -signal.SIGTERM, err
@@ -180,7 +181,7 @@ def test_a_signal_while_the_pool_starts_ends_everything(how, sig, tmp_path):
                                  pytest.param("-c", marks=pytest.mark.slow)])
 def test_the_api_counts_from_every_kind_of_main(how, tmp_path):
     process = launch(how, tmp_path, ISSUE)
-    out, err = process.communicate(timeout=300)
+    out, err = process.communicate(timeout=HANG)
     assert process.returncode == 0 and "Traceback" not in err, err
     assert out.splitlines()[-1] == "complete 12"
 

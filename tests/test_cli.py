@@ -11,6 +11,7 @@ import sys
 from types import SimpleNamespace
 
 import pytest
+from _patience import HANG
 
 from puzzlesat.cli import main
 
@@ -130,7 +131,7 @@ def test_list_shows_the_catalog():
 def test_python_dash_m_puzzlesat_is_the_command_line():
     """Regression: `python -m puzzlesat` printed nothing and exited 0 (no __main__ module)."""
     result = subprocess.run([sys.executable, "-m", "puzzlesat", "list"], capture_output=True,
-                            text=True, timeout=120)
+                            text=True, timeout=HANG)
     assert result.returncode == 0, result.stderr
     assert "pentomino-6x10" in result.stdout
 
@@ -144,7 +145,7 @@ def test_the_command_line_declares_its_flags_without_the_heavy_engines():
             "'puzzlesat.booklet', 'puzzlesat.cards', 'puzzlesat.api') if m in sys.modules "
             "and type(sys.modules[m]).__name__ != '_LazyModule'))")  # named, not yet loaded
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                            timeout=120)
+                            timeout=HANG)
     assert result.returncode == 0, result.stderr
     assert result.stdout.split() == ["['puzzlesat.api']"]
 
@@ -157,7 +158,7 @@ def test_the_package_names_stay_its_functions_when_submodules_load():
             "print(callable(p.best) and callable(p.backends), backends is p.backends, "
             "type(best).__name__, set(p.__all__) <= set(dir(p)))")
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                            timeout=120)
+                            timeout=HANG)
     assert result.returncode == 0, result.stderr
     assert result.stdout.split() == ["True", "True", "function", "True"]
 
@@ -175,9 +176,9 @@ def test_the_program_flushes_its_output_and_runs_exit_handlers(tmp_path):
     assert json.loads(ok.stdout)["count"] == 48
     assert "handler ran" in ok.stderr
     bad = subprocess.run([sys.executable, "-c", code.format(args=["count", "no-such-puzzle"])],
-                         capture_output=True, text=True, timeout=120)
+                         capture_output=True, text=True, timeout=HANG)
     assert bad.returncode == 2
     assert "no puzzle named 'no-such-puzzle'" in bad.stderr and "handler ran" in bad.stderr
     piped = subprocess.run(f"{sys.executable} -m puzzlesat list | head -1", shell=True,
-                           capture_output=True, text=True, timeout=120)
+                           capture_output=True, text=True, timeout=HANG)
     assert piped.stdout.count("\n") == 1 and "Traceback" not in piped.stderr

@@ -9,6 +9,7 @@ import subprocess
 import time
 
 import pytest
+from _patience import cpu
 
 import puzzlesat
 from puzzlesat.backends.bitboard import BitboardBackend, board_of, warm_up
@@ -114,9 +115,9 @@ def test_bitboard_stops_at_its_deadline():
     backend = BitboardBackend()
     state = backend.prepare(backend.payload(encode_cover(exact_cover(puzzle, placements(puzzle)))))
     warm_up()  # compiled before the clock starts
-    start = time.time()
+    start = cpu()  # the search's work, which a busy machine does not stretch
     (found,), finished = backend.count_cube(state, (), time.time())
-    assert not finished and found < 2_746_512 and time.time() - start < 5
+    assert not finished and found < 2_746_512 and cpu() - start < 5
 
 
 @needs_numba
@@ -228,7 +229,7 @@ def test_bench_sample_says_where_the_search_time_goes(tmp_path, capsys):
 
     from puzzlesat.cli import main
 
-    assert main(["bench", "--search", "pentomino-6x10", "--sample", "6", "--results",
+    assert main(["bench", "search", "pentomino-6x10", "--sample", "6", "--results",
                  str(tmp_path)]) == 0
     capsys.readouterr()
     rows = {r["part"]: r for r in csv.DictReader((tmp_path / "bitboard-profile.csv").open())}
@@ -249,9 +250,9 @@ def test_bench_search_on_threads_times_the_shared_memo_against_each_threads_own(
 
     from puzzlesat.cli import main
 
-    assert main(["bench", "--search", "--jobs", "2", "--repeat", "1", "pentomino-6x10",
+    assert main(["bench", "search", "--jobs", "2", "--repeat", "1", "pentomino-6x10",
                  "--results", str(tmp_path)]) == 0
-    assert main(["bench", "--search", "--jobs", "2", "--repeat", "1", "--sample", "3",
+    assert main(["bench", "search", "--jobs", "2", "--repeat", "1", "--sample", "3",
                  "pentomino-6x10", "--results", str(tmp_path)]) == 0
     assert "one memo shared by the threads" in capsys.readouterr().out
     rows = list(csv.DictReader((tmp_path / "bitboard-shared.csv").open()))
@@ -260,7 +261,7 @@ def test_bench_search_on_threads_times_the_shared_memo_against_each_threads_own(
         (True, "each thread its own memo"), (True, "one memo shared by the threads")]
     assert rows[0]["answer"] == rows[1]["answer"] == "9,356 solutions, 2,339 classes"
     assert all(int(r["median_nodes"]) > 0 for r in rows)
-    assert main(["bench", "--search", "--jobs", "2", "--against", "HEAD"]) == 2
+    assert main(["bench", "search", "--jobs", "2", "--against", "HEAD"]) == 2
 
 
 def test_bench_search_on_threads_stops_promptly_on_ctrl_c():
@@ -280,11 +281,11 @@ def test_bench_search_on_threads_stops_promptly_on_ctrl_c():
     previous = signal.signal(signal.SIGINT, signal.default_int_handler)
     timer = threading.Timer(1.0, os.kill, (os.getpid(), signal.SIGINT))
     try:
-        start = time.perf_counter()
+        start = cpu()  # every thread's work: about 2 CPU minutes if the stop were missed
         timer.start()
         with pytest.raises(KeyboardInterrupt):
             packing.count_on_threads(parts, 2, True)  # about a minute on two idle cores
-        assert time.perf_counter() - start < 15
+        assert cpu() - start < 15
     finally:
         timer.cancel()
         signal.signal(signal.SIGINT, previous)
@@ -303,7 +304,7 @@ def test_bench_choice_counts_sampled_cubes_in_both_branchings(tmp_path, capsys, 
 
     monkeypatch.setattr(bitboard, "CHOICE_FROM_NODES", 0)
     for name in ("iq-block-8", "pentomino-8x8-centre-hole"):
-        assert main(["bench", "--search", "--choice", "--sample", "3", name, "--results",
+        assert main(["bench", "search", "--choice", "--sample", "3", name, "--results",
                      str(tmp_path)]) == 0
     assert "weighted CPU s: at 1.5:" in capsys.readouterr().out
     rows = list(csv.DictReader((tmp_path / "bitboard-choice.csv").open()))
@@ -313,7 +314,7 @@ def test_bench_choice_counts_sampled_cubes_in_both_branchings(tmp_path, capsys, 
         assert float(row["ratio"]) > 0
         assert "at 3.5:" in row["weighted_totals"] and "fewest fits only" in row["weighted_totals"]
     assert "## iq-block-8, symmetry" in (tmp_path / "bitboard-choice.md").read_text()
-    assert main(["bench", "--search", "--choice", "iq-block-8"]) == 2  # no --sample
+    assert main(["bench", "search", "--choice", "iq-block-8"]) == 2  # no --sample
 
 
 @pytest.mark.parametrize("name", ["iq-block-8", "soma"])
@@ -483,13 +484,13 @@ def test_bench_anchor_dlx_prints_both_counts_and_records_only_when_asked(tmp_pat
     from puzzlesat.cli import main
 
     monkeypatch.chdir(tmp_path)
-    assert main(["bench", "--anchor", "dlx", "iq-block-8", "--repeat", "1"]) == 0
+    assert main(["bench", "dlx", "iq-block-8", "--repeat", "1"]) == 0
     said = capsys.readouterr().out
     assert "dlx.c" in said and "ratio" in said and "nodes/s" in said
     assert "no slower than the anchor: " in said and "60 s:" not in said
     assert not list(tmp_path.iterdir())
     for name in ("iq-block-8", "pentomino-8x8-centre-hole"):
-        assert main(["bench", "--anchor", "dlx", name, "--repeat", "1", "--results",
+        assert main(["bench", "dlx", name, "--repeat", "1", "--results",
                      str(tmp_path / "r")]) == 0
     text = (tmp_path / "r" / "dlx-anchor.md").read_text()
     assert "| iq-block-8 | symmetry | dlx.c" in text
@@ -499,7 +500,7 @@ def test_bench_anchor_dlx_prints_both_counts_and_records_only_when_asked(tmp_pat
     ours = [r for r in rows if r["method"].startswith("ours")]
     assert all(r["seconds_target_met"] in ("", "None") for r in ours)
     assert all(r["ratio_target_met"] in ("True", "False") for r in ours)
-    assert main(["bench", "--anchor", "dlx", "domino-8x8"]) == 2  # copies: refused in words
+    assert main(["bench", "dlx", "domino-8x8"]) == 2  # copies: refused in words
 
 
 @needs_xcover
@@ -517,9 +518,9 @@ def test_bench_startup_writes_the_stages_of_a_whole_count_beside_its_anchors(tmp
     from puzzlesat.cli import main
 
     monkeypatch.chdir(tmp_path)
-    assert main(["bench", "--startup", "iq-block-8", "--repeat", "1"]) == 0
+    assert main(["bench", "startup", "iq-block-8", "--repeat", "1"]) == 0
     assert "ratio" in capsys.readouterr().out and not list(tmp_path.iterdir())
-    assert main(["bench", "--anchor", "xcover", "--startup", "iq-block-8", "--repeat", "1",
+    assert main(["bench", "startup", "iq-block-8", "--repeat", "1",
                  "--results", str(tmp_path / "r")]) == 0
     rows = list(csv.DictReader((tmp_path / "r" / "startup-profile.csv").open()))
     methods = [r["method"] for r in rows]
@@ -538,10 +539,11 @@ def test_bench_startup_writes_the_stages_of_a_whole_count_beside_its_anchors(tmp
     text = (tmp_path / "r" / "startup-profile.md").read_text()
     assert "| iq-block-8 | symmetry | 48 | 6 | numba imported |" in text
     assert (tmp_path / "r" / "index.md").exists()
-    assert main(["bench", "--startup", "--anchor", "dlx", "iq-block-8"]) == 2
-    assert "--startup" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as refused:  # the old flags naming two suites: a usage error
+        main(["bench", "--startup", "--anchor", "dlx", "iq-block-8"])
+    assert refused.value.code == 2 and "unrecognized arguments: --anchor" in capsys.readouterr().err
     # regression: a puzzle with copies ended in a traceback (xcover's process refused it)
-    assert main(["bench", "--startup", "domino-8x8"]) == 2
+    assert main(["bench", "startup", "domino-8x8"]) == 2
     err = capsys.readouterr().err
     assert "copies" in err and "Traceback" not in err and len(err.strip().splitlines()) == 1
 

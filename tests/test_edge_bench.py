@@ -13,6 +13,7 @@ import time
 from pathlib import Path
 
 import pytest
+from _patience import HANG
 
 from puzzlesat.benchmarks import edge
 from puzzlesat.models.edge_matching import planted
@@ -59,7 +60,7 @@ def test_a_stopped_bench_writes_nothing_and_hands_back_what_it_measured(tmp_path
 
 def test_sigterm_leaves_the_tables_as_they_were(tmp_path):
     (tmp_path / "edge-bench.md").write_text("the committed table\n")
-    command = [sys.executable, "-m", "puzzlesat", "edge-bench", "--planted-only", "--sizes", "5",
+    command = [sys.executable, "-m", "puzzlesat", "bench", "edge", "--planted-only", "--sizes", "5",
                "6", "--seeds", "3", "--contender", "pysat:glucose4", "--results", str(tmp_path)]
     child = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                              text=True, env={**os.environ, "PYTHONUNBUFFERED": "1"})
@@ -68,7 +69,7 @@ def test_sigterm_leaves_the_tables_as_they_were(tmp_path):
         assert "planted 5x5" in line, line
         time.sleep(0.2)
         child.send_signal(signal.SIGTERM)
-        out, err = child.communicate(timeout=60)
+        out, err = child.communicate(timeout=HANG)
     finally:
         child.kill()
     assert child.returncode != 0
@@ -95,12 +96,12 @@ def test_default_contenders_not_installed_are_left_out_in_a_line(monkeypatch, ca
     ran = []
     monkeypatch.setattr(registry, "backend", no_binaries)
     monkeypatch.setattr(edge, "bench", lambda instances, contenders, *rest: ran.extend(contenders))
-    assert main(["edge-bench", "--catalog-only"]) == 0
+    assert main(["bench", "edge", "--catalog-only"]) == 0
     said = capsys.readouterr().err
     assert "edge-bench: exec:cadical left out: exec:cadical is not available here" in said
     assert ran and not any("exec:" in c.backend for c in ran)
     assert {c.backend for c in ran} >= {"pysat:glucose4", "cpsat"}
-    assert main(["edge-bench", "--contender", "exec:cadical"]) == 2
+    assert main(["bench", "edge", "--contender", "exec:cadical"]) == 2
 
 
 def test_a_bench_run_to_its_end_prints_its_table(monkeypatch, capsys):
@@ -111,7 +112,7 @@ def test_a_bench_run_to_its_end_prints_its_table(monkeypatch, capsys):
 
     monkeypatch.setattr(edge, "run_one", lambda puzzle, contender, chosen, limit:
                         edge.Run("solved", 0.5))
-    assert main(["edge-bench", "--planted-only", "--sizes", "5", "--seeds", "1",
+    assert main(["bench", "edge", "--planted-only", "--sizes", "5", "--seeds", "1",
                  "--contender", "pysat:glucose4"]) == 0
     out = capsys.readouterr().out
     assert "planted 5x5" in out and "pysat:glucose4" in out

@@ -366,7 +366,7 @@ def test_the_triangle_play_page_plays_in_chromium(tmp_path):
     path.write_text(play.play_page(puzzle), encoding="utf-8")
     with browser.chromium() as context:
         page = context.new_page()
-        page.set_default_timeout(5000)
+        page.set_default_timeout(30000)  # a wait for the page, ended by it
         errors: list[str] = []
         page.on("console", lambda m: m.type in ("error", "warning") and errors.append(m.text))
         page.on("pageerror", lambda e: errors.append(str(e)))
@@ -409,7 +409,7 @@ def test_the_triangle_play_page_plays_in_chromium(tmp_path):
                                                     "--anchor-limit")])
 def test_the_macmahon_benchmark_refuses_bad_flags_in_one_line(argv, flag, capsys):
     try:
-        code = main(["macmahon-bench", *argv])
+        code = main(["bench", "macmahon", *argv])
     except SystemExit as exited:  # argparse's refusals
         code = exited.code
     assert code == 2
@@ -426,7 +426,7 @@ def test_the_macmahon_benchmark_runs_whole_on_a_small_board(tmp_path, monkeypatc
     from puzzlesat.benchmarks import macmahon_triangles as bench
 
     monkeypatch.setattr(bench, "PUZZLE", "macmahon-4-triangles")
-    assert main(["macmahon-bench", "--repeat", "2", "--jobs", "1", "--no-anchor", "--canonical",
+    assert main(["bench", "macmahon", "--repeat", "2", "--jobs", "1", "--no-anchor", "--canonical",
                  "--results", str(tmp_path)]) == 0
     figures = json.loads((tmp_path / "macmahon-4-triangles.json").read_text(encoding="utf-8"))
     assert figures["grids_counted"] == 12 and len(figures["timings"]) == 2
@@ -442,7 +442,7 @@ def test_the_macmahon_benchmark_runs_whole_on_a_small_board(tmp_path, monkeypatc
 def test_the_macmahon_squares_conventions_are_recorded_when_asked(tmp_path):
     import json
 
-    assert main(["macmahon-bench", "--squares", "--results", str(tmp_path)]) == 0
+    assert main(["bench", "macmahon", "--squares", "--results", str(tmp_path)]) == 0
     figures = json.loads((tmp_path / "macmahon-24-squares.json").read_text(encoding="utf-8"))
     assert figures["grids_counted"] == figures["grids_listed"] == 106_624
     assert [c["classes"] for c in figures["classes"].values()] == [53_312, 26_656, 26_656,

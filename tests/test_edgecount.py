@@ -16,6 +16,7 @@ import time
 
 import numpy as np
 import pytest
+from _patience import HANG
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -333,7 +334,7 @@ def test_an_edgecount_killed_and_resumed_from_its_checkpoint_gives_the_full_coun
     process.communicate()
     done_before = checkpoint.read_text().count("\n") - 1
     assert done_before >= 2
-    result = subprocess.run(command, capture_output=True, text=True, timeout=300)
+    result = subprocess.run(command, capture_output=True, text=True, timeout=HANG)
     assert result.returncode == 0, result.stderr
     whole = puzzlesat.count(str(board), backend="edgecount", jobs=2)
     assert json.loads(result.stdout)["count"] == whole.number > 0

@@ -247,7 +247,7 @@ def test_the_pinned_row_scan_in_parts_equals_the_whole_pinned_scan_and_resumes(t
     shutil.copy(keep + ".rowscan", tmp_path / "other.checkpoint.rowscan")
     from puzzlesat.cli import main
 
-    assert main(["ladder", "owen-6x6-set2", "--rowscan-pinned", "--checkpoint",
+    assert main(["bench", "ladder", "owen-6x6-set2", "--rowscan-pinned", "--checkpoint",
                  str(tmp_path / "other.checkpoint")]) == 2
     assert not (tmp_path / "other.checkpoint").exists()  # refused before the count
 
@@ -287,7 +287,7 @@ def test_the_ladder_solves_a_board_in_cubes_resumes_and_refuses_another_boards(
     stopped = puzzlesat.solve("owen-7x7-set1", backend="edgecount", jobs=2, time_limit=0.05)
     assert not stopped.found and not stopped.complete
     capsys.readouterr()
-    assert main(["ladder", "--solve", "owen-6x6-set2", "--checkpoint", kept]) == 2
+    assert main(["bench", "ladder", "--solve", "owen-6x6-set2", "--checkpoint", kept]) == 2
     error = capsys.readouterr().err.strip()
     assert len(error.splitlines()) == 1 and "owen-6x6-set1" in error
     # `solve --jobs --checkpoint`: the same search (edgecount chosen for it), resumed whole

@@ -36,8 +36,9 @@ pytestmark = pytest.mark.skipif(
 )
 
 EXAMPLES = 25
-GRACE = 15.0  # seconds beyond a run's --time-limit (start-up, model building on a busy machine)
-UNLIMITED = 60.0  # the most a fuzzed run without --time-limit may take
+GRACE = 120.0  # seconds beyond a run's --time-limit (start-up, model building on a busy machine:
+# generous, as a test must not fail only because the machine is slow; issue 42 saw load 10)
+UNLIMITED = 600.0  # the most a fuzzed run without --time-limit may take (a hang guard)
 LONG = ("count", "verify", "bench", "solve", "solutions")  # runs that may take long
 TINY = 'kind = "packing"\nboard = """\nXXX\nXXX\n"""\n[pieces]\nL = """\nXX\nX.\n"""\nI = "XXX"\n'
 
@@ -193,14 +194,16 @@ def run_subprocess(argv: list[str], folder: Path, seconds: float) -> subprocess.
 
 @pytest.mark.parametrize("limit", ["nan", "inf", "-inf", "0", "-1", "", "soon"])
 def test_a_time_limit_that_is_not_a_positive_number_is_refused(place, limit):
-    code, _, err, _ = run_cli(["count", str(place / "tiny.toml"), "--time-limit", limit], 30)
+    code, _, err, _ = run_cli(["count", str(place / "tiny.toml"), "--time-limit", limit],
+                              UNLIMITED)
     assert code == 2 and "--time-limit" in err
     check_outcome(["--time-limit", limit], code, err)
 
 
 @pytest.mark.parametrize("jobs", ["64", "100000"])
 def test_many_jobs_are_capped_or_refused(place, jobs):
-    code, out, err, seconds = run_cli(["count", str(place / "tiny.toml"), "--jobs", jobs], 60)
+    code, out, err, seconds = run_cli(["count", str(place / "tiny.toml"), "--jobs", jobs],
+                                      UNLIMITED)
     check_outcome(["--jobs", jobs], code, err)
     assert code == 0 or (code == 2 and "--jobs" in err), err
 

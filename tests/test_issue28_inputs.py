@@ -194,10 +194,10 @@ def test_an_interrupted_count_stops_the_benchmark_that_times_it(monkeypatch):
         cards.bench(["iq-block-8"], 1, None, say=lambda _: None)
 
 
-@pytest.mark.parametrize("args, flag", [(["bench", "--search"], "--search"),
-                                        (["bench", "--search", "iq-block-8"], "--search"),
-                                        (["bench", "--anchor", "xcover"], "--anchor"),
-                                        (["bench", "--anchor", "dlx"], "--anchor"),
+@pytest.mark.parametrize("args, flag", [(["bench", "search"], "bench search"),
+                                        (["bench", "search", "iq-block-8"], "bench search"),
+                                        (["bench", "packing"], "bench packing"),
+                                        (["bench", "dlx"], "bench dlx"),
                                         (["estimate", "iq-block-8"], "PUZZLE")])
 def test_a_bench_of_the_compiled_searches_without_them_is_one_line(args, flag, monkeypatch,
                                                                   capsys):
@@ -247,7 +247,7 @@ def test_bench_without_a_backend_stops_each_compared_backend_at_a_limit(monkeypa
     from puzzlesat.cli import bench
 
     calls = fake_runs(monkeypatch, slow=("reference",))
-    assert main(["bench", "iq-block-8"]) == 0
+    assert main(["bench", "backends", "iq-block-8"]) == 0
     out, err = capsys.readouterr()
     first = puzzlesat.backends("iq-block-8", "count")[0]
     assert calls[:3] == [(first, None)] * 3
@@ -259,10 +259,11 @@ def test_bench_without_a_backend_stops_each_compared_backend_at_a_limit(monkeypa
     reference = next(line for line in out.splitlines() if " reference " in line)
     assert "(incomplete: time limit)" in reference and " >" in reference
     calls.clear()
-    assert main(["bench", "iq-block-8", "--time-limit", "7"]) == 0
+    assert main(["bench", "backends", "iq-block-8", "--time-limit", "7"]) == 0
     assert {limit for b, limit in calls if b != first} == {7.0}
     calls.clear()
-    assert main(["bench", "iq-block-8", "--backend", "cpsat", "--repeat", "2"]) == 0
+    assert main(["bench", "backends", "iq-block-8", "--backend", "cpsat", "--repeat",
+                 "2"]) == 0
     assert calls == [("cpsat", None)] * 2  # the backends named: as asked, no limit added
 
 
@@ -271,7 +272,7 @@ def test_one_ctrl_c_stops_bench_and_shows_what_it_measured(monkeypatch, capsys):
     a count's end let the bench run on): one now stops it, with the table of the runs done and
     the run stopped marked incomplete; nothing is recorded, exit code 1."""
     calls = fake_runs(monkeypatch, stop_at="cpsat")
-    assert main(["bench", "iq-block-8", "--backend", "xcover", "--backend", "cpsat",
+    assert main(["bench", "backends", "iq-block-8", "--backend", "xcover", "--backend", "cpsat",
                  "--backend", "reference"]) == 1
     out, err = capsys.readouterr()
     assert [b for b, _ in calls] == ["xcover"] * 3 + ["cpsat"]  # nothing after the Ctrl-C

@@ -49,7 +49,7 @@ class Opened:
 
     def __init__(self, context, path: Path) -> None:
         self.page = context.new_page()
-        self.page.set_default_timeout(5000)
+        self.page.set_default_timeout(30000)  # a wait for the page, ended by it
         self.errors: list[str] = []
         self.requests: list[str] = []
         self.page.on("console", lambda m: m.type in ("error", "warning")

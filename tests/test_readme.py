@@ -3,7 +3,10 @@ files, their Python sessions.
 
 The default run checks that every command parses and runs the quick ones in a scratch folder;
 `pytest -m slow` runs every command (but those that need a running Dask scheduler). A command
-whose comment says it takes minutes or hours is slow; every other one must finish in a minute.
+whose comment says it takes minutes or hours is slow; every other one takes under a minute on an
+idle machine, and is stopped here only past QUICK_LIMIT, a guard against a hang: a test must not
+fail because the machine is slow (issue 42: at load 4-10, 9 commands failed a 60 s limit, the
+first counts of a new install spending it compiling).
 A fenced block whose first line names a file (```toml three-bars.toml) is written into the
 scratch folder first, so commands run on it as a reader would.
 """
@@ -69,7 +72,7 @@ COMMANDS = [list(args) for args in dict.fromkeys(tuple(args) for args, _ in LINE
 SAYS_SLOW = re.compile(r"\b(min|mins|minutes?|hours?)\b")
 NEEDS = {"dask://": "a running scheduler"}
 EXEC = re.compile(r"exec:([\w.-]+)")  # a DIMACS solver binary a command runs
-QUICK_LIMIT = 60  # seconds a quick command may take here
+QUICK_LIMIT = 600  # seconds before a quick command is called hung (a minute idle, ten at load 10)
 
 
 def label(args: list[str]) -> str:
@@ -110,8 +113,8 @@ def environment() -> dict[str, str]:
 
 
 def quick_limit(args: list[str]) -> float:
-    """Seconds a quick command may take: a minute, past the time limit it sets itself (a solve
-    given --time-limit 60 may use it whole on a loaded machine)."""
+    """Seconds before a quick command is called hung: QUICK_LIMIT, past the time limit it sets
+    itself (a solve given --time-limit 60 may use it whole)."""
     own = float(args[args.index("--time-limit") + 1]) if "--time-limit" in args else 0.0
     return QUICK_LIMIT + own
 
@@ -166,11 +169,11 @@ def test_every_command_runs(args, folder):
 
 
 def test_no_page_command_runs_the_whole_ladder_without_an_end():
-    """`ladder` with no board counts the 8x8s (about 19 CPU hours by Knuth's estimates) and
-    solves the 10x10s with no time limit: days, so a page that offered it as a command (it
-    did, saying "hours") could never see it run to its end. A ladder command of the pages names
-    its boards or gives each a time limit."""
-    ladders = [a for a in COMMANDS if a[:1] == ["ladder"]]
+    """`bench ladder` (was `ladder`) with no board counts the 8x8s (about 19 CPU hours by
+    Knuth's estimates) and solves the 10x10s with no time limit: days, so a page that offered it
+    as a command (it did, saying "hours") could never see it run to its end. A ladder command of
+    the pages names its boards or gives each a time limit."""
+    ladders = [a for a in COMMANDS if a[:2] == ["bench", "ladder"]]
     assert ladders
     parser = build_parser()
     for args in ladders:

@@ -58,7 +58,7 @@ def context():
 def open_page(context, path: Path):
     """A page opened from a file, with the problems it printed and the requests it made."""
     page = context.new_page()
-    page.set_default_timeout(20000)
+    page.set_default_timeout(60000)  # a wait for the page, ended by it
     problems, requests = [], []
     page.on("console", lambda m: m.type in ("error", "warning")
             and DRIVER_NOTE not in m.text and problems.append(f"{m.type}: {m.text}"))

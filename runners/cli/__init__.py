@@ -28,7 +28,7 @@ from ..children import WorkerDied
 from ..executors import EXECUTOR_NAMES
 from ..models import files
 from ..models.errors import InputError
-from ..registry import DEFAULTS, FAMILIES, family_of, module_name, part
+from ..registry import DEFAULTS, FAMILIES, default_backend, family_of, module_name, part
 from . import pictures
 
 COMMANDS = ("solve", "count", "verify", "export", "bench", "solutions")
@@ -53,6 +53,13 @@ PARAMETER_FLAGS = {
 }
 
 PATH_PARAMETERS = {"output", "results", "checkpoint", "path"}
+# The commands `puzzlesat --help` lists, in this order (a family's own, e.g. `sliding`, before
+# `bench`); every benchmark is a suite of `bench` (runners/cli/bench.py's SUITES), never a command
+# of its own here (tests/test_commands.py).
+TOP_LEVEL = ("list", "backends", "solve", "count", "solutions", "verify", "draw", "gallery",
+             "play", "export", "cards", "booklet", "audit", "generate", "best", "estimate",
+             "checkpoint", "results", "sliding", "mind-lock", "bench")
+PUZZLE_HELP = "a catalog name (see 'puzzlesat list') or the path of a puzzle file"
 
 
 def in_flags(error: InputError) -> InputError:
@@ -131,8 +138,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser = Parser(prog="puzzlesat", description=__doc__.splitlines()[0])
     parser.add_argument("--version", action=VersionAction, nargs=0,
                         help="show the installed version and exit")
-    commands = parser.add_subparsers(dest="command", required=True, parser_class=Parser)
-    puzzle_help = "a catalog name (see 'puzzlesat list') or the path of a puzzle file"
+    commands = parser.add_subparsers(dest="command", required=True, parser_class=Parser,
+                                     metavar="COMMAND")
+    puzzle_help = PUZZLE_HELP
 
     listing_of = commands.add_parser("list", help="show the built-in puzzles")
     listing_of.add_argument("--open", action="store_true",
@@ -146,8 +154,13 @@ def build_parser() -> argparse.ArgumentParser:
         "verify", help="count with every backend and method; --record writes results/PUZZLE.json"
     )
     export = commands.add_parser("export", help="write the puzzle for external solvers")
-    bench = commands.add_parser(
-        "bench", help="time backends; --record appends the figures to results/")
+    from .bench import add_suites
+
+    suites = add_suites(commands.add_parser(
+        "bench", help="every benchmark: bench SUITE (backends, packing, edge, ladder, ...; "
+        "see 'puzzlesat bench --help'); --record appends the figures to results/",
+        description="Every benchmark of puzzlesat, one suite each."))
+    bench = suites["backends"]  # `bench backends PUZZLE...` has the shared flags below
     timing = commands.add_parser(
         "checkpoint", help="a count's checkpoint: the cubes it holds, their seconds, and how "
         "long N workers would take")
@@ -158,8 +171,6 @@ def build_parser() -> argparse.ArgumentParser:
 
     for command in (backends, solve, count, listing, verify, export):
         command.add_argument("puzzle", metavar="PUZZLE", help=puzzle_help)
-    bench.add_argument("puzzles", metavar="PUZZLE", nargs="*", help=puzzle_help
-                       + " (with --anchor: default IQ Block 10, pentominoes 6x10, 8x8 hole)")
 
     for command in (solve, count, listing, bench):
         task = "solve" if command is solve else "count"
@@ -208,60 +219,18 @@ def build_parser() -> argparse.ArgumentParser:
         )
     for command in (solve, count, listing, backends):
         command.add_argument("--json", action="store_true", help="print JSON")
+    for command in (solve, count):
+        command.add_argument("-v", "--verbose", action="store_true",
+                             help="also say why the default backend is the default, with the "
+                             "figures it was chosen by (as `puzzlesat backends PUZZLE` does)")
     verify.add_argument(
         "--sample-cubes", type=positive, default=None, metavar="N",
         help="packing and edge-matching counts too large for every backend: count N random "
         "cubes of the compiled search (bitboard, edgecount) there and with xcover, CP-SAT (and "
         "the reference) instead; with --record writes results/PUZZLE-sample-cubes.json")
     report.add_record_arguments(verify, "the counts of every backend (results/PUZZLE.json)")
-    report.add_record_arguments(bench, "the figures (results/bench.csv and the bench's files)")
     export.add_argument("--format", default="dimacs", help="file format (default dimacs)")
     export.add_argument("-o", "--output", required=True, help="the file to write ('-': stdout)")
-    bench.add_argument("--repeat", type=positive, default=3, help="runs per backend (default 3)")
-    bench.add_argument("--solve", action="store_true", help="time solve instead of count")
-    bench.add_argument("--anchor", choices=["xcover", "dlx", "rowscan"], default=None,
-                       help="packing: time our counting path against dancing links (xcover, "
-                       "one thread) side by side; writes results/dlx-bench.*. dlx: our whole "
-                       "count against a C dancing-links program built here (default the "
-                       "Tetris Cube and the Bedlam cube, --modulo symmetry; minutes); writes "
-                       "results/dlx-anchor.*. rowscan: time "
-                       "edgecount against a plain C row-scan counter built here (diamond "
-                       "blocks, clue puzzle 1 where present); writes results/edgecount-bench.*")
-    bench.add_argument("--startup", action="store_true",
-                       help="with --anchor xcover (implied): where a whole `puzzlesat count` "
-                       "process spends its time (default IQ Block 10 and the 8x8 hole, --modulo "
-                       "symmetry): ours, xcover's and the C dancing-links program's whole runs, "
-                       "and the same steps in a fresh process, each timed (imports, numba's "
-                       "cache load, plan, encoding, the search); writes "
-                       "results/startup-profile.*")
-    bench.add_argument("--search", action="store_true",
-                       help="packing: the bitboard search plain against memoised (nodes, nodes/s, "
-                       "CPU medians) and xcover's memoised ZDD; writes results/bitboard-search.*. "
-                       "With --jobs N (2 or more): on N threads, one memo shared by the threads "
-                       "against each thread's own (wall, CPU, nodes, memo hits; whole counts, or "
-                       "the cubes --sample draws); writes results/bitboard-shared.*")
-    bench.add_argument("--against", default=None, metavar="REV",
-                       help="with --search: today's bitboard search against itself at git "
-                       "revision REV of this clone (nodes, nodes/s, CPU medians, ratios); "
-                       "with --record writes results/bitboard-anchor.*")
-    bench.add_argument("--sample", type=positive, default=None, metavar="CUBES", dest="cubes",
-                       help="with --search: where the search's time goes on a count too long to "
-                       "repeat whole: CUBES random cubes of each puzzle's plan, counted with "
-                       "the dead-region check and the memo taken away in turn, and by fewest "
-                       "fits; writes "
-                       "results/bitboard-profile.*")
-    bench.add_argument("--choice", action="store_true",
-                       help="with --search --sample CUBES: the figures FEWEST_FROM is chosen by: "
-                       "CUBES cubes large enough for the default's choice, spread over their "
-                       "sizes, each counted on the first empty cell and on the fewest fits (CPU "
-                       "s, nodes, the estimated ratio), and the total at each threshold; writes "
-                       "results/bitboard-choice.*")
-    bench.add_argument("--estimate", type=positive, default=None, metavar="PATHS",
-                       help="with --anchor rowscan: also estimate each Eternity II clue "
-                       "puzzle's grids and search by Knuth's estimator over PATHS random paths")
-    bench.add_argument("--no-chart", action="store_true",
-                       help="do not redraw results/bench-chart.png (needs matplotlib)")
-
     pictures.add_commands(commands)  # draw, gallery, play
     by_name = {"solve": solve, "count": count, "verify": verify, "export": export,
                "bench": bench, "solutions": listing, "backends": backends}
@@ -276,6 +245,10 @@ def build_parser() -> argparse.ArgumentParser:
             module.add_arguments(name, command)
         if hasattr(module, "extra_commands"):
             module.extra_commands(commands)
+    # --help lists the user's verbs in TOP_LEVEL's order, any other after them, `bench` last
+    order = {name: at for at, name in enumerate(TOP_LEVEL)}
+    commands._choices_actions.sort(  # noqa: SLF001 (argparse has no public order)
+        key=lambda action: order.get(action.dest, order["bench"] - 0.5))
     return parser
 
 
@@ -299,7 +272,12 @@ def load(args: argparse.Namespace, name: str | None = None):
 
 def main(argv: list[str] | None = None) -> int:
     started = time.time()
+    from .bench import renamed
+
     parser = build_parser()
+    argv, notice = renamed(sys.argv[1:] if argv is None else list(argv))
+    if notice:  # an old name: it works for one release, saying so in one line
+        print(notice, file=sys.stderr)
     args = parser.parse_args(argv)
     args.started = started  # --time-limit counts from here (reading the puzzle file included)
     # SIGINT and SIGTERM stop a count the same way, even where the shell started us with
@@ -342,10 +320,6 @@ def _run(args: argparse.Namespace, previous, previous_int) -> int:
             return args.run(args)
         if args.command == "list":
             return list_catalog(args.open)
-        if args.command == "bench":
-            from .bench import bench
-
-            return bench(args)
         if args.command == "checkpoint":
             return run_checkpoint(args)
         puzzle, module = load(args)
@@ -422,6 +396,8 @@ def run_backends(puzzle, module, args) -> int:
         return 0
     for task, found in names.items():
         print(f"{task}: {found[0]} (default), " + ", ".join(found[1:]))
+    for task in names:
+        print(why_default(puzzle, task))
     return 0
 
 
@@ -433,10 +409,23 @@ def time_left(args: argparse.Namespace) -> float | None:
     return max(0.001, args.time_limit - (time.time() - args.started))
 
 
+def why_default(puzzle, task: str) -> str:
+    """Why a family's default backend for a task is the default, with its figures."""
+    name, why = default_backend(puzzle.kind, task)
+    return f"{puzzle.name}: {task} by {name}, the default: {why}"
+
+
+def say_why(puzzle, task: str, args: argparse.Namespace) -> None:
+    """--verbose, where the default backend ran: why it is the default (standard error)."""
+    if args.verbose and args.backend is None:
+        report.say(why_default(puzzle, task))
+
+
 def run_solve(puzzle, module, args) -> int:
     options = family_options(module, args, "solve")
     solution = api.solve(puzzle, args.backend, time_left(args), say=report.say, jobs=args.jobs,
                          checkpoint=args.checkpoint, **options)
+    say_why(puzzle, "solve", args)
     nodes = solution.details.get("nodes")
     if nodes is not None and not args.json:  # a search in cubes: what it spent
         report.say(f"{nodes:,} nodes ({solution.details['nodes_this_call']:,} this run), "
@@ -482,6 +471,7 @@ def run_count(puzzle, module, args) -> int:
         puzzle, args.backend, args.modulo, args.jobs, args.executor, time_left(args),
         args.checkpoint, progress=not args.json, say=report.say, limit=args.limit, **options,
     )
+    say_why(puzzle, "count", args)
     if args.json:
         print(json.dumps(count.to_json()))
     else:

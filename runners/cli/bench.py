@@ -1,13 +1,17 @@
-"""`puzzlesat bench`: time backends on puzzles, print medians and ratios, append to bench.csv.
+"""`puzzlesat bench SUITE`: every benchmark of the house, one suite each (SUITES below); `bench
+backends PUZZLE...` times backends on puzzles, prints medians and ratios, appends to bench.csv.
 
 The one benchmark command: other benchmarks (the edge-matching set) call `time_runs` in
-process rather than running the command line again.
+process rather than running the command line again. The names benchmarks had before (`ladder`,
+`edge-bench`, `bench --anchor xcover`, ...) still work for one release, with a one-line notice
+(RENAMED, `renamed`).
 """
 
 from __future__ import annotations
 
 import argparse
 import csv
+import importlib
 import io
 import statistics
 import time
@@ -27,6 +31,225 @@ BENCH_FIELDS = [
     "min_seconds", "max_seconds", "complete", "result", "load", "cores", "python", "ortools",
     "python-sat",
 ]
+
+
+# ---------------------------------------------------------------- the suites of `bench SUITE`
+
+
+@dataclass(frozen=True)
+class Suite:
+    """One `puzzlesat bench NAME`: `add` (a function of the command-line module `module`,
+    runners/cli/MODULE.py) adds the suite's flags to its parser and sets the function that runs
+    it (`parser.set_defaults(run=...)`). Adding a benchmark is one entry in SUITES."""
+
+    name: str
+    module: str
+    add: str
+    help: str
+
+
+SUITES = (
+    Suite("backends", "bench", "add_backends", "time backends on puzzles (medians, ratios to "
+          "the default); --record appends the figures to results/bench.csv"),
+    Suite("packing", "bench", "add_packing", "packing: our counting path against dancing links "
+          "(xcover, one thread) side by side; writes results/dlx-bench.*"),
+    Suite("startup", "bench", "add_startup", "packing: where a whole `puzzlesat count` process "
+          "spends its time, against xcover's and the C dancing-links program's; writes "
+          "results/startup-profile.*"),
+    Suite("dlx", "bench", "add_dlx", "packing: our whole count against a C dancing-links "
+          "program built here (minutes); writes results/dlx-anchor.*"),
+    Suite("search", "bench", "add_search", "packing: the bitboard search plain against memoised "
+          "(or on threads, against a revision, profiled); writes results/bitboard-*.*"),
+    Suite("edgecount", "bench", "add_edgecount", "edge matching: edgecount against a plain C "
+          "row-scan counter built here; writes results/edgecount-bench.*"),
+    Suite("edge", "edge_matching", "add_edge_bench", "edge matching: backends and encodings "
+          "solving the clue puzzles, em_* boards and planted boards; writes "
+          "results/edge-bench.*"),
+    Suite("macmahon", "edge_matching", "add_macmahon_bench", "MacMahon's 24 colour triangles: "
+          "every grid counted, timed beside xcover, classes by Burnside; --squares: the 24 "
+          "squares; writes results/macmahon-24-*.*"),
+    Suite("ladder", "best", "add_ladder", "Brendan Owen's boards (6x6 to 10x10) counted by "
+          "edgecount with their nodes and seconds, or solved, beside the published figures "
+          "(hours for the whole ladder); writes results/eternity-ii-ladder.*"),
+    Suite("best", "best", "add_best_bench", "every best-board search on one puzzle under the "
+          "same budget, side by side; writes results/best-bench.*"),
+    Suite("cards", "makers", "add_bench", "packing: the cards search timed (IQ Block 10 by "
+          "default); writes results/cards-bench.*"),
+    Suite("sliding", "sliding", "add_bench", "sliding blocks: the largest catalog search "
+          "(states/s, peak memory) and Klotski in every metric; writes "
+          "results/sliding-bench.json"),
+    Suite("mind-lock", "mind_lock", "add_bench", "Mind Lock: the table (build, query) and the "
+          "planners timed; writes results/mind-lock-bench.json"),
+)
+
+# Command lines renamed by issue 42, which still work for one release with a one-line notice:
+# the old words at the start of a command line -> the new ones.
+RENAMED: dict[tuple[str, ...], tuple[str, ...]] = {
+    ("cards-bench",): ("bench", "cards"),
+    ("best-bench",): ("bench", "best"),
+    ("edge-bench",): ("bench", "edge"),
+    ("macmahon-bench",): ("bench", "macmahon"),
+    ("ladder",): ("bench", "ladder"),
+    ("sliding", "bench"): ("bench", "sliding"),
+    ("mind-lock", "bench"): ("bench", "mind-lock"),
+}
+# `bench --anchor NAME` (and --startup, --search) before the suites: the suite each is now
+ANCHORS = {"xcover": "packing", "dlx": "dlx", "rowscan": "edgecount"}
+
+
+def add_suites(bench: argparse.ArgumentParser) -> dict[str, argparse.ArgumentParser]:
+    """The suites under `bench`, each with its flags; name -> parser (a suite whose module is
+    not installed is left out)."""
+    from . import Parser
+
+    suites = bench.add_subparsers(dest="suite", required=True, metavar="SUITE",
+                                  parser_class=Parser)
+    parsers = {}
+    for suite in SUITES:
+        name = f"{__package__}.{suite.module}"
+        try:
+            module = importlib.import_module(name)
+        except ModuleNotFoundError as error:  # a family whose command line is not installed
+            if error.name != name:
+                raise
+            continue
+        parsers[suite.name] = suites.add_parser(suite.name, help=suite.help,
+                                                description=suite.help)
+        getattr(module, suite.add)(parsers[suite.name])
+    return parsers
+
+
+def renamed(argv: list[str]) -> tuple[list[str], str | None]:
+    """A command line in today's names, and the notice to print where it used an old one."""
+    for old, new in RENAMED.items():
+        if tuple(argv[:len(old)]) == old:
+            return [*new, *argv[len(old):]], _notice(old, new)
+    if argv[:1] != ["bench"] or argv[1:2] in ([], ["-h"], ["--help"]) or argv[1] in {
+            s.name for s in SUITES}:
+        return argv, None
+    rest, suite, taken = _old_bench_flags(argv[1:])
+    return ["bench", suite, *rest], _notice(("bench", *(taken or ["PUZZLE..."])),
+                                            ("bench", suite))
+
+
+def _old_bench_flags(rest: list[str]) -> tuple[list[str], str, list[str]]:
+    """`bench [--anchor NAME] [--startup] [--search] ...`: the flags left, the suite they name
+    (`backends` where none) and the words taken away. Flags that name two suites are left for
+    the first one's parser to refuse."""
+    flags = {"--startup": "startup", "--search": "search"}
+    suite, kept, taken = None, [], []
+    at = 0
+    while at < len(rest):
+        word = rest[at]
+        anchor = word.partition("=")[2] if word.startswith("--anchor=") else (
+            rest[at + 1] if word == "--anchor" and at + 1 < len(rest) else None)
+        if anchor in ANCHORS and (suite is None or (suite, anchor) == ("startup", "xcover")):
+            suite = suite or ANCHORS[anchor]
+            width = 1 if "=" in word else 2
+        elif word in flags and (suite is None or (suite, word) == ("packing", "--startup")):
+            suite = flags[word]
+            width = 1
+        else:
+            kept.append(word)
+            at += 1
+            continue
+        taken += rest[at:at + width]
+        at += width
+    return kept, suite or "backends", taken
+
+
+def _notice(old: tuple[str, ...], new: tuple[str, ...]) -> str:
+    return (f"puzzlesat: note: `{' '.join(old)}` is now `puzzlesat {' '.join(new)}`; the old "
+            "name works for this release only")
+
+
+def _puzzles(parser: argparse.ArgumentParser, default: str) -> None:
+    from . import PUZZLE_HELP
+
+    parser.add_argument("puzzles", metavar="PUZZLE", nargs="*",
+                        help=f"{PUZZLE_HELP} (default {default})")
+
+
+def _packing_flags(parser: argparse.ArgumentParser, default: str, what: str) -> None:
+    """The flags of the packing suites: puzzles, --modulo, --repeat, --jobs, --record."""
+    from . import positive
+
+    _puzzles(parser, default)
+    parser.add_argument("--modulo", default=None,
+                        help="none: every solution; symmetry: classes under the board's "
+                        "symmetries (default: the suite's own)")
+    parser.add_argument("--repeat", type=positive, default=3, help="runs (default 3)")
+    parser.add_argument("--jobs", type=positive, default=None,
+                        help="worker processes or threads (default 2)")
+    report.add_record_arguments(parser, what)
+
+
+def add_backends(parser: argparse.ArgumentParser) -> None:
+    """`bench backends PUZZLE...` (was `bench PUZZLE...`); --backend, --time-limit, --jobs,
+    --modulo, --executor and --encoding are added with the other commands' (cli.build_parser)."""
+    from . import PUZZLE_HELP, positive
+
+    parser.add_argument("puzzles", metavar="PUZZLE", nargs="+", help=PUZZLE_HELP)
+    parser.add_argument("--repeat", type=positive, default=3,
+                        help="runs per backend (default 3)")
+    parser.add_argument("--solve", action="store_true", help="time solve instead of count")
+    report.add_record_arguments(parser, "the figures (results/bench.csv and the chart)")
+    parser.add_argument("--no-chart", action="store_true",
+                        help="do not redraw results/bench-chart.png (needs matplotlib)")
+    parser.set_defaults(run=bench)
+
+
+def add_packing(parser: argparse.ArgumentParser) -> None:
+    _packing_flags(parser, "IQ Block 10, pentominoes 6x10, 8x8 hole",
+                   "the figures (results/dlx-bench.*)")
+    parser.set_defaults(run=recording(bench_against_dancing_links, "bench packing",
+                                      ("xcover", "bitboard")))
+
+
+def add_startup(parser: argparse.ArgumentParser) -> None:
+    _packing_flags(parser, "IQ Block 10 and the 8x8 hole, --modulo symmetry",
+                   "the figures (results/startup-profile.*)")
+    parser.set_defaults(run=recording(bench_startup, "bench startup", ("xcover", "bitboard")))
+
+
+def add_dlx(parser: argparse.ArgumentParser) -> None:
+    _packing_flags(parser, "the Tetris Cube and the Bedlam cube, --modulo symmetry",
+                   "the figures (results/dlx-anchor.*)")
+    parser.set_defaults(run=recording(bench_against_c_dancing_links, "bench dlx", ("bitboard",)))
+
+
+def add_search(parser: argparse.ArgumentParser) -> None:
+    from . import positive
+
+    _packing_flags(parser, "the suite's cases, --modulo symmetry",
+                   "the figures (results/bitboard-*.*)")
+    parser.add_argument("--against", default=None, metavar="REV",
+                        help="today's bitboard search against itself at git revision REV of "
+                        "this clone (nodes, nodes/s, CPU medians, ratios); with --record writes "
+                        "results/bitboard-anchor.*")
+    parser.add_argument("--sample", type=positive, default=None, metavar="CUBES", dest="cubes",
+                        help="where the search's time goes on a count too long to repeat "
+                        "whole: CUBES random cubes of each puzzle's plan, counted with the "
+                        "dead-region check and the memo taken away in turn, and by fewest "
+                        "fits; writes results/bitboard-profile.*")
+    parser.add_argument("--choice", action="store_true",
+                        help="with --sample CUBES: the figures FEWEST_FROM is chosen by: CUBES "
+                        "cubes large enough for the default's choice, spread over their sizes, "
+                        "each counted on the first empty cell and on the fewest fits (CPU s, "
+                        "nodes, the estimated ratio), and the total at each threshold; writes "
+                        "results/bitboard-choice.*")
+    parser.set_defaults(run=recording(bench_search, "bench search", ("bitboard",)))
+
+
+def add_edgecount(parser: argparse.ArgumentParser) -> None:
+    from . import positive
+
+    parser.add_argument("--repeat", type=positive, default=3, help="runs (default 3)")
+    parser.add_argument("--estimate", type=positive, default=None, metavar="PATHS",
+                        help="also estimate each Eternity II clue puzzle's grids and search by "
+                        "Knuth's estimator over PATHS random paths")
+    report.add_record_arguments(parser, "the figures (results/edgecount-bench.*)")
+    parser.set_defaults(run=recording(bench_against_rowscan))
 
 
 @dataclass
@@ -114,65 +337,18 @@ def chosen_backends(puzzle, task: str, args: argparse.Namespace) -> list[tuple[s
 
 
 def bench(args: argparse.Namespace) -> int:
-    """Time each backend on each puzzle, print medians and ratios, append rows to bench.csv."""
-    from . import family_options, load
+    """`bench backends`: time each backend on each puzzle, print medians and ratios, append
+    rows to bench.csv."""
+    from . import load
 
     args.record_in = report.record_folder(args)  # None: print only, record nothing
-    if args.against and not args.search:
-        raise InputError("--against REV times the bitboard search: use it with --search",
-                         field="--against")
-    if args.choice and not args.search:
-        raise InputError("--choice times the bitboard search: use it with --search --sample N",
-                         field="--choice")
-    if args.startup:
-        if args.anchor not in (None, "xcover") or args.search or args.solve:
-            raise InputError("--startup times whole `puzzlesat count` processes against "
-                             "xcover's: use it alone or with --anchor xcover", field="--startup")
-        args.anchor = "xcover"
-    if args.search or args.anchor in ("xcover", "dlx"):
-        needs_compiled("--search" if args.search else "--anchor",
-                       ("xcover", "bitboard") if args.anchor == "xcover" else ("bitboard",))
-    if args.search:
-        return bench_search(args)
-    if args.anchor == "rowscan":
-        return bench_against_rowscan(args)
-    if args.anchor == "dlx":
-        return bench_against_c_dancing_links(args)
-    if args.anchor:
-        return bench_against_dancing_links(args)
-    if not args.puzzles:
-        raise InputError("name at least one puzzle", field="PUZZLE")
     loaded = [load(args, name) for name in args.puzzles]  # every name checked before timing
     task = "solve" if args.solve else "count"
     rows: list[dict] = []
     stopped = False
     try:
         for (puzzle, module), name in zip(loaded, args.puzzles):
-            options = family_options(module, args, task)
-            backends = chosen_backends(puzzle, task, args)
-            if not args.backend:
-                first, *others = backends
-                report.say(f"{name}: timing {first[0]} (the default) and, for comparison, "
-                           f"{', '.join(b for b, _ in others)}, each run of those stopped at "
-                           f"{others[0][1]:g} s (--time-limit S sets it; --backend NAME times "
-                           "only the backends named)" if others else
-                           f"{name}: timing {first[0]} (the default)")
-            modulo = family_of(puzzle).check_modulo(puzzle, args.modulo or "none")
-            measured: list[tuple[str, str | None, list[Timed]]] = []
-            try:
-                for (backend, limit), executor in [(b, e) for b in backends
-                                                   for e in args.executor or [None]]:
-                    run = partial(timed_run, puzzle, backend, executor, modulo, options, args,
-                                  limit)
-                    if executor and executor.startswith("dask"):
-                        warm_up(puzzle, backend, executor, args.jobs)
-                    runs: list[Timed] = []
-                    measured.append((backend, executor, runs))
-                    time_runs(run, args.repeat, runs)
-                    report.say(f"{name} {backend} {executor or 'local'}: "
-                               f"{', '.join(f'{r.seconds:.2f}' for r in runs)} s")
-            finally:  # what was measured is shown, also when Ctrl-C or SIGTERM stopped it
-                rows += bench_rows(name, task, modulo, measured, args)
+            time_puzzle(name, puzzle, module, task, args, rows)
     except KeyboardInterrupt:
         stopped = True
     print_bench(rows)
@@ -180,15 +356,64 @@ def bench(args: argparse.Namespace) -> int:
         report.say("bench: stopped (Ctrl-C or SIGTERM) before its end: the table shows what it "
                    "measured; nothing recorded")
         return 1
-    folder = args.record_in
-    if folder is None:
-        return 0
+    if args.record_in is not None:
+        record_bench(args.record_in, rows, chart=not args.no_chart)
+    return 0
+
+
+def time_puzzle(name: str, puzzle, module, task: str, args: argparse.Namespace,
+                rows: list[dict]) -> None:
+    """Time each chosen backend (and executor) on one puzzle; its rows go into `rows`, also
+    when Ctrl-C or SIGTERM stops it."""
+    from . import family_options
+
+    options = family_options(module, args, task)
+    backends = chosen_backends(puzzle, task, args)
+    if not args.backend:
+        first, *others = backends
+        report.say(f"{name}: timing {first[0]} (the default) and, for comparison, "
+                   f"{', '.join(b for b, _ in others)}, each run of those stopped at "
+                   f"{others[0][1]:g} s (--time-limit S sets it; --backend NAME times "
+                   "only the backends named)" if others else
+                   f"{name}: timing {first[0]} (the default)")
+    modulo = family_of(puzzle).check_modulo(puzzle, args.modulo or "none")
+    measured: list[tuple[str, str | None, list[Timed]]] = []
+    try:
+        for (backend, limit), executor in [(b, e) for b in backends
+                                           for e in args.executor or [None]]:
+            run = partial(timed_run, puzzle, backend, executor, modulo, options, args, limit)
+            if executor and executor.startswith("dask"):
+                warm_up(puzzle, backend, executor, args.jobs)
+            runs: list[Timed] = []
+            measured.append((backend, executor, runs))
+            time_runs(run, args.repeat, runs)
+            report.say(f"{name} {backend} {executor or 'local'}: "
+                       f"{', '.join(f'{r.seconds:.2f}' for r in runs)} s")
+    finally:  # what was measured is shown, also when Ctrl-C or SIGTERM stopped it
+        rows += bench_rows(name, task, modulo, measured, args)
+
+
+def record_bench(folder: Path, rows: list[dict], chart: bool) -> None:
+    """Append the rows to FOLDER/bench.csv, redraw its chart (unless asked not to), index."""
     append_csv(folder / "bench.csv", rows)
     report.say(f"appended {len(rows)} rows to {folder / 'bench.csv'}")
-    if not args.no_chart:
+    if chart:
         charts.write_chart(folder, "bench.csv", report.say)
     report.write_results_index(folder)
-    return 0
+
+
+def recording(run: Callable[[argparse.Namespace], int], flag: str = "SUITE",
+              compiled: tuple[str, ...] = ()) -> Callable[[argparse.Namespace], int]:
+    """A suite's run: its folder to record in (args.record_in, checked first) and the compiled
+    searches it times (installed, or a one-line error) before any timing."""
+    def start(args: argparse.Namespace) -> int:
+        args.record_in = report.record_folder(args)
+        if compiled:
+            needs_compiled(flag, compiled)
+        return run(args)
+
+    start.__doc__ = run.__doc__
+    return start
 
 
 def bench_rows(name: str, task: str, modulo: str,
@@ -255,17 +480,16 @@ def packing_puzzles(args: argparse.Namespace, default: tuple[str, ...]) -> dict:
     for name in tuple(args.puzzles) or default:
         puzzle, _ = load(args, name)
         if puzzle.kind != "packing":
-            raise InputError(f"{name} is not a packing puzzle", field="--anchor")
+            raise InputError(f"{name} is not a packing puzzle", field="PUZZLE")
         puzzles[name] = puzzle
     return puzzles
 
 
 def bench_against_dancing_links(args: argparse.Namespace) -> int:
-    """`bench --anchor xcover`: runners/benchmarks/packing.py, in this process."""
+    """`bench packing` (was `bench --anchor xcover`): runners/benchmarks/packing.py, in this
+    process."""
     from ..benchmarks import packing
 
-    if args.startup:
-        return bench_startup(args)
     puzzles = packing_puzzles(args, packing.PUZZLES)
     modulos = (args.modulo,) if args.modulo else packing.MODULOS
     extra = packing.EXTRA if not args.puzzles else ()
@@ -289,11 +513,11 @@ def refuse_copies(puzzles: dict, flag: str) -> None:
 
 
 def bench_startup(args: argparse.Namespace) -> int:
-    """`bench --anchor xcover --startup`: runners/benchmarks/packing.run_startup."""
+    """`bench startup` (was `bench --startup`): runners/benchmarks/packing.run_startup."""
     from ..benchmarks import packing
 
     puzzles = packing_puzzles(args, packing.STARTUP_PUZZLES)
-    refuse_copies(puzzles, "--startup")
+    refuse_copies(puzzles, "PUZZLE")
     rows = packing.run_startup(tuple(puzzles), args.modulo or "symmetry", args.repeat,
                                args.jobs or 2, args.record_in, report.say)
     said = {True: "met", False: "NOT met"}
@@ -311,11 +535,12 @@ def bench_startup(args: argparse.Namespace) -> int:
 
 
 def bench_against_c_dancing_links(args: argparse.Namespace) -> int:
-    """`bench --anchor dlx`: runners/benchmarks/packing.run_dlx, in this process."""
+    """`bench dlx` (was `bench --anchor dlx`): runners/benchmarks/packing.run_dlx, in this
+    process."""
     from ..benchmarks import packing
 
     puzzles = packing_puzzles(args, packing.DLX_PUZZLES)
-    refuse_copies(puzzles, "--anchor")
+    refuse_copies(puzzles, "PUZZLE")
     rows = packing.run_dlx(tuple(puzzles), args.modulo or "symmetry", args.repeat, args.jobs or 2,
                            args.record_in, report.say)
     said = {True: "met", False: "NOT met", None: "-"}
@@ -335,64 +560,21 @@ def bench_against_c_dancing_links(args: argparse.Namespace) -> int:
 
 
 def bench_search(args: argparse.Namespace) -> int:
-    """`bench --search`: runners/benchmarks/packing.run_search, in this process."""
+    """`bench search` (was `bench --search`): runners/benchmarks/packing.run_search and its
+    kin, in this process."""
     from ..benchmarks import packing
-    from . import load
 
-    cases = packing.SEARCH_CASES
-    if args.puzzles:
-        modulo = args.modulo or "symmetry"
-        for name in args.puzzles:
-            puzzle, _ = load(args, name)
-            if puzzle.kind != "packing":
-                raise InputError(f"{name} is not a packing puzzle", field="--search")
-        cases = tuple((name, modulo) for name in args.puzzles)
+    cases = search_cases(args)
     if args.choice:
-        if not args.cubes or args.against or (args.jobs and args.jobs > 1):
-            raise InputError("--choice counts --sample CUBES cubes on one thread: give --sample, "
-                             "without --against or --jobs", field="--choice")
-        rows = packing.run_choice(cases, args.cubes, args.record_in, report.say)
-        for row in rows:
-            print(f"{row['puzzle']:26} {row['modulo']:9} ratio {row['ratio']:>8} first cell "
-                  f"{row['first_cell_cpu_seconds']:8.2f} s fewest fits "
-                  f"{row['fewest_cpu_seconds']:8.2f} s CPU")
-        for name, modulo in dict.fromkeys((r["puzzle"], r["modulo"]) for r in rows):
-            totals = next(r for r in rows if (r["puzzle"], r["modulo"]) == (name, modulo))
-            print(f"{name} {modulo}, weighted CPU s: {totals['weighted_totals']}")
-        wrote(args.record_in, "bitboard-choice.md")
-        return 0
+        return _search_choice(args, cases)
     if args.jobs and args.jobs > 1:  # threads: the memo they share against each one's own
         if args.against:
             raise InputError("--against times one thread: leave out --jobs", field="--jobs")
-        rows = packing.run_shared(cases, args.jobs, args.repeat, args.cubes, 1, args.record_in,
-                                  report.say)
-        for row in rows:
-            print(f"{row['puzzle']:26} {row['modulo']:9} {row['memo']:31} "
-                  f"{row['median_wall_seconds']:8.2f} s wall {row['median_cpu_seconds']:8.2f} s "
-                  f"CPU {row['median_nodes']:>13,} nodes {row['median_memo_hits']:>11,} hits "
-                  f"ratio {row['cpu_ratio_to_own']:.2f}")
-        wrote(args.record_in, "bitboard-shared.md")
-        return 0
+        return _search_shared(args, cases)
     if args.cubes:
-        rows = [row for name, modulo in cases
-                for row in packing.profile_search(name, modulo, args.cubes, 1, report.say)]
-        if args.record_in is not None:
-            packing.write_profile(rows, args.record_in)
-        for row in rows:
-            print(f"{row['puzzle']:26} {row['modulo']:9} {row['part']:24} "
-                  f"{row['cpu_seconds']:8.2f} s CPU {row['nodes']:>13,} nodes "
-                  f"{row['ns_per_node']:>6,} ns/node")
-        wrote(args.record_in, "bitboard-profile.md")
-        return 0
+        return _search_profile(args, cases)
     if args.against:
-        rows = packing.run_against(args.against, cases if args.puzzles else packing.ANCHOR_CASES,
-                                   args.repeat, args.record_in, report.say)
-        for row in rows:
-            print(f"{row['puzzle']:26} {row['modulo']:9} {row['method']:36} "
-                  f"{row['median_cpu_seconds']:8.2f} s CPU {row['nodes']:>12,} nodes "
-                  f"{row['nodes_per_second']:>12,} nodes/s ratio {row['ratio_to_anchor']:.2f}")
-        wrote(args.record_in, "bitboard-anchor.md")
-        return 0
+        return _search_against(args, cases)
     rows = packing.run_search(cases, args.repeat, args.record_in, report.say)
     for row in rows:
         rate = "" if row["nodes_per_second"] is None else f"{row['nodes_per_second']:>12,} nodes/s"
@@ -403,8 +585,85 @@ def bench_search(args: argparse.Namespace) -> int:
     return 0
 
 
+def search_cases(args: argparse.Namespace) -> tuple[tuple[str, str], ...]:
+    """The (puzzle, modulo) cases `bench search` times: those named (each checked to be a
+    packing puzzle), else the suite's own."""
+    from ..benchmarks import packing
+    from . import load
+
+    if not args.puzzles:
+        return packing.SEARCH_CASES
+    modulo = args.modulo or "symmetry"
+    for name in args.puzzles:
+        puzzle, _ = load(args, name)
+        if puzzle.kind != "packing":
+            raise InputError(f"{name} is not a packing puzzle", field="bench search")
+    return tuple((name, modulo) for name in args.puzzles)
+
+
+def _search_choice(args: argparse.Namespace, cases) -> int:
+    from ..benchmarks import packing
+
+    if not args.cubes or args.against or (args.jobs and args.jobs > 1):
+        raise InputError("--choice counts --sample CUBES cubes on one thread: give --sample, "
+                         "without --against or --jobs", field="--choice")
+    rows = packing.run_choice(cases, args.cubes, args.record_in, report.say)
+    for row in rows:
+        print(f"{row['puzzle']:26} {row['modulo']:9} ratio {row['ratio']:>8} first cell "
+              f"{row['first_cell_cpu_seconds']:8.2f} s fewest fits "
+              f"{row['fewest_cpu_seconds']:8.2f} s CPU")
+    for name, modulo in dict.fromkeys((r["puzzle"], r["modulo"]) for r in rows):
+        totals = next(r for r in rows if (r["puzzle"], r["modulo"]) == (name, modulo))
+        print(f"{name} {modulo}, weighted CPU s: {totals['weighted_totals']}")
+    wrote(args.record_in, "bitboard-choice.md")
+    return 0
+
+
+def _search_shared(args: argparse.Namespace, cases) -> int:
+    from ..benchmarks import packing
+
+    rows = packing.run_shared(cases, args.jobs, args.repeat, args.cubes, 1, args.record_in,
+                              report.say)
+    for row in rows:
+        print(f"{row['puzzle']:26} {row['modulo']:9} {row['memo']:31} "
+              f"{row['median_wall_seconds']:8.2f} s wall {row['median_cpu_seconds']:8.2f} s "
+              f"CPU {row['median_nodes']:>13,} nodes {row['median_memo_hits']:>11,} hits "
+              f"ratio {row['cpu_ratio_to_own']:.2f}")
+    wrote(args.record_in, "bitboard-shared.md")
+    return 0
+
+
+def _search_profile(args: argparse.Namespace, cases) -> int:
+    from ..benchmarks import packing
+
+    rows = [row for name, modulo in cases
+            for row in packing.profile_search(name, modulo, args.cubes, 1, report.say)]
+    if args.record_in is not None:
+        packing.write_profile(rows, args.record_in)
+    for row in rows:
+        print(f"{row['puzzle']:26} {row['modulo']:9} {row['part']:24} "
+              f"{row['cpu_seconds']:8.2f} s CPU {row['nodes']:>13,} nodes "
+              f"{row['ns_per_node']:>6,} ns/node")
+    wrote(args.record_in, "bitboard-profile.md")
+    return 0
+
+
+def _search_against(args: argparse.Namespace, cases) -> int:
+    from ..benchmarks import packing
+
+    rows = packing.run_against(args.against, cases if args.puzzles else packing.ANCHOR_CASES,
+                               args.repeat, args.record_in, report.say)
+    for row in rows:
+        print(f"{row['puzzle']:26} {row['modulo']:9} {row['method']:36} "
+              f"{row['median_cpu_seconds']:8.2f} s CPU {row['nodes']:>12,} nodes "
+              f"{row['nodes_per_second']:>12,} nodes/s ratio {row['ratio_to_anchor']:.2f}")
+    wrote(args.record_in, "bitboard-anchor.md")
+    return 0
+
+
 def bench_against_rowscan(args: argparse.Namespace) -> int:
-    """`bench --anchor rowscan`: runners/benchmarks/edgecount.py, in this process."""
+    """`bench edgecount` (was `bench --anchor rowscan`): runners/benchmarks/edgecount.py, in
+    this process."""
     from ..benchmarks import edgecount
 
     figures = edgecount.run(args.repeat, args.record_in, report.say)

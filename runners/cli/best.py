@@ -1,5 +1,6 @@
 """`puzzlesat best`: the best partial board of an edge-matching puzzle, anytime; and the board
-check of `puzzlesat verify PUZZLE --board FILE` (runners/best.py does the work)."""
+check of `puzzlesat verify PUZZLE --board FILE` (runners/best.py does the work); the flags of
+`bench best` and `bench ladder`."""
 
 from __future__ import annotations
 
@@ -40,11 +41,12 @@ def add_commands(subparsers) -> None:
     best.add_argument("--json", action="store_true", help="print JSON")
     best.set_defaults(run=run_best)
 
-    from ..benchmarks import best as bench
 
-    compare = subparsers.add_parser(
-        "best-bench", help="every best-board search on one puzzle under the same budget, side "
-        "by side (default: Eternity II with the centre clue)")
+def add_best_bench(compare: argparse.ArgumentParser) -> None:
+    """`bench best` (was `best-bench`): every best-board search under the same budget."""
+    from ..benchmarks import best as bench
+    from . import positive, seconds
+
     compare.add_argument("puzzle", metavar="PUZZLE", nargs="?", default=bench.DEFAULT_PUZZLE,
                          help=f"(default {bench.DEFAULT_PUZZLE})")
     compare.add_argument("--backend", action="append", default=None,
@@ -63,11 +65,13 @@ def add_commands(subparsers) -> None:
                                 ".json)")
     compare.set_defaults(run=run_best_bench)
 
-    from ..benchmarks.ladder import COUNTED, SOLVED
 
-    ladder = subparsers.add_parser(
-        "ladder", help="Brendan Owen's boards (6x6 to 10x10) counted by edgecount with their "
-        "nodes, or solved, beside the published figures (hours for the whole ladder)")
+def add_ladder(ladder: argparse.ArgumentParser) -> None:
+    """`bench ladder` (was `ladder`): Brendan Owen's boards counted or solved, timed, beside the
+    published figures (runners/README.md says why it is a benchmark)."""
+    from ..benchmarks.ladder import COUNTED, SOLVED
+    from . import positive, seconds
+
     ladder.add_argument("boards", metavar="BOARD", nargs="*",
                         help=f"boards to count (default: {' '.join(COUNTED)})")
     ladder.add_argument("--solve", metavar="BOARD", nargs="*", default=None,

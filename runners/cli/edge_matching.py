@@ -202,8 +202,9 @@ def run_unique(args: argparse.Namespace) -> int:
 
 
 def extra_commands(subparsers) -> None:
-    """`puzzlesat generate`, `edge-bench`, `macmahon-bench`, `best` (runners/cli/best.py)."""
-    from . import best, positive, seconds
+    """`puzzlesat generate` and `best` (runners/cli/best.py); the family's benchmarks are
+    `bench edge` and `bench macmahon` (runners/cli/bench.py's SUITES)."""
+    from . import best
 
     best.add_commands(subparsers)
     generate = subparsers.add_parser(
@@ -233,11 +234,9 @@ def extra_commands(subparsers) -> None:
     )
     generate.set_defaults(run=run_generate)
 
-    bench = subparsers.add_parser(
-        "edge-bench",
-        help="time backends and encodings solving the clue puzzles, Heule's em_* boards "
-        "(shuffled and turned under seeds) and planted boards; writes results/edge-bench.*",
-    )
+
+def add_edge_bench(bench: argparse.ArgumentParser) -> None:
+    """`bench edge` (was `edge-bench`): backends and encodings solving edge-matching boards."""
     bench.add_argument(
         "--contender", action="append", metavar="BACKEND[+MODEL][+noamo]",
         help="e.g. exec:cadical+compact+noamo or cpsat+integers; repeat for several "
@@ -253,11 +252,11 @@ def extra_commands(subparsers) -> None:
     report.add_record_arguments(bench, "the table (results/edge-bench.md and .csv)")
     bench.set_defaults(run=run_edge_bench)
 
-    macmahon = subparsers.add_parser(
-        "macmahon-bench",
-        help="MacMahon's 24 colour triangles in the hexagon: every grid counted, timed (target "
-        "60 s on 2 cores) beside xcover in the same run, classes by Burnside; --squares: the "
-        "24 squares' classes by canonical forms; writes results/macmahon-24-*.* when asked")
+
+def add_macmahon_bench(macmahon: argparse.ArgumentParser) -> None:
+    """`bench macmahon` (was `macmahon-bench`): MacMahon's triangles counted and timed."""
+    from . import positive, seconds
+
     macmahon.add_argument("--repeat", type=positive, default=None,
                           help="timed counts (default 3)")
     macmahon.add_argument("--jobs", type=positive, default=None,

@@ -1,6 +1,6 @@
 """The puzzle makers' commands: `cards` (the fewest pieces that make a card unique), `booklet`
 (graded challenge cards, printable and playable), `audit` (which cards of a booklet are unique)
-and `cards-bench` (the cards search timed); added by the packing family's command line."""
+and `bench cards` (the cards search timed); added by the packing family's command line."""
 
 from __future__ import annotations
 
@@ -44,12 +44,6 @@ def add_commands(subparsers) -> None:
                        help="a booklet file, or a puzzle file with pieces placed")
     audit.add_argument("--no-grade", action="store_true",
                        help="do not grade the unique cards (the search nodes)")
-    bench = subparsers.add_parser(
-        "cards-bench", help="time the cards search (IQ Block with ten pieces by default); "
-        "write results/cards-bench.*")
-    bench.add_argument("puzzles", metavar="PUZZLE", nargs="*", default=["iq-block-10"])
-    bench.add_argument("--repeat", type=positive, default=3, help="runs (default 3)")
-    report.add_record_arguments(bench, "the figures as cards-bench.json and .md")
     for command in (cards, booklet, audit):
         command.add_argument("--backend", default=None,
                              help="lists the solutions (cards, booklet) or counts each card "
@@ -66,6 +60,15 @@ def add_commands(subparsers) -> None:
     cards.set_defaults(run=run_cards)
     booklet.set_defaults(run=run_booklet)
     audit.set_defaults(run=run_audit)
+
+
+def add_bench(bench: argparse.ArgumentParser) -> None:
+    """`bench cards` (was `cards-bench`): the cards search timed."""
+    from . import positive
+
+    bench.add_argument("puzzles", metavar="PUZZLE", nargs="*", default=["iq-block-10"])
+    bench.add_argument("--repeat", type=positive, default=3, help="runs (default 3)")
+    report.add_record_arguments(bench, "the figures as cards-bench.json and .md")
     bench.set_defaults(run=run_bench)
 
 

@@ -1,5 +1,5 @@
 """Mind Lock on the command line: its flags, how its answers are printed, `mind-lock table` and
-`mind-lock bench`."""
+`bench mind-lock`."""
 
 from __future__ import annotations
 
@@ -60,7 +60,7 @@ def verify_lines(puzzle, found: Verification) -> list[str]:
     return lines + shared.published_lines(puzzle, result)
 
 
-# ---------------------------------------------------------------- mind-lock table, bench
+# ---------------------------------------------------------------- mind-lock table, bench mind-lock
 
 table_figures = family.report
 
@@ -103,19 +103,17 @@ def bench_command(args: argparse.Namespace) -> int:
 
 
 def extra_commands(subparsers) -> None:
-    """`puzzlesat mind-lock table` and `puzzlesat mind-lock bench`."""
-    group = subparsers.add_parser(
-        "mind-lock", help="Mind Lock: build God's-algorithm table, benchmark it"
-    )
+    """`puzzlesat mind-lock table` (its benchmark is `bench mind-lock`)."""
+    group = subparsers.add_parser("mind-lock", help="Mind Lock: build God's-algorithm table")
     commands = group.add_subparsers(dest="mind_lock_command", required=True,
                                     parser_class=type(group))
     shared.add_table_command(commands, family.KIND, "mind-lock",
                              "search all positions from the solved ones; print the distance "
                              "counts")
-    bench = commands.add_parser(
-        "bench", help="time the table (build, query) and the planners; write "
-                      "results/mind-lock-bench.json"
-    )
+
+
+def add_bench(bench: argparse.ArgumentParser) -> None:
+    """`bench mind-lock` (was `mind-lock bench`): the table and the planners timed."""
     bench.add_argument("--repeat", type=positive, default=3, help="runs per measure (default 3)")
     bench.add_argument("--queries", type=positive, default=2000,
                        help="random positions queried (default 2000)")

@@ -1,5 +1,5 @@
 """Sliding-block puzzles on the command line: their flags, how answers are printed,
-`puzzlesat sliding table` (God's algorithm) and `puzzlesat sliding bench`."""
+`puzzlesat sliding table` (God's algorithm), `sliding starts` and `bench sliding`."""
 
 from __future__ import annotations
 
@@ -175,9 +175,10 @@ def bench_command(args: argparse.Namespace) -> int:
 
 
 def extra_commands(subparsers) -> None:
-    """`puzzlesat sliding table PUZZLE` and `puzzlesat sliding bench`."""
+    """`puzzlesat sliding table PUZZLE` and `puzzlesat sliding starts PUZZLE` (its benchmark is
+    `bench sliding`)."""
     group = subparsers.add_parser(
-        "sliding", help="sliding-block puzzles: God's algorithm table, benchmark")
+        "sliding", help="sliding-block puzzles: God's algorithm table, the starts")
     commands = group.add_subparsers(dest="sliding_command", required=True,
                                     parser_class=type(group))
     table = shared.add_table_command(
@@ -202,9 +203,10 @@ def extra_commands(subparsers) -> None:
     starts.add_argument("--memory", type=shared.gibibytes, metavar="GIB", help=shared.MEMORY_HELP)
     starts.add_argument("--json", action="store_true", help="print one JSON object")
     starts.set_defaults(run=starts_command)
-    bench = commands.add_parser(
-        "bench", help="time the largest catalog search (states/s, peak memory) and Klotski "
-                      "in every metric; write results/sliding-bench.json")
+
+
+def add_bench(bench: argparse.ArgumentParser) -> None:
+    """`bench sliding` (was `sliding bench`): the largest catalog search and Klotski timed."""
     bench.add_argument("puzzle", metavar="PUZZLE", nargs="?",
                        help="the puzzle to time (default: klotski-l-pieces, the largest catalog "
                             "search of about a minute)")

@@ -81,6 +81,8 @@ def report(found: MovesTable) -> dict:
         "unreached": POSITIONS - build.positions,
         "solved_positions": len(found.puzzle.solved),
         "gods_number": build.gods_number,
+        # the key's name before issue 28, kept for one release (runners/cli/json-contract.toml)
+        "hardest_distance": build.gods_number,
         "hardest_positions": len(hardest),
         "hardest": [{"position": notation(p), "code": hex_code(p)} for p in hardest],
         "distance_counts": {str(d): n for d, n in enumerate(build.distance_counts)},
