@@ -168,3 +168,34 @@ def test_listing_solutions_with_a_counter_is_refused_in_words():
 
     with pytest.raises(InputError, match="counts solutions without listing them"):
         next(iter(puzzlesat.solutions("iq-block-8", backend=COUNTERS[0], limit=1)))
+
+
+# ---------------------------------------------------------------- the counting ladder
+
+
+def test_the_counting_ladder_times_every_backend_and_records_its_table(monkeypatch, tmp_path):
+    """`bench --counters` on a ladder of two small rungs (one pending): each backend's median,
+    the count they agree on, the counter's name and licence, written under results/."""
+    from puzzlesat.benchmarks import counters
+
+    ladder = (
+        counters.Rung("identical pieces", "dominoes 4x4", lambda: counters.dominoes(4),
+                      ("cpsat", "xcover"), 36),
+        counters.Rung("pieces in any number", "(to fill in)", "", ("cpsat",),
+                      pending="not yet"),
+    )
+    monkeypatch.setattr(counters, "LADDER", ladder)
+    said = []
+    figures = counters.run(1, tmp_path, limit=120, say=said.append)
+    [timed, pending] = figures["rungs"]
+    assert pending["pending"] == "not yet" and "times" not in pending
+    by = {t["backend"]: t for t in timed["times"]}
+    assert set(by) == {"cpsat", "xcover", *COUNTERS}
+    assert "refused" in by["xcover"]  # dancing links without copies of a piece
+    for name in ["cpsat", *COUNTERS]:
+        assert by[name]["complete"] and by[name]["count"] == 36, name
+    table = (tmp_path / "counters-bench.md").read_text()
+    assert "| identical pieces | dominoes 4x4 | 36 |" in table
+    assert "| pieces in any number | (to fill in) | not yet |" in table
+    assert mc.COUNTERS[COUNTERS[0][3:]].credit() in table
+    assert (tmp_path / "counters-bench.json").exists()

@@ -258,6 +258,9 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("--estimate", type=positive, default=None, metavar="PATHS",
                        help="with --anchor rowscan: also estimate each Eternity II clue "
                        "puzzle's grids and search by Knuth's estimator over PATHS random paths")
+    bench.add_argument("--counters", action="store_true",
+                       help="every counting backend, model counters too, on a ladder of counts "
+                       "(dominoes, pieces once, edge matching); writes results/counters-bench.*")
     bench.add_argument("--no-chart", action="store_true",
                        help="do not redraw results/bench-chart.png (needs matplotlib)")
 

@@ -132,6 +132,8 @@ def bench(args: argparse.Namespace) -> int:
     if args.search or args.anchor in ("xcover", "dlx"):
         needs_compiled("--search" if args.search else "--anchor",
                        ("xcover", "bitboard") if args.anchor == "xcover" else ("bitboard",))
+    if args.counters:
+        return bench_counters(args)
     if args.search:
         return bench_search(args)
     if args.anchor == "rowscan":
@@ -400,6 +402,20 @@ def bench_search(args: argparse.Namespace) -> int:
               f"{row['median_cpu_seconds']:8.2f} s CPU {row['nodes']:>12,} nodes {rate} "
               f"ratio {row['ratio_to_plain']:.2f}")
     wrote(args.record_in, "bitboard-search.md")
+    return 0
+
+
+def bench_counters(args: argparse.Namespace) -> int:
+    """Every counting backend on the ladder of counts (runners/benchmarks/counters.py); with
+    --record, results/counters-bench.md and .json, rewritten as each rung ends. PUZZLE words
+    pick the rungs whose label holds one."""
+    from ..benchmarks import counters
+
+    figures = counters.run(args.repeat, args.record_in, args.time_limit,
+                           only=tuple(args.puzzles))
+    print(counters.markdown(figures))
+    if args.record_in is not None:
+        report.write_results_index(args.record_in)
     return 0
 
 
