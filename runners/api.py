@@ -143,6 +143,21 @@ def backends(puzzle, task: str = "solve") -> list[str]:
     return names_for(_puzzle(puzzle).kind, task)
 
 
+def counters(puzzle) -> dict[str, str]:
+    """The model counters usable for the puzzle (`mc:NAME`), each with its name, version,
+    licence and how exact its counts are."""
+    kind = _puzzle(puzzle).kind
+    found = {}
+    for name in names_for(kind, "count"):
+        try:
+            made = resolve(name, kind, "count")
+        except InputError:  # listed for a solve only (a PySAT solver that cannot count)
+            continue
+        if hasattr(made, "credit"):
+            found[made.name] = made.about
+    return found
+
+
 def check_time_limit(time_limit: float | None) -> float | None:
     if time_limit is None:
         return None
@@ -293,6 +308,8 @@ def count(puzzle, backend: str | None = None, modulo: str | None = None,
     elif (not found.complete and runner.deadline is not None and time.time() >= runner.deadline
           and not built_partly):  # (a count stopped while its model was built says so itself)
         found.details["stopped_by"] = "time_limit"
+    if hasattr(chosen, "credit"):  # a model counter: its name, version and licence
+        found.details["counter"] = chosen.credit()
     if found.number == 0 and found.complete:
         why = fam.why_none(puzzle)
         if why:

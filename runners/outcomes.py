@@ -28,11 +28,16 @@ class Count:
     details: dict[str, object] = field(default_factory=dict)  # the family's other numbers
 
     def sentence(self) -> str:
-        where = f"({self.backend}, {self.executor}, {self.seconds:.2f} s)"
+        counter = self.details.get("counter")  # a model counter: its name, version, licence
+        backend = f"{self.backend} = {counter}" if counter else self.backend
+        where = f"({backend}, {self.executor}, {self.seconds:.2f} s)"
         if self.number is None:
             return f"{self.puzzle}: no count: {self.counted} {where}"
         if not self.complete:
             why = STOPPED_BY.get(self.details.get("stopped_by"), "stopped early")
+            if counter:
+                why += (" (a model counter reports no partial count: each count it had not "
+                        "finished adds 0)")
             return (f"{self.puzzle}: INCOMPLETE count, {why}: at least "
                     f"{words.counted(self.number, self.counted)} {where}")
         why = self.details.get("why_none")

@@ -69,6 +69,7 @@ class Entry:
     per_family: bool = False  # one per puzzle family ('reference', 'table')
     example: str = ""
     optional: bool = False  # the argument may be left out ('bitboard' or 'bitboard:memo')
+    instances: str = ""  # a function of the module listing the names installed ('mc:ganak')
 
     def build(self, argument: str | None) -> Backend:
         cls = getattr(importlib.import_module(self.module), self.cls)
@@ -90,6 +91,8 @@ BACKENDS = (
           example="exec:cadical"),
     Entry("race", "puzzlesat.backends.race", "RaceBackend", argument="B1,B2,... or B*N",
           example="race:exec:cadical*2"),
+    Entry("mc", "puzzlesat.backends.mc", "McBackend", argument="NAME", example="mc:ganak",
+          instances="installed_counters"),
     Entry("reference", "", "", per_family=True, example="reference"),
     Entry("table", "", "", per_family=True, example="table"),
 )
@@ -130,8 +133,8 @@ DEFAULTS: dict[tuple[str, str], tuple[str, str]] = {
 
 NAMES = ("cpsat, pysat:NAME (e.g. pysat:cadical195), bitboard, xcover, edgecount, "
          "exec:NAME_OR_PATH (a SAT solver binary, "
-         "e.g. exec:cadical), race:B1,B2 or race:B*N (e.g. race:pysat:cadical195*2), reference "
-         "or table")
+         "e.g. exec:cadical), race:B1,B2 or race:B*N (e.g. race:pysat:cadical195*2), mc:NAME (a "
+         "model counter, e.g. mc:ganak), reference or table")
 
 
 def parse(name: str) -> tuple[str, str | None]:
@@ -200,6 +203,9 @@ def resolve(name: str | None, kind: str, task: str) -> Backend:
     if task == "count" and not made.can_count:
         raise InputError(getattr(made, "why_not_count", f"{made.name} cannot count"),
                          field="backend")
+    if task == "solve" and not made.can_solve:
+        raise InputError(getattr(made, "why_not_solve", f"{made.name} cannot solve"),
+                         field="backend")
     return made
 
 
@@ -216,6 +222,11 @@ def names_for(kind: str, task: str = "solve") -> list[str]:
         elif entry.base == "pysat":
             if "cnf" in fam.takes:
                 found += [f"pysat:{s}" for s in pysat_solvers()]
+        elif entry.instances:  # one per library installed (the model counters)
+            listed = getattr(importlib.import_module(entry.module), entry.instances)()
+            made_all = [backend(name) for name in listed]
+            found += [b.name for b in made_all if fam.accepts(b)
+                      and (b.can_solve if task == "solve" else b.can_count)]
         else:
             try:
                 made = backend(entry.example or entry.base)

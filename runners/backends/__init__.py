@@ -100,6 +100,7 @@ class Backend(ABC):
     # solving many times under one limit runs them all in one child instead
     solves_in_child: bool = False
     can_count: bool = True
+    can_solve: bool = True  # False: it counts only (a model counter, mc:NAME)
     releases_gil: bool = False  # cubes may run on threads of one process (no worker start)
     # solve_cube: a solve may run on the counting engine's cubes (jobs, a checkpoint)
     solves_in_cubes: bool = False

@@ -391,11 +391,14 @@ def run_checkpoint(args: argparse.Namespace) -> int:
 
 def run_backends(puzzle, module, args) -> int:
     names = {task: api.backends(puzzle, task) for task in ("solve", "count")}
+    counters = api.counters(puzzle)  # the model counters: name, version and licence
     if args.json:
-        print(json.dumps(names))
+        print(json.dumps({**names, **({"counters": counters} if counters else {})}))
         return 0
     for task, found in names.items():
         print(f"{task}: {found[0]} (default), " + ", ".join(found[1:]))
+    for name, credit in counters.items():
+        print(f"{name}: counts without listing (count only): {credit}")
     for task in names:
         print(why_default(puzzle, task))
     return 0

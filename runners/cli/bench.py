@@ -75,6 +75,9 @@ SUITES = (
           "same budget, side by side; writes results/best-bench.*"),
     Suite("cards", "makers", "add_bench", "packing: the cards search timed (IQ Block 10 by "
           "default); writes results/cards-bench.*"),
+    Suite("counters", "bench", "add_counters", "every counting backend, model counters too, "
+          "on a ladder of counts (dominoes, pieces once, edge matching); writes "
+          "results/counters-bench.*"),
     Suite("sliding", "sliding", "add_bench", "sliding blocks: the largest catalog search "
           "(states/s, peak memory) and Klotski in every metric; writes "
           "results/sliding-bench.json"),
@@ -239,6 +242,31 @@ def add_search(parser: argparse.ArgumentParser) -> None:
                         "nodes, the estimated ratio), and the total at each threshold; writes "
                         "results/bitboard-choice.*")
     parser.set_defaults(run=recording(bench_search, "bench search", ("bitboard",)))
+
+
+def add_counters(parser: argparse.ArgumentParser) -> None:
+    from . import positive
+
+    _puzzles(parser, "every rung; a word picks the rungs whose label holds it")
+    parser.add_argument("--repeat", type=positive, default=3, help="runs (default 3)")
+    parser.add_argument("--time-limit", type=float, default=None, metavar="S",
+                        help="seconds a run may take (default 60)")
+    report.add_record_arguments(parser, "the figures (results/counters-bench.*)")
+    parser.set_defaults(run=recording(bench_counters))
+
+
+def bench_counters(args: argparse.Namespace) -> int:
+    """Every counting backend on the ladder of counts (runners/benchmarks/counters.py); with
+    --record, results/counters-bench.md and .json, rewritten as each rung ends. PUZZLE words
+    pick the rungs whose label holds one."""
+    from ..benchmarks import counters
+
+    figures = counters.run(args.repeat, args.record_in, args.time_limit,
+                           only=tuple(args.puzzles))
+    print(counters.markdown(figures))
+    if args.record_in is not None:
+        report.write_results_index(args.record_in)
+    return 0
 
 
 def add_edgecount(parser: argparse.ArgumentParser) -> None:

@@ -56,6 +56,12 @@ def count_lines(puzzle, count: Count) -> list[str]:
         lines.append(f"{puzzle.name}: {count.details['solutions']:,} solutions in all "
                      f"(rotations and reflections counted as different)")
         lines.append(f"{puzzle.name}: symmetry group: {count.group.describe()}")
+        fixed = count.details.get("fixed_points")
+        if fixed:  # Burnside's table: what every symmetry leaves unchanged, the identity all
+            shown = "; ".join(f"{element.removeprefix('fixed by ')}: {kept:,}" for element, kept
+                              in {"identity": count.details["solutions"], **fixed}.items())
+            lines.append(f"{puzzle.name}: solutions each of the {count.group.order} symmetries "
+                         f"leaves unchanged (Burnside: the classes are their mean): {shown}")
     return lines
 
 
