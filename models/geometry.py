@@ -30,6 +30,7 @@ from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass
 
 from .errors import InputError
+from .words import plural
 
 Cell = tuple[int, ...]  # coordinates on a lattice: (row, column), or (layer, row, column)
 Shape = tuple[Cell, ...]  # sorted cells, normalised: moved by a lattice vector to the origin
@@ -431,7 +432,7 @@ class Lattice(ABC):
     def describe(self, cells: Iterable[Cell]) -> str:
         """A board in a few words, for summaries: '6x10 with 4 holes', '72 triangles'."""
         count = len(list(cells))
-        return f"{count} {self.cell_noun}{'s' * (count != 1)}"
+        return plural(count, self.cell_noun)
 
     # -- what drawings need (each lattice gives those of its capabilities)
 
@@ -714,7 +715,7 @@ class BallLattice(LayeredLattice):
     def describe(self, cells: Iterable[Cell]) -> str:
         cells = list(cells)
         layers = len({cell[0] for cell in cells})
-        return f"{len(cells)} balls in {layers} layer{'s' * (layers != 1)}"
+        return f"{plural(len(cells), 'ball')} in {plural(layers, 'layer')}"
 
     def position(self, cell: Cell) -> tuple[float, float, float]:
         layer, r, c = cell  # balls of diameter 1 on the floor, from the corner at the origin
