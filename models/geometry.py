@@ -21,6 +21,7 @@ new lattice writes.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 import re
@@ -29,6 +30,7 @@ from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass
 
 from .errors import InputError
+from .words import plural
 
 Cell = tuple[int, ...]  # coordinates on a lattice: (row, column), or (layer, row, column)
 Shape = tuple[Cell, ...]  # sorted cells, normalised: moved by a lattice vector to the origin
@@ -166,12 +168,21 @@ def board_symmetries(cells: Iterable[Cell], flip: bool) -> list[tuple[str, Trans
 
 class PictureError(ValueError):
     """A picture that cannot be read: what is wrong, and on which line of its text (counted
-    from 0 in the text as given; None for the picture as a whole). Readers add the file."""
+    from 0 in the text as given; None for the picture as a whole). Readers add the file.
+
+    A place in a picture is said as a cell is written, [row, column] from 0 (models/README.md:
+    the row and the column of its character after the picture's common indentation), a layer
+    of a solid as its first coordinate, from 0 too."""
 
     def __init__(self, message: str, line: int | None = None) -> None:
         super().__init__(message)
         self.message = message
         self.line = line
+
+
+def place(row: int, column: int) -> str:
+    """A character's place in a picture, as its cell is written: [row, column] from 0."""
+    return f"[{row}, {column}] (row and column from 0, as cells are written)"
 
 
 def picture_rows(text: str, allowed: str = "X.") -> tuple[str, ...]:
@@ -198,9 +209,9 @@ def picture_rows(text: str, allowed: str = "X.") -> tuple[str, ...]:
                 "(or remove the line)", i)
         if indents[i] != indent:
             raise PictureError(
-                f"row {i - drawn[0] + 1} of the picture starts with {len(indents[i])} blank(s) "
-                f"but row 1 with {len(indent)}: leading blanks would shift the row; draw cells "
-                "outside the picture as '.'", i)
+                f"row {i - drawn[0]} of the picture (from 0) starts with {len(indents[i])} "
+                f"blank(s) but row 0 with {len(indent)}: leading blanks would shift the row; "
+                "draw cells outside the picture as '.'", i)
         row = row[len(indent):]
         bad_characters = [ch for ch in row if ch not in allowed]
         if bad_characters:
@@ -226,8 +237,8 @@ def layer_pictures(text: str, allowed: str = "X.") -> tuple[tuple[str, ...], ...
         if LAYER_SEPARATOR.match(line):
             chunk = "\n".join(lines[start:i])
             if not chunk.strip():
-                raise PictureError(f"layer {len(layers) + 1} is empty: draw it with '.', or "
-                                   "remove the extra line of dashes", i)
+                raise PictureError(f"layer {len(layers)} (from 0, the bottom layer 0) is empty: "
+                                   "draw it with '.', or remove the extra line of dashes", i)
             try:
                 layers.append(picture_rows(chunk, allowed))
             except PictureError as error:
@@ -421,7 +432,7 @@ class Lattice(ABC):
     def describe(self, cells: Iterable[Cell]) -> str:
         """A board in a few words, for summaries: '6x10 with 4 holes', '72 triangles'."""
         count = len(list(cells))
-        return f"{count} {self.cell_noun}{'s' * (count != 1)}"
+        return plural(count, self.cell_noun)
 
     # -- what drawings need (each lattice gives those of its capabilities)
 
@@ -704,7 +715,7 @@ class BallLattice(LayeredLattice):
     def describe(self, cells: Iterable[Cell]) -> str:
         cells = list(cells)
         layers = len({cell[0] for cell in cells})
-        return f"{len(cells)} balls in {layers} layer{'s' * (layers != 1)}"
+        return f"{plural(len(cells), 'ball')} in {plural(layers, 'layer')}"
 
     def position(self, cell: Cell) -> tuple[float, float, float]:
         layer, r, c = cell  # balls of diameter 1 on the floor, from the corner at the origin
@@ -773,9 +784,9 @@ def plane_rows(text: str, marks: str, what: str) -> list[tuple[int, int, str, in
                 found.append((i - drawn[0], c, ch, i))
             elif ch not in " .":
                 raise PictureError(
-                    f"unexpected character {ch!r} at row {i - drawn[0] + 1}, column "
-                    f"{c + 1} of the picture (use {' and '.join(map(repr, marks))} for {what}s,"
-                    " '.' or a blank for none)", i)
+                    f"unexpected character {ch!r} at {place(i - drawn[0], c)} of the picture "
+                    f"(use {' and '.join(map(repr, marks))} for {what}s, '.' or a blank for "
+                    "none)", i)
     if not found:
         raise PictureError(f"the picture has no {what}")
     return found
@@ -965,11 +976,10 @@ class TriangularLattice(SixfoldLattice):
 
     def _misplaced(self, r: int, c: int, mark: str, first: tuple) -> str:
         other = "v" if mark == "^" else "^"
-        return (f"a triangle {'up' if mark == '^' else 'down'} ({mark!r}) at row {r + 1}, "
-                f"column {c + 1} of the picture, where one pointing "
-                f"{'down' if mark == '^' else 'up'} ({other!r}) belongs: triangles alternate "
-                f"along each row and column, as the first one ({first[2]!r} at row "
-                f"{first[0] + 1}, column {first[1] + 1}) sets them")
+        return (f"a triangle {'up' if mark == '^' else 'down'} ({mark!r}) at {place(r, c)} of "
+                f"the picture, where one pointing {'down' if mark == '^' else 'up'} "
+                f"({other!r}) belongs: triangles alternate along each row and column, as the "
+                f"first one ({first[2]!r} at [{first[0]}, {first[1]}]) sets them")
 
     def picture(self, cells: Iterable[Cell]) -> str:
         return _plane_picture(cells, lambda r, c: "^" if (r + c) % 2 == 0 else "v", 1)
@@ -1021,10 +1031,9 @@ class HexagonalLattice(SixfoldLattice):
 
 
     def _misplaced(self, r: int, c: int, mark: str, first: tuple) -> str:
-        return (f"a hexagon at row {r + 1}, column {c + 1} of the picture is out of line: "
-                "a row's hexagons are two characters apart, between those of the rows above "
-                f"and below, as the first one (row {first[0] + 1}, column {first[1] + 1}) "
-                "sets them")
+        return (f"a hexagon at {place(r, c)} of the picture is out of line: a row's hexagons "
+                "are two characters apart, between those of the rows above and below, as the "
+                f"first one (at [{first[0]}, {first[1]}]) sets them")
 
     def picture(self, cells: Iterable[Cell]) -> str:
         return _plane_picture(cells, lambda r, c: "X", 2)
@@ -1091,6 +1100,13 @@ def polyforms(grid: Lattice, order: int, flip: bool) -> list[Shape]:
     the list sorted, so that a set is the same wherever it is made."""
     if order < 1:
         raise InputError(f"a polyform has at least one cell, not {order}", field="polyforms")
+    return list(_polyforms(grid, order, flip))
+
+
+@functools.lru_cache(maxsize=64)
+def _polyforms(grid: Lattice, order: int, flip: bool) -> tuple[Shape, ...]:
+    """`polyforms`, made once a process (`list --open` reads 221 boards of a few piece sets:
+    81 s at load 7 when each made its set anew)."""
 
     def least(cells: Iterable[Cell]) -> Shape:
         return min(grid.orientations(cells, flip))
@@ -1105,4 +1121,4 @@ def polyforms(grid: Lattice, order: int, flip: bool) -> list[Shape]:
                     if next_cell not in taken:
                         grown.add(least([*shape, next_cell]))
         level = grown
-    return sorted(level)
+    return tuple(sorted(level))

@@ -124,3 +124,13 @@ except ImportError:  # pragma: no cover
             return False
         a[i] = new
         return True
+
+
+def on_disk(*kernels) -> bool:
+    """Whether numba's cache on disk holds every one of these compiled functions for its
+    present source, so that a first call loads it instead of compiling (False without numba,
+    or where it cannot be told: a notice of a compile may then be said once too often)."""
+    try:
+        return all(bool(kernel._cache._cache_file._load_index()) for kernel in kernels)  # noqa: SLF001
+    except (AttributeError, OSError, ValueError, EOFError):  # (numba's own cache layout)
+        return False

@@ -25,6 +25,7 @@ from . import api
 from .models.edge_matching import EdgePuzzle, FixedTile, board_turns, planted
 from .models.edge_matching.grid import TRIANGLE, grid_named
 from .models.errors import InputError
+from .models.words import plural
 
 PATHS = 2000  # random paths of Knuth's estimate (a fixed seed: the same figure every run)
 
@@ -46,8 +47,8 @@ class UniquePuzzle:
     estimate_error: float
 
     def summary(self) -> str:
-        return (f"{self.puzzle.name}: one solution {self.up_to} (edgecount: {self.grids:,} "
-                f"grid{'s' if self.grids != 1 else ''}, {self.classes} class), seed "
+        return (f"{self.puzzle.name}: one solution {self.up_to} (edgecount: "
+                f"{plural(self.grids, 'grid')}, {plural(self.classes, 'class')}), seed "
                 f"{self.seed} after {self.tried} tried; expected difficulty: about "
                 f"{self.estimated_nodes:,.0f} nodes of a plain search (Knuth's estimate over "
                 f"{PATHS:,} random paths, standard error {self.estimate_error:,.0f}); the "
@@ -115,7 +116,7 @@ def _kept(puzzle: EdgePuzzle, seed: int, tried: int, counted, clues: int) -> Uni
 
     up_to = ("(exactly one grid, with its clues)" if clues else
              "up to turning the whole board")
-    what = (f"one solution {up_to}; {clues} clue tile{'s' if clues != 1 else ''}" if clues
+    what = (f"one solution {up_to}; {plural(clues, 'clue tile')}" if clues
             else f"one solution {up_to}")
     named = dataclasses.replace(
         puzzle, name=f"unique-{puzzle.grid}-{len(puzzle.tiles)}-s{seed}",

@@ -405,3 +405,71 @@ def test_the_readme_family_table_says_edge_matching_is_on_every_grid():
                if line.startswith("| edge matching"))
     assert "square tiles)" not in row
     assert all(name in row for name in GRIDS), row
+
+
+# ---------------------------------------------------------------- 10: the compile notice
+
+
+@pytest.mark.parametrize("kept", [True, False])
+def test_the_compile_notice_is_said_only_when_a_compile_happens(monkeypatch, kept):
+    """Regression: "compiling ... (first run only ...)" was said on every run under load: it
+    was said whenever the warm-up took 2 s, a load from numba's cache included. It is said
+    only where numba's cache does not hold the search."""
+    import importlib
+    import threading
+
+    from puzzlesat.backends import edgesearch
+
+    best = importlib.import_module("puzzlesat.best")  # the module, not the function
+    slow = threading.Event()
+    monkeypatch.setattr(best, "COMPILE_NOTICE", 0.01)
+    monkeypatch.setattr(edgesearch, "kept", lambda: kept)
+    monkeypatch.setattr(edgesearch, "warm_up", lambda: slow.wait(1.0) and False)
+    said: list[str] = []
+
+    def say(line: str) -> None:
+        said.append(line)
+        slow.set()  # the notice came: the warm-up ends
+
+    optimiser = next(o for o in best.OPTIMISERS if o.base == "edgesearch")
+    optimiser.warm_up(say)
+    assert any("compiling" in line for line in said) == (not kept), said
+
+
+def test_numba_says_whether_the_search_is_kept_on_disk():
+    pytest.importorskip("numba")
+    from puzzlesat.backends import edgesearch
+
+    edgesearch.warm_up()  # compiled now if it was not: then kept on disk
+    assert edgesearch.kept()
+
+
+# ---------------------------------------------------------------- 7: places in pictures
+
+
+@settings(max_examples=60, deadline=None)
+@given(rows=st.integers(1, 4), cols=st.integers(1, 6), data=st.data())
+def test_a_picture_error_names_the_place_as_its_cell_is_written(rows, cols, data):
+    """Property (regression: picture errors counted rows and columns from 1 while cells are
+    numbered from 0): a stray character at row r and column c of a picture, after its common
+    indentation, is named [r, c], as the cell drawn there is written."""
+    from puzzlesat.models.geometry import HEXAGONAL, TRIANGULAR, PictureError, place
+
+    r, c = data.draw(st.integers(0, rows - 1)), data.draw(st.integers(0, cols - 1))
+    lattice = data.draw(st.sampled_from([TRIANGULAR, HEXAGONAL]))
+    lines = [["." for _ in range(cols)] for _ in range(rows)]
+    lines[r][c] = "?"
+    text = "\n".join("    " + "".join(line) for line in lines)  # indented alike
+    with pytest.raises(PictureError) as raised:
+        lattice.picture_cells(text)
+    assert place(r, c) in raised.value.message
+    assert place(r, c).startswith(f"[{r}, {c}]")
+
+
+def test_a_misplaced_triangle_is_named_by_its_cell(tmp_path):
+    from puzzlesat.models.geometry import TRIANGULAR, PictureError
+
+    with pytest.raises(PictureError) as raised:
+        TRIANGULAR.picture_cells("^v^\n^v^")
+    assert "at [1, 0] (row and column from 0" in raised.value.message
+    assert "as the first one ('^' at [0, 0])" in raised.value.message

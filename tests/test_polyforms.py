@@ -285,9 +285,11 @@ def plane_file(lattice: str, board: str, piece: str, extra: str = "") -> str:
 
 BAD = [
     ("a triangle out of place", plane_file("triangular", "^v^\n^v^", "^v^v^v"),
-     "a triangle up ('^') at row 2, column 1 of the picture, where one pointing down"),
+     "a triangle up ('^') at [1, 0] (row and column from 0, as cells are written) of the "
+     "picture, where one pointing down"),
     ("a hexagon out of line", plane_file("hexagonal", "X X\nX X", "X X"),
-     "a hexagon at row 2, column 1 of the picture is out of line"),
+     "a hexagon at [1, 0] (row and column from 0, as cells are written) of the picture is "
+     "out of line"),
     ("a hexagon cell not on the lattice",
      'kind = "packing"\nlattice = "hexagonal"\nboard = [[0, 0], [0, 1]]\n'
      '[pieces]\nA = """\nX X\n"""\n', "[0, 1] is not a cell of the hexagonal lattice"),

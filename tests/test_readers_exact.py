@@ -34,7 +34,7 @@ def test_leading_blanks_are_never_dropped():
     # "  XX" over "XXXX" was read as "XX.." over "XXXX"
     error = refused("p.toml", packing("  XX\nXXXX"))
     assert (error.line, error.field) == (4, "board")
-    assert "starts with 0 blank(s) but row 1 with 2" in error.message
+    assert "starts with 0 blank(s) but row 0 with 2" in error.message
 
 
 def test_leading_blanks_in_a_piece_are_refused_at_their_line():

@@ -308,7 +308,8 @@ def test_a_solid_file_reads_layers_and_coordinates():
     (('lattice = "cubic"', 'lattice = "cubic"\nflip = true'), 3, "flip", "mirror image"),
     (("---\nXX\nXX\n\"\"\"\n[pieces]", "---\nXX\nX,\n\"\"\"\n[pieces]"), 8, "board",
      "unexpected character ','"),
-    (("---\nX.\n..", "---\n---\nX.\n.."), 15, "pieces.A", "layer 2 is empty"),
+    (("---\nX.\n..", "---\n---\nX.\n.."), 15, "pieces.A",
+     "layer 1 (from 0, the bottom layer 0) is empty"),
     (("[0, 1, 1], [1, 1, 1]]", "[0, 1, 1], [0, 1, 1]]"), 18, "pieces.B", "listed twice"),
     (("[0, 1, 1], [1, 1, 1]]", "[0, 1], [1, 1, 1]]"), 18, "pieces.B", "[layer, row, column]"),
 ])

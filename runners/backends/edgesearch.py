@@ -536,6 +536,14 @@ def run(report: Callable, puzzle: EdgePuzzle, start: list[Placed] | None,
     return {"optimal": False}
 
 
+def kept() -> bool:
+    """Whether the compiled search and local search are in numba's cache on disk (a warm-up
+    then loads them: no compile to announce)."""
+    from ..compiled import on_disk
+
+    return on_disk(_search, _polish)
+
+
 def warm_up() -> bool:
     """Compile the search and the local search (or load them from numba's cache on disk) on a
     tiny board, so that a time limit is spent searching; whether they were compiled (a first

@@ -26,6 +26,7 @@ from pathlib import Path
 
 from .. import output as report
 from ..models.errors import InputError
+from ..models.words import plural
 
 DEFAULT_PUZZLE = "eternity-ii"
 DEFAULT_SEARCHES = ("edgesearch", "cpsat", "maxsat:lsu", "maxsat:rc2", "exec:sat4j")
@@ -175,7 +176,7 @@ def markdown(rows: list[dict]) -> str:
     for (puzzle, limit, jobs), mine in groups.items():
         searches = list(dict.fromkeys(r["backend"] for r in mine))
         target = TARGETS.get((puzzle, limit, jobs))
-        lines += [f"## {puzzle}, {limit:g} s on {jobs} core{'s' * (jobs > 1)}"
+        lines += [f"## {puzzle}, {limit:g} s on {plural(jobs, 'core')}"
                   + (f" (target: {target})" if target else ""), "",
                   "| search | best score | found at (s) | its nodes by then | cores used | load | "
                   "date | stopped; what it can show |", "|---|---:|---:|---:|---:|---|---|---|"]

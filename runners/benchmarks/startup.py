@@ -52,6 +52,7 @@ def stages(name: str, modulo: str, jobs: int, backend_name: str | None = None) -
     from puzzlesat.executors import Work
     from puzzlesat.models.files import load
     from puzzlesat.models.packing.plan import count_plan
+    from puzzlesat.models.words import plural
     from puzzlesat.registry import family_of
 
     puzzle = step("the puzzle read (its file, its family)", lambda: load(name))
@@ -71,7 +72,7 @@ def stages(name: str, modulo: str, jobs: int, backend_name: str | None = None) -
         return works
 
     works = step("the encoding (exact cover, the search's payload)", encoded)
-    tallies = step(f"the search: every cube on {jobs} thread{'s' * (jobs > 1)}",
+    tallies = step(f"the search: every cube on {plural(jobs, 'thread')}",
                    lambda: runner.run(works, key))
     solutions, classes = plan.combine([[v[0] for v in t.values] for t in tallies])
     return {"began": BEGAN, "stages": timed, "solutions": solutions, "classes": classes,

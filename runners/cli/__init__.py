@@ -28,6 +28,7 @@ from ..children import WorkerDied
 from ..executors import EXECUTOR_NAMES
 from ..models import files
 from ..models.errors import InputError
+from ..models.words import plural
 from ..registry import DEFAULTS, FAMILIES, default_backend, family_of, module_name, part
 from . import pictures
 
@@ -360,7 +361,6 @@ def list_catalog(open_boards: bool = False) -> int:
 def run_checkpoint(args: argparse.Namespace) -> int:
     """How long N workers would take a count, from the cube times its checkpoint records."""
     from ..checkpoint import purpose, timing
-    from ..models.words import plural
 
     try:
         found = timing(args.file)
@@ -464,7 +464,7 @@ def run_solutions(puzzle, module, args) -> int:
         else:
             print(f"solution {shown}:")
             print(str(solution))
-    report.say(f"{shown} solution{'s' * (shown != 1)} shown (--limit {args.limit})")
+    report.say(f"{plural(shown, 'solution')} shown (--limit {args.limit})")
     return 0
 
 

@@ -10,6 +10,7 @@ from pathlib import Path
 
 from .. import output as report
 from ..models.errors import InputError
+from ..models.words import plural
 
 
 def add_commands(subparsers) -> None:
@@ -133,8 +134,8 @@ def run_best_bench(args: argparse.Namespace) -> int:
         report.say(f"best-bench: {row['backend']} seed {row['seed']} recorded {row['date'][:16]} "
                    f"(score {row['score'] if row['score'] is not None else '-'}): left out "
                    "(--again runs it anew)")
-    report.say(f"best-bench: {len(todo)} run{'s' * (len(todo) != 1)} of "
-               f"{args.time_limit:g} s on {args.jobs} core{'s' * (args.jobs > 1)}, one after "
+    report.say(f"best-bench: {plural(len(todo), 'run')} of "
+               f"{args.time_limit:g} s on {plural(args.jobs, 'core')}, one after "
                f"another: about {bench.clock(len(todo) * args.time_limit)} of wall time"
                + (f" ({len(kept)} recorded before left out)" if kept else "")
                + (", each written as it ends" if folder is not None else ""))

@@ -9,6 +9,7 @@ from .. import output as report
 from ..families import mind_lock as family
 from ..models import files
 from ..models.mind_lock import NOTATION_HELP
+from ..models.words import plural
 from ..outcomes import Verification
 from . import add_flag, positive, seconds
 from . import moves as shared
@@ -45,9 +46,8 @@ def verify_lines(puzzle, found: Verification) -> list[str]:
                f"({result['hardest_positions']} positions)")
     if sample["size"] and planners:
         planned = (f"{hardest}; the table's distance equals the optimal plan length of "
-                   f"{', '.join(planners)} on {sample['hardest']} hardest position"
-                   f"{'s' * (sample['hardest'] != 1)} and {sample['random']} random one"
-                   f"{'s' * (sample['random'] != 1)} (seed {sample['seed']})")
+                   f"{', '.join(planners)} on {plural(sample['hardest'], 'hardest position')} "
+                   f"and {plural(sample['random'], 'random one')} (seed {sample['seed']})")
     else:
         planned = f"{hardest}; no plans checked against the table (--sample 0 or no planner)"
     lines = [

@@ -10,6 +10,7 @@ import sys
 
 from .. import output as report
 from ..models.errors import InputError
+from ..models.words import plural
 from ..outcomes import Count, Solution
 from ..registry import family
 from . import add_flag
@@ -82,7 +83,7 @@ def count_lines(puzzle, count: Count) -> list[str]:
     d = count.details
     metric = f" ({d['metric']} metric)" if d.get("metric") else ""
     lines = [f"{puzzle.name}: God's number {d['gods_number']} moves{metric}, "
-             f"{d['hardest_positions']:,} position{'s' * (d['hardest_positions'] != 1)} at "
+             f"{plural(d['hardest_positions'], 'position')} at "
              "that distance"]
     if d.get("start_moves") is not None:
         lines.append(f"{puzzle.name}: the start needs {d['start_moves']} moves")
@@ -116,7 +117,7 @@ def table_lines(figures: dict, heading: str) -> list[str]:
         + (f"; {unreached:,} NOT reached" if unreached else ""),
         f"God's number: {figures['gods_number']} moves"
         + (f" ({figures['gods_number_means']})" if "gods_number_means" in figures else "")
-        + f", {number:,} position{'s' * (number != 1)} at that distance"
+        + f", {plural(number, 'position')} at that distance"
         + (f", e.g. {hardest}" if hardest else ""),
     ]
     if figures.get("start_moves") is not None:

@@ -9,6 +9,7 @@ from .. import output as report
 from ..families import sliding as family
 from ..models.errors import InputError
 from ..models.sliding import METRICS
+from ..models.words import plural
 from ..outcomes import Verification
 from . import add_flag, positive
 from . import moves as shared
@@ -135,7 +136,7 @@ def starts_lines(result: dict, shown: int = 10) -> list[str]:
                          f"starts {made['moves']} moves from a goal (seed {made['seed']}):")
             lines += [f"    {start}" for start in made["starts"]]
     listed = result["listed_clusters"][:shown]
-    lines.append(f"the {len(listed)} cluster{'s' * (len(listed) != 1)} with the farthest starts:")
+    lines.append(f"the {plural(len(listed), 'cluster')} with the farthest starts:")
     lines.append("  cluster  positions  goals  " + "  ".join(
         f"{m:>6}" for m in result["metrics"]) + "  farthest start")
     for c in listed:

@@ -32,6 +32,7 @@ from ..executors import Work
 from ..models import limits
 from ..models.encoded import to_dimacs
 from ..models.errors import InputError
+from ..models.words import plural
 from ..outcomes import Count, Solution
 from ..planning import Plan, PlanError, deepen, plan_in_child
 from . import VERIFY_SOLVERS, Family
@@ -184,7 +185,7 @@ class MovesFamily(Family):
 
     def moves_said(self, puzzle, moves: int) -> str:
         """A number of moves in words, with the metric where there is one."""
-        return f"{moves} move{'s' * (moves != 1)}"
+        return plural(moves, "move")
 
     def solution_data(self, puzzle, start, plan: Plan) -> dict:
         """A Solution's data beside the common fields (e.g. the positions' codes)."""
@@ -342,7 +343,7 @@ class MovesFamily(Family):
         finally:
             runner.progress = bar
         values = tally.values[0] or (0,)
-        threads = f"{model.threads} thread{'s' * (model.threads != 1)}"
+        threads = plural(model.threads, "thread")
         details: dict[str, object] = {"search": f"one breadth-first search in one process, on "
                                                 f"{threads} (its table cached)",
                                       "threads": model.threads}
@@ -435,7 +436,7 @@ class PlanRows:
                          "DISAGREE)")
         if any(self.unfinished.values()):
             found.append("plans did not finish within the time limit: " + ", ".join(
-                f"{n} on {k} position{'s' * (k != 1)}" for n, k in self.unfinished.items() if k))
+                f"{n} on {plural(k, 'position')}" for n, k in self.unfinished.items() if k))
         return found
 
     def solve_seconds(self) -> dict[str, dict]:

@@ -28,6 +28,7 @@ from ..models.packing.plan import (
     symmetry_group,
 )
 from ..models.symmetry import IDENTITY
+from ..models.words import plural
 from ..outcomes import Count, Solution, Verification
 from ..terminal import draw_packing
 from . import Encoder, Family, check_sampled_cubes, verify_backends
@@ -35,8 +36,8 @@ from . import Encoder, Family, check_sampled_cubes, verify_backends
 
 def meaning(puzzle: PackingPuzzle, modulo: str) -> str:
     """What a count of this puzzle counts."""
-    placed = (f" with the {len(puzzle.placed)} pre-placed piece"
-              f"{'s' * (len(puzzle.placed) != 1)} where they are" if puzzle.placed else "")
+    placed = (f" with the {plural(len(puzzle.placed), 'pre-placed piece')} where they are"
+              if puzzle.placed else "")
     copies = ("; copies of a piece are alike (a covering counts once)"
               if any(p.count > 1 for p in puzzle.pieces) else "")
     if modulo == "none":

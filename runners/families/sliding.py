@@ -23,6 +23,7 @@ from ..lazy import lazy_module
 from ..models.errors import InputError
 from ..models.sliding import KIND, METRICS, Position, SlidingPuzzle
 from ..models.sliding.ranking import Ranking, ranking
+from ..models.words import plural
 from ..outcomes import Count, Verification
 from ..planning import Plan, PlanError
 from . import Encoder
@@ -305,7 +306,7 @@ class Sliding(MovesFamily):
         return puzzle.describe_move(move)
 
     def moves_said(self, puzzle: SlidingPuzzle, moves: int) -> str:
-        return f"{moves} move{'s' * (moves != 1)} ({puzzle.metric} metric)"
+        return f"{plural(moves, 'move')} ({puzzle.metric} metric)"
 
     def solution_data(self, puzzle: SlidingPuzzle, start, plan: Plan) -> dict:
         return {"metric": puzzle.metric}
