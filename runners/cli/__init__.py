@@ -216,6 +216,7 @@ def build_parser() -> argparse.ArgumentParser:
     report.add_record_arguments(bench, "the figures (results/bench.csv and the bench's files)")
     export.add_argument("--format", default="dimacs", help="file format (default dimacs)")
     export.add_argument("-o", "--output", required=True, help="the file to write ('-': stdout)")
+    report.add_force_argument(export)
     bench.add_argument("--repeat", type=positive, default=3, help="runs per backend (default 3)")
     bench.add_argument("--solve", action="store_true", help="time solve instead of count")
     bench.add_argument("--anchor", choices=["xcover", "dlx", "rowscan"], default=None,
@@ -514,7 +515,7 @@ def sampled_cubes_line(result: dict) -> str:
 
 
 def run_export(puzzle, module, args) -> int:
-    report.check_export(args.output, args.format)
+    report.check_export(args.output, args.format, args.force)
     options = family_options(module, args, "export")
     text, summary = api.export(puzzle, args.format, **options)
     report.write_export(args.output, text, summary)
