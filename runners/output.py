@@ -3,7 +3,10 @@
 The one writer of files (`write_text_atomic`) never replaces anything but a regular file or a
 new path: a symbolic link is followed, a character device or a pipe is written in place, a
 directory, a block device or a socket is refused; every failure is an InputError naming the
-path. `check_output` and `check_folder` test an output path or results folder before long work.
+path. `check_output` and `check_folder` test an output path or results folder before long work;
+neither lets a command replace a file the user has (an existing file, or a folder that holds
+files) unless asked with --force (`add_force_argument`, the same flag on every command that
+takes -o/--output).
 """
 
 from __future__ import annotations
@@ -87,10 +90,21 @@ def named(path: str | Path, what: str) -> None:
         raise InputError("an empty name: give a file or folder name", field=what)
 
 
-def check_output(path: str | Path, what: str = "output") -> Target:
+FORCE_HELP = ("replace an existing output file, or write into an output folder that already "
+              "holds files (without it, either is refused before any work)")
+
+
+def add_force_argument(command) -> None:
+    """--force: the one flag, on every command that writes -o/--output, that lets it replace
+    what is there."""
+    command.add_argument("--force", action="store_true", help=FORCE_HELP)
+
+
+def check_output(path: str | Path, what: str = "output", force: bool = False) -> Target:
     """Before the work starts: InputError naming the path if the output cannot be written
     there (a directory, a folder that does not exist or cannot be written, a read-only file
-    system).
+    system), or if a file is there already and `force` is not given (a device or a pipe is
+    written in place, never replaced).
     Writes nothing that stays: a probe file is created in the folder and removed."""
     if str(path) == STDOUT:
         return Target(Path(STDOUT), "standard output")
@@ -101,6 +115,9 @@ def check_output(path: str | Path, what: str = "output") -> Target:
         return found
     if found.kind == "file" and not os.access(found.path, os.W_OK):
         raise InputError("the file is read-only", file=str(path), field=what)
+    if found.kind == "file" and not force:
+        raise InputError("the file exists: give --force to replace it", file=str(path),
+                         field=what)
     if not found.path.parent.is_dir():  # a typo in a folder name is not a folder to make
         raise InputError(
             f"its folder {found.path.parent} does not exist", file=str(path), field=what
@@ -109,13 +126,19 @@ def check_output(path: str | Path, what: str = "output") -> Target:
     return found
 
 
-def check_folder(folder: str | Path, what: str = "results") -> Path:
+def check_folder(folder: str | Path, what: str = "results", force: bool | None = None
+                 ) -> Path:
     """Before the work starts: InputError naming the folder if results cannot be written in it
-    (it names a file, or it cannot be written or created)."""
+    (it names a file, or it cannot be written or created). An output folder (`force` False or
+    True, where None is a results folder that commands add to) that already holds files is
+    refused unless `force`: its files could be replaced."""
     named(folder, what)
     folder = Path(folder)
     if folder.exists() and not folder.is_dir():
         raise InputError("names a file, not a folder", file=str(folder), field=what)
+    if force is False and folder.is_dir() and any(folder.iterdir()):
+        raise InputError("the folder holds files already: give --force to write into it (files "
+                         "of the same names are replaced)", file=str(folder), field=what)
     _probe_folder(folder, str(folder), what)
     return folder
 
@@ -143,8 +166,9 @@ def _probe_folder(folder: Path, shown: str, what: str) -> None:
     os.unlink(probe)
 
 
-def write_text_atomic(path: str | Path, text: str, what: str = "output") -> str:
-    """Write a file so readers see the old or the new content, never half of it.
+def write_text_atomic(path: str | Path, text: str | bytes, what: str = "output") -> str:
+    """Write a file (text, or bytes such as a PNG picture) so readers see the old or the new
+    content, never half of it.
 
     Only a regular file (or a new path) is ever replaced: see `target` for links, devices and
     pipes. Returns a note on how it was written ('' for a plain file); InputError when it
@@ -163,7 +187,7 @@ def write_text_atomic(path: str | Path, text: str, what: str = "output") -> str:
     return found.note
 
 
-def _write_in_place(found: Target, text: str) -> None:
+def _write_in_place(found: Target, text: str | bytes) -> None:
     flags = os.O_WRONLY | (os.O_NONBLOCK if found.kind == "pipe" else 0)
     try:
         fd = os.open(found.path, flags)
@@ -173,8 +197,8 @@ def _write_in_place(found: Target, text: str) -> None:
         raise
     if found.kind == "pipe":
         os.set_blocking(fd, True)
-    with os.fdopen(fd, "w", encoding="utf-8") as out:
-        out.write(text)
+    with os.fdopen(fd, "wb") as out:
+        out.write(text if isinstance(text, bytes) else text.encode("utf-8"))
 
 
 def _replace_atomically(path: Path, text: str | bytes) -> None:
@@ -205,15 +229,16 @@ def _umask() -> int:
 FILE_SETS = ("stl",)
 
 
-def check_export(output: str, fmt: str) -> None:
-    """Before the work starts: InputError naming the path where an export cannot be written."""
+def check_export(output: str, fmt: str, force: bool = False) -> None:
+    """Before the work starts: InputError naming the path where an export cannot be written
+    (or would replace a file, without `force`)."""
     if fmt in FILE_SETS and not str(output).lower().endswith(".zip"):
         if output == STDOUT:
             raise InputError(f"{fmt} files cannot go to standard output: give a folder or a "
                              ".zip file", field="output")
-        check_folder(output, "output")
+        check_folder(output, "output", force)
     else:
-        check_output(output)
+        check_output(output, force=force)
 
 
 def zipped(files: dict[str, bytes]) -> bytes:

@@ -141,11 +141,13 @@ def test_edge_gallery_counts(name, level, grids, classes):
         orbits = gallery.build_gallery(puzzle, modulo="rotation").figures
         assert len(orbits) == classes
     else:  # an empty gallery says what the other level has
-        assert shown.notes == ["For comparison, Level 1 has 5,544 grids (counted by the "
-                               "reference solver)."]
+        [note] = shown.notes  # counted by the fastest counter, within the gallery's bound
+        assert note.startswith("For comparison, Level 1 has 5,544 grids (counted by ")
 
 
-def test_large_gallery_is_paged_and_capped(tmp_path):
+def test_large_gallery_is_paged_and_capped(tmp_path, monkeypatch):
+    # a gallery lists only the 5 it draws; the 8 come from a count (bounded in time: not here)
+    monkeypatch.setattr(gallery, "COUNT_SECONDS", None)
     shown = gallery.build_gallery(load("pentomino-3x20"), cap=5)
     assert shown.total == 8 and len(shown.figures) == 5
     pages = gallery.write_gallery(shown, tmp_path, per_page=2)

@@ -232,6 +232,7 @@ def build_parser() -> argparse.ArgumentParser:
     report.add_record_arguments(verify, "the counts of every backend (results/PUZZLE.json)")
     export.add_argument("--format", default="dimacs", help="file format (default dimacs)")
     export.add_argument("-o", "--output", required=True, help="the file to write ('-': stdout)")
+    report.add_force_argument(export)
     pictures.add_commands(commands)  # draw, gallery, play
     by_name = {"solve": solve, "count": count, "verify": verify, "export": export,
                "bench": bench, "solutions": listing, "backends": backends}
@@ -520,7 +521,7 @@ def sampled_cubes_line(result: dict) -> str:
 
 
 def run_export(puzzle, module, args) -> int:
-    report.check_export(args.output, args.format)
+    report.check_export(args.output, args.format, args.force)
     options = family_options(module, args, "export")
     text, summary = api.export(puzzle, args.format, **options)
     report.write_export(args.output, text, summary)

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import argparse
 import json
-from pathlib import Path
 
 from .. import output as report
 from ..models.errors import InputError
@@ -40,6 +39,7 @@ def add_commands(subparsers) -> None:
     best.add_argument("--play", metavar="FILE",
                       help="write a play page (HTML) that starts from the best board")
     best.add_argument("--json", action="store_true", help="print JSON")
+    report.add_force_argument(best)
     best.set_defaults(run=run_best)
 
 
@@ -193,9 +193,9 @@ def run_best(args: argparse.Namespace) -> int:
 
     for path, what in ((args.draw, "--draw"), (args.play, "--play")):
         if path is not None:
-            report.check_output(path, what)
-    if args.draw is not None and Path(args.draw).suffix.lower() not in (".svg", ".png"):
-        raise InputError("give a file name ending in .svg or .png", field="--draw")
+            report.check_output(path, what, args.force)
+    if args.draw is not None:
+        svgs.check_path(args.draw, "--draw")
     puzzle = api.load(args.puzzle)
     if puzzle.kind == "edge-matching":
         family_cli(puzzle.kind).say_reader(puzzle)
@@ -204,7 +204,8 @@ def run_best(args: argparse.Namespace) -> int:
     if found.grid is not None and args.draw is not None:
         from ..pictures.best import best_drawing
 
-        svgs.write(best_drawing(puzzle, found.grid, puzzle.title or puzzle.name), args.draw)
+        svgs.write(best_drawing(puzzle, found.grid, puzzle.title or puzzle.name), args.draw,
+                   "--draw")
         report.say(f"wrote {args.draw}")
     if found.grid is not None and args.play is not None:
         from ..pictures.best import best_page

@@ -165,7 +165,7 @@ def verify_lines(puzzle, found: Verification) -> list[str]:
 def run_generate(args: argparse.Namespace) -> int:
     """Write a planted board in the Eternity II benchmark format, or with --unique a board with
     one solution in the TOML format."""
-    report.check_output(args.output)
+    report.check_output(args.output, force=args.force)
     if args.unique:
         return run_unique(args)
     for flag, value in (("--clues", args.clues), ("--grid", args.grid),
@@ -232,6 +232,7 @@ def extra_commands(subparsers) -> None:
         help="the file to write (Eternity II benchmark format, with --unique a puzzle file; "
         "'-': standard output)",
     )
+    report.add_force_argument(generate)
     generate.set_defaults(run=run_generate)
 
 

@@ -29,6 +29,7 @@ def add_commands(subparsers) -> None:
                        help="write the cards (one per class) as a booklet file, for `audit` "
                        "and `booklet`")
     report.add_record_arguments(cards, "the result as cards/PUZZLE.json")
+    report.add_force_argument(cards)
     booklet = subparsers.add_parser(
         "booklet", help="packing: N challenge cards with one solution each, graded easy to "
         "hard; printable pages (SVG, PDF), solutions, a play page per card")
@@ -37,6 +38,7 @@ def add_commands(subparsers) -> None:
                          help="how many cards (default 12)")
     booklet.add_argument("-o", "--output", required=True, metavar="DIR",
                          help="the folder to write booklet.toml, pages and play pages in")
+    report.add_force_argument(booklet)
     audit = subparsers.add_parser(
         "audit", help="packing: count every card of a booklet (or challenge files): which are "
         "unique, how many solutions the others have")
@@ -88,7 +90,7 @@ def run_cards(args: argparse.Namespace) -> int:
 
     folder = report.record_folder(args)
     if args.output:
-        report.check_output(args.output)
+        report.check_output(args.output, force=args.force)
     puzzle = api.load(args.puzzle)
     try:
         found = cards.minimal_cards(puzzle, args.backend, args.checks,
@@ -165,7 +167,7 @@ def write_cards_index(folder: Path) -> None:
 def run_booklet(args: argparse.Namespace) -> int:
     from .. import api, booklet
 
-    report.check_folder(args.output, "output")
+    report.check_folder(args.output, "output", args.force)
     puzzle = api.load(args.puzzle)
     try:
         made = booklet.make_booklet(puzzle, args.cards, args.seed, backend=args.backend,

@@ -18,6 +18,7 @@ from ..models.errors import InputError
 
 # the drawings load when a picture is made, not for every command's flags
 galleries = lazy_module("puzzlesat.pictures.gallery")
+found = lazy_module("puzzlesat.pictures.solutions")
 pages = lazy_module("puzzlesat.pictures.play")
 svgs = lazy_module("puzzlesat.pictures.svg")
 
@@ -54,9 +55,12 @@ def add_commands(subparsers) -> None:
     draw.add_argument("-o", "--output", required=True, metavar="FILE",
                       help="FILE.svg, or FILE.png (needs cairosvg); with --all a folder")
     gallery.add_argument("--cap", type=positive, default=galleries.CAP,
-                         help=f"most pictures written (default {galleries.CAP})")
+                         help=f"most pictures drawn (default {galleries.CAP}); the gallery "
+                         "lists only the solutions it draws")
     gallery.add_argument("-o", "--output", required=True, metavar="DIR", help="the folder")
     play.add_argument("-o", "--output", required=True, metavar="FILE", help="FILE.html")
+    for command in (draw, gallery, play):
+        report.add_force_argument(command)
     draw.set_defaults(run=run_draw)
     gallery.set_defaults(run=run_gallery)
     play.set_defaults(run=run_play)
@@ -95,20 +99,21 @@ def load_puzzle(name: str, level: int | None):
     return api.load(name, level=level)
 
 
-def _drawings(puzzle, modulo: str, cap: int = 10**9) -> tuple[list[tuple[str, svgs.Svg]], int]:
-    """The first `cap` pictures the gallery of the puzzle holds, as (file name, drawing), and
-    how many it holds (only those asked for are drawn: a 3D puzzle has thousands)."""
-    shown = galleries.build_gallery(puzzle, modulo, cap=cap)
-    return [(figure.name, figure.svg) for figure in shown.figures], shown.total
+# draw --all draws at most this many pictures; past it, it refuses before writing any
+ALL_MOST = 1000
 
 
 def run_draw(args: argparse.Namespace) -> int:
     # where the picture goes is checked before any solution is searched for
-    (report.check_folder if args.all else report.check_output)(args.output, "-o")
+    if args.all:
+        report.check_folder(args.output, "-o", args.force)
+    else:
+        report.check_output(args.output, "-o", args.force)
+        svgs.check_path(args.output, "-o")
     puzzle = load_puzzle(args.puzzle, args.level)
     drawn = registry.part(puzzle.kind, "pictures")  # the family's pictures module
     if args.pieces:
-        svgs.write(drawn.pieces(puzzle), args.output)
+        svgs.write(drawn.pieces(puzzle), args.output, "-o")
         print(f"wrote the pieces of {puzzle.name} to {args.output}")
         return 0
     if args.start is not None:
@@ -116,30 +121,65 @@ def run_draw(args: argparse.Namespace) -> int:
             raise InputError(f"{puzzle.kind} puzzles draw no solution from a position",
                              field="--from")
         svg, title = drawn.draw_from(puzzle, args.start)
-        svgs.write(svg, args.output)
+        svgs.write(svg, args.output, "-o")
         print(f"wrote {title} to {args.output}")
         return 0
-    drawings, total = _drawings(puzzle, args.modulo, 10**9 if args.all else args.solution)
     if args.all:
-        folder = Path(args.output)
-        folder.mkdir(parents=True, exist_ok=True)
-        for name, svg in drawings:
-            svgs.write(svg, str(folder / name))
-        print(f"wrote {len(drawings)} pictures of {puzzle.name} to {folder}/")
-        return 0
-    if not drawings:
-        raise InputError(f"{puzzle.name} has no solution to draw (try --pieces)", field="PUZZLE")
-    if args.solution > total:
-        raise InputError(f"there are only {total} to draw", field="--solution")
-    svgs.write(drawings[args.solution - 1][1], args.output)
-    print(f"wrote picture {args.solution} of {total} of {puzzle.name} to {args.output}")
+        return _draw_all(puzzle, args)
+    shown = galleries.build_gallery(puzzle, args.modulo, args.solution, say=report.say,
+                                    only=args.solution)
+    if not shown.figures:
+        why = _not_reached(puzzle, shown, args.solution)
+        raise InputError(why, field="--solution" if shown.total else "PUZZLE")
+    [figure] = shown.figures
+    svgs.write(figure.svg, args.output, "-o")
+    print(f"wrote {figure.caption} of {puzzle.name} to {args.output}")
+    return 0
+
+
+def _not_reached(puzzle, shown, k: int) -> str:
+    """Why draw has no K-th picture (one line): there are fewer, or listing them stopped at its
+    time bound (and what to do instead)."""
+    listed = shown.listing
+    if listed is not None and listed.out_of_time:
+        if not listed.members:
+            return found.nothing_found(puzzle, listed)
+        return (f"{puzzle.name}: picture {k} not reached in {found.LIST_SECONDS:g} s of listing "
+                f"with {listed.backend} ({len(listed.members):,} solutions listed): ask for an "
+                f"earlier one, or list them without a bound (`puzzlesat solutions "
+                f"{puzzle.name} --limit {k}`)")
+    if shown.total:
+        return f"{puzzle.name}: there are only {shown.total:,} to draw"
+    return f"{puzzle.name} has no solution to draw (try --pieces)"
+
+
+def _draw_all(puzzle, args: argparse.Namespace) -> int:
+    """draw --all: every picture, refused in one line (nothing written) past ALL_MOST."""
+    beyond = galleries.build_gallery(puzzle, args.modulo, ALL_MOST + 1, say=report.say,
+                                     only=ALL_MOST + 1)
+    if beyond.listing is not None and beyond.listing.out_of_time:
+        raise InputError(f"{puzzle.name}: not every picture listed in {found.LIST_SECONDS:g} s "
+                         f"({len(beyond.listing.members):,} listed): --all draws only what it "
+                         "can list (gallery draws the first ones with the count; --solution K "
+                         "draws one)", field="--all")
+    if beyond.figures:
+        raise InputError(f"{puzzle.name} has more than {ALL_MOST:,} pictures to draw: --all "
+                         f"draws at most {ALL_MOST:,} (gallery draws the first "
+                         f"{galleries.CAP:,} with the count; --solution K draws one)",
+                         field="--all")
+    drawings = galleries.build_gallery(puzzle, args.modulo, ALL_MOST, say=report.say)
+    folder = Path(args.output)
+    folder.mkdir(parents=True, exist_ok=True)
+    for figure in drawings.figures:
+        svgs.write(figure.svg, str(folder / figure.name), "-o")
+    print(f"wrote {len(drawings.figures)} pictures of {puzzle.name} to {folder}/")
     return 0
 
 
 def run_gallery(args: argparse.Namespace) -> int:
-    report.check_folder(args.output, "-o")
+    report.check_folder(args.output, "-o", args.force)
     puzzle = load_puzzle(args.puzzle, args.level)
-    shown = galleries.build_gallery(puzzle, args.modulo, args.cap)
+    shown = galleries.build_gallery(puzzle, args.modulo, args.cap, say=report.say)
     written = galleries.write_gallery(shown, Path(args.output))
     print(shown.statement)
     print(f"wrote {written[0]} ({len(written)} pages, {len(shown.figures)} pictures)")
@@ -147,9 +187,9 @@ def run_gallery(args: argparse.Namespace) -> int:
 
 
 def run_play(args: argparse.Namespace) -> int:
-    report.check_output(args.output, "-o")
+    report.check_output(args.output, "-o", args.force)
     puzzle = api.load(args.puzzle, level=args.level)
-    page = pages.play_page(puzzle, args.level)
+    page = pages.play_page(puzzle, args.level, say=report.say)
     report.write_text_atomic(args.output, page, "-o")
     print(f"wrote {args.output}: open it in a browser, it needs no network")
     return 0

@@ -81,7 +81,7 @@ def starts_command(args: argparse.Namespace) -> int:
     if args.output is not None:
         if args.moves is None:
             raise InputError("writes the generated starts: give --moves too", field="--output")
-        report.check_folder(args.output, "output")
+        report.check_folder(args.output, "output", args.force)
     result = family.starts(puzzle, (args.metric,) if args.metric else None, args.memory,
                            args.moves, args.count, args.seed)
     generated = result["metrics"][puzzle.metric].get("generated")
@@ -202,6 +202,7 @@ def extra_commands(subparsers) -> None:
     starts.add_argument("-o", "--output", metavar="DIR",
                         help="write each drawn start as a puzzle file in DIR")
     starts.add_argument("--memory", type=shared.gibibytes, metavar="GIB", help=shared.MEMORY_HELP)
+    report.add_force_argument(starts)
     starts.add_argument("--json", action="store_true", help="print one JSON object")
     starts.set_defaults(run=starts_command)
 

@@ -201,15 +201,15 @@ def pieces(puzzle: PackingPuzzle, unit: float = 20.0, per_row: int = 6) -> Svg:
     return svg
 
 
-def gallery(puzzle: PackingPuzzle, modulo: str, cap: int):
-    """Every solution (or one per class under the board's symmetries), drawn as balls."""
-    return packing3d.gallery(puzzle, modulo, cap, draw=draw, pieces=pieces)
+def gallery(puzzle: PackingPuzzle, modulo: str, cap: int, say=None, only: int | None = None):
+    """The first solutions (or one per class under the board's symmetries), drawn as balls."""
+    return packing3d.gallery(puzzle, modulo, cap, draw=draw, pieces=pieces, say=say, only=only)
 
 
-def page(puzzle: PackingPuzzle) -> str:
+def page(puzzle: PackingPuzzle, say=None) -> str:
     """The 3D page: solutions of different classes as spheres, turned by dragging and built
     piece by piece."""
-    return packing3d.page(puzzle, assembly=assembly)
+    return packing3d.page(puzzle, assembly=assembly, say=say)
 
 
 # ---------------------------------------------------------------- files to print

@@ -167,44 +167,60 @@ def pieces(puzzle: EdgePuzzle) -> Svg:
     return draw_tiles(puzzle)
 
 
-def gallery(puzzle: em.EdgePuzzle, modulo: str, cap: int) -> galleries.Gallery:
-    """Every grid (or one per class under the board's turns), with the count."""
-    grids = found.edge_solutions(puzzle)
-    members = found.edge_classes(puzzle, grids)
-    classes = len({m.klass for m in members})
-    turns = len(em.board_turns(puzzle))
+def gallery(puzzle: em.EdgePuzzle, modulo: str, cap: int, say=None, only: int | None = None
+            ) -> galleries.Gallery:
+    """The first `cap` grids (or one per class under the board's turns), with the count (see
+    gallery.py); only: the only-th picture alone, no count."""
+    listed, shown = galleries.shown(puzzle, modulo, cap, found.edge_classifier(puzzle), say, only)
+    figures = galleries.figures(shown, modulo != "none", "grid", cap,
+                                lambda grid, caption: draw_solution(puzzle, grid, caption), only)
     level = f" at Level {puzzle.level}" if puzzle.level else ""
+    title = (puzzle.title or puzzle.name) + level
+    if only is not None:
+        return galleries.Gallery(title, "", None, figures, len(shown), listing=listed)
     rules = "touching edges match"
     if puzzle.rule == "complement":
         rules = "touching edges show the same picture, opposite halves"
     if puzzle.apart:
         rules += f", no two {puzzle.apart} tiles side by side"
-    statement = (
-        f"{galleries.plural(len(grids), 'grid')}{level}: distinct ways to lay the "
-        f"{len(puzzle.tiles)} tiles on the {board_words(puzzle)} board so that {rules} "
-        f"(identical tiles are interchangeable, turning the whole board gives a different grid); "
-        f"{galleries.plural(classes, 'class')} up to the board's {turns} turns."
-    )
+    fill = (f"distinct ways to lay the {len(puzzle.tiles)} tiles on the {board_words(puzzle)} "
+            f"board so that {rules} (identical tiles are interchangeable, turning the whole "
+            "board gives a different grid)")
+    turns = len(em.board_turns(puzzle))
+    if listed.complete:
+        grids, classes = len(listed.members), listed.classes
+    else:
+        count = galleries.bounded_count(puzzle, "symmetry" if turns > 1 else "none", say)
+        grids = None if count is None else count.details["grids"]
+        classes = None if count is None else (count.details["grid_classes"] or grids)
+    if grids is None:
+        statement = galleries.more_than(puzzle, listed, "grid") + f" ({fill}.)"
+        total = len(shown)
+    else:
+        statement = (f"{galleries.plural(grids, 'grid')}{level}: {fill}; "
+                     f"{galleries.plural(classes, 'class')} up to the board's {turns} turns.")
+        total = classes if modulo != "none" else grids
     notes = []
-    if not grids:
+    if grids == 0:
         statement += " There is no solution: nothing to draw but the tiles."
-        for other in range(1, len(puzzle.levels) + 1):
-            if other != puzzle.level:
-                counted = len(found.edge_solutions(em.at_level(puzzle, other)))
-                notes.append(f"For comparison, Level {other} has "
-                             f"{galleries.plural(counted, 'grid')} (counted by the reference "
-                             "solver).")
-    shown = found.representatives(members) if modulo == "symmetry" else members
-    figures = galleries.figures(shown, modulo != "none", "grid", cap,
-                       lambda grid, caption: draw_solution(puzzle, grid, caption))
-    title = (puzzle.title or puzzle.name) + level
-    return galleries.Gallery(title, statement, draw_tiles(puzzle), figures, len(shown), notes)
+        notes = [_other_level(puzzle, other, say) for other in range(1, len(puzzle.levels) + 1)
+                 if other != puzzle.level]
+    return galleries.Gallery(title, statement, draw_tiles(puzzle), figures, total, notes,
+                             listed)
 
 
+def _other_level(puzzle: em.EdgePuzzle, other: int, say=None) -> str:
+    """A note on a level without solutions: how many another level has (counted, bounded)."""
+    count = galleries.bounded_count(em.at_level(puzzle, other), "none", say)
+    if count is None:
+        return (f"For comparison, Level {other} has grids (not counted"
+                f"{galleries.counted_within()} here).")
+    return (f"For comparison, Level {other} has {galleries.plural(count.details['grids'], 'grid')}"
+            f" (counted by {count.backend}).")
 
 
 def page(puzzle: em.EdgePuzzle, level: int | None = None, seed: int = 11,
-         start: list[tuple[int, int]] | None = None) -> str:
+         start: list[tuple[int, int]] | None = None, say=None) -> str:
     """The page of an edge-matching puzzle: swap, turn, check, hint, undo, reset, level. With
     `start` (a board: (tile, turns) per cell), the page opens on that board and Reset returns
     to it; no hints are given (the solutions are not searched for)."""
@@ -216,15 +232,13 @@ def page(puzzle: em.EdgePuzzle, level: int | None = None, seed: int = 11,
     if not levels and level != 1:
         raise InputError(f"{puzzle.name} has no levels", field="level")
     solutions: dict[str, list] = {}
-    # the compiled counter lists the first grids of a large board in seconds (MacMahon's
-    # triangles: 2.3 s for 64 against 24 s of CPU for the reference)
-    from ..backends.edgecount import EdgecountBackend
-
-    hinter = "edgecount" if EdgecountBackend.supported() else None
+    # hints follow the first grids the fastest lister gives (MacMahon's triangles: 64 in 2.3 s
+    # with edgecount), within the pictures' time bound: a board too hard to list gets no hints
     for n in range(1, max(1, len(levels)) + 1 if start is None else 1):
         rules = em.at_level(puzzle, n) if levels else puzzle
-        solutions[str(n)] = [list(map(list, g))
-                             for g in found.edge_solutions(rules, HINT_SOLUTIONS, hinter)]
+        listed = found.first_solutions(rules, HINT_SOLUTIONS, found.edge_classifier(rules),
+                                       say=say)
+        solutions[str(n)] = [list(map(list, g)) for g in listed.grids]
     here = board(puzzle)
     grid = here.grid
     _, width, height = board_polygons(puzzle, 1.0)

@@ -2,7 +2,10 @@
 
 `write_gallery(puzzle, folder)` writes `folder/index.html` (more pages `page-2.html`... when
 there are many pictures), headed by the count and what it counts, the piece or tile reference,
-and one SVG file per picture. Large sets are capped with a note saying how many are not shown.
+and one SVG file per picture. A gallery lists only the solutions it draws (the first `cap`, or
+the first of the first `cap` classes); its count comes from that listing where it ended, else
+from the fastest counter within COUNT_SECONDS, else it says how many it listed and how to count
+them all.
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ from .svg import Svg
 
 PER_PAGE = 60
 CAP = 600
+COUNT_SECONDS = 20.0  # a gallery's count where its listing did not reach every solution
 
 
 @dataclass
@@ -38,15 +42,19 @@ class Gallery:
     statement: str
     reference: Svg | None
     figures: list[Figure]
-    total: int  # how many pictures there would be without the cap
+    total: int  # how many pictures there would be without the cap (where known)
     notes: list[str] = field(default_factory=list)
+    listing: found.Listing | None = None  # the solutions listed for it (None: no listing)
 
 
 def figures(members: list[found.Member], by_class: bool, word: str, cap: int,
-             draw: Callable[[object, str], Svg]) -> list[Figure]:
-    """One figure per member (at most `cap`): a class with its orbit, or a solution with both."""
+            draw: Callable[[object, str], Svg], only: int | None = None) -> list[Figure]:
+    """One figure per member (at most `cap`; `only`: just the only-th): a class with its
+    orbit, or a solution with both."""
     figures = []
     for i, member in enumerate(members[:cap], 1):
+        if only is not None and i != only:
+            continue
         if by_class:
             caption = f"class {member.klass}: orbit of {member.orbit}"
         else:
@@ -56,11 +64,53 @@ def figures(members: list[found.Member], by_class: bool, word: str, cap: int,
     return figures
 
 
-def build_gallery(puzzle, modulo: str = "none", cap: int = CAP) -> Gallery:
+def shown(puzzle, modulo: str, cap: int, classify, say=None, only: int | None = None
+          ) -> tuple[found.Listing, list[found.Member]]:
+    """What a gallery shows: the first `cap` solutions, or modulo a symmetry group the first
+    solution of each of the first `cap` classes; only: the first `only` (what `draw --solution
+    K` needs). Listed within the time bound (found.first_solutions), never more."""
+    by_class = modulo != "none"
+    listed = found.first_solutions(puzzle, only or cap, classify, by_class, say=say)
+    return listed, (found.representatives(listed.members) if by_class else listed.members)
+
+
+def bounded_count(puzzle, modulo: str, say=None):
+    """A gallery's count where its listing did not reach every solution: the fastest counter
+    within COUNT_SECONDS (modulo the gallery's group, so that its details hold both numbers);
+    None where it did not finish."""
+    from .. import api
+
+    if say:
+        say(f"{puzzle.name}: counting them{counted_within(', at most')} ...")
+    count = api.count(puzzle, modulo=modulo, time_limit=COUNT_SECONDS, progress=False)
+    if say:
+        say(count.sentence() if count.complete else
+            f"{puzzle.name}: not counted{counted_within()}")
+    return count if count.complete else None
+
+
+def counted_within(words: str = " in") -> str:
+    """The count's time bound in words ('' where there is none)."""
+    return "" if COUNT_SECONDS is None else f"{words} {COUNT_SECONDS:g} s"
+
+
+def more_than(puzzle, listed: found.Listing, word: str) -> str:
+    """A heading's words where the count is not known: how many were listed, how to count."""
+    why = (f"listing stopped at its time bound of {found.LIST_SECONDS:g} s"
+           if listed.out_of_time else "a gallery lists only what it draws")
+    return (f"The first {plural(len(listed.members), word)} {listed.backend} listed ({why}); "
+            f"there are more, not counted{counted_within()} here: `puzzlesat count "
+            f"{puzzle.name}` counts them all.")
+
+
+def build_gallery(puzzle, modulo: str = "none", cap: int = CAP, say=None,
+                  only: int | None = None) -> Gallery:
     """The gallery of any puzzle (its level already applied), drawn by its family's pictures
-    module; the modulo is checked by the family (its words and their aliases, as `count`)."""
+    module; the modulo is checked by the family (its words and their aliases, as `count`).
+    only: the only-th picture alone, with no count (what `draw --solution K` draws)."""
     modulo = registry.family_of(puzzle).check_modulo(puzzle, modulo)
-    return registry.part(puzzle.kind, "pictures").gallery(puzzle, modulo, cap)
+    return registry.part(puzzle.kind, "pictures").gallery(puzzle, modulo, cap, say=say,
+                                                          only=only)
 
 
 PAGE_STYLE = """

@@ -107,8 +107,10 @@ def solution_drawing(puzzle: ml.MindLockPuzzle, solution) -> Svg:
     return draw_path(solution.grid, solution.moves, title)
 
 
-def gallery(puzzle: ml.MindLockPuzzle, modulo: str, cap: int) -> galleries.Gallery:
-    """The hardest positions, each with an optimal solution (modulo is always 'none')."""
+def gallery(puzzle: ml.MindLockPuzzle, modulo: str, cap: int, say=None,
+            only: int | None = None) -> galleries.Gallery:
+    """The hardest positions, each with an optimal solution (modulo is always 'none'); only:
+    the only-th alone."""
     distance, positions = found.hardest(puzzle)
     statement = (
         f"{galleries.plural(len(positions), 'position')} at the greatest distance from solved, "
@@ -117,6 +119,8 @@ def gallery(puzzle: ml.MindLockPuzzle, modulo: str, cap: int) -> galleries.Galle
     )
     figures = []
     for i, start in enumerate(positions[:cap], 1):
+        if only is not None and i != only:
+            continue
         walk = found.optimal_walk(puzzle, start)
         if len(walk.moves) != distance:
             raise AssertionError("an optimal walk from a hardest position has the wrong length")
@@ -131,7 +135,7 @@ def gallery(puzzle: ml.MindLockPuzzle, modulo: str, cap: int) -> galleries.Galle
 
 
 def page(puzzle: ml.MindLockPuzzle, level: int | None = None,
-         start: ml.Position | None = None) -> str:
+         start: ml.Position | None = None, say=None) -> str:
     """The page of Mind Lock: legal moves, distance from the embedded table, hints."""
     if level is not None:
         raise InputError("Mind Lock has no levels", field="level")

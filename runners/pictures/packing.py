@@ -22,9 +22,6 @@ from .svg import Svg, palette, text_colour
 CELL = 28
 MARGIN = 6
 PAGE_SOLUTIONS = 1000  # solutions embedded in a play page (all of them when fewer)
-# A flat gallery lists at most this many solutions (the pentominoes' 6x10: all 9,356; the
-# Kanoodle 5x11's first 10,000 of 371,020 in 12 s at a load of 6)
-LIST_MOST = 10_000
 
 
 def piece_colour(index: int) -> str:
@@ -191,16 +188,17 @@ def pieces(puzzle: PackingPuzzle) -> Svg:
     return _drawings(puzzle).pieces(puzzle)
 
 
-def gallery(puzzle: PackingPuzzle, modulo: str, cap: int) -> galleries.Gallery:
-    """Every solution (or one per class under the board's symmetries), with the count."""
-    return _drawings(puzzle).gallery(puzzle, modulo, cap)
+def gallery(puzzle: PackingPuzzle, modulo: str, cap: int, say=None, only: int | None = None
+            ) -> galleries.Gallery:
+    """The first solutions (or one per class under the board's symmetries), with the count."""
+    return _drawings(puzzle).gallery(puzzle, modulo, cap, say=say, only=only)
 
 
-def page(puzzle: PackingPuzzle, level: int | None = None) -> str:
+def page(puzzle: PackingPuzzle, level: int | None = None, say=None) -> str:
     """The page of a packing puzzle: in the plane, drag, turn, flip, snap, hint, check, undo (a
     challenge starts from its pre-placed pieces, which stay where they are); in space, the 3D
     page (turn the box by dragging, step through the assembly)."""
-    return _drawings(puzzle).page(puzzle)
+    return _drawings(puzzle).page(puzzle, say=say)
 
 
 def print_set(puzzle: PackingPuzzle, size: float, clearance: float
@@ -210,32 +208,56 @@ def print_set(puzzle: PackingPuzzle, size: float, clearance: float
     return _drawings(puzzle).print_set(puzzle, size, clearance)
 
 
-def plane_gallery(puzzle: PackingPuzzle, modulo: str, cap: int) -> galleries.Gallery:
-    """A flat puzzle's gallery: every solution (or one per class), with the count; where the
-    solutions are more than LIST_MOST, the first LIST_MOST listed, saying so."""
-    grids = found.packing_solutions(puzzle, limit=LIST_MOST + 1)
-    complete = len(grids) <= LIST_MOST
-    grids = grids[:LIST_MOST]
-    by = "rotation" if modulo == "rotation" else "symmetry"
-    members = found.packing_classes(puzzle, grids, by)
-    classes = len({m.klass for m in members})
-    symmetries = found.packing_symmetries(puzzle, by)
+def plane_gallery(puzzle: PackingPuzzle, modulo: str, cap: int, say=None,
+                  only: int | None = None) -> galleries.Gallery:
+    """A flat puzzle's gallery: the first `cap` solutions (or one per class), with the count
+    (see gallery.py); only: the only-th picture alone, no count."""
     turned = "rotations and reflections" if puzzle.flip else "rotations"
-    group = (f"{galleries.plural(classes, 'class')} under the board's {symmetries} "
-             f"{'rotations' if by == 'rotation' else 'symmetries'}")
-    fill = f"ways to cover the board with the {len(puzzle.pieces)} pieces, each used once"
-    statement = (
-        f"{galleries.plural(len(grids), 'solution')}: {fill} ({turned} of the whole board "
-        f"count as different solutions); {group}." if complete else
-        f"The first {galleries.plural(len(grids), 'solution')} the solver listed ({fill}); "
-        f"there are more: `puzzlesat count {puzzle.name}` counts them all. Among those "
-        f"listed, {group}."
-    )
-    shown = found.representatives(members) if modulo != "none" else members
+    fill = (f"ways to cover the board with the {len(puzzle.pieces)} pieces, each used once "
+            f"({turned} of the whole board count as different solutions)")
+    return packing_gallery(puzzle, modulo, cap, draw_solution, draw_pieces, fill, "board", say,
+                           only)
+
+
+def packing_gallery(puzzle: PackingPuzzle, modulo: str, cap: int,
+                    draw: Callable[[PackingPuzzle, dict, str], Svg],
+                    pieces: Callable[[PackingPuzzle], Svg], fill: str, where: str, say=None,
+                    only: int | None = None) -> galleries.Gallery:
+    """A packing gallery, flat or in space: the pictures `draw` makes of the first `cap`
+    solutions (or of one per class), the `pieces` reference and the count of the `fill`
+    (ways to fill the board or box); only: the only-th picture alone, no count."""
+    by = "rotation" if modulo == "rotation" else "symmetry"
+    listed, shown = galleries.shown(puzzle, modulo, cap, found.packing_classifier(puzzle, by),
+                                    say, only)
     figures = galleries.figures(shown, modulo != "none", "solution", cap,
-                                lambda grid, caption: draw_solution(puzzle, grid, caption))
-    return galleries.Gallery(puzzle.title or puzzle.name, statement, draw_pieces(puzzle),
-                             figures, len(shown))
+                                lambda grid, caption: draw(puzzle, grid, caption), only)
+    title = puzzle.title or puzzle.name
+    if only is not None:
+        return galleries.Gallery(title, "", None, figures, len(shown), listing=listed)
+    statement, total = packing_statement(puzzle, modulo, listed, fill, where, say)
+    return galleries.Gallery(title, statement, pieces(puzzle), figures, total, listing=listed)
+
+
+def packing_statement(puzzle: PackingPuzzle, modulo: str, listed: found.Listing, fill: str,
+                      where: str, say=None) -> tuple[str, int]:
+    """A packing gallery's heading (the count of solutions and classes, and what they count)
+    and how many pictures it would hold without its cap (those listed where not counted)."""
+    by = "rotation" if modulo == "rotation" else "symmetry"
+    symmetries = found.packing_symmetries(puzzle, by)
+    group = f"the {where}'s {symmetries} {'rotations' if by == 'rotation' else 'symmetries'}"
+    if listed.complete:
+        solutions, classes = len(listed.members), listed.classes
+    else:
+        count = galleries.bounded_count(puzzle, by, say)
+        if count is None:
+            return galleries.more_than(puzzle, listed, "solution") + f" ({fill}.)", len(
+                found.representatives(listed.members) if modulo != "none" else listed.members)
+        solutions, classes = count.details["solutions"], count.number
+    mirrors = (" (a mirror image swaps each piece with its mirror twin)"
+               if by == "symmetry" and symmetries > 24 and not puzzle.flip else "")
+    statement = (f"{galleries.plural(solutions, 'solution')}: {fill}; "
+                 f"{galleries.plural(classes, 'class')} under {group}{mirrors}.")
+    return statement, classes if modulo != "none" else solutions
 
 
 def _periodic(lattice: Lattice, cells: list[Cell], size: float) -> dict:
@@ -259,15 +281,15 @@ def _periodic(lattice: Lattice, cells: list[Cell], size: float) -> dict:
             "shapes": [[[x * size, y * size] for x, y in shape] for shape in shapes]}
 
 
-def plane_page(puzzle: PackingPuzzle) -> str:
+def plane_page(puzzle: PackingPuzzle, say=None) -> str:
     """A flat puzzle's play page: drag, turn, flip, snap, hint, check, undo. The page knows
     each piece's orientations and which one a turn or a flip gives (from the lattice), and
     draws each cell as the lattice outlines it."""
     lattice = puzzle.lattice
     size = 34
-    grids = found.packing_solutions(puzzle, limit=PAGE_SOLUTIONS + 1)
-    complete = len(grids) <= PAGE_SOLUTIONS
-    grids = grids[:PAGE_SOLUTIONS]
+    listed = found.first_solutions(puzzle, PAGE_SOLUTIONS, found.packing_classifier(puzzle),
+                                   say=say)
+    grids, complete = listed.grids, listed.complete
     board_cells = sorted(puzzle.board_cells)
     holes = puzzle.holes
     left, top, right, bottom = _frame(lattice, board_cells + holes)
@@ -316,7 +338,7 @@ def plane_page(puzzle: PackingPuzzle) -> str:
                         ("check", "Check"), ("undo", "Undo"), ("reset", "Reset"))
     total = f"all {len(grids)}" if complete else f"the first {len(grids)}"
     rules = (f"Cover every white cell with the {len(puzzle.pieces)} pieces, each used once. "
-             f"The page holds {total} solutions found by the reference solver: hints follow "
+             f"The page holds {total} solutions {listed.backend} listed: hints follow "
              "them" + (", and a piece placed where no solution has it is outlined in red."
                        if complete else "."))
     if puzzle.placed:

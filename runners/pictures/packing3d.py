@@ -8,7 +8,6 @@ isometric view with its layers beside it, shown on the 3D page (viewer.py) or pr
 
 from __future__ import annotations
 
-import time
 from collections.abc import Iterable
 
 from ..models.errors import InputError
@@ -20,7 +19,6 @@ from . import viewer
 from .solid import Assembly, Cell3, box_name, draw_pieces, draw_solution
 from .svg import Svg
 
-LIST_SECONDS = 20.0  # a gallery lists solutions about this long (Soma: all 11,520 in ~10 s)
 PAGE_SOLUTIONS = 24  # solutions a 3D page holds: no two of one class, the first met ...
 PAGE_LOOKED_AT = 480  # ... among this many solutions (Soma: 24 classes among the first 26)
 
@@ -62,68 +60,30 @@ def _box(puzzle: CellPuzzle) -> str:
     return f"the {box_name(extent)} box" if full else "the solid"
 
 
-def listed(puzzle: CellPuzzle, seconds: float | None = None) -> tuple[list[dict], bool]:
-    """The solutions the enumerator lists in about `seconds` (default LIST_SECONDS), and whether
-    that is all of them. The enumerator is asked for twice as many each time until it lists them
-    all or the time is spent (its search collects what it is asked for before it answers)."""
-    seconds = LIST_SECONDS if seconds is None else seconds
-    start = time.perf_counter()
-    limit = 256
-    while True:
-        grids = found.packing_solutions(puzzle, limit=limit)
-        if len(grids) < limit:
-            return grids, True
-        if time.perf_counter() - start > seconds:
-            return grids, False
-        limit *= 2
+def gallery(puzzle: CellPuzzle, modulo: str, cap: int, draw=draw, pieces=pieces, say=None,
+            only: int | None = None) -> galleries.Gallery:
+    """The first `cap` solutions (or one per class under the box's symmetries), with the count
+    (see gallery.py); only: the only-th picture alone, no count. `draw` and `pieces` draw a
+    solution and the pieces (balls draw theirs: balls.py)."""
+    from .packing import packing_gallery
 
-
-def gallery(puzzle: CellPuzzle, modulo: str, cap: int, draw=draw, pieces=pieces
-            ) -> galleries.Gallery:
-    """Every solution (or one per class under the box's symmetries), with the count; where the
-    solutions are too many to list in LIST_SECONDS, those listed, saying so. `draw` and
-    `pieces` draw a solution and the pieces (balls draw theirs: balls.py)."""
-    grids, complete = listed(puzzle)
-    by = "rotation" if modulo == "rotation" else "symmetry"
-    members = found.packing_classes(puzzle, grids, by)
-    classes = len({m.klass for m in members})
-    symmetries = found.packing_symmetries(puzzle, by)
-    group = f"the box's {symmetries} {'rotations' if by == 'rotation' else 'symmetries'}"
     placed = (f", {len(puzzle.placed)} of them pre-placed where the challenge puts them"
               if puzzle.placed else "")
     fill = (f"ways to fill {_box(puzzle)} with the {len(puzzle.pieces)} pieces{placed}, each "
-            "used once")
-    shown = found.representatives(members) if modulo != "none" else members
-    if not complete:
-        statement = (
-            f"The first {galleries.plural(len(grids), 'solution')} the solver listed in "
-            f"{LIST_SECONDS:g} s or so ({fill}); there are more: `puzzlesat count "
-            f"{puzzle.name}` counts them all. Among those listed, "
-            f"{galleries.plural(classes, 'class')} under {group}.")
-        word = "class" if modulo != "none" else "solution"
-        figures = [galleries.Figure(f"{word}-{i:04d}.svg", draw(puzzle, m.grid, caption), caption)
-                   for i, m in enumerate(shown[:cap], 1)
-                   for caption in [f"{word} {i} of those listed"]]
-        return galleries.Gallery(puzzle.title or puzzle.name, statement, pieces(puzzle), figures,
-                                 len(shown))
-    statement = (
-        f"{galleries.plural(len(grids), 'solution')}: {fill} (every rotation and reflection of "
-        f"a whole solution counts as different); {galleries.plural(classes, 'class')} under "
-        f"{group}" + (" (a mirror image swaps each piece with its mirror twin)"
-                      if by == "symmetry" and symmetries > 24 and not puzzle.flip else "") + "."
-    )
-    figures = galleries.figures(shown, modulo != "none", "solution", cap,
-                                lambda grid, caption: draw(puzzle, grid, caption))
-    return galleries.Gallery(puzzle.title or puzzle.name, statement, pieces(puzzle), figures,
-                             len(shown))
+            "used once (every rotation and reflection of a whole solution counts as different)")
+    return packing_gallery(puzzle, modulo, cap, draw, pieces, fill, "box", say, only)
 
 
-def page(puzzle: CellPuzzle, assembly=assembly) -> str:
+def page(puzzle: CellPuzzle, assembly=assembly, say=None) -> str:
     """The 3D page: solutions of different classes, each turned by dragging and built piece
     by piece (`assembly` makes a solution what the page shows: cubes, or balls.py's balls)."""
-    grids = found.distinct_packing_solutions(puzzle, PAGE_SOLUTIONS, PAGE_LOOKED_AT)
+    viewer.three_library()  # a page that cannot be written is said before the listing
+    listed = found.first_solutions(puzzle, PAGE_SOLUTIONS, found.packing_classifier(puzzle),
+                                   by_class=True, say=say, most=PAGE_LOOKED_AT)
+    grids = [member.grid for member in found.representatives(listed.members)]
     if not grids:
-        raise InputError(f"{puzzle.name} has no solution to show", field="PUZZLE")
+        raise InputError(found.nothing_found(puzzle, listed, "solution to show"),
+                         field="PUZZLE")
     shown = ("a solution" if len(grids) == 1 else
              f"{len(grids)} solutions, no two alike up to the box's symmetries")
     placed = [puzzle.pieces[p.piece].name for p in puzzle.placed]

@@ -1,9 +1,10 @@
 """Playable pages: one self-contained HTML file per puzzle that works offline from file://.
 
 The page holds everything inline: the drawing (SVG made by the same code as the pictures), the
-script (templates/*.js), the style and the data, including solutions found by the reference
-solvers for hints, and for Mind Lock the God's-algorithm table (2 bits a position). A
-Content-Security-Policy of `default-src 'none'` keeps the page from fetching anything.
+script (templates/*.js), the style and the data, including solutions listed for hints (the
+first ones the fastest lister gives, within the pictures' time bound), and for Mind Lock the
+God's-algorithm table (2 bits a position). A Content-Security-Policy of `default-src 'none'`
+keeps the page from fetching anything.
 """
 
 from __future__ import annotations
@@ -38,6 +39,7 @@ def buttons(*names: tuple[str, str]) -> str:
                     for i, label in names)
 
 
-def play_page(puzzle, level: int | None = None) -> str:
-    """The page of any puzzle, made by its family's pictures module."""
-    return registry.part(puzzle.kind, "pictures").page(puzzle, level)
+def play_page(puzzle, level: int | None = None, say=None) -> str:
+    """The page of any puzzle, made by its family's pictures module (`say`: what it does, where
+    it lists solutions for hints)."""
+    return registry.part(puzzle.kind, "pictures").page(puzzle, level, say=say)

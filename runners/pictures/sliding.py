@@ -135,8 +135,10 @@ def solution_drawing(puzzle: SlidingPuzzle, solution) -> Svg:
     return draw_strip(puzzle, solution.grid, moves, title)
 
 
-def gallery(puzzle: SlidingPuzzle, modulo: str, cap: int) -> galleries.Gallery:
-    """The hardest positions (at God's number), each with an optimal solution as a strip."""
+def gallery(puzzle: SlidingPuzzle, modulo: str, cap: int, say=None,
+            only: int | None = None) -> galleries.Gallery:
+    """The hardest positions (at God's number), each with an optimal solution as a strip;
+    only: the only-th alone."""
     found = family.FAMILY.table(puzzle)
     hardest = found.hardest()
     distance = found.build.gods_number
@@ -147,6 +149,8 @@ def gallery(puzzle: SlidingPuzzle, modulo: str, cap: int) -> galleries.Gallery:
                  f"table.")
     figures = []
     for i, start in enumerate(hardest[:cap], 1):
+        if only is not None and i != only:
+            continue
         positions, moves = _walk(puzzle, start)
         if len(moves) != distance:
             raise AssertionError("an optimal walk from a hardest position has the wrong length")
@@ -157,7 +161,7 @@ def gallery(puzzle: SlidingPuzzle, modulo: str, cap: int) -> galleries.Gallery:
                              found.build.distance_counts[-1])
 
 
-def page(puzzle: SlidingPuzzle, level: int | None = None) -> str:
+def page(puzzle: SlidingPuzzle, level: int | None = None, say=None) -> str:
     """The play page: drag (or click) a piece to move it; distance, hint and undo from the
     God's-algorithm table embedded in the page (sorted codes and 2 bits a position)."""
     if level is not None:

@@ -1,16 +1,24 @@
 """The solutions the pictures show, and their classes under the puzzle's symmetries.
 
-Solutions come from the API (`puzzlesat.solutions`, whose default enumerator is the reference
-solver): packing grids as dict (row, col) -> piece index, edge-matching grids as (tile index,
-rotation) per cell, Mind Lock optimal solutions walked down the God's-algorithm table. Classes
-are found from the solutions themselves: two solutions are in one class when a symmetry of the
-board maps one onto the other, and the orbit size is how many solutions the class holds.
+Solutions come from the API (`puzzlesat.solutions`, whose default is the fastest backend that
+lists them, in the order `puzzlesat solutions` shows): packing grids as dict (row, col) -> piece
+index, edge-matching grids as (tile index, rotation) per cell, Mind Lock optimal solutions
+walked down the God's-algorithm table. A picture lists no more solutions than it draws
+(`first_solutions`: the first N, or those up to the first of the N-th class), within a time
+bound, saying what it does. Two solutions are in one class when a symmetry of the board maps one
+onto the other; a class is numbered by its first solution listed, and its orbit size (how many
+solutions it holds) is the number of distinct images of that solution under the symmetries.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Iterable, Sequence
-from dataclasses import dataclass
+import signal
+import threading
+import time
+from collections import deque
+from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
 from typing import Generic, TypeVar
 
 from .. import api
@@ -19,8 +27,14 @@ from ..models import mind_lock as ml
 from ..models.geometry import Cell
 from ..models.packing import PackingPuzzle
 from ..models.packing.plan import puzzle_symmetries
+from ..registry import default_backend
 
 G = TypeVar("G")
+
+# Seconds a picture spends listing the solutions it draws before it stops and says so: `draw`,
+# `gallery` and `play` of every catalog puzzle end within a minute on 2 cores.
+LIST_SECONDS = 30.0
+SAY_EVERY = 5.0  # seconds between progress lines while solutions are listed
 
 
 @dataclass(frozen=True)
@@ -32,22 +46,17 @@ class Member(Generic[G]):
     orbit: int
 
 
-def group_by_class(grids: Iterable[G], key: Callable, by_index: bool = False
-                   ) -> list[Member[G]]:
-    """Solutions with their class (numbered by first appearance) and orbit size.
-
-    `key` gives the same value exactly for solutions mapped onto each other by a symmetry
-    (e.g. the least image under the group); it is given each solution, or its index where
-    `by_index`. Complete only when `grids` holds every solution.
-    """
-    grids = list(grids)
-    keys = [key(i) if by_index else key(g) for i, g in enumerate(grids)]
+def classed(grids: Iterable[G], classify: Callable[[G], tuple[Hashable, int]]
+            ) -> list[Member[G]]:
+    """Solutions with their class (numbered by first appearance) and orbit size, from
+    `classify(grid) -> (class key, orbit size)`."""
+    members: list[Member[G]] = []
     number: dict[Hashable, int] = {}
-    sizes: dict[Hashable, int] = {}
-    for k in keys:
-        number.setdefault(k, len(number) + 1)
-        sizes[k] = sizes.get(k, 0) + 1
-    return [Member(g, number[k], sizes[k]) for g, k in zip(grids, keys)]
+    for grid in grids:
+        key, orbit = classify(grid)
+        number.setdefault(key, len(number) + 1)
+        members.append(Member(grid, number[key], orbit))
+    return members
 
 
 def representatives(members: Sequence[Member[G]]) -> list[Member[G]]:
@@ -59,6 +68,141 @@ def representatives(members: Sequence[Member[G]]) -> list[Member[G]]:
             seen.add(member.klass)
             out.append(member)
     return out
+
+
+# ---------------------------------------------------------------- listing, bounded
+
+
+class OutOfTime(Exception):
+    """The listing's time bound came before it had what it was asked for."""
+
+
+@contextmanager
+def time_bound(seconds: float | None, tick: Callable[[float], None] | None = None,
+               every: float = SAY_EVERY) -> Iterator[None]:
+    """OutOfTime raised in the block once `seconds` have passed (None: never), and
+    `tick(seconds so far)` called every `every` seconds before that (a progress line): both
+    from a timer signal, so that a search that returns to Python between its slices is stopped
+    where it is. Off the main thread, where no signal can be caught, neither."""
+    if (seconds is None and tick is None) or \
+            threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    start = time.perf_counter()
+
+    def alarm(signum, frame) -> None:
+        spent = time.perf_counter() - start
+        if seconds is not None and spent >= seconds:
+            raise OutOfTime
+        if tick is not None:
+            try:
+                tick(spent)
+            except RuntimeError:  # standard error busy at that instant: the next tick says it
+                pass
+        left = every if seconds is None else min(every, seconds - spent)
+        signal.setitimer(signal.ITIMER_REAL, max(left, 0.001))
+
+    previous = signal.signal(signal.SIGALRM, alarm)
+    first = every if seconds is None or tick is not None and every < seconds else seconds
+    signal.setitimer(signal.ITIMER_REAL, max(first, 0.001))
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+# What the pictures listed, newest last (puzzle name, solutions listed): what a test reads to
+# check that a picture listed no more than it drew.
+LISTED: deque[tuple[str, int]] = deque(maxlen=1000)
+
+
+@dataclass
+class Listing(Generic[G]):
+    """Solutions listed for pictures, each with its class and orbit: the first ones the
+    enumerator gives, `complete` when it listed every solution (so that the counts are exact),
+    `out_of_time` when the time bound stopped it first."""
+
+    members: list[Member[G]]
+    complete: bool
+    out_of_time: bool
+    backend: str
+    seconds: float
+    classes: int = 0  # distinct classes among the members
+    keys: list[Hashable] = field(default_factory=list, repr=False)
+
+    @property
+    def grids(self) -> list[G]:
+        return [m.grid for m in self.members]
+
+    def line(self, name: str) -> str:
+        """What was listed, in words (the last progress line of a picture)."""
+        state = ("every solution" if self.complete else
+                 f"stopped by the time bound of {LIST_SECONDS:g} s" if self.out_of_time else
+                 "as many as asked for")
+        return (f"{name}: listed {_solutions(len(self.members))} ({self.classes:,} "
+                f"class{'es' * (self.classes != 1)}) with {self.backend} in "
+                f"{self.seconds:.1f} s: {state}")
+
+
+def _solutions(n: int) -> str:
+    return f"{n:,} solution{'s' * (n != 1)}"
+
+
+def first_solutions(puzzle, wanted: int, classify: Callable[[G], tuple[Hashable, int]],
+                    by_class: bool = False, seconds: float | None = LIST_SECONDS,
+                    say: Callable[[str], None] | None = None, most: int | None = None
+                    ) -> Listing[G]:
+    """The first `wanted` solutions the API lists (by_class: those up to the first solution of
+    the `wanted`-th class, at most `most`), each classed by `classify(grid) -> (class key,
+    orbit size)`, listed for at most `seconds` (None: no bound). A listing that takes longer
+    than SAY_EVERY seconds says what it does to `say`, then how far it got, and what it got."""
+    start = time.perf_counter()
+    members: list[Member[G]] = []
+    keys: list[Hashable] = []
+    number: dict[Hashable, int] = {}
+    backend = default_backend(puzzle.kind, "solutions")[0]
+    what = f"the first {wanted:,} classes" if by_class else (
+        "a solution" if wanted == 1 else f"the first {wanted:,} solutions")
+    bound = "" if seconds is None else f", at most {seconds:g} s"
+    ticks: list[float] = []
+
+    def tick(spent: float) -> None:
+        if say:
+            ticks.append(spent)
+            say(f"{puzzle.name}: listing {what} with {backend}{bound}: "
+                f"{_solutions(len(members))} and {len(number):,} "
+                f"class{'es' * (len(number) != 1)} so far, {spent:.0f} s ...")
+
+    complete = out_of_time = False
+    try:
+        with time_bound(seconds, tick if say else None):
+            for solution in api.solutions(puzzle, limit=most if by_class else wanted):
+                key, orbit = classify(solution.grid)
+                number.setdefault(key, len(number) + 1)
+                members.append(Member(solution.grid, number[key], orbit))
+                keys.append(key)
+                if (len(number) if by_class else len(members)) >= wanted:
+                    break
+            else:
+                complete = True
+    except OutOfTime:
+        out_of_time = True
+    listed = Listing(members, complete, out_of_time, backend, time.perf_counter() - start,
+                     len(number), keys)
+    LISTED.append((puzzle.name, len(members)))
+    if say and ticks:
+        say(listed.line(puzzle.name))
+    return listed
+
+
+def nothing_found(puzzle, listed: Listing, word: str = "solution") -> str:
+    """Why a picture has nothing to draw, and what to do instead (one line)."""
+    if listed.out_of_time:
+        return (f"{puzzle.name}: no {word} found in {LIST_SECONDS:g} s of listing with "
+                f"{listed.backend}: too hard to list for a picture (`puzzlesat solve "
+                f"{puzzle.name}` searches without a bound; `draw --pieces` draws the pieces)")
+    return f"{puzzle.name} has no {word} to draw (try --pieces)"
 
 
 # ---------------------------------------------------------------- packing
@@ -73,9 +217,9 @@ def packing_classes(puzzle: PackingPuzzle, grids: list[dict[Cell, int]],
                     modulo: str = "symmetry") -> list[Member]:
     """The solutions grouped into classes under the board's symmetries (rotations, and mirror
     images where the set holds each piece's mirror image: a mirror gives a piece its twin's
-    place) or, modulo 'rotation', its rotations alone."""
-    return group_by_class(grids, packing_class_keys(puzzle, grids, modulo).__getitem__,
-                          by_index=True)
+    place) or, modulo 'rotation', its rotations alone; each with its orbit size (its distinct
+    images: exact whether or not `grids` holds every solution)."""
+    return classed(grids, packing_classifier(puzzle, modulo))
 
 
 def packing_class_keys(puzzle: PackingPuzzle, grids: list[dict[Cell, int]],
@@ -89,6 +233,25 @@ def class_keyer(puzzle: PackingPuzzle, modulo: str = "symmetry"
                 ) -> Callable[[list[dict[Cell, int]]], list[bytes]]:
     """The class keys of packing_class_keys, the symmetries worked out once: computed on arrays
     (numpy), the Soma cube's 11,520 solutions under 48 symmetries take a fraction of a second."""
+    images = _imager(puzzle, modulo)
+
+    def keys(grids: list[dict[Cell, int]]) -> list[bytes]:
+        return [key for key, _ in images(grids)] if grids else []
+
+    return keys
+
+
+def packing_classifier(puzzle: PackingPuzzle, modulo: str = "symmetry"
+                       ) -> Callable[[dict[Cell, int]], tuple[bytes, int]]:
+    """One solution's class key (as packing_class_keys) and orbit size (its distinct images
+    under the symmetries), for `first_solutions`."""
+    images = _imager(puzzle, modulo)
+    return lambda grid: images([grid])[0]
+
+
+def _imager(puzzle: PackingPuzzle, modulo: str
+            ) -> Callable[[list[dict[Cell, int]]], list[tuple[bytes, int]]]:
+    """Each solution's least image under the symmetries and how many distinct images it has."""
     import numpy
 
     cells = sorted(puzzle.board_cells)
@@ -97,16 +260,17 @@ def class_keyer(puzzle: PackingPuzzle, modulo: str = "symmetry"
               numpy.asarray(s.twin, dtype=numpy.int16))
              for s in puzzle_symmetries(puzzle, modulo)]
 
-    def keys(grids: list[dict[Cell, int]]) -> list[bytes]:
-        if not grids:
-            return []
+    def images(grids: list[dict[Cell, int]]) -> list[tuple[bytes, int]]:
         pieces = numpy.array([[grid[cell] for cell in cells] for grid in grids],
-                             dtype=numpy.int16)
+                             dtype=numpy.int16).reshape(len(grids), len(cells))
         rows = numpy.arange(len(grids))
         least = None
+        seen: list[set[bytes]] = [set() for _ in grids]
         for where, twin in moves:
             image = numpy.empty_like(pieces)
             image[:, where] = twin[pieces]
+            for row, found in zip(image, seen):
+                found.add(row.tobytes())
             if least is None:
                 least = image
                 continue
@@ -114,26 +278,19 @@ def class_keyer(puzzle: PackingPuzzle, modulo: str = "symmetry"
             first = differ.argmax(axis=1)
             smaller = differ.any(axis=1) & (image[rows, first] < least[rows, first])
             least[smaller] = image[smaller]
-        return [row.tobytes() for row in least]
+        return [(row.tobytes(), len(found)) for row, found in zip(least, seen)]
 
-    return keys
+    return images
 
 
-def distinct_packing_solutions(puzzle: PackingPuzzle, wanted: int, looked_at: int
+def distinct_packing_solutions(puzzle: PackingPuzzle, wanted: int, looked_at: int,
+                               say: Callable[[str], None] | None = None
                                ) -> list[dict[Cell, int]]:
     """Up to `wanted` solutions no symmetry of the board maps onto one another, the first met
-    among the first `looked_at` solutions the enumerator lists."""
-    keys = class_keyer(puzzle, "symmetry")
-    seen: set[bytes] = set()
-    kept = []
-    for solution in api.solutions(puzzle, limit=looked_at):
-        [key] = keys([solution.grid])
-        if key not in seen:
-            seen.add(key)
-            kept.append(solution.grid)
-            if len(kept) == wanted:
-                break
-    return kept
+    among the first `looked_at` solutions the enumerator lists (within the time bound)."""
+    listed = first_solutions(puzzle, wanted, packing_classifier(puzzle), by_class=True,
+                             say=say, most=looked_at)
+    return [member.grid for member in representatives(listed.members)]
 
 
 def packing_symmetries(puzzle: PackingPuzzle, modulo: str = "symmetry") -> int:
@@ -154,14 +311,21 @@ def edge_solutions(puzzle: em.EdgePuzzle, limit: int | None = None, backend: str
 
 
 def edge_classes(puzzle: em.EdgePuzzle, grids: list[list[Placed]]) -> list[Member]:
-    """The grids grouped into classes up to turning the whole board."""
+    """The grids grouped into classes up to turning the whole board, each with its orbit."""
+    return classed(grids, edge_classifier(puzzle))
+
+
+def edge_classifier(puzzle: em.EdgePuzzle) -> Callable[[list[Placed]], tuple[Hashable, int]]:
+    """A grid's class key (its least look under the board's turns) and orbit size (its
+    distinct looks: the grids it stands for, identical tiles interchangeable)."""
     turns = em.board_turns(puzzle)
 
-    def key(grid: list[Placed]) -> Hashable:
+    def classify(grid: list[Placed]) -> tuple[Hashable, int]:
         shown = em.looks(puzzle, grid)
-        return min(em.turned_looks(puzzle, shown, t) for t in turns)
+        images = {em.turned_looks(puzzle, shown, t) for t in turns}
+        return min(images), len(images)
 
-    return group_by_class(grids, key)
+    return classify
 
 
 # ---------------------------------------------------------------- Mind Lock

@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import xml.etree.ElementTree as ET
 from collections.abc import Iterable
+from pathlib import Path
 
 from ..models.errors import InputError
+from ..output import write_text_atomic
 
 SVG_NS = "http://www.w3.org/2000/svg"
 ET.register_namespace("", SVG_NS)
@@ -142,25 +144,38 @@ def side_triangles(x: float, y: float, size: float) -> list[list[tuple[float, fl
     return [[corners[i], corners[(i + 1) % 4], (cx, cy)] for i in range(4)]
 
 
-def write(svg: Svg, path: str) -> None:
-    """Write a drawing as .svg, or as .png through a well-kept renderer (cairosvg)."""
+PICTURE_SUFFIXES = (".svg", ".png")
+
+
+def check_path(path: str, what: str = "output") -> None:
+    """Before any work: InputError (one line) for a picture file this program cannot write: a
+    name not ending in .svg or .png, or .png without its renderer (cairosvg, the `plots`
+    extra)."""
+    suffix = Path(str(path)).suffix.lower()
+    if suffix not in PICTURE_SUFFIXES:
+        raise InputError(f"cannot write a {suffix or 'suffix-less'} picture: give a file name "
+                         "ending in .svg or .png", file=str(path), field=what)
+    if suffix == ".png":
+        _cairosvg(what)
+
+
+def _cairosvg(what: str):
     try:
-        _write(svg, path)
-    except OSError as error:
-        raise InputError(f"cannot write: {error}", file=str(path), field="path") from None
+        import cairosvg  # optional extra 'plots'; OSError: the cairo library is missing
+    except (ImportError, OSError) as error:
+        raise InputError(
+            "PNG output needs the optional package cairosvg (pip install 'puzzlesat[plots]'); "
+            "write .svg instead", field=what,
+        ) from error
+    return cairosvg
 
 
-def _write(svg: Svg, path: str) -> None:
+def write(svg: Svg, path: str, what: str = "path") -> str:
+    """Write a drawing as .svg, or as .png through a well-kept renderer (cairosvg), atomically
+    (output.write_text_atomic); returns its note on how it was written."""
+    check_path(path, what)
     if str(path).lower().endswith(".png"):
-        try:
-            import cairosvg  # optional extra 'plots'; OSError: the cairo library is missing
-        except (ImportError, OSError) as error:
-            raise InputError(
-                "PNG output needs the optional package cairosvg (pip install 'puzzlesat[plots]'); "
-                "write .svg instead",
-                field="path",
-            ) from error
-        cairosvg.svg2png(bytestring=svg.to_string().encode(), write_to=str(path))
-        return
-    with open(path, "w", encoding="utf-8") as out:
-        out.write(svg.to_string())
+        data: str | bytes = _cairosvg(what).svg2png(bytestring=svg.to_string().encode())
+    else:
+        data = svg.to_string()
+    return write_text_atomic(path, data, what)
