@@ -159,10 +159,10 @@ def blamed(err: str) -> str:
 
 
 @pytest.mark.parametrize("argv, given", [
-    (["ladder", "iq-block-8"], "BOARD"),
-    (["ladder", "four-cards.toml"], "BOARD"),
-    (["ladder", "--solve", "iq-block-8"], "--solve BOARD"),
-    (["ladder", "--solve", "owen-9x9-set1", "--solver", "nothing"], "--solver"),
+    (["bench", "ladder", "iq-block-8"], "BOARD"),
+    (["bench", "ladder", "four-cards.toml"], "BOARD"),
+    (["bench", "ladder", "--solve", "iq-block-8"], "--solve BOARD"),
+    (["bench", "ladder", "--solve", "owen-9x9-set1", "--solver", "nothing"], "--solver"),
     (["estimate", "--open", "soma", "--seconds", "0.1"], "--open"),
     (["count", "iq-block-8", "--modulo", "sideways"], "--modulo"),
     (["count", "iq-block-8", "--backend", "nothing"], "--backend"),
