@@ -223,52 +223,9 @@ def build(puzzle: EdgePuzzle) -> Graph:
         type_tiles[t].append(index)
     type_mark = [tiles[members[0]].mark for members in type_tiles]
 
-    node_type: list[int] = []
-    node_edges: list[tuple] = []
-    node_of: dict[tuple[int, tuple], int] = {}
-    type_nodes = [0] * types
-    for t, members in enumerate(type_tiles):
-        first = tiles[members[0]].edges
-        for q in range(sides):
-            edges = _turn(first, q)
-            if (t, edges) not in node_of:
-                node_of[(t, edges)] = len(node_type)
-                type_nodes[t] |= 1 << len(node_type)
-                node_type.append(t)
-                node_edges.append(edges)
-    nodes = len(node_type)
-
-    # the masks, through masks of nodes by the edge they show on one side (the masks for
-    # different edges are disjoint, so their sum is their union)
-    fits: dict[tuple[int, int], list[int]] = {}
-    for links in geo.across:
-        for s, _, t in links:
-            if (s, t) in fits:
-                continue
-            with_edge: dict[Edge, int] = {}
-            for n, edges in enumerate(node_edges):
-                with_edge[edges[t]] = with_edge.get(edges[t], 0) | 1 << n
-            fits[(s, t)] = [sum(m for e, m in with_edge.items() if _fit(edges[s], e, rule))
-                            for edges in node_edges]
-
-    # domains: the frame edge faces the outer border, every border side shows it, nowhere else;
-    # the border edge shows on every border side (and may show inside)
-    all_nodes = (1 << nodes) - 1
-    domain = []
-    for i in range(cells):
-        if puzzle.frame is None and puzzle.border is None:
-            domain.append(all_nodes)
-            continue
-        outside = geo.border[i]
-        mask = 0
-        for n, edges in enumerate(node_edges):
-            framed = puzzle.frame is None or all(
-                (edges[s] == puzzle.frame) == outside[s] for s in range(sides))
-            bordered = puzzle.border is None or all(
-                edges[s] == puzzle.border for s in range(sides) if outside[s])
-            if framed and bordered:
-                mask |= 1 << n
-        domain.append(mask)
+    node_type, node_edges, node_of, type_nodes = _nodes(tiles, type_tiles, sides)
+    fits = _fit_masks(geo, node_edges, rule)
+    domain = _frame_domains(puzzle, geo, node_edges, sides)
 
     stock = [len(members) for members in type_tiles]
     from_stock = [True] * cells
@@ -302,6 +259,68 @@ def build(puzzle: EdgePuzzle) -> Graph:
         domain, from_stock, fixed_tile, marked, marked_tiles, puzzle.apart is not None,
         feasible, geo, square, _fill_order(geo) if bordered else list(range(cells)),
     )
+
+
+def _nodes(tiles: list[Tile], type_tiles: list[list[int]], sides: int
+           ) -> tuple[list[int], list[tuple], dict[tuple[int, tuple], int], list[int]]:
+    """The nodes, each tile type turned each distinct way: per node its type and edges, the
+    node of each (type, edges), and per type its nodes as a mask."""
+    node_type: list[int] = []
+    node_edges: list[tuple] = []
+    node_of: dict[tuple[int, tuple], int] = {}
+    type_nodes = [0] * len(type_tiles)
+    for t, members in enumerate(type_tiles):
+        first = tiles[members[0]].edges
+        for q in range(sides):
+            edges = _turn(first, q)
+            if (t, edges) not in node_of:
+                node_of[(t, edges)] = len(node_type)
+                type_nodes[t] |= 1 << len(node_type)
+                node_type.append(t)
+                node_edges.append(edges)
+    return node_type, node_edges, node_of, type_nodes
+
+
+def _fit_masks(geo: Geometry, node_edges: list[tuple], rule: str
+               ) -> dict[tuple[int, int], list[int]]:
+    """(side, side across) -> node -> the mask of the nodes that fit across that side, made
+    through masks of nodes by the edge they show on one side (the masks for different edges
+    are disjoint, so their sum is their union)."""
+    fits: dict[tuple[int, int], list[int]] = {}
+    for links in geo.across:
+        for s, _, t in links:
+            if (s, t) in fits:
+                continue
+            with_edge: dict[Edge, int] = {}
+            for n, edges in enumerate(node_edges):
+                with_edge[edges[t]] = with_edge.get(edges[t], 0) | 1 << n
+            fits[(s, t)] = [sum(m for e, m in with_edge.items() if _fit(edges[s], e, rule))
+                            for edges in node_edges]
+    return fits
+
+
+def _frame_domains(puzzle: EdgePuzzle, geo: Geometry, node_edges: list[tuple], sides: int
+                   ) -> list[int]:
+    """Each cell's mask of the nodes the frame and border allow there: the frame edge faces
+    the outer border, every border side shows it, nowhere else; the border edge shows on every
+    border side (and may show inside)."""
+    all_nodes = (1 << len(node_edges)) - 1
+    domain = []
+    for i in range(len(geo.cells)):
+        if puzzle.frame is None and puzzle.border is None:
+            domain.append(all_nodes)
+            continue
+        outside = geo.border[i]
+        mask = 0
+        for n, edges in enumerate(node_edges):
+            framed = puzzle.frame is None or all(
+                (edges[s] == puzzle.frame) == outside[s] for s in range(sides))
+            bordered = puzzle.border is None or all(
+                edges[s] == puzzle.border for s in range(sides) if outside[s])
+            if framed and bordered:
+                mask |= 1 << n
+        domain.append(mask)
+    return domain
 
 
 def _fill_order(geo: Geometry) -> list[int]:
