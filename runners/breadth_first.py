@@ -395,6 +395,18 @@ def ranked_bytes(size: int) -> int:
     return size + (size + 3) // 4 + 64 * 2**20
 
 
+def check_ranked_memory(size: int, limit: int | None, what: str) -> int:
+    """`ranked_bytes(size)`; TooBig when it exceeds `limit` (default: available)."""
+    need = ranked_bytes(size)
+    have = available_memory() if limit is None else limit
+    if need > have:
+        source = "available on this machine" if limit is None else "allowed (the limit given)"
+        raise TooBig(f"{what}: {size:,} arrangements, about {need / 2**30:.2f} GiB to search "
+                     f"(a byte each), but {have / 2**30:.2f} GiB {source}; refused before "
+                     "starting", field="memory")
+    return need
+
+
 @njit
 def _retire(distance, value, to):
     for r in range(distance.size):
@@ -446,13 +458,7 @@ def search_ranked(level: Callable, data: tuple, seeds: Sequence[int], size: int,
     the rest IN_COMPONENT, and says how many). deadline: SearchStopped at it (or at Ctrl-C).
     """
     begin = time.perf_counter()
-    need = ranked_bytes(size)
-    have = available_memory() if memory is None else memory
-    if need > have:
-        source = "available on this machine" if memory is None else "allowed (the limit given)"
-        raise TooBig(f"{what}: {size:,} arrangements, about {need / 2**30:.2f} GiB to search "
-                     f"(a byte each), but {have / 2**30:.2f} GiB {source}; refused before "
-                     "starting", field="memory")
+    need = check_ranked_memory(size, memory, what)
     threads = max(1, threads)
     padded = -(-size // 8) * 8  # whole words: the bytes past the ranks are never reached
     distance = np.full(padded, UNSEEN, dtype=np.uint8)
