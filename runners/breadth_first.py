@@ -331,19 +331,8 @@ def search(kernel: Callable, data: tuple, seeds: Sequence[int], bound: int, degr
         else:
             reached = first_pass([component])[-1]
             so_far[0] = reached  # the component's size: the distances are what is left
-            picked = np.empty(reached, dtype=np.uint64)
-            found = _pick(goal, data, queue, reached, picked)
-            if not found:
-                raise InputError(f"{what}: no goal position is reachable from the start",
-                                 field="goal")
+            tail, seen = _goal_seeds(goal, data, queue, reached, keys, shift, what)
             bar(0, "distances")
-            seen = np.zeros(keys.size, dtype=np.uint8)
-            tail = 0
-            for code in picked[:found]:
-                queue[tail] = code
-                seen[_find(keys, code, shift)] = 1
-                tail += 1
-            del picked
             ends = levels(tail, lambda head, stop, tail: _expand_again(
                 kernel, data, queue, head, stop, tail, keys, shift, seen, out))
             del seen
@@ -356,6 +345,34 @@ def search(kernel: Callable, data: tuple, seeds: Sequence[int], bound: int, degr
         raise SearchStopped(so_far[0], time.perf_counter() - begin, interrupted=True) from None
     keys = None  # the hash set is done with: its memory goes back before the sort
     bar(None)
+    return _finished(queue, ends, dense, keep_distances, begin, need)
+
+
+def _goal_seeds(goal: Callable, data: tuple, queue: np.ndarray, reached: int, keys: np.ndarray,
+                shift: np.uint64, what: str) -> tuple[int, np.ndarray]:
+    """The second pass's start: the positions of the first pass (queue[:reached]) where `goal`
+    holds, moved to the queue's head and marked seen (a byte a slot of the hash set `keys`);
+    how many, and the marks. InputError where no goal position was reached."""
+    picked = np.empty(reached, dtype=np.uint64)
+    found = _pick(goal, data, queue, reached, picked)
+    if not found:
+        raise InputError(f"{what}: no goal position is reachable from the start",
+                         field="goal")
+    seen = np.zeros(keys.size, dtype=np.uint8)
+    tail = 0
+    for code in picked[:found]:
+        queue[tail] = code
+        seen[_find(keys, code, shift)] = 1
+        tail += 1
+    return tail, seen
+
+
+def _finished(queue: np.ndarray, ends: list[int], dense: bool, keep_distances: bool,
+              begin: float, need: int) -> Build:
+    """The table of a finished search from its queue (the codes reached, level by level, the
+    levels ending at `ends`): how many positions at each distance, the hardest, the codes sorted
+    (none where they are 0..n-1 and `dense`) with their residues in 2 bits, and with
+    `keep_distances` every position's whole distance."""
     count = ends[-1]
     counts = [ends[0]] + [b - a for a, b in zip(ends, ends[1:])]
     hardest = np.sort(queue[ends[-2] if len(ends) > 1 else 0: count])[:HARDEST_KEPT].tolist()
@@ -393,6 +410,18 @@ def ranked_bytes(size: int) -> int:
     """Memory a search on `size` ranks needs at its peak: a byte a rank, its 2-bit table, and
     64 MiB for the rest."""
     return size + (size + 3) // 4 + 64 * 2**20
+
+
+def check_ranked_memory(size: int, limit: int | None, what: str) -> int:
+    """`ranked_bytes(size)`; TooBig when it exceeds `limit` (default: available)."""
+    need = ranked_bytes(size)
+    have = available_memory() if limit is None else limit
+    if need > have:
+        source = "available on this machine" if limit is None else "allowed (the limit given)"
+        raise TooBig(f"{what}: {size:,} arrangements, about {need / 2**30:.2f} GiB to search "
+                     f"(a byte each), but {have / 2**30:.2f} GiB {source}; refused before "
+                     "starting", field="memory")
+    return need
 
 
 @njit
@@ -446,13 +475,7 @@ def search_ranked(level: Callable, data: tuple, seeds: Sequence[int], size: int,
     the rest IN_COMPONENT, and says how many). deadline: SearchStopped at it (or at Ctrl-C).
     """
     begin = time.perf_counter()
-    need = ranked_bytes(size)
-    have = available_memory() if memory is None else memory
-    if need > have:
-        source = "available on this machine" if memory is None else "allowed (the limit given)"
-        raise TooBig(f"{what}: {size:,} arrangements, about {need / 2**30:.2f} GiB to search "
-                     f"(a byte each), but {have / 2**30:.2f} GiB {source}; refused before "
-                     "starting", field="memory")
+    need = check_ranked_memory(size, memory, what)
     threads = max(1, threads)
     padded = -(-size // 8) * 8  # whole words: the bytes past the ranks are never reached
     distance = np.full(padded, UNSEEN, dtype=np.uint8)

@@ -223,52 +223,9 @@ def build(puzzle: EdgePuzzle) -> Graph:
         type_tiles[t].append(index)
     type_mark = [tiles[members[0]].mark for members in type_tiles]
 
-    node_type: list[int] = []
-    node_edges: list[tuple] = []
-    node_of: dict[tuple[int, tuple], int] = {}
-    type_nodes = [0] * types
-    for t, members in enumerate(type_tiles):
-        first = tiles[members[0]].edges
-        for q in range(sides):
-            edges = _turn(first, q)
-            if (t, edges) not in node_of:
-                node_of[(t, edges)] = len(node_type)
-                type_nodes[t] |= 1 << len(node_type)
-                node_type.append(t)
-                node_edges.append(edges)
-    nodes = len(node_type)
-
-    # the masks, through masks of nodes by the edge they show on one side (the masks for
-    # different edges are disjoint, so their sum is their union)
-    fits: dict[tuple[int, int], list[int]] = {}
-    for links in geo.across:
-        for s, _, t in links:
-            if (s, t) in fits:
-                continue
-            with_edge: dict[Edge, int] = {}
-            for n, edges in enumerate(node_edges):
-                with_edge[edges[t]] = with_edge.get(edges[t], 0) | 1 << n
-            fits[(s, t)] = [sum(m for e, m in with_edge.items() if _fit(edges[s], e, rule))
-                            for edges in node_edges]
-
-    # domains: the frame edge faces the outer border, every border side shows it, nowhere else;
-    # the border edge shows on every border side (and may show inside)
-    all_nodes = (1 << nodes) - 1
-    domain = []
-    for i in range(cells):
-        if puzzle.frame is None and puzzle.border is None:
-            domain.append(all_nodes)
-            continue
-        outside = geo.border[i]
-        mask = 0
-        for n, edges in enumerate(node_edges):
-            framed = puzzle.frame is None or all(
-                (edges[s] == puzzle.frame) == outside[s] for s in range(sides))
-            bordered = puzzle.border is None or all(
-                edges[s] == puzzle.border for s in range(sides) if outside[s])
-            if framed and bordered:
-                mask |= 1 << n
-        domain.append(mask)
+    node_type, node_edges, node_of, type_nodes = _nodes(tiles, type_tiles, sides)
+    fits = _fit_masks(geo, node_edges, rule)
+    domain = _frame_domains(puzzle, geo, node_edges, sides)
 
     stock = [len(members) for members in type_tiles]
     from_stock = [True] * cells
@@ -302,6 +259,68 @@ def build(puzzle: EdgePuzzle) -> Graph:
         domain, from_stock, fixed_tile, marked, marked_tiles, puzzle.apart is not None,
         feasible, geo, square, _fill_order(geo) if bordered else list(range(cells)),
     )
+
+
+def _nodes(tiles: list[Tile], type_tiles: list[list[int]], sides: int
+           ) -> tuple[list[int], list[tuple], dict[tuple[int, tuple], int], list[int]]:
+    """The nodes, each tile type turned each distinct way: per node its type and edges, the
+    node of each (type, edges), and per type its nodes as a mask."""
+    node_type: list[int] = []
+    node_edges: list[tuple] = []
+    node_of: dict[tuple[int, tuple], int] = {}
+    type_nodes = [0] * len(type_tiles)
+    for t, members in enumerate(type_tiles):
+        first = tiles[members[0]].edges
+        for q in range(sides):
+            edges = _turn(first, q)
+            if (t, edges) not in node_of:
+                node_of[(t, edges)] = len(node_type)
+                type_nodes[t] |= 1 << len(node_type)
+                node_type.append(t)
+                node_edges.append(edges)
+    return node_type, node_edges, node_of, type_nodes
+
+
+def _fit_masks(geo: Geometry, node_edges: list[tuple], rule: str
+               ) -> dict[tuple[int, int], list[int]]:
+    """(side, side across) -> node -> the mask of the nodes that fit across that side, made
+    through masks of nodes by the edge they show on one side (the masks for different edges
+    are disjoint, so their sum is their union)."""
+    fits: dict[tuple[int, int], list[int]] = {}
+    for links in geo.across:
+        for s, _, t in links:
+            if (s, t) in fits:
+                continue
+            with_edge: dict[Edge, int] = {}
+            for n, edges in enumerate(node_edges):
+                with_edge[edges[t]] = with_edge.get(edges[t], 0) | 1 << n
+            fits[(s, t)] = [sum(m for e, m in with_edge.items() if _fit(edges[s], e, rule))
+                            for edges in node_edges]
+    return fits
+
+
+def _frame_domains(puzzle: EdgePuzzle, geo: Geometry, node_edges: list[tuple], sides: int
+                   ) -> list[int]:
+    """Each cell's mask of the nodes the frame and border allow there: the frame edge faces
+    the outer border, every border side shows it, nowhere else; the border edge shows on every
+    border side (and may show inside)."""
+    all_nodes = (1 << len(node_edges)) - 1
+    domain = []
+    for i in range(len(geo.cells)):
+        if puzzle.frame is None and puzzle.border is None:
+            domain.append(all_nodes)
+            continue
+        outside = geo.border[i]
+        mask = 0
+        for n, edges in enumerate(node_edges):
+            framed = puzzle.frame is None or all(
+                (edges[s] == puzzle.frame) == outside[s] for s in range(sides))
+            bordered = puzzle.border is None or all(
+                edges[s] == puzzle.border for s in range(sides) if outside[s])
+            if framed and bordered:
+                mask |= 1 << n
+        domain.append(mask)
+    return domain
 
 
 def _fill_order(geo: Geometry) -> list[int]:
@@ -348,29 +367,65 @@ def _searcher(
     With `found`, every grid (node per cell) is passed to it as well. Raises TimeoutError
     once `deadline` (time.perf_counter()) has passed.
     """
-    geo = graph.geometry
-    cells = len(geo.cells)
-    order = graph.order
-    at = {cell: k for k, cell in enumerate(order)}  # each cell's place in the order
-    last = order[-1] if order else -1
-    fits = graph.fits
-    node_type, type_nodes = graph.node_type, graph.type_nodes
-    from_stock = graph.from_stock
-    stock = list(graph.stock)
-    is_marked = graph.marked
-    unmarked = graph.all_nodes & ~sum(1 << n for n, m in enumerate(is_marked) if m)
-    check_apart = graph.apart and domain is graph.domain  # not pre-filtered by parity
-    grid = [-1] * cells
-    # per cell: the neighbours filled before it (their side facing it, its side), and after
-    before = [[(j, fits[(t, s)]) for s, j, t in geo.across[i] if at[j] < at[i]]
-              for i in range(cells)]
-    after = [[(k, fits[(s, t)]) for s, k, t in geo.across[i] if at[k] > at[i]]
-             for i in range(cells)]
-    following = {order[k]: order[k + 1] for k in range(cells - 1)}
-    ticks = 0
+    state = _SearchState.of(graph, domain)
+    walk = _walker(graph, state, _options(graph, state), found, deadline)
+    order, stock = graph.order, state.stock
+
+    def start(first: int) -> int:
+        if not graph.feasible or not order:
+            return 0
+        avail = graph.all_nodes
+        for t, left in enumerate(stock):
+            if not left:
+                avail &= ~graph.type_nodes[t]
+        cand = domain[order[0]] & first
+        if graph.from_stock[order[0]]:
+            cand &= avail
+        return walk(order[0], avail, cand)
+
+    return start
+
+
+@dataclass
+class _SearchState:
+    """What one search reads and changes: the domains it runs on, the node placed on each cell
+    (-1: none yet), the tiles left of each type; per cell the neighbours filled before it and
+    after it (each with the masks of what fits it across), and the cell filled next; whether
+    `apart` is checked here (not where the domains were pre-filtered by parity)."""
+
+    domain: list[int]
+    grid: list[int]
+    stock: list[int]
+    before: list[list[tuple[int, list[int]]]]
+    after: list[list[tuple[int, list[int]]]]
+    following: dict[int, int]
+    last: int
+    check_apart: bool
+    unmarked: int  # the mask of the nodes without the mark
+
+    @classmethod
+    def of(cls, graph: Graph, domain: list[int]) -> _SearchState:
+        geo, order, fits = graph.geometry, graph.order, graph.fits
+        cells = len(geo.cells)
+        at = {cell: k for k, cell in enumerate(order)}  # each cell's place in the order
+        before = [[(j, fits[(t, s)]) for s, j, t in geo.across[i] if at[j] < at[i]]
+                  for i in range(cells)]
+        after = [[(k, fits[(s, t)]) for s, k, t in geo.across[i] if at[k] > at[i]]
+                 for i in range(cells)]
+        return cls(domain, [-1] * cells, list(graph.stock), before, after,
+                   {order[k]: order[k + 1] for k in range(cells - 1)},
+                   order[-1] if order else -1,
+                   graph.apart and domain is graph.domain,
+                   graph.all_nodes & ~sum(1 << n for n, m in enumerate(graph.marked) if m))
+
+
+def _options(graph: Graph, state: _SearchState) -> Callable[[int, int], int]:
+    """The function giving the nodes cell i may take, given its neighbours placed so far and
+    the nodes the stock still has (`avail`)."""
+    domain, from_stock, before, grid = state.domain, graph.from_stock, state.before, state.grid
+    check_apart, is_marked, unmarked = state.check_apart, graph.marked, state.unmarked
 
     def options(i: int, avail: int) -> int:
-        """The nodes cell i may take, given its neighbours placed so far and the stock."""
         mask = domain[i]
         if from_stock[i]:
             mask &= avail
@@ -381,22 +436,29 @@ def _searcher(
                 mask &= unmarked
         return mask
 
+    return options
+
+
+def _walker(graph: Graph, state: _SearchState, options: Callable[[int, int], int],
+            found: Callable[[list[int]], None] | None, deadline: float | None
+            ) -> Callable[[int, int, int], int]:
+    """The search itself, walk(cell, nodes the stock still has, candidates there): the grids
+    below, trying each candidate with forward checking (every neighbour still empty must keep
+    a node that fits). One function, its loop kept whole: it runs once per node searched."""
+    domain, grid, stock, after = state.domain, state.grid, state.stock, state.after
+    following, last, check_apart, unmarked = (state.following, state.last, state.check_apart,
+                                              state.unmarked)
+    node_type, type_nodes = graph.node_type, graph.type_nodes
+    from_stock, is_marked = graph.from_stock, graph.marked
+    ticks = 0
+
     def walk(i: int, avail: int, cand: int) -> int:
         nonlocal ticks
         ticks += 1
         if deadline is not None and not ticks & 1023 and time.perf_counter() > deadline:
             raise TimeoutError
         if i == last:
-            if found is None:
-                return cand.bit_count()
-            total = 0
-            while cand:
-                low = cand & -cand
-                cand ^= low
-                grid[i] = low.bit_length() - 1
-                found(grid)
-                total += 1
-            return total
+            return cand.bit_count() if found is None else _report(grid, i, cand, found)
         total = 0
         take = from_stock[i]
         while cand:
@@ -431,19 +493,19 @@ def _searcher(
                 stock[t] += 1
         return total
 
-    def start(first: int) -> int:
-        if not graph.feasible or not cells:
-            return 0
-        avail = graph.all_nodes
-        for t, left in enumerate(stock):
-            if not left:
-                avail &= ~type_nodes[t]
-        cand = domain[order[0]] & first
-        if from_stock[order[0]]:
-            cand &= avail
-        return walk(order[0], avail, cand)
+    return walk
 
-    return start
+
+def _report(grid: list[int], i: int, cand: int, found: Callable[[list[int]], None]) -> int:
+    """On the last cell: each candidate completes a grid, passed to `found`; how many."""
+    total = 0
+    while cand:
+        low = cand & -cand
+        cand ^= low
+        grid[i] = low.bit_length() - 1
+        found(grid)
+        total += 1
+    return total
 
 
 def _domains(graph: Graph) -> list[list[int]]:
