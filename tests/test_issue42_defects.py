@@ -473,3 +473,18 @@ def test_a_misplaced_triangle_is_named_by_its_cell(tmp_path):
         TRIANGULAR.picture_cells("^v^\n^v^")
     assert "at [1, 0] (row and column from 0" in raised.value.message
     assert "as the first one ('^' at [0, 0])" in raised.value.message
+
+
+def test_a_piece_set_is_generated_once_a_process():
+    """Regression: `list --open` took 81 s ("under a minute" on the page): each of its 221
+    boards generated its piece set (polyforms) anew. The set is made once; callers get their
+    own list, so that none can change another's."""
+    from puzzlesat.models.geometry import TRIANGULAR, _polyforms, polyforms
+
+    first = polyforms(TRIANGULAR, 6, True)
+    before = _polyforms.cache_info().hits
+    again = polyforms(TRIANGULAR, 6, True)
+    assert again == first and len(first) == 12  # the 12 hexiamonds
+    assert _polyforms.cache_info().hits == before + 1
+    again.clear()
+    assert len(polyforms(TRIANGULAR, 6, True)) == 12
