@@ -54,6 +54,11 @@ MAX_SETS = 4_000_000
 # Solutions listed at most: IQ Block 10's 101,792 take 18 s to list and 8 MB as placements; a
 # puzzle with 10^7 solutions would take half an hour to list (count it, do not list it).
 MAX_SOLUTIONS = 5_000_000
+# Figures of a puzzle file's [published] table that are each a lower bound on its solutions
+# (every class holds at least one): past MAX_SOLUTIONS the puzzle is refused before the listing
+# (the one-sided pentominoes' 9x10, 10,440,433 classes published, listed for minutes first).
+LOWER_BOUNDS = ("solutions", "classes", "rotation_classes")
+SAY_EVERY = 5.0  # seconds between progress lines while solutions are listed
 CHECK_BACKENDS = ("cpsat", "reference")  # each sampled card is counted on both
 SMALL_LISTING = 20_000  # solutions counted again in this process, without workers
 
@@ -143,19 +148,36 @@ def list_solutions(puzzle: PackingPuzzle, backend: str | None = None,
     listed)."""
     puzzle = check_packing(puzzle)
     start = time.perf_counter()
+    refuse_published(puzzle)
     options = placements(puzzle)
     index = {(o.piece, frozenset(o.cells)): i for i, o in enumerate(options)}
     lister = backend or default_backend(puzzle.kind, "count")[0]  # the fastest: bitboard
     rows = []
+    said = start
     for n, chosen in enumerate(_chosen(puzzle, lister, options, index), 1):
         if n > MAX_SOLUTIONS:
             raise InputError(f"{puzzle.name} has more than {MAX_SOLUTIONS:,} solutions: too "
                              "many to list for cards (count them instead)", field="puzzle")
         rows.append(chosen)
-        if say and n % 20000 == 0:
-            say(f"{puzzle.name}: {n:,} solutions listed ...")
+        if say and time.perf_counter() - said > SAY_EVERY:
+            said = time.perf_counter()
+            say(f"{puzzle.name}: {n:,} solutions listed with {lister} (at most "
+                f"{MAX_SOLUTIONS:,}), {said - start:.0f} s ...")
     array = np.array(rows, dtype=np.int64).reshape(len(rows), len(puzzle.pieces))
     return Listing(puzzle, options, array, lister, time.perf_counter() - start)
+
+
+def refuse_published(puzzle: PackingPuzzle) -> None:
+    """InputError, before any listing, where the puzzle file publishes more than MAX_SOLUTIONS
+    solutions, or classes (each at least one solution)."""
+    for key in LOWER_BOUNDS:
+        figure = puzzle.published.get(key)
+        if isinstance(figure, int) and not isinstance(figure, bool) and figure > MAX_SOLUTIONS:
+            words = key.replace("_", " ")
+            raise InputError(
+                f"{puzzle.name} has at least {figure:,} solutions (its file's published {words}"
+                f", each at least one solution): more than the {MAX_SOLUTIONS:,} cards lists "
+                f"(`puzzlesat count {puzzle.name}` counts them)", field="puzzle")
 
 
 def _chosen(puzzle: PackingPuzzle, lister: str, options: list[Placement],

@@ -574,7 +574,8 @@ def test_generate_writes_a_planted_board(tmp_path, capsys):
     puzzle = puzzlesat.load(str(path))
     assert (puzzle.rows, puzzle.cols, puzzle.file_format) == (4, 4, E2_FORMAT)
     assert puzzlesat.solve(puzzle, "reference").found
-    code, _, err = cli(capsys, "generate", "3", "--interior-colours", "50", "-o", str(path))
+    code, _, err = cli(capsys, "generate", "3", "--interior-colours", "50", "-o", str(path),
+                       "--force")  # (the board written above is replaced only with --force)
     assert code == 2 and "--interior-colours" in err
     code, _, err = cli(capsys, "generate", "3", "-o", str(tmp_path / "absent" / "b.txt"))
     assert code == 2 and "--output" in err

@@ -267,3 +267,92 @@ def test_a_sample_never_replaces_a_fuller_record(tmp_path, capsys):
     output.write_verified(tmp_path, "m", {"puzzle": "m", "count": 5, "sample": {"size": 20},
                                           "plans": [1] * 40})
     assert json.loads((tmp_path / "m.json").read_text())["sample"]["size"] == 20
+
+
+# ---------------------------------------------------------------- no user file replaced unasked
+
+# Every command that writes -o/--output (or best's --draw and --play), with arguments that
+# would run it: a file or a folder of the user's there already is refused before any work,
+# unless --force. test_every_output_command_is_swept fails on a command missing here.
+OUTPUT_COMMANDS = {
+    "draw": (["draw", "iq-block-8", "-o"], "x.svg"),
+    "gallery": (["gallery", "iq-block-8", "-o"], "dir"),
+    "play": (["play", "iq-block-8", "-o"], "x.html"),
+    "export": (["export", "iq-block-8", "-o"], "x.cnf"),
+    "cards": (["cards", "iq-block-8", "-o"], "x.toml"),
+    "booklet": (["booklet", "iq-block-8", "-n", "1", "-o"], "dir"),
+    "generate": (["generate", "4", "-o"], "x.txt"),
+    "sliding starts": (["sliding", "starts", "klotski", "--moves", "2", "-o"], "dir"),
+    "best": (["best", "diamond-blocks", "--time-limit", "1", "--draw"], "x.svg"),
+}
+OUTPUT_FLAGS = ("-o", "--output", "--draw", "--play")
+
+
+def output_commands() -> set[str]:
+    """The commands (and sub-commands) of the command line that take an output flag."""
+    import argparse
+
+    from puzzlesat.cli import build_parser
+
+    found: set[str] = set()
+
+    def walk(parser: argparse.ArgumentParser, prefix: str) -> None:
+        for action in parser._actions:  # noqa: SLF001 (argparse has no public walk)
+            if isinstance(action, argparse._SubParsersAction):  # noqa: SLF001
+                for name, sub in action.choices.items():
+                    walk(sub, f"{prefix} {name}".strip())
+            elif set(action.option_strings) & set(OUTPUT_FLAGS):
+                found.add(prefix)
+
+    walk(build_parser(), "")
+    return found
+
+
+def test_every_output_command_is_swept():
+    assert output_commands() == set(OUTPUT_COMMANDS)
+
+
+@pytest.mark.parametrize("command", sorted(OUTPUT_COMMANDS))
+def test_an_existing_file_is_never_replaced_without_force(command, tmp_path, capsys,
+                                                          monkeypatch):
+    """Regression: `booklet -o DIR` replaced a booklet.toml the user had in DIR; `export`,
+    `draw`, `play`, `cards -o` replaced a file of the same name."""
+    from puzzlesat.cli import main
+
+    monkeypatch.chdir(tmp_path)
+    argv, name = OUTPUT_COMMANDS[command]
+    mine = tmp_path / name
+    if name == "dir":
+        mine.mkdir()
+        kept = mine / "booklet.toml"
+    else:
+        kept = mine
+    kept.write_text("the user's own\n")
+    assert main([*argv, str(mine)]) == 2
+    err = capsys.readouterr().err
+    assert "give --force" in err and err.count("\n") == 1, err
+    assert kept.read_text() == "the user's own\n" and sorted(tmp_path.iterdir()) == [mine]
+
+
+def test_force_replaces_an_existing_file(tmp_path, capsys):
+    from puzzlesat.cli import main
+
+    mine = tmp_path / "x.svg"
+    mine.write_text("the user's own\n")
+    assert main(["draw", "iq-block-8", "-o", str(mine), "--force"]) == 0
+    assert "<svg" in mine.read_text()
+    folder = tmp_path / "gallery"
+    folder.mkdir()
+    (folder / "notes.txt").write_text("mine")
+    assert main(["gallery", "iq-block-8", "--cap", "2", "-o", str(folder), "--force"]) == 0
+    assert (folder / "index.html").exists() and (folder / "notes.txt").read_text() == "mine"
+
+
+def test_an_empty_folder_and_devices_need_no_force(tmp_path, capsys):
+    from puzzlesat.cli import main
+
+    (tmp_path / "empty").mkdir()
+    assert main(["gallery", "scramble-frog", "--cap", "1", "-o", str(tmp_path / "empty")]) == 0
+    link = tmp_path / "null.svg"
+    link.symlink_to(os.devnull)  # what `-o /dev/null` does, through a link with a picture's name
+    assert main(["draw", "iq-block-8", "-o", str(link)]) == 0

@@ -144,9 +144,9 @@ def _not_reached(puzzle, shown, k: int) -> str:
     if listed is not None and listed.out_of_time:
         if not listed.members:
             return found.nothing_found(puzzle, listed)
-        return (f"{puzzle.name}: picture {k} not reached in {found.LIST_SECONDS:g} s of listing "
-                f"with {listed.backend} ({len(listed.members):,} solutions listed): ask for an "
-                f"earlier one, or list them without a bound (`puzzlesat solutions "
+        return (f"{puzzle.name}: picture {k} not reached in {found.LIST_SECONDS:g} CPU s of "
+                f"listing with {listed.backend} ({len(listed.members):,} solutions listed): ask "
+                f"for an earlier one, or list them without a bound (`puzzlesat solutions "
                 f"{puzzle.name} --limit {k}`)")
     if shown.total:
         return f"{puzzle.name}: there are only {shown.total:,} to draw"
@@ -158,8 +158,8 @@ def _draw_all(puzzle, args: argparse.Namespace) -> int:
     beyond = galleries.build_gallery(puzzle, args.modulo, ALL_MOST + 1, say=report.say,
                                      only=ALL_MOST + 1)
     if beyond.listing is not None and beyond.listing.out_of_time:
-        raise InputError(f"{puzzle.name}: not every picture listed in {found.LIST_SECONDS:g} s "
-                         f"({len(beyond.listing.members):,} listed): --all draws only what it "
+        raise InputError(f"{puzzle.name}: not every picture listed in {found.LIST_SECONDS:g} CPU "
+                         f"s ({len(beyond.listing.members):,} listed): --all draws only what it "
                          "can list (gallery draws the first ones with the count; --solution K "
                          "draws one)", field="--all")
     if beyond.figures:

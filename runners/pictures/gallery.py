@@ -96,7 +96,7 @@ def counted_within(words: str = " in") -> str:
 
 def more_than(puzzle, listed: found.Listing, word: str) -> str:
     """A heading's words where the count is not known: how many were listed, how to count."""
-    why = (f"listing stopped at its time bound of {found.LIST_SECONDS:g} s"
+    why = (f"listing stopped at its time bound of {found.LIST_SECONDS:g} CPU s"
            if listed.out_of_time else "a gallery lists only what it draws")
     return (f"The first {plural(len(listed.members), word)} {listed.backend} listed ({why}); "
             f"there are more, not counted{counted_within()} here: `puzzlesat count "

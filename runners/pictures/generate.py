@@ -2,9 +2,9 @@
 booklets of graded cards.
 
 `generate_results(results)` (the command `puzzlesat results`) rebuilds them all from the
-catalog (the solutions come from `puzzlesat.solutions`, the reference solver by default; counts
-and classes from the solutions); screenshots need the browser (see browser.py) and charts need
-matplotlib, each skipped with a note when missing.
+catalog (the solutions come from `puzzlesat.solutions`, the fastest lister by default; counts
+and classes from them, or from a count: gallery.py); screenshots need the browser (see
+browser.py) and charts need matplotlib, each skipped with a note when missing.
 """
 
 from __future__ import annotations

@@ -31,8 +31,8 @@ from ..registry import default_backend
 
 G = TypeVar("G")
 
-# Seconds a picture spends listing the solutions it draws before it stops and says so: `draw`,
-# `gallery` and `play` of every catalog puzzle end within a minute on 2 cores.
+# CPU seconds a picture spends listing the solutions it draws before it stops and says so:
+# `draw`, `gallery` and `play` of every catalog puzzle end within a minute on 2 cores.
 LIST_SECONDS = 30.0
 SAY_EVERY = 5.0  # seconds between progress lines while solutions are listed
 
@@ -80,36 +80,40 @@ class OutOfTime(Exception):
 @contextmanager
 def time_bound(seconds: float | None, tick: Callable[[float], None] | None = None,
                every: float = SAY_EVERY) -> Iterator[None]:
-    """OutOfTime raised in the block once `seconds` have passed (None: never), and
-    `tick(seconds so far)` called every `every` seconds before that (a progress line): both
-    from a timer signal, so that a search that returns to Python between its slices is stopped
-    where it is. Off the main thread, where no signal can be caught, neither."""
-    if (seconds is None and tick is None) or \
-            threading.current_thread() is not threading.main_thread():
+    """OutOfTime raised in the block once it has spent `seconds` of this process's CPU time
+    (None: never; CPU, not wall-clock, so that a loaded machine gives the same answer, later),
+    and `tick(wall seconds so far)` called every `every` seconds of the clock (a progress
+    line): both from timer signals, so that a search that returns to Python between its
+    slices is stopped where it is. Off the main thread, where no signal can be caught, neither."""
+    if threading.current_thread() is not threading.main_thread():
         yield
         return
     start = time.perf_counter()
 
-    def alarm(signum, frame) -> None:
-        spent = time.perf_counter() - start
-        if seconds is not None and spent >= seconds:
-            raise OutOfTime
-        if tick is not None:
-            try:
-                tick(spent)
-            except RuntimeError:  # standard error busy at that instant: the next tick says it
-                pass
-        left = every if seconds is None else min(every, seconds - spent)
-        signal.setitimer(signal.ITIMER_REAL, max(left, 0.001))
+    def expired(signum, frame) -> None:
+        raise OutOfTime
 
-    previous = signal.signal(signal.SIGALRM, alarm)
-    first = every if seconds is None or tick is not None and every < seconds else seconds
-    signal.setitimer(signal.ITIMER_REAL, max(first, 0.001))
+    def ticked(signum, frame) -> None:
+        try:
+            tick(time.perf_counter() - start)
+        except RuntimeError:  # standard error busy at that instant: the next tick says it
+            pass
+
+    previous = {}
+    if seconds is not None:
+        previous[signal.SIGPROF] = signal.signal(signal.SIGPROF, expired)
+        signal.setitimer(signal.ITIMER_PROF, max(seconds, 0.001))
+    if tick is not None:
+        previous[signal.SIGALRM] = signal.signal(signal.SIGALRM, ticked)
+        signal.setitimer(signal.ITIMER_REAL, every, every)
     try:
         yield
     finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
+        for which, timer in ((signal.SIGPROF, signal.ITIMER_PROF),
+                             (signal.SIGALRM, signal.ITIMER_REAL)):
+            if which in previous:
+                signal.setitimer(timer, 0)
+                signal.signal(which, previous[which])
 
 
 # What the pictures listed, newest last (puzzle name, solutions listed): what a test reads to
@@ -138,7 +142,7 @@ class Listing(Generic[G]):
     def line(self, name: str) -> str:
         """What was listed, in words (the last progress line of a picture)."""
         state = ("every solution" if self.complete else
-                 f"stopped by the time bound of {LIST_SECONDS:g} s" if self.out_of_time else
+                 f"stopped by the time bound of {LIST_SECONDS:g} CPU s" if self.out_of_time else
                  "as many as asked for")
         return (f"{name}: listed {_solutions(len(self.members))} ({self.classes:,} "
                 f"class{'es' * (self.classes != 1)}) with {self.backend} in "
@@ -150,13 +154,15 @@ def _solutions(n: int) -> str:
 
 
 def first_solutions(puzzle, wanted: int, classify: Callable[[G], tuple[Hashable, int]],
-                    by_class: bool = False, seconds: float | None = LIST_SECONDS,
+                    by_class: bool = False, seconds: float | None = -1.0,
                     say: Callable[[str], None] | None = None, most: int | None = None
                     ) -> Listing[G]:
     """The first `wanted` solutions the API lists (by_class: those up to the first solution of
     the `wanted`-th class, at most `most`), each classed by `classify(grid) -> (class key,
     orbit size)`, listed for at most `seconds` (None: no bound). A listing that takes longer
-    than SAY_EVERY seconds says what it does to `say`, then how far it got, and what it got."""
+    than SAY_EVERY seconds says what it does to `say`, then how far it got, and what it got.
+    seconds -1: LIST_SECONDS as it is at the call."""
+    seconds = LIST_SECONDS if seconds == -1.0 else seconds
     start = time.perf_counter()
     members: list[Member[G]] = []
     keys: list[Hashable] = []
@@ -164,7 +170,7 @@ def first_solutions(puzzle, wanted: int, classify: Callable[[G], tuple[Hashable,
     backend = default_backend(puzzle.kind, "solutions")[0]
     what = f"the first {wanted:,} classes" if by_class else (
         "a solution" if wanted == 1 else f"the first {wanted:,} solutions")
-    bound = "" if seconds is None else f", at most {seconds:g} s"
+    bound = "" if seconds is None else f", at most {seconds:g} CPU s"
     ticks: list[float] = []
 
     def tick(spent: float) -> None:
@@ -199,7 +205,7 @@ def first_solutions(puzzle, wanted: int, classify: Callable[[G], tuple[Hashable,
 def nothing_found(puzzle, listed: Listing, word: str = "solution") -> str:
     """Why a picture has nothing to draw, and what to do instead (one line)."""
     if listed.out_of_time:
-        return (f"{puzzle.name}: no {word} found in {LIST_SECONDS:g} s of listing with "
+        return (f"{puzzle.name}: no {word} found in {LIST_SECONDS:g} CPU s of listing with "
                 f"{listed.backend}: too hard to list for a picture (`puzzlesat solve "
                 f"{puzzle.name}` searches without a bound; `draw --pieces` draws the pieces)")
     return f"{puzzle.name} has no {word} to draw (try --pieces)"
@@ -306,7 +312,7 @@ Placed = tuple[int, int]
 def edge_solutions(puzzle: em.EdgePuzzle, limit: int | None = None, backend: str | None = None
                    ) -> list[list[Placed]]:
     """Distinct grids (identical tiles interchangeable), up to `limit` (by default listed by
-    the reference solver)."""
+    the fastest lister, as `puzzlesat solutions` lists them)."""
     return [list(solution.grid) for solution in api.solutions(puzzle, backend, limit=limit)]
 
 
