@@ -97,6 +97,20 @@ def test_a_cardinality_encoding_is_counted_projected_onto_the_placements():
             assert found.number == 5, (backend, encoding)
 
 
+def test_a_counter_in_worker_processes_counts_as_in_this_one():
+    """With --jobs 2 each count runs in a pool worker, which may start no child of its own:
+    the worker counts itself (under the same memory limit), and the figures are the same."""
+    from puzzlesat.benchmarks.counters import dominoes
+
+    puzzle = dominoes(4)
+    reference = puzzlesat.count(puzzle, backend="reference", modulo="symmetry", jobs=1)
+    for backend in COUNTERS:
+        found = puzzlesat.count(puzzle, backend=backend, modulo="symmetry", jobs=2)
+        assert found.complete, backend
+        assert (found.details["solutions"], found.number) == (
+            reference.details["solutions"], reference.number), backend
+
+
 # ---------------------------------------------------------------- what a user meets
 
 
