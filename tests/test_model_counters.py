@@ -1,6 +1,7 @@
 """Model counters as backends (`mc:NAME`, runners/backends/mc.py): they count without listing.
 
-On hypothesis-generated small boards of every lattice and small edge puzzles, every installed
+On hypothesis-generated small boards of every lattice (square, triangular, hexagonal, cubic,
+balls, the flat ball layer) and small edge puzzles, every installed
 model counter agrees with the compiled search and the reference, with and without symmetry: the
 classes by Burnside's lemma from the counter's fixed points equal the reference's canonical
 forms (its own symmetries, no shared code), and the fixed-point table equals the compiled
@@ -13,6 +14,7 @@ from __future__ import annotations
 import pytest
 from _counting import reference_classes
 from hypothesis import given, settings
+from test_balls import ball_puzzles, flat_puzzles
 from test_polyforms import PLANE, plane_puzzles
 from test_properties import BOUNDED, edge_puzzles, packing_puzzles
 from test_solids import solid_puzzles
@@ -63,6 +65,18 @@ def test_model_counters_agree_on_random_boards_of_every_plane_lattice(grid):
 @settings(BOUNDED, max_examples=2)
 @given(solid_puzzles())
 def test_model_counters_agree_on_random_solids(puzzle):
+    check_packing(puzzle)
+
+
+@settings(BOUNDED, max_examples=2)
+@given(ball_puzzles())
+def test_model_counters_agree_on_random_ball_boards(puzzle):
+    check_packing(puzzle)
+
+
+@settings(BOUNDED, max_examples=3)
+@given(flat_puzzles())
+def test_model_counters_agree_on_random_flat_ball_boards(puzzle):
     check_packing(puzzle)
 
 
