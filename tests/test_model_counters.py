@@ -1,6 +1,7 @@
 """Model counters as backends (`mc:NAME`, runners/backends/mc.py): they count without listing.
 
-On hypothesis-generated small boards of every lattice and small edge puzzles, every installed
+On hypothesis-generated small boards of every lattice (square, triangular, hexagonal, cubic,
+balls, the flat ball layer) and small edge puzzles, every installed
 model counter agrees with the compiled search and the reference, with and without symmetry: the
 classes by Burnside's lemma from the counter's fixed points equal the reference's canonical
 forms (its own symmetries, no shared code), and the fixed-point table equals the compiled
@@ -13,6 +14,7 @@ from __future__ import annotations
 import pytest
 from _counting import reference_classes
 from hypothesis import given, settings
+from test_balls import ball_puzzles, flat_puzzles
 from test_polyforms import PLANE, plane_puzzles
 from test_properties import BOUNDED, edge_puzzles, packing_puzzles
 from test_solids import solid_puzzles
@@ -66,6 +68,18 @@ def test_model_counters_agree_on_random_solids(puzzle):
     check_packing(puzzle)
 
 
+@settings(BOUNDED, max_examples=2)
+@given(ball_puzzles())
+def test_model_counters_agree_on_random_ball_boards(puzzle):
+    check_packing(puzzle)
+
+
+@settings(BOUNDED, max_examples=3)
+@given(flat_puzzles())
+def test_model_counters_agree_on_random_flat_ball_boards(puzzle):
+    check_packing(puzzle)
+
+
 @settings(BOUNDED, max_examples=6)
 @given(edge_puzzles())
 def test_model_counters_agree_on_random_edge_puzzles(puzzle):
@@ -95,6 +109,20 @@ def test_a_cardinality_encoding_is_counted_projected_onto_the_placements():
         for encoding in ("seqcounter", "totalizer"):
             found = puzzlesat.count(puzzle, backend=backend, jobs=1, encoding=encoding)
             assert found.number == 5, (backend, encoding)
+
+
+def test_a_counter_in_worker_processes_counts_as_in_this_one():
+    """With --jobs 2 each count runs in a pool worker, which may start no child of its own:
+    the worker counts itself (under the same memory limit), and the figures are the same."""
+    from puzzlesat.benchmarks.counters import dominoes
+
+    puzzle = dominoes(4)
+    reference = puzzlesat.count(puzzle, backend="reference", modulo="symmetry", jobs=1)
+    for backend in COUNTERS:
+        found = puzzlesat.count(puzzle, backend=backend, modulo="symmetry", jobs=2)
+        assert found.complete, backend
+        assert (found.details["solutions"], found.number) == (
+            reference.details["solutions"], reference.number), backend
 
 
 # ---------------------------------------------------------------- what a user meets
