@@ -377,6 +377,8 @@ def make_runner(jobs: int | None, executor: str | Executor | None, time_limit: f
         if say:
             say(f"note: jobs={jobs} is capped at {most}")
         jobs = most
+    if say and chosen.capped():
+        say(chosen.capped())
     if say and jobs > cores() and chosen.name == "local":
         say(f"note: jobs={jobs} is more than the {cores()} cores here; the local pool uses "
             f"{cores()} processes")

@@ -5,9 +5,12 @@ Mind Lock's planner all start their children here, so that each of them:
 
 - notices a child that dies or cannot start (`WorkerDied`, saying why in one line) instead of
   waiting for it forever;
-- starts children that work where spawn cannot re-import `__main__` (a script read from standard
-  input): they are forked there, and a pool whose spawned workers die at start is started again
-  forked, with a warning;
+- starts children that never run the caller's main module again: a spawned child is started
+  without it (a plain script without an `if __name__ == "__main__"` guard would otherwise be run
+  again by each child, which dies trying to start children of its own), and what it is to run
+  is handed over once it has started, so that one that dies while starting is noticed instead
+  of the parent waiting to write to it for ever; where spawn cannot start Python, a pool whose
+  spawned workers die at start is started again forked, with a warning;
 - ends every child on SIGINT and SIGTERM, whatever the state (starting, running, ending): signals
   are held while a child starts, children ignore Ctrl-C (the parent ends them), die with their
   parent (Linux), and a SIGTERM to a Python program that left it at its default still ends that
@@ -25,6 +28,7 @@ import signal
 import sys
 import threading
 import time
+import types
 import warnings
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -81,9 +85,10 @@ def die_with_parent() -> None:
 
 
 def _child_main(conn: Connection, parent: int, own_group: bool, serve: bool,
-                function: Callable, args: tuple) -> None:
-    """A child's life: Ctrl-C left to the parent, dies with it, then one call (or, serving,
-    an initializer and then one call per task received) with each answer sent back."""
+                work: tuple[Callable, tuple] | None) -> None:
+    """A child's life: Ctrl-C left to the parent, dies with it, what to run given (forked) or
+    received, then one call (or, serving, an initializer and then one call per task received)
+    with each answer sent back."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     signal.pthread_sigmask(signal.SIG_UNBLOCK, SIGNALS)  # held while it started
@@ -93,6 +98,13 @@ def _child_main(conn: Connection, parent: int, own_group: bool, serve: bool,
     if os.getppid() != parent:  # the parent died before we asked to die with it
         os._exit(1)
     try:
+        try:
+            function, args = work or conn.recv()
+        except (EOFError, OSError):
+            raise
+        except Exception as error:  # noqa: BLE001 - it cannot be read here: said to the parent
+            conn.send(("raised", _portable(error)))
+            return
         if not serve:
             _answer(conn, function, args)
             return
@@ -103,7 +115,7 @@ def _child_main(conn: Connection, parent: int, own_group: bool, serve: bool,
             if task is None:
                 return
             _answer(conn, handler, (task,))
-    except (EOFError, BrokenPipeError):  # the parent closed its end: nothing to answer
+    except (EOFError, OSError):  # the parent closed its end: nothing to answer
         return
     finally:
         conn.close()
@@ -153,10 +165,45 @@ class Child:
         else:
             how = f"exited with code {code}"
         when = "before it started" if not self.ready and self.busy is None else "while working"
-        hint = ""
-        if self.method == "spawn" and not self.ready:
-            hint = " (a spawned child imports the main module again: see the lines above)"
-        return f"{self.label} {how} {when}{hint}"
+        return f"{self.label} {how} {when}"
+
+    def hand_over(self, work: bytes) -> None:
+        """Send a spawned child what it is to run (pickled by `pickled`; a forked one has it
+        already); WorkerDied if it died."""
+        if self.method == "fork":
+            return
+        try:
+            self.conn.send_bytes(work)
+        except OSError:  # BrokenPipeError: it died while it started
+            raise WorkerDied(self.why_died()) from None
+
+
+def pickled(function: Callable, args: tuple) -> bytes:
+    """What a child is to run, as `Child.hand_over` sends it (pickled once for a pool)."""
+    from multiprocessing.reduction import ForkingPickler
+
+    return bytes(ForkingPickler.dumps((function, args)))
+
+
+_MAIN_SWAP = threading.Lock()
+
+
+@contextlib.contextmanager
+def main_left_out(method: str) -> Iterator[None]:
+    """While a child is spawned: `__main__` an empty module, so that the child does not import
+    the caller's main module again (a script without an `if __name__ == "__main__"` guard would
+    run again in it). Children run only what the library hands them: nothing of `__main__`."""
+    if method not in ("spawn", "forkserver"):
+        yield
+        return
+    with _MAIN_SWAP:
+        main = sys.modules.get("__main__")
+        sys.modules["__main__"] = types.ModuleType("__main__")
+        try:
+            yield
+        finally:
+            if main is not None:
+                sys.modules["__main__"] = main
 
 
 @contextlib.contextmanager
@@ -181,26 +228,30 @@ def _held() -> Iterator[list[int]]:
 
 def start(function: Callable, args: tuple, into: list[Child], *,
           label: str = "a child process", method: str | None = None, own_group: bool = False,
-          serve: bool = False, daemon: bool = True) -> Child:
+          serve: bool = False, daemon: bool = True, hand_over: bool = True) -> Child:
     """Start `function(*args)` in a child (with `serve`: an initializer returning the function
     that each task sent with `Pool` goes to), appended to `into` before a signal that came while
     it started is delivered: whoever ends `into` ends it too. daemon=False: the child may start
     children of its own (a benchmark's run of a race or of a time-limited PySAT solve); it is
-    ended like any other (`end`), with its process group when it leads one."""
+    ended like any other (`end`), with its process group when it leads one. hand_over=False:
+    the caller sends `pickled(function, args)` with `Child.hand_over` (a pool starts all its
+    workers first)."""
     method = method or start_method()
     context = multiprocessing.get_context(method)
     mine, theirs = context.Pipe()
+    work = (function, args) if method == "fork" else None  # a forked child has it already
     process = context.Process(
-        target=_child_main, args=(theirs, os.getpid(), own_group, serve, function, args),
-        daemon=daemon,
+        target=_child_main, args=(theirs, os.getpid(), own_group, serve, work), daemon=daemon,
     )
-    with _held() as came:
+    with _held() as came, main_left_out(method):
         process.start()
     theirs.close()
     child = Child(label, process, mine, method, own_group)
     into.append(child)
     for number in dict.fromkeys(came):
         signal.raise_signal(number)
+    if hand_over and work is None:
+        child.hand_over(pickled(function, args))
     return child
 
 
@@ -328,21 +379,41 @@ class Pool:
     def _start(self, method: str) -> None:
         for number in range(self.size):
             start(self.initializer, self.initargs, self.workers, serve=True,
-                  label=f"{self.label} {number + 1}", method=method)
+                  label=f"{self.label} {number + 1}", method=method, hand_over=False)
+        if method != "fork":
+            work = pickled(self.initializer, self.initargs)
+            for child in self.workers:  # each imports while the next starts
+                child.hand_over(work)
 
     def close(self) -> None:
         end(self.workers)
         self.workers.clear()
+
+    def _again_forked(self, method: str, died: WorkerDied) -> str:
+        """Every spawned worker died before it started, exiting of itself (spawn cannot start
+        Python here): the pool started again forked, with a warning; WorkerDied raised again
+        otherwise (one killed from outside is no reason to fork)."""
+        codes = [c.process.exitcode for c in self.workers if c.process.exitcode is not None]
+        if method != "spawn" or not codes or min(codes) < 0:
+            raise died
+        warnings.warn(f"{died}; starting the workers forked instead", PuzzlesatWarning,
+                      stacklevel=3)
+        self.close()
+        self._start("fork")
+        return "fork"
 
     def results(self, tasks: list, deadline: float | None = None, grace: float = 0.0
                 ) -> Iterator[tuple[object, object]]:
         """Run every task; stops early (without an error): no task is sent past `deadline`, and
         none is waited for past `deadline` + `grace`; the tasks not answered are left undone."""
         method = self.method or start_method()
-        self._start(method)
+        retried = False
+        try:
+            self._start(method)
+        except WorkerDied as died:
+            retried, method = True, self._again_forked(method, died)
         todo = list(reversed(tasks))
         left = len(tasks)
-        retried = False
         while left:
             if deadline is not None and time.time() >= deadline:
                 todo.clear()  # past the deadline a task would only come back unfinished
@@ -363,15 +434,10 @@ class Pool:
                 try:
                     value = receive(child)
                 except WorkerDied as died:
-                    if method == "spawn" and not retried and not any(c.ready for c in
-                                                                      self.workers):
-                        warnings.warn(f"{died}; starting the workers forked instead",
-                                      PuzzlesatWarning, stacklevel=2)
-                        retried, method = True, "fork"
-                        self.close()
-                        self._start(method)
-                        break
-                    raise
+                    if retried or any(c.ready for c in self.workers):
+                        raise
+                    retried, method = True, self._again_forked(method, died)
+                    break
                 if child.busy is None:  # 'ready'
                     continue
                 task, child.busy = child.busy, None

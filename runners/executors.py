@@ -19,7 +19,7 @@ from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass, field
 
 from .backends import STOP, Cube, Interrupted, Values
-from .children import Pool, interruptible
+from .children import Pool, interruptible, main_left_out
 from .models.errors import InputError
 
 # a cube's numbers, whether it finished, and the seconds it took on its worker (wall clock);
@@ -159,6 +159,10 @@ class Executor(ABC):
     def processes(self, jobs: int, cubes: int) -> int:
         return max(1, min(jobs, cubes))
 
+    def capped(self) -> str | None:
+        """A note where a size asked for was more than this machine takes, else None."""
+        return None
+
     @abstractmethod
     def run(
         self,
@@ -277,8 +281,18 @@ class DaskExecutor(Executor):
 
     def __init__(self, address: str | None = None, workers: int | None = None) -> None:
         self.address = address
-        self.workers = workers
-        self.name = f"dask://{address}" if address else f"dask-local:{workers or cores()}"
+        # a local cluster's workers, at most one a core: more only fight for the cores (64 on
+        # 2 cores: load 55 and nannies that failed to start)
+        self.asked = workers
+        self.workers = None if workers is None else min(workers, cores())
+        self.name = f"dask://{address}" if address else f"dask-local:{self.workers or cores()}"
+
+    def capped(self) -> str | None:
+        """A note where the workers asked for were more than the cores here, else None."""
+        if self.address or self.asked is None or self.asked == self.workers:
+            return None
+        return (f"note: dask-local:{self.asked} is more than the {cores()} cores here; the local "
+                f"cluster has {self.workers} workers")
 
     def run(self, works, pending, jobs, deadline, record) -> None:
         with interruptible():
@@ -347,10 +361,11 @@ def _dask_client(address: str | None, workers: int | None):
     if address:
         client, cluster = Client(address, timeout=10), None
     else:
-        cluster = LocalCluster(
-            n_workers=workers or cores(), threads_per_worker=1, processes=True,
-            dashboard_address=None, silence_logs=50,
-        )
+        with main_left_out("spawn"):  # a script without a main guard is not run again in them
+            cluster = LocalCluster(
+                n_workers=workers or cores(), threads_per_worker=1, processes=True,
+                dashboard_address=None, silence_logs=50,
+            )
         client = Client(cluster)
     _dask[key] = (client, cluster)
     if len(_dask) == 1:

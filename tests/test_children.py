@@ -6,6 +6,7 @@ SIGTERM or SIGINT is sent while its pool starts; afterwards no process of the ru
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import os
 import signal
@@ -184,6 +185,66 @@ def test_the_api_counts_from_every_kind_of_main(how, tmp_path):
     out, err = process.communicate(timeout=HANG)
     assert process.returncode == 0 and "Traceback" not in err, err
     assert out.splitlines()[-1] == "complete 12"
+
+
+# a plain script, as a reader saves the pages' sessions: no `if __name__ == "__main__"` guard.
+# It hung for ever (issue 42): each spawned worker ran the script again, died trying to start
+# workers of its own, and the parent, signals held, waited to write to it (SIGTERM ignored).
+PLAIN = """\
+import puzzlesat
+print(puzzlesat.verify("iq-block-8", backends=["cpsat", "reference"]).agree, flush=True)
+"""
+PLAIN_LONG = """\
+import puzzlesat
+print("go", flush=True)
+found = puzzlesat.count("pentomino-6x10", backend="pysat:cadical195", jobs=2)
+print("complete" if found.complete else "incomplete", found.number, flush=True)
+"""
+
+
+def test_a_plain_script_without_a_main_guard_runs(tmp_path):
+    process = launch("file", tmp_path, PLAIN)
+    try:
+        out, err = process.communicate(timeout=600)
+    finally:
+        kill_session(process)
+    assert process.returncode == 0 and "Traceback" not in err, err
+    assert out == "True\n"
+
+
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT], ids=["SIGTERM", "SIGINT"])
+def test_a_signal_ends_a_plain_script_and_its_workers(sig, tmp_path):
+    process = launch("file", tmp_path, PLAIN_LONG)
+    try:
+        assert process.stdout.readline() == "go\n"
+        end = time.monotonic() + 120
+        while len(descendants(process.pid)) < 2 and time.monotonic() < end:  # workers started
+            time.sleep(0.05)
+        time.sleep(1.0)  # their work handed over
+        process.send_signal(sig)
+        out, err = process.communicate(timeout=120)
+    finally:
+        kill_session(process)
+    assert "Traceback" not in err, err
+    if sig == signal.SIGTERM:
+        assert process.returncode == -signal.SIGTERM, err
+    else:
+        assert process.returncode == 0 and out.startswith("incomplete"), (out, err)
+    _no_process_left(process)
+
+
+def kill_session(process: subprocess.Popen) -> None:
+    """Whatever a failed test left running (a run started in a session of its own)."""
+    for pid in session_processes(process.pid):
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGKILL)
+
+
+def _no_process_left(process: subprocess.Popen) -> None:
+    end = time.monotonic() + 10
+    while session_processes(process.pid) and time.monotonic() < end:
+        time.sleep(0.1)
+    assert not session_processes(process.pid), "processes were left behind"
 
 
 def _nothing():

@@ -96,7 +96,8 @@ def count_row(name: str, jobs: int | None, time_limit: float | None,
            "nodes_per_second": round(searched / seconds) if seconds else None,
            "nodes_per_cpu_second": round(searched / cpu_seconds) if cpu_seconds else None,
            "jobs": jobs, "load": report.load(), "date": report.now(),
-           "resumed": resumed or searched != nodes}
+           "resumed": resumed or searched != nodes,
+           "interrupted": bool(found.details.get("interrupted"))}
     if found.details.get("cube_seconds") is not None:  # every run's cubes, the checkpoint's too
         row.update({k: found.details[k] for k in ("cube_seconds", "cubes_timed", "cubes")})
     spent = ("read whole from the checkpoint" if read_whole(row) else
@@ -307,6 +308,10 @@ def ladder(counted: list[str], solved: list[str], jobs: int | None, time_limit: 
             row.update(rowscan_row(name, say, pinned, jobs or cores(), None if checkpoint is None
                                    else checkpoint + ".rowscan") or {})
         rows.append(row)
+        if row["interrupted"]:  # Ctrl-C or SIGTERM stops the ladder, not only this board
+            say("ladder: interrupted; the boards after it were not counted or solved")
+            solved = []
+            break
     for name in solved:
         rows.append(solve_row(name, solver, time_limit, say, jobs, checkpoint))
     for row in rows:

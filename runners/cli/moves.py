@@ -9,6 +9,7 @@ import argparse
 import sys
 
 from .. import output as report
+from ..breadth_first import SearchStopped
 from ..models.errors import InputError
 from ..models.words import plural
 from ..outcomes import Count, Solution
@@ -155,7 +156,16 @@ def table_command(args: argparse.Namespace) -> int:
     if puzzle.kind != args.kind:
         raise InputError(f"a {puzzle.kind} puzzle, not a {args.kind} one", field="PUZZLE")
     fam = family(puzzle.kind)
-    found = fam.table(puzzle, args.memory, progress=sys.stderr.isatty() and not args.json)
+    try:
+        found = fam.table(puzzle, args.memory, progress=sys.stderr.isatty() and not args.json)
+    except SearchStopped as stopped:  # Ctrl-C or SIGTERM: what it reached, said to be partial
+        partial = {"puzzle": puzzle.name, "complete": False, "positions": stopped.positions,
+                   "seconds": round(stopped.seconds, 2)}
+        print(report.json_line(partial) if args.json else
+              f"{puzzle.name}: stopped after {stopped.seconds:.1f} s, {stopped.positions:,} "
+              f"position{'s' * (stopped.positions != 1)} reached: incomplete (a lower bound "
+              "on the positions reachable)")
+        return 1  # as an incomplete count
     figures = module.table_figures(found)
     for note in found.found.notes():  # a warning (the cache not written) is shown as one
         report.say(note)
