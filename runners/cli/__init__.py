@@ -226,6 +226,9 @@ def build_parser() -> argparse.ArgumentParser:
                        "results/dlx-anchor.*. rowscan: time "
                        "edgecount against a plain C row-scan counter built here (diamond "
                        "blocks, clue puzzle 1 where present); writes results/edgecount-bench.*")
+    bench.add_argument("--any-number", action="store_true",  # issue 43, item 3
+                       help="the catalog's tilings by pieces in any number against the "
+                       "issue's targets; writes results/any-number-bench.md")
     bench.add_argument("--startup", action="store_true",
                        help="with --anchor xcover (implied): where a whole `puzzlesat count` "
                        "process spends its time (default IQ Block 10 and the 8x8 hole, --modulo "

@@ -124,6 +124,9 @@ def bench(args: argparse.Namespace) -> int:
     if args.choice and not args.search:
         raise InputError("--choice times the bitboard search: use it with --search --sample N",
                          field="--choice")
+    if args.any_number:
+        from ..benchmarks.any_number import bench_any_number
+        return bench_any_number(args)
     if args.startup:
         if args.anchor not in (None, "xcover") or args.search or args.solve:
             raise InputError("--startup times whole `puzzlesat count` processes against "
