@@ -125,6 +125,9 @@ class CoverModel:
     # lists an item once per time it covers it (Knuth's MCC, exact cover with multiplicities)
     multiplicity: list[int] | None = None
     regions: Regions | None = None  # a packing's geometry, for pruning (None: unknown)
+    # the fewest times each primary item is covered, where that may be fewer than its
+    # multiplicity (a piece in any number from MIN to MAX; None: exactly the multiplicity)
+    least: list[int] | None = None
 
     @property
     def coloured(self) -> bool:

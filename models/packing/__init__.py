@@ -26,11 +26,19 @@ from ..limits import MAX_CELL_TESTS, check_cell_tests, check_placements, step
 @dataclass(frozen=True)
 class Piece:
     """A named piece, drawn as a picture of 'X' and '.'; `count` identical copies of it
-    (interchangeable: a covering is one solution however its copies are permuted)."""
+    (interchangeable: a covering is one solution however its copies are permuted), or, where
+    `least` is set, any number from `least` to `count` of them (a solution uses as many as it
+    uses; copies left over are no fault)."""
 
     name: str
     picture: tuple[str, ...]
     count: int = 1
+    least: int | None = None  # the fewest copies a solution uses (None: exactly `count`)
+
+    @property
+    def fewest(self) -> int:
+        """The fewest copies a solution uses (`count`, unless a range was given)."""
+        return self.count if self.least is None else self.least
 
     @property
     def cells(self) -> list[Cell]:
@@ -44,10 +52,15 @@ class CellPiece:
     name: str
     shape: Shape
     count: int = 1  # identical copies (see Piece)
+    least: int | None = None  # the fewest copies used (see Piece)
 
     @property
     def cells(self) -> list[Cell]:
         return list(self.shape)
+
+    @property
+    def fewest(self) -> int:
+        return self.count if self.least is None else self.least
 
 
 @dataclass(frozen=True)
@@ -239,6 +252,9 @@ class ExactCover:
     labels: list[str]
     pieces: int = 0  # how many of the columns are pieces (the rest are cells)
     multiplicity: list[int] | None = None  # how often each column is covered (None: once)
+    # the fewest times each column is covered, where some piece comes in any number from a
+    # least to a most (None: exactly `multiplicity`)
+    least: list[int] | None = None
     regions: Regions | None = None  # cells next to cells, for pruning (None: a piece in parts)
 
 
@@ -270,9 +286,11 @@ def exact_cover(puzzle: PackingPuzzle, options: list) -> ExactCover:
         rows.append((*sorted(p.pieces), *sorted(cell_column[c] for c in p.cells)))
         labels.append(placement_label(puzzle, p))
     counts = [p.count for p in puzzle.pieces]
-    multiplicity = counts + [1] * len(cells) if any(n > 1 for n in counts) else None
+    ranged = any(p.fewest != p.count for p in puzzle.pieces)
+    multiplicity = counts + [1] * len(cells) if ranged or any(n > 1 for n in counts) else None
+    least = [p.fewest for p in puzzle.pieces] + [1] * len(cells) if ranged else None
     return ExactCover(columns, rows, labels, len(puzzle.pieces), multiplicity,
-                      regions(puzzle, cell_column))
+                      least=least, regions=regions(puzzle, cell_column))
 
 
 def placement_label(puzzle: PackingPuzzle, placement: Placement) -> str:

@@ -38,13 +38,16 @@ def encode_cpsat(cover: ExactCover) -> CpsatModel:
             step("CP-SAT variables", k, len(cover.labels))
         use.append(model.new_bool_var(label))
     needed = cover.multiplicity or [1] * len(cover.columns)
-    for n, (rows, times) in enumerate(zip(columns_of(cover), needed)):
+    least = cover.least or needed
+    for n, (rows, times, fewest) in enumerate(zip(columns_of(cover), needed, least)):
         if n % 1024 == 0:
             step("CP-SAT constraints", n, len(cover.columns))
-        if times == 1 and len(set(rows)) == len(rows):
+        if fewest == times == 1 and len(set(rows)) == len(rows):
             model.add_exactly_one(use[k] for k in rows)
-        else:  # copies of a piece: as many placements as copies
+        elif fewest == times:  # copies of a piece: as many placements as copies
             model.add(sum(use[k] for k in rows) == times)
+        else:  # a piece in any number from `fewest` to `times`
+            model.add_linear_constraint(sum(use[k] for k in rows), fewest, times)
     first_cell = sorted(range(len(cover.rows)), key=lambda k: (cover.rows[k][1:], k))
     model.add_decision_strategy(
         [use[k] for k in first_cell], cp_model.CHOOSE_FIRST, cp_model.SELECT_MAX_VALUE
@@ -53,14 +56,18 @@ def encode_cpsat(cover: ExactCover) -> CpsatModel:
 
 
 def encode_cnf(cover: ExactCover, encoding: str = DEFAULT_CARD_ENCODING) -> CnfModel:
-    """Variables 1..n for the placements; exactly one per piece and per cell, encoded as chosen."""
+    """Variables 1..n for the placements (the keys; auxiliaries after them); exactly one per
+    piece and per cell, encoded as chosen, and for a piece in any number from MIN to MAX, at
+    least MIN and at most MAX of its placements (a counter: seqcounter where the encoding
+    chosen only says "at most one")."""
     if encoding not in CARD_ENCODINGS:
         raise ValueError(f"unknown cardinality encoding {encoding!r}")
     n = len(cover.rows)
     pool = IDPool(start_from=n + 1)
     clauses: list[list[int]] = []
     needed = cover.multiplicity or [1] * len(cover.columns)
-    for number, (rows, times) in enumerate(zip(columns_of(cover), needed)):
+    least = cover.least or needed
+    for number, (rows, times, fewest) in enumerate(zip(columns_of(cover), needed, least)):
         if number % 256 == 0:
             step("CNF constraints", number, len(cover.columns))
         lits = []
@@ -71,8 +78,11 @@ def encode_cnf(cover: ExactCover, encoding: str = DEFAULT_CARD_ENCODING) -> CnfM
                 lits.append(copy)
             else:
                 lits.append(k + 1)
-        if len(lits) < times:
+        if len(lits) < fewest:
             clauses.append([])  # a column that cannot be covered often enough: no solution
+            continue
+        if fewest != times:
+            clauses += ranged(lits, fewest, times, encoding, pool)
             continue
         # pairwise, ladder and bitwise encode "at most one" only: copies take a counter
         kind = encoding if times == 1 or encoding not in ONE_ONLY else "seqcounter"
@@ -84,9 +94,27 @@ def encode_cnf(cover: ExactCover, encoding: str = DEFAULT_CARD_ENCODING) -> CnfM
         max(pool.top, n),
         list(range(1, n + 1)),
         list(cover.labels),
-        short_blocking=True,
+        short_blocking=cover.least is None,  # pieces in any number: solutions of any size
         title=f"exact cover, {len(cover.columns)} columns, exactly-one as {encoding}",
     )
+
+
+def ranged(lits: list[int], fewest: int, most: int, encoding: str, pool: IDPool
+           ) -> list[list[int]]:
+    """Clauses for "from `fewest` to `most` of `lits` are true" (either side left out where it
+    holds of itself)."""
+    clauses: list[list[int]] = []
+    if most < len(lits):
+        kind = encoding if most == 1 or encoding not in ONE_ONLY else "seqcounter"
+        clauses += CardEnc.atmost(lits=lits, bound=most, vpool=pool,
+                                  encoding=CARD_ENCODINGS[kind]).clauses
+    if fewest == 1:
+        clauses.append(list(lits))
+    elif fewest > 1:
+        kind = encoding if encoding not in ONE_ONLY else "seqcounter"
+        clauses += CardEnc.atleast(lits=lits, bound=fewest, vpool=pool,
+                                   encoding=CARD_ENCODINGS[kind]).clauses
+    return clauses
 
 
 def encode_cover(cover: ExactCover) -> CoverModel:
@@ -104,5 +132,6 @@ def encode_cover(cover: ExactCover) -> CoverModel:
         fill_order=list(range(pieces, len(cover.columns))) + list(range(pieces)),
         title=f"exact cover, {len(cover.columns)} items, {len(cover.rows)} options",
         multiplicity=cover.multiplicity,
+        least=cover.least,
         regions=cover.regions,
     )

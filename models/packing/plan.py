@@ -70,7 +70,8 @@ def mirror_twins(puzzle: PackingPuzzle) -> tuple[int, ...] | None:
             return None
         for i, j in zip(same, mirrored):
             twin[i] = j
-    if any(puzzle.pieces[i].count != puzzle.pieces[j].count for i, j in enumerate(twin)):
+    if any((puzzle.pieces[i].count, puzzle.pieces[i].fewest)
+           != (puzzle.pieces[j].count, puzzle.pieces[j].fewest) for i, j in enumerate(twin)):
         return None  # a piece and its twin must come with as many copies
     return tuple(twin)
 
@@ -212,7 +213,7 @@ def count_plan(puzzle: PackingPuzzle, modulo: str, min_cubes: int = 1) -> CountP
     # (measured on IQ Block 10: CPU time grows with the orbits, 12 orbits 3x faster than 35);
     # among those, the one whose orbits are largest reduces most.
     # only a piece of one copy can be held to one placement per orbit
-    single = [i for i, piece in enumerate(puzzle.pieces) if piece.count == 1]
+    single = [i for i, piece in enumerate(puzzle.pieces) if piece.count == piece.fewest == 1]
     orbits_of = {i: placement_orbits(i, options, group) for i in single}
     if orbits_of:
         best = min(orbits_of, key=lambda i: (len(orbits_of[i]),

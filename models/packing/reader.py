@@ -21,6 +21,11 @@ XX
 \"\"\"
 domino = { picture = "XX", count = 32 }  # identical copies: a covering is counted once,
                                          # however its copies are permuted
+tromino = { picture = "XXX", count = [0, 5] }   # any number from 0 to 5 of them
+monomino = { picture = "X", count = "any" }     # any number (0 or more)
+
+A top-level `count = ...` (a number, [MIN, MAX] or "any") is the count of every piece that
+gives none, the pieces `polyforms = [...]` generates among them.
 
 [placed]                              # optional: a challenge's pieces already on the board
 L = [[0, 0], [1, 0], [1, 1]]          # the cells the piece covers, (row, column) from 0
@@ -69,42 +74,77 @@ from ..geometry import (
 from . import CellPiece, CellPuzzle, PackingPuzzle, Piece, Placed, check_size
 
 FIELDS = {"kind", "name", "title", "source", "flip", "lattice", "board", "pieces", "placed",
-          "published", "polyforms"}
+          "published", "polyforms", "count"}
 MAX_POLYFORM_ORDER = 8  # 66 octiamonds, 369 octominoes: sets any count could use
 PUBLISHED = {"solutions": int, "classes": int, "rotation_classes": int, "note": str}
 MAX_COORDINATE = 1000  # a solid this large could never be counted
 
 
-def piece_entry(doc: TomlDoc, name: str, value: object) -> tuple[str, int]:
-    """Where a piece's shape is written, and how many identical copies of it there are: a
-    piece is its shape, or `{ picture = shape, count = N }` (in the plane and in space)."""
+Copies = tuple[int, "int | None"]  # (least, most) copies; most None: as many as fit ("any")
+EXACTLY_ONE: Copies = (1, 1)
+
+
+def copies(doc: TomlDoc, field: str, default: Copies = EXACTLY_ONE) -> Copies:
+    """How many copies of a piece a solution uses, as a field gives it: a number N (exactly N,
+    1 or more), a range [MIN, MAX] (0 <= MIN <= MAX, MAX 1 or more) or "any" (0 or more)."""
+    value = doc.get(field, (int, list, str), None)
+    if value is None:
+        return default
+    if isinstance(value, str):
+        if value != "any":
+            raise doc.error(field, f'a number, [MIN, MAX] or "any", not {value!r}')
+        return 0, None
+    if isinstance(value, int):
+        if value < 1:
+            raise doc.error(field, f"must be 1 or more, not {value}")
+        return value, value
+    if len(value) != 2 or any(type(n) is not int for n in value):
+        raise doc.error(field, f"a range is two whole numbers [MIN, MAX], not {value!r}")
+    least, most = value
+    if least < 0 or least > most or most < 1:
+        raise doc.error(field, f"a range [MIN, MAX] needs 0 <= MIN <= MAX and MAX >= 1, not "
+                        f"{value!r}")
+    return least, most
+
+
+def piece_entry(doc: TomlDoc, name: str, value: object,
+                default: Copies = EXACTLY_ONE) -> tuple[str, Copies]:
+    """Where a piece's shape is written, and how many identical copies of it a solution uses
+    (`copies`): a piece is its shape, or `{ picture = shape, count = ... }` (in the plane and
+    in space)."""
     field = f"pieces.{name}"
     if not isinstance(value, dict):
-        return field, 1
+        return field, default
     doc.reject_unknown(field, {"picture", "count"})
-    count = doc.get(f"{field}.count", int, 1)
-    if count < 1:
-        raise doc.error(f"{field}.count", f"must be 1 or more, not {count}")
+    count = copies(doc, f"{field}.count", default)
     if "picture" not in value:
         raise doc.error(field, "missing field 'picture' (the piece's shape)")
     return f"{field}.picture", count
 
 
-def square_piece(doc: TomlDoc, name: str, value: object) -> Piece:
+def square_piece(doc: TomlDoc, name: str, value: object, default: Copies = EXACTLY_ONE
+                 ) -> Piece:
     """A piece of the square lattice: a picture, or a table with its picture and a count of
     identical copies."""
-    field, count = piece_entry(doc, name, value)
-    return Piece(name, picture(doc, field, picture_rows), count)
+    field, (least, most) = piece_entry(doc, name, value, default)
+    return with_copies(Piece(name, picture(doc, field, picture_rows)), least, most)
 
 
-def cell_piece(doc: TomlDoc, grid: Lattice, name: str, value: object) -> CellPiece:
+def cell_piece(doc: TomlDoc, grid: Lattice, name: str, value: object,
+               default: Copies = EXACTLY_ONE) -> CellPiece:
     """A piece on a lattice: its picture or cells, or a table with them and a count of copies."""
-    field, count = piece_entry(doc, name, value)
+    field, (least, most) = piece_entry(doc, name, value, default)
     cells = lattice_cells(doc, grid, field)
     if grid.connected_pieces and not grid.connected(cells):
         raise doc.error(field, f"piece {name} is in parts: on the {grid.name} lattice a piece "
                         f"is one body, every {grid.cell_noun} of it touching another of it")
-    return CellPiece(name, grid.normalise(cells), count)
+    return with_copies(CellPiece(name, grid.normalise(cells)), least, most)
+
+
+def with_copies(piece, least: int, most: int | None):
+    """The piece with the copies a solution uses (most None, "any": count 0 until
+    `settle_any` knows the board)."""
+    return dataclasses.replace(piece, count=most or 0, least=None if least == most else least)
 
 
 def read_packing(doc: TomlDoc) -> PackingPuzzle:
@@ -114,6 +154,7 @@ def read_packing(doc: TomlDoc) -> PackingPuzzle:
         raise doc.error("lattice", f"unknown lattice {name!r} (one of: "
                         f"{', '.join(LATTICES)})")
     grid = LATTICES[name]
+    default = copies(doc, "count")
     orders = polyform_orders(doc)
     pieces_table = doc.get("pieces", dict, {} if orders else None, required=not orders)
     if not pieces_table and not orders:
@@ -137,21 +178,28 @@ def read_packing(doc: TomlDoc) -> PackingPuzzle:
         board = picture(doc, "board", picture_rows)
         pieces = [Piece(name, tuple(grid.picture(shape).split("\n")))
                   for name, shape in generated(grid, orders, common["flip"])]
-        pieces += [square_piece(doc, name, pieces_table[name]) for name in pieces_table]
+        pieces = [with_copies(p, *default) for p in pieces]
+        pieces += [square_piece(doc, name, pieces_table[name], default) for name in pieces_table]
         puzzle: PackingPuzzle = PackingPuzzle(board=board, pieces=tuple(pieces), **common)
     else:
         board_cells = lattice_cells(doc, grid, "board", required=True)
-        cell_pieces = [CellPiece(name, shape)
+        cell_pieces = [with_copies(CellPiece(name, shape), *default)
                        for name, shape in generated(grid, orders, common["flip"])]
-        cell_pieces += [cell_piece(doc, grid, name, pieces_table[name]) for name in pieces_table]
+        cell_pieces += [cell_piece(doc, grid, name, pieces_table[name], default)
+                        for name in pieces_table]
         puzzle = CellPuzzle(board=tuple(sorted(board_cells)), pieces=tuple(cell_pieces),
                             lattice_name=grid.name, **common)
-    area = sum(len(p.cells) * p.count for p in puzzle.pieces)
     board_cells = len(puzzle.board_cells)  # not puzzle.cells: no fill order sorted yet
-    if area != board_cells:
+    puzzle = settle_any(puzzle, board_cells)
+    least = sum(len(p.cells) * p.fewest for p in puzzle.pieces)
+    area = sum(len(p.cells) * p.count for p in puzzle.pieces)
+    if least == area != board_cells:
         raise doc.error(
             "pieces", f"the pieces cover {area} cells but the board has {board_cells}"
         )
+    if not least <= board_cells <= area:
+        raise doc.error("pieces", f"the pieces cover {least} to {area} cells but the board has "
+                        f"{board_cells}")
     try:  # refused here, at its file and line, rather than when the model is built
         check_size(puzzle)
     except InputError as error:
@@ -160,6 +208,16 @@ def read_packing(doc: TomlDoc) -> PackingPuzzle:
     if placed:
         puzzle = dataclasses.replace(puzzle, placed=placed)
     return puzzle
+
+
+def settle_any(puzzle: PackingPuzzle, board_cells: int) -> PackingPuzzle:
+    """The puzzle with every piece given "any" copies (count 0 as read) allowed as many as fit
+    on the board."""
+    if all(p.count for p in puzzle.pieces):
+        return puzzle
+    pieces = tuple(p if p.count else dataclasses.replace(
+        p, count=max(1, board_cells // len(p.cells)), least=p.fewest) for p in puzzle.pieces)
+    return dataclasses.replace(puzzle, pieces=pieces)
 
 
 def polyform_orders(doc: TomlDoc) -> list[int]:

@@ -47,6 +47,11 @@ from ..models.errors import InputError
 from . import STOP, Backend, Cube, Interrupted, Outcome, Slices, Values
 
 WORD = 63  # bits per word: int64 without its sign bit, so no arithmetic overflows
+# A count is two words, low and high, of LIMB bits each (the low word's carry goes to the high
+# one): exact up to 2^(2 * LIMB) - 1; past that the search stops and says so, never wraps
+LIMB = 62
+LOW = (1 << LIMB) - 1
+ENTRY = 3  # words of a memo entry after its key: the count's low and high words, its work
 SLICE = 200_000  # nodes of a search's first slice (then sized by Slices: about 0.1 s each)
 MEMO_FIRST = 512 << 10  # bytes of a memo's first table; it grows fourfold while it fills
 
@@ -138,8 +143,9 @@ class Masks(NamedTuple):
     # per option: the counter it adds to (-1: none), the counter's word, shift, most copies and
     # mask of bits, and the copies it places (a second counter, if any, is in `spill`)
     copy: np.ndarray
-    fields: np.ndarray  # [counter, 5]: its word, shift, most copies, mask of its bits, and
-    # the most copies one option places
+    fields: np.ndarray  # [counter, 6]: its word, shift, most copies, mask of its bits, the
+    # most copies one option places, and the fewest copies a solution holds (a piece in any
+    # number from a least to a most; the most where exactly that many)
     units: np.ndarray  # per option: items it covers, each copy once
     hash: np.ndarray  # per option: the Zobrist hash of its items covered once
     last_word: np.ndarray  # per option: its last item covered once (for a packing: its piece)
@@ -530,6 +536,8 @@ def _memo_find(memo, at, entry, state):  # pragma: no cover - compiled
 def _memo_get(memo, at, entry, state, shared):  # pragma: no cover - compiled
     """The count of `state` kept in the bucket at `at`, or -1 (a count is never negative).
 
+    The count is two words, low and high (LIMB bits each); a miss is (-1, 0).
+
     In a table the threads of a process share (Memo.shared), the bucket's version word (at
     at - 1; odd while a thread writes the bucket) is read before and after the entries, each
     word of them an atomic load: a count is taken only where the version is even and unchanged,
@@ -537,12 +545,12 @@ def _memo_get(memo, at, entry, state, shared):  # pragma: no cover - compiled
     the entries are ordered before the second look at the version by an acquire fence)."""
     if not shared:
         k = _memo_find(memo, at, entry, state)
-        return memo[k] if k >= 0 else -1
+        return (memo[k], memo[k + 1]) if k >= 0 else (-1, 0)
     version = load_acquire(memo, at - 1)
     if version & 1:
-        return -1
+        return -1, 0
     words = state.shape[0]
-    found = -1
+    found, high = -1, 0
     for e in (at, at + entry):
         same = True
         for w in range(words - 1, -1, -1):
@@ -551,18 +559,21 @@ def _memo_get(memo, at, entry, state, shared):  # pragma: no cover - compiled
                 break
         if same:
             found = load_relaxed(memo, e + words)
+            high = load_relaxed(memo, e + words + 1)
             break
     fence_acquire()
     if load_relaxed(memo, at - 1) != version:
-        return -1
-    return found
+        return -1, 0
+    return found, high
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _store(memo, at, entry, key, found, work, shared=False):  # pragma: no cover - compiled
-    """Keep a sub-problem's count in the bucket of two entries at `at`: in its own entry or an
-    empty one, else in place of the entry that took less work to count (the work, nodes, is
-    kept after the count). Large sub-problems stay, small ones come and go, as a chess engine's
+def _store(memo, at, entry, key, found, high, work, shared=False
+           ):  # pragma: no cover - compiled
+    """Keep a sub-problem's count (its low and high words) in the bucket of two entries at
+    `at`: in its own entry or an empty one, else in place of the entry that took less work to
+    count (the work, nodes, is kept after the count). Large sub-problems stay, small ones
+    come and go, as a chess engine's
     transposition table keeps deep entries.
 
     In a shared table (Memo.shared) the writer first takes the bucket (its version word from
@@ -582,7 +593,7 @@ def _store(memo, at, entry, key, found, work, shared=False):  # pragma: no cover
         k = at
     elif memo[at + entry] == -1:
         k = at + entry
-    elif memo[at + entry + words + 1] < memo[at + words + 1]:
+    elif memo[at + entry + words + 2] < memo[at + words + 2]:
         k = at + entry
     else:
         k = at
@@ -590,13 +601,35 @@ def _store(memo, at, entry, key, found, work, shared=False):  # pragma: no cover
         for w in range(words):
             store_relaxed(memo, k + w, key[w])
         store_relaxed(memo, k + words, found)
-        store_relaxed(memo, k + words + 1, work)
+        store_relaxed(memo, k + words + 1, high)
+        store_relaxed(memo, k + words + 2, work)
         store_release(memo, at - 1, version + 2)
         return
     for w in range(words):
         memo[k + w] = key[w]
     memo[k + words] = found
-    memo[k + words + 1] = work
+    memo[k + words + 1] = high
+    memo[k + words + 2] = work
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _add(below, above, d, low, high):  # pragma: no cover - compiled
+    """Add the count (low, high) to level d's (below[d], above[d]), each word LIMB bits, the
+    low word's carry into the high one; whether the high word passed LIMB bits (then the
+    count is past 2^(2 * LIMB) - 1: the search stops rather than wrap)."""
+    x = below[d] + low  # two words of LIMB bits: no overflow
+    below[d] = x & LOW
+    above[d] += high + (x >> LIMB)
+    return above[d] < 0 or above[d] > LOW
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _enough(state, fields):  # pragma: no cover - compiled
+    """Whether every counter holds at least the fewest copies a solution uses."""
+    for f in range(fields.shape[0]):
+        if ((state[fields[f, 0]] >> fields[f, 1]) & fields[f, 3]) < fields[f, 5]:
+            return False
+    return True
 
 
 @njit(cache=True, nogil=True)
@@ -616,7 +649,7 @@ def _rehash(old, new, words, zobrist, fields, shared=False):  # pragma: no cover
     """Copy a memo's entries into a larger table of the same layout (Memo.shared). A shared
     table is read bucket by bucket as _memo_get reads it, while other threads may still write
     it: a bucket being written is left out (its counts are lost, a later miss at worst)."""
-    entry = words + 2
+    entry = words + ENTRY
     lead = 1 if shared else 0
     stride = 2 * entry + lead
     mask = new.shape[0] // stride - 1
@@ -641,13 +674,13 @@ def _rehash(old, new, words, zobrist, fields, shared=False):  # pragma: no cover
             for w in range(words):
                 key[w] = bucket[e + w]
             _store(new, stride * (_hash_of(key, zobrist, fields) & mask) + lead, entry, key,
-                   bucket[e + words], bucket[e + words + 1], shared)
+                   bucket[e + words], bucket[e + words + 1], bucket[e + words + 2], shared)
 
 
 @njit(cache=True, nogil=True, _nrt=False)
-def _search(m, scratch, seen, state, var, nxt, last, below, begun, listed, placed, first, budget,
-            record, chosen, memo, shared, memo_depth, tally, fewest_levels, smallest, granule,
-            reach, alive, fits, pend, pend_word):  # pragma: no cover - compiled
+def _search(m, scratch, seen, state, var, nxt, last, below, above, begun, listed, placed, first,
+            budget, record, chosen, memo, shared, memo_depth, tally, fewest_levels, smallest,
+            granule, reach, alive, fits, pend, pend_word):  # pragma: no cover - compiled
     """Run the search from its saved stack for at most `budget` nodes.
 
     Level d holds the options still to try for its item: where listed[d] is set (levels below
@@ -655,7 +688,8 @@ def _search(m, scratch, seen, state, var, nxt, last, below, begun, listed, place
     the bits of alive[d] in its cover words from nxt[d] on (pend[d]: those of word
     pend_word[d] not tried yet: no option that clashes is ever looked at); else the slice
     [nxt[d], last[d]) of the options whose first item is the first uncovered one. below[d]
-    holds the solutions found under it so far; placed[d] is the option that led on to
+    and above[d] hold the solutions found under it so far (low and high words, _add);
+    placed[d] is the option that led on to
     level d + 1. `state` holds the covered items of the current level (changed in place), var
     its depth, the items left to cover and its hash. A level whose options are exhausted has
     counted its whole sub-problem: with a memo table (0 for none; `shared`: the layout of a
@@ -664,8 +698,10 @@ def _search(m, scratch, seen, state, var, nxt, last, below, begun, listed, place
     filled, as many copies of each piece placed) takes it from there instead of searching
     again. Returns whether the search is over; tally[0] counts nodes, tally[1] memo hits,
     tally[2] stores and tally[3] options dropped for closing off a region no piece can fill
-    (where the board's geometry is known: `reach` > 0). A count past 2^63 - 1 sets
-    var[V_OVERFLOW] and ends the search. With record, the first solution's options are written
+    (where the board's geometry is known: `reach` > 0). Every item covered once covered is a
+    solution where each counter holds its fewest copies (_enough). A count past
+    2^(2 * LIMB) - 1 sets var[V_OVERFLOW] and ends the search. With record, the first
+    solution's options are written
     to `chosen` (one per level, -1 after the last) and the search stops there.
     """
     base, window, rare, spill, copy = m.base, m.window, m.rare, m.spill, m.copy
@@ -680,7 +716,7 @@ def _search(m, scratch, seen, state, var, nxt, last, below, begun, listed, place
     left = var[V_LEFT]
     h = var[V_HASH]
     steps = 0
-    entry = state.shape[0] + 2
+    entry = state.shape[0] + ENTRY
     lead = 1 if shared else 0  # a shared table's buckets start with their version word
     stride = 2 * entry + lead
     size = memo.shape[0] // stride  # buckets
@@ -709,9 +745,9 @@ def _search(m, scratch, seen, state, var, nxt, last, below, begun, listed, place
             nxt[d] = i + 1
             o = i
         if o < 0:
-            found = below[d]
+            found, high = below[d], above[d]
             if size and 0 < d < memo_depth:  # level 0 is the cube's own start: never met again
-                _store(memo, stride * (h & mask) + lead, entry, state, found,
+                _store(memo, stride * (h & mask) + lead, entry, state, found, high,
                        tally[0] + steps - begun[d], shared)
                 tally[2] += 1
             if d == 0:
@@ -720,8 +756,7 @@ def _search(m, scratch, seen, state, var, nxt, last, below, begun, listed, place
             o = placed[d]
             h = _place(o, state, h, -1, keep, base, window, rare, spill, copy, hashes)
             left += units[o]
-            below[d] += found
-            if below[d] < 0:
+            if _add(below, above, d, found, high):
                 var[V_OVERFLOW] = 1
                 break
             continue
@@ -741,10 +776,12 @@ def _search(m, scratch, seen, state, var, nxt, last, below, begun, listed, place
             continue
         steps += 1
         if left == 0:
-            below[d] += 1
+            enough = _enough(state, m.fields)
             h = _place(o, state, h, -1, keep, base, window, rare, spill, copy, hashes)
             left += units[o]
-            if below[d] < 0:
+            if not enough:  # every cell covered, too few copies of some piece
+                continue
+            if _add(below, above, d, 1, 0):
                 var[V_OVERFLOW] = 1
                 break
             if record:
@@ -757,13 +794,12 @@ def _search(m, scratch, seen, state, var, nxt, last, below, begun, listed, place
                 return False
             continue
         if size and d + 1 < memo_depth:
-            kept = _memo_get(memo, stride * (h & mask) + lead, entry, state, shared)
+            kept, high = _memo_get(memo, stride * (h & mask) + lead, entry, state, shared)
             if kept >= 0:
-                below[d] += kept
                 tally[1] += 1
                 h = _place(o, state, h, -1, keep, base, window, rare, spill, copy, hashes)
                 left += units[o]
-                if below[d] < 0:
+                if _add(below, above, d, kept, high):
                     var[V_OVERFLOW] = 1
                     break
                 continue
@@ -776,6 +812,7 @@ def _search(m, scratch, seen, state, var, nxt, last, below, begun, listed, place
         d += 1
         first[d] = w
         below[d] = 0
+        above[d] = 0
         begun[d] = tally[0] + steps
         u = -1
         if d < fewest_levels:
@@ -868,7 +905,7 @@ def _probe(m, scratch, seen, start_state, start_left, seed, samples, fewest, sma
                 _alive_after(o, state, alive, 0, 0, base, window, rare, spill, copy, m.fields,
                              m.cover_word, m.cover_mask, m.copies_word, m.copies_mask, counts,
                              m.option_bits)
-        solutions = weight if left == 0 else 0.0
+        solutions = weight if left == 0 and _enough(state, m.fields) else 0.0
         sums = (sums[0] + nodes, sums[1] + solutions, sums[2] + nodes * nodes,
                 sums[3] + solutions * solutions)
     out[0] = sums[0] / samples
@@ -960,22 +997,24 @@ def board_of(model: CoverModel, left_out: frozenset[int] = frozenset()) -> Board
     if len(model.items) > model.primary or model.coloured:
         raise ValueError("the bitboard search takes exact covers without secondary items")
     times = model.multiplicity or [1] * len(model.items)
+    least = model.least or times
     order = model.fill_order if model.fill_order is not None else range(len(model.items))
-    bit_of = {item: 0 for item in order if times[item] == 1}
+    bit_of = {item: 0 for item in order if times[item] == least[item] == 1}
     for n, item in enumerate(bit_of):
         bit_of[item] = n
     singles = len(bit_of)
+    free = free_items(model, times, least, bit_of)
     # each counter after the items covered once, within one word
     field_of: dict[int, int] = {}
-    layout = []  # (word, shift, most, mask)
+    layout = []  # (word, shift, most, mask, largest step, least)
     at = singles
     for item in order:
-        if times[item] > 1:
+        if item not in bit_of and item not in free:
             width = times[item].bit_length()
             if at % WORD + width > WORD:
                 at += WORD - at % WORD
             field_of[item] = len(layout)
-            layout.append([at // WORD, at % WORD, times[item], (1 << width) - 1, 0])
+            layout.append([at // WORD, at % WORD, times[item], (1 << width) - 1, 0, least[item]])
             at += width
     words = max(1, -(-at // WORD))
     width = min(words, WINDOW)
@@ -993,7 +1032,8 @@ def board_of(model: CoverModel, left_out: frozenset[int] = frozenset()) -> Board
     field_at[list(field_of)] = list(field_of.values())
     once = bit_at[items] >= 0
     rows, bits = owner[once], bit_at[items[once]]
-    counted_rows, counted = owner[~once], field_at[items[~once]]
+    kept_count = field_at[items] >= 0  # an item in any number that cannot run out: no counter
+    counted_rows, counted = owner[kept_count], field_at[items[kept_count]]
     n = len(kept)
     covering = np.bincount(rows, minlength=n)
     if n and covering.min() == 0:
@@ -1020,7 +1060,8 @@ def board_of(model: CoverModel, left_out: frozenset[int] = frozenset()) -> Board
     hashes = np.zeros(m, dtype=np.int64)
     np.bitwise_xor.at(hashes, rows, zobrist[bits])
     units = np.zeros(m, dtype=np.int64)
-    units[:n] = covering[sort] + np.bincount(counted_rows, minlength=n)
+    exact = np.array([layout[f][2] == layout[f][5] for f in range(len(layout))], dtype=bool)
+    units[:n] = covering[sort] + np.bincount(counted_rows[exact[counted]], minlength=n)
     # the rare parts: bits beyond the window, copies placed
     rare = np.full(m, -1, dtype=np.int64)
     spill = [0]
@@ -1062,7 +1103,7 @@ def board_of(model: CoverModel, left_out: frozenset[int] = frozenset()) -> Board
     member_at = _starts(bits[by_bit], singles)
     single = np.array([(1 << min(WORD, max(0, singles - WORD * w))) - 1 for w in range(words)],
                       dtype=np.int64)
-    fields = np.array(layout, dtype=np.int64).reshape(len(layout), 5)
+    fields = np.array(layout, dtype=np.int64).reshape(len(layout), 6)
     nothing = np.zeros(0, dtype=np.int64)
     halo_word, halo_mask = _words_of(nothing, nothing, m)
     near_word, near_mask = _words_of(nothing, nothing, singles)
@@ -1074,10 +1115,29 @@ def board_of(model: CoverModel, left_out: frozenset[int] = frozenset()) -> Board
                   np.zeros((1, 2), dtype=np.int64), *_words_of(bits, rows, singles),
                   *_words_of(counted, counted_rows, len(layout)), _lists_of(rows, bits, m))
     board = Board(masks, words, np.array(kept, dtype=np.int64)[sort], bit_of, field_of,
-                  singles + sum(times[i] for i in field_of))
+                  singles + sum(times[i] for i in field_of if times[i] == least[i]))
     if model.regions is not None:
         add_regions(board, model, rows, bits)
     return board
+
+
+def free_items(model: CoverModel, times: list[int], least: list[int], bit_of: dict[int, int]
+               ) -> set[int]:
+    """The items that may go uncovered and can never be covered more often than allowed (a
+    piece in any number that never runs out: its most copies, each covering at least as many
+    items covered once as its smallest option, fill them all): no counter need be kept of
+    them, and the memo's key is the cells alone (the profile of a transfer matrix)."""
+    loose = {i for i in range(len(times)) if least[i] == 0}
+    if not loose:
+        return set()
+    smallest = dict.fromkeys(loose, len(bit_of))
+    for option in model.options:
+        touched = loose.intersection(option)
+        if touched:
+            cells = sum(1 for i in option if i in bit_of)
+            for i in touched:
+                smallest[i] = min(smallest[i], cells)
+    return {i for i in loose if smallest[i] > 0 and times[i] >= len(bit_of) // smallest[i]}
 
 
 def add_regions(board: Board, model: CoverModel, rows: np.ndarray, bits: np.ndarray) -> None:
@@ -1127,23 +1187,24 @@ class Memo:
 
     def __init__(self, size: int, words: int = 2, shared: bool = False) -> None:
         # per entry: covered items (`words` words; -1: empty, a state never has bit 63), its
-        # count, and the nodes its count took; shared: a version word (0) before each bucket
+        # count (low and high words), and the nodes its count took; shared: a version word
+        # (0) before each bucket
         self.words = words
         self.shared = shared
-        stride = 2 * (words + 2) + shared
+        stride = 2 * (words + ENTRY) + shared
         self.table = np.full(size // 2 * stride, -1, dtype=np.int64)
         if shared:
             self.table[::stride] = 0
 
     @property
     def size(self) -> int:
-        return 2 * (len(self.table) // (2 * (self.words + 2) + self.shared))
+        return 2 * (len(self.table) // (2 * (self.words + ENTRY) + self.shared))
 
     @classmethod
     def first(cls, words: int, shared: bool = False) -> Memo:
         """A memo's first table (MEMO_FIRST bytes, at least two entries)."""
         entries = 2
-        while 2 * entries * 8 * (words + 2) <= MEMO_FIRST:
+        while 2 * entries * 8 * (words + ENTRY) <= MEMO_FIRST:
             entries *= 2
         return cls(entries, words, shared)
 
@@ -1220,13 +1281,13 @@ class SharedMemo:
 def memo_entries(words: int) -> int:
     """The most entries a memo of covered states of `words` words grows to (MEMO_BYTES)."""
     entries = 1 << 10
-    while 2 * entries * 8 * (words + 2) <= MEMO_BYTES:
+    while 2 * entries * 8 * (words + ENTRY) <= MEMO_BYTES:
         entries *= 2
     return entries
 
 
 class Overflow(ArithmeticError):
-    """A count past 2^63 - 1 in the compiled search (its counts are 64-bit)."""
+    """A count past 2^124 - 1 in the compiled search (its counts are two words of LIMB bits)."""
 
 
 class Search:
@@ -1245,7 +1306,8 @@ class Search:
         self.var = np.zeros(4, dtype=np.int64)
         self.nxt = np.zeros(levels, dtype=np.int64)
         self.last = np.zeros(levels, dtype=np.int64)
-        self.below = np.zeros(levels, dtype=np.int64)
+        self.below = np.zeros(levels, dtype=np.int64)  # each level's count: its low word
+        self.above = np.zeros(levels, dtype=np.int64)  # ... and its high word
         self.begun = np.zeros(levels, dtype=np.int64)  # nodes counted when each level began
         self.listed = np.zeros(levels, dtype=np.int64)  # levels branching on `members`
         self.placed = np.zeros(levels, dtype=np.int64)
@@ -1273,10 +1335,10 @@ class Search:
                 self.done = True  # left out by the cube itself, covering nothing, or a clash
                 return
             left -= int(board.masks.units[position[k]])
-        if left == 0:
-            self.found, self.done = 1, True
-            return
         m = board.masks
+        if left == 0:
+            self.found, self.done = int(_enough(self.state, m.fields)), True
+            return
         w, b = _first_uncovered(self.state, m.single, 0)
         if b < 0:  # every cell covered, some copies not placed
             self.done = True
@@ -1350,7 +1412,7 @@ class Search:
         """Search on for at most `budget` nodes; whether the cube is finished.
 
         `found` is then the cube's count (finished) or the solutions found so far. A count past
-        2^63 - 1 raises Overflow."""
+        2^124 - 1 raises Overflow."""
         if self.done:
             return True
         b = self.board
@@ -1359,17 +1421,19 @@ class Search:
             self.var[V_HASH] = _hash_of(self.state, b.masks.zobrist, b.masks.fields)
         self.hashed = memo.size > 0
         over = _search(b.masks, self.scratch, self.seen, self.state, self.var, self.nxt,
-                       self.last, self.below, self.begun, self.listed, self.placed, self.first,
-                       budget, record, self.picked, memo.table, memo.shared, self.memo_depth,
+                       self.last, self.below, self.above, self.begun, self.listed, self.placed,
+                       self.first, budget, record, self.picked, memo.table, memo.shared,
+                       self.memo_depth,
                        self.tally,
                        self.fewest_levels, b.smallest, b.granule, b.reach, self.alive,
                        self.fits, self.pend, self.pend_word)
         if self.var[V_OVERFLOW]:
-            raise Overflow("the count passes 2^63 - 1 solutions, more than the compiled search "
-                           "counts in 64 bits")
+            raise Overflow(f"the count passes 2^{2 * LIMB} - 1 solutions, more than the "
+                           f"compiled search counts in two words of {LIMB} bits")
         self.done = bool(over)
-        depth = int(self.var[V_DEPTH])
-        self.found = int(self.below[0] if self.done else self.below[: depth + 1].sum())
+        depth = 0 if self.done else int(self.var[V_DEPTH])
+        self.found = sum(int(self.below[d]) + (int(self.above[d]) << LIMB)
+                         for d in range(depth + 1))
         return self.done
 
     def solution(self) -> list[int]:
@@ -1428,7 +1492,7 @@ def check_model(model: CoverModel) -> None:
                          "cell): use cpsat or a pysat solver", field="backend")
 
 
-# How far past 2^63 a cube's estimated solutions must be for its count to be refused before it
+# How far past 2^124 a cube's estimated solutions must be for its count to be refused before it
 # starts (Knuth's estimator undershoots far more often than it overshoots); the estimate's paths
 # are fewer on a board so large that they would take seconds (paths x cells at most ESTIMATE_STEPS)
 OVERFLOW_MARGIN = 1 << 10
@@ -1436,13 +1500,13 @@ ESTIMATE_STEPS = 1_000_000
 
 
 def check_overflow(solutions: float, paths: int) -> None:
-    """A cube whose estimated solutions are far past the 2^63 - 1 the search counts to is
+    """A cube whose estimated solutions are far past the 2^124 - 1 the search counts to is
     refused before any work, instead of failing hours later."""
-    if solutions > OVERFLOW_MARGIN * 2.0 ** 63:
+    if solutions > OVERFLOW_MARGIN * 2.0 ** (2 * LIMB):
         raise InputError(
             f"about {solutions:.1e} solutions by Knuth's estimator ({paths} random paths), far "
-            "more than the 2^63 - 1 the compiled search counts to: no backend here counts this "
-            "many", field="backend")
+            f"more than the 2^{2 * LIMB} - 1 the compiled search counts to: no backend here "
+            "counts this many", field="backend")
 
 
 @dataclass

@@ -36,6 +36,17 @@ class Board:
     symmetries: list[tuple[list[int], list[int]]]  # (cell permutation, piece relabelling)
     fixed: list[tuple[int, int]] = field(default_factory=list)  # a challenge's placed pieces
     types: list[int] = field(default_factory=list)  # each piece bit's piece in the file
+    required: int = -1  # the piece bits a solution must use (-1: all: each copy of each piece)
+
+    @property
+    def full(self) -> int:
+        """Every cell filled."""
+        return (1 << len(self.cells)) - 1
+
+    def solved(self, used: int) -> bool:
+        """Whether a board with every cell filled used the copies it must."""
+        required = (1 << self.pieces) - 1 if self.required < 0 else self.required
+        return used & required == required
 
 
 class _Square:
@@ -390,7 +401,10 @@ def build(puzzle: PackingPuzzle, group: str = "symmetry") -> Board:
             for k in range(copy, copy + piece.count):
                 starting_at[first].append((1 << k, mask, (1 << (k - 1)) if k > copy else 0))
     fixed = [(1 << first_bit[index], mask) for index, mask in sorted(held.items())]
-    board = Board(cells, starting_at, len(types), [], fixed, types)
+    # a piece in any number from MIN to MAX: its first MIN copies (placed in order) required
+    required = sum(1 << k for index, piece in enumerate(puzzle.pieces)
+                   for k in range(first_bit[index], first_bit[index] + piece.fewest))
+    board = Board(cells, starting_at, len(types), [], fixed, types, required)
     board.symmetries = symmetries(puzzle, board, group)
     return board
 
@@ -407,8 +421,9 @@ def _twins(puzzle: PackingPuzzle) -> list[int] | None:
     twin: list[int | None] = [None] * count
     for i, piece in enumerate(puzzle.pieces):
         mirrored = grid.mirrored(piece.cells)
-        options = [j for j in range(count)
-                   if mirrored in forms[j] and puzzle.pieces[j].count == piece.count]
+        options = [j for j in range(count) if mirrored in forms[j]
+                   and (puzzle.pieces[j].count, puzzle.pieces[j].fewest)
+                   == (piece.count, piece.fewest)]
         taken = [twin[k] for k in range(i)]
         free = [j for j in options if j not in taken]
         if not free:
@@ -445,8 +460,9 @@ def symmetries(puzzle: PackingPuzzle, board: Board, group: str) -> list[tuple[li
     return found
 
 def _search(board: Board, filled: int, used: int, placed: list, found: Callable) -> None:
-    if used == (1 << board.pieces) - 1:
-        found(placed)
+    if filled == board.full:
+        if board.solved(used):
+            found(placed)
         return
     first = (~filled & (filled + 1)).bit_length() - 1
     for piece_bit, mask, need in board.starting_at[first]:
@@ -505,8 +521,11 @@ def is_canonical(board: Board, placed: list[tuple[int, int]]) -> bool:
 
 
 def _area_mismatch(puzzle: PackingPuzzle, board: Board) -> bool:
-    """Whether the pieces, every copy counted, cover other than the board's area."""
-    return sum(len(piece.cells) * piece.count for piece in puzzle.pieces) != len(board.cells)
+    """Whether the pieces, every copy counted (from the fewest to the most a solution uses),
+    cannot cover the board's area."""
+    least = sum(len(piece.cells) * piece.fewest for piece in puzzle.pieces)
+    most = sum(len(piece.cells) * piece.count for piece in puzzle.pieces)
+    return not least <= len(board.cells) <= most
 
 
 # ---------------------------------------------------------------- the backend
@@ -520,7 +539,7 @@ def _counter(board: Board, deadline: float | None, classes: bool):
     """A search counting solutions (and, with `classes`, those that are their class's canonical
     form, one per class), checking the clock every few thousand nodes."""
     ticks = 0
-    full = (1 << board.pieces) - 1
+    full = board.full
     found = [0, 0]
 
     def walk(filled: int, used: int, placed: list) -> None:
@@ -528,10 +547,11 @@ def _counter(board: Board, deadline: float | None, classes: bool):
         ticks += 1
         if deadline is not None and not ticks & 4095 and time.time() > deadline:
             raise _Timeout
-        if used == full:
-            found[0] += 1
-            if classes:
-                found[1] += is_canonical(board, placed)
+        if filled == full:
+            if board.solved(used):
+                found[0] += 1
+                if classes:
+                    found[1] += is_canonical(board, placed)
             return
         first = (~filled & (filled + 1)).bit_length() - 1
         for piece_bit, mask, need in board.starting_at[first]:
@@ -622,7 +642,7 @@ def cubes(model: ReferenceModel, at_least: int) -> list[tuple[int, ...]]:
         deeper = []
         for cube in found:
             filled, used, _ = _cube_start(board, cube)
-            if used == (1 << board.pieces) - 1:
+            if filled == board.full:
                 deeper.append(cube)
                 continue
             first = (~filled & (filled + 1)).bit_length() - 1

@@ -78,6 +78,8 @@ SUITES = (
     Suite("counters", "bench", "add_counters", "every counting backend, model counters too, "
           "on a ladder of counts (dominoes, pieces once, edge matching); writes "
           "results/counters-bench.*"),
+    Suite("any-number", "bench", "add_any_number", "packing: the catalog's tilings by pieces "
+          "in any number against issue 43's targets; writes results/any-number-bench.md"),
     Suite("sliding", "sliding", "add_bench", "sliding blocks: the largest catalog search "
           "(states/s, peak memory) and Klotski in every metric; writes "
           "results/sliding-bench.json"),
@@ -242,6 +244,22 @@ def add_search(parser: argparse.ArgumentParser) -> None:
                         "nodes, the estimated ratio), and the total at each threshold; writes "
                         "results/bitboard-choice.*")
     parser.set_defaults(run=recording(bench_search, "bench search", ("bitboard",)))
+
+
+def add_any_number(parser: argparse.ArgumentParser) -> None:
+    from . import positive
+
+    parser.add_argument("--repeat", type=positive, default=3, help="runs (default 3)")
+    parser.add_argument("--jobs", type=positive, default=None, help="threads (default 2)")
+    report.add_record_arguments(parser, "the figures (results/any-number-bench.md)")
+    parser.set_defaults(run=bench_any_number)
+
+
+def bench_any_number(args: argparse.Namespace) -> int:
+    """`bench any-number`: runners/benchmarks/any_number.py."""
+    from ..benchmarks import any_number
+
+    return any_number.bench_any_number(args)
 
 
 def add_counters(parser: argparse.ArgumentParser) -> None:

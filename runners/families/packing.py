@@ -40,9 +40,11 @@ def meaning(puzzle: PackingPuzzle, modulo: str) -> str:
               if puzzle.placed else "")
     copies = ("; copies of a piece are alike (a covering counts once)"
               if any(p.count > 1 for p in puzzle.pieces) else "")
+    used = ("each piece used as many times as its count allows (a range: any number in it)"
+            if any(p.fewest != p.count for p in puzzle.pieces) else "each piece used once")
     if modulo == "none":
         return (
-            f"solutions: ways to cover the board{placed}, each piece used once{copies}; rotations"
+            f"solutions: ways to cover the board{placed}, {used}{copies}; rotations"
             " and reflections of a solution count as different"
         )
     group = symmetry_group(puzzle, modulo)
@@ -68,8 +70,10 @@ def meaning(puzzle: PackingPuzzle, modulo: str) -> str:
 def copies_refused(backend: Backend, cover) -> str | None:
     """Why an exact-cover backend cannot take a cover whose pieces have copies."""
     if cover is not None and cover.multiplicity and not backend.multiplicities:
-        return (f"{backend.name} solves exact covers with each item once; pieces with copies "
-                "(count = N) need bitboard, cpsat, a pysat solver or the reference")
+        what = ("pieces in any number (count = [MIN, MAX] or \"any\")" if cover.least
+                else "pieces with copies (count = N)")
+        return (f"{backend.name} solves exact covers with each item once; {what} need "
+                "bitboard, cpsat, a pysat solver or the reference")
     return None
 
 
