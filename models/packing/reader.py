@@ -22,6 +22,9 @@ XX
 domino = { picture = "XX", count = 32 }  # identical copies: a covering is counted once,
                                          # however its copies are permuted
 
+labels = "..."                        # optional: a calendar's cells named, and the labels
+target = ["Jan", "1"]                 # left uncovered (models/packing/labels.py)
+
 [placed]                              # optional: a challenge's pieces already on the board
 L = [[0, 0], [1, 0], [1, 1]]          # the cells the piece covers, (row, column) from 0
 
@@ -67,9 +70,10 @@ from ..geometry import (
     polyforms,
 )
 from . import CellPiece, CellPuzzle, PackingPuzzle, Piece, Placed, check_size
+from .labels import area_hint, read_labels
 
 FIELDS = {"kind", "name", "title", "source", "flip", "lattice", "board", "pieces", "placed",
-          "published", "polyforms"}
+          "published", "polyforms", "labels", "target"}
 MAX_POLYFORM_ORDER = 8  # 66 octiamonds, 369 octominoes: sets any count could use
 PUBLISHED = {"solutions": int, "classes": int, "rotation_classes": int, "note": str}
 MAX_COORDINATE = 1000  # a solid this large could never be counted
@@ -146,11 +150,13 @@ def read_packing(doc: TomlDoc) -> PackingPuzzle:
         cell_pieces += [cell_piece(doc, grid, name, pieces_table[name]) for name in pieces_table]
         puzzle = CellPuzzle(board=tuple(sorted(board_cells)), pieces=tuple(cell_pieces),
                             lattice_name=grid.name, **common)
+    puzzle = read_labels(doc, puzzle)  # a calendar's labels: its target's cells are holes
     area = sum(len(p.cells) * p.count for p in puzzle.pieces)
     board_cells = len(puzzle.board_cells)  # not puzzle.cells: no fill order sorted yet
     if area != board_cells:
         raise doc.error(
             "pieces", f"the pieces cover {area} cells but the board has {board_cells}"
+            + area_hint(puzzle, area)
         )
     try:  # refused here, at its file and line, rather than when the model is built
         check_size(puzzle)

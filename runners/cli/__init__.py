@@ -218,14 +218,16 @@ def build_parser() -> argparse.ArgumentParser:
     export.add_argument("-o", "--output", required=True, help="the file to write ('-': stdout)")
     bench.add_argument("--repeat", type=positive, default=3, help="runs per backend (default 3)")
     bench.add_argument("--solve", action="store_true", help="time solve instead of count")
-    bench.add_argument("--anchor", choices=["xcover", "dlx", "rowscan"], default=None,
+    bench.add_argument("--anchor", choices=["xcover", "dlx", "rowscan", "calendar"], default=None,
                        help="packing: time our counting path against dancing links (xcover, "
                        "one thread) side by side; writes results/dlx-bench.*. dlx: our whole "
                        "count against a C dancing-links program built here (default the "
                        "Tetris Cube and the Bedlam cube, --modulo symmetry; minutes); writes "
                        "results/dlx-anchor.*. rowscan: time "
                        "edgecount against a plain C row-scan counter built here (diamond "
-                       "blocks, clue puzzle 1 where present); writes results/edgecount-bench.*")
+                       "blocks, clue puzzle 1 where present); writes results/edgecount-bench.*. "
+                       "calendar: every date of a calendar puzzle (default A-Puzzle-A-Day) "
+                       "against the dates counted one by one; writes results/calendar-bench.*")
     bench.add_argument("--startup", action="store_true",
                        help="with --anchor xcover (implied): where a whole `puzzlesat count` "
                        "process spends its time (default IQ Block 10 and the 8x8 hole, --modulo "

@@ -136,6 +136,8 @@ def bench(args: argparse.Namespace) -> int:
         return bench_search(args)
     if args.anchor == "rowscan":
         return bench_against_rowscan(args)
+    if args.anchor == "calendar":
+        return bench_calendar(args)
     if args.anchor == "dlx":
         return bench_against_c_dancing_links(args)
     if args.anchor:
@@ -413,6 +415,16 @@ def bench_against_rowscan(args: argparse.Namespace) -> int:
         rate = min(r["edgecount_nodes_per_second"] for r in figures["rates"])
         edgecount.estimate_clues(args.estimate, args.record_in, rate, report.say)
         wrote(args.record_in, "eternity-ii-estimates.json")
+    return 0
+
+
+def bench_calendar(args: argparse.Namespace) -> int:
+    """`bench --anchor calendar`: runners/benchmarks/calendar.py, in this process."""
+    from ..benchmarks import calendar
+
+    for line in calendar.bench(args.puzzles or ["a-puzzle-a-day"], args.repeat, args.jobs,
+                               args.record_in, report.say):
+        print(line)
     return 0
 
 
