@@ -126,3 +126,33 @@ def calendar(puzzle: PackingPuzzle, backend: str | None = None, jobs: int | None
     return CalendarTable(puzzle.name, table["dates"], table["face_up"],
                          all(t.complete for t in tallies), time.perf_counter() - begin,
                          chosen.name, runner.jobs)
+
+
+def date_solutions(puzzle: PackingPuzzle, per_date: int) -> dict[str, tuple[list[dict], bool]]:
+    """For every date, up to `per_date` of its solutions (pieces turned over where the puzzle's
+    `flip` allows), each as piece index per covered cell, and whether they are all of them:
+    listed by the compiled search on the whole board's cover, a date a cube (where numba is
+    missing, each date's board listed by the packing family's default)."""
+    from . import api
+    from .models.packing.calendar import on_date
+
+    every = dates(puzzle)
+    bitboard = resolve("bitboard", "packing", "count")
+    if not bitboard.supported():
+        found = {}
+        for date in every:
+            grids = [one.grid for one in api.solutions(on_date(puzzle, date),
+                                                       limit=per_date + 1)]
+            found[date.name] = (grids[:per_date], len(grids) <= per_date)
+        return found
+    made = calendar_cover(puzzle, puzzle.flip)
+    model = family("packing").encode_for(bitboard, made.cover)
+    state = bitboard.prepare(bitboard.payload(
+        dataclasses.replace(model, fill_order=made.fill_order)))
+    found = {}
+    for date in every:
+        cube = tuple(k + 1 for k in made.date_options(date))
+        grids = [made.grid([k for k, v in enumerate(values) if v])
+                 for values in bitboard.enumerate(state, cube, per_date + 1)]
+        found[date.name] = (grids[:per_date], len(grids) <= per_date)
+    return found

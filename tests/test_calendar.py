@@ -5,6 +5,7 @@ packing files."""
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 from test_cli import run
@@ -21,6 +22,7 @@ from puzzlesat.models.packing.calendar import (
     parse_date,
 )
 from puzzlesat.models.packing.labels import label_cells, with_target
+from puzzlesat.pictures import browser, play
 from puzzlesat.registry import backend as backend_named
 
 HAS_NUMBA = backend_named("bitboard").supported()
@@ -189,3 +191,63 @@ def test_the_whole_table_of_a_puzzle_a_day():
     assert extremes["hardest"] == ["Oct 6"] and extremes["fewest"] == 7
     assert extremes["none"] == []
     assert all(table.face_up[d] <= table.dates[d] for d in table.dates)
+
+
+@pytest.fixture(scope="module")
+def calendar_page_file(tmp_path_factory):
+    path = tmp_path_factory.mktemp("calendar") / "a-puzzle-a-day.html"
+    path.write_text(play.play_page(files.load("a-puzzle-a-day")), encoding="utf-8")
+    return path
+
+
+def page_data(path) -> dict:
+    text = path.read_text(encoding="utf-8")
+    found = re.search(r'<script type="application/json" id="puzzle-data">(.*?)</script>', text,
+                      re.S)
+    return json.loads(found.group(1).replace("<\\/", "</"))
+
+
+def test_the_play_page_picks_a_date_and_holds_each_dates_solutions(calendar_page_file):
+    puzzle = files.load("a-puzzle-a-day")
+    text = calendar_page_file.read_text(encoding="utf-8")
+    assert text.count("<option ") == 366 and 'id="date"' in text and 'id="hint"' in text
+    data = page_data(calendar_page_file)["calendar"]
+    assert len(data["solutions"]) == 366 and data["first"] == "Jan 1"
+    cells = [tuple(c) for c in data["cells"]]
+    for name in ("Oct 6", "Jan 25", "Feb 29"):
+        when = parse_date(name, False)
+        board = on_date(puzzle, when)
+        assert data["complete"][name] == (name == "Oct 6")  # 7 fit; 216 and more do not
+        grids = set()
+        for text in data["solutions"][name]:
+            holes = {c for c, ch in zip(cells, text) if ch == "."}
+            assert holes == {label_cells(puzzle)[w] for w in when.labels}
+            for index, piece in enumerate(board.pieces):
+                mine = [c for c, ch in zip(cells, text) if ch == chr(97 + index)]
+                assert board.lattice.normalise(mine) in board.lattice.orientations(
+                    piece.cells, True)
+            grids.add(text)
+        assert len(grids) == len(data["solutions"][name]) == (7 if name == "Oct 6" else 54)
+
+
+@pytest.mark.skipif(browser.unavailable() is not None,
+                    reason=f"no browser: {browser.unavailable()}")
+def test_the_play_page_in_a_browser_picks_a_date_and_hints_solve_it(calendar_page_file):
+    try:
+        with browser.chromium() as context:
+            page = context.new_page()
+            page.set_default_timeout(5000)
+            errors = []
+            page.on("pageerror", lambda e: errors.append(str(e)))
+            page.goto(calendar_page_file.resolve().as_uri())
+            assert page.get_attribute("body", "data-date")  # today's, picked on opening
+            page.select_option("#date", "Oct 6")
+            assert page.get_attribute("body", "data-date") == "Oct 6"
+            holes = {(p.get_attribute("data-row"), p.get_attribute("data-col"))
+                     for p in page.query_selector_all("#board polygon.hole")}
+            assert holes == {("1", "3"), ("2", "5")}  # Oct and 6
+            for _ in range(8):
+                page.click("#hint")
+            assert page.inner_text("#status") == "solved" and not errors
+    except ImportError as error:  # pragma: no cover - reported by unavailable() first
+        pytest.skip(str(error))

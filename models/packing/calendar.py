@@ -22,7 +22,8 @@ from dataclasses import dataclass
 
 from ..encoded import Regions
 from ..errors import InputError
-from . import ExactCover, PackingPuzzle, exact_cover, placements
+from ..geometry import Cell
+from . import ExactCover, PackingPuzzle, Placement, exact_cover, placements
 from .labels import label_cells, with_target
 
 MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
@@ -146,6 +147,12 @@ class CalendarCover:
     cover: ExactCover
     gap: dict[str, int]
     puzzle: PackingPuzzle  # the whole board, no target
+    options: list[Placement]  # the cover's first rows: the pieces' placements
+
+    def grid(self, chosen: list[int]) -> dict[Cell, int]:
+        """A solution given by its rows, as piece index per cell it covers."""
+        return {cell: self.options[k].piece for k in chosen if k < len(self.options)
+                for cell in self.options[k].cells}
 
     @property
     def fill_order(self) -> list[int]:
@@ -168,7 +175,8 @@ def calendar_cover(puzzle: PackingPuzzle, flip: bool) -> CalendarCover:
     drawn) where not."""
     check_calendar(puzzle)
     whole = dataclasses.replace(with_target(puzzle, ()), flip=flip, placed=())
-    cover = exact_cover(whole, placements(whole))
+    options = placements(whole)
+    cover = exact_cover(whole, options)
     at = label_cells(whole)
     kinds = [k for k in KINDS if any(kind_of(w) == k for w in at)]
     first = len(cover.columns)
@@ -190,4 +198,4 @@ def calendar_cover(puzzle: PackingPuzzle, flip: bool) -> CalendarCover:
     extended = dataclasses.replace(
         cover, columns=cover.columns + [f"{k} left uncovered" for k in kinds], rows=rows,
         labels=labels, multiplicity=multiplicity, regions=regions)
-    return CalendarCover(extended, gap, whole)
+    return CalendarCover(extended, gap, whole, options)

@@ -87,11 +87,11 @@ def with_target(puzzle: PackingPuzzle, target) -> PackingPuzzle:
     holes = {at[word] for word in target}
     cells = [c for c in whole_board(puzzle) if c not in holes]
     if puzzle.lattice is SQUARE and puzzle.board and isinstance(puzzle.board[0], str):
-        width = max(len(row) for row in puzzle.board)
-        grid = [["."] * width for _ in puzzle.board]
+        ends = {r: c for r, c in sorted(whole_board(puzzle))}  # each row's last cell
+        grid = [["."] * (ends.get(r, -1) + 1) for r in range(len(puzzle.board))]
         for r, c in cells:
             grid[r][c] = "X"
-        board: tuple = tuple("".join(row).rstrip(".") for row in grid)
+        board: tuple = tuple("".join(row) for row in grid)  # a target's cells drawn as holes
     else:
         board = tuple(cells)
     return dataclasses.replace(puzzle, board=board, target=target)
