@@ -251,3 +251,19 @@ def test_the_play_page_in_a_browser_picks_a_date_and_hints_solve_it(calendar_pag
             assert page.inner_text("#status") == "solved" and not errors
     except ImportError as error:  # pragma: no cover - reported by unavailable() first
         pytest.skip(str(error))
+
+
+def test_cpsat_counts_a_date_alike_and_is_said_to_be_slow():
+    said = []
+    when = Date(10, 6)
+    slow = calendar(files.load("a-puzzle-a-day"), "cpsat", jobs=1, say=said.append, only=[when])
+    assert slow.complete and slow.dates == {"Oct 6": 7} and slow.face_up == {"Oct 6": 0}
+    assert any("many times slower" in line for line in said)
+
+
+def test_a_table_stopped_by_the_time_limit_is_marked_incomplete():
+    done = run("calendar", "calendar-weekdays", "--time-limit", "0.2", "--jobs", "1")
+    assert done.returncode == 1, done.stderr
+    assert "INCOMPLETE" in done.stdout.splitlines()[0]
+    found = run("calendar", "calendar-weekdays", "--time-limit", "0.2", "--jobs", "1", "--json")
+    assert found.returncode == 1 and json.loads(found.stdout)["complete"] is False
