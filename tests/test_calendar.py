@@ -8,7 +8,9 @@ import json
 import re
 
 import pytest
+from hypothesis import given
 from test_cli import run
+from test_fuzz_readers import FUZZ, TOKENS, mutated, read_cleanly
 
 from puzzlesat import api
 from puzzlesat.calendar import calendar
@@ -267,3 +269,26 @@ def test_a_table_stopped_by_the_time_limit_is_marked_incomplete():
     assert "INCOMPLETE" in done.stdout.splitlines()[0]
     found = run("calendar", "calendar-weekdays", "--time-limit", "0.2", "--jobs", "1", "--json")
     assert found.returncode == 1 and json.loads(found.stdout)["complete"] is False
+
+
+LABEL_TOKENS = ["labels = ", "target = ", '["Jan", "1"]', '["Feb", "30"]', "[]", "Jan ", "31",
+                "Mon", '"""', "  ", "\n"]
+
+
+@FUZZ
+@given(mutated(files.catalog()["calendar-weekdays"].read_text(encoding="utf-8"),
+               TOKENS + LABEL_TOKENS))
+def test_mutated_calendar_files_are_read_or_refused_in_one_line(mutant):
+    """Labels and targets refused at their file, line and field, never a traceback."""
+    read_cleanly("calendar.toml", mutant)
+
+
+def test_a_labelled_board_that_is_no_calendar_plays_as_a_plain_puzzle(tmp_path):
+    path = tmp_path / "labelled.toml"
+    path.write_text('kind = "packing"\nboard = """\nXXX\nXXXX\n"""\nlabels = """\na b c\n'
+                    'd e f g\n"""\ntarget = ["g"]\n[pieces]\nD = { picture = "XX", count = 3 }\n',
+                    encoding="utf-8")
+    puzzle = api.load(str(path))
+    assert api.count(puzzle, "cpsat", jobs=1).number == 3
+    page = play.play_page(puzzle)
+    assert 'id="date"' not in page and '"calendar"' not in page and 'id="hint"' in page

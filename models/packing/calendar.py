@@ -83,6 +83,15 @@ def check_calendar(puzzle: PackingPuzzle) -> None:
                          "1-31 and, where it has them, the weekdays Mon-Sun)", field="labels")
 
 
+def is_calendar(puzzle: PackingPuzzle) -> bool:
+    """Whether the board's labels hold every month and day (see check_calendar)."""
+    try:
+        check_calendar(puzzle)
+    except InputError:
+        return False
+    return True
+
+
 def dates(puzzle: PackingPuzzle) -> list[Date]:
     """Every date of the calendar, in calendar order (then by weekday, Monday first)."""
     check_calendar(puzzle)

@@ -201,7 +201,9 @@ def page(puzzle: PackingPuzzle, level: int | None = None) -> str:
     challenge starts from its pre-placed pieces, which stay where they are); in space, the 3D
     page (turn the box by dragging, step through the assembly). A calendar's page picks a date
     (today's by default) and hints from that date's solutions (runners/pictures/calendar.py)."""
-    if puzzle.labels:
+    from ..models.packing.calendar import is_calendar
+
+    if puzzle.labels and is_calendar(puzzle):
         from .calendar import calendar_page
 
         return calendar_page(puzzle)
