@@ -292,3 +292,12 @@ def test_a_labelled_board_that_is_no_calendar_plays_as_a_plain_puzzle(tmp_path):
     assert api.count(puzzle, "cpsat", jobs=1).number == 3
     page = play.play_page(puzzle)
     assert 'id="date"' not in page and '"calendar"' not in page and 'id="hint"' in page
+
+
+def test_a_record_keeps_the_whole_table_only(tmp_path):
+    done = run("calendar", "a-puzzle-a-day", "--date", "Oct 6", "--results", str(tmp_path))
+    assert done.returncode == 2 and "--record" in done.stderr
+    done = run("calendar", "calendar-weekdays", "--time-limit", "0.2", "--jobs", "1",
+               "--results", str(tmp_path))
+    assert done.returncode == 1 and "nothing recorded" in done.stderr
+    assert not list(tmp_path.glob("calendar-*.json"))

@@ -47,6 +47,7 @@ def add_commands(subparsers) -> None:
                          "marked incomplete)")
     command.add_argument("--json", action="store_true",
                          help='print {"dates": {"Jan 1": N, ...}, "face_up": {...}, ...}')
+    report.add_record_arguments(command, "the whole table as results/calendar-PUZZLE.json")
     command.set_defaults(run=run_calendar)
 
 
@@ -59,6 +60,9 @@ def run_calendar(args: argparse.Namespace) -> int:
         raise InputError(f"{args.puzzle} is a {puzzle.kind} puzzle; a calendar is a packing "
                          "puzzle with labelled cells")
     dates(puzzle)  # refused here, in one line, where the board is no calendar
+    folder = report.record_folder(args)  # checked before the count
+    if folder is not None and args.date is not None:
+        raise InputError("a record keeps the whole table: leave out --date", field="--record")
     date = None
     if args.date is not None:
         try:
@@ -75,6 +79,12 @@ def run_calendar(args: argparse.Namespace) -> int:
         show_date(puzzle, table, date, args)
     else:
         show_table(puzzle, table)
+    if folder is not None:
+        if not table.complete:
+            report.say("the table is incomplete: nothing recorded")
+        else:
+            path = report.write_verified(folder, f"calendar-{puzzle.name}", table.to_json())
+            report.say(f"wrote {path}")
     return 0 if table.complete else 1
 
 
