@@ -11,6 +11,8 @@ a chiral piece's mirror image is another piece).
 
 A solution is a dict cell -> piece index over the board's cells. A challenge (a card of a
 puzzle booklet) has pieces already placed (`placed`): every solution holds them where they are.
+A calendar puzzle labels its cells (`labels`: months, days, weekdays) and names a `target`, the
+labels left uncovered: their cells are holes of its board (models/packing/labels.py).
 """
 
 from __future__ import annotations
@@ -84,6 +86,10 @@ class PackingPuzzle:
     published: dict[str, object] = field(default_factory=dict, compare=False)
     kind: str = "packing"
     placed: tuple[Placed, ...] = ()  # a challenge's pre-placed pieces
+    # a calendar's labelled cells (months, days, weekdays), the target's among them: its cells
+    # are holes of the board, left uncovered (models/packing/labels.py)
+    labels: tuple[tuple[Cell, str], ...] = ()
+    target: tuple[str, ...] = ()
 
     lattice = SQUARE  # the geometry (a class attribute: a subclass packs on another lattice)
 

@@ -27,6 +27,9 @@ monomino = { picture = "X", count = "any" }     # any number (0 or more)
 A top-level `count = ...` (a number, [MIN, MAX] or "any") is the count of every piece that
 gives none, the pieces `polyforms = [...]` generates among them.
 
+labels = "..."                        # optional: a calendar's cells named, and the labels
+target = ["Jan", "1"]                 # left uncovered (models/packing/labels.py)
+
 [placed]                              # optional: a challenge's pieces already on the board
 L = [[0, 0], [1, 0], [1, 1]]          # the cells the piece covers, (row, column) from 0
 
@@ -72,9 +75,10 @@ from ..geometry import (
     polyforms,
 )
 from . import CellPiece, CellPuzzle, PackingPuzzle, Piece, Placed, check_size
+from .labels import area_hint, read_labels
 
 FIELDS = {"kind", "name", "title", "source", "flip", "lattice", "board", "pieces", "placed",
-          "published", "polyforms", "count"}
+          "published", "polyforms", "count", "labels", "target"}
 MAX_POLYFORM_ORDER = 8  # 66 octiamonds, 369 octominoes: sets any count could use
 PUBLISHED = {"solutions": int, "classes": int, "rotation_classes": int, "note": str}
 MAX_COORDINATE = 1000  # a solid this large could never be counted
@@ -189,6 +193,7 @@ def read_packing(doc: TomlDoc) -> PackingPuzzle:
                         for name in pieces_table]
         puzzle = CellPuzzle(board=tuple(sorted(board_cells)), pieces=tuple(cell_pieces),
                             lattice_name=grid.name, **common)
+    puzzle = read_labels(doc, puzzle)  # a calendar's labels: its target's cells are holes
     board_cells = len(puzzle.board_cells)  # not puzzle.cells: no fill order sorted yet
     puzzle = settle_any(puzzle, board_cells)
     least = sum(len(p.cells) * p.fewest for p in puzzle.pieces)
@@ -196,6 +201,7 @@ def read_packing(doc: TomlDoc) -> PackingPuzzle:
     if least == area != board_cells:
         raise doc.error(
             "pieces", f"the pieces cover {area} cells but the board has {board_cells}"
+            + area_hint(puzzle, area)
         )
     if not least <= board_cells <= area:
         raise doc.error("pieces", f"the pieces cover {least} to {area} cells but the board has "

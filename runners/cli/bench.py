@@ -80,6 +80,9 @@ SUITES = (
           "results/counters-bench.*"),
     Suite("any-number", "bench", "add_any_number", "packing: the catalog's tilings by pieces "
           "in any number against issue 43's targets; writes results/any-number-bench.md"),
+    Suite("calendar", "bench", "add_calendar", "calendar puzzles: every date of a calendar "
+          "(default A-Puzzle-A-Day), both rules, against the dates counted one by one; writes "
+          "results/calendar-bench.*"),
     Suite("sliding", "sliding", "add_bench", "sliding blocks: the largest catalog search "
           "(states/s, peak memory) and Klotski in every metric; writes "
           "results/sliding-bench.json"),
@@ -260,6 +263,11 @@ def bench_any_number(args: argparse.Namespace) -> int:
     from ..benchmarks import any_number
 
     return any_number.bench_any_number(args)
+
+
+def add_calendar(parser: argparse.ArgumentParser) -> None:
+    _packing_flags(parser, "a-puzzle-a-day", "the figures (results/calendar-bench.*)")
+    parser.set_defaults(run=recording(bench_calendar))
 
 
 def add_counters(parser: argparse.ArgumentParser) -> None:
@@ -718,6 +726,16 @@ def bench_against_rowscan(args: argparse.Namespace) -> int:
         rate = min(r["edgecount_nodes_per_second"] for r in figures["rates"])
         edgecount.estimate_clues(args.estimate, args.record_in, rate, report.say)
         wrote(args.record_in, "eternity-ii-estimates.json")
+    return 0
+
+
+def bench_calendar(args: argparse.Namespace) -> int:
+    """`bench calendar`: runners/benchmarks/calendar.py, in this process."""
+    from ..benchmarks import calendar
+
+    for line in calendar.bench(args.puzzles or ["a-puzzle-a-day"], args.repeat, args.jobs,
+                               args.record_in, report.say):
+        print(line)
     return 0
 
 

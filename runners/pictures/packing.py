@@ -197,7 +197,14 @@ def gallery(puzzle: PackingPuzzle, modulo: str, cap: int, say=None, only: int | 
 def page(puzzle: PackingPuzzle, level: int | None = None, say=None) -> str:
     """The page of a packing puzzle: in the plane, drag, turn, flip, snap, hint, check, undo (a
     challenge starts from its pre-placed pieces, which stay where they are); in space, the 3D
-    page (turn the box by dragging, step through the assembly)."""
+    page (turn the box by dragging, step through the assembly). A calendar's page picks a date
+    (today's by default) and hints from that date's solutions (runners/pictures/calendar.py)."""
+    from ..models.packing.calendar import is_calendar
+
+    if puzzle.labels and is_calendar(puzzle):
+        from .calendar import calendar_page
+
+        return calendar_page(puzzle)
     return _drawings(puzzle).page(puzzle, say=say)
 
 
@@ -281,7 +288,7 @@ def _periodic(lattice: Lattice, cells: list[Cell], size: float) -> dict:
             "shapes": [[[x * size, y * size] for x, y in shape] for shape in shapes]}
 
 
-def plane_page(puzzle: PackingPuzzle, say=None) -> str:
+def plane_page(puzzle: PackingPuzzle, say=None, calendar: dict | None = None) -> str:
     """A flat puzzle's play page: drag, turn, flip, snap, hint, check, undo. The page knows
     each piece's orientations and which one a turn or a flip gives (from the lattice), and
     draws each cell as the lattice outlines it."""
@@ -322,6 +329,11 @@ def plane_page(puzzle: PackingPuzzle, say=None) -> str:
         svg.polygon([place(p) for p in lattice.outline(cell)], board,
                     class_="cell" if on else "hole", data_row=cell[0], data_col=cell[1],
                     fill="#ffffff" if on else "#d8d8d8", stroke="#bbbbbb")
+    for cell, word in (calendar or {}).get("words", []):  # a calendar's labels, under the pieces
+        corners = [place(p) for p in lattice.outline(cell)]
+        svg.text(sum(p[0] for p in corners) / len(corners), sum(p[1] for p in corners)
+                 / len(corners), word, board, size=size * 0.32, fill="#555555",
+                 pointer_events="none")
     svg.group(id="pieces")
     drawn = {tuple(cell) for p in pieces for shape in p["orientations"] for cell in shape}
     data = {
@@ -347,6 +359,10 @@ def plane_page(puzzle: PackingPuzzle, say=None) -> str:
     help_text = ("Drag a piece onto the board (it snaps to the grid), or click a piece and then "
                  "a cell for its first cell. Right-click or r turns the selected piece "
                  "clockwise, f flips it. Drag a piece off the board to put it back.")
+    if calendar is not None:  # a date picked on the page: its solutions and holes are its own
+        data["calendar"] = calendar["data"]
+        controls = calendar["controls"] + " " + controls
+        rules = calendar["rules"]
     return plays.html_page("packing", puzzle.title or puzzle.name, rules, controls,
                            svg.inline(), data, "packing.js", help_text)
 

@@ -4,7 +4,7 @@
 const SIZE = DATA.size;
 const svg = document.querySelector("#stage svg");
 const layer = svg.querySelector("#pieces");
-const BOARD = new Set(DATA.cells.map(([r, c]) => `${r},${c}`));
+let BOARD = new Set(DATA.cells.map(([r, c]) => `${r},${c}`));  // a calendar's: its date's
 const FIXED = DATA.placed || {};  // a challenge's pre-placed pieces: index -> cells, immovable
 let pieces = [];   // per piece: {o: orientation index, at: [rows, columns] moved, or null}
 let history = [];
@@ -54,11 +54,14 @@ function orientationOf(index, cells) {
 }
 
 // the solutions embedded in the page, each as the set of cells every piece covers
-const SOLUTION_CELLS = DATA.solutions.map((grid) => {
-  const byPiece = DATA.pieces.map(() => []);
-  grid.forEach((piece, i) => byPiece[piece].push(DATA.cells[i]));
-  return byPiece.map(key);
-});
+function solutionCells() {
+  return DATA.solutions.map((grid) => {
+    const byPiece = DATA.pieces.map(() => []);
+    grid.forEach((piece, i) => byPiece[piece].push(DATA.cells[i]));
+    return byPiece.map(key);
+  });
+}
+let SOLUTION_CELLS = solutionCells();
 function inSomeSolution(index) {
   const k = key(covered(index));
   return SOLUTION_CELLS.some((solution) => solution[index] === k);
@@ -118,7 +121,7 @@ function draw() {
 }
 
 function evaluate() {
-  const total = DATA.cells.length;
+  const total = BOARD.size;
   const filled = occupied(-1).size;
   const placed = pieces.filter((p) => p.at).length;
   const counters = [["covered", `cells covered ${filled}/${total}`],
@@ -311,5 +314,45 @@ onButton("reset", () => {
   draw();
 });
 
+// A calendar: the date picked leaves its labels uncovered; hints follow that date's solutions.
+function setDate(name) {
+  const CAL = DATA.calendar;
+  const holes = new Set(name.split(" ").map((word) => CAL.at[word].join(",")));
+  DATA.cells = CAL.cells.filter(([r, c]) => !holes.has(`${r},${c}`));
+  BOARD = new Set(DATA.cells.map(([r, c]) => `${r},${c}`));
+  const index = new Map(CAL.cells.map(([r, c], i) => [`${r},${c}`, i]));
+  DATA.solutions = (CAL.solutions[name] || []).map((text) =>
+    DATA.cells.map(([r, c]) => text.charCodeAt(index.get(`${r},${c}`))).map((code) =>
+      (code >= 97 ? code - 97 : code - 65 + 26)));
+  DATA.complete = CAL.complete[name];
+  SOLUTION_CELLS = solutionCells();
+  for (const cell of svg.querySelectorAll("#board polygon[data-row]")) {
+    const k = `${cell.dataset.row},${cell.dataset.col}`;
+    if (!index.has(k)) continue;
+    cell.setAttribute("class", holes.has(k) ? "hole" : "cell");
+    cell.setAttribute("fill", holes.has(k) ? "#d8d8d8" : "#ffffff");
+  }
+  document.body.dataset.date = name;
+  pieces = start();
+  history = [];
+  selected = null;
+  setStatus(`${name}: leave it uncovered (${DATA.solutions.length}${DATA.complete ? "" : "+"} solutions)`, false);
+  draw();
+}
+function today() {
+  const CAL = DATA.calendar;
+  const now = new Date();
+  const name = `${CAL.months[now.getMonth()]} ${now.getDate()}`;
+  return CAL.weekdays ? `${name} ${CAL.weekdays[(now.getDay() + 6) % 7]}` : name;
+}
+
 pieces = start();
-draw();
+if (DATA.calendar) {
+  const picker = document.getElementById("date");
+  const first = DATA.calendar.solutions[today()] ? today() : DATA.calendar.first;
+  picker.value = first;
+  picker.addEventListener("change", () => setDate(picker.value));
+  setDate(first);
+} else {
+  draw();
+}
