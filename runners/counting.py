@@ -108,21 +108,7 @@ def run(
     Works of a solve (Work.first) stop at the first cube with a solution (one the checkpoint
     holds: nothing more is searched).
     """
-    tallies = {w.token: Tally(w, [None] * len(w.cubes), [False] * len(w.cubes),
-                              [None] * len(w.cubes), [False] * len(w.cubes)) for w in works}
-    pending: dict[str, list[int]] = {}
-    for work in works:
-        tally = tallies[work.token]
-        for i in range(len(work.cubes)):
-            saved = checkpoint.done.get((work.label, i)) if checkpoint else None
-            if saved is not None:
-                tally.values[i], tally.finished[i] = tuple(saved), True
-                tally.resumed[i] = True
-                tally.seconds[i] = checkpoint.seconds.get((work.label, i))
-            else:
-                pending.setdefault(work.token, []).append(i)
-        if work.sizes and work.token in pending:  # the largest first: no long cube left at the end
-            pending[work.token].sort(key=lambda i: -work.sizes[i])
+    tallies, pending = _resumed(works, checkpoint)
     units = work_units(works)
     total = sum(sum(u) for u in units.values())
 
@@ -166,6 +152,28 @@ def run(
         warnings.warn(f"the count stopped early: {died}", PuzzlesatWarning, stacklevel=2)
         interrupted = True
     return [tallies[w.token] for w in works], interrupted
+
+
+def _resumed(works: list[Work], checkpoint: Checkpoint | None
+             ) -> tuple[dict[str, Tally], dict[str, list[int]]]:
+    """Per work (by token), its tally with the cubes the checkpoint holds, and the cubes left
+    to count."""
+    tallies = {w.token: Tally(w, [None] * len(w.cubes), [False] * len(w.cubes),
+                              [None] * len(w.cubes), [False] * len(w.cubes)) for w in works}
+    pending: dict[str, list[int]] = {}
+    for work in works:
+        tally = tallies[work.token]
+        for i in range(len(work.cubes)):
+            saved = checkpoint.done.get((work.label, i)) if checkpoint else None
+            if saved is not None:
+                tally.values[i], tally.finished[i] = tuple(saved), True
+                tally.resumed[i] = True
+                tally.seconds[i] = checkpoint.seconds.get((work.label, i))
+            else:
+                pending.setdefault(work.token, []).append(i)
+        if work.sizes and work.token in pending:  # the largest first: no long cube left at the end
+            pending[work.token].sort(key=lambda i: -work.sizes[i])
+    return tallies, pending
 
 
 @contextmanager

@@ -271,6 +271,7 @@ class _Nodes:
 
     @classmethod
     def of(cls, puzzle: EdgePuzzle, kinds: list) -> _Nodes:
+        """The nodes of the puzzle's tile kinds, kind by kind, turn by turn."""
         nodes = cls([], [], [], [], [], {})
         for k, kind in enumerate(kinds):
             for r in kind.rotations:

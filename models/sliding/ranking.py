@@ -166,6 +166,7 @@ class _States:
         return self._add(key, cell, row, total)
 
     def _add(self, key: tuple, cell: int, row: list[int], total: int) -> int:
+        """Number a finished state (the next number); its id."""
         self.ids[key] = len(self.cells)
         self.cells.append(cell)
         self.nexts.append(row)

@@ -405,6 +405,7 @@ class _SearchState:
 
     @classmethod
     def of(cls, graph: Graph, domain: list[int]) -> _SearchState:
+        """A fresh search of the graph on these domains: nothing placed, the whole stock."""
         geo, order, fits = graph.geometry, graph.order, graph.fits
         cells = len(geo.cells)
         at = {cell: k for k, cell in enumerate(order)}  # each cell's place in the order
