@@ -9,7 +9,6 @@ import argparse
 import sys
 
 from .. import output as report
-from ..breadth_first import SearchStopped
 from ..models.errors import InputError
 from ..models.words import plural
 from ..outcomes import Count, Solution
@@ -150,6 +149,7 @@ def table_lines(figures: dict, heading: str) -> list[str]:
 
 def table_command(args: argparse.Namespace) -> int:
     """`puzzlesat FAMILY table [PUZZLE]`: every reachable position's distance, in figures."""
+    from ..breadth_first import SearchStopped  # the engine (numba, numpy) only once it runs
     from . import load
 
     puzzle, module = load(args)
