@@ -226,6 +226,22 @@ def _held() -> Iterator[list[int]]:
             signal.signal(number, handler)
 
 
+@contextlib.contextmanager
+def ctrl_c_left_to_us() -> Iterator[None]:
+    """Processes started in the block (whatever thread starts them: a Dask local cluster's
+    workers) ignore Ctrl-C for their life, so that a terminal's Ctrl-C to the whole group
+    reaches this process alone, which ends them (before: a traceback from every worker). The
+    block itself ignores Ctrl-C (seconds, while a cluster starts); SIGTERM still ends it."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous if previous is not None else signal.SIG_DFL)
+
+
 def start(function: Callable, args: tuple, into: list[Child], *,
           label: str = "a child process", method: str | None = None, own_group: bool = False,
           serve: bool = False, daemon: bool = True, hand_over: bool = True) -> Child:

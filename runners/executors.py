@@ -19,7 +19,7 @@ from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass, field
 
 from .backends import STOP, Cube, Interrupted, Values
-from .children import Pool, interruptible, main_left_out
+from .children import Pool, ctrl_c_left_to_us, interruptible, main_left_out
 from .models.errors import InputError
 
 # a cube's numbers, whether it finished, and the seconds it took on its worker (wall clock);
@@ -361,7 +361,8 @@ def _dask_client(address: str | None, workers: int | None):
     if address:
         client, cluster = Client(address, timeout=10), None
     else:
-        with main_left_out("spawn"):  # a script without a main guard is not run again in them
+        # a script without a main guard is not run again in the workers; Ctrl-C is ours to give
+        with main_left_out("spawn"), ctrl_c_left_to_us():
             cluster = LocalCluster(
                 n_workers=workers or cores(), threads_per_worker=1, processes=True,
                 dashboard_address=None, silence_logs=50,
