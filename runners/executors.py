@@ -19,7 +19,7 @@ from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass, field
 
 from .backends import STOP, Cube, Interrupted, Values
-from .children import Pool, ctrl_c_left_to_us, interruptible, main_left_out
+from .children import Pool, WorkerDied, ctrl_c_left_to_us, interruptible, main_left_out
 from .models.errors import InputError
 
 # a cube's numbers, whether it finished, and the seconds it took on its worker (wall clock);
@@ -301,6 +301,7 @@ class DaskExecutor(Executor):
     def _run(self, works, pending, jobs, deadline, record) -> None:
         try:
             from dask.distributed import as_completed as finished_in_turn
+            from distributed import KilledWorker
         except ImportError:
             raise InputError(
                 "Dask is not installed: pip install 'puzzlesat[cluster]'", field="executor"
@@ -335,6 +336,8 @@ class DaskExecutor(Executor):
                     record(work, part, future.result())
             except TimeoutError:
                 pass
+            except KilledWorker as killed:  # its workers died on it, again and again
+                raise WorkerDied(f"the Dask workers died counting a chunk ({killed})") from None
         except KeyboardInterrupt:
             _close_dask()  # ends the local cluster's workers, and what they were counting
             raise
