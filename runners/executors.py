@@ -15,7 +15,7 @@ import time
 import uuid
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
-from concurrent.futures import ThreadPoolExecutor, as_completed
+from concurrent.futures import CancelledError, ThreadPoolExecutor, as_completed
 from dataclasses import dataclass, field
 
 from .backends import STOP, Cube, Interrupted, Values
@@ -295,7 +295,8 @@ class DaskExecutor(Executor):
                 f"cluster has {self.workers} workers")
 
     def run(self, works, pending, jobs, deadline, record) -> None:
-        with interruptible():
+        # a local cluster's nanny starts a worker again when one dies: not the caller's script
+        with interruptible(), main_left_out("spawn" if self.address is None else ""):
             self._run(works, pending, jobs, deadline, record)
 
     def _run(self, works, pending, jobs, deadline, record) -> None:
@@ -336,10 +337,10 @@ class DaskExecutor(Executor):
                     record(work, part, future.result())
             except TimeoutError:
                 pass
-            except KilledWorker as killed:  # its workers died on it, again and again
+            except (KilledWorker, CancelledError) as killed:  # its workers died on it, again
                 raise WorkerDied(f"the Dask workers died counting a chunk ({killed})") from None
-        except KeyboardInterrupt:
-            _close_dask()  # ends the local cluster's workers, and what they were counting
+        except (KeyboardInterrupt, WorkerDied):
+            _close_dask()  # ends the local cluster's workers (none started again), and their work
             raise
         finally:
             if futures:
