@@ -304,6 +304,11 @@ def count(puzzle, backend: str | None = None, modulo: str | None = None,
             built_partly = True
             found = Count(puzzle.name, 0, f"solutions: none counted, {stopped}", modulo, False,
                           time.time() - begin, chosen.name, runner.executor.name)
+        except KeyboardInterrupt:  # Ctrl-C or SIGTERM before the cubes ran (a plan, a cluster)
+            runner.interrupted = True
+            found = Count(puzzle.name, 0, "solutions: none counted, interrupted before the "
+                          "count began", modulo, False, time.time() - begin, chosen.name,
+                          runner.executor.name)
     if runner.interrupted and not found.complete:  # Ctrl-C or SIGTERM: what it got, said so
         found.details["interrupted"] = True
     elif (not found.complete and runner.deadline is not None and time.time() >= runner.deadline

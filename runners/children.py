@@ -186,23 +186,31 @@ def pickled(function: Callable, args: tuple) -> bytes:
 
 
 _MAIN_SWAP = threading.Lock()
+_main_hidden: list[types.ModuleType | None] = []  # the caller's main module, while hidden
 
 
 @contextlib.contextmanager
 def main_left_out(method: str) -> Iterator[None]:
-    """While a child is spawned: `__main__` an empty module, so that the child does not import
-    the caller's main module again (a script without an `if __name__ == "__main__"` guard would
-    run again in it). Children run only what the library hands them: nothing of `__main__`."""
+    """While children are spawned (by us, or by a Dask local cluster's nannies, which start a
+    worker again when one dies): `__main__` an empty module, so that a child does not import the
+    caller's main module again (a script without an `if __name__ == "__main__"` guard would run
+    again in it). Children run only what the library hands them: nothing of `__main__`. Blocks
+    may nest and overlap across threads; the last to end puts the main module back."""
     if method not in ("spawn", "forkserver"):
         yield
         return
     with _MAIN_SWAP:
-        main = sys.modules.get("__main__")
-        sys.modules["__main__"] = types.ModuleType("__main__")
-        try:
-            yield
-        finally:
-            if main is not None:
+        if not _main_hidden:
+            _main_hidden.append(sys.modules.get("__main__"))
+            sys.modules["__main__"] = types.ModuleType("__main__")
+        else:
+            _main_hidden.append(None)
+    try:
+        yield
+    finally:
+        with _MAIN_SWAP:
+            main = _main_hidden.pop()  # the caller's main module comes out last
+            if not _main_hidden and main is not None:
                 sys.modules["__main__"] = main
 
 
@@ -224,6 +232,22 @@ def _held() -> Iterator[list[int]]:
         signal.pthread_sigmask(signal.SIG_SETMASK, mask)
         for number, handler in previous.items():
             signal.signal(number, handler)
+
+
+@contextlib.contextmanager
+def ctrl_c_left_to_us() -> Iterator[None]:
+    """Processes started in the block (whatever thread starts them: a Dask local cluster's
+    workers) ignore Ctrl-C for their life, so that a terminal's Ctrl-C to the whole group
+    reaches this process alone, which ends them (before: a traceback from every worker). The
+    block itself ignores Ctrl-C (seconds, while a cluster starts); SIGTERM still ends it."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous if previous is not None else signal.SIG_DFL)
 
 
 def start(function: Callable, args: tuple, into: list[Child], *,

@@ -15,11 +15,11 @@ import time
 import uuid
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
-from concurrent.futures import ThreadPoolExecutor, as_completed
+from concurrent.futures import CancelledError, ThreadPoolExecutor, as_completed
 from dataclasses import dataclass, field
 
 from .backends import STOP, Cube, Interrupted, Values
-from .children import Pool, interruptible, main_left_out
+from .children import Pool, WorkerDied, ctrl_c_left_to_us, interruptible, main_left_out
 from .models.errors import InputError
 
 # a cube's numbers, whether it finished, and the seconds it took on its worker (wall clock);
@@ -295,12 +295,14 @@ class DaskExecutor(Executor):
                 f"cluster has {self.workers} workers")
 
     def run(self, works, pending, jobs, deadline, record) -> None:
-        with interruptible():
+        # a local cluster's nanny starts a worker again when one dies: not the caller's script
+        with interruptible(), main_left_out("spawn" if self.address is None else ""):
             self._run(works, pending, jobs, deadline, record)
 
     def _run(self, works, pending, jobs, deadline, record) -> None:
         try:
             from dask.distributed import as_completed as finished_in_turn
+            from distributed import KilledWorker
         except ImportError:
             raise InputError(
                 "Dask is not installed: pip install 'puzzlesat[cluster]'", field="executor"
@@ -335,8 +337,10 @@ class DaskExecutor(Executor):
                     record(work, part, future.result())
             except TimeoutError:
                 pass
-        except KeyboardInterrupt:
-            _close_dask()  # ends the local cluster's workers, and what they were counting
+            except (KilledWorker, CancelledError) as killed:  # its workers died on it, again
+                raise WorkerDied(f"the Dask workers died counting a chunk ({killed})") from None
+        except (KeyboardInterrupt, WorkerDied):
+            _close_dask()  # ends the local cluster's workers (none started again), and their work
             raise
         finally:
             if futures:
@@ -361,7 +365,8 @@ def _dask_client(address: str | None, workers: int | None):
     if address:
         client, cluster = Client(address, timeout=10), None
     else:
-        with main_left_out("spawn"):  # a script without a main guard is not run again in them
+        # a script without a main guard is not run again in the workers; Ctrl-C is ours to give
+        with main_left_out("spawn"), ctrl_c_left_to_us():
             cluster = LocalCluster(
                 n_workers=workers or cores(), threads_per_worker=1, processes=True,
                 dashboard_address=None, silence_logs=50,

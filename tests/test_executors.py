@@ -133,3 +133,37 @@ def test_cubes_left_when_the_deadline_passes_are_not_started(monkeypatch):
         assert not interrupted  # the cubes started (below) show the stop, not the clock
         assert len(started) <= 2 * jobs + 1 and not tally.complete  # 12 x 0.4 s before
         assert tally.total() == sum(1 for v in tally.values if v is not None) == len(started)
+
+
+# a count whose Dask workers are killed again and again (a worker that dies is noticed there too)
+KILLED_AGAIN = """\
+import os, signal, threading, time
+import psutil
+import puzzlesat
+
+def kill():
+    end = time.monotonic() + 600
+    while time.monotonic() < end:
+        for child in psutil.Process().children(recursive=True):
+            try:
+                if "spawn_main" in " ".join(child.cmdline()) and child.cpu_times().user > 2:
+                    os.kill(child.pid, signal.SIGKILL)
+            except psutil.Error:
+                pass
+        time.sleep(0.5)
+
+threading.Thread(target=kill, daemon=True).start()
+found = puzzlesat.count("bedlam", executor="dask-local:2", jobs=2)
+print("complete" if found.complete else "incomplete", found.number, flush=True)
+"""
+
+
+@pytest.mark.slow
+def test_a_dask_worker_killed_again_and_again_is_noticed(tmp_path):
+    script = tmp_path / "killed.py"
+    script.write_text(KILLED_AGAIN)
+    result = subprocess.run([sys.executable, str(script)], capture_output=True, text=True,
+                            cwd=tmp_path, timeout=900)
+    assert result.returncode == 0 and "Traceback" not in result.stderr, result.stderr
+    assert result.stdout.startswith("incomplete"), result.stdout
+    assert "the count stopped early: the Dask workers died" in result.stderr
