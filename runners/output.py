@@ -116,8 +116,8 @@ def check_output(path: str | Path, what: str = "output", force: bool = False) ->
     if found.kind == "file" and not os.access(found.path, os.W_OK):
         raise InputError("the file is read-only", file=str(path), field=what)
     if found.kind == "file" and not force:
-        raise InputError("the file exists: give --force to replace it", file=str(path),
-                         field=what)
+        raise InputError("the file exists: it is replaced only when asked to force it",
+                         file=str(path), field=what)
     if not found.path.parent.is_dir():  # a typo in a folder name is not a folder to make
         raise InputError(
             f"its folder {found.path.parent} does not exist", file=str(path), field=what
@@ -137,8 +137,9 @@ def check_folder(folder: str | Path, what: str = "results", force: bool | None =
     if folder.exists() and not folder.is_dir():
         raise InputError("names a file, not a folder", file=str(folder), field=what)
     if force is False and folder.is_dir() and any(folder.iterdir()):
-        raise InputError("the folder holds files already: give --force to write into it (files "
-                         "of the same names are replaced)", file=str(folder), field=what)
+        raise InputError("the folder holds files already: it is written into only when asked "
+                         "to force it (files of the same names are replaced)", file=str(folder),
+                         field=what)
     _probe_folder(folder, str(folder), what)
     return folder
 

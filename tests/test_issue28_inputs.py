@@ -66,7 +66,7 @@ def test_a_missing_folder_is_reported_before_any_drawing(tmp_path, capsys, monke
     No solution is searched for first (whatever the load: no clock is read)."""
     from puzzlesat.cli import pictures
 
-    monkeypatch.setattr(pictures, "_drawings", never)
+    monkeypatch.setattr(pictures.galleries, "build_gallery", never)
     one_line_error(capsys, ["draw", "pentomino-6x10", "--solution", "3", "-o",
                             str(tmp_path / "missing" / "dir" / "x.svg")], "does not exist")
 

@@ -330,7 +330,7 @@ def test_an_existing_file_is_never_replaced_without_force(command, tmp_path, cap
     kept.write_text("the user's own\n")
     assert main([*argv, str(mine)]) == 2
     err = capsys.readouterr().err
-    assert "give --force" in err and err.count("\n") == 1, err
+    assert "only when asked to force it" in err and err.count("\n") == 1, err
     assert kept.read_text() == "the user's own\n" and sorted(tmp_path.iterdir()) == [mine]
 
 
