@@ -408,11 +408,11 @@ def bench_search(args: argparse.Namespace) -> int:
 def bench_counters(args: argparse.Namespace) -> int:
     """Every counting backend on the ladder of counts (runners/benchmarks/counters.py); with
     --record, results/counters-bench.md and .json, rewritten as each rung ends. PUZZLE words
-    pick the rungs whose label holds one."""
+    pick the rungs whose label holds one, --backend the backends."""
     from ..benchmarks import counters
 
     figures = counters.run(args.repeat, args.record_in, args.time_limit,
-                           only=tuple(args.puzzles))
+                           only=tuple(args.puzzles), named=tuple(args.backend or ()))
     print(counters.markdown(figures))
     if args.record_in is not None:
         report.write_results_index(args.record_in)
