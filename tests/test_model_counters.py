@@ -186,7 +186,7 @@ def test_a_counter_out_of_memory_says_so_in_one_line(monkeypatch, capsys):
 
 def test_a_bad_memory_limit_is_one_line_and_exit_2(monkeypatch, capsys):
     monkeypatch.setenv(mc.MEMORY_VARIABLE, "lots")
-    assert main(["count", "iq-block-8", "--backend", COUNTERS[0]]) == 2
+    assert main(["count", "scramble-frog", "--backend", COUNTERS[0]]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "PUZZLESAT_MC_MEMORY_MB must be a whole number" in err[0]
 

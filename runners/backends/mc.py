@@ -15,11 +15,12 @@ incomplete. Counters only count: `solve` and the listing of solutions refuse the
 
 Probabilistic options: neither counter approximates (Ganak's switch to ApproxMC after a
 timeout is off by default and pyganak never sets it; ApproxMC's (epsilon, delta) counts are not
-offered). tididi-cnf compiles the formula and has no probabilistic part. Ganak's component cache
-is keyed by 64-bit hashes by default (its command line's `--prob 1`), and pyganak 2.9 offers no
-way to switch that off: a hash collision, with the tiny probability Ganak's command line
-reports as delta, could make its count wrong. Every listing and count names this (`Counter.
-exactness`), and the tests check Ganak's counts against the compiled searches and the reference.
+offered). tididi-cnf compiles the formula; its counts are exact (its documentation's word).
+Ganak's component cache is keyed by hashes by default (its command line's `--prob 1`), and
+pyganak 2.9 offers no way to switch that off: a hash collision, with the tiny probability
+Ganak's command line reports as delta, could make its count wrong. `puzzlesat backends` says
+so (`Counter.exactness`), and the tests check both counters against the compiled searches and
+the reference.
 """
 
 from __future__ import annotations

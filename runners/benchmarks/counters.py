@@ -89,8 +89,10 @@ def warm_puzzle(kind: str):
     return "scramble-frog"
 
 
-def backends_of(rung: Rung) -> list[str]:
-    return list(rung.backends) + installed_counters()
+def backends_of(rung: Rung, named: tuple[str, ...] = ()) -> list[str]:
+    """The rung's backends and every model counter installed (those of them `named`, if any)."""
+    found = list(rung.backends) + installed_counters()
+    return [b for b in found if b in named] if named else found
 
 
 def time_backend(puzzle, backend: str, repeat: int, limit: float) -> dict:
@@ -115,9 +117,11 @@ def time_backend(puzzle, backend: str, repeat: int, limit: float) -> dict:
 
 
 def run(repeat: int, results: Path | None, limit: float | None = None,
-        say: Callable[[str], None] = report.say, only: tuple[str, ...] = ()) -> dict:
-    """Time every backend on every rung (or the rungs whose label holds a word of `only`);
-    the figures, also written to results/ as each rung ends where `results` is a folder."""
+        say: Callable[[str], None] = report.say, only: tuple[str, ...] = (),
+        named: tuple[str, ...] = ()) -> dict:
+    """Time every backend (or those `named`) on every rung (or the rungs whose label holds a
+    word of `only`); the figures, also written to results/ as each rung ends where `results`
+    is a folder."""
     limit = limit or LIMIT_SECONDS
     figures: dict = {"date": report.now(), "limit_seconds": limit, "repeat": repeat,
                      "load_at_start": report.load(), "machine": report.machine(),
@@ -130,7 +134,7 @@ def run(repeat: int, results: Path | None, limit: float | None = None,
         if rung.pending:
             row["pending"] = rung.pending
         else:
-            row["times"] = time_rung(rung, repeat, limit, warmed, say)
+            row["times"] = time_rung(rung, repeat, limit, warmed, say, named)
         figures["finished_rungs"] = sum(1 for r in figures["rungs"] if "times" in r)
         figures["rungs_asked"] = len(chosen)
         if results is not None:
@@ -139,13 +143,13 @@ def run(repeat: int, results: Path | None, limit: float | None = None,
 
 
 def time_rung(rung: Rung, repeat: int, limit: float, warmed: set[tuple[str, str]],
-              say: Callable[[str], None]) -> list[dict]:
+              say: Callable[[str], None], named: tuple[str, ...] = ()) -> list[dict]:
     """Every backend's runs on one rung, each backend warmed up first on its family's small
     puzzle (once a run)."""
     puzzle = rung.puzzle() if callable(rung.puzzle) else api.load(rung.puzzle)
     kind = puzzle.kind
     times = []
-    for backend in backends_of(rung):
+    for backend in backends_of(rung, named):
         if (backend, kind) not in warmed:
             warmed.add((backend, kind))
             try:
@@ -174,6 +178,9 @@ def markdown(figures: dict) -> str:
     names: list[str] = []
     for row in figures["rungs"]:
         names += [t["backend"] for t in row.get("times", []) if t["backend"] not in names]
+    counted_by_counters = {t["backend"] for row in figures["rungs"] for t in row.get("times", [])
+                           for r in t.get("runs", []) if r.get("counter")}
+    names.sort(key=lambda name: name in counted_by_counters)  # the model counters last
     lines = [
         "# Where each counting backend wins (`puzzlesat bench counters`)",
         "",

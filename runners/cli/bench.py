@@ -277,6 +277,9 @@ def add_counters(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--repeat", type=positive, default=3, help="runs (default 3)")
     parser.add_argument("--time-limit", type=float, default=None, metavar="S",
                         help="seconds a run may take (default 60)")
+    parser.add_argument("--backend", action="append", default=None, metavar="NAME",
+                        help="time only this backend (repeatable; default every counting "
+                        "backend)")
     report.add_record_arguments(parser, "the figures (results/counters-bench.*)")
     parser.set_defaults(run=recording(bench_counters))
 
@@ -284,11 +287,11 @@ def add_counters(parser: argparse.ArgumentParser) -> None:
 def bench_counters(args: argparse.Namespace) -> int:
     """Every counting backend on the ladder of counts (runners/benchmarks/counters.py); with
     --record, results/counters-bench.md and .json, rewritten as each rung ends. PUZZLE words
-    pick the rungs whose label holds one."""
+    pick the rungs whose label holds one, --backend the backends."""
     from ..benchmarks import counters
 
     figures = counters.run(args.repeat, args.record_in, args.time_limit,
-                           only=tuple(args.puzzles))
+                           only=tuple(args.puzzles), named=tuple(args.backend or ()))
     print(counters.markdown(figures))
     if args.record_in is not None:
         report.write_results_index(args.record_in)
