@@ -319,3 +319,20 @@ def test_the_catalog_tilings_agree_with_a_profile_count(name, height, width, sha
     and by the profile count written here (the rectangle filled along its other side)."""
     counted = puzzlesat.count(name, backend="bitboard", jobs=2)
     assert counted.complete and counted.number == profile_count(height, width, shapes)
+
+
+def test_two_word_counts_carry_and_overflow_is_detected_not_wrapped():
+    """The compiled search's counts: the low word carries into the high one; a high word past
+    its 62 bits is reported (the search then stops and says so), never wrapped."""
+    import numpy as np
+
+    from puzzlesat.backends import bitboard
+
+    below, above = np.zeros(1, dtype=np.int64), np.zeros(1, dtype=np.int64)
+    low = (1 << bitboard.LIMB) - 1
+    assert not bitboard._add(below, above, 0, low, 0)
+    assert not bitboard._add(below, above, 0, 1, 0)
+    assert (int(below[0]), int(above[0])) == (0, 1)  # 2^62 exactly
+    assert not bitboard._add(below, above, 0, low, low - 1)
+    assert int(below[0]) + (int(above[0]) << bitboard.LIMB) == 2 ** 124 - 1
+    assert bitboard._add(below, above, 0, 1, 0)  # 2^124: past the two words
