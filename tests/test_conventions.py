@@ -403,14 +403,14 @@ def _hammer(table, words, seed, rounds, out):
 def _hammer_compiled():
     from numba import njit
 
-    from puzzlesat.backends.bitboard import _memo_get, _store
+    from puzzlesat.backends.bitboard import ENTRY, _memo_get, _store
 
     global _HAMMER
     if _HAMMER is None:
         @njit(nogil=True)
         def hammer(table, words, seed, rounds, out):
             np.random.seed(seed)
-            entry = words + 2
+            entry = words + ENTRY  # the key, the count's low and high words, the work
             stride = 2 * entry + 1
             mask = table.shape[0] // stride - 1
             key = np.empty(words, dtype=np.int64)
@@ -420,13 +420,13 @@ def _hammer_compiled():
                     key[w] = k * (w + 1)
                 at = stride * (k & mask) + 1
                 if np.random.randint(0, 2):
-                    _store(table, at, entry, key, k * 1_000_003 + 7, np.random.randint(0, 1000),
-                           True)
+                    _store(table, at, entry, key, k * 1_000_003 + 7, k * 7 + 1,
+                           np.random.randint(0, 1000), True)
                 else:
-                    got = _memo_get(table, at, entry, key, True)
+                    got, high = _memo_get(table, at, entry, key, True)
                     if got >= 0:
                         out[1] += 1
-                        if got != k * 1_000_003 + 7:
+                        if got != k * 1_000_003 + 7 or high != k * 7 + 1:
                             out[0] += 1
 
         _HAMMER = hammer
