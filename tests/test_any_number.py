@@ -336,3 +336,13 @@ def test_two_word_counts_carry_and_overflow_is_detected_not_wrapped():
     assert not bitboard._add(below, above, 0, low, low - 1)
     assert int(below[0]) + (int(above[0]) << bitboard.LIMB) == 2 ** 124 - 1
     assert bitboard._add(below, above, 0, 1, 0)  # 2^124: past the two words
+
+
+def test_a_challenge_or_a_card_refuses_a_piece_in_any_number(tmp_path):
+    text = ('kind = "packing"\nboard = "XXX"\n[pieces]\nm = { picture = "X", count = [0, 1] }\n'
+            'd = "XX"\n[placed]\nm = [[0, 0]]\n')
+    with pytest.raises(puzzlesat.InputError, match="comes in any number"):
+        load(tmp_path, text)
+    puzzle = load(tmp_path, text.split("[placed]")[0], "plain")
+    with pytest.raises(puzzlesat.InputError, match="comes in any number"):
+        puzzlesat.minimal_cards(puzzle)
