@@ -120,6 +120,11 @@ def check_packing(puzzle) -> PackingPuzzle:
     if not isinstance(puzzle, PackingPuzzle):
         raise InputError(f"cards are made of packing puzzles, not {puzzle.kind} puzzles",
                          field="puzzle")
+    ranged = [p for p in puzzle.pieces if p.fewest != p.count]
+    if ranged:
+        raise InputError(f"piece {ranged[0].name} comes in any number ({ranged[0].fewest} to "
+                         f"{ranged[0].count}); a card places pieces that are each one of a kind",
+                         field="puzzle")
     copies = [p for p in puzzle.pieces if p.count > 1]
     if copies:
         raise InputError(f"piece {copies[0].name} comes in {copies[0].count} copies; a card "

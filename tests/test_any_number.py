@@ -240,3 +240,109 @@ def test_the_pieces_can_never_fill_the_board(tmp_path):
     text = 'kind = "packing"\nboard = "XXXXX"\n[pieces]\nd = { picture = "XX", count = [0, 1] }\n'
     with pytest.raises(puzzlesat.InputError, match="cover 0 to 2 cells but the board has 5"):
         load(tmp_path, text)
+
+
+# ---------------------------------------------------------------- an independent profile count
+
+
+def turns_of(cells: list[tuple[int, int]]) -> set[tuple[tuple[int, int], ...]]:
+    """A free polyomino's orientations, each as offsets from its first cell in reading order."""
+    found = set()
+    for mirror in (False, True):
+        shape = [(r, -c) if mirror else (r, c) for r, c in cells]
+        for _ in range(4):
+            shape = [(c, -r) for r, c in shape]
+            r0 = min(r for r, _ in shape)
+            c0 = min(c for r, c in shape if r == r0)
+            found.add(tuple(sorted((r - r0, c - c0) for r, c in shape)))
+    return found
+
+
+def profile_count(height: int, width: int, shapes: list[list[tuple[int, int]]]) -> int:
+    """Tilings of a height x width rectangle by the free polyominoes `shapes`, any number of
+    each: plain Python, the first empty cell in reading order filled by every orientation that
+    fits, the count of each set of covered cells kept (a profile dynamic programme)."""
+    offsets = sorted({o for s in shapes for o in turns_of(s)})
+    full = (1 << height * width) - 1
+    memo: dict[int, int] = {full: 1}
+    stack = [0]
+    while stack:  # iterative: a 108-cell board would pass the recursion limit
+        mask = stack[-1]
+        first = (~mask & (mask + 1)).bit_length() - 1
+        r, c = divmod(first, width)
+        nexts = []
+        for shape in offsets:
+            bits = 0
+            for dr, dc in shape:
+                rr, cc = r + dr, c + dc
+                if not (0 <= rr < height and 0 <= cc < width) or mask >> (rr * width + cc) & 1:
+                    break
+                bits |= 1 << (rr * width + cc)
+            else:
+                nexts.append(mask | bits)
+        todo = [n for n in nexts if n not in memo]
+        if todo:
+            stack.extend(todo)
+            continue
+        memo[mask] = sum(memo[n] for n in nexts)
+        stack.pop()
+    return memo[0]
+
+
+TROMINOES = [[(0, 0), (0, 1), (0, 2)], [(0, 0), (1, 0), (1, 1)]]
+UP_TO_TROMINOES = [[(0, 0)], [(0, 0), (0, 1)], *TROMINOES]
+PENTOMINOES = [
+    [(0, 1), (0, 2), (1, 0), (1, 1), (2, 1)], [(0, 0), (0, 1), (0, 2), (0, 3), (0, 4)],
+    [(0, 0), (0, 1), (0, 2), (0, 3), (1, 0)], [(0, 0), (0, 1), (1, 1), (1, 2), (1, 3)],
+    [(0, 0), (0, 1), (1, 0), (1, 1), (2, 0)], [(0, 0), (0, 1), (0, 2), (1, 1), (2, 1)],
+    [(0, 0), (0, 2), (1, 0), (1, 1), (1, 2)], [(0, 0), (1, 0), (2, 0), (2, 1), (2, 2)],
+    [(0, 0), (1, 0), (1, 1), (2, 1), (2, 2)], [(0, 1), (1, 0), (1, 1), (1, 2), (2, 1)],
+    [(0, 1), (1, 0), (1, 1), (1, 2), (1, 3)], [(0, 0), (0, 1), (1, 1), (2, 1), (2, 2)]]
+
+
+def test_the_compiled_search_agrees_with_a_profile_count_on_a_6x6(tmp_path):
+    text = ('kind = "packing"\ncount = "any"\npolyforms = [1, 2, 3]\nboard = """\n'
+            + "XXXXXX\n" * 6 + '"""\n')
+    puzzle = load(tmp_path, text)
+    assert puzzlesat.count(puzzle, backend="bitboard", jobs=1).number == profile_count(
+        6, 6, UP_TO_TROMINOES)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name, height, width, shapes", [
+    ("pentominoes-any-6x10", 10, 6, PENTOMINOES),  # about 20 s of plain Python
+    ("mono-dom-trom-8x8", 8, 8, UP_TO_TROMINOES),
+    ("trominoes-9x12", 12, 9, TROMINOES),
+])
+def test_the_catalog_tilings_agree_with_a_profile_count(name, height, width, shapes):
+    """The catalog's counts (past 2^63 on the 8x8) by the compiled search, with two threads,
+    and by the profile count written here (the rectangle filled along its other side)."""
+    counted = puzzlesat.count(name, backend="bitboard", jobs=2)
+    assert counted.complete and counted.number == profile_count(height, width, shapes)
+
+
+def test_two_word_counts_carry_and_overflow_is_detected_not_wrapped():
+    """The compiled search's counts: the low word carries into the high one; a high word past
+    its 62 bits is reported (the search then stops and says so), never wrapped."""
+    import numpy as np
+
+    from puzzlesat.backends import bitboard
+
+    below, above = np.zeros(1, dtype=np.int64), np.zeros(1, dtype=np.int64)
+    low = (1 << bitboard.LIMB) - 1
+    assert not bitboard._add(below, above, 0, low, 0)
+    assert not bitboard._add(below, above, 0, 1, 0)
+    assert (int(below[0]), int(above[0])) == (0, 1)  # 2^62 exactly
+    assert not bitboard._add(below, above, 0, low, low - 1)
+    assert int(below[0]) + (int(above[0]) << bitboard.LIMB) == 2 ** 124 - 1
+    assert bitboard._add(below, above, 0, 1, 0)  # 2^124: past the two words
+
+
+def test_a_challenge_or_a_card_refuses_a_piece_in_any_number(tmp_path):
+    text = ('kind = "packing"\nboard = "XXX"\n[pieces]\nm = { picture = "X", count = [0, 1] }\n'
+            'd = "XX"\n[placed]\nm = [[0, 0]]\n')
+    with pytest.raises(puzzlesat.InputError, match="comes in any number"):
+        load(tmp_path, text)
+    puzzle = load(tmp_path, text.split("[placed]")[0], "plain")
+    with pytest.raises(puzzlesat.InputError, match="comes in any number"):
+        puzzlesat.minimal_cards(puzzle)

@@ -164,9 +164,10 @@ def test_domino_tilings_far_too_many_to_list_are_counted_exactly(rows, cols):
     assert "copies of a piece are alike" in found.counted
 
 
-def test_a_count_far_past_64_bits_is_refused_before_it_starts():
+def test_a_count_far_past_124_bits_is_refused_before_it_starts():
+    """The compiled search counts in two words of 62 bits (issue 43: exact past 2^63)."""
     puzzle = PackingPuzzle("d30", ("X" * 30,) * 30, (Piece("domino", ("XX",), 450),), True)
-    with pytest.raises(InputError, match="solutions by Knuth's estimator.*2\\^63"):
+    with pytest.raises(InputError, match="solutions by Knuth's estimator.*2\\^124"):
         puzzlesat.count(puzzle, modulo="none", jobs=1)
 
 

@@ -332,6 +332,9 @@ def read_placed(doc: TomlDoc, puzzle: PackingPuzzle, where: str = "placed"
         if piece.count > 1:
             raise doc.error(field, f"piece {name} has {piece.count} copies; a challenge places "
                             "pieces of one copy only")
+        if piece.fewest != piece.count:
+            raise doc.error(field, f"piece {name} comes in any number; a challenge places "
+                            "pieces used exactly once")
         off = [c for c in cells if c not in board]
         if off:
             meant = puzzle.lattice.meant(doc.get("board", (str, list)), off[0], board)

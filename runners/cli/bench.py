@@ -564,7 +564,7 @@ def refuse_copies(puzzles: dict, flag: str) -> None:
     """Before any timing: no puzzle with copies of a piece, which the dancing-links anchors
     (dlx.c, xcover's exact cover) do not count."""
     for name, puzzle in puzzles.items():
-        if any(piece.count > 1 for piece in puzzle.pieces):
+        if any(piece.count > 1 or piece.fewest != piece.count for piece in puzzle.pieces):
             raise InputError(f"{name} has pieces with copies: the dancing-links anchor counts "
                              "exact covers with each item once", field=flag)
 

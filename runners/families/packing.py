@@ -99,6 +99,8 @@ class Packing(Family):
 
     def summary(self, puzzle: PackingPuzzle) -> str:
         board = puzzle.lattice.describe(puzzle.cells)
+        if any(p.fewest != p.count for p in puzzle.pieces):
+            return f"{len(puzzle.pieces)} kinds of piece in any number on {board}; {puzzle.title}"
         pieces = sum(p.count for p in puzzle.pieces)
         kinds = "" if pieces == len(puzzle.pieces) else f" of {len(puzzle.pieces)} kinds"
         return f"{pieces} pieces{kinds} on {board}; {puzzle.title}"
