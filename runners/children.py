@@ -124,6 +124,10 @@ def _child_main(conn: Connection, parent: int, own_group: bool, serve: bool,
 def _answer(conn: Connection, function: Callable, args: tuple) -> None:
     try:
         value = function(*args)
+    except KeyboardInterrupt:
+        # a solver that catches SIGINT itself (CP-SAT) stopped on the user's Ctrl-C, sent to the
+        # whole process group: the parent has it too and ends this child; no traceback here
+        return
     except Exception as error:  # noqa: BLE001 - raised again in the parent
         conn.send(("raised", _portable(error)))
         return

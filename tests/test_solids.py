@@ -100,7 +100,7 @@ def test_tetracubes_2x4x4_on_every_backend():
             assert puzzlesat.count(box, backend, modulo=modulo, jobs=2).number == expected
 
 
-def test_bitboard_solves_a_solid_of_216_items_and_refuses_to_count_past_64_bits(tmp_path):
+def test_bitboard_solves_a_solid_of_216_items_and_refuses_to_count_past_124_bits(tmp_path):
     """72 dominoes, each its own piece, in a 6x6x4 box: 216 items, past the 126 the search once
     took. A solution comes at once; the count (about 72! tilings times those of the box) is
     refused before it starts, saying why."""
@@ -112,7 +112,7 @@ def test_bitboard_solves_a_solid_of_216_items_and_refuses_to_count_past_64_bits(
     solution = puzzlesat.solve(puzzle, "bitboard")
     assert solution.found and sorted(solution.grid) == sorted(puzzle.board_cells)
     assert sorted(solution.grid.values()) == sorted(k for k in range(72) for _ in range(2))
-    with pytest.raises(InputError, match="solutions by Knuth's estimator.*2\\^63 - 1"):
+    with pytest.raises(InputError, match="solutions by Knuth's estimator.*2\\^124 - 1"):
         puzzlesat.count(puzzle, "bitboard", modulo="none", jobs=1)
 
 

@@ -391,8 +391,9 @@ def _alive_after(o, state, alive, src, dst, base, window, rare, spill, copy, fie
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _dead_end(o, state, halo_word, halo_mask, near_word, near_mask, scratch, seen, smallest,
-              granule, reach):  # pragma: no cover - compiled
+def _dead_end(  # noqa: C901 - a numba kernel, kept whole until issue 39's C
+        o, state, halo_word, halo_mask, near_word, near_mask, scratch, seen, smallest,
+        granule, reach):  # pragma: no cover - compiled
     """Whether option o, just placed, closed off a region of cells next to it that no piece
     can fill: a closed region of fewer than `smallest` cells, or of a number that is no
     multiple of `granule`. Each region is grown from a cell next to the option, its cells
@@ -678,9 +679,10 @@ def _rehash(old, new, words, zobrist, fields, shared=False):  # pragma: no cover
 
 
 @njit(cache=True, nogil=True, _nrt=False)
-def _search(m, scratch, seen, state, var, nxt, last, below, above, begun, listed, placed, first,
-            budget, record, chosen, memo, shared, memo_depth, tally, fewest_levels, smallest,
-            granule, reach, alive, fits, pend, pend_word):  # pragma: no cover - compiled
+def _search(  # noqa: C901 - a numba kernel, kept whole until issue 39's C
+        m, scratch, seen, state, var, nxt, last, below, above, begun, listed, placed, first,
+        budget, record, chosen, memo, shared, memo_depth, tally, fewest_levels, smallest,
+        granule, reach, alive, fits, pend, pend_word):  # pragma: no cover - compiled
     """Run the search from its saved stack for at most `budget` nodes.
 
     Level d holds the options still to try for its item: where listed[d] is set (levels below
@@ -835,8 +837,9 @@ def _search(m, scratch, seen, state, var, nxt, last, below, above, begun, listed
 
 
 @njit(cache=True, nogil=True, _nrt=False)
-def _probe(m, scratch, seen, start_state, start_left, seed, samples, fewest, smallest, granule,
-           reach, state, fits, out, alive, counts):  # pragma: no cover - compiled
+def _probe(  # noqa: C901 - a numba kernel, kept whole until issue 39's C
+        m, scratch, seen, start_state, start_left, seed, samples, fewest, smallest, granule,
+        reach, state, fits, out, alive, counts):  # pragma: no cover - compiled
     """Knuth's estimate of the search tree below a covered state: follow `samples` random paths
     down the tree, each node's branching multiplying the weight of those below. Returns the
     means of the paths' nodes and of their solutions (unbiased estimates of the tree's nodes

@@ -64,11 +64,12 @@ U = np.uint64  # indexes cast unsigned: numba then checks no negative index (as 
 
 
 @njit(cache=True, nogil=True)
-def _search(order, cls, left, top, extra, extra_side, allow, start, stop, cand_tile,
-            cand_turn, has, turn_left, turn_top, allowed, edge, partner, wild, tile_at,
-            turn_at, used, free, ph, pos, end, word, bits, tile_now, turns_now, need_l, need_t,
-            slips, state, best_tile, best_turn, real, base_broken, seams,
-            budget):  # pragma: no cover - compiled
+def _search(  # noqa: C901 - a numba kernel, kept whole until issue 39's C
+        order, cls, left, top, extra, extra_side, allow, start, stop, cand_tile,
+        cand_turn, has, turn_left, turn_top, allowed, edge, partner, wild, tile_at,
+        turn_at, used, free, ph, pos, end, word, bits, tile_now, turns_now, need_l, need_t,
+        slips, state, best_tile, best_turn, real, base_broken, seams,
+        budget):  # pragma: no cover - compiled
     """Run the depth-first search from its saved stack for at most `budget` nodes.
 
     state = [depth, nodes, best score, improved flag, over flag, double breaks allowed (a
@@ -228,8 +229,9 @@ def _around(c, tile_at, turn_at, neighbour, edge, partner):  # pragma: no cover 
 
 
 @njit(cache=True, nogil=True)
-def _polish(tile_at, turn_at, free, turns, neighbour, edge, partner, steps, heat, seed, state,
-            best_tile, best_turn):  # pragma: no cover - compiled
+def _polish(  # noqa: C901 - a numba kernel, kept whole until issue 39's C
+        tile_at, turn_at, free, turns, neighbour, edge, partner, steps, heat, seed, state,
+        best_tile, best_turn):  # pragma: no cover - compiled
     """Local search on a full board: swap two tiles (or turn one), each turned its best way,
     accepted if the matched seams do not drop (or, at temperature `heat`, with probability
     exp(drop / heat)). state = [score, best score]; the best board is kept in best_*."""

@@ -79,12 +79,14 @@ class OutOfTime(Exception):
 
 @contextmanager
 def time_bound(seconds: float | None, tick: Callable[[float], None] | None = None,
-               every: float = SAY_EVERY) -> Iterator[None]:
+               every: float | None = None) -> Iterator[None]:
     """OutOfTime raised in the block once it has spent `seconds` of this process's CPU time
     (None: never; CPU, not wall-clock, so that a loaded machine gives the same answer, later),
     and `tick(wall seconds so far)` called every `every` seconds of the clock (a progress
     line): both from timer signals, so that a search that returns to Python between its
-    slices is stopped where it is. Off the main thread, where no signal can be caught, neither."""
+    slices is stopped where it is. Off the main thread, where no signal can be caught, neither.
+    every None: SAY_EVERY as it is at the call."""
+    every = SAY_EVERY if every is None else every
     if threading.current_thread() is not threading.main_thread():
         yield
         return
