@@ -31,7 +31,8 @@ def digest(obj: object) -> str:
 def _plain(obj: object) -> object:
     """JSON-able data with sets sorted, so that the hash does not depend on hash seeds."""
     if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
-        return {f.name: _plain(getattr(obj, f.name)) for f in dataclasses.fields(obj)}
+        return {f.name: _plain(getattr(obj, f.name)) for f in dataclasses.fields(obj)
+                if not _left_out(obj, f)}
     if isinstance(obj, dict):
         return {str(k): _plain(v) for k, v in obj.items()}
     if isinstance(obj, (list, tuple)):
@@ -41,6 +42,14 @@ def _plain(obj: object) -> object:
     if obj is None or isinstance(obj, (str, int, float, bool)):
         return obj
     return repr(obj)
+
+
+def _left_out(obj: object, field: dataclasses.Field) -> bool:
+    """A field added to puzzle data after checkpoints were written (metadata `since`) is left
+    out of the hash while it holds its default, so that those checkpoints stay valid for every
+    puzzle that does not use it."""
+    return "since" in field.metadata and field.default is not dataclasses.MISSING and \
+        getattr(obj, field.name) == field.default
 
 
 class Checkpoint:
