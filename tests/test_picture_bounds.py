@@ -10,6 +10,7 @@ issue cites and one of each lattice and family.
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 import pytest
@@ -179,3 +180,22 @@ def test_a_picture_suffix_that_cannot_be_written_is_refused(tmp_path, capsys):
     code, err = run(["draw", "iq-block-8", "-o", str(tmp_path / "x.jpg")], capsys)
     assert refused_in_one_line(code, err) and ".svg or .png" in err
     assert err.count("\n") == 1 and not (tmp_path / "x.jpg").exists()
+
+
+def test_a_time_bound_swallowed_once_still_stops_the_listing():
+    """Regression: the bound was one timer signal; code that caught its OutOfTime in a broad
+    `except` (a library's) swallowed it, and the listing went on for ever (seen in a fresh
+    install's test run: `draw eternity-ii` under a 1 CPU s bound still listing after 20
+    minutes). The bound now raises again until it is heeded."""
+    swallowed = 0
+    spent = time.process_time()
+    with pytest.raises(found.OutOfTime):
+        with found.time_bound(0.2):
+            while time.process_time() - spent < 60:  # a hang guard, far past the bound
+                try:
+                    sum(range(10_000))
+                except Exception:  # noqa: BLE001 - the library that swallows it
+                    swallowed += 1
+                    if swallowed > 1:
+                        raise
+    assert swallowed >= 1

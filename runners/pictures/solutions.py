@@ -35,6 +35,7 @@ G = TypeVar("G")
 # `draw`, `gallery` and `play` of every catalog puzzle end within a minute on 2 cores.
 LIST_SECONDS = 30.0
 SAY_EVERY = 5.0  # seconds between progress lines while solutions are listed
+AGAIN = 0.5  # CPU seconds between a time bound's OutOfTime and the next, until it is heeded
 
 
 @dataclass(frozen=True)
@@ -91,9 +92,11 @@ def time_bound(seconds: float | None, tick: Callable[[float], None] | None = Non
         yield
         return
     start = time.perf_counter()
+    ending = False
 
     def expired(signum, frame) -> None:
-        raise OutOfTime
+        if not ending:  # raised again every AGAIN CPU seconds: code that swallowed it (a
+            raise OutOfTime  # library's broad `except`) is stopped by the next one
 
     def ticked(signum, frame) -> None:
         try:
@@ -104,13 +107,14 @@ def time_bound(seconds: float | None, tick: Callable[[float], None] | None = Non
     previous = {}
     if seconds is not None:
         previous[signal.SIGPROF] = signal.signal(signal.SIGPROF, expired)
-        signal.setitimer(signal.ITIMER_PROF, max(seconds, 0.001))
+        signal.setitimer(signal.ITIMER_PROF, max(seconds, 0.001), AGAIN)
     if tick is not None:
         previous[signal.SIGALRM] = signal.signal(signal.SIGALRM, ticked)
         signal.setitimer(signal.ITIMER_REAL, every, every)
     try:
         yield
     finally:
+        ending = True
         for which, timer in ((signal.SIGPROF, signal.ITIMER_PROF),
                              (signal.SIGALRM, signal.ITIMER_REAL)):
             if which in previous:
