@@ -1,0 +1,71 @@
+"""Start-up near Python's (issue 39): `puzzlesat list` answers from the catalog's summaries
+without importing the API, a family, NumPy or a JIT, and those summaries are the puzzles' own."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+import zlib
+
+import pytest
+
+from puzzlesat.cli import listing
+
+
+def imported(*argv: str) -> set[str]:
+    """The modules `python -X importtime -m puzzlesat ARGV` imports, and its exit code 0."""
+    run = subprocess.run([sys.executable, "-X", "importtime", "-m", "puzzlesat", *argv],
+                         capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stderr[-2000:]
+    return {line.split("|")[-1].strip() for line in run.stderr.splitlines()
+            if line.startswith("import time:")}
+
+
+@pytest.mark.parametrize("argv", [["list"], ["list", "--open"]])
+def test_list_imports_neither_the_api_nor_numpy_nor_numba(argv):
+    modules = imported(*argv)
+    assert "puzzlesat.cli.listing" in modules  # the check sees the program's imports
+    for heavy in ("numba", "numpy", "puzzlesat.api", "puzzlesat.registry", "ortools", "pysat"):
+        assert heavy not in modules, heavy
+
+
+def test_importing_puzzlesat_imports_no_jit():
+    code = "import sys, puzzlesat; puzzlesat.catalog(); print(sorted(m for m in sys.modules " \
+           "if m.split('.')[0] in ('numba', 'llvmlite', 'numpy')))"
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         timeout=120)
+    assert run.returncode == 0, run.stderr[-2000:]
+    assert run.stdout.strip() == "[]"
+
+
+@pytest.mark.parametrize("folder", [listing.catalog_dir(), listing.catalog_dir() / listing.OPEN],
+                         ids=["catalog", "open"])
+def test_the_committed_summaries_are_up_to_date(folder):
+    """Else: python -m puzzlesat.cli.listing writes them again."""
+    assert (folder / listing.INDEX).read_text(encoding="utf-8") == listing.index_text(folder)
+
+
+def test_a_changed_file_is_listed_from_the_file_not_the_index(tmp_path):
+    source = listing.catalog_dir()
+    for name in ("iq-block-8", "scramble-frog"):
+        shutil.copy(source / f"{name}.toml", tmp_path)
+    (tmp_path / listing.INDEX).write_text(listing.index_text(tmp_path), encoding="utf-8")
+    changed = tmp_path / "iq-block-8.toml"
+    changed.write_text(changed.read_text(encoding="utf-8").replace(
+        'title = "', 'title = "Changed: ', 1), encoding="utf-8")
+    rows = dict((name, summary) for name, _, summary in listing.lines(tmp_path))
+    assert "Changed: " in rows["iq-block-8"]
+    assert rows["scramble-frog"] == listing.read_index(tmp_path)["scramble-frog"][2]
+    assert listing.read_index(tmp_path)["iq-block-8"][0] != zlib.crc32(changed.read_bytes())
+
+
+def test_list_prints_what_the_whole_command_line_prints(capsys):
+    """The quick path (`list`) and the parser's (`list` reached through main) print the same."""
+    run = subprocess.run([sys.executable, "-m", "puzzlesat", "list"], capture_output=True,
+                         text=True, timeout=120)
+    from puzzlesat.cli import main
+
+    assert main(["list"]) == 0
+    assert capsys.readouterr().out == run.stdout
+    assert run.stdout.count("\n") == len(listing.puzzle_files(listing.catalog_dir())) + 1
