@@ -69,3 +69,25 @@ def test_list_prints_what_the_whole_command_line_prints(capsys):
     assert main(["list"]) == 0
     assert capsys.readouterr().out == run.stdout
     assert run.stdout.count("\n") == len(listing.puzzle_files(listing.catalog_dir())) + 1
+
+
+def test_first_run_bench_medians_and_verdicts():
+    """bench first-run's arithmetic: medians over rounds, each target judged on its own."""
+    from puzzlesat.benchmarks import first_run, targets
+
+    aims = targets()["first-run"]
+    first, warm = aims["first_count_puzzle"], aims["warm_puzzle"]
+
+    def one(listing, first_wall, warm_first, warm_walls):
+        return {"install": 60.0, "list": listing, "jits": [],
+                "counts": {first: {"first": first_wall, "warm": [1.0, 1.0]},
+                           warm: {"first": warm_first, "warm": warm_walls}}}
+
+    rounds = [one([0.05, 0.06, 0.07], 3.0, 11.0, [10.0, 10.0]),
+              one([0.05, 0.2, 0.2], 9.0, 13.0, [10.0, 10.0]),
+              one([0.05, 0.05, 0.05], 4.0, 30.0, [10.0, 10.0])]
+    result = first_run.summary(rounds, aims)
+    assert (result["list_median"], result["first_median"]) == (0.05, 4.0)
+    assert (result["warm_first_median"], result["warm_median"]) == (13.0, 10.0)
+    assert result["met"] == {"list": True, "first": True, "warm": False}
+    assert "| NOT met |" in first_run.table(result, "load 1")
