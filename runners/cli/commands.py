@@ -297,7 +297,10 @@ def command() -> None:
     took about 0.3 CPU s of a 1.1 CPU s `puzzlesat count` of the 8x8 centre hole; the exit
     handlers still run and the output is flushed. Where a thread that is no daemon is still at
     work, Python's shutdown waits for it as always."""
-    code = main()
+    from .silence import watching
+
+    with watching(" ".join(sys.argv[1:3]) or "puzzlesat"):
+        code = main()
     if any(t is not threading.main_thread() and not t.daemon for t in threading.enumerate()):
         sys.exit(code)
     atexit._run_exitfuncs()  # noqa: SLF001 (what Python's shutdown calls first)
