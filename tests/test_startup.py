@@ -91,3 +91,25 @@ def test_first_run_bench_medians_and_verdicts():
     assert (result["warm_first_median"], result["warm_median"]) == (13.0, 10.0)
     assert result["met"] == {"list": True, "first": True, "warm": False}
     assert "| NOT met |" in first_run.table(result, "load 1")
+
+
+def test_every_kernel_source_is_built_at_install():
+    """Each runners/csrc/NAME.c is an optional extension puzzlesat._NAME in pyproject.toml,
+    built by runners/build_kernels.py."""
+    from pathlib import Path
+
+    try:
+        import tomllib
+    except ModuleNotFoundError:  # Python 3.10
+        import tomli as tomllib
+
+    root = Path(__file__).resolve().parent.parent
+    setuptools = tomllib.loads((root / "pyproject.toml").read_text())["tool"]["setuptools"]
+    assert setuptools["cmdclass"] == {"build_ext": "puzzlesat.build_kernels.BuildKernels"}
+    listed = {e["name"]: e for e in setuptools["ext-modules"]}
+    sources = sorted((root / "runners" / "csrc").glob("*.c"))
+    assert sorted(listed) == [f"puzzlesat._{path.stem}" for path in sources]
+    for path in sources:
+        entry = listed[f"puzzlesat._{path.stem}"]
+        assert entry["sources"] == [f"runners/csrc/{path.name}"] and entry["optional"]
+        assert entry["include-dirs"] == ["runners/csrc"]
