@@ -14,8 +14,9 @@ import threading
 import time
 import uuid
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import CancelledError, ThreadPoolExecutor, as_completed
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 from .backends import STOP, Cube, Interrupted, Values
@@ -285,7 +286,8 @@ class DaskExecutor(Executor):
         # 2 cores: load 55 and nannies that failed to start)
         self.asked = workers
         self.workers = None if workers is None else min(workers, cores())
-        self.name = f"dask://{address}" if address else f"dask-local:{self.workers or cores()}"
+        self.name = (f"dask://{address.removeprefix('tcp://')}" if address
+                     else f"dask-local:{self.workers or cores()}")
 
     def capped(self) -> str | None:
         """A note where the workers asked for were more than the cores here, else None."""
@@ -296,7 +298,8 @@ class DaskExecutor(Executor):
 
     def run(self, works, pending, jobs, deadline, record) -> None:
         # a local cluster's nanny starts a worker again when one dies: not the caller's script
-        with interruptible(), main_left_out("spawn" if self.address is None else ""):
+        with interruptible(), main_left_out("spawn" if self.address is None else ""), \
+                dask_logs_quiet():
             self._run(works, pending, jobs, deadline, record)
 
     def _run(self, works, pending, jobs, deadline, record) -> None:
@@ -338,6 +341,11 @@ class DaskExecutor(Executor):
             except TimeoutError:
                 pass
             except (KilledWorker, CancelledError) as killed:  # its workers died on it, again
+                if client.status != "running":  # the scheduler is gone (Dask gave up on it)
+                    raise WorkerDied(
+                        f"lost the Dask scheduler {self.name}: the count stopped (with "
+                        "--checkpoint, run it again once the scheduler is back: it resumes)"
+                    ) from None
                 raise WorkerDied(f"the Dask workers died counting a chunk ({killed})") from None
         except (KeyboardInterrupt, WorkerDied):
             _close_dask()  # ends the local cluster's workers (none started again), and their work
@@ -348,6 +356,22 @@ class DaskExecutor(Executor):
                     client.cancel(futures, force=True)
                 except Exception:  # noqa: BLE001 (a closed client has nothing left to cancel)
                     pass
+
+
+@contextmanager
+def dask_logs_quiet() -> Iterator[None]:
+    """Dask's own log lines held back from the first count on Dask, for the rest of the process
+    (a lost scheduler logged tracebacks from its client's reconnect attempts, some after the
+    count had stopped): the count says what happened, in one line."""
+    import logging
+
+    try:
+        import distributed  # noqa: F401 (its import sets its loggers' levels: set ours after)
+    except ImportError:
+        pass  # the count says Dask is missing
+    for name in ("distributed", "distributed.client"):
+        logging.getLogger(name).setLevel(logging.CRITICAL + 1)
+    yield
 
 
 # One client (and local cluster) per process, kept for the next count: starting a LocalCluster
