@@ -236,9 +236,9 @@ class MindLock(MovesFamily):
                     keep_distances: bool = False) -> TableModel:
         """Every rank's distance from the nearest solved position (all 92,400 ranks, found by
         the search, not assumed; a second's search on one thread)."""
-        return TableModel(KIND, cache_key(puzzle), "Mind Lock", kernels.moves_kernel,
+        return TableModel(KIND, cache_key(puzzle), "Mind Lock", kernels.KERNEL,
                           kernels.kernel_data(), sorted({rank(p) for p in puzzle.solved}),
-                          POSITIONS, len(MOVES), dense=True, keep_distances=keep_distances,
+                          POSITIONS, dense=True, keep_distances=keep_distances,
                           memory=memory, progress=progress)
 
     def count_details(self, puzzle: MindLockPuzzle, model: TableModel) -> dict:
