@@ -269,10 +269,14 @@ def _finished(queue: np.ndarray, ends: list[int], dense: bool, keep_distances: b
     queue = queue[:count]
     in_order = queue.copy() if keep_distances else None
     moves.mark_levels(queue, np.array(ends, dtype=np.int64))
-    queue.sort()
     packed = np.full((count + 3) // 4, 255, dtype=np.uint8)
-    moves.split(queue, count, packed)
-    keys_kept = None if dense and count and int(queue[-1]) == count - 1 else queue
+    if dense and count and int(queue.max()) >> 2 == count - 1:  # distinct codes: 0..count-1
+        moves.scatter(queue, count, packed)  # each residue at its code, no sort
+        keys_kept = None
+    else:
+        queue.sort()
+        moves.split(queue, count, packed)
+        keys_kept = queue
     distances = None
     if in_order is not None:
         distances = np.full(count, 255, dtype=np.uint8)

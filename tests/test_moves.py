@@ -280,3 +280,38 @@ def test_without_the_c_module_the_table_backend_says_so_in_one_line(tmp_path):
         assert run.returncode == 2, (args, run.stdout, run.stderr)
         assert "Traceback" not in run.stderr and len(run.stderr.strip().splitlines()) == 1
         assert "was not built when puzzlesat was installed" in run.stderr, run.stderr
+
+
+def test_a_table_search_imports_no_jit(tmp_path):
+    """Issue 39: the moves engine and its kernels are C built at install; a count and a table
+    search of each family (searched now, no cache) import no numba."""
+    import os
+    import subprocess
+    import sys
+
+    script = ("import sys; from puzzlesat.cli import main\n"
+              "assert main(['count', 'rush-hour-51']) == 0\n"
+              "assert main(['count', 'mind-lock']) == 0\n"
+              "print('numba' in sys.modules)\n")
+    run = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                         timeout=300, env={**os.environ, "XDG_CACHE_HOME": str(tmp_path)})
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.split()[-1] == "False", run.stdout
+
+
+def test_a_dense_table_is_placed_by_code_as_the_sorted_one():
+    """Mind Lock's codes are its ranks 0..92,399: the dense search places each residue at its
+    code (no sort, no key array); the same search keeping its sorted codes gives those codes
+    0..n-1 and the same residues, the same positions at each distance and the same hardest."""
+    import numpy as np
+
+    from puzzlesat.backends.table import run_search
+
+    model = mind_lock.FAMILY.table_model(files.load("mind-lock"))
+    placed = run_search(model)
+    sorted_build = run_search(dataclasses.replace(model, dense=False))
+    assert placed.keys is None and sorted_build.keys is not None
+    assert np.array_equal(sorted_build.keys, np.arange(placed.positions, dtype=np.uint64))
+    assert bytes(placed.packed) == bytes(sorted_build.packed)
+    assert (placed.distance_counts, placed.hardest) == (sorted_build.distance_counts,
+                                                        sorted_build.hardest)

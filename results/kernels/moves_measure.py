@@ -1,6 +1,9 @@
 """Measure the moves engine (issue 39): per board, positions and CPU seconds of the table search
 (time.process_time around run_search, warm: one untimed run first in the process), medians of 3,
-one thread. Usage: python results/kernels/moves_measure.py [BOARD ...] (json lines on stdout).
+one thread. Usage: python results/kernels/moves_measure.py [--tables] [BOARD ...] (json lines on
+stdout); --tables: instead, per board the digest of its table file's parts (the positions at
+each distance, the hardest, the sorted codes, the packed residues: all but the build's
+seconds) and its cache key, to compare two builds of the engine.
 
 Boards: sliding puzzles by their ranks (the byte-a-rank search) or, with ':codes', by their
 mixed-radix codes in the hash set (ranks_of made None, as tests/test_sliding.py does), and
@@ -52,6 +55,18 @@ def measure(board: str, repeat: int = 3) -> dict:
             "positions_per_cpu_second": round(build.positions / median)}
 
 
+def table_digest(board: str) -> dict:
+    import hashlib
+
+    model = model_of(board)
+    build = run_search(model)
+    parts = [json.dumps([build.distance_counts, build.hardest, build.span]).encode(),
+             b"" if build.keys is None else build.keys.tobytes(), build.packed.tobytes()]
+    return {"board": board, "key": model.name + "-" + model.key, "positions": build.positions,
+            "table": hashlib.sha256(b"|".join(parts)).hexdigest()[:16]}
+
+
 if __name__ == "__main__":
-    for board in sys.argv[1:] or BOARDS:
-        print(json.dumps(measure(board)), flush=True)
+    tables = "--tables" in sys.argv
+    for board in [a for a in sys.argv[1:] if a != "--tables"] or BOARDS:
+        print(json.dumps(table_digest(board) if tables else measure(board)), flush=True)

@@ -761,6 +761,34 @@ done:
     return finish(&arrays, NULL, result);
 }
 
+/* scatter(queue, count, packed): code * 4 + residue -> the residues packed four a byte at
+ * their codes (the codes 0..count-1, each once: a dense search's, no sort needed). */
+static PyObject *scatter(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    Arrays arrays = {0};
+    PyObject *result = NULL;
+    int64_t count;
+    if (check_arguments("scatter", nargs, 3) < 0) return NULL;
+    const uint64_t *queue = array_of(&arrays, args[0], 8, 0, "queue");
+    if (queue == NULL) goto done;
+    int64_t size = last_length(&arrays);
+    uint8_t *packed = array_of(&arrays, args[2], 1, 1, "packed");
+    if (packed == NULL) goto done;
+    uint64_t room = 4 * (uint64_t)last_length(&arrays);
+    if (range_of(args[1], &count, 0, size, "count") < 0) goto done;
+    for (int64_t i = 0; i < count; i++) {
+        uint64_t code = queue[i] >> 2;
+        if (code >= room) {
+            PyErr_SetString(PyExc_ValueError, "scatter: a code past the packed residues");
+            goto done;
+        }
+        int at = (int)((code & 3) << 1);
+        packed[code >> 2] = (uint8_t)((packed[code >> 2] & ~(3 << at)) | ((queue[i] & 3) << at));
+    }
+    result = Py_NewRef(Py_None);
+done:
+    return finish(&arrays, NULL, result);
+}
+
 /* ---------------------------------------------------------------- the search on ranks */
 
 /* Whether a byte of `word` equals that of `pattern` (a byte repeated 8 times). */
@@ -1210,6 +1238,8 @@ static PyMethodDef methods[] = {
      "mark_levels(queue, ends): code -> code * 4 + distance mod 3"},
     {"split", (PyCFunction)(void (*)(void))split, METH_FASTCALL,
      "split(queue, count, packed): codes back in place, residues packed"},
+    {"scatter", (PyCFunction)(void (*)(void))scatter, METH_FASTCALL,
+     "scatter(queue, count, packed): residues packed at their codes (a dense search's)"},
     {"level", (PyCFunction)(void (*)(void))level_of, METH_FASTCALL,
      "level(kernel, data, distance, lo, hi, level, after, unseen) -> ranks expanded"},
     {"goals", (PyCFunction)(void (*)(void))goals, METH_FASTCALL,

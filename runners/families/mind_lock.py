@@ -43,7 +43,7 @@ from ..planning import Plan, PlanError
 from . import Encoder
 from .moves import HARDEST, TABLE, MovesFamily, MovesTable  # noqa: F401 (the CLI's words)
 
-# the breadth-first engine and the kernel (numba) and the encodings (PySAT) load when a Mind
+# the breadth-first engine and the kernel (numpy, C) and the encodings (PySAT) load when a Mind
 # Lock puzzle is first solved, never for the command line's flags or the catalog
 engine = lazy_module("puzzlesat.breadth_first")
 kernels = lazy_module("puzzlesat.kernels.mind_lock")
