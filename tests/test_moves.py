@@ -260,6 +260,13 @@ def test_a_wrong_argument_to_the_c_kernel_is_a_python_error():
         moves.pick(moves.MIND_LOCK, mind_lock.kernels.kernel_data(), queue, 1, queue.copy())
     with pytest.raises(ValueError, match="room"):
         moves.neighbours(kernel, data, 0, np.empty(1, dtype=np.uint64))
+    # a shift table with a cycle (every placement slides onto itself) ends, within the room
+    rush = sliding.FAMILY.table_model(files.load("rush-hour-51"), threads=1)
+    looped = list(rush.data)
+    looped[1] = rush.data[1].copy()
+    looped[1][:, 0] = np.arange(len(looped[1]))
+    out = np.empty(sliding.kernels.degree(files.load("rush-hour-51")), dtype=np.uint64)
+    assert 0 < moves.neighbours(rush.kernel, tuple(looped), 0, out) <= out.size
 
 
 def test_without_the_c_module_the_table_backend_says_so_in_one_line(tmp_path):

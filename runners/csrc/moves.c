@@ -140,9 +140,11 @@ static int read_mind_lock(Arrays *arrays, PyObject *data, Tables *t) {
 /* ---------------------------------------------------------------- sliding: one piece's moves */
 
 /* The placements (global indices) placement p can move to, the other pieces on `other`, into
- * s->targets; how many. Step: one cell in each direction; slide: any distance in a straight
- * line; path: anywhere reached by steps (a search over placements). */
-static inline int targets_of(const Tables *t, Scratch *s, int64_t p, uint64_t other) {
+ * s->targets; how many (fewer than `most`, the group's placements: a shift table with a cycle
+ * ends there). Step: one cell in each direction; slide: any distance in a straight line; path:
+ * anywhere reached by steps (a search over placements). */
+static inline int targets_of(const Tables *t, Scratch *s, int64_t p, uint64_t other,
+                             int64_t most) {
     int n = 0;
     int64_t metric = t->info[0];
     if (metric == PATH) {
@@ -165,7 +167,7 @@ static inline int targets_of(const Tables *t, Scratch *s, int64_t p, uint64_t ot
     }
     for (int d = 0; d < 4; d++) {
         int64_t q = t->shifts[4 * p + d];
-        while (q >= 0 && (t->gmask[q] & other) == 0) {
+        while (q >= 0 && n < most && (t->gmask[q] & other) == 0) {
             s->targets[n++] = q;
             if (metric == STEP) break;
             q = t->shifts[4 * q + d];
@@ -182,7 +184,7 @@ static inline int all_moves(const Tables *t, Scratch *s, uint64_t occ) {
     for (int64_t g = 0; g < t->groups; g++) {
         for (int64_t end = j + t->kcount[g]; j < end; j++) {
             int64_t p = t->off[g] + s->pieces[j];
-            int m = targets_of(t, s, p, occ & ~t->gmask[p]);
+            int m = targets_of(t, s, p, occ & ~t->gmask[p], t->nplace[g]);
             for (int i = 0; i < m; i++) {
                 s->group[n] = g;
                 s->piece[n] = j;
@@ -390,9 +392,11 @@ static int check_placements(Tables *t, const Py_ssize_t *length) {
         if (t->nplace[g] > widest) widest = t->nplace[g];
     if (length[7] % t->binom_width || t->binom_rows < widest + 1)
         return fail(PyExc_ValueError, "binomials too few");
-    for (int64_t i = 0; i < 4 * t->total; i++)
-        if (t->shifts[i] < -1 || t->shifts[i] >= t->total)
-            return fail(PyExc_ValueError, "a shift out of range");
+    for (int64_t g = 0; g < t->groups; g++) /* a placement moves to one of its group's */
+        for (int64_t i = 4 * t->off[g]; i < 4 * (t->off[g] + t->nplace[g]); i++)
+            if (t->shifts[i] != -1 &&
+                (t->shifts[i] < t->off[g] || t->shifts[i] >= t->off[g] + t->nplace[g]))
+                return fail(PyExc_ValueError, "a shift out of its group's placements");
     t->span = t->groups ? length[12] / t->groups : 0;
     if (length[12] != t->span * t->groups || t->span < 1)
         return fail(PyExc_ValueError, "anchored: one row a group expected");
