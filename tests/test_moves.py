@@ -256,6 +256,8 @@ def test_a_wrong_argument_to_the_c_kernel_is_a_python_error():
         moves.expand(kernel, data, queue, 0, 1, 1, keys[:1000], 48)
     with pytest.raises(ValueError, match="tail"):
         moves.expand(kernel, data, queue, 0, 1, 9, keys, 48)
+    with pytest.raises(ValueError, match="more slots"):  # a set that could fill: refused
+        moves.expand(kernel, data, queue, 0, 1, 1, keys[:4], 62)
     with pytest.raises(ValueError, match="no goal test"):
         moves.pick(moves.MIND_LOCK, mind_lock.kernels.kernel_data(), queue, 1, queue.copy())
     with pytest.raises(ValueError, match="room"):

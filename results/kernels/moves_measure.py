@@ -34,6 +34,7 @@ def model_of(board: str):
         return sliding.FAMILY.table_model(puzzle, threads=1)
     finally:
         sliding.ranks_of = RANKS
+        sliding.kernel_parts.cache_clear()  # the next board's arrays made with its ranking
 
 
 RANKS = sliding.ranks_of

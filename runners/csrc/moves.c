@@ -485,9 +485,11 @@ static int need_goal(const Tables *t) {
 
 static inline uint64_t slot_of(uint64_t code, int shift) { return (code * GOLDEN) >> shift; }
 
-/* Add a code to the set (its size a power of two, never full); whether it was new. */
+/* Add a code to the set (its size a power of two, never full: the queue it mirrors is smaller;
+ * a full set given by a caller ends after one probe a slot); whether it was new. */
 static inline int insert(uint64_t *keys, uint64_t mask, uint64_t code, int shift) {
-    for (uint64_t i = slot_of(code, shift);; i = (i + 1) & mask) {
+    uint64_t i = slot_of(code, shift);
+    for (uint64_t probes = 0; probes <= mask; probes++, i = (i + 1) & mask) {
         uint64_t here = keys[i];
         if (here == code) return 0;
         if (here == EMPTY_KEY) {
@@ -495,15 +497,18 @@ static inline int insert(uint64_t *keys, uint64_t mask, uint64_t code, int shift
             return 1;
         }
     }
+    return 0;
 }
 
 /* The slot of a code in the set, -1 if absent. */
 static inline int64_t find(const uint64_t *keys, uint64_t mask, uint64_t code, int shift) {
-    for (uint64_t i = slot_of(code, shift);; i = (i + 1) & mask) {
+    uint64_t i = slot_of(code, shift);
+    for (uint64_t probes = 0; probes <= mask; probes++, i = (i + 1) & mask) {
         uint64_t here = keys[i];
         if (here == code) return (int64_t)i;
         if (here == EMPTY_KEY) return -1;
     }
+    return -1;
 }
 
 /* keys: a power of two of slots, shift = 64 - log2(slots); a Python error where not. */
@@ -557,7 +562,12 @@ static int pass_of(Arrays *arrays, PyObject *const *args, Pass *p) {
         range_of(args[3], &p->head, 0, p->end, "head") < 0)
         return -1;
     p->keys = keys_of(arrays, args[6], args[7], &p->shift, &p->mask);
-    return p->keys == NULL ? -1 : 0;
+    if (p->keys == NULL) return -1;
+    if ((uint64_t)p->size > p->mask) { /* the set holds the queue's codes: never full */
+        PyErr_SetString(PyExc_ValueError, "keys: more slots than the queue holds codes");
+        return -1;
+    }
+    return 0;
 }
 
 /* The first pass: expand queue[head:end], adding the codes not in the set at the tail; the
@@ -644,16 +654,16 @@ static PyObject *fill(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     if (keys == NULL) goto done;
     const uint64_t *codes = array_of(&arrays, args[1], 8, 0, "codes");
     if (codes == NULL) goto done;
-    if (range_of(args[2], &count, 0, (int64_t)(mask < (uint64_t)last_length(&arrays) ? mask :
-                                               (uint64_t)last_length(&arrays)), "count") < 0)
-        goto done;
+    int64_t room = last_length(&arrays);
+    if ((uint64_t)room > mask) room = (int64_t)mask; /* the set never full */
+    if (range_of(args[2], &count, 0, room, "count") < 0) goto done;
     for (int64_t j = 0; j < count; j++) insert(keys, mask, codes[j], shift);
     result = Py_NewRef(Py_None);
 done:
     return finish(&arrays, NULL, result);
 }
 
-/* seeds(keys, shift, queue, count, seen): mark the slots of queue[:count] seen. */
+/* mark_seen(keys, shift, queue, count, seen): mark the slots of queue[:count] seen. */
 static PyObject *mark_seen(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     Arrays arrays = {0};
     PyObject *result = NULL;
