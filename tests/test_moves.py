@@ -269,6 +269,10 @@ def test_a_wrong_argument_to_the_c_kernel_is_a_python_error():
     looped[1][:, 0] = np.arange(len(looped[1]))
     out = np.empty(sliding.kernels.degree(files.load("rush-hour-51")), dtype=np.uint64)
     assert 0 < moves.neighbours(rush.kernel, tuple(looped), 0, out) <= out.size
+    # so does a ranking whose states lead back to the first (a walk takes a step a state)
+    cycled = list(rush.data)
+    cycled[10] = np.zeros_like(rush.data[10])
+    assert 0 <= moves.neighbours(rush.kernel, tuple(cycled), 5, out) <= out.size
 
 
 def test_without_the_c_module_the_table_backend_says_so_in_one_line(tmp_path):

@@ -266,13 +266,16 @@ static int codes_goal(const Tables *t, Scratch *s, uint64_t code) {
 /* ---------------------------------------------------------------- sliding: ranks */
 
 /* Fill s->pieces and s->anchor from a rank; the occupied cells. Every state followed is
- * checked (a rank past the arrangements ends the walk early: no read outside the tables). */
+ * checked (a rank past the arrangements ends the walk early: no read outside the tables), and
+ * a walk takes at most one step a state (a table with a cycle ends). */
 static inline uint64_t unrank(const Tables *t, Scratch *s, uint64_t r) {
     for (int64_t g = 0; g < t->groups; g++) s->fill[g] = t->start[g];
     memset(s->anchor, 0, (size_t)t->span * sizeof(int64_t));
     uint64_t occ = 0;
     int64_t state = 0, end = t->info[4], choices = t->choices;
-    while (state != end && state >= 0 && state < t->states) {
+    for (int64_t steps = 0; state != end && (uint64_t)state < (uint64_t)t->states &&
+                            steps < t->states;
+         steps++) {
         const int64_t *next = t->next + state * choices;
         const uint64_t *offset = t->offset + state * choices;
         int64_t chosen = 0;
@@ -292,11 +295,13 @@ static inline uint64_t unrank(const Tables *t, Scratch *s, uint64_t r) {
     return occ;
 }
 
-/* The rank of the arrangement s->anchor describes. */
+/* The rank of the arrangement s->anchor describes (the walk checked as unrank's). */
 static inline uint64_t rank_of(const Tables *t, const Scratch *s) {
     uint64_t total = 0;
     int64_t state = 0, end = t->info[4], choices = t->choices;
-    while (state != end && state >= 0 && state < t->states) {
+    for (int64_t steps = 0; state != end && (uint64_t)state < (uint64_t)t->states &&
+                            steps < t->states;
+         steps++) {
         int64_t choice = s->anchor[t->cells[state]];
         total += t->offset[state * choices + choice];
         state = t->next[state * choices + choice];
