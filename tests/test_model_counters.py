@@ -227,3 +227,35 @@ def test_the_counting_ladder_times_every_backend_and_records_its_table(monkeypat
     assert "| pieces in any number | (to fill in) | not yet |" in table
     assert mc.COUNTERS[COUNTERS[0][3:]].credit() in table
     assert (tmp_path / "counters-bench.json").exists()
+
+
+# ---------------------------------------------------------------- verify's witness
+
+
+def test_verify_adds_a_counter_as_witness_where_it_will_finish():
+    """Issue 43: `verify` adds a model counter where the witness rule expects it to finish
+    (the Scramble frog: 8 grids, 1,050 variables), and it agrees."""
+    checked = puzzlesat.verify("scramble-frog")
+    witnesses = [c for c in checked.counts if c.backend.startswith("mc:")]
+    assert checked.agree and [c.backend for c in witnesses] == COUNTERS[:1]
+    assert witnesses[0].complete and witnesses[0].details["grids"] == 8
+
+
+def test_the_witness_rule():
+    from puzzlesat.families import WITNESS_SOLUTIONS, WITNESS_VARIABLES, witness
+
+    asked = []
+
+    def variables(n):
+        return lambda counter: asked.append(counter.name) or n
+
+    assert witness({WITNESS_SOLUTIONS + 1}, variables(10)) is None
+    assert witness({3, 4}, variables(10)) is None  # no agreed count: no witness
+    assert asked == []  # the CNF is made only where the count passes
+    assert witness({8}, variables(WITNESS_VARIABLES + 1)) is None
+    assert witness({8}, variables(WITNESS_VARIABLES)).name == COUNTERS[0]
+
+
+def test_verify_with_named_backends_adds_no_witness():
+    checked = puzzlesat.verify("scramble-frog", backends=["cpsat", "reference"])
+    assert [c.backend for c in checked.counts] == ["cpsat", "reference:edge-matching"]

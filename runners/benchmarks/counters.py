@@ -5,8 +5,9 @@ tilings of the 8x8 to 12x12 boards: billions of solutions, each a product of few
 a model counter's component caching should win and any enumeration loses); pieces used once
 (pentominoes 3x20 and 6x10, IQ Block 10, the 8x8 with a centre hole: few solutions, hard to
 find, where dancing links and the compiled search win); edge matching (the diamond blocks, a
-Scramble deck, MacMahon's 24 squares); and pieces in any number (a rung to fill in once a
-piece's count may be a range).
+Scramble deck, MacMahon's 24 squares); and pieces in any number (the catalog's tilings:
+pentominoes on the 6x10, monominoes, dominoes and trominoes on the 8x8, L and straight
+trominoes on the 9x12).
 
 Every run is `puzzlesat.count` in this process on one job (the machine is shared; the model
 counters are single-threaded), modulo 'none', with a time limit per run; a run stopped there
@@ -38,6 +39,8 @@ WARM_UP_SECONDS = 600.0
 # reference and every model counter installed
 PACKING = ("bitboard", "xcover", "cpsat", "pysat:cadical195", "reference")
 EDGES = ("edgecount", "xcover", "cpsat", "pysat:cadical195", "reference")
+# pieces in any number: dancing links takes no piece counted as a range (it refuses them)
+ANY_NUMBER = ("bitboard", "cpsat", "pysat:cadical195", "reference")
 
 
 def dominoes(side: int) -> PackingPuzzle:
@@ -74,8 +77,12 @@ LADDER = (
     Rung("edge matching", "diamond blocks, Level 1", "diamond-blocks", EDGES),
     Rung("edge matching", "Scramble: frog", "scramble-frog", EDGES),
     Rung("edge matching", "MacMahon's 24 squares", "macmahon-24-squares", EDGES),
-    Rung("pieces in any number", "(to fill in)", "", PACKING,
-         pending="a piece's count as a range or 'any' is being added to the packing format"),
+    Rung("pieces in any number", "pentominoes in any number, 6x10", "pentominoes-any-6x10",
+         ANY_NUMBER),
+    Rung("pieces in any number", "monominoes, dominoes, trominoes on 8x8", "mono-dom-trom-8x8",
+         ANY_NUMBER),
+    Rung("pieces in any number", "L and straight trominoes, 9x12", "trominoes-9x12",
+         ANY_NUMBER),
 )
 
 

@@ -83,6 +83,9 @@ SUITES = (
     Suite("calendar", "bench", "add_calendar", "calendar puzzles: every date of a calendar "
           "(default A-Puzzle-A-Day), both rules, against the dates counted one by one; writes "
           "results/calendar-bench.*"),
+    Suite("first-run", "bench", "add_first_run", "a newcomer's first commands: puzzlesat "
+          "installed into brand-new venvs, then list and the first counts timed (minutes); "
+          "writes results/first-run.md"),
     Suite("sliding", "sliding", "add_bench", "sliding blocks: the largest catalog search "
           "(states/s, peak memory) and Klotski in every metric; writes "
           "results/sliding-bench.json"),
@@ -263,6 +266,22 @@ def bench_any_number(args: argparse.Namespace) -> int:
     from ..benchmarks import any_number
 
     return any_number.bench_any_number(args)
+
+
+def add_first_run(parser: argparse.ArgumentParser) -> None:
+    from . import positive
+
+    parser.add_argument("--repeat", type=positive, default=3,
+                        help="rounds, each a new venv (default 3)")
+    report.add_record_arguments(parser, "the figures (results/first-run.md)")
+    parser.set_defaults(run=bench_first_run)
+
+
+def bench_first_run(args: argparse.Namespace) -> int:
+    """`bench first-run`: runners/benchmarks/first_run.py."""
+    from ..benchmarks import first_run
+
+    return first_run.bench_first_run(args)
 
 
 def add_calendar(parser: argparse.ArgumentParser) -> None:

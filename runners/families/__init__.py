@@ -43,6 +43,38 @@ def verify_backends(kind: str) -> tuple[str, ...]:
     return (*VERIFY_SOLVERS, *usable, "reference")
 
 
+# A model counter joins a verify as a witness (when no backend is named) where its run is
+# expected to finish: the backends before it agree on at most WITNESS_SOLUTIONS solutions and
+# the CNF it counts has at most WITNESS_VARIABLES variables. Measured with mc:ganak (Ganak 2.9,
+# one run each, 20 s cap, 2 cores at load 8): finished macmahon-4-triangles (94 variables,
+# 12 grids, 0.1 s), the five Scramble decks (1,044-1,050 variables, 4-8 grids, 1.4-2.8 s), the
+# tetrahex coin and 4x7 (428 and 488, 16 and 18 solutions, 4.3 and 5.1 s), IQ Block's unique
+# challenge (1,341, 1 solution, 1.4 s); not within 20 s: Soma (688 variables, 11,520
+# solutions), the diamond blocks (2,735; 17,920), dominoes on 8x8 (5,232; 12,988,816), the
+# 1234-polyhex triangle (837), pentominoes 3x20 (1,236 variables, 8 solutions: the rule's one
+# miss), the em-* boards (8,837 variables and more). A counter's count grows with its
+# solutions here as a search's does: it finds no components to split on these encodings.
+WITNESS_SOLUTIONS = 64
+WITNESS_VARIABLES = 1_500
+WITNESS_SECONDS = 60.0  # a witness that has not finished by then is shown, incomplete, and ignored
+
+
+def witness(solutions: set[int], variables: Callable[[Backend], int]) -> Backend | None:
+    """The model counter a verify adds as a witness where the backends before it agree on
+    `solutions` (one number), or None where none is installed or its run is not expected to
+    finish (WITNESS_SOLUTIONS; WITNESS_VARIABLES of the CNF, `variables(counter)`, made only
+    where the solutions pass)."""
+    from ..backends.mc import installed_counters
+    from ..registry import backend
+
+    if len(solutions) != 1 or min(solutions) > WITNESS_SOLUTIONS:
+        return None
+    for name in installed_counters():
+        counter = backend(name)
+        return counter if variables(counter) <= WITNESS_VARIABLES else None
+    return None
+
+
 # The models backends take, as a message names them.
 MODEL_NAMES = {"cpsat": "CP-SAT", "cnf": "CNF", "cover": "exact cover",
                "tables": "edgecount's tables"}

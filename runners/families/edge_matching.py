@@ -60,7 +60,15 @@ from ..models.errors import InputError
 from ..models.symmetry import IDENTITY, Group, burnside
 from ..outcomes import Count, Solution, Verification
 from ..terminal import draw_edges
-from . import VERIFY_SOLVERS, Encoder, Family, check_sampled_cubes, verify_backends
+from . import (
+    VERIFY_SOLVERS,
+    WITNESS_SECONDS,
+    Encoder,
+    Family,
+    check_sampled_cubes,
+    verify_backends,
+    witness,
+)
 
 # the edgecount tables (numpy) load when an edge-matching puzzle is first counted
 tables = lazy_module("puzzlesat.models.edge_matching.tables")
@@ -710,8 +718,11 @@ class EdgeMatching(Family):
             if say:
                 say(verify_table(counts[-1:]).splitlines()[1])
         complete = all(c.complete for c in counts)
-        grids = {c.details["grids"] for c in counts}
-        classes = {c.details["grid_classes"] for c in counts if c.modulo == modulo}
+        if complete and not backends:  # a witness unfinished by its time: shown only
+            witnessed = self._witness(puzzle, counts, modulo, runner_for, say)
+            counts += [c for c in witnessed if c.complete]
+        grids = {c.details["grids"] for c in counts if c.complete}
+        classes = {c.details["grid_classes"] for c in counts if c.complete and c.modulo == modulo}
         agree = complete and len(grids) == 1 and len(classes) == 1
         why = "" if agree else (
             "some counts did not finish" if not complete else "the backends DISAGREE")
@@ -720,6 +731,8 @@ class EdgeMatching(Family):
             parities = self._parity_check(puzzle, runner_for, min(grids), backends, encoding)
             if parities is not None and not parities["agree"]:
                 agree, why = False, "the backends DISAGREE on the checkerboard parities"
+        if complete and not backends:
+            counts += [c for c in witnessed if not c.complete]
         table = verify_table(counts)
         if not agree:
             return Verification(display_name(puzzle), False, why, counts, {}, table)
@@ -763,6 +776,20 @@ class EdgeMatching(Family):
                                 f"is not a valid solution here (the backends agree on {total:,} "
                                 "grids)", counts, result, table)
         return Verification(display_name(puzzle), True, "", counts, result, table)
+
+    def _witness(self, puzzle, counts: list[Count], modulo: str, runner_for, say
+                 ) -> list[Count]:
+        """A model counter's count, where the witness rule expects it to finish (shown,
+        incomplete, and left out where it has not finished by WITNESS_SECONDS)."""
+        counter = witness({c.details["grids"] for c in counts},
+                          lambda counter: self.encode(puzzle, counter).nvars)
+        if counter is None:
+            return []
+        done = self.count(puzzle, counter, modulo if self.encoder(counter).turned else "none",
+                          runner_for(WITNESS_SECONDS))
+        if say:
+            say(verify_table([done]).splitlines()[1] + "  (witness)")
+        return [done]
 
     def _verify_sample(self, puzzle, runner_for, n: int, backends=None, say=None
                        ) -> Verification:

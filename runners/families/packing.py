@@ -31,7 +31,7 @@ from ..models.symmetry import IDENTITY
 from ..models.words import plural
 from ..outcomes import Count, Solution, Verification
 from ..terminal import draw_packing
-from . import Encoder, Family, check_sampled_cubes, verify_backends
+from . import WITNESS_SECONDS, Encoder, Family, check_sampled_cubes, verify_backends, witness
 
 
 def meaning(puzzle: PackingPuzzle, modulo: str) -> str:
@@ -253,10 +253,13 @@ class Packing(Family):
                                          **self.applicable(backend, encoding=encoding)))
                 if say:
                     say(verify_table(counts[-1:]).splitlines()[1])
+        witnessed = [] if backends else self._witness(puzzle, cover, counts, runner_for, say)
+        counts += [c for c in witnessed if c.complete]  # an unfinished witness: shown only
         finished = [c for c in counts if c.complete]
         solutions = {c.details["solutions"] for c in finished}
         classes = {c.details["classes"] for c in finished if c.modulo == "symmetry"}
         why = _disagreement(counts, solutions, classes)
+        counts += [c for c in witnessed if not c.complete]
         table = verify_table(counts)
         result: dict[str, object] = {}
         if not why:
@@ -276,6 +279,18 @@ class Packing(Family):
                 "runs": [_run_json(c) for c in counts],
             }
         return Verification(puzzle.name, not why, why or "", counts, result, table)
+
+    def _witness(self, puzzle, cover, counts: list[Count], runner_for, say) -> list[Count]:
+        """A model counter's counts (both modulos), where the witness rule expects them to
+        finish; one not finished by WITNESS_SECONDS is shown, incomplete, and left out."""
+        counter = witness({c.details["solutions"] for c in counts if c.complete},
+                          lambda counter: self.encode_for(counter, cover).nvars)
+        added = []
+        for modulo in ("none", "symmetry") if counter else ():
+            added.append(self.count(puzzle, counter, modulo, runner_for(WITNESS_SECONDS)))
+            if say:
+                say(verify_table(added[-1:]).splitlines()[1] + "  (witness)")
+        return added
 
     def _verify_sample(self, puzzle, runner_for, n: int, backends=None, say=None
                        ) -> Verification:
