@@ -3,9 +3,9 @@ sliding-block puzzles), built by the breadth-first engine, cached, and walked fo
 
 A family encodes a puzzle into a `TableModel` (`MovesFamily.table_model`): its move kernel in
 the C module puzzlesat._moves (runners/csrc/moves.c, by number) and the arrays it reads
-(runners/kernels/), the positions at distance 0 (or a start and a goal
-test), an upper bound on the positions for the memory estimate, and the key the table's file is
-stored under. The backend knows models, never puzzles:
+(runners/kernels/), the positions at distance 0 (or a start and the kernel's goal test), an
+upper bound on the positions for the memory estimate, and the key the table's file is stored
+under. The backend knows models, never puzzles:
 - it counts: the whole search is one cube, `()`, whose numbers are the positions reached and how
   many lie at each distance; a deadline or Ctrl-C stops it with the positions reached so far (a
   lower bound), so a count through the counting engine honours its time limit and checkpoint;
@@ -121,8 +121,8 @@ def run_search(model: TableModel, deadline: float | None = None) -> Build:
                                     memory=model.memory, progress=model.progress,
                                     deadline=deadline, threads=model.threads, level=model.level)
     return engine.search(model.kernel, model.data, model.seeds, model.bound, what=model.what,
-                         component=model.component,
-                         memory=model.memory, progress=model.progress, dense=model.dense,
+                         component=model.component, memory=model.memory,
+                         progress=model.progress, dense=model.dense,
                          keep_distances=model.keep_distances, deadline=deadline)
 
 
