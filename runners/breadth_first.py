@@ -1,10 +1,11 @@
 """God's algorithm: breadth-first search over every reachable position, and its 2-bit table.
 
 One engine for every family whose positions have a 64-bit code and whose moves can be undone
-(Mind Lock, the sliding-block puzzles). A family gives a move kernel, `kernel(code, data, slot,
-out)` writing the codes of the positions one move away into `out` and returning how many (`slot`:
-which row of its scratch arrays a thread uses); the engine searches from the distance-0
-positions (the solved ones) and keeps:
+(Mind Lock, the sliding-block puzzles). A family names a move kernel (a number of the C module,
+`moves.MIND_LOCK`, `moves.SLIDING_CODES`, `moves.SLIDING_RANKS`) and the arrays it reads: from a
+position's code the kernel gives the codes of the positions one move away, and where the family
+has one, whether a goal stands there. The engine searches from the distance-0 positions (the
+solved ones) and keeps:
 - where the codes are a perfect rank (every arrangement one number, 0 to n-1, reached or not:
   `search_ranked`), a byte per rank while searching, level by level, on as many threads as asked,
   and no codes at all: 1 byte an arrangement, then 2 bits;
@@ -16,8 +17,10 @@ positions (the solved ones) and keeps:
   walking those steps gives an optimal solution and the distance itself;
 - how many positions lie at each distance, and the positions at the greatest (God's number over
   the reachable set).
-With numba installed (the `sliding` or `dlx` extra) the kernel and the search loop are compiled;
-without it the same functions run as Python, slowly (fine for Mind Lock's 92,400 positions).
+The kernels and the search's loops are C (runners/csrc/moves.c, built when puzzlesat is
+installed): a family's table model names its kernel by number and gives the arrays it reads;
+this module drives the levels, looks at the deadline between calls and runs the threads. Where
+the install found no C compiler, importing this module raises `native.KernelMissing`.
 
 Before it starts the search estimates its memory from an upper bound on the positions and
 refuses, with a message saying how much it needs and has, when that exceeds the limit (the
@@ -41,16 +44,14 @@ from pathlib import Path
 
 import numpy as np
 
-from . import compiled
+from . import native
 from .models.errors import InputError
 from .table_cache import CacheReport, CorruptTable, cache_folder, cached
 
-njit = compiled.njit(cache=True, nogil=True)  # the same functions run as Python without numba
-COMPILED = compiled.COMPILED
+moves = native.kernel("moves")  # the C engine and kernels: KernelMissing where not built
 
 EMPTY_KEY = np.uint64(2**64 - 1)
 UNREACHED = 3
-GOLDEN = 0x9E3779B97F4A7C15
 LOAD = 0.6  # the hash set is made for the bound at most this full
 MAGIC = b"PZSGOD02"
 HARDEST_KEPT = 10_000  # the hardest positions a table keeps (all of them where fewer)
@@ -120,115 +121,6 @@ def check_memory(positions: int, limit: int | None, what: str, second_pass: bool
     return need
 
 
-# ---------------------------------------------------------------- the hash set
-
-
-@njit
-def _slot(code, shift):
-    return (code * np.uint64(GOLDEN)) >> shift
-
-
-if not COMPILED:  # the same arithmetic on Python integers (numpy scalars warn on overflow)
-
-    def _slot(code, shift):  # noqa: F811
-        return np.uint64(((int(code) * GOLDEN) & (2**64 - 1)) >> int(shift))
-
-
-@njit
-def _insert(keys, code, shift) -> bool:
-    """Add a code to the set; whether it was new."""
-    mask = np.uint64(keys.size - 1)
-    i = _slot(code, shift)
-    while True:
-        here = keys[i]
-        if here == code:
-            return False
-        if here == EMPTY_KEY:
-            keys[i] = code
-            return True
-        i = (i + np.uint64(1)) & mask
-
-
-@njit
-def _find(keys, code, shift) -> int:
-    """The slot of a code in the set, -1 if absent."""
-    mask = np.uint64(keys.size - 1)
-    i = _slot(code, shift)
-    while True:
-        here = keys[i]
-        if here == code:
-            return np.int64(i)
-        if here == EMPTY_KEY:
-            return -1
-        i = (i + np.uint64(1)) & mask
-
-
-@njit
-def _fill(keys, codes, count, shift) -> None:
-    for j in range(count):
-        _insert(keys, codes[j], shift)
-
-
-@njit
-def _expand(kernel, data, queue, head, end, tail, keys, shift, out):
-    """First pass: expand queue[head:end], adding unseen codes at the tail; -1 when full."""
-    for i in range(head, end):
-        n = kernel(queue[i], data, 0, out)
-        for j in range(n):
-            if _insert(keys, out[j], shift):
-                if tail >= queue.size:
-                    return -1
-                queue[tail] = out[j]
-                tail += 1
-    return tail
-
-
-@njit
-def _expand_again(kernel, data, queue, head, end, tail, keys, shift, seen, out):
-    """Second pass (from other seeds over the set already found): mark by slot."""
-    for i in range(head, end):
-        n = kernel(queue[i], data, 0, out)
-        for j in range(n):
-            slot = _find(keys, out[j], shift)
-            if slot >= 0 and seen[slot] == 0:
-                seen[slot] = 1
-                queue[tail] = out[j]
-                tail += 1
-    return tail
-
-
-@njit
-def _pick(test, data, queue, count, picked) -> int:
-    """Move the codes that pass `test` to `picked`; how many."""
-    found = 0
-    for i in range(count):
-        if test(queue[i], data):
-            picked[found] = queue[i]
-            found += 1
-    return found
-
-
-@njit
-def _mark_levels(queue, ends) -> None:
-    """code -> code * 4 + distance mod 3, the distances given by the level ends."""
-    start = 0
-    for level in range(ends.size):
-        residue = np.uint64(level % 3)
-        for i in range(start, ends[level]):
-            queue[i] = (queue[i] << np.uint64(2)) | residue
-        start = ends[level]
-
-
-@njit
-def _split(queue, count, packed) -> None:
-    """Sorted code * 4 + residue -> the codes in place and the packed residues."""
-    for i in range(count):
-        residue = np.uint8(queue[i] & np.uint64(3))
-        packed[i >> 2] &= np.uint8(~(3 << ((i & 3) << 1)) & 255)
-        packed[i >> 2] |= np.uint8(residue << ((i & 3) << 1))
-        queue[i] = queue[i] >> np.uint64(2)
-
-
 # ---------------------------------------------------------------- the search
 
 
@@ -258,16 +150,17 @@ class Build:
         return Table(self.keys, self.packed, self.positions, self.span or self.positions)
 
 
-def search(kernel: Callable, data: tuple, seeds: Sequence[int], bound: int, degree: int, *,
-           what: str = "search", component: int | None = None, goal: Callable | None = None,
+def search(kernel: int, data: tuple, seeds: Sequence[int], bound: int, *,
+           what: str = "search", component: int | None = None,
            memory: int | None = None, progress: bool = False, dense: bool = False,
            keep_distances: bool = False, deadline: float | None = None) -> Build:
     """Breadth-first search from `seeds` (distance 0) over the positions the moves reach.
 
+    kernel, data: the family's kernel (a number of the C module) and the arrays it reads.
     bound: at most this many positions are reachable (the memory estimate's basis; a search
-    that finds more stops with an error); degree: at most this many moves from a position.
-    component, goal: first find every position reachable from `component`, then search from
-    those of them that pass `goal(code, data)` (a goal that is a property, not a list).
+    that finds more stops with an error).
+    component: first find every position reachable from `component`, then search from those
+    of them where the kernel's goal test holds (a goal that is a property, not a list).
     dense: the codes reached are exactly 0..n-1, so no key array is kept.
     keep_distances: also give every position's whole distance (a byte each, by rank; for a
     search small enough that a byte a position is nothing).
@@ -279,7 +172,6 @@ def search(kernel: Callable, data: tuple, seeds: Sequence[int], bound: int, degr
     queue = np.empty(max(bound, 1), dtype=np.uint64)
     bits = hash_bits(bound)
     keys = np.full(1 << bits, EMPTY_KEY, dtype=np.uint64)
-    out = np.empty(max(degree, 1), dtype=np.uint64)
     bar = _bar(progress, what)
 
     so_far = [0]  # positions reached: what a stopped search reports
@@ -307,17 +199,17 @@ def search(kernel: Callable, data: tuple, seeds: Sequence[int], bound: int, degr
                 ends.append(tail)
         return ends
 
-    shift = np.uint64(64 - bits)
+    shift = 64 - bits
 
     def first_pass(starts: Sequence[int]) -> list[int]:
         tail = 0
         for code in sorted(set(int(s) for s in starts)):
             queue[tail] = code
             tail += 1
-        _fill(keys, queue, tail, shift)
+        moves.fill(keys, queue, tail, shift)
 
         def expand(head: int, stop: int, tail: int) -> int:
-            tail = _expand(kernel, data, queue, head, stop, tail, keys, shift, out)
+            tail = moves.expand(kernel, data, queue, head, stop, tail, keys, shift)
             if tail < 0:
                 raise InputError(f"{what}: more than {bound:,} positions reached, the bound "
                                  "the memory estimate was made for", field="bound")
@@ -331,10 +223,10 @@ def search(kernel: Callable, data: tuple, seeds: Sequence[int], bound: int, degr
         else:
             reached = first_pass([component])[-1]
             so_far[0] = reached  # the component's size: the distances are what is left
-            tail, seen = _goal_seeds(goal, data, queue, reached, keys, shift, what)
+            tail, seen = _goal_seeds(kernel, data, queue, reached, keys, shift, what)
             bar(0, "distances")
-            ends = levels(tail, lambda head, stop, tail: _expand_again(
-                kernel, data, queue, head, stop, tail, keys, shift, seen, out))
+            ends = levels(tail, lambda head, stop, tail: moves.expand_again(
+                kernel, data, queue, head, stop, tail, keys, shift, seen))
             del seen
             if ends[-1] != reached:  # moves are undone: the goal's component is the start's
                 raise InputError(f"{what}: {reached - ends[-1]:,} positions reached from the "
@@ -348,23 +240,21 @@ def search(kernel: Callable, data: tuple, seeds: Sequence[int], bound: int, degr
     return _finished(queue, ends, dense, keep_distances, begin, need)
 
 
-def _goal_seeds(goal: Callable, data: tuple, queue: np.ndarray, reached: int, keys: np.ndarray,
-                shift: np.uint64, what: str) -> tuple[int, np.ndarray]:
-    """The second pass's start: the positions of the first pass (queue[:reached]) where `goal`
-    holds, moved to the queue's head and marked seen (a byte a slot of the hash set `keys`);
-    how many, and the marks. InputError where no goal position was reached."""
+def _goal_seeds(kernel: int, data: tuple, queue: np.ndarray, reached: int, keys: np.ndarray,
+                shift: int, what: str) -> tuple[int, np.ndarray]:
+    """The second pass's start: the positions of the first pass (queue[:reached]) where the
+    kernel's goal test holds, moved to the queue's head and marked seen (a byte a slot of the
+    hash set `keys`); how many, and the marks. InputError where no goal position was
+    reached."""
     picked = np.empty(reached, dtype=np.uint64)
-    found = _pick(goal, data, queue, reached, picked)
+    found = moves.pick(kernel, data, queue, reached, picked)
     if not found:
         raise InputError(f"{what}: no goal position is reachable from the start",
                          field="goal")
     seen = np.zeros(keys.size, dtype=np.uint8)
-    tail = 0
-    for code in picked[:found]:
-        queue[tail] = code
-        seen[_find(keys, code, shift)] = 1
-        tail += 1
-    return tail, seen
+    queue[:found] = picked[:found]
+    moves.mark_seen(keys, shift, queue, found, seen)
+    return found, seen
 
 
 def _finished(queue: np.ndarray, ends: list[int], dense: bool, keep_distances: bool,
@@ -378,11 +268,15 @@ def _finished(queue: np.ndarray, ends: list[int], dense: bool, keep_distances: b
     hardest = np.sort(queue[ends[-2] if len(ends) > 1 else 0: count])[:HARDEST_KEPT].tolist()
     queue = queue[:count]
     in_order = queue.copy() if keep_distances else None
-    _mark_levels(queue, np.array(ends, dtype=np.int64))
-    queue.sort()
+    moves.mark_levels(queue, np.array(ends, dtype=np.int64))
     packed = np.full((count + 3) // 4, 255, dtype=np.uint8)
-    _split(queue, count, packed)
-    keys_kept = None if dense and count and int(queue[-1]) == count - 1 else queue
+    if dense and count and int(queue.max()) >> 2 == count - 1:  # distinct codes: 0..count-1
+        moves.scatter(queue, count, packed)  # each residue at its code, no sort
+        keys_kept = None
+    else:
+        queue.sort()
+        moves.split(queue, count, packed)
+        keys_kept = queue
     distances = None
     if in_order is not None:
         distances = np.full(count, 255, dtype=np.uint8)
@@ -424,78 +318,43 @@ def check_ranked_memory(size: int, limit: int | None, what: str) -> int:
     return need
 
 
-@njit
-def _retire(distance, value, to):
-    for r in range(distance.size):
-        if distance[r] == value:
-            distance[r] = to
-
-
-@njit
-def _collect(distance, value, found) -> int:
-    """The first ranks whose byte is `value`, into `found`; how many."""
-    n = 0
-    for r in range(distance.size):
-        if distance[r] == value:
-            found[n] = r
-            n += 1
-            if n == found.size:
-                break
-    return n
-
-
-@njit
-def _pack_ranked(distance, packed) -> None:
-    """The bytes as residues mod 3 in 2 bits (3: not reached), rank r in bits 2(r%4) of r//4."""
-    for i in range(packed.size):
-        byte = 0
-        for j in range(4):
-            r = 4 * i + j
-            v = distance[r] if r < distance.size else UNSEEN
-            residue = v % 3 if v < WRAP else (v - WRAP if v < IN_COMPONENT else 3)
-            byte |= residue << (2 * j)
-        packed[i] = byte
-
-
-def search_ranked(level: Callable, data: tuple, seeds: Sequence[int], size: int, degree: int,
-                  *, what: str = "search", component: int | None = None,
-                  goals: Callable | None = None, memory: int | None = None,
-                  progress: bool = False, deadline: float | None = None, threads: int = 1
-                  ) -> Build:
+def search_ranked(kernel: int, data: tuple, seeds: Sequence[int], size: int, *,
+                  what: str = "search", component: int | None = None,
+                  memory: int | None = None, progress: bool = False,
+                  deadline: float | None = None, threads: int = 1,
+                  level: Callable | None = None) -> Build:
     """Breadth-first search over ranks 0..size-1 (a perfect rank of every arrangement), from
     `seeds` (distance 0), keeping a byte a rank and no codes.
 
-    level(distance, words, level, after, unseen, lo, hi, data, slot, out): expand the ranks in
-    [lo, hi) whose byte is `level`, giving `after` to each neighbour whose byte is `unseen`; how
-    many it expanded (the family's compiled kernel, releasing the GIL: `threads` threads each
-    take a part of the ranks, with their own scratch slot; `words` is the bytes 8 at a time,
-    and lo and hi are multiples of 8).
-    component, goals: first every rank reachable from `component`, then the search from those
-    of them where a goal stands (`goals(distance, unseen, lo, hi, data, slot)` marks them 0 and
-    the rest IN_COMPONENT, and says how many). deadline: SearchStopped at it (or at Ctrl-C).
+    kernel, data: the family's kernel (a number of the C module) and the arrays it reads.
+    level: `moves.level` unless given (a caller may wrap it): level(kernel, data, distance, lo,
+    hi, level, after, unseen) expands the ranks in [lo, hi) whose byte is `level`, giving
+    `after` to each neighbour whose byte is `unseen`, and says how many it expanded; it
+    releases the GIL, so `threads` threads each take a part of the ranks (lo and hi multiples
+    of 8).
+    component: first every rank reachable from `component`, then the search from those of them
+    where the kernel's goal test holds (`moves.goals` marks them 0 and the rest IN_COMPONENT,
+    and says how many). deadline: SearchStopped at it (or at Ctrl-C).
     """
     begin = time.perf_counter()
     need = check_ranked_memory(size, memory, what)
     threads = max(1, threads)
+    level = moves.level if level is None else level
     padded = -(-size // 8) * 8  # whole words: the bytes past the ranks are never reached
     distance = np.full(padded, UNSEEN, dtype=np.uint8)
-    words = distance.view(np.uint64)
-    outs = np.empty((threads, max(degree, 1)), dtype=np.uint64)
     bar = _bar(progress, what)
     reached = [0]  # with a component: its size
     so_far = [1 if component is not None else len(set(seeds))]  # reached: the seeds at least
     pool = ThreadPoolExecutor(threads) if threads > 1 else None
 
     def parts(function: Callable, lo: int, hi: int, *args) -> int:
-        """function(*args, a, b, data, slot[, out]) on `threads` parts of [lo, hi), each a
-        whole number of words."""
-        last = [outs] if function is level else []
+        """function(kernel, data, distance, a, b, *args) on `threads` parts of [lo, hi), each
+        a whole number of words."""
         if pool is None:
-            return function(*args, lo, hi, data, 0, *(o[0] for o in last))
+            return function(kernel, data, distance, lo, hi, *args)
         share = -(-(hi - lo) // (8 * threads)) * 8
-        futures = [pool.submit(function, *args, a, min(hi, a + share), data, slot,
-                               *(o[slot] for o in last))
-                   for slot, a in enumerate(range(lo, hi, share))]
+        futures = [pool.submit(function, kernel, data, distance, a, min(hi, a + share), *args)
+                   for a in range(lo, hi, share)]
         return sum(int(f.result()) for f in futures)
 
     def levels(unseen: int) -> list[int]:
@@ -503,12 +362,11 @@ def search_ranked(level: Callable, data: tuple, seeds: Sequence[int], size: int,
         while True:
             if depth + 1 >= WRAP:  # positions WRAP levels behind: never the frontier again
                 old = (depth + 1) % WRAP
-                _retire(distance, np.uint8(old), np.uint8(WRAP + old % 3))
+                moves.retire(distance, old, WRAP + old % 3)
             expanded = 0
             for lo in range(0, padded, RANK_CHUNK):
-                step = parts(level, lo, min(padded, lo + RANK_CHUNK), distance, words,
-                             np.uint8(depth % WRAP), np.uint8((depth + 1) % WRAP),
-                             np.uint8(unseen))
+                step = parts(level, lo, min(padded, lo + RANK_CHUNK), depth % WRAP,
+                             (depth + 1) % WRAP, unseen)
                 expanded += step
                 bar(step)
                 so_far[0] = max(so_far[0], sum(counts) + expanded)
@@ -530,7 +388,7 @@ def search_ranked(level: Callable, data: tuple, seeds: Sequence[int], size: int,
             reached[0] = sum(levels(UNSEEN))  # the component's size: the distances are left
             so_far[0] = reached[0]
             bar(0, "distances")
-            if not parts(goals, 0, size, distance, np.uint8(UNSEEN)):
+            if not parts(moves.goals, 0, padded, UNSEEN):
                 raise InputError(f"{what}: no goal position is reachable from the start",
                                  field="goal")
             counts = levels(IN_COMPONENT)
@@ -546,11 +404,10 @@ def search_ranked(level: Callable, data: tuple, seeds: Sequence[int], size: int,
             pool.shutdown()
     bar(None)
     found = np.empty(HARDEST_KEPT, dtype=np.int64)
-    hardest = found[:_collect(distance[:size], np.uint8((len(counts) - 1) % WRAP),
-                              found)].tolist()
+    hardest = found[:moves.collect(distance[:size], (len(counts) - 1) % WRAP, found)].tolist()
     packed = np.empty((size + 3) // 4, dtype=np.uint8)
-    _pack_ranked(distance[:size], packed)
-    distance = words = None  # their memory goes back before the table is kept
+    moves.pack_ranked(distance[:size], packed)
+    distance = None  # its memory goes back before the table is kept
     return Build(None, packed, counts, hardest, time.perf_counter() - begin, need, span=size)
 
 

@@ -1,6 +1,6 @@
 """Modules imported when first used, so that a command pays only for the path it takes.
 
-`puzzlesat count` of a packing puzzle has no use for the breadth-first engine (numba), the
+`puzzlesat count` of a packing puzzle has no use for the breadth-first engine (numpy), the
 edge-matching tables (numpy) or the pictures, yet the command line declares every family's
 flags; a family module names its heavy parts with `lazy_module` and they load on the first
 attribute read (results/dlx-bench.md: start-up).

@@ -1,6 +1,6 @@
 """Tables cached on disk: written whole or not at all, read back or rebuilt, with a warning that
 reaches the user when the cache cannot be written. Shared by every family with a table (Mind
-Lock's, the sliding-block puzzles'); light to import (no numba, no numpy)."""
+Lock's, the sliding-block puzzles'); light to import (no numpy, no C module)."""
 
 from __future__ import annotations
 

@@ -154,7 +154,7 @@ def test_planning_agrees_with_the_table_on_a_hardest_position(backend, build, pu
     hardest = build.hardest[0]
     plan = family.FAMILY.plan(puzzle, unrank(hardest), resolve(backend, "mind-lock", "solve"))
     assert plan.complete
-    assert len(plan.moves) == build.distances[hardest] == build.hardest_distance
+    assert len(plan.moves) == build.distances[hardest] == build.gods_number
 
 
 def test_replay_rejects_a_plan_that_breaks_the_rules(puzzle):

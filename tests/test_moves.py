@@ -196,8 +196,7 @@ def test_an_interrupted_search_reports_what_it_reached():
     """Ctrl-C in the middle of a search on ranks: SearchStopped with the positions expanded so
     far (it said 1, the seed, after 24 minutes of a 3x4 search)."""
     from puzzlesat.backends.table import run_search
-    from puzzlesat.breadth_first import SearchStopped
-    from puzzlesat.kernels import sliding as kernels
+    from puzzlesat.breadth_first import SearchStopped, moves
 
     model = sliding.FAMILY.table_model(files.load("eight-puzzle"), threads=1)
     calls, seen = [0], [0]
@@ -206,7 +205,7 @@ def test_an_interrupted_search_reports_what_it_reached():
         calls[0] += 1
         if calls[0] == 12:
             raise KeyboardInterrupt
-        done = kernels.ranked_level(*args)
+        done = moves.level(*args)
         seen[0] += done
         return done
 
@@ -214,3 +213,118 @@ def test_an_interrupted_search_reports_what_it_reached():
     with pytest.raises(SearchStopped) as caught:
         run_search(model)
     assert caught.value.interrupted and caught.value.positions == seen[0] == 706
+
+
+def test_a_wrong_argument_to_the_c_kernel_is_a_python_error():
+    """The C engine and kernels (puzzlesat._moves) check what they are given: a wrong kernel
+    number, data of the wrong shape or item size, a read-only array they write, a part of the
+    ranks outside the array or not whole words, arrays that disagree: each a TypeError or
+    ValueError, never a crash or a read outside an array."""
+    import numpy as np
+
+    from puzzlesat.breadth_first import moves
+
+    model = sliding.FAMILY.table_model(files.load("eight-puzzle"), threads=1)
+    kernel, data = model.kernel, model.data
+    distance = np.full(model.bound + (-model.bound) % 8, 255, dtype=np.uint8)
+    assert moves.level(kernel, data, distance, 0, 8, 0, 1, 255) == 0  # the arguments work
+    read_only = distance.copy()
+    read_only.flags.writeable = False
+    shorter = (data[0][:-1], *data[1:])  # a placement array shorter than the others
+    far = list(data)
+    far[1] = np.full_like(data[1], 10**6)  # a shift to a placement that is not there
+    bad = [
+        (kernel, data, read_only, 0, 8, 0, 1, 255),  # written, read only
+        (kernel, data, distance.astype(np.uint16), 0, 8, 0, 1, 255),  # bytes expected
+        (kernel, data, distance, 0, distance.size + 8, 0, 1, 255),  # past the end
+        (kernel, data, distance, 3, 8, 0, 1, 255),  # not a whole word
+        (kernel, data, distance, 0, 8, 0, 1, 256),  # not a byte
+        (7, data, distance, 0, 8, 0, 1, 255),  # no such kernel
+        (kernel, data[:5], distance, 0, 8, 0, 1, 255),  # too few arrays
+        (kernel, shorter, distance, 0, 8, 0, 1, 255),
+        (kernel, tuple(far), distance, 0, 8, 0, 1, 255),
+        (kernel, "data", distance, 0, 8, 0, 1, 255),
+        (moves.MIND_LOCK, data, distance, 0, 8, 0, 1, 255),  # another kernel's data
+        (kernel, data, distance, 0, 8, 0, 1),  # an argument short
+    ]
+    for arguments in bad:
+        with pytest.raises((TypeError, ValueError)):
+            moves.level(*arguments)
+    keys = np.full(1 << 16, 2**64 - 1, dtype=np.uint64)
+    queue = np.zeros(4, dtype=np.uint64)
+    with pytest.raises(ValueError, match="power of two"):
+        moves.expand(kernel, data, queue, 0, 1, 1, keys[:1000], 48)
+    with pytest.raises(ValueError, match="tail"):
+        moves.expand(kernel, data, queue, 0, 1, 9, keys, 48)
+    with pytest.raises(ValueError, match="more slots"):  # a set that could fill: refused
+        moves.expand(kernel, data, queue, 0, 1, 1, keys[:4], 62)
+    with pytest.raises(ValueError, match="no goal test"):
+        moves.pick(moves.MIND_LOCK, mind_lock.kernels.kernel_data(), queue, 1, queue.copy())
+    with pytest.raises(ValueError, match="room"):
+        moves.neighbours(kernel, data, 0, np.empty(1, dtype=np.uint64))
+    # a shift table with a cycle (every placement slides onto itself) ends, within the room
+    rush = sliding.FAMILY.table_model(files.load("rush-hour-51"), threads=1)
+    looped = list(rush.data)
+    looped[1] = rush.data[1].copy()
+    looped[1][:, 0] = np.arange(len(looped[1]))
+    out = np.empty(sliding.kernels.degree(files.load("rush-hour-51")), dtype=np.uint64)
+    assert 0 < moves.neighbours(rush.kernel, tuple(looped), 0, out) <= out.size
+    # so does a ranking whose states lead back to the first (a walk takes a step a state)
+    cycled = list(rush.data)
+    cycled[10] = np.zeros_like(rush.data[10])
+    assert 0 <= moves.neighbours(rush.kernel, tuple(cycled), 5, out) <= out.size
+
+
+def test_without_the_c_module_the_table_backend_says_so_in_one_line(tmp_path):
+    """Where the install built no C module (no C compiler), the table backend is absent: a
+    count or a table says so in one line (exit 2), and the families still load."""
+    import subprocess
+    import sys
+
+    script = ("import sys; sys.modules['puzzlesat._moves'] = None\n"
+              "from puzzlesat.cli import main\n"
+              "sys.exit(main(sys.argv[1:]))\n")
+    for args in (["count", "klotski"], ["sliding", "table", "klotski"],
+                 ["solve", "mind-lock"]):
+        run = subprocess.run([sys.executable, "-c", script, *args], capture_output=True,
+                             text=True, timeout=120,
+                             env={**__import__("os").environ,
+                                  "XDG_CACHE_HOME": str(tmp_path / "cache")})
+        assert run.returncode == 2, (args, run.stdout, run.stderr)
+        assert "Traceback" not in run.stderr and len(run.stderr.strip().splitlines()) == 1
+        assert "was not built when puzzlesat was installed" in run.stderr, run.stderr
+
+
+def test_a_table_search_imports_no_jit(tmp_path):
+    """Issue 39: the moves engine and its kernels are C built at install; a count and a table
+    search of each family (searched now, no cache) import no numba."""
+    import os
+    import subprocess
+    import sys
+
+    script = ("import sys; from puzzlesat.cli import main\n"
+              "assert main(['count', 'rush-hour-51']) == 0\n"
+              "assert main(['count', 'mind-lock']) == 0\n"
+              "print('numba' in sys.modules)\n")
+    run = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                         timeout=300, env={**os.environ, "XDG_CACHE_HOME": str(tmp_path)})
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.split()[-1] == "False", run.stdout
+
+
+def test_a_dense_table_is_placed_by_code_as_the_sorted_one():
+    """Mind Lock's codes are its ranks 0..92,399: the dense search places each residue at its
+    code (no sort, no key array); the same search keeping its sorted codes gives those codes
+    0..n-1 and the same residues, the same positions at each distance and the same hardest."""
+    import numpy as np
+
+    from puzzlesat.backends.table import run_search
+
+    model = mind_lock.FAMILY.table_model(files.load("mind-lock"))
+    placed = run_search(model)
+    sorted_build = run_search(dataclasses.replace(model, dense=False))
+    assert placed.keys is None and sorted_build.keys is not None
+    assert np.array_equal(sorted_build.keys, np.arange(placed.positions, dtype=np.uint64))
+    assert bytes(placed.packed) == bytes(sorted_build.packed)
+    assert (placed.distance_counts, placed.hardest) == (sorted_build.distance_counts,
+                                                        sorted_build.hardest)

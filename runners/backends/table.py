@@ -1,16 +1,18 @@
 """The 'table' backend: God's-algorithm table of a puzzle solved by moves (Mind Lock, the
 sliding-block puzzles), built by the breadth-first engine, cached, and walked for optimal plans.
 
-A family encodes a puzzle into a `TableModel` (`MovesFamily.table_model`): the compiled move
-kernel and its arrays (runners/kernels/), the positions at distance 0 (or a start and a goal
-test), an upper bound on the positions for the memory estimate, and the key the table's file is
-stored under. The backend knows models, never puzzles:
+A family encodes a puzzle into a `TableModel` (`MovesFamily.table_model`): its move kernel in
+the C module puzzlesat._moves (runners/csrc/moves.c, by number) and the arrays it reads
+(runners/kernels/), the positions at distance 0 (or a start and the kernel's goal test), an
+upper bound on the positions for the memory estimate, and the key the table's file is stored
+under. The backend knows models, never puzzles:
 - it counts: the whole search is one cube, `()`, whose numbers are the positions reached and how
   many lie at each distance; a deadline or Ctrl-C stops it with the positions reached so far (a
   lower bound), so a count through the counting engine honours its time limit and checkpoint;
 - it solves: `TableQuery` asks for a walk down the table from a start, and the answer's values
   are the moves, the first move first (the family's `neighbours` names them).
 Tables are kept for the process (the last few) and in the user's cache folder (table_cache).
+Where the install built no C module (no C compiler), the backend is absent and says so.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from .. import native
 from ..lazy import lazy_module
 from ..table_cache import CacheReport
 from . import Backend, Cube, Interrupted, Outcome, Values
@@ -27,8 +30,8 @@ from . import Backend, Cube, Interrupted, Outcome, Values
 if TYPE_CHECKING:
     from ..breadth_first import Build, Table
 
-# the breadth-first engine (numba) loads when a table is first built or read: a command that only
-# declares this family's flags, or counts a packing puzzle, does not pay for it
+# the breadth-first engine (numpy, the C module) loads when a table is first built or read: a
+# command that only declares this family's flags, or counts a packing puzzle, does not pay for it
 engine = lazy_module("puzzlesat.breadth_first")
 
 KEPT = 4  # tables kept in memory for the process, the most recently used
@@ -41,21 +44,21 @@ class TableModel:
     name: str  # the table file's stem in the cache folder, e.g. 'sliding-klotski-path'
     key: str  # fingerprint of everything the table depends on
     what: str  # how messages and the progress bar name the search
-    kernel: Callable  # kernel(code, data, out) -> how many codes one move away
+    kernel: int  # the move kernel's number in the C module (moves.MIND_LOCK, ...)
     data: tuple  # the arrays the kernel reads
     seeds: Sequence[int]  # codes at distance 0
     bound: int  # at most this many positions (the memory estimate's basis)
-    degree: int  # at most this many moves from a position
-    component: int | None = None  # with `goal`: search the goals reachable from this code
-    goal: Callable | None = None  # goal(code, data): whether a position is at distance 0
+    component: int | None = None  # the search's start where the goal is the kernel's goal
+    # test: first every position reachable from it, then the distances from those where the
+    # goal test holds
     dense: bool = False  # the codes reached are exactly 0..n-1 (no key array is kept)
     keep_distances: bool = False  # also every position's whole distance, a byte a rank
     memory: int | None = None  # bytes the search may use (None: what the machine has)
     progress: bool = False  # a progress bar on standard error
     # where the codes are a perfect rank, 0..bound-1: the search keeps a byte a rank instead of
-    # the codes, expanding a level with `level` (and the goals with `goals`) on `threads`
+    # the codes, expanding a level with `level` (the C module's, which a caller may wrap) on
+    # `threads`
     level: Callable | None = None
-    goals: Callable | None = None
     threads: int = 1
 
 
@@ -113,14 +116,14 @@ def _keep(found: Found) -> Found:
 def run_search(model: TableModel, deadline: float | None = None) -> Build:
     """The breadth-first search a model describes (SearchStopped at the deadline)."""
     if model.level is not None:
-        return engine.search_ranked(model.level, model.data, model.seeds, model.bound, model.degree,
-                             what=model.what, component=model.component, goals=model.goals,
-                             memory=model.memory, progress=model.progress, deadline=deadline,
-                             threads=model.threads)
-    return engine.search(model.kernel, model.data, model.seeds, model.bound, model.degree,
-                  what=model.what, component=model.component, goal=model.goal,
-                  memory=model.memory, progress=model.progress, dense=model.dense,
-                  keep_distances=model.keep_distances, deadline=deadline)
+        return engine.search_ranked(model.kernel, model.data, model.seeds, model.bound,
+                                    what=model.what, component=model.component,
+                                    memory=model.memory, progress=model.progress,
+                                    deadline=deadline, threads=model.threads, level=model.level)
+    return engine.search(model.kernel, model.data, model.seeds, model.bound, what=model.what,
+                         component=model.component, memory=model.memory,
+                         progress=model.progress, dense=model.dense,
+                         keep_distances=model.keep_distances, deadline=deadline)
 
 
 class TableBackend(Backend):
@@ -134,6 +137,19 @@ class TableBackend(Backend):
 
     def __init__(self, kind: str) -> None:
         self.name = f"table:{kind}"
+
+    @classmethod
+    def supported(cls) -> bool:
+        return native.available("moves")
+
+    @property
+    def needs(self) -> str:
+        """Why the backend is absent: the C module's one line (native.KernelMissing)."""
+        try:
+            native.kernel("moves")
+        except native.KernelMissing as missing:
+            return str(missing)
+        return ""
 
     def table(self, model: TableModel, fresh: bool = False, deadline: float | None = None
               ) -> Found:

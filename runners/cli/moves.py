@@ -130,9 +130,7 @@ def table_lines(figures: dict, heading: str) -> list[str]:
            "memory": f"kept in memory (searched in {figures['build_seconds']:.2f} s when built)"}
     lines.append(f"table: {figures['table_bytes']:,} bytes (2 bits a position"
                  + (", and the sorted codes" if figures.get("keys") else "") + "); "
-                 + how[figures["table_from"]]
-                 + ("" if figures.get("compiled", True) else " (numba not installed: not "
-                                                             "compiled)"))
+                 + how[figures["table_from"]])
     if figures.get("published"):
         agrees = figures.get("published_agrees", {})
         differs = [k for k, ok in agrees.items() if not ok]
@@ -149,13 +147,14 @@ def table_lines(figures: dict, heading: str) -> list[str]:
 
 def table_command(args: argparse.Namespace) -> int:
     """`puzzlesat FAMILY table [PUZZLE]`: every reachable position's distance, in figures."""
-    from ..breadth_first import SearchStopped  # the engine (numba, numpy) only once it runs
     from . import load
 
     puzzle, module = load(args)
     if puzzle.kind != args.kind:
         raise InputError(f"a {puzzle.kind} puzzle, not a {args.kind} one", field="PUZZLE")
     fam = family(puzzle.kind)
+    fam.table_backend()  # where the C module was not built, the one line that says so
+    from ..breadth_first import SearchStopped  # the engine (numpy, C) only once it runs
     try:
         found = fam.table(puzzle, args.memory, progress=sys.stderr.isatty() and not args.json)
     except SearchStopped as stopped:  # Ctrl-C or SIGTERM: what it reached, said to be partial

@@ -43,7 +43,7 @@ from ..planning import Plan, PlanError
 from . import Encoder
 from .moves import HARDEST, TABLE, MovesFamily, MovesTable  # noqa: F401 (the CLI's words)
 
-# the breadth-first engine and the kernel (numba) and the encodings (PySAT) load when a Mind
+# the breadth-first engine and the kernel (numpy, C) and the encodings (PySAT) load when a Mind
 # Lock puzzle is first solved, never for the command line's flags or the catalog
 engine = lazy_module("puzzlesat.breadth_first")
 kernels = lazy_module("puzzlesat.kernels.mind_lock")
@@ -236,9 +236,9 @@ class MindLock(MovesFamily):
                     keep_distances: bool = False) -> TableModel:
         """Every rank's distance from the nearest solved position (all 92,400 ranks, found by
         the search, not assumed; a second's search on one thread)."""
-        return TableModel(KIND, cache_key(puzzle), "Mind Lock", kernels.moves_kernel,
+        return TableModel(KIND, cache_key(puzzle), "Mind Lock", kernels.KERNEL,
                           kernels.kernel_data(), sorted({rank(p) for p in puzzle.solved}),
-                          POSITIONS, len(MOVES), dense=True, keep_distances=keep_distances,
+                          POSITIONS, dense=True, keep_distances=keep_distances,
                           memory=memory, progress=progress)
 
     def count_details(self, puzzle: MindLockPuzzle, model: TableModel) -> dict:

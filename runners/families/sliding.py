@@ -2,12 +2,12 @@
 
 The calls (solve, count, export) are the moves base's (runners/families/moves.py); this module
 gives the sliding-block hooks: positions and moves from models/sliding, the table model of the
-breadth-first search with the compiled kernel (runners/kernels/sliding.py), the plan encodings.
+breadth-first search with the C kernel (runners/kernels/sliding.py), the plan encodings.
 `report` is the library side of `puzzlesat sliding table`: the positions reachable, how many lie
 at each distance from the goal, God's number over the reachable set, the hardest positions and
 the start's distance, in the puzzle's metric (named in every output). `verify` checks the
 planners against the table on the hardest and on random positions near the goal, and the
-compiled kernel against the rules in Python.
+C kernel against the rules in Python.
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ from ..planning import Plan, PlanError
 from . import Encoder
 from .moves import TABLE, MovesFamily, MovesTable
 
-# the breadth-first engine and the move kernels (numba, numpy) and the encodings (PySAT) load
+# the breadth-first engine and the move kernels (numpy, the C module) and the encodings (PySAT) load
 # when a sliding puzzle is first solved, never for the command line's flags or the catalog
 engine = lazy_module("puzzlesat.breadth_first")
 kernels = lazy_module("puzzlesat.kernels.sliding")
@@ -69,12 +69,10 @@ def ranks_of(puzzle: SlidingPuzzle) -> Ranking | None:
 
 
 @lru_cache(maxsize=8)
-def kernel_parts(puzzle: SlidingPuzzle) -> tuple[tuple, int, int]:
-    """The kernel's arrays (a scratch row for each core), the bound on positions and the most
-    moves from a position: worth keeping between calls."""
+def kernel_parts(puzzle: SlidingPuzzle) -> tuple[tuple, int]:
+    """The kernel's arrays and the bound on positions: worth keeping between calls."""
     ranks = ranks_of(puzzle)
-    return (kernels.kernel_data(puzzle, cores(), ranks), kernels.bound(puzzle, ranks)[0],
-            kernels.degree(puzzle))
+    return kernels.kernel_data(puzzle, ranks), kernels.bound(puzzle, ranks)[0]
 
 
 def by_mixed_codes(found: MovesTable):
@@ -92,7 +90,7 @@ def by_mixed_codes(found: MovesTable):
                 ).reshape(-1)[:span]
     ranks = np.flatnonzero(residues != 3).astype(np.uint64)
     codes = np.empty(ranks.size, dtype=np.uint64)
-    kernels.mixed_codes(ranks, kernel_parts(found.puzzle)[0], codes)
+    kernels.moves.mixed_codes(kernel_parts(found.puzzle)[0], ranks, codes)
     order = np.argsort(codes, kind="stable")
     kept = residues[ranks[order].astype(np.int64)]
     kept = np.concatenate([kept, np.zeros(-kept.size % 4, dtype=np.uint8)]).reshape(-1, 4)
@@ -155,9 +153,9 @@ def report(found: MovesTable) -> dict:
         "keys": build.keys is not None,
         "memory_estimate_bytes": build.bytes_estimated,
         "table_from": found.found.source,
+        "compiled": True,  # the C kernels (the table backend is absent without them)
         "build_seconds": round(build.seconds, 3),
         "seconds": round(found.found.seconds, 3),
-        "compiled": engine.COMPILED,
         **({"cache": str(found.found.report.path)} if found.found.report else {}),
     }
 
@@ -243,20 +241,19 @@ class Sliding(MovesFamily):
         configuration's component (or the start's, for a goal that is a piece at a place, or
         from the start where no goal is given). With a ranking, a byte an arrangement on
         `threads` (default: every core), else the codes reached in a hash set."""
-        data, most, degree = kernel_parts(puzzle)
+        data, most = kernel_parts(puzzle)
         ranked = ranks_of(puzzle) is not None
         model = TableModel(f"sliding-{puzzle.name}-{puzzle.metric}", cache_key(puzzle),
                            f"{puzzle.name} ({puzzle.metric} metric)",
-                           kernels.ranked_kernel if ranked else kernels.moves_kernel,
-                           data, [], most, degree, memory=memory, progress=progress)
+                           kernels.kernel_number(ranked), data, [], most, memory=memory,
+                           progress=progress)
         if ranked:
-            model.level, model.goals = kernels.ranked_level, kernels.ranked_goals
-            model.threads = max(1, min(threads or cores(), len(data[1][5])))
+            model.level = kernels.moves.level
+            model.threads = max(1, min(threads or cores(), cores()))
         if puzzle.goal.position is not None:
             model.seeds = [self.code(puzzle, puzzle.goal.position)]
         elif puzzle.goal.cells:
             model.component = self.code(puzzle, puzzle.start)
-            model.goal = None if ranked else kernels.goal_kernel
         else:
             model.seeds = [self.code(puzzle, puzzle.start)]
         return model
@@ -318,7 +315,7 @@ class Sliding(MovesFamily):
                ) -> Verification:
         """The table against CP-SAT and SAT planning on `sample` positions within
         PLAN_DISTANCE moves of the goal (the hardest such first, then random ones), and the
-        compiled move kernel against the rules in Python on those and on random positions."""
+        C move kernel against the rules in Python on those and on random positions."""
         puzzle = self.prepare(puzzle, metric=metric)
         sample = DEFAULT_SAMPLE if sample is None else sample
         seed = DEFAULT_SEED if seed is None else seed
@@ -394,10 +391,9 @@ def starts(puzzle: SlidingPuzzle, metrics: tuple[str, ...] | None = None,
                             f"{need / 2**30:.2f} GiB to take one by one (6 bytes each), but "
                             f"{have / 2**30:.2f} GiB to use; refused before starting",
                             field="memory")
-    out = np.empty(kernels.degree(puzzle), dtype=np.uint64)
     label = np.empty(size, dtype=np.uint32)
-    step_data = kernels.kernel_data(replace(puzzle, metric="step"), 1, ranks)
-    clusters = int(kernels.clusters(size, step_data, out, label))
+    step_data = kernels.kernel_data(replace(puzzle, metric="step"), ranks)
+    clusters = int(kernels.moves.clusters(step_data, label))
     sizes = np.bincount(label, minlength=clusters)
     single = -1 if puzzle.goal.position is None else ranks.rank(puzzle.goal.position)
     distance = np.empty(size, dtype=np.uint16)
@@ -408,11 +404,12 @@ def starts(puzzle: SlidingPuzzle, metrics: tuple[str, ...] | None = None,
                     "goal": puzzle.goal.describe(puzzle.columns), "arrangements": size,
                     "clusters": clusters, "metrics": {}}
     for metric in metrics:
-        data = kernels.kernel_data(replace(puzzle, metric=metric), 1, ranks)
+        data = kernels.kernel_data(replace(puzzle, metric=metric), ranks)
         counts = np.zeros(65536, dtype=np.int64)
         farthest, far_rank = per_cluster[metric]
-        levels = kernels.distances_to_goals(data, single < 0, max(single, 0), label, counts,
-                                            distance, farthest, far_rank, goal_count, out)
+        levels = kernels.moves.distances_to_goals(data, single < 0, max(single, 0), label,
+                                                  counts, distance, farthest, far_rank,
+                                                  goal_count)
         solvable = farthest >= 0
         if not solvable.any():
             where = (f"no arrangement of these blocks has {puzzle.goal.describe(puzzle.columns)}"
@@ -454,7 +451,7 @@ def pick_starts(puzzle: SlidingPuzzle, ranks: Ranking, distance, moves: int, cou
     (all of them where there are fewer)."""
     import numpy as np
 
-    total = int(kernels.at_distance(distance, moves, np.empty(0, dtype=np.int64),
+    total = int(kernels.moves.at_distance(distance, moves, np.empty(0, dtype=np.int64),
                                     np.empty(0, dtype=np.int64)))
     if not total:
         raise InputError(f"no position is {moves} moves from a goal in the '{puzzle.metric}' "
@@ -462,7 +459,7 @@ def pick_starts(puzzle: SlidingPuzzle, ranks: Ranking, distance, moves: int, cou
     picks = np.array(sorted(random.Random(seed).sample(range(total), min(count, total))),
                      dtype=np.int64)
     found = np.empty(picks.size, dtype=np.int64)
-    kernels.at_distance(distance, moves, picks, found)
+    kernels.moves.at_distance(distance, moves, picks, found)
     return {"moves": moves, "metric": puzzle.metric, "positions_at_that_distance": total,
             "seed": seed, "starts": [puzzle.notation(ranks.unrank(int(r))) for r in found]}
 
@@ -500,7 +497,7 @@ def at_zero(puzzle: SlidingPuzzle, position: Position) -> bool:
 
 
 def check_kernel(found: MovesTable, positions: list[Position], seed: int) -> dict[str, bool]:
-    """The compiled kernel's moves equal the rules' (Python) on the positions given and on 200
+    """The C kernel's moves equal the rules' (Python) on the positions given and on 200
     random reachable ones, each move undone by a move; the table's distances consistent (a
     neighbour at most one move farther or nearer, one nearer unless at the goal) on the
     positions given and 10 random ones."""
@@ -510,7 +507,7 @@ def check_kernel(found: MovesTable, positions: list[Position], seed: int) -> dic
     checks = {"kernel_moves_equal_the_rules": True, "every_move_undone": True,
               "distances_consistent": True, "hardest_at_gods_number": True}
     ranked = ranks_of(puzzle) is not None
-    data = kernels.kernel_data(puzzle, ranks=ranks_of(puzzle))
+    data = kernels.kernel_data(puzzle, ranks_of(puzzle))
     for position in list(positions) + drawn:
         code = FAMILY.code(puzzle, position)
         rules = sorted({FAMILY.code(puzzle, p) for _, p in puzzle.neighbours(position)})

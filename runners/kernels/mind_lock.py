@@ -1,5 +1,6 @@
-"""Mind Lock in the breadth-first engine: its three moves on ranks, read from its move tables
-(models/mind_lock, `move_tables`), as a compiled kernel."""
+"""Mind Lock in the breadth-first engine: the arrays its C move kernel (runners/csrc/moves.c,
+kernel MIND_LOCK) reads, its three moves on ranks from its move tables (models/mind_lock,
+`move_tables`)."""
 
 from __future__ import annotations
 
@@ -7,22 +8,15 @@ from functools import cache
 
 import numpy as np
 
-from ..breadth_first import njit
+from .. import native
 from ..models.mind_lock import move_tables
+
+moves = native.kernel("moves")  # KernelMissing where the install built no C module
+KERNEL = moves.MIND_LOCK
 
 
 @cache
 def kernel_data() -> tuple:
-    """The arrays the kernel reads: for each move, the rank reached from every rank (no
-    scratch)."""
+    """The arrays the kernel reads: for each move (push, horizontal, vertical), the rank
+    reached from every rank."""
     return tuple(np.array(t, dtype=np.uint64) for t in move_tables())
-
-
-@njit
-def moves_kernel(code, data, slot, out):
-    """Mind Lock's three moves on ranks (push, horizontal, vertical), from its move tables."""
-    push, horizontal, vertical = data
-    out[0] = push[code]
-    out[1] = horizontal[code]
-    out[2] = vertical[code]
-    return 3
