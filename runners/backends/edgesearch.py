@@ -214,6 +214,35 @@ def _search(  # noqa: C901 - a numba kernel, kept whole until issue 39's C
     state[1] += nodes
 
 
+# The local search's random numbers: splitmix64 (Steele, Lea and Flood 2014), one 64-bit word of
+# state, written out so that the compiled kernel and any port of it draw the same numbers.
+GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+MIX1 = np.uint64(0xBF58476D1CE4E5B9)
+MIX2 = np.uint64(0x94D049BB133111EB)
+
+
+@njit(cache=True, nogil=True)
+def _next(rng):  # pragma: no cover - compiled
+    """The next 64-bit word of the generator whose state is rng[0] (a uint64 array)."""
+    rng[0] += GOLDEN
+    z = rng[0]
+    z = (z ^ (z >> np.uint64(30))) * MIX1
+    z = (z ^ (z >> np.uint64(27))) * MIX2
+    return z ^ (z >> np.uint64(31))
+
+
+@njit(cache=True, nogil=True)
+def _below(rng, n):  # pragma: no cover - compiled
+    """A random integer in [0, n)."""
+    return np.int64(_next(rng) % np.uint64(n))
+
+
+@njit(cache=True, nogil=True)
+def _uniform(rng):  # pragma: no cover - compiled
+    """A random float in [0, 1): the word's top 53 bits."""
+    return np.float64(_next(rng) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
+
+
 @njit(cache=True, nogil=True)
 def _around(c, tile_at, turn_at, neighbour, edge, partner):  # pragma: no cover - compiled
     """Matched seams around cell c."""
@@ -235,15 +264,15 @@ def _polish(  # noqa: C901 - a numba kernel, kept whole until issue 39's C
     """Local search on a full board: swap two tiles (or turn one), each turned its best way,
     accepted if the matched seams do not drop (or, at temperature `heat`, with probability
     exp(drop / heat)). state = [score, best score]; the best board is kept in best_*."""
-    np.random.seed(seed)
+    rng = np.full(1, seed, dtype=np.uint64)
     cells = len(free)
     for _ in range(steps):
-        a = free[np.random.randint(cells)]
+        a = free[_below(rng, cells)]
         b = a
-        if np.random.random() < 0.9:
+        if _uniform(rng) < 0.9:
             found = False
             for _try in range(20):
-                b = free[np.random.randint(cells)]
+                b = free[_below(rng, cells)]
                 if b != a and turns[b, tile_at[a]] != 0 and turns[a, tile_at[b]] != 0:
                     found = True
                     break
@@ -290,11 +319,11 @@ def _polish(  # noqa: C901 - a numba kernel, kept whole until issue 39's C
                     pick_b = qb
                 elif new == best_new:
                     ties += 1
-                    if np.random.randint(ties) == 0:
+                    if _below(rng, ties) == 0:
                         pick_a = qa
                         pick_b = qb
         delta = best_new - old
-        if delta >= 0 or (heat > 0 and np.random.random() < np.exp(delta / heat)):
+        if delta >= 0 or (heat > 0 and _uniform(rng) < np.exp(delta / heat)):
             turn_at[a] = pick_a
             if b != a:
                 turn_at[b] = pick_b
@@ -492,30 +521,47 @@ def schedule(depths: int, seams: int, first: float = FIRST_SLIP, share: float = 
 def run(report: Callable, puzzle: EdgePuzzle, start: list[Placed] | None,
         time_limit: float | None, jobs: int, seed: int, argument: str | None) -> dict:
     """The entry runners/best.py calls (in a child process): search until the time limit."""
-    arrays = search_arrays(puzzle)
-    search = Search(arrays, seed)
     deadline = None if time_limit is None else time.monotonic() + time_limit
-    cells = arrays.rows * arrays.cols
+    return optimise(report, Search(search_arrays(puzzle), seed), seed,
+                    lambda search: deadline is not None and time.monotonic() >= deadline)
+
+
+def optimise(report: Callable, search: Search, seed: int,
+             stop: Callable[[Search], bool]) -> dict:
+    """Search until `stop(search)` (asked between two slices) or a proof: on a board of at most
+    EXACT_CELLS cells the budget raised one by one, on a larger one slips and restarts."""
+    if search.arrays.rows * search.arrays.cols <= EXACT_CELLS:
+        return _exact(report, search, stop)
+    return _anytime(report, search, seed, stop)
+
+
+def _exact(report: Callable, search: Search, stop: Callable[[Search], bool]) -> dict:
+    """The budget raised one by one: the first full board is the best there is."""
+    for k in range(0, 2 * search.arrays.seams + 1):
+        search.allow[:] = k
+        search.restart()
+        while not search.run(SLICE) and search.state[2] < 0:
+            if stop(search):
+                return {"optimal": False}
+        if search.state[2] >= 0:  # the first full board under the budget
+            report(search.board(), {"nodes": search.nodes})
+            return {"optimal": True}
+    return {"optimal": False}
+
+
+def _anytime(report: Callable, search: Search, seed: int,
+             stop: Callable[[Search], bool]) -> dict:
+    """Slips on a depth-dependent budget, a restart in a new order after PATIENCE nodes
+    without a better board; each better board polished and sent."""
+    seams = search.arrays.seams
     depths = len(search.order)
-    exact = cells <= EXACT_CELLS
-    if exact:  # the budget raised one by one: the first full board is the best there is
-        for k in range(0, 2 * arrays.seams + 1):
-            search.allow[:] = k
-            search.restart()
-            while not search.run(SLICE) and search.state[2] < 0:
-                if deadline is not None and time.monotonic() >= deadline:
-                    return {"optimal": False}
-            if search.state[2] >= 0:  # the first full board under the budget
-                report(search.board(), {"nodes": search.nodes})
-                return {"optimal": True}
-        return {"optimal": False}
     first, share = FIRST_SLIP, SLIPS
-    search.allow[:] = schedule(depths, arrays.seams, first, share)
+    search.allow[:] = schedule(depths, seams, first, share)
     search.state[5] = 0 if SINGLE_FIRST else 1
     free = search.order.copy()
     best = -1
     since = 0
-    while deadline is None or time.monotonic() < deadline:
+    while not stop(search):
         over = search.run(SLICE)
         since += SLICE
         if search.state[3]:
@@ -525,14 +571,13 @@ def run(report: Callable, puzzle: EdgePuzzle, start: list[Placed] | None,
                 since = 0
                 report(search.board(), {"nodes": search.nodes})
                 # only better boards from now on: one break fewer than this one by the end
-                search.allow[:] = schedule(depths, arrays.seams, FIRST_SLIP,
-                                           (arrays.seams - best - 1) / arrays.seams)
+                search.allow[:] = schedule(depths, seams, FIRST_SLIP, (seams - best - 1) / seams)
                 search.state[2] = best
         if over or since >= PATIENCE:
             if best < 0:  # no full board yet: double breaks, and twice the slips, earlier
                 search.state[5] = 1
                 first, share = first / 2, min(1.0, share * 2)
-                search.allow[:] = schedule(depths, arrays.seams, first, share)
+                search.allow[:] = schedule(depths, seams, first, share)
             search.shuffle()
             since = 0
     return {"optimal": False}
