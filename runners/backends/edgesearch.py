@@ -321,7 +321,8 @@ def warm_up() -> bool:
 
 def polish(search: Search, free: np.ndarray, seed: int) -> int:
     """A better board improved by local search (swaps and turns that do not lose a seam): its
-    score; the search's best board is the polished one."""
+    score; the search's best board is the polished one. Its random numbers are the kernel's
+    own (splitmix64 from `seed`): a seed polishes alike on every build."""
     tiles, turns = search.best_tile.copy(), search.best_turn.copy()
     state = np.array([search.state[2], search.state[2]], dtype=np.int64)
     native.kernel("edgesearch").polish(tiles, turns, free, *search.tables, POLISH, 0.0,

@@ -507,7 +507,8 @@ static PyObject *polish(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
           && sized(neighbour_n, 4 * b.cells, "neighbour") && sized(edge_n, 4 * b.tiles, "edge")
           && sized(state_n, 2, "state") && sized(best_tile_n, b.cells, "best_tile")
           && sized(best_turn_n, b.cells, "best_turn"))
-    CHECK(within(free, free_n, 0, b.cells, "free") && within(tile_at, b.cells, 0, b.tiles, "tile_at")
+    CHECK(within(free, free_n, 0, b.cells, "free")
+          && within(tile_at, b.cells, 0, b.tiles, "tile_at")
           && within(turn_at, b.cells, 0, 4, "turn_at")
           && within(neighbour, 4 * b.cells, -1, b.cells, "neighbour")
           && within(edge, edge_n, 0, partner_n, "edge")
@@ -531,8 +532,11 @@ static PyMethodDef methods[] = {
 };
 
 static struct PyModuleDef module = {
-    PyModuleDef_HEAD_INIT, "_edgesearch",
-    "The best-board search and its local search (runners/csrc/edgesearch.c).", -1, methods,
+    .m_base = PyModuleDef_HEAD_INIT,
+    .m_name = "_edgesearch",
+    .m_doc = "The best-board search and its local search (runners/csrc/edgesearch.c).",
+    .m_size = -1,
+    .m_methods = methods,
 };
 
 PyMODINIT_FUNC PyInit__edgesearch(void) { return PyModule_Create(&module); }
