@@ -167,6 +167,17 @@ def test_bad_input_is_one_line(args, words, capsys):
     assert words in err and err.count("\n") == 1
 
 
+def test_an_install_without_the_compiled_search_says_so_in_one_line(monkeypatch, capsys):
+    """Where no C compiler built the search (the kernel absent), edgesearch is refused before
+    any child starts, in one line (before: "needs numba")."""
+    from puzzlesat import native
+
+    monkeypatch.setattr(native, "available", lambda name: False)
+    assert main(["best", "eternity-ii-clue1", "--time-limit", "1"]) == 2
+    err = capsys.readouterr().err
+    assert "edgesearch" in err and "was not built" in err and err.count("\n") == 1
+
+
 # ------------------------------------------------------------ best-bench, in pieces
 
 
