@@ -180,7 +180,8 @@ static inline void place(Tree *s, int64_t d, int64_t t, int64_t r, int64_t total
     AT(s, d, SLIPS) = total;
 }
 
-/* The search from its saved stack for at most `budget` nodes (the numba loop, unchanged). */
+/* The search from its saved stack for at most `budget` nodes (node for node the loop of the
+ * numba kernel it replaced: results/kernels/edgesearch.md). */
 static void run_search(Tree *s, int64_t budget) {
     int64_t d = s->state[0], nodes = 0;
     while (d >= 0 && nodes < budget) {
