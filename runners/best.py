@@ -14,8 +14,8 @@ selectable by name and compared by `puzzlesat best-bench`, are in OPTIMISERS:
   the weighted CNF (one soft clause per seam); LSU improves a board step by step, the others
   answer at the end, with an optimum;
 - `exec:NAME`: a MaxSAT solver binary reading WCNF (`exec:sat4j`: Debian's sat4j, run by Java);
-- `edgesearch`: our compiled search (numba): depth-first with slips (mismatched edges) allowed
-  on a depth-dependent budget, restarted with new random orders; on boards of up to
+- `edgesearch`: our compiled search (C, built at install): depth-first with slips (mismatched
+  edges) allowed on a depth-dependent budget, restarted with new random orders; on boards of up to
   SMALL_BOARD cells it raises an even budget one by one and so proves its optimum.
 
 Each search runs in a child process of its own (`jobs` copies with different seeds for
@@ -34,6 +34,7 @@ from dataclasses import dataclass, field
 from multiprocessing.connection import wait
 from pathlib import Path
 
+from . import native
 from .api import CALLABLE, NAME, PATH, PUZZLE, SECONDS, WHOLE, takes
 from .children import Child, cpu_seconds, end, interruptible, receive, start
 from .lazy import lazy_module
@@ -63,49 +64,15 @@ class Optimiser:
     argument: str = ""
     copies: bool = False
     example: str = ""
-    warm: str = ""  # a function of the module to run before the clock starts (a compile)
-    kept: str = ""  # a function of the module: whether the compile is kept on disk already
 
     def function(self) -> Callable:
         return getattr(importlib.import_module(self.module), self.entry)
-
-    def warm_up(self, say: Say | None) -> float | None:
-        """Run the module's `warm` function (a compiled search's compile, once per install:
-        numba keeps it on disk) before the search's clock starts. If it takes COMPILE_NOTICE
-        seconds, `say` is told so while it runs; the seconds of a compile (None: none)."""
-        if not self.warm:
-            return None
-        import threading
-
-        begin = time.perf_counter()
-        module = importlib.import_module(self.module)
-        # a load from numba's cache is no compile, however long a loaded machine takes on it
-        compiling = not (self.kept and getattr(module, self.kept)())
-
-        def tell() -> None:
-            if say and compiling:
-                say(f"compiling the {self.base} search (first run only; the time limit starts "
-                    "after it)")
-
-        timer = threading.Timer(COMPILE_NOTICE, tell)
-        timer.daemon = True
-        timer.start()
-        try:
-            compiled = getattr(module, self.warm)()
-        finally:
-            timer.cancel()
-        seconds = time.perf_counter() - begin
-        if not compiled:
-            return None
-        if say:
-            say(f"compiled the {self.base} search in {seconds:.1f} s (kept for later runs)")
-        return seconds
 
 
 OPTIMISERS = (
     Optimiser("edgesearch", "puzzlesat.backends.edgesearch", "run",
               "our compiled depth-first search with slips allowed on a depth-dependent budget "
-              "(numba)", copies=True, warm="warm_up", kept="kept"),
+              "(C)", copies=True),
     Optimiser("cpsat", "puzzlesat.backends.maxsat", "cpsat",
               "CP-SAT maximising matched seams, its workers (neighbourhood search among them) "
               "on the jobs' threads"),
@@ -122,8 +89,6 @@ MAXSAT = ("rc2", "rc2s", "fm", "lsu")
 DEFAULT = "edgesearch"
 NAMES = "edgesearch, cpsat, maxsat:rc2, maxsat:rc2s, maxsat:fm, maxsat:lsu, exec:NAME_OR_PATH"
 POLL = 0.5  # seconds between two looks at the clock while the searches run
-COMPILE_NOTICE = 2.0  # seconds of a search's warm-up before it is said to be compiling (a
-# load from numba's cache took 0.3 s idle, 1.5 s of wall at load 11; a compile 8.6 s there)
 
 
 def optimiser(name: str | None) -> tuple[Optimiser, str | None]:
@@ -147,12 +112,9 @@ def optimiser(name: str | None) -> tuple[Optimiser, str | None]:
                 from .backends.maxsat import exec_command
 
                 exec_command(argument)  # refused here, in one line, where it is not installed
-            if base == "edgesearch":
-                import importlib.util
-
-                if importlib.util.find_spec("numba") is None:
-                    raise InputError("edgesearch needs numba: pip install 'puzzlesat[dlx]'",
-                                     field="backend")
+            if base == "edgesearch" and not native.available("edgesearch"):
+                raise InputError("edgesearch: the compiled search was not built when puzzlesat "
+                                 "was installed (no C compiler was found)", field="backend")
             return entry, argument or None
     raise InputError(f"unknown search {base!r} for best boards (one of: {NAMES})",
                      field="backend")
@@ -258,7 +220,6 @@ def best(puzzle, backend: str | None = None, time_limit: float | None = None,
     if found.score == top:
         found.stopped, found.optimal = "the checkpoint's board matches every seam", True
         return found
-    compiled = chosen.warm_up(say)  # before the clock: a first run's compile is no search time
     begin = time.perf_counter()
 
     def better(grid: list[Placed], extra: dict) -> None:
@@ -277,8 +238,6 @@ def best(puzzle, backend: str | None = None, time_limit: float | None = None,
         if on_better:
             on_better(found)
 
-    if compiled is not None:
-        found.details["compile_seconds"] = round(compiled, 1)
     runs = jobs if chosen.copies else 1
     args = [(puzzle, start_grid, time_limit, 1 if chosen.copies else jobs, seed + k, argument)
             for k in range(runs)]

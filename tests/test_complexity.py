@@ -67,9 +67,7 @@ def test_pyproject_sets_the_limit_for_ruff():
 MARK = "noqa: " + "C901"  # written in two parts, so that this file holds no mark itself
 EXEMPT = {("runners/backends/bitboard.py", "_dead_end"),
           ("runners/backends/bitboard.py", "_search"),
-          ("runners/backends/bitboard.py", "_probe"),
-          ("runners/backends/edgesearch.py", "_search"),
-          ("runners/backends/edgesearch.py", "_polish")}
+          ("runners/backends/bitboard.py", "_probe")}
 
 
 def test_only_the_compiled_kernels_are_exempted():

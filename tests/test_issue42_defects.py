@@ -407,43 +407,6 @@ def test_the_readme_family_table_says_edge_matching_is_on_every_grid():
     assert all(name in row for name in GRIDS), row
 
 
-# ---------------------------------------------------------------- 10: the compile notice
-
-
-@pytest.mark.parametrize("kept", [True, False])
-def test_the_compile_notice_is_said_only_when_a_compile_happens(monkeypatch, kept):
-    """Regression: "compiling ... (first run only ...)" was said on every run under load: it
-    was said whenever the warm-up took 2 s, a load from numba's cache included. It is said
-    only where numba's cache does not hold the search."""
-    import importlib
-    import threading
-
-    from puzzlesat.backends import edgesearch
-
-    best = importlib.import_module("puzzlesat.best")  # the module, not the function
-    slow = threading.Event()
-    monkeypatch.setattr(best, "COMPILE_NOTICE", 0.01)
-    monkeypatch.setattr(edgesearch, "kept", lambda: kept)
-    monkeypatch.setattr(edgesearch, "warm_up", lambda: slow.wait(1.0) and False)
-    said: list[str] = []
-
-    def say(line: str) -> None:
-        said.append(line)
-        slow.set()  # the notice came: the warm-up ends
-
-    optimiser = next(o for o in best.OPTIMISERS if o.base == "edgesearch")
-    optimiser.warm_up(say)
-    assert any("compiling" in line for line in said) == (not kept), said
-
-
-def test_numba_says_whether_the_search_is_kept_on_disk():
-    pytest.importorskip("numba")
-    from puzzlesat.backends import edgesearch
-
-    edgesearch.warm_up()  # compiled now if it was not: then kept on disk
-    assert edgesearch.kept()
-
-
 # ---------------------------------------------------------------- 7: places in pictures
 
 

@@ -1,4 +1,5 @@
-"""Our compiled search for best boards (numba): depth-first, with slips on a budget.
+"""Our compiled search for best boards (C, runners/csrc/edgesearch.c): depth-first, with slips
+on a budget.
 
 The cells are filled row by row (fixed tiles are there from the start). At each cell the
 candidates, a tile turned one allowed way, come first from a table keyed by the colours its
@@ -37,7 +38,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from ..compiled import njit, trailing_zeros
+from .. import native
 from ..models.edge_matching import EdgePuzzle, Placed
 from ..models.edge_matching.best import SearchArrays, search_arrays
 
@@ -58,257 +59,13 @@ POLISH = 200_000  # steps of local search (swaps and turns) on each better board
 # centre clue, 6e8 nodes from the root, seeds 1 and 2 (load 20): 454 and 453 without double
 # breaks, 451 and 453 with them, 11.4 against 10.3 M nodes a CPU second.
 SINGLE_FIRST = True
-
-
-U = np.uint64  # indexes cast unsigned: numba then checks no negative index (as in edgecount)
-
-
-@njit(cache=True, nogil=True)
-def _search(  # noqa: C901 - a numba kernel, kept whole until issue 39's C
-        order, cls, left, top, extra, extra_side, allow, start, stop, cand_tile,
-        cand_turn, has, turn_left, turn_top, allowed, edge, partner, wild, tile_at,
-        turn_at, used, free, ph, pos, end, word, bits, tile_now, turns_now, need_l, need_t,
-        slips, state, best_tile, best_turn, real, base_broken, seams,
-        budget):  # pragma: no cover - compiled
-    """Run the depth-first search from its saved stack for at most `budget` nodes.
-
-    state = [depth, nodes, best score, improved flag, over flag, double breaks allowed (a
-    tile meeting neither neighbour above and to the left)]. Tiles are numbered by the
-    shuffle (real[t]: the puzzle's tile). Phase 0 (every seam met): the candidates (tile,
-    turn) cand_tile/cand_turn[start:stop[class, L, T]] showing colour L on the left and T on
-    top (`wild`: any), the used ones skipped. Phases 1-3 (slips): the unused tiles as words of
-    bits, `free` and has[slice + word] (the tiles of the class that show a colour on a side
-    in a turn allowed), then the turns of each such tile: turn_left/turn_top[t, colour] (a
-    bit per turn showing it) and allowed[class, t]."""
-    depths = len(order)
-    words = len(free)
-    classes = allowed.shape[0]
-    d = state[0]
-    nodes = 0
-    while nodes < budget:
-        if d == depths:  # a full board
-            broken = base_broken + (slips[d - 1] if d > 0 else 0)
-            if seams - broken > state[2]:
-                state[2] = seams - broken
-                state[3] = 1
-                for c in range(len(tile_at)):
-                    best_tile[c] = real[tile_at[c]]
-                    best_turn[c] = turn_at[c]
-            d -= 1
-            if d < 0:
-                state[4] = 1
-                break
-            t = tile_at[order[d]]
-            used[t] = 0
-            free[t >> 6] |= 1 << (t & 63)
-            continue
-        p = ph[U(d)]
-        t = -1
-        r = 0
-        if p == 0:  # every seam met: the table's slice, used tiles skipped
-            i = pos[U(d)]
-            e = end[U(d)]
-            while i < e and used[cand_tile[U(i)]]:
-                i += 1
-            if i < e:
-                pos[U(d)] = i + 1
-                t = cand_tile[U(i)]
-                r = cand_turn[U(i)]
-        else:  # a slip: the next unused tile of the phase's bits, turned each way that fits
-            rb = turns_now[U(d)]
-            if rb == 0:
-                k = cls[U(d)]
-                L = need_l[U(d)]
-                T = need_t[U(d)]
-                x = bits[U(d)]
-                w = word[U(d)]
-                base = (((0 if p == 2 else 1) * classes + k) * (wild + 1)
-                        + (T if p == 2 else (L if p == 1 else wild))) * words
-                while True:
-                    while x == 0 and w + 1 < words:
-                        w += 1
-                        x = has[U(base + w)] & free[U(w)]
-                    if x == 0:
-                        break
-                    t = (w << 6) + trailing_zeros(x)
-                    x &= x - 1
-                    a = turn_left[U(t), U(L)]
-                    b = turn_top[U(t), U(T)]
-                    if p == 1:
-                        rb = a & ~b
-                    elif p == 2:
-                        rb = b & ~a
-                    else:
-                        rb = ~(a | b)
-                    rb &= allowed[U(k), U(t)]
-                    if rb != 0:
-                        break
-                bits[U(d)] = x
-                word[U(d)] = w
-                if rb != 0:
-                    tile_now[U(d)] = t
-                else:
-                    t = -1
-            if rb != 0:
-                t = tile_now[U(d)]
-                r = trailing_zeros(rb)
-                turns_now[U(d)] = rb & (rb - 1)
-        before = slips[U(d - 1)] if d > 0 else 0
-        if t < 0:  # the next phase of candidates, or back
-            L = need_l[U(d)]
-            T = need_t[U(d)]
-            p += 1
-            while p <= 3:
-                cost = 1 if p < 3 else 2
-                usable = (p == 1 and T != wild) or (p == 2 and L != wild) or (
-                    p == 3 and L != wild and T != wild and state[5] != 0)
-                if usable and before + cost <= allow[U(d)]:
-                    break
-                p += 1
-            if p > 3:
-                d -= 1
-                if d < 0:
-                    state[4] = 1
-                    break
-                t = tile_at[order[U(d)]]
-                used[U(t)] = 0
-                free[U(t >> 6)] |= 1 << (t & 63)
-                continue
-            ph[U(d)] = p
-            word[U(d)] = -1
-            bits[U(d)] = 0
-            turns_now[U(d)] = 0
-            continue
-        cost = 0 if p == 0 else (1 if p < 3 else 2)
-        for s in range(extra.shape[1]):  # fixed neighbours to the right or below
-            n = extra[U(d), U(s)]
-            if n < 0:
-                break
-            side = extra_side[U(d), U(s)]
-            shown = edge[U(tile_at[U(n)]), U((side + 2 - turn_at[U(n)]) & 3)]
-            if partner[U(shown)] != edge[U(t), U((side - r) & 3)]:
-                cost += 1
-        total = before + cost
-        if total > allow[U(d)]:
-            continue
-        nodes += 1
-        c = order[U(d)]
-        tile_at[U(c)] = t
-        turn_at[U(c)] = r
-        used[U(t)] = 1
-        free[U(t >> 6)] &= ~(1 << (t & 63))
-        slips[U(d)] = total
-        d += 1
-        if d < depths:
-            a = left[U(d)]
-            b = top[U(d)]
-            L = wild if a < 0 else partner[U(edge[U(tile_at[U(a)]), U((1 - turn_at[U(a)]) & 3)])]
-            T = wild if b < 0 else partner[U(edge[U(tile_at[U(b)]), U((2 - turn_at[U(b)]) & 3)])]
-            need_l[U(d)] = L
-            need_t[U(d)] = T
-            ph[U(d)] = 0
-            k = cls[U(d)]
-            pos[U(d)] = start[U(k), U(L), U(T)]
-            end[U(d)] = stop[U(k), U(L), U(T)]
-    state[0] = d
-    state[1] += nodes
-
-
-@njit(cache=True, nogil=True)
-def _around(c, tile_at, turn_at, neighbour, edge, partner):  # pragma: no cover - compiled
-    """Matched seams around cell c."""
-    found = 0
-    t = tile_at[c]
-    r = turn_at[c]
-    for s in range(4):
-        n = neighbour[c, s]
-        if n >= 0:
-            if partner[edge[t, (s - r) & 3]] == edge[tile_at[n], (s + 2 - turn_at[n]) & 3]:
-                found += 1
-    return found
-
-
-@njit(cache=True, nogil=True)
-def _polish(  # noqa: C901 - a numba kernel, kept whole until issue 39's C
-        tile_at, turn_at, free, turns, neighbour, edge, partner, steps, heat, seed, state,
-        best_tile, best_turn):  # pragma: no cover - compiled
-    """Local search on a full board: swap two tiles (or turn one), each turned its best way,
-    accepted if the matched seams do not drop (or, at temperature `heat`, with probability
-    exp(drop / heat)). state = [score, best score]; the best board is kept in best_*."""
-    np.random.seed(seed)
-    cells = len(free)
-    for _ in range(steps):
-        a = free[np.random.randint(cells)]
-        b = a
-        if np.random.random() < 0.9:
-            found = False
-            for _try in range(20):
-                b = free[np.random.randint(cells)]
-                if b != a and turns[b, tile_at[a]] != 0 and turns[a, tile_at[b]] != 0:
-                    found = True
-                    break
-            if not found:
-                continue
-        ta = tile_at[a]
-        tb = tile_at[b]
-        ra = turn_at[a]
-        rb = turn_at[b]
-        old = _around(a, tile_at, turn_at, neighbour, edge, partner)
-        if b != a:
-            old += _around(b, tile_at, turn_at, neighbour, edge, partner)
-            for s in range(4):
-                if neighbour[a, s] == b:
-                    old -= int(partner[edge[ta, (s - ra) & 3]] == edge[tb, (s + 2 - rb) & 3])
-        best_new = -1
-        ties = 0
-        pick_a = ra
-        pick_b = rb
-        tile_at[a] = tb
-        tile_at[b] = ta
-        for qa in range(4):
-            if not (turns[a, tb] >> qa) & 1:
-                continue
-            for qb in range(4):
-                if b != a and not (turns[b, ta] >> qb) & 1:
-                    continue
-                if b == a and qb > 0:
-                    break
-                turn_at[a] = qa
-                if b != a:
-                    turn_at[b] = qb
-                new = _around(a, tile_at, turn_at, neighbour, edge, partner)
-                if b != a:
-                    new += _around(b, tile_at, turn_at, neighbour, edge, partner)
-                    for s in range(4):
-                        if neighbour[a, s] == b:
-                            new -= int(partner[edge[tb, (s - qa) & 3]]
-                                       == edge[ta, (s + 2 - qb) & 3])
-                if new > best_new:
-                    best_new = new
-                    ties = 1
-                    pick_a = qa
-                    pick_b = qb
-                elif new == best_new:
-                    ties += 1
-                    if np.random.randint(ties) == 0:
-                        pick_a = qa
-                        pick_b = qb
-        delta = best_new - old
-        if delta >= 0 or (heat > 0 and np.random.random() < np.exp(delta / heat)):
-            turn_at[a] = pick_a
-            if b != a:
-                turn_at[b] = pick_b
-            state[0] += delta
-            if state[0] > state[1]:
-                state[1] = state[0]
-                for c in range(len(tile_at)):
-                    best_tile[c] = tile_at[c]
-                    best_turn[c] = turn_at[c]
-        else:
-            tile_at[a] = ta
-            tile_at[b] = tb
-            turn_at[a] = ra
-            turn_at[b] = rb
+# A depth's frame of the search's stack (the columns of Search.stack, as the C kernel reads
+# them): its phase of candidates, its slice of the table (next position and end), the word and
+# bits of unused tiles left in a slip, the slip's tile and its turns left, the colours asked of
+# it on the left and top, and the broken seams so far.
+FRAME = ("phase", "pos", "end", "word", "bits", "tile", "turns", "need_l", "need_t", "slips")
+POS, END, WORD, NEED_L, NEED_T = (FRAME.index(name) for name in ("pos", "end", "word", "need_l",
+                                                                "need_t"))
 
 
 def words_of(bits: np.ndarray) -> np.ndarray:
@@ -356,6 +113,9 @@ class Search:
                 members.append(a.turns[c].copy())
             self.cls[d] = classes[key]
         self.members = members
+        # the puzzle's tables as the kernel reads them (int64): turns, neighbour, edge, partner
+        self.tables = tuple(np.ascontiguousarray(x, dtype=np.int64)
+                            for x in (a.turns, a.neighbour, a.edge, a.partner))
         self.tile_at = np.full(n, -1, dtype=np.int64)
         self.turn_at = np.zeros(n, dtype=np.int64)
         for c in range(n):
@@ -386,7 +146,8 @@ class Search:
         self.real = self.rng.permutation(count).astype(np.int64)  # our number -> the tile
         self.number = np.argsort(self.real)
         self.edge = edge = a.edge[self.real].astype(np.int64)
-        self.allowed = allowed = np.array([m[self.real] for m in self.members], dtype=np.int64)
+        self.allowed = allowed = np.array([m[self.real] for m in self.members], dtype=np.int64
+                                          ).reshape(len(self.members), count)  # none: all fixed
         tiles = np.arange(count)
         self.turn_left = np.zeros((count, wild + 1), dtype=np.int64)
         self.turn_top = np.zeros((count, wild + 1), dtype=np.int64)
@@ -429,24 +190,18 @@ class Search:
                 self.tile_at[c] = self.number[a.fixed[c]]
                 self.used[self.tile_at[c]] = 1
         self.free = words_of(self.used[:, None] == 0)[0]
-        self.ph = np.zeros(depths + 1, dtype=np.int64)
-        self.pos = np.zeros(depths + 1, dtype=np.int64)
-        self.end = np.zeros(depths + 1, dtype=np.int64)
-        self.word = np.full(depths + 1, -1, dtype=np.int64)
-        self.bits = np.zeros(depths + 1, dtype=np.int64)
-        self.tile_now = np.zeros(depths + 1, dtype=np.int64)
-        self.turns_now = np.zeros(depths + 1, dtype=np.int64)
-        self.need_l = np.zeros(depths + 1, dtype=np.int64)
-        self.need_t = np.zeros(depths + 1, dtype=np.int64)
-        self.slips = np.zeros(depths + 1, dtype=np.int64)
+        # the search's state at each depth (runners/csrc/edgesearch.c's frame): one row a depth
+        self.stack = np.zeros((depths + 1, len(FRAME)), dtype=np.int64)
+        self.stack[:, WORD] = -1
         self.state[0] = 0
         self.state[4] = 0
         if depths:
-            self.need_l[0] = self.wild if self.left[0] < 0 else self._need(self.left[0], 1)
-            self.need_t[0] = self.wild if self.top[0] < 0 else self._need(self.top[0], 2)
+            root = self.stack[0]
+            root[NEED_L] = self.wild if self.left[0] < 0 else self._need(self.left[0], 1)
+            root[NEED_T] = self.wild if self.top[0] < 0 else self._need(self.top[0], 2)
             k = self.cls[0]
-            self.pos[0] = self.start[k, self.need_l[0], self.need_t[0]]
-            self.end[0] = self.stop[k, self.need_l[0], self.need_t[0]]
+            root[POS] = self.start[k, root[NEED_L], root[NEED_T]]
+            root[END] = self.stop[k, root[NEED_L], root[NEED_T]]
 
     def _need(self, cell: int, side: int) -> int:
         a = self.arrays
@@ -460,13 +215,12 @@ class Search:
                 self.state[2] = a.seams - self.base_broken
                 self.state[3] = 1
             return True
-        _search(self.order, self.cls, self.left, self.top, self.extra, self.extra_side,
-                self.allow, self.start, self.stop, self.cand_tile, self.cand_turn, self.has,
-                self.turn_left, self.turn_top, self.allowed, self.edge, a.partner, self.wild,
-                self.tile_at, self.turn_at, self.used, self.free, self.ph, self.pos, self.end,
-                self.word, self.bits, self.tile_now, self.turns_now, self.need_l, self.need_t,
-                self.slips, self.state, self.best_tile, self.best_turn, self.real,
-                self.base_broken, a.seams, budget)
+        native.kernel("edgesearch").search(
+            self.order, self.cls, self.left, self.top, self.extra, self.extra_side, self.allow,
+            self.start, self.stop, self.cand_tile, self.cand_turn, self.has, self.turn_left,
+            self.turn_top, self.allowed, self.edge, self.tables[3], self.wild, self.tile_at,
+            self.turn_at, self.used, self.free, self.stack, self.state, self.best_tile,
+            self.best_turn, self.real, self.base_broken, a.seams, budget)
         return bool(self.state[4])
 
     def board(self) -> list[Placed]:
@@ -492,30 +246,47 @@ def schedule(depths: int, seams: int, first: float = FIRST_SLIP, share: float = 
 def run(report: Callable, puzzle: EdgePuzzle, start: list[Placed] | None,
         time_limit: float | None, jobs: int, seed: int, argument: str | None) -> dict:
     """The entry runners/best.py calls (in a child process): search until the time limit."""
-    arrays = search_arrays(puzzle)
-    search = Search(arrays, seed)
     deadline = None if time_limit is None else time.monotonic() + time_limit
-    cells = arrays.rows * arrays.cols
+    return optimise(report, Search(search_arrays(puzzle), seed), seed,
+                    lambda search: deadline is not None and time.monotonic() >= deadline)
+
+
+def optimise(report: Callable, search: Search, seed: int,
+             stop: Callable[[Search], bool]) -> dict:
+    """Search until `stop(search)` (asked between two slices) or a proof: on a board of at most
+    EXACT_CELLS cells the budget raised one by one, on a larger one slips and restarts."""
+    if search.arrays.rows * search.arrays.cols <= EXACT_CELLS:
+        return _exact(report, search, stop)
+    return _anytime(report, search, seed, stop)
+
+
+def _exact(report: Callable, search: Search, stop: Callable[[Search], bool]) -> dict:
+    """The budget raised one by one: the first full board is the best there is."""
+    for k in range(0, 2 * search.arrays.seams + 1):
+        search.allow[:] = k
+        search.restart()
+        while not search.run(SLICE) and search.state[2] < 0:
+            if stop(search):
+                return {"optimal": False}
+        if search.state[2] >= 0:  # the first full board under the budget
+            report(search.board(), {"nodes": search.nodes})
+            return {"optimal": True}
+    return {"optimal": False}
+
+
+def _anytime(report: Callable, search: Search, seed: int,
+             stop: Callable[[Search], bool]) -> dict:
+    """Slips on a depth-dependent budget, a restart in a new order after PATIENCE nodes
+    without a better board; each better board polished and sent."""
+    seams = search.arrays.seams
     depths = len(search.order)
-    exact = cells <= EXACT_CELLS
-    if exact:  # the budget raised one by one: the first full board is the best there is
-        for k in range(0, 2 * arrays.seams + 1):
-            search.allow[:] = k
-            search.restart()
-            while not search.run(SLICE) and search.state[2] < 0:
-                if deadline is not None and time.monotonic() >= deadline:
-                    return {"optimal": False}
-            if search.state[2] >= 0:  # the first full board under the budget
-                report(search.board(), {"nodes": search.nodes})
-                return {"optimal": True}
-        return {"optimal": False}
     first, share = FIRST_SLIP, SLIPS
-    search.allow[:] = schedule(depths, arrays.seams, first, share)
+    search.allow[:] = schedule(depths, seams, first, share)
     search.state[5] = 0 if SINGLE_FIRST else 1
     free = search.order.copy()
     best = -1
     since = 0
-    while deadline is None or time.monotonic() < deadline:
+    while not stop(search):
         over = search.run(SLICE)
         since += SLICE
         if search.state[3]:
@@ -525,47 +296,35 @@ def run(report: Callable, puzzle: EdgePuzzle, start: list[Placed] | None,
                 since = 0
                 report(search.board(), {"nodes": search.nodes})
                 # only better boards from now on: one break fewer than this one by the end
-                search.allow[:] = schedule(depths, arrays.seams, FIRST_SLIP,
-                                           (arrays.seams - best - 1) / arrays.seams)
+                search.allow[:] = schedule(depths, seams, FIRST_SLIP, (seams - best - 1) / seams)
                 search.state[2] = best
         if over or since >= PATIENCE:
             if best < 0:  # no full board yet: double breaks, and twice the slips, earlier
                 search.state[5] = 1
                 first, share = first / 2, min(1.0, share * 2)
-                search.allow[:] = schedule(depths, arrays.seams, first, share)
+                search.allow[:] = schedule(depths, seams, first, share)
             search.shuffle()
             since = 0
     return {"optimal": False}
 
 
-def kept() -> bool:
-    """Whether the compiled search and local search are in numba's cache on disk (a warm-up
-    then loads them: no compile to announce)."""
-    from ..compiled import on_disk
-
-    return on_disk(_search, _polish)
+def supported() -> bool:
+    """Whether the compiled search was built when puzzlesat was installed."""
+    return native.available("edgesearch")
 
 
 def warm_up() -> bool:
-    """Compile the search and the local search (or load them from numba's cache on disk) on a
-    tiny board, so that a time limit is spent searching; whether they were compiled (a first
-    run: 8.6 s of wall at load 11, 3.5 CPU s; a load from the cache: 0.3-1.5 s)."""
-    from ..models.edge_matching import Tile
-
-    tile = Tile((("a", ""),) * 4)
-    search = Search(search_arrays(EdgePuzzle("tiny", 1, 2, (tile, tile))), 1)
-    search.run(SLICE)
-    polish(search, search.order.copy(), 1)
-    return any(sum(kernel.stats.cache_misses.values()) for kernel in (_search, _polish)
-               if hasattr(kernel, "stats"))
+    """Load the compiled search (built at install: nothing is compiled); False."""
+    native.kernel("edgesearch")
+    return False
 
 
 def polish(search: Search, free: np.ndarray, seed: int) -> int:
     """A better board improved by local search (swaps and turns that do not lose a seam): its
-    score; the search's best board is the polished one."""
-    a = search.arrays
+    score; the search's best board is the polished one. Its random numbers are the kernel's
+    own (splitmix64 from `seed`): a seed polishes alike on every build."""
     tiles, turns = search.best_tile.copy(), search.best_turn.copy()
     state = np.array([search.state[2], search.state[2]], dtype=np.int64)
-    _polish(tiles, turns, free, a.turns, a.neighbour, a.edge, a.partner, POLISH, 0.0,
-            seed % (2**31), state, search.best_tile, search.best_turn)
+    native.kernel("edgesearch").polish(tiles, turns, free, *search.tables, POLISH, 0.0,
+                                       seed % (2**31), state, search.best_tile, search.best_turn)
     return int(state[1])
