@@ -221,6 +221,15 @@ def resolve(name: str | None, kind: str, task: str) -> Backend:
     return made
 
 
+def _available(name: str) -> bool:
+    """Whether a backend can be made here (its library or compiled kernel installed)."""
+    try:
+        backend(name)
+    except InputError:
+        return False
+    return True
+
+
 def names_for(kind: str, task: str = "solve") -> list[str]:
     """The backend names usable for a family, the default first."""
     from .backends.pysat import pysat_solvers
@@ -229,7 +238,7 @@ def names_for(kind: str, task: str = "solve") -> list[str]:
     found = []
     for entry in BACKENDS:
         if entry.per_family:
-            if entry.base in fam.own_backends:
+            if entry.base in fam.own_backends and _available(entry.base):
                 found.append(entry.base)
         elif entry.base == "pysat":
             if "cnf" in fam.takes:
