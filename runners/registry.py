@@ -238,7 +238,7 @@ def names_for(kind: str, task: str = "solve") -> list[str]:
     found = []
     for entry in BACKENDS:
         if entry.per_family:
-            if entry.base in fam.own_backends and _available(entry.base):
+            if entry.base in fam.own_backends and _available(f"{entry.base}:{kind}"):
                 found.append(entry.base)
         elif entry.base == "pysat":
             if "cnf" in fam.takes:
