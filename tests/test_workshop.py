@@ -140,6 +140,22 @@ def test_a_count_is_the_one_the_command_line_prints(server, modulo):
     assert status["done"] == status["total"] > 0
 
 
+def test_several_counts_run_at_once_and_one_checkpoint_is_one_count(server):
+    started = [server.json("api/count", {"puzzle": "iq-block-8", "modulo": modulo})[1]
+               for modulo in ("none", "symmetry", "none")]
+    assert started[0]["id"] != started[1]["id"]
+    assert started[2]["id"] == started[0]["id"]  # the same puzzle, modulo and checkpoint
+    ends = {}
+    limit = time.monotonic() + 600
+    while len(ends) < 2 and time.monotonic() < limit:
+        for status in started[:2]:
+            now = server.json(f"api/jobs/{status['id']}")[1]
+            if now["state"] not in ("running", "stopping"):
+                ends[now["modulo"]] = now["answer"]["count"]
+        time.sleep(0.2)
+    assert ends == {"none": 48, "symmetry": 6}  # IQ Block 8: 48 solutions in 6 classes
+
+
 @pytest.mark.parametrize("path", [
     "folder/..%2F..%2F..%2Fetc%2Fpasswd", "folder/%2Fetc%2Fpasswd",
     "puzzle?puzzle=file:../../../etc/passwd", "puzzle?puzzle=file:/etc/passwd",
@@ -204,6 +220,46 @@ def test_a_design_saved_reads_back_as_drawn_and_is_never_written_over_unasked(
     code, again = server.json("api/editor/save", {"file": name, "replace": True, "design": {
         **design, "title": "another"}})
     assert code == 200 and 'title = "another"' in (server.folder / name).read_text()
+
+
+@pytest.mark.parametrize("lattice, cells", [
+    ("square", [[0, 0], [0, 1], [0, 2], [1, 0]]), ("triangular", [[0, 0], [0, 1], [0, 2]]),
+    ("hexagonal", [[0, 0], [0, 2], [1, 3]])])
+def test_the_editor_turns_and_mirrors_a_piece_as_the_lattice_does(server, lattice, cells):
+    from puzzlesat.models.geometry import LATTICES
+
+    grid = LATTICES[lattice]
+    shape = [tuple(c) for c in cells]
+    for how, expected in (("turn", grid.turn(shape)), ("mirror", grid.mirror(shape))):
+        code, made = server.json("api/editor/move", {"lattice": lattice, "cells": cells,
+                                                     "how": how})
+        assert code == 200, made
+        got = [tuple(c) for c in made["cells"]]
+        assert all(grid.is_cell(c) and min(c) >= 0 for c in got)
+        assert grid.normalise(got) == grid.normalise(expected)
+    turned = cells
+    for _ in range(grid.group_order(False)):  # every turn: the shape again, where it began
+        turned = server.json("api/editor/move", {"lattice": lattice, "cells": turned,
+                                                 "how": "turn"})[1]["cells"]
+        assert min(c for _, c in turned) <= min(c for _, c in shape) + 1  # no walk across
+        assert min(r for r, _ in turned) == min(r for r, _ in shape)
+    assert grid.normalise(map(tuple, turned)) == grid.normalise(shape)
+    assert server.json("api/editor/move", {"lattice": lattice, "cells": cells,
+                                           "how": "twist"})[0] == 400
+
+
+def test_the_editor_says_whether_a_design_has_a_solution(server):
+    board = [[r, c] for r in range(2) for c in range(3)]
+    design = {"lattice": "square", "board": board,
+              "pieces": [{"name": "L", "cells": [[0, 0], [1, 0], [1, 1]], "copies": 2}]}
+    code, found = server.json("api/editor/solve", {"design": design})
+    assert code == 200 and found["found"] and found["svg"].startswith("<svg"), found
+    design["pieces"] = [{"name": "D", "cells": [[0, 0], [0, 1]], "copies": 2}]
+    design["board"] = [[0, 0], [0, 1], [0, 2], [1, 1]]  # a T: no two dominoes cover it
+    code, found = server.json("api/editor/solve", {"design": design})
+    assert code == 200 and not found["found"] and found["complete"], found
+    code, found = server.json("api/editor/solve", {"design": {**design, "board": []}})
+    assert code == 400 and "board" in found["error"]
 
 
 def test_a_count_no_page_asks_about_is_stopped(server):
@@ -351,6 +407,13 @@ def test_a_puzzle_made_in_the_editor_counts_as_the_command_line_counts_it(server
             tab.fill("#piece-copies", str(copies))
             tab.dispatch_event("#piece-copies", "change")
     assert tab.get_attribute("#areas", "class") == "ok"
+    tab.click("#turn")  # the last piece turned: its cells move, its size stays
+    tab.wait_for_function("document.querySelectorAll('#canvas polygon.on').length === "
+                          f"{len(pieces[-1][0])}")
+    assert tab.get_attribute("#areas", "class") == "ok"
+    tab.click("#solve")
+    tab.wait_for_selector("body[data-solved=yes]")
+    assert tab.locator("#solve-drawing svg").count() == 1
     tab.fill("#file", f"made-{lattice}.toml")
     tab.click("#save")
     tab.wait_for_selector(f"body[data-saved='made-{lattice}.toml']")

@@ -260,6 +260,23 @@ class Site:
             return JSONResponse({"error": str(error), "text": ""})
         return JSONResponse({"text": text})
 
+    async def editor_move(self, request: Request) -> Response:
+        data = await body(request)
+        try:
+            cells = editor.moved(data.get("lattice"), data.get("cells"), data.get("how"))
+        except InputError as error:
+            return error_line(error)
+        return JSONResponse({"cells": cells})
+
+    async def editor_solve(self, request: Request) -> Response:
+        data = await body(request)
+        try:
+            text = editor.toml_text(editor.design(data.get("design")))
+            await run_in_threadpool(editor.checked, "the design", text)
+        except InputError as error:
+            return error_line(error)
+        return await self.in_child(drawn.solve_text, text)
+
     async def folder_file(self, request: Request) -> Response:
         path = self.shop.inside(request.path_params["path"])
         if not path.is_file():
@@ -281,6 +298,8 @@ def routes(shop: Workshop) -> list:
         Route("/api/editor/save", site.editor_save, methods=["POST"]),
         Route("/api/editor/read", site.editor_read, methods=["POST"]),
         Route("/api/editor/text", site.editor_text, methods=["POST"]),
+        Route("/api/editor/move", site.editor_move, methods=["POST"]),
+        Route("/api/editor/solve", site.editor_solve, methods=["POST"]),
         Route("/folder/{path:path}", site.folder_file),
         Mount("/static", StaticFiles(directory=str(STATIC)), name="static"),
     ]

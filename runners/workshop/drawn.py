@@ -80,3 +80,21 @@ def in_child(function, *args) -> object:
     if not finished:
         raise InputError(f"no answer in {CHILD_SECONDS:g} s", field="puzzle")
     return value
+
+
+SOLVE_SECONDS = 20.0  # the editor's "is there a solution?" gives up past this
+
+
+def solve_text(text: str) -> dict:
+    """Whether a design (a puzzle file's text) has a solution: one drawn, or why none."""
+    from ..models import files
+
+    puzzle = files.read_puzzle_text("the design", text)
+    solution = api.solve(puzzle, time_limit=SOLVE_SECONDS)
+    if not solution.found:
+        return {"found": False, "complete": solution.complete,
+                "note": f"no solution found: {solution.note}" if solution.complete else
+                f"not decided in {SOLVE_SECONDS:g} s: {solution.note}"}
+    drawing = registry.part(puzzle.kind, "pictures").solution_drawing(puzzle, solution)
+    return {"found": True, "complete": True, "svg": drawing.to_string(),
+            "note": "it has a solution: count it to know how many"}

@@ -149,3 +149,23 @@ def file_name(name: object) -> str:
         raise InputError("a file name is letters, digits, '.', '_' or '-', ending in .toml "
                          f"(no folder), not {name!r}", field="file")
     return name
+
+
+def moved(lattice_name: object, cells: object, how: object) -> list[list[int]]:
+    """A piece's cells turned by the lattice's least rotation (clockwise as drawn) or mirrored,
+    then put back where the piece began (its least row and column), on cells of the lattice."""
+    lattice = lattice_of(lattice_name)
+    if how not in ("turn", "mirror"):
+        raise InputError(f"a piece is turned or mirrored, not {how!r}", field="how")
+    shape = design({"lattice": lattice_name, "board": cells}).board
+    if not shape:
+        raise InputError("no cells to move: click cells first", field="cells")
+    made = lattice.normalise(lattice.turn(shape) if how == "turn" else lattice.mirror(shape))
+    row = min(r for r, _ in shape) - min(r for r, _ in made)
+    col = min(c for _, c in shape) - min(c for _, c in made)
+    # its least column kept, or one to the left (never below 0), where a triangle's kind
+    # needs it: turned again and again, a piece does not walk across the grid
+    vector = next(v for v in ((row, col), (row, col - 1), (row, col + 1))
+                  if lattice.translation((0, 0), v) is not None
+                  and min(c for _, c in made) + v[1] >= 0)
+    return [list(cell) for cell in lattice.translate(made, vector)]

@@ -181,6 +181,46 @@ $("upload").addEventListener("change", () => {
 });
 $("open").addEventListener("click", () => { if ($("folder-files").value) read({file: $("folder-files").value}); });
 
+function post(path, body) {
+  return fetch(path, {method: "POST", headers: {"Content-Type": "application/json"},
+    body: JSON.stringify(body)}).then((r) => r.json());
+}
+
+function move(how) {
+  const cells = layer();
+  if (!cells.size) return;
+  post("/api/editor/move", {lattice: $("lattice").value, how: how, cells: [...cells].map(unkey)})
+    .then((m) => {
+      if (m.error) { error(m.error); return; }
+      error("");
+      cells.clear();
+      for (const c of m.cells) cells.add(key(c));
+      const rows = Math.max(...m.cells.map((c) => c[0])) + 1;
+      const cols = Math.max(...m.cells.map((c) => c[1])) + 1;
+      if (rows > Number($("rows").value) || cols > Number($("cols").value)) {
+        $("rows").value = Math.max(rows, Number($("rows").value));
+        $("cols").value = Math.max(cols, Number($("cols").value));
+        regrid();
+      } else refresh();
+    });
+}
+$("turn").addEventListener("click", () => move("turn"));
+$("mirror").addEventListener("click", () => move("mirror"));
+$("solve").addEventListener("click", () => {
+  $("solve").disabled = true;
+  $("solve-note").textContent = "searching ...";
+  $("solve-drawing").innerHTML = "";
+  document.body.dataset.solved = "";
+  post("/api/editor/solve", {design: payload()}).then((s) => {
+    $("solve").disabled = false;
+    if (s.error) { $("solve-note").textContent = ""; error(s.error); document.body.dataset.solved = "error"; return; }
+    error("");
+    $("solve-note").textContent = s.note;
+    if (s.svg) $("solve-drawing").innerHTML = s.svg;
+    document.body.dataset.solved = s.found ? "yes" : "no";
+  });
+});
+
 folderFiles();
 const asked = new URLSearchParams(location.search).get("file");
 (asked ? read({file: asked}) : regrid()).then(() => { document.body.dataset.ready = "true"; });
