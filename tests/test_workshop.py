@@ -293,6 +293,29 @@ def test_ctrl_c_stops_the_server_in_one_line_and_its_counts_with_it(tmp_path):
     assert not any(alive(pid) for pid in workers)
 
 
+def test_open_starts_a_browser_on_the_address_bound_to_this_machine_only(tmp_path):
+    opened = tmp_path / "opened.txt"
+    fake = (f"{sys.executable} -c \"import sys, pathlib; pathlib.Path(sys.argv[1])"
+            f".write_text(sys.argv[2])\" {opened} %s")
+    os.environ["BROWSER"], before = fake, os.environ.get("BROWSER")
+    try:
+        started = Server(tmp_path, "--open")
+    finally:
+        if before is None:
+            del os.environ["BROWSER"]
+        else:
+            os.environ["BROWSER"] = before
+    try:
+        assert started.url.startswith("http://127.0.0.1:")
+        limit = time.monotonic() + WAIT
+        while not opened.exists() and time.monotonic() < limit:
+            time.sleep(0.1)
+        assert opened.read_text() == started.url
+        assert started.get("play?puzzle=iq-block-8")[1].startswith(b"<!DOCTYPE html>")
+    finally:
+        assert started.stop().strip() == "puzzlesat serve: stopped"
+
+
 def test_serve_refuses_a_folder_that_is_not_there(tmp_path):
     done = subprocess.run([sys.executable, "-m", "puzzlesat", "serve", "--port", "0",
                            "--folder", str(tmp_path / "none")], capture_output=True, text=True,

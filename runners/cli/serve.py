@@ -77,7 +77,9 @@ def run_serve(args: argparse.Namespace) -> int:
     if args.open:
         import webbrowser
 
-        threading.Timer(0.5, webbrowser.open, (url,)).start()
+        opening = threading.Timer(0.5, webbrowser.open, (url,))
+        opening.daemon = True  # a browser command that does not return keeps nothing waiting
+        opening.start()
     server = uvicorn.Server(uvicorn.Config(app, log_level="warning", access_log=False,
                                            lifespan="off", timeout_graceful_shutdown=2))
     try:

@@ -179,7 +179,10 @@ class Site:
 
     async def play(self, request: Request) -> Response:
         target = self.shop.target(request.query_params.get("puzzle", ""))
-        return await self.in_child(drawn.play, target)
+        try:  # a page of its own, in a tab of its own: a refusal is said as a page
+            return HTMLResponse(await run_in_threadpool(drawn.in_child, drawn.play, target))
+        except InputError as error:
+            return page("message", "puzzlesat workshop", message=str(error))
 
     async def count(self, request: Request) -> Response:
         data = await body(request)
@@ -225,9 +228,8 @@ class Site:
         data = await body(request)
         try:
             name = editor.file_name(data.get("file"))
-            text = editor.toml_text(editor.design(data.get("design")))
             path = self.shop.inside(name)
-            await run_in_threadpool(editor.checked, name, text)  # refused: nothing written
+            text = await design_text(data, name)  # refused: nothing written
             if path.exists() and not data.get("replace"):
                 raise InputError("exists in the folder: tick 'replace' to write over it",
                                  file=name)
@@ -251,15 +253,6 @@ class Site:
         except InputError as error:
             return error_line(error)
 
-    async def editor_text(self, request: Request) -> Response:
-        data = await body(request)
-        try:
-            text = editor.toml_text(editor.design(data.get("design")))
-            await run_in_threadpool(editor.checked, "the design", text)
-        except InputError as error:
-            return JSONResponse({"error": str(error), "text": ""})
-        return JSONResponse({"text": text})
-
     async def editor_move(self, request: Request) -> Response:
         data = await body(request)
         try:
@@ -271,8 +264,7 @@ class Site:
     async def editor_solve(self, request: Request) -> Response:
         data = await body(request)
         try:
-            text = editor.toml_text(editor.design(data.get("design")))
-            await run_in_threadpool(editor.checked, "the design", text)
+            text = await design_text(data, "the design")
         except InputError as error:
             return error_line(error)
         return await self.in_child(drawn.solve_text, text)
@@ -282,6 +274,14 @@ class Site:
         if not path.is_file():
             raise HTTPException(404, "no such file in the workshop's folder")
         return Response(path.read_bytes(), media_type="text/plain; charset=utf-8")
+
+
+async def design_text(data: dict, name: str) -> str:
+    """The page's design as a puzzle file's text, read back by the packing reader (its
+    InputError, naming `name`, where the reader refuses it)."""
+    text = editor.toml_text(editor.design(data.get("design")))
+    await run_in_threadpool(editor.checked, name, text)
+    return text
 
 
 def routes(shop: Workshop) -> list:
@@ -297,7 +297,6 @@ def routes(shop: Workshop) -> list:
         Route("/editor", site.editor_page), Route("/api/editor/grid", site.editor_grid),
         Route("/api/editor/save", site.editor_save, methods=["POST"]),
         Route("/api/editor/read", site.editor_read, methods=["POST"]),
-        Route("/api/editor/text", site.editor_text, methods=["POST"]),
         Route("/api/editor/move", site.editor_move, methods=["POST"]),
         Route("/api/editor/solve", site.editor_solve, methods=["POST"]),
         Route("/folder/{path:path}", site.folder_file),
