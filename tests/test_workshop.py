@@ -316,12 +316,31 @@ def test_open_starts_a_browser_on_the_address_bound_to_this_machine_only(tmp_pat
         assert started.stop().strip() == "puzzlesat serve: stopped"
 
 
-def test_serve_refuses_a_folder_that_is_not_there(tmp_path):
-    done = subprocess.run([sys.executable, "-m", "puzzlesat", "serve", "--port", "0",
-                           "--folder", str(tmp_path / "none")], capture_output=True, text=True,
+@pytest.mark.parametrize("flags, said", [
+    (["--folder", "none"], "no such folder"), (["--port", "70000"], "a port is 0 to 65535"),
+    (["--idle", "0"], "--idle"), (["--port", "TAKEN"], "cannot listen on 127.0.0.1"),
+])
+def test_serve_refuses_bad_flags_in_one_line(tmp_path, flags, said):
+    taken = Server(tmp_path) if "TAKEN" in flags else None
+    try:
+        flags = [taken.url.rsplit(":", 1)[1].strip("/") if f == "TAKEN" else f for f in flags]
+        done = subprocess.run([sys.executable, "-m", "puzzlesat", "serve", "--port", "0",
+                               "--folder", str(tmp_path), *flags], capture_output=True,
+                              text=True, timeout=WAIT, cwd=tmp_path)
+    finally:
+        if taken is not None:
+            taken.stop()
+    assert done.returncode == 2 and done.stderr.count("\n") == 1, done.stderr
+    assert said in done.stderr and done.stdout == ""
+
+
+def test_serve_without_its_extra_says_what_to_install():
+    code = ("import sys; sys.modules['uvicorn'] = None; from puzzlesat.cli import main; "
+            "sys.exit(main(['serve', '--port', '0']))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           timeout=WAIT)
     assert done.returncode == 2 and done.stderr.count("\n") == 1, done.stderr
-    assert "no such folder" in done.stderr
+    assert "pip install 'puzzlesat[serve]'" in done.stderr
 
 
 # ---------------------------------------------------------------- in Chromium
