@@ -418,6 +418,30 @@ def test_solutions_page_by_page(server, tab):
     assert tab.get_attribute("#play", "href") == "/play?puzzle=iq-block-8"
 
 
+@in_browser
+def test_a_calendars_date_counted_on_its_page_as_the_calendar_command_counts_it(server, tab):
+    done = subprocess.run([sys.executable, "-m", "puzzlesat", "calendar", "a-puzzle-a-day",
+                           "--date", "Oct 6", "--json"], capture_output=True, text=True,
+                          timeout=600)
+    expected = json.loads(done.stdout)
+    tab.goto(server.url + "puzzle?puzzle=a-puzzle-a-day")
+    assert tab.get_attribute("#date", "value") == "today"  # today's date by default
+    tab.fill("#date", "Oct 6")
+    tab.click("#count-date")
+    tab.wait_for_selector("body[data-date='Oct 6']")
+    for rule in ("dates", "face_up"):
+        assert int(tab.get_attribute(f"#date-{rule}", "data-count")) == expected[rule]["Oct 6"]
+        assert expected["counted"][rule] in tab.inner_text(f"#date-{rule}")
+    assert tab.locator("#date-drawing svg").count() == 1
+    tab.fill("#date", "Feb 30")
+    tab.click("#count-date")
+    tab.wait_for_selector("body[data-date=error]")
+    message = tab.inner_text("#date-error")
+    assert "Feb 30 does not exist" in message and "\n" not in message
+    tab.goto(server.url + "puzzle?puzzle=iq-block-8")
+    assert tab.locator("#calendar").is_hidden()  # no date to pick on a plain puzzle
+
+
 def click_cells(tab, cells: list[tuple[int, int]]) -> None:
     for r, c in cells:
         tab.click(f'#canvas polygon[data-cell="{r},{c}"]')

@@ -156,7 +156,8 @@ class Site:
         except InputError as error:
             return page("message", "puzzlesat workshop", message=str(error))
         return page("puzzle", puzzle.name, ref=ref, kind=puzzle.kind, summary=summary,
-                    name=getattr(puzzle, "title", "") or puzzle.name)
+                    name=getattr(puzzle, "title", "") or puzzle.name,
+                    calendar=str(_is_calendar(puzzle)).lower())
 
     async def in_child(self, function, *args) -> Response:
         try:
@@ -208,6 +209,11 @@ class Site:
         if found is None:
             raise HTTPException(404, "no such count")
         return JSONResponse(found)
+
+    async def calendar(self, request: Request) -> Response:
+        target = self.shop.target(request.query_params.get("puzzle", ""))
+        return await self.in_child(drawn.calendar_date, target,
+                                   request.query_params.get("date", "today"))
 
     async def editor_page(self, request: Request) -> Response:
         return page("editor", "puzzlesat workshop: editor", folder=str(self.shop.folder))
@@ -276,6 +282,13 @@ class Site:
         return Response(path.read_bytes(), media_type="text/plain; charset=utf-8")
 
 
+def _is_calendar(puzzle) -> bool:
+    """Whether a puzzle is a calendar (its page picks a date)."""
+    from ..models.packing.calendar import is_calendar
+
+    return puzzle.kind == "packing" and bool(puzzle.labels) and is_calendar(puzzle)
+
+
 async def design_text(data: dict, name: str) -> str:
     """The page's design as a puzzle file's text, read back by the packing reader (its
     InputError, naming `name`, where the reader refuses it)."""
@@ -291,7 +304,8 @@ def routes(shop: Workshop) -> list:
         Route("/", site.catalog_page), Route("/api/catalog", site.catalog),
         Route("/thumbnail.svg", site.thumbnail), Route("/puzzle", site.puzzle_page),
         Route("/api/solution", site.solution), Route("/api/solutions", site.solutions),
-        Route("/play", site.play), Route("/api/count", site.count, methods=["POST"]),
+        Route("/play", site.play), Route("/api/calendar", site.calendar),
+        Route("/api/count", site.count, methods=["POST"]),
         Route("/api/jobs/{job}", site.job_status),
         Route("/api/jobs/{job}/stop", site.job_stop, methods=["POST"]),
         Route("/editor", site.editor_page), Route("/api/editor/grid", site.editor_grid),

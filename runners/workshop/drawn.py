@@ -98,3 +98,29 @@ def solve_text(text: str) -> dict:
     drawing = registry.part(puzzle.kind, "pictures").solution_drawing(puzzle, solution)
     return {"found": True, "complete": True, "svg": drawing.to_string(),
             "note": "it has a solution: count it to know how many"}
+
+
+def calendar_date(target: str, text: str) -> dict:
+    """A calendar's date as `puzzlesat calendar PUZZLE --date TEXT` gives it: its solutions
+    pieces turned over and face up (their meanings), and one solution drawn; "today" (or an
+    empty text) is today's date. A date that does not exist: InputError, in one line."""
+    from ..calendar import COUNTED, calendar
+    from ..models.packing.calendar import dates, has_weekdays, on_date, parse_date, today
+    from ..pictures.packing import draw_grid
+
+    puzzle = api.load(target)
+    dates(puzzle)  # refused in one line where the board is no calendar
+    text = text.strip()
+    date = (today(puzzle) if text.lower() in ("", "today")
+            else parse_date(text, has_weekdays(puzzle)))
+    table = calendar(puzzle, only=[date], jobs=1, progress=False)
+    found = {"date": date.name, "dates": table.dates.get(date.name),
+             "face_up": table.face_up.get(date.name), "counted": COUNTED,
+             "complete": table.complete, "svg": None}
+    if found["dates"]:
+        one = on_date(puzzle, date)
+        solution = api.solve(one, time_limit=SOLVE_SECONDS)
+        if solution.found:
+            found["svg"] = draw_grid(one, solution.grid,
+                                     f"{puzzle.name} {date.name}: one solution").to_string()
+    return found

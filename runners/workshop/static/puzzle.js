@@ -148,3 +148,30 @@ function showPage(n) {
 }
 $("next").addEventListener("click", () => showPage(page + 1));
 $("previous").addEventListener("click", () => showPage(page - 1));
+
+// ---------------------------------------------------------------- a calendar's date
+if (document.body.dataset.calendar === "true") {
+  $("calendar").hidden = false;
+  $("count-date").addEventListener("click", () => {
+    $("count-date").disabled = true;
+    $("date-error").textContent = "";
+    $("date-answer").textContent = "counting ...";
+    $("date-drawing").innerHTML = "";
+    fetch("/api/calendar?" + q + "&date=" + encodeURIComponent($("date").value))
+      .then((r) => r.json()).then((d) => {
+        $("count-date").disabled = false;
+        const box = $("date-answer");
+        box.innerHTML = "";
+        if (d.error) { $("date-error").textContent = d.error; document.body.dataset.date = "error"; return; }
+        for (const rule of ["dates", "face_up"]) {
+          const p = document.createElement("p");
+          p.id = "date-" + rule;
+          p.dataset.count = d[rule];
+          p.textContent = d.date + ": " + Number(d[rule]).toLocaleString("en") + " " + d.counted[rule];
+          box.appendChild(p);
+        }
+        if (d.svg) $("date-drawing").innerHTML = d.svg;
+        document.body.dataset.date = d.date;
+      });
+  });
+}
