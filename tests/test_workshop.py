@@ -265,18 +265,36 @@ def test_the_editor_says_whether_a_design_has_a_solution(server):
 def test_a_count_no_page_asks_about_is_stopped(server):
     """A closed tab: nobody asks for the count's progress, and after --idle seconds its worker
     is stopped (its count marked incomplete) and gone."""
+    before = server.workers()  # those of earlier counts, ending
     code, status = server.json("api/count", {"puzzle": LONG})
     assert code == 200
     limit = time.monotonic() + WAIT
-    while not server.workers() and time.monotonic() < limit:
+    while not server.workers() - before and time.monotonic() < limit:
         time.sleep(0.1)
-    workers = server.workers()
+    workers = server.workers() - before
     assert workers
     while any(alive(pid) for pid in workers) and time.monotonic() < limit:
         time.sleep(0.5)
     assert not any(alive(pid) for pid in workers)
     status = server.json(f"api/jobs/{status['id']}")[1]
     assert status["state"] == "stopped" and "no page asked" in status["why_stopped"]
+
+
+def test_a_worker_that_dies_is_noticed_and_said(server):
+    before = server.workers()  # those of earlier counts, ending
+    code, status = server.json("api/count", {"puzzle": LONG})
+    assert code == 200 and status["state"] == "running"
+    limit = time.monotonic() + WAIT
+    while not server.workers() - before and time.monotonic() < limit:
+        time.sleep(0.1)
+    leaders = {pid for pid in server.workers() - before if os.getpgid(pid) == pid}
+    assert leaders
+    for pid in leaders:
+        os.kill(pid, signal.SIGKILL)
+    while status["state"] == "running" and time.monotonic() < limit:
+        time.sleep(0.2)
+        status = server.json(f"api/jobs/{status['id']}")[1]
+    assert status["state"] == "died" and "ended without its answer" in status["message"]
 
 
 def test_ctrl_c_stops_the_server_in_one_line_and_its_counts_with_it(tmp_path):

@@ -17,6 +17,7 @@ from __future__ import annotations
 import contextlib
 import multiprocessing
 import os
+import pickle
 import signal
 import threading
 import time
@@ -29,11 +30,22 @@ from .. import children
 
 STOP_GRACE = 5.0  # seconds a stopped worker has to send what it counted, before SIGKILL
 IDLE_SECONDS = 10.0  # a count no page asked about for this long is stopped (a closed tab)
+FORGET_SECONDS = 3600.0  # a count that ended is forgotten this long after
 PROGRESS_EVERY = 0.2  # seconds between progress messages (the last one always goes)
 
 
 def _interrupt(signum, frame) -> None:
     raise KeyboardInterrupt
+
+
+def send(conn: Connection, message: tuple[str, object]) -> None:
+    """A message to the server, whole: a stop (SIGTERM) that comes while it is written is taken
+    once it is (a message cut in two would be read as garbage)."""
+    held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGTERM})
+    try:
+        conn.send(message)
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, held)
 
 
 def count_worker(conn: Connection, target: str, modulo: str, checkpoint: str | None) -> None:
@@ -44,9 +56,9 @@ def count_worker(conn: Connection, target: str, modulo: str, checkpoint: str | N
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the server ends us, not a terminal's Ctrl-C
     signal.signal(signal.SIGTERM, _interrupt)
     try:
-        conn.send(counted(target, modulo, checkpoint, conn))
+        send(conn, counted(target, modulo, checkpoint, conn))
     except KeyboardInterrupt:
-        conn.send(("stopped", "stopped before the count began"))
+        send(conn, ("stopped", "stopped before the count began"))
     except (BrokenPipeError, EOFError):  # the server went away: nobody to tell
         pass
     finally:
@@ -66,7 +78,7 @@ def counted(target: str, modulo: str, checkpoint: str | None, conn: Connection
         now = time.monotonic()
         if now - last[0] >= PROGRESS_EVERY or done >= total:
             last[0] = now
-            conn.send(("progress", (done, total, found)))
+            send(conn, ("progress", (done, total, found)))
 
     try:
         puzzle = api.load(target)
@@ -122,7 +134,8 @@ class Job:
                 self.take(self.conn.recv())
                 if not self.running:
                     self.ended = time.monotonic()
-        except (EOFError, OSError):
+                    self.conn.close()
+        except (EOFError, OSError, ValueError, pickle.UnpicklingError):  # gone, or cut short
             if self.state in ("running", "stopping"):
                 code = self.process.exitcode
                 self.state = "stopped" if self.stop_asked else "died"
@@ -225,6 +238,9 @@ class Jobs:
     def _tend(self, job: Job) -> None:
         job.drain()
         now = time.monotonic()
+        if job.ended is not None and now - job.ended > FORGET_SECONDS:
+            del self.jobs[job.id]  # its page has long had its answer
+            return
         if job.state == "running" and now - job.seen > self.idle:
             self._stop(job, f"no page asked about it for {self.idle:g} s")
         if job.stop_asked is not None and job.running and now - job.stop_asked > STOP_GRACE:
