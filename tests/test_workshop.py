@@ -262,6 +262,22 @@ def test_the_editor_says_whether_a_design_has_a_solution(server):
     assert code == 400 and "board" in found["error"]
 
 
+def test_a_request_another_site_could_send_unasked_is_refused(server):
+    """Another site's page may send a form or plain text to this machine without asking; it
+    may not send JSON (CORS), nor reach the server under a name of its own."""
+    request = urllib.request.Request(server.url + "api/count",
+                                     b'{"puzzle": "iq-block-8"}', {"Content-Type": "text/plain"})
+    with pytest.raises(urllib.error.HTTPError) as refused:
+        urllib.request.urlopen(request, timeout=WAIT)
+    assert refused.value.code == 415
+    request = urllib.request.Request(server.url + "api/catalog",
+                                     headers={"Host": "attacker.example:80"})
+    with pytest.raises(urllib.error.HTTPError) as refused:
+        urllib.request.urlopen(request, timeout=WAIT)
+    assert refused.value.code == 400
+    assert server.get("api/catalog")[0] == 200
+
+
 def test_a_count_no_page_asks_about_is_stopped(server):
     """A closed tab: nobody asks for the count's progress, and after --idle seconds its worker
     is stopped (its count marked incomplete) and gone."""

@@ -67,7 +67,7 @@ def run_serve(args: argparse.Namespace) -> int:
                          field="serve") from None
     if args.idle <= 0:
         raise InputError("must be a positive number of seconds", field="--idle")
-    app, shop = application(args.folder, args.idle)
+    app, shop = application(args.folder, args.idle, args.host)
     sock = listening(args.host, args.port)
     host, port = sock.getsockname()[:2]
     shown = f"[{host}]" if ":" in host else host

@@ -109,6 +109,11 @@ def error_line(error: InputError) -> JSONResponse:
 
 
 async def body(request: Request) -> dict:
+    """A request's JSON object. Only a JSON request is taken: another site's page can send a
+    plain form or text to this machine without asking, but a JSON request only once this
+    server has allowed it (CORS), which it never does."""
+    if request.headers.get("content-type", "").split(";")[0].strip() != "application/json":
+        raise HTTPException(415, "a JSON request is expected (Content-Type: application/json)")
     try:
         data = await request.json()
     except ValueError:
@@ -205,6 +210,7 @@ class Site:
         return JSONResponse(found)
 
     async def job_stop(self, request: Request) -> Response:
+        await body(request)
         found = self.shop.jobs.stop(request.path_params["job"])
         if found is None:
             raise HTTPException(404, "no such count")
@@ -318,13 +324,25 @@ def routes(shop: Workshop) -> list:
     ]
 
 
-def application(folder: str | Path, idle: float) -> tuple[Starlette, Workshop]:
-    """The application over a folder, and its workshop (whose jobs the caller closes)."""
+LOCAL_NAMES = ("127.0.0.1", "localhost", "::1", "[::1]")
+
+
+def application(folder: str | Path, idle: float, host: str = "127.0.0.1"
+                ) -> tuple[Starlette, Workshop]:
+    """The application over a folder, and its workshop (whose jobs the caller closes). Bound
+    to this machine, it answers only requests addressed to it by a local name (a page of
+    another site that points a name of its own at 127.0.0.1 is refused)."""
+    from starlette.middleware import Middleware
+    from starlette.middleware.trustedhost import TrustedHostMiddleware
+
     shop = Workshop(folder, idle)
 
     async def refused(request: Request, error: HTTPException) -> Response:
         return JSONResponse({"error": error.detail}, status_code=error.status_code)
 
-    app = Starlette(routes=routes(shop), exception_handlers={HTTPException: refused})
+    local = host in LOCAL_NAMES
+    hosts = [*LOCAL_NAMES] if local else ["*"]
+    app = Starlette(routes=routes(shop), exception_handlers={HTTPException: refused},
+                    middleware=[Middleware(TrustedHostMiddleware, allowed_hosts=hosts)])
     return app, shop
 

@@ -105,7 +105,8 @@ $("count").addEventListener("click", () => {
 $("stop").addEventListener("click", () => {
   if (job === null) return;
   $("stop").disabled = true;
-  fetch("/api/jobs/" + job + "/stop", {method: "POST"}).then((r) => r.json()).then(showStatus);
+  fetch("/api/jobs/" + job + "/stop", {method: "POST", headers: {"Content-Type": "application/json"},
+    body: "{}"}).then((r) => r.json()).then(showStatus);
 });
 
 // ---------------------------------------------------------------- pictures
