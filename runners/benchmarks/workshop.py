@@ -139,8 +139,6 @@ def bench_workshop(args: argparse.Namespace) -> int:
     from .. import api
     from ..output import record_folder, say, write_results_index, write_text_atomic
 
-    if args.repeat < 1:
-        raise InputError("must be at least 1", field="--repeat")
     if args.puzzle not in api.catalog():
         raise InputError("the workshop's benchmark counts a catalog puzzle (see 'puzzlesat "
                          f"list'), not {args.puzzle!r}", field="PUZZLE")

@@ -22,6 +22,7 @@ NEEDS = "pip install 'puzzlesat[serve]'"
 def add_command(commands) -> None:
     """Add `serve` to the command line's subparsers."""
     from ..workshop.jobs import IDLE_SECONDS
+    from . import seconds
 
     serve = commands.add_parser(
         "serve", help="the workshop in a browser: the catalog, counts with progress and a stop, "
@@ -34,7 +35,7 @@ def add_command(commands) -> None:
                        help="the one folder the workshop reads and writes puzzle files and "
                        "checkpoints in (default: the current folder)")
     serve.add_argument("--open", action="store_true", help="open the workshop in a browser")
-    serve.add_argument("--idle", type=float, default=IDLE_SECONDS, metavar="S",
+    serve.add_argument("--idle", type=seconds, default=IDLE_SECONDS, metavar="S",
                        help="a count no page has asked about for S seconds (a closed tab) is "
                        f"stopped (default {IDLE_SECONDS:g})")
     serve.set_defaults(run=run_serve)
@@ -65,8 +66,6 @@ def run_serve(args: argparse.Namespace) -> int:
     except ImportError as error:
         raise InputError(f"needs the web framework ({error.name} is not installed): {NEEDS}",
                          field="serve") from None
-    if args.idle <= 0:
-        raise InputError("must be a positive number of seconds", field="--idle")
     app, shop = application(args.folder, args.idle, args.host)
     sock = listening(args.host, args.port)
     host, port = sock.getsockname()[:2]
@@ -97,7 +96,9 @@ def add_bench(parser: argparse.ArgumentParser) -> None:
     """`bench workshop`: a count from the workshop against `puzzlesat count`."""
     parser.add_argument("puzzle", nargs="?", default="iq-block-10", metavar="PUZZLE",
                         help="the puzzle counted (default iq-block-10)")
-    parser.add_argument("--repeat", type=int, default=3, help="runs of each (default 3)")
+    from . import positive
+
+    parser.add_argument("--repeat", type=positive, default=3, help="runs of each (default 3)")
     report.add_record_arguments(parser, "the figures (results/workshop-bench.md)")
     parser.set_defaults(run=bench_workshop)
 
