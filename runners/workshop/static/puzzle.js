@@ -44,7 +44,8 @@ function showAnswer(s) {
     const number = document.createElement("p");
     number.className = "number";
     number.id = "number";
-    number.textContent = (a.complete ? "" : "at least ") + BigInt(a.count).toLocaleString("en");
+    number.textContent = a.count === null ? "no count"
+      : (a.complete ? "" : "at least ") + BigInt(a.count).toLocaleString("en");
     number.dataset.count = a.count;
     number.dataset.complete = a.complete;
     const meaning = document.createElement("p");
