@@ -73,6 +73,9 @@ def run_serve(args: argparse.Namespace) -> int:
     url = f"http://{shown}:{port}/"
     print(f"puzzlesat serve: the workshop at {url} (folder {shop.folder}; Ctrl-C stops it)",
           flush=True)
+    from .silence import at_rest
+
+    at_rest()  # a server waits for requests: its silence is no hang
     if args.open:
         import webbrowser
 
