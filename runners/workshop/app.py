@@ -76,7 +76,8 @@ class Workshop:
 
     def puzzle_files(self) -> list[str]:
         """The puzzle files of the folder (its top level and checkpoints left out)."""
-        return sorted(p.name for p in self.folder.glob("*.toml") if p.is_file())
+        return sorted(p.name for p in self.folder.glob("*.toml")
+                      if p.is_file() and p.resolve().is_relative_to(self.folder))
 
     def folder_lines(self) -> list[dict]:
         """The folder's puzzle files as the catalog lists its puzzles (a file the readers
@@ -98,8 +99,12 @@ class Workshop:
         from .. import api
 
         puzzle = api.load(target)
-        folder = self.folder / CHECKPOINTS
-        folder.mkdir(exist_ok=True)
+        folder = self.inside(CHECKPOINTS)  # a link out of the folder is refused
+        try:
+            folder.mkdir(exist_ok=True)
+        except OSError as error:
+            raise InputError(f"cannot keep checkpoints there: {error.strerror}",
+                             file=str(folder), field="checkpoint") from None
         stem = "".join(ch if ch.isalnum() or ch in "-_" else "_" for ch in puzzle.name)
         return str(folder / f"{stem}.{modulo}.{checkpoints.digest(puzzle)}.checkpoint")
 
