@@ -243,7 +243,8 @@ class Jobs:
             return
         if job.state == "running" and now - job.seen > self.idle:
             self._stop(job, f"no page asked about it for {self.idle:g} s")
-        if job.stop_asked is not None and job.running and now - job.stop_asked > STOP_GRACE:
+        if (job.stop_asked is not None and job.running and now - job.stop_asked > STOP_GRACE
+                and job.process.exitcode is None):
             _kill_group(job.process)
             job.drain()
         if not job.running and job.process.exitcode is None:
@@ -255,15 +256,17 @@ class Jobs:
         self.watcher.join()
         with self.lock:
             jobs = list(self.jobs.values())
-        for job in jobs:
-            if job.process.exitcode is None:
-                with contextlib.suppress(ProcessLookupError):
-                    os.kill(job.process.pid, signal.SIGTERM)
+        # only the workers still there: a group id of one long gone may be another's by now
+        alive = [job for job in jobs if job.process.exitcode is None]
+        for job in alive:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(job.process.pid, signal.SIGTERM)
         limit = time.monotonic() + STOP_GRACE
-        for job in jobs:
+        for job in alive:
             job.process.join(max(0.0, limit - time.monotonic()))
             _kill_group(job.process)
             job.process.join()
+        for job in jobs:
             job.conn.close()
 
 
