@@ -86,6 +86,9 @@ SUITES = (
     Suite("first-run", "bench", "add_first_run", "a newcomer's first commands: puzzlesat "
           "installed into brand-new venvs, then list and the first counts timed (minutes); "
           "writes results/first-run.md"),
+    Suite("workshop", "serve", "add_bench", "the workshop: a count from a click to the number "
+          "(IQ Block 10 by default) against `puzzlesat count`'s wall; writes "
+          "results/workshop-bench.md"),
     Suite("sliding", "sliding", "add_bench", "sliding blocks: the largest catalog search "
           "(states/s, peak memory) and Klotski in every metric; writes "
           "results/sliding-bench.json"),

@@ -59,7 +59,7 @@ PATH_PARAMETERS = {"output", "results", "checkpoint", "path"}
 # of its own here (tests/test_commands.py).
 TOP_LEVEL = ("list", "backends", "solve", "count", "solutions", "verify", "draw", "gallery",
              "play", "export", "cards", "booklet", "audit", "generate", "best", "estimate",
-             "checkpoint", "results", "calendar", "sliding", "mind-lock", "bench")
+             "checkpoint", "results", "calendar", "sliding", "mind-lock", "serve", "bench")
 PUZZLE_HELP = "a catalog name (see 'puzzlesat list') or the path of a puzzle file"
 
 
@@ -234,6 +234,9 @@ def build_parser() -> argparse.ArgumentParser:
     export.add_argument("-o", "--output", required=True, help="the file to write ('-': stdout)")
     report.add_force_argument(export)
     pictures.add_commands(commands)  # draw, gallery, play
+    from .serve import add_command as add_serve
+
+    add_serve(commands)  # the workshop
     by_name = {"solve": solve, "count": count, "verify": verify, "export": export,
                "bench": bench, "solutions": listing, "backends": backends}
     for kind in FAMILIES:

@@ -18,6 +18,14 @@ from contextlib import contextmanager
 
 FIRST = 5.0  # seconds of silence before the first line
 AGAIN = 60.0  # seconds of silence before each line after it
+# set by a command that now waits for others (`puzzlesat serve` once it listens): its silence
+# is no hang, and nothing more is said of it
+RESTING = threading.Event()
+
+
+def at_rest() -> None:
+    """The command has said what it does and now waits (a server): no more lines of silence."""
+    RESTING.set()
 
 
 class Noted:
@@ -46,6 +54,7 @@ def watching(what: str) -> Iterator[None]:
     """Say on standard error that `what` is still at work whenever it has been silent long."""
     began = time.monotonic()
     clock = [began]
+    RESTING.clear()
     streams = sys.stdout, sys.stderr
     sys.stdout, sys.stderr = Noted(streams[0], clock), Noted(streams[1], clock)
     done = threading.Event()
@@ -53,6 +62,8 @@ def watching(what: str) -> Iterator[None]:
     def watch() -> None:
         wait = FIRST
         while not done.wait(max(0.1, clock[0] + wait - time.monotonic())):
+            if RESTING.is_set():
+                return
             if time.monotonic() - clock[0] < wait:
                 continue  # something was said meanwhile
             try:

@@ -123,6 +123,14 @@ def generate_results(results: Path, say: Callable[[str], None] = print,
         say(f"booklet {name}: {len(made.cards)} cards, grades {made.cards[0].nodes:,} to "
             f"{made.cards[-1].nodes:,} search nodes")
     if only is None:
+        from ..workshop import screenshot
+
+        why = screenshot.unavailable()
+        if why:
+            say(f"no screenshot of the workshop: {why}")
+        else:
+            screenshot.screenshot(results / "workshop.png")
+            written.append(results / "workshop.png")
         for csv_name in ("bench.csv", "edge-bench.csv"):
             written += charts.write_chart(results, csv_name, say)
     return written

@@ -1,0 +1,171 @@
+"""The workshop's editor of packing puzzles: cells clicked on a lattice, written as the TOML
+file the command line reads, and such a file read back into cells.
+
+What the page edits is a design: a lattice (squares, triangles, hexagons), whether pieces may
+be turned over, the board's cells and each piece's cells and copies. `toml_text` writes it as
+pictures in the lattice's own format (models/README.md), and the text is read back by the
+packing reader before anything is written (`checked`), so that what the editor saves is what
+`puzzlesat count FILE` counts, and a design the reader refuses is said in its one line.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from ..models import files
+from ..models.errors import InputError
+from ..models.geometry import LATTICES, Cell
+
+EDITABLE = ("square", "triangular", "hexagonal")  # the flat lattices a page clicks cells of
+MOST_CELLS = 40  # rows and columns of the page's grid, at most
+BARE_KEY = re.compile(r"^[A-Za-z0-9_-]+$")
+FILE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*\.toml$")
+
+
+@dataclass(frozen=True)
+class Design:
+    """A packing puzzle as the editor holds it."""
+
+    lattice: str
+    flip: bool
+    title: str
+    board: list[Cell]
+    pieces: list[tuple[str, list[Cell], int]]  # name, cells, copies
+
+
+def lattice_of(name: object):
+    if name not in EDITABLE:
+        raise InputError(f"the editor draws the lattices {', '.join(EDITABLE)}, not {name!r}",
+                         field="lattice")
+    return LATTICES[name]
+
+
+def grid(lattice_name: str, rows: int, cols: int, size: float = 30.0) -> dict:
+    """The cells of a rows x cols patch of the lattice, each with its outline in pixels."""
+    lattice = lattice_of(lattice_name)
+    rows, cols = max(1, min(rows, MOST_CELLS)), max(1, min(cols, MOST_CELLS))
+    cells = []
+    for r in range(rows):
+        for c in range(cols):
+            if lattice.is_cell((r, c)):
+                points = [[round(x * size + 2, 2), round(y * size + 2, 2)]
+                          for x, y in lattice.outline((r, c))]
+                cells.append({"cell": [r, c], "points": points})
+    width = max(x for cell in cells for x, _ in cell["points"]) + 2
+    height = max(y for cell in cells for _, y in cell["points"]) + 2
+    return {"lattice": lattice.name, "rows": rows, "cols": cols, "cells": cells,
+            "width": width, "height": height}
+
+
+def design(data: object) -> Design:
+    """A design from the page's JSON, its shape checked (the reader checks the puzzle)."""
+    if not isinstance(data, dict):
+        raise InputError("a design is an object", field="design")
+    lattice_of(data.get("lattice"))
+
+    def cells(value: object, what: str) -> list[Cell]:
+        if not isinstance(value, list) or not all(
+                isinstance(c, list) and len(c) == 2 and all(type(x) is int and x >= 0 for x in c)
+                for c in value):
+            raise InputError("cells are pairs [row, column] of whole numbers from 0",
+                             field=what)
+        return sorted({(c[0], c[1]) for c in value})
+
+    pieces = []
+    for entry in data.get("pieces") or []:
+        name = str(entry.get("name", "")).strip() if isinstance(entry, dict) else ""
+        if not name or len(name) > 20 or any(ch in name for ch in "\"\\\n"):
+            raise InputError(f"a piece needs a name of 1 to 20 characters, not {name!r}",
+                             field="pieces")
+        copies = entry.get("copies", 1)
+        if type(copies) is not int or copies < 1:
+            raise InputError(f"piece {name}: copies is a whole number from 1", field="pieces")
+        pieces.append((name, cells(entry.get("cells"), f"pieces.{name}"), copies))
+    title = data.get("title") or ""
+    return Design(data["lattice"], bool(data.get("flip", True)), str(title),
+                  cells(data.get("board"), "board"), pieces)
+
+
+def _string(text: str) -> str:
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def _key(name: str) -> str:
+    return name if BARE_KEY.match(name) else _string(name)
+
+
+def _picture(lattice, cells: list[Cell], what: str) -> str:
+    if not cells:
+        raise InputError("no cells: click cells to make it", field=what)
+    return '"""\n' + lattice.picture(cells) + '\n"""'
+
+
+def toml_text(made: Design) -> str:
+    """The design as a packing puzzle file (pictures in the lattice's format)."""
+    lattice = LATTICES[made.lattice]
+    lines = ['kind = "packing"']
+    if made.lattice != "square":
+        lines.append(f"lattice = {_string(made.lattice)}")
+    if made.title:
+        lines.append(f"title = {_string(made.title)}")
+    lines.append(f"flip = {'true' if made.flip else 'false'}")
+    lines.append(f"board = {_picture(lattice, made.board, 'board')}")
+    lines += ["", "[pieces]"]
+    for name, cells, copies in made.pieces:
+        drawn = _picture(lattice, cells, f"pieces.{name}")
+        lines.append(f"{_key(name)} = " + (drawn if copies == 1 else
+                                           f"{{ picture = {drawn}, count = {copies} }}"))
+    return "\n".join(lines) + "\n"
+
+
+def checked(path: str, text: str):
+    """The puzzle the packing reader makes of a file's text (InputError where it refuses)."""
+    puzzle = files.read_puzzle_text(path, text)
+    if puzzle.kind != "packing" or puzzle.lattice.name not in EDITABLE:
+        raise InputError(f"the editor opens packing puzzles on the lattices "
+                         f"{', '.join(EDITABLE)}", file=path, field="kind")
+    return puzzle
+
+
+def read_design(path: str, text: str) -> dict:
+    """A file's text as the page's design (what the reader makes of it)."""
+    puzzle = checked(path, text)
+    placed = getattr(puzzle, "placed", ())
+    if placed:
+        raise InputError("a challenge (pieces placed): the editor opens plain packing puzzles",
+                         file=path, field="placed")
+    return {"lattice": puzzle.lattice.name, "flip": puzzle.flip,
+            "title": getattr(puzzle, "title", ""),
+            "board": [list(c) for c in puzzle.board_cells],
+            "pieces": [{"name": p.name, "cells": [list(c) for c in p.cells], "copies": p.count}
+                       for p in puzzle.pieces]}
+
+
+def file_name(name: object) -> str:
+    """A file name the editor may write in its folder: letters, digits, '.', '_', '-' and
+    .toml, no folder."""
+    if not isinstance(name, str) or not FILE_NAME.match(name) or len(name) > 100:
+        raise InputError("a file name is letters, digits, '.', '_' or '-', ending in .toml "
+                         f"(no folder), not {name!r}", field="file")
+    return name
+
+
+def moved(lattice_name: object, cells: object, how: object) -> list[list[int]]:
+    """A piece's cells turned by the lattice's least rotation (clockwise as drawn) or mirrored,
+    then put back where the piece began (its least row and column), on cells of the lattice."""
+    lattice = lattice_of(lattice_name)
+    if how not in ("turn", "mirror"):
+        raise InputError(f"a piece is turned or mirrored, not {how!r}", field="how")
+    shape = design({"lattice": lattice_name, "board": cells}).board
+    if not shape:
+        raise InputError("no cells to move: click cells first", field="cells")
+    made = lattice.normalise(lattice.turn(shape) if how == "turn" else lattice.mirror(shape))
+    row = min(r for r, _ in shape) - min(r for r, _ in made)
+    col = min(c for _, c in shape) - min(c for _, c in made)
+    # its least column kept, or one to the left (never below 0), where a triangle's kind
+    # needs it: turned again and again, a piece does not walk across the grid
+    vector = next(v for v in ((row, col), (row, col - 1), (row, col + 1))
+                  if lattice.translation((0, 0), v) is not None
+                  and min(c for _, c in made) + v[1] >= 0)
+    return [list(cell) for cell in lattice.translate(made, vector)]

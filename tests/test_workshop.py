@@ -1,0 +1,574 @@
+"""The workshop (`puzzlesat serve`, issue 41): a real server on 127.0.0.1 (port 0), asked over
+HTTP, and driven in Chromium through Playwright (skipped, saying why, without a browser).
+
+Counts shown by the workshop are compared with `puzzlesat count` run beside it; the long count
+stopped and resumed is the polyhexes of 1 to 4 cells on 5x8 (not done in 25 s here, at load 10
+on 2 cores: IQ Block 10 took 16 s once the compiled kernels came), stopped once its progress
+moved.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import select
+import signal
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+import pytest
+from test_faults import alive  # a process still there, not a zombie
+from test_play_browser import context  # noqa: F401 (its Chromium, started once a module)
+
+from puzzlesat.cli.listing import catalog_dir, lines
+from puzzlesat.pictures import browser
+
+pytest.importorskip("starlette", reason="the extra 'serve' is not installed")
+pytest.importorskip("uvicorn", reason="the extra 'serve' is not installed")
+
+LONG = "polyhexes-1234-5x8"  # a count of minutes here: stopped after progress, resumed
+WAIT = 120.0  # seconds a wait for the server may take before the test fails (never hit)
+STARTING = re.compile(r"puzzlesat: serve[^:]*: still at work \(\d+ s\)")
+
+
+class Server:
+    """`puzzlesat serve --port 0` on a folder, its address read from its first line."""
+
+    def __init__(self, folder: Path, *flags: str) -> None:
+        self.folder = folder
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "puzzlesat", "serve", "--port", "0", "--folder",
+             str(folder), *flags], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        ready, _, _ = select.select([self.process.stdout], [], [], WAIT)
+        assert ready, "the server printed no address"
+        first = self.process.stdout.readline()
+        found = re.search(r"http://[^ ]+/", first)
+        assert found, f"no address in {first!r}: {self.process.stderr.read()}"
+        self.url = found.group(0)
+
+    def get(self, path: str) -> tuple[int, bytes]:
+        try:
+            with urllib.request.urlopen(self.url + path, timeout=WAIT) as answer:
+                return answer.status, answer.read()
+        except urllib.error.HTTPError as error:
+            return error.code, error.read()
+
+    def json(self, path: str, data: dict | None = None) -> tuple[int, dict]:
+        request = urllib.request.Request(
+            self.url + path, None if data is None else json.dumps(data).encode(),
+            {"Content-Type": "application/json"})
+        try:
+            with urllib.request.urlopen(request, timeout=WAIT) as answer:
+                return answer.status, json.loads(answer.read())
+        except urllib.error.HTTPError as error:
+            return error.code, json.loads(error.read())
+
+    def workers(self) -> set[int]:
+        """The count workers the server started and their processes: its descendants in
+        process groups of their own (from /proc)."""
+        stats: dict[int, tuple[int, int]] = {}  # pid -> (parent, process group)
+        for stat in Path("/proc").glob("[0-9]*/stat"):
+            try:
+                fields = stat.read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            stats[int(stat.parent.name)] = (int(fields[1]), int(fields[2]))
+        found, frontier = set(), {self.process.pid}
+        while frontier:
+            frontier = {pid for pid, (parent, _) in stats.items() if parent in frontier} - found
+            found |= frontier
+        group = stats.get(self.process.pid, (0, 0))[1]
+        return {pid for pid in found if stats[pid][1] != group}
+
+    def stop(self) -> str:
+        """Ctrl-C: what the server printed on standard error, less a line of issue 42's
+        silence watch while it started (under a minute, on a loaded machine)."""
+        self.process.send_signal(signal.SIGINT)
+        _, err = self.process.communicate(timeout=WAIT)
+        return "".join(line for line in err.splitlines(keepends=True)
+                       if not STARTING.fullmatch(line.strip()))
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    started = Server(tmp_path_factory.mktemp("workshop"), "--idle", "4")
+    yield started
+    err = started.stop()
+    # minutes of waiting for requests are no hang: no 'still at work' (a regression)
+    assert err.strip().splitlines() == ["puzzlesat serve: stopped"], err
+
+
+def count_json(target: str, *flags: str) -> dict:
+    done = subprocess.run([sys.executable, "-m", "puzzlesat", "count", target, "--json", *flags],
+                          capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)
+
+
+def counted_by_workshop(server: Server, ref: str, modulo: str = "none") -> dict:
+    """A count started over HTTP and asked about until it ends: its last status."""
+    code, status = server.json("api/count", {"puzzle": ref, "modulo": modulo})
+    assert code == 200, status
+    limit = time.monotonic() + 600
+    while status["state"] in ("running", "stopping") and time.monotonic() < limit:
+        time.sleep(0.2)
+        status = server.json(f"api/jobs/{status['id']}")[1]
+    return status
+
+
+# ---------------------------------------------------------------- over HTTP
+
+
+def test_the_catalog_lists_every_puzzle_with_its_kind_and_summary(server):
+    code, data = server.json("api/catalog")
+    assert code == 200
+    listed = {p["name"]: (p["kind"], p["summary"]) for p in data["puzzles"]}
+    for name, kind, summary in lines(catalog_dir()):
+        assert listed[name] == (kind, summary)
+    code, picture = server.get("thumbnail.svg?puzzle=iq-block-8")
+    assert code == 200 and picture.startswith(b"<svg") and b'class="cell"' in picture
+
+
+@pytest.mark.parametrize("modulo", ["none", "symmetry"])
+def test_a_count_is_the_one_the_command_line_prints(server, modulo):
+    status = counted_by_workshop(server, "iq-block-8", modulo)
+    expected = count_json("iq-block-8", "--modulo", modulo)
+    answer = status["answer"]
+    assert status["state"] == "done" and answer["complete"]
+    assert (answer["count"], answer["counted"], answer["modulo"]) == (
+        expected["count"], expected["counted"], expected["modulo"])
+    assert answer["lines"][0].startswith(f"iq-block-8: {expected['count']:,} ")
+    assert status["done"] == status["total"] > 0
+
+
+def test_several_counts_run_at_once_and_one_checkpoint_is_one_count(server):
+    started = [server.json("api/count", {"puzzle": "iq-block-8", "modulo": modulo})[1]
+               for modulo in ("none", "symmetry", "none")]
+    assert started[0]["id"] != started[1]["id"]
+    assert started[2]["id"] == started[0]["id"]  # the same puzzle, modulo and checkpoint
+    ends = {}
+    limit = time.monotonic() + 600
+    while len(ends) < 2 and time.monotonic() < limit:
+        for status in started[:2]:
+            now = server.json(f"api/jobs/{status['id']}")[1]
+            if now["state"] not in ("running", "stopping"):
+                ends[now["modulo"]] = now["answer"]["count"]
+        time.sleep(0.2)
+    assert ends == {"none": 48, "symmetry": 6}  # IQ Block 8: 48 solutions in 6 classes
+
+
+@pytest.mark.parametrize("path", [
+    "folder/..%2F..%2F..%2Fetc%2Fpasswd", "folder/%2Fetc%2Fpasswd",
+    "puzzle?puzzle=file:../../../etc/passwd", "puzzle?puzzle=file:/etc/passwd",
+    "api/solution?puzzle=file:..%2Foutside.toml", "thumbnail.svg?puzzle=file:/etc/hostname",
+])
+def test_a_path_outside_the_folder_is_refused(server, path):
+    code, text = server.get(path)
+    assert code == 403, text
+    assert b"root:" not in text
+
+
+def test_a_link_out_of_the_folder_and_a_name_not_in_the_catalog_are_refused(server, tmp_path):
+    outside = tmp_path / "outside.toml"
+    outside.write_text('kind = "packing"\ntitle = "SECRET"\n')
+    link = server.folder / "link.toml"
+    link.symlink_to(outside)
+    try:
+        assert server.get("folder/link.toml")[0] == 403
+        assert server.get("puzzle?puzzle=file:link.toml")[0] == 403
+        assert server.json("api/editor/read", {"file": "link.toml"})[0] == 403
+        listed = server.json("api/catalog")[1]["puzzles"]
+        assert "file:link.toml" not in {p["ref"] for p in listed}  # not listed, not read
+        assert "SECRET" not in json.dumps(listed)
+    finally:
+        link.unlink()
+    assert server.get("puzzle?puzzle=%2Fetc%2Fpasswd")[0] == 404  # a path is no catalog name
+    assert server.json("api/count", {"puzzle": "file:../x.toml"})[0] == 403
+
+
+def test_checkpoints_are_never_kept_through_a_link_out_of_the_folder(tmp_path):
+    folder, outside = tmp_path / "folder", tmp_path / "outside"
+    folder.mkdir()
+    outside.mkdir()
+    (folder / "checkpoints").symlink_to(outside)
+    started = Server(folder)
+    try:
+        assert started.json("api/count", {"puzzle": "iq-block-8"})[0] == 403
+    finally:
+        started.stop()
+    assert list(outside.iterdir()) == []
+
+
+def test_the_editor_refuses_a_malformed_design_and_writes_nothing(server):
+    before = sorted(p.name for p in server.folder.iterdir())
+    code, answer = server.json("api/editor/save", {"file": "bad.toml", "design": {
+        "lattice": "square", "board": [[0, 0], [0, 1]],
+        "pieces": [{"name": "A", "cells": [[0, 0], [0, 1], [0, 2]]}]}})
+    assert code == 400 and "\n" not in answer["error"], answer
+    code, answer = server.json("api/editor/save", {"file": "../bad.toml", "design": {}})
+    assert code == 400 and "file name" in answer["error"]
+    code, answer = server.json("api/editor/read", {"name": "x.toml", "text": "kind = \n"})
+    assert code == 400 and "x.toml" in answer["error"] and "\n" not in answer["error"]
+    assert sorted(p.name for p in server.folder.iterdir()) == before
+
+
+@pytest.mark.parametrize("lattice, board, piece", [
+    ("square", [[0, 0], [0, 1], [1, 0], [1, 1]], [[0, 0], [0, 1]]),
+    ("triangular", [[0, 1], [0, 2], [1, 1], [1, 2]], [[0, 1], [0, 2]]),
+    ("hexagonal", [[0, 0], [0, 2], [1, 1], [1, 3]], [[0, 0], [1, 1]]),
+])
+def test_a_design_saved_reads_back_as_drawn_and_is_never_written_over_unasked(
+        server, lattice, board, piece):
+    design = {"lattice": lattice, "flip": True, "title": f"two on {lattice}", "board": board,
+              "pieces": [{"name": "A", "cells": piece, "copies": 2}]}
+    name = f"round-{lattice}.toml"
+    code, saved = server.json("api/editor/save", {"file": name, "design": design})
+    assert code == 200, saved
+    code, read = server.json("api/editor/read", {"file": name})
+    assert code == 200, read
+    assert (read["lattice"], read["flip"], read["title"]) == (lattice, True, f"two on {lattice}")
+    assert len(read["board"]) == len(board) and [p["copies"] for p in read["pieces"]] == [2]
+    assert len(read["pieces"][0]["cells"]) == len(piece)
+    text = (server.folder / name).read_text()
+    code, again = server.json("api/editor/save", {"file": name, "design": {
+        **design, "title": "another"}})
+    assert code == 400 and "replace" in again["error"]
+    assert (server.folder / name).read_text() == text
+    code, again = server.json("api/editor/save", {"file": name, "replace": True, "design": {
+        **design, "title": "another"}})
+    assert code == 200 and 'title = "another"' in (server.folder / name).read_text()
+
+
+@pytest.mark.parametrize("lattice, cells", [
+    ("square", [[0, 0], [0, 1], [0, 2], [1, 0]]), ("triangular", [[0, 0], [0, 1], [0, 2]]),
+    ("hexagonal", [[0, 0], [0, 2], [1, 3]])])
+def test_the_editor_turns_and_mirrors_a_piece_as_the_lattice_does(server, lattice, cells):
+    from puzzlesat.models.geometry import LATTICES
+
+    grid = LATTICES[lattice]
+    shape = [tuple(c) for c in cells]
+    for how, expected in (("turn", grid.turn(shape)), ("mirror", grid.mirror(shape))):
+        code, made = server.json("api/editor/move", {"lattice": lattice, "cells": cells,
+                                                     "how": how})
+        assert code == 200, made
+        got = [tuple(c) for c in made["cells"]]
+        assert all(grid.is_cell(c) and min(c) >= 0 for c in got)
+        assert grid.normalise(got) == grid.normalise(expected)
+    turned = cells
+    for _ in range(grid.group_order(False)):  # every turn: the shape again, where it began
+        turned = server.json("api/editor/move", {"lattice": lattice, "cells": turned,
+                                                 "how": "turn"})[1]["cells"]
+        assert min(c for _, c in turned) <= min(c for _, c in shape) + 1  # no walk across
+        assert min(r for r, _ in turned) == min(r for r, _ in shape)
+    assert grid.normalise(map(tuple, turned)) == grid.normalise(shape)
+    assert server.json("api/editor/move", {"lattice": lattice, "cells": cells,
+                                           "how": "twist"})[0] == 400
+
+
+def test_the_editor_says_whether_a_design_has_a_solution(server):
+    board = [[r, c] for r in range(2) for c in range(3)]
+    design = {"lattice": "square", "board": board,
+              "pieces": [{"name": "L", "cells": [[0, 0], [1, 0], [1, 1]], "copies": 2}]}
+    code, found = server.json("api/editor/solve", {"design": design})
+    assert code == 200 and found["found"] and found["svg"].startswith("<svg"), found
+    design["pieces"] = [{"name": "D", "cells": [[0, 0], [0, 1]], "copies": 2}]
+    design["board"] = [[0, 0], [0, 1], [0, 2], [1, 1]]  # a T: no two dominoes cover it
+    code, found = server.json("api/editor/solve", {"design": design})
+    assert code == 200 and not found["found"] and found["complete"], found
+    code, found = server.json("api/editor/solve", {"design": {**design, "board": []}})
+    assert code == 400 and "board" in found["error"]
+
+
+def test_a_request_another_site_could_send_unasked_is_refused(server):
+    """Another site's page may send a form or plain text to this machine without asking; it
+    may not send JSON (CORS), nor reach the server under a name of its own."""
+    request = urllib.request.Request(server.url + "api/count",
+                                     b'{"puzzle": "iq-block-8"}', {"Content-Type": "text/plain"})
+    with pytest.raises(urllib.error.HTTPError) as refused:
+        urllib.request.urlopen(request, timeout=WAIT)
+    assert refused.value.code == 415
+    request = urllib.request.Request(server.url + "api/catalog",
+                                     headers={"Host": "attacker.example:80"})
+    with pytest.raises(urllib.error.HTTPError) as refused:
+        urllib.request.urlopen(request, timeout=WAIT)
+    assert refused.value.code == 400
+    assert server.get("api/catalog")[0] == 200
+
+
+def test_a_count_no_page_asks_about_is_stopped(server):
+    """A closed tab: nobody asks for the count's progress, and after --idle seconds its worker
+    is stopped (its count marked incomplete) and gone."""
+    before = server.workers()  # those of earlier counts, ending
+    code, status = server.json("api/count", {"puzzle": LONG})
+    assert code == 200
+    limit = time.monotonic() + WAIT
+    while not server.workers() - before and time.monotonic() < limit:
+        time.sleep(0.1)
+    workers = server.workers() - before
+    assert workers
+    while any(alive(pid) for pid in workers) and time.monotonic() < limit:
+        time.sleep(0.5)
+    assert not any(alive(pid) for pid in workers)
+    status = server.json(f"api/jobs/{status['id']}")[1]
+    assert status["state"] == "stopped" and "no page asked" in status["why_stopped"]
+
+
+def test_a_worker_that_dies_is_noticed_and_said(server):
+    before = server.workers()  # those of earlier counts, ending
+    code, status = server.json("api/count", {"puzzle": LONG})
+    assert code == 200 and status["state"] == "running"
+    limit = time.monotonic() + WAIT
+    while not server.workers() - before and time.monotonic() < limit:
+        time.sleep(0.1)
+    leaders = {pid for pid in server.workers() - before if os.getpgid(pid) == pid}
+    assert leaders
+    for pid in leaders:
+        os.kill(pid, signal.SIGKILL)
+    while status["state"] == "running" and time.monotonic() < limit:
+        time.sleep(0.2)
+        status = server.json(f"api/jobs/{status['id']}")[1]
+    assert status["state"] == "died" and "ended without its answer" in status["message"]
+
+
+def test_ctrl_c_stops_the_server_in_one_line_and_its_counts_with_it(tmp_path):
+    started = Server(tmp_path)
+    code, status = started.json("api/count", {"puzzle": LONG})
+    assert code == 200 and status["state"] == "running"
+    limit = time.monotonic() + WAIT
+    while not started.workers() and time.monotonic() < limit:
+        time.sleep(0.1)
+    workers = started.workers()
+    err = started.stop()
+    assert err.strip().splitlines() == ["puzzlesat serve: stopped"], err
+    assert started.process.returncode == 0
+    assert not any(alive(pid) for pid in workers)
+
+
+def test_open_starts_a_browser_on_the_address_bound_to_this_machine_only(tmp_path):
+    opened = tmp_path / "opened.txt"
+    fake = (f"{sys.executable} -c \"import sys, pathlib; pathlib.Path(sys.argv[1])"
+            f".write_text(sys.argv[2])\" {opened} %s")
+    os.environ["BROWSER"], before = fake, os.environ.get("BROWSER")
+    try:
+        started = Server(tmp_path, "--open")
+    finally:
+        if before is None:
+            del os.environ["BROWSER"]
+        else:
+            os.environ["BROWSER"] = before
+    try:
+        assert started.url.startswith("http://127.0.0.1:")
+        limit = time.monotonic() + WAIT
+        while not opened.exists() and time.monotonic() < limit:
+            time.sleep(0.1)
+        assert opened.read_text() == started.url
+        assert started.get("play?puzzle=iq-block-8")[1].startswith(b"<!DOCTYPE html>")
+    finally:
+        assert started.stop().strip() == "puzzlesat serve: stopped"
+
+
+@pytest.mark.parametrize("flags, said", [
+    (["--folder", "none"], "no such folder"), (["--port", "70000"], "a port is 0 to 65535"),
+    (["--idle", "0"], "--idle"), (["--port", "TAKEN"], "cannot listen on 127.0.0.1"),
+])
+def test_serve_refuses_bad_flags_in_one_line(tmp_path, flags, said):
+    taken = Server(tmp_path) if "TAKEN" in flags else None
+    try:
+        flags = [taken.url.rsplit(":", 1)[1].strip("/") if f == "TAKEN" else f for f in flags]
+        done = subprocess.run([sys.executable, "-m", "puzzlesat", "serve", "--port", "0",
+                               "--folder", str(tmp_path), *flags], capture_output=True,
+                              text=True, timeout=WAIT, cwd=tmp_path)
+    finally:
+        if taken is not None:
+            taken.stop()
+    assert done.returncode == 2 and done.stderr.count("\n") == 1, done.stderr
+    assert said in done.stderr and done.stdout == ""
+
+
+def test_serve_without_its_extra_says_what_to_install():
+    code = ("import sys; sys.modules['uvicorn'] = None; from puzzlesat.cli import main; "
+            "sys.exit(main(['serve', '--port', '0']))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=WAIT)
+    assert done.returncode == 2 and done.stderr.count("\n") == 1, done.stderr
+    assert "pip install 'puzzlesat[serve]'" in done.stderr
+
+
+# ---------------------------------------------------------------- in Chromium
+
+REASON = browser.unavailable()
+in_browser = pytest.mark.skipif(REASON is not None, reason=f"no browser: {REASON}")
+
+
+@pytest.fixture
+def tab(context):  # noqa: F811 (the fixture imported above)
+    made = context.new_page()
+    made.set_default_timeout(WAIT * 1000)  # a wait for the page, ended by it
+    errors: list[str] = []
+    made.on("pageerror", lambda e: errors.append(str(e)))
+    yield made
+    made.close()
+    assert errors == []
+
+
+def shown_number(tab) -> int:
+    tab.wait_for_selector("#number")
+    return int(tab.get_attribute("#number", "data-count"))
+
+
+@in_browser
+def test_catalog_search_puzzle_drawing_and_count_in_the_browser(server, tab):
+    tab.goto(server.url)
+    tab.wait_for_selector("body[data-ready=true]")
+    tab.fill("#search", "iq-block-8")
+    visible = tab.locator("#puzzles tr:not([hidden])")
+    assert visible.count() >= 1
+    assert all("iq-block-8" in t for t in visible.locator("a.puzzle-link").all_inner_texts())
+    tab.locator("a.puzzle-link", has_text=re.compile("^iq-block-8$")).click()
+    tab.wait_for_selector("#solution svg")
+    tab.click("#count")
+    expected = count_json("iq-block-8")
+    assert shown_number(tab) == expected["count"]
+    assert tab.inner_text("#counted") == expected["counted"]
+    assert tab.get_attribute("#number", "data-complete") == "true"
+
+
+@in_browser
+def test_a_long_count_stopped_then_resumed_from_its_checkpoint(server, tab):
+    tab.goto(server.url + f"puzzle?puzzle={LONG}")
+    tab.click("#count")
+    tab.wait_for_function("Number(document.getElementById('progress').dataset.done) > 0")
+    tab.click("#stop")
+    tab.wait_for_selector("body[data-count=stopped]")
+    done = int(tab.get_attribute("#progress", "data-done"))
+    assert done > 0 and tab.get_attribute("#number", "data-complete") == "false"
+    saved = list((server.folder / "checkpoints").glob(f"{LONG}.none.*.checkpoint"))
+    assert len(saved) == 1 and len(saved[0].read_text().splitlines()) > 1
+    tab.click("#count")  # resumed: its first progress holds the work the checkpoint kept
+    tab.wait_for_function("document.getElementById('progress').dataset.state === 'running' && "
+                          "Number(document.getElementById('progress').dataset.total) > 0")
+    assert int(tab.get_attribute("#progress", "data-done")) >= done
+    tab.click("#stop")
+    tab.wait_for_selector("body[data-count=stopped]")
+    assert int(tab.get_attribute("#number", "data-count")) > 0
+
+
+@in_browser
+def test_solutions_page_by_page(server, tab):
+    tab.goto(server.url + "puzzle?puzzle=iq-block-8")
+    tab.click("#next")
+    tab.wait_for_selector("#solutions[data-page='1'] figure")
+    first = tab.locator("#solutions figcaption").all_inner_texts()
+    assert first == [f"solution {k}" for k in range(1, 7)]
+    tab.click("#next")
+    tab.wait_for_selector("#solutions[data-page='2'] figure")
+    assert tab.locator("#solutions figcaption").all_inner_texts()[0] == "solution 7"
+    assert tab.locator("#solutions figure svg").count() == 6
+    tab.click("#previous")
+    tab.wait_for_selector("#solutions[data-page='1'] figure")
+    assert tab.get_attribute("#play", "href") == "/play?puzzle=iq-block-8"
+
+
+@in_browser
+def test_a_calendars_date_counted_on_its_page_as_the_calendar_command_counts_it(server, tab):
+    done = subprocess.run([sys.executable, "-m", "puzzlesat", "calendar", "a-puzzle-a-day",
+                           "--date", "Oct 6", "--json"], capture_output=True, text=True,
+                          timeout=600)
+    expected = json.loads(done.stdout)
+    tab.goto(server.url + "puzzle?puzzle=a-puzzle-a-day")
+    assert tab.get_attribute("#date", "value") == "today"  # today's date by default
+    tab.fill("#date", "Oct 6")
+    tab.click("#count-date")
+    tab.wait_for_selector("body[data-date='Oct 6']")
+    for rule in ("dates", "face_up"):
+        assert int(tab.get_attribute(f"#date-{rule}", "data-count")) == expected[rule]["Oct 6"]
+        assert expected["counted"][rule] in tab.inner_text(f"#date-{rule}")
+    assert tab.locator("#date-drawing svg").count() == 1
+    tab.fill("#date", "Feb 30")
+    tab.click("#count-date")
+    tab.wait_for_selector("body[data-date=error]")
+    message = tab.inner_text("#date-error")
+    assert "Feb 30 does not exist" in message and "\n" not in message
+    tab.goto(server.url + "puzzle?puzzle=iq-block-8")
+    assert tab.locator("#calendar").is_hidden()  # no date to pick on a plain puzzle
+
+
+def click_cells(tab, cells: list[tuple[int, int]]) -> None:
+    for r, c in cells:
+        tab.click(f'#canvas polygon[data-cell="{r},{c}"]')
+
+
+# a board and pieces clicked in the editor: (lattice, board, [(cells, copies)])
+DESIGNS = {
+    "square": ("square", [(r, c) for r in range(2) for c in range(4)],
+               [([(0, 0), (0, 1), (0, 2), (1, 0)], 1), ([(0, 0), (1, 0), (1, 1), (1, 2)], 1)]),
+    "triangular": ("triangular", [(r, c) for r in range(2) for c in range(3)],
+                   [([(0, 0), (0, 1), (0, 2)], 2)]),
+}
+
+
+@in_browser
+@pytest.mark.parametrize("lattice", [*DESIGNS])
+def test_a_puzzle_made_in_the_editor_counts_as_the_command_line_counts_it(server, tab,
+                                                                         lattice):
+    name, board, pieces = DESIGNS[lattice]
+    tab.goto(server.url + "editor")
+    tab.wait_for_selector("body[data-ready=true]")
+    tab.select_option("#lattice", name)
+    tab.wait_for_selector(f"#canvas[data-lattice={name}] polygon")
+    click_cells(tab, board)
+    for cells, copies in pieces:
+        tab.click("#add-piece")
+        click_cells(tab, cells)
+        if copies > 1:
+            tab.fill("#piece-copies", str(copies))
+            tab.dispatch_event("#piece-copies", "change")
+    assert tab.get_attribute("#areas", "class") == "ok"
+    tab.click("#turn")  # the last piece turned: its cells move, its size stays
+    tab.wait_for_function("document.querySelectorAll('#canvas polygon.on').length === "
+                          f"{len(pieces[-1][0])}")
+    assert tab.get_attribute("#areas", "class") == "ok"
+    tab.click("#solve")
+    tab.wait_for_selector("body[data-solved=yes]")
+    assert tab.locator("#solve-drawing svg").count() == 1
+    tab.fill("#file", f"made-{lattice}.toml")
+    tab.click("#save")
+    tab.wait_for_selector(f"body[data-saved='made-{lattice}.toml']")
+    saved = server.folder / f"made-{lattice}.toml"
+    expected = count_json(str(saved))
+    tab.click("#count-it")
+    tab.wait_for_selector("#solution svg")
+    tab.click("#count")
+    assert shown_number(tab) == expected["count"] > 0
+    assert tab.inner_text("#counted") == expected["counted"]
+
+
+@in_browser
+def test_a_malformed_file_loaded_says_why_in_one_line_and_writes_nothing(server, tab):
+    before = sorted(p.name for p in server.folder.iterdir())
+    tab.goto(server.url + "editor")
+    tab.wait_for_selector("body[data-ready=true]")
+    tab.set_input_files("#upload", files=[{"name": "broken.toml", "mimeType": "text/plain",
+                                           "buffer": b'kind = "packing"\nboard = """\nXX\n'}])
+    tab.wait_for_selector("body[data-loaded=error]")
+    message = tab.inner_text("#error")
+    assert message.startswith("broken.toml") and "\n" not in message
+    assert sorted(p.name for p in server.folder.iterdir()) == before
+    good = 'kind = "packing"\nboard = """\nXX\nXX\n"""\n[pieces]\nA = "XX"\nB = "XX"\n'
+    tab.set_input_files("#upload", files=[{"name": "good.toml", "mimeType": "text/plain",
+                                           "buffer": good.encode()}])
+    tab.wait_for_selector("body[data-loaded=ok]")
+    assert tab.inner_text("#error") == ""
+    assert tab.locator("#canvas polygon.on").count() == 4
+
+
+def test_the_workshop_is_documented():
+    root = Path(__file__).resolve().parents[1]
+    assert "puzzlesat serve" in (root / "README.md").read_text()
+    assert "puzzlesat serve" in (root / "runners" / "README.md").read_text()
+    assert os.path.exists(root / "results" / "workshop.png")
