@@ -1,7 +1,7 @@
 """Functions a reader can hold in mind (DEVELOPERS.md): no function of the tree is over
 complexity 15 (ruff's C901, McCabe; the limit is pyproject.toml's [tool.ruff.lint.mccabe]).
 
-The one exemption: five numba kernels (the bitboard and edgesearch searches) carry a noqa
+The one exemption: two numba kernels (the edgesearch search) carry a noqa
 comment for C901: they are kept whole until issue 39 compiles them ahead of time in C (splitting
 a compiled hot loop needs its nodes a second measured before and after, not done yet). No other
 function may be exempted (test_only_the_compiled_kernels_are_exempted).
@@ -65,10 +65,7 @@ def test_pyproject_sets_the_limit_for_ruff():
 
 # the functions exempted by a noqa comment: numba kernels, until issue 39 rewrites them in C
 MARK = "noqa: " + "C901"  # written in two parts, so that this file holds no mark itself
-EXEMPT = {("runners/backends/bitboard.py", "_dead_end"),
-          ("runners/backends/bitboard.py", "_search"),
-          ("runners/backends/bitboard.py", "_probe"),
-          ("runners/backends/edgesearch.py", "_search"),
+EXEMPT = {("runners/backends/edgesearch.py", "_search"),
           ("runners/backends/edgesearch.py", "_polish")}
 
 
