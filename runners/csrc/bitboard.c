@@ -167,6 +167,20 @@ static inline int64_t place(const Masks *m, int64_t *state, int64_t o, int64_t h
     return h;
 }
 
+/* Option o placed by the search: its items no longer left (*left), the new hash. */
+static inline int64_t put(const Masks *m, int64_t *state, int64_t o, int64_t h, int keep,
+                          int64_t *left) {
+    *left -= m->units.at[o];
+    return place(m, state, o, h, 1, keep);
+}
+
+/* Option o, placed by put, taken back. */
+static inline int64_t take_back(const Masks *m, int64_t *state, int64_t o, int64_t h, int keep,
+                                int64_t *left) {
+    *left += m->units.at[o];
+    return place(m, state, o, h, -1, keep);
+}
+
 /* The first uncovered item covered once from word *w on: its bit, *w its word; -1 when every
  * such item is covered. */
 static inline int64_t first_uncovered(const Masks *m, const int64_t *state, int64_t words,
@@ -708,8 +722,7 @@ static int search(const Run *run, Stack *s) {
             if (d == 0) break;
             d--;
             o = s->placed[d];
-            h = place(m, state, o, h, -1, keep);
-            left += m->units.at[o];
+            h = take_back(m, state, o, h, keep, &left);
             if (add(s->below, s->above, d, found, high)) {
                 s->var[V_OVERFLOW] = 1;
                 break;
@@ -721,19 +734,16 @@ static int search(const Run *run, Stack *s) {
                 s->nxt[d] = m->run_end.at[o]; /* its piece is placed: so are the run's others */
             continue;
         }
-        h = place(m, state, o, h, 1, keep);
-        left -= m->units.at[o];
+        h = put(m, state, o, h, keep, &left);
         if (closes_dead_region(m, state, &run->regions, o)) {
-            h = place(m, state, o, h, -1, keep);
-            left += m->units.at[o];
+            h = take_back(m, state, o, h, keep, &left);
             tally[3]++;
             continue;
         }
         steps++;
         if (left == 0) { /* every item covered: a solution where the copies are enough */
             int whole = enough(m, state);
-            h = place(m, state, o, h, -1, keep);
-            left += m->units.at[o];
+            h = take_back(m, state, o, h, keep, &left);
             if (!whole) continue;
             if (add(s->below, s->above, d, 1, 0)) {
                 s->var[V_OVERFLOW] = 1;
@@ -750,8 +760,7 @@ static int search(const Run *run, Stack *s) {
             int64_t high, kept = memo_get(memo, bucket_of(memo, h), state, &high);
             if (kept >= 0) {
                 tally[1]++;
-                h = place(m, state, o, h, -1, keep);
-                left += m->units.at[o];
+                h = take_back(m, state, o, h, keep, &left);
                 if (add(s->below, s->above, d, kept, high)) {
                     s->var[V_OVERFLOW] = 1;
                     break;
@@ -761,8 +770,7 @@ static int search(const Run *run, Stack *s) {
         }
         int64_t w = s->first[d], b = first_uncovered(m, state, run->words, &w);
         if (b < 0) { /* every cell covered, some copies not placed: no cover here */
-            h = place(m, state, o, h, -1, keep);
-            left += m->units.at[o];
+            h = take_back(m, state, o, h, keep, &left);
             continue;
         }
         open_level(run, s, d, o, w, b, tally[0] + steps);
