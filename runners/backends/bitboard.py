@@ -826,7 +826,7 @@ class BitboardBackend(Backend):
     # saves each worker process's start.
     releases_gil = True
     needs = ("a C compiler when puzzlesat is installed (the compiled search, "
-             "runners/csrc/bitboard.c): install one and reinstall puzzlesat")
+             "runners/csrc/bitboard.c): install one, then reinstall puzzlesat (pip install .)")
 
     def __init__(self, mode: str | None = None) -> None:
         if mode not in MODES:
