@@ -95,7 +95,8 @@ def calendar(puzzle: PackingPuzzle, backend: str | None = None, jobs: int | None
                          field="backend")
     if say and chosen.name.split(":")[0] in SLOW:
         say(f"note: {chosen.name} counts each date by a solver's search, many times slower "
-            "than the compiled bitboard search (pip install 'puzzlesat[dlx]')")
+            "than the compiled bitboard search (built when puzzlesat is installed with a C "
+            "compiler)")
     wanted = dates(puzzle) if only is None else only
     for date in wanted:
         if (date.weekday is not None) != has_weekdays(puzzle):
@@ -131,8 +132,8 @@ def calendar(puzzle: PackingPuzzle, backend: str | None = None, jobs: int | None
 def date_solutions(puzzle: PackingPuzzle, per_date: int) -> dict[str, tuple[list[dict], bool]]:
     """For every date, up to `per_date` of its solutions (pieces turned over where the puzzle's
     `flip` allows), each as piece index per covered cell, and whether they are all of them:
-    listed by the compiled search on the whole board's cover, a date a cube (where numba is
-    missing, each date's board listed by the packing family's default)."""
+    listed by the compiled search on the whole board's cover, a date a cube (where it was
+    not built, each date's board listed by the packing family's default)."""
     from . import api
     from .models.packing.calendar import on_date
 

@@ -382,7 +382,6 @@ def test_a_shared_memo_never_returns_a_torn_entry():
 
     memo = Memo(8, 3, shared=True)
     outs = [np.zeros(2, dtype=np.int64) for _ in range(2)]
-    _hammer(memo.table, 3, 0, 10, outs[0])  # compiled before the threads start
     team = [threading.Thread(target=_hammer, args=(memo.table, 3, s + 1, 2_000_000, outs[s]))
             for s in range(2)]
     for thread in team:
@@ -395,41 +394,7 @@ def test_a_shared_memo_never_returns_a_torn_entry():
 
 def _hammer(table, words, seed, rounds, out):
     """Random stores and reads of keys 0-63 in a shared memo table: out[0] wrong counts read,
-    out[1] counts read."""
-    return _hammer_compiled()(table, words, seed, rounds, out)
+    out[1] counts read (the C kernel's own memo functions, the GIL released)."""
+    from puzzlesat import native
 
-
-def _hammer_compiled():
-    from numba import njit
-
-    from puzzlesat.backends.bitboard import ENTRY, _memo_get, _store
-
-    global _HAMMER
-    if _HAMMER is None:
-        @njit(nogil=True)
-        def hammer(table, words, seed, rounds, out):
-            np.random.seed(seed)
-            entry = words + ENTRY  # the key, the count's low and high words, the work
-            stride = 2 * entry + 1
-            mask = table.shape[0] // stride - 1
-            key = np.empty(words, dtype=np.int64)
-            for _ in range(rounds):
-                k = np.random.randint(0, 64)
-                for w in range(words):
-                    key[w] = k * (w + 1)
-                at = stride * (k & mask) + 1
-                if np.random.randint(0, 2):
-                    _store(table, at, entry, key, k * 1_000_003 + 7, k * 7 + 1,
-                           np.random.randint(0, 1000), True)
-                else:
-                    got, high = _memo_get(table, at, entry, key, True)
-                    if got >= 0:
-                        out[1] += 1
-                        if got != k * 1_000_003 + 7 or high != k * 7 + 1:
-                            out[0] += 1
-
-        _HAMMER = hammer
-    return _HAMMER
-
-
-_HAMMER = None
+    native.kernel("bitboard").hammer(table, words, seed, rounds, out)

@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import math
 import random
+import subprocess
+import sys
 from decimal import Decimal, getcontext
 
 import numpy as np
@@ -23,14 +25,12 @@ from hypothesis import strategies as st
 from test_properties import draw_picture, partition, turned
 
 import puzzlesat
+from puzzlesat import native
 from puzzlesat.backends.bitboard import (
+    NO_MEMO,
     WORD,
     Memo,
     Search,
-    _alive_after,
-    _alive_of,
-    _fits_of,
-    _least,
     board_of,
 )
 from puzzlesat.models.errors import InputError
@@ -279,19 +279,88 @@ def test_the_options_that_fit_are_kept_as_bits_and_their_fits_counted():
     state = np.zeros(board.words, dtype=np.int64)
     alive = np.zeros((2, -(-n // WORD)), dtype=np.int64)
     kept_fits = np.zeros((2, len(board.bit_of)), dtype=np.int64)  # each item's fits, counted
-    _alive_of(state, alive, 0, n, m.base, m.window, m.rare, m.spill, m.copy)
-    _fits_of(alive, 0, kept_fits, m.option_bits)
+    kernel = native.kernel("bitboard")  # the C search's own bookkeeping
+    kernel.alive_of(m, state, alive, kept_fits, 0, n)
+    kernel.fits_of(m, alive, kept_fits, 0)
     assert kept(alive, 0) == fitting(state)
     for step in range(8):
         fits = fitting(state)
         assert kept_fits[0].tolist() == counted(state, fits)
-        assert _least(state, 0, m.single, kept_fits, 0) == fewest(state, fits)
+        assert kernel.least(m, state, 0, alive, kept_fits, 0) == fewest(state, fits)
         o = rnd.choice(sorted(fits & dominoes if step < 4 else fits - dominoes))
         assert board.take(state, o)
-        _alive_after(o, state, alive, 0, 1, m.base, m.window, m.rare, m.spill, m.copy,
-                     m.fields, m.cover_word, m.cover_mask, m.copies_word, m.copies_mask,
-                     kept_fits, m.option_bits)
+        kernel.alive_after(m, state, alive, kept_fits, o, 0, 1)
         assert kept(alive, 1) == fitting(state)
         alive[0] = alive[1]
         kept_fits[0] = kept_fits[1]
     assert not kept(alive, 0) & dominoes  # the four copies placed: none of their options fits
+
+
+def test_a_wrong_argument_to_the_compiled_search_is_a_python_error_not_a_crash():
+    """The C kernel (runners/csrc/bitboard.c) checks what it is given: a wrong number of
+    arguments, an array of the wrong item size, a read-only array it writes, a strided one, a
+    state or stack too small for the board, a memo table of no power of two buckets, a region's
+    room too small, an option that is none: each a TypeError, ValueError or IndexError, and the
+    search still counts afterwards. Counting a board in a fresh process imports no numba."""
+    kernel = native.kernel("bitboard")
+    puzzle = PackingPuzzle("wrong", ("XXXX", "XXXX"), (Piece("L", ("X.", "XX")),
+                                                       Piece("I", ("XXXX",)),
+                                                       Piece("O", ("X",))), True)
+    board = board_of(encode_cover(exact_cover(puzzle, placements(puzzle))))
+    m = board.masks
+    search = Search(board, ())
+    state = np.zeros(board.words, dtype=np.int64)
+
+    def run(**changed):
+        a = dict(masks=m, scratch=search.scratch, seen=search.seen, state=search.state,
+                 var=search.var, nxt=search.nxt, last=search.last, below=search.below,
+                 above=search.above, begun=search.begun, listed=search.listed,
+                 placed=search.placed, first=search.first, budget=10, record=False,
+                 chosen=search.picked, memo=NO_MEMO.table, shared=False,
+                 memo_depth=search.memo_depth, tally=search.tally,
+                 fewest_levels=search.fewest_levels, smallest=board.smallest,
+                 granule=board.granule, reach=board.reach, alive=search.alive,
+                 fits=search.fits, pend=search.pend, pend_word=search.pend_word)
+        a.update(changed)
+        return kernel.search(*a.values())
+
+    read_only = state.copy()
+    read_only.flags.writeable = False
+    wrong = [
+        (TypeError, lambda: kernel.take(m, state)),  # an argument short
+        (TypeError, lambda: kernel.take(m, state.astype(np.int32), 0)),
+        (TypeError, lambda: kernel.take(m, read_only, 0)),
+        (TypeError, lambda: kernel.add(np.zeros(4, np.int64)[::2], np.zeros(2, np.int64), 0, 0,
+                                       0)),  # strided
+        (TypeError, lambda: kernel.take(m, "state", 0)),
+        (TypeError, lambda: kernel.take(m, state, "0")),
+        (TypeError, lambda: kernel.take(tuple(m)[:-1], state, 0)),  # not the board's Masks
+        (TypeError, lambda: kernel.take(m._replace(window=m.window.astype(np.float32)), state,
+                                        0)),
+        (ValueError, lambda: kernel.take(m, np.zeros(board.words + 1, np.int64), 0)),
+        (IndexError, lambda: kernel.take(m, state, len(board.option))),
+        (IndexError, lambda: kernel.take(m, state, -1)),
+        (ValueError, lambda: run(nxt=np.zeros(1, np.int64))),
+        (ValueError, lambda: run(memo=np.full(3 * (board.words + 3) * 2, -1, np.int64))),
+        (ValueError, lambda: run(seen=np.zeros(0, np.int64))),
+        (ValueError, lambda: run(granule=0)),
+        (ValueError, lambda: run(memo_depth=10 ** 6)),
+        (TypeError, lambda: run(budget=None)),
+        (ValueError, lambda: kernel.probe(m, search.scratch, search.seen, search.state, 4, 1, 0,
+                                          False, 1, 1, 0, state, np.zeros(100, np.int64),
+                                          np.zeros(4), search.alive, search.fits)),
+        (IndexError, lambda: kernel.add(np.zeros(1, np.int64), np.zeros(1, np.int64), 1, 0, 0)),
+        (ValueError, lambda: kernel.rehash(np.zeros(8, np.int64), np.zeros(3, np.int64), 0,
+                                           m.zobrist, m.fields, False)),
+    ]
+    for error, call in wrong:
+        with pytest.raises(error):
+            call()
+    while not search.run(1000):
+        pass
+    assert search.found == puzzlesat.count(puzzle, backend="reference", modulo="none").number
+    code = ("import sys, puzzlesat; puzzlesat.count('iq-block-8', backend='bitboard', "
+            "modulo='symmetry', jobs=2); print('numba' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True, timeout=600)  # a hang guard, never a measure
+    assert out.stdout.split()[-1] == "False"

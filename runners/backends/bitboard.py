@@ -1,4 +1,4 @@
-"""A bitboard backtracker for exact cover without colours (packing puzzles), compiled by numba.
+"""A bitboard backtracker for exact cover without colours (packing puzzles), compiled in C.
 
 Items are bits of as many 63-bit words as the model needs (no limit on the items), in the
 model's fill order (for packing: the board's cells along its shorter side, then the pieces). A
@@ -14,14 +14,15 @@ counting is exact; nothing is enumerated into Python. The covered items are one 
 in place (an option's words set, and cleared when the search backs up), with a Zobrist hash of
 them kept beside it for the memo: no step costs more on a wider board but the first-item scan.
 
-numba (the `dlx` extra) compiles the search once and caches it on disk (`warm_up()` does that
-and times it); without numba the same code runs as plain Python, correct but slow. The search
-runs in slices of a given number of nodes, so a deadline and Ctrl-C are honoured between slices.
+The search itself is C (runners/csrc/bitboard.c, the extension puzzlesat._bitboard, built when
+puzzlesat is installed; where no C compiler was found the backend is absent and says so). This
+module builds its arrays and keeps its resumable stack. The search runs in slices of a given
+number of nodes, with the GIL released, so a deadline and Ctrl-C are honoured between slices and
+threads count cubes at once.
 """
 
 from __future__ import annotations
 
-import importlib.util
 import threading
 import time
 from collections.abc import Iterator
@@ -30,18 +31,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ..compiled import (
-    COMPILED,
-    compare_and_swap,
-    fence_acquire,
-    fence_release,
-    load_acquire,
-    load_relaxed,
-    njit,
-    store_relaxed,
-    store_release,
-    trailing_zeros,
-)
+from .. import native
 from ..models.encoded import CoverModel
 from ..models.errors import InputError
 from . import STOP, Backend, Cube, Interrupted, Outcome, Slices, Values
@@ -129,9 +119,16 @@ WINDOW = 4  # words of an option kept whole (its window); bits beyond are listed
 V_DEPTH, V_LEFT, V_HASH, V_OVERFLOW = 0, 1, 2, 3
 
 
+def _kernel():
+    """The compiled search (runners/csrc/bitboard.c), loaded once a process; KernelMissing
+    where it was not built."""
+    return native.kernel("bitboard")
+
+
 class Masks(NamedTuple):
     """A board as the compiled search reads it (arrays of int64; per option in the search's
-    order, per bit of an item covered once, per counter of an item with copies)."""
+    order, per bit of an item covered once, per counter of an item with copies). The C kernel
+    reads its fields in this order (runners/csrc/bitboard.c, struct Masks): keep them so."""
 
     base: np.ndarray  # per option: the first word of its window
     window: np.ndarray  # [option, width]: its bits in words base, base + 1, ...
@@ -174,747 +171,6 @@ class Masks(NamedTuple):
     # [option, k]: the bits of the items it covers once, then -1: the fewest-fits search keeps
     # each item's fits counted, taking an option off its items' counts as it stops fitting
     option_bits: np.ndarray
-
-
-@njit(cache=True, nogil=True, inline="always")
-def _mix(f, v):  # pragma: no cover - compiled
-    """The Zobrist key of counter f holding v copies (a multiplicative mix, odd constants)."""
-    x = (f * -7046029254386353131) ^ (v * -4417276706812531889)
-    return x ^ (x >> 29)
-
-
-@njit(cache=True, nogil=True, inline="always")
-def _fits(o, state, base, window, rare, spill, copy):  # pragma: no cover - compiled
-    """Whether option o clashes with nothing covered and finds its copies left."""
-    at = base[o]
-    if window.shape[1] == 2:
-        if (state[at] & window[o, 0]) | (state[at + 1] & window[o, 1]):
-            return False
-    else:
-        for k in range(window.shape[1]):
-            if state[at + k] & window[o, k]:
-                return False
-    if copy[o, 0] >= 0:
-        if ((state[copy[o, 1]] >> copy[o, 2]) & copy[o, 4]) + copy[o, 5] > copy[o, 3]:
-            return False
-    r = rare[o]
-    if r >= 0:  # its bits beyond the window, then its counters (see Masks.spill)
-        for e in range(spill[r]):
-            if state[spill[r + 1 + 2 * e]] & spill[r + 2 + 2 * e]:
-                return False
-        r += 1 + 2 * spill[r]
-        for q in range(r + 1, r + 1 + 6 * spill[r], 6):
-            held = (state[spill[q + 1]] >> spill[q + 2]) & spill[q + 4]
-            if held + spill[q + 5] > spill[q + 3]:
-                return False
-    return True
-
-
-@njit(cache=True, nogil=True, inline="always")
-def _place(o, state, h, sign, keep, base, window, rare, spill, copy,
-           hashes):  # pragma: no cover - compiled
-    """Option o placed (sign 1) or taken back (sign -1, after it was placed); the new hash of
-    the covered items where `keep` (a memo reads it), else h as it was."""
-    at = base[o]
-    for k in range(window.shape[1]):
-        state[at + k] ^= window[o, k]
-    if keep:
-        h ^= hashes[o]
-    f = copy[o, 0]
-    if f >= 0:
-        w, shift, step = copy[o, 1], copy[o, 2], sign * copy[o, 5]
-        if keep:
-            held = (state[w] >> shift) & copy[o, 4]
-            h ^= _mix(f, held) ^ _mix(f, held + step)
-        state[w] += step << shift
-    r = rare[o]
-    if r >= 0:
-        for e in range(spill[r]):
-            state[spill[r + 1 + 2 * e]] ^= spill[r + 2 + 2 * e]
-        r += 1 + 2 * spill[r]
-        for q in range(r + 1, r + 1 + 6 * spill[r], 6):
-            w, shift, step = spill[q + 1], spill[q + 2], sign * spill[q + 5]
-            if keep:
-                held = (state[w] >> shift) & spill[q + 4]
-                h ^= _mix(spill[q], held) ^ _mix(spill[q], held + step)
-            state[w] += step << shift
-    return h
-
-
-@njit(cache=True, nogil=True, inline="always")
-def _first_uncovered(state, single, w):  # pragma: no cover - compiled
-    """(its word, its bit) of the first uncovered item covered once, from word w on; bit -1
-    when every such item is covered."""
-    words = state.shape[0]
-    while w < words:
-        x = ~state[w] & single[w]
-        if x:
-            return w, WORD * w + trailing_zeros(x)
-        w += 1
-    return w, -1
-
-
-@njit(cache=True, nogil=True)
-def _alive_of(state, alive, row, n, base, window, rare, spill, copy):  # pragma: no cover - compiled
-    """alive[row]: the options (of n) that fit `state`, as bits of option words."""
-    for w in range(alive.shape[1]):
-        alive[row, w] = 0
-    for o in range(n):
-        if _fits(o, state, base, window, rare, spill, copy):
-            alive[row, o // WORD] |= np.int64(1) << (o % WORD)
-
-
-@njit(cache=True, nogil=True, inline="always")
-def _least(state, w, single, fits, row):  # pragma: no cover - compiled
-    """The uncovered item (a cell or a piece) with the fewest options that fit, the first such
-    in fill order (from word w on); -1 when there is none to choose. The options that fit are
-    the bits of alive[row], and fits[row, u] the number of those covering item u: kept counted
-    as options stop fitting (an option taken off its items' counts, as dancing links keeps
-    its column sizes), instead of popcounts over each item's options at every node: with the
-    search trying only the bits of alive options, the Bedlam cube's count took 33.5 CPU s
-    against 46.3 s before, the same 19,054,641 nodes (one thread each, same run, load 6)."""
-    best = -1
-    fewest = 1 << 62
-    for word in range(w, state.shape[0]):
-        x = ~state[word] & single[word]
-        while x:
-            u = WORD * word + trailing_zeros(x)
-            x &= x - 1
-            k = fits[row, u]
-            if k < fewest:
-                best, fewest = u, k
-                if k == 0:
-                    return best
-    return best
-
-
-@njit(cache=True, nogil=True)
-def _fits_of(alive, row, fits, option_bits):  # pragma: no cover - compiled
-    """fits[row]: for each item covered once, the options of alive[row] covering it."""
-    for u in range(fits.shape[1]):
-        fits[row, u] = 0
-    for w in range(alive.shape[1]):
-        x = alive[row, w]
-        while x:
-            o = WORD * w + trailing_zeros(x)
-            x &= x - 1
-            for k in range(option_bits.shape[1]):
-                b = option_bits[o, k]
-                if b < 0:
-                    break
-                fits[row, b] += 1
-
-
-@njit(cache=True, nogil=True, inline="always")
-def _drop(w, x, row, fits, option_bits):  # pragma: no cover - compiled
-    """The options of bits x of option word w, just dropped from alive[row], taken off the
-    fits of their items."""
-    while x:
-        o = WORD * w + trailing_zeros(x)
-        x &= x - 1
-        for k in range(option_bits.shape[1]):
-            b = option_bits[o, k]
-            if b < 0:
-                break
-            fits[row, b] -= 1
-
-
-@njit(cache=True, nogil=True, inline="always")
-def _kill(u, alive, row, cover_word, cover_mask, fits, option_bits):  # pragma: no cover
-    """The options covering item u dropped from alive[row] and from fits[row]."""
-    for e in range(cover_word.shape[1]):
-        bits = cover_mask[u, e]
-        if bits == 0:
-            break
-        w = cover_word[u, e]
-        x = alive[row, w] & bits
-        if x:
-            alive[row, w] ^= x
-            _drop(w, x, row, fits, option_bits)
-
-
-@njit(cache=True, nogil=True, inline="always")
-def _kill_copies(f, state, alive, dst, base, window, rare, spill, copy, fields, copies_word,
-                 copies_mask, fits, option_bits):  # pragma: no cover - compiled
-    """The options adding to counter f dropped from alive[dst] where its copies left no longer
-    take them (tested one by one, only once fewer copies are left than an option places)."""
-    held = (state[fields[f, 0]] >> fields[f, 1]) & fields[f, 3]
-    if fields[f, 2] - held >= fields[f, 4]:
-        return  # room left for the largest step of any of its options
-    for e in range(copies_word.shape[1]):
-        w = copies_word[f, e]
-        x = alive[dst, w] & copies_mask[f, e]
-        while x:
-            bit = x & -x
-            x ^= bit
-            if not _fits(WORD * w + trailing_zeros(bit), state, base, window, rare, spill, copy):
-                alive[dst, w] ^= bit
-                _drop(w, bit, dst, fits, option_bits)
-
-
-@njit(cache=True, nogil=True)
-def _alive_after(o, state, alive, src, dst, base, window, rare, spill, copy, fields, cover_word,
-                 cover_mask, copies_word, copies_mask, fits, option_bits
-                 ):  # pragma: no cover - compiled
-    """alive[dst]: the options of alive[src] that still fit once option o is placed (`state`
-    holds it): those covering none of its items, and those adding to its counters where the
-    copies left still take them; and fits[dst], counted from fits[src] as options drop."""
-    if dst != src:
-        for w in range(alive.shape[1]):
-            alive[dst, w] = alive[src, w]
-        for u in range(fits.shape[1]):
-            fits[dst, u] = fits[src, u]
-    at = base[o]
-    for k in range(window.shape[1]):
-        x = window[o, k]
-        while x:
-            _kill(WORD * (at + k) + trailing_zeros(x), alive, dst, cover_word, cover_mask, fits,
-                  option_bits)
-            x &= x - 1
-    if copy[o, 0] >= 0:
-        _kill_copies(copy[o, 0], state, alive, dst, base, window, rare, spill, copy, fields,
-                     copies_word, copies_mask, fits, option_bits)
-    r = rare[o]
-    if r < 0:
-        return
-    for e in range(spill[r]):
-        w = spill[r + 1 + 2 * e]
-        x = spill[r + 2 + 2 * e]
-        while x:
-            _kill(WORD * w + trailing_zeros(x), alive, dst, cover_word, cover_mask, fits,
-                  option_bits)
-            x &= x - 1
-    r += 1 + 2 * spill[r]
-    for q in range(r + 1, r + 1 + 6 * spill[r], 6):
-        _kill_copies(spill[q], state, alive, dst, base, window, rare, spill, copy, fields,
-                     copies_word, copies_mask, fits, option_bits)
-
-
-@njit(cache=True, nogil=True, inline="always")
-def _dead_end(  # noqa: C901 - a numba kernel, kept whole until issue 39's C
-        o, state, halo_word, halo_mask, near_word, near_mask, scratch, seen, smallest,
-        granule, reach):  # pragma: no cover - compiled
-    """Whether option o, just placed, closed off a region of cells next to it that no piece
-    can fill: a closed region of fewer than `smallest` cells, or of a number that is no
-    multiple of `granule`. Each region is grown from a cell next to the option, its cells
-    marked covered meanwhile; one that passes `reach` cells, or meets a region found so large
-    before (kept in `seen`, cleared on the way out), is taken as coverable."""
-    dead = False
-    grown = False
-    for h in range(halo_word.shape[1]):
-        hw = halo_word[o, h]
-        free = halo_mask[o, h] & ~state[hw] & ~seen[hw]
-        while free and not dead:
-            bit = free & -free
-            free ^= bit
-            if seen[hw] & bit:
-                continue  # met by a region grown from another of the option's neighbours
-            state[hw] |= bit
-            scratch[0] = hw << 6 | trailing_zeros(bit)  # a cell as its word and bit
-            n = 1
-            head = 0
-            large = False
-            while head < n and not large:
-                x = WORD * (scratch[head] >> 6) + (scratch[head] & 63)
-                head += 1
-                for k in range(near_word.shape[1]):
-                    around = near_mask[x, k]
-                    if around == 0:  # a cell's words are listed first, then zeros
-                        break
-                    w = near_word[x, k]
-                    if around & seen[w]:
-                        large = True
-                        break
-                    more = around & ~state[w]
-                    if more == 0:
-                        continue
-                    state[w] |= more
-                    while more:
-                        scratch[n] = w << 6 | trailing_zeros(more)
-                        more &= more - 1
-                        n += 1
-                    if n > reach:
-                        large = True
-                        break
-            for j in range(n):
-                bit = np.int64(1) << (scratch[j] & 63)
-                state[scratch[j] >> 6] ^= bit
-                if large:
-                    seen[scratch[j] >> 6] |= bit
-            grown |= large
-            if not large and (n < smallest or n % granule != 0):
-                dead = True
-        if dead:
-            break
-    if grown:
-        for w in range(seen.shape[0]):
-            seen[w] = 0
-    return dead
-
-
-@njit(cache=True, nogil=True)
-def _closed_pair(c, n0, n1, near_pair, smallest, granule, reach):  # pragma: no cover - compiled
-    """On a board of two words covered (n0, n1): whether the region of uncovered cells holding
-    cell c is closed and cannot be covered (as in _dead_end), grown a face at a time in
-    registers."""
-    r0 = np.int64(0)
-    r1 = np.int64(0)
-    if c < WORD:
-        r0 = np.int64(1) << c
-    else:
-        r1 = np.int64(1) << (c - WORD)
-    f0, f1 = r0, r1
-    size = 1
-    while True:
-        g0 = np.int64(0)
-        g1 = np.int64(0)
-        while f0:
-            b = trailing_zeros(f0)
-            f0 &= f0 - 1
-            g0 |= near_pair[b, 0]
-            g1 |= near_pair[b, 1]
-        while f1:
-            b = WORD + trailing_zeros(f1)
-            f1 &= f1 - 1
-            g0 |= near_pair[b, 0]
-            g1 |= near_pair[b, 1]
-        g0 &= ~(n0 | r0)
-        g1 &= ~(n1 | r1)
-        if g0 == 0 and g1 == 0:
-            return size < smallest or size % granule != 0
-        x = g0
-        while x:
-            x &= x - 1
-            size += 1
-        x = g1
-        while x:
-            x &= x - 1
-            size += 1
-        if size > reach:
-            return False
-        r0 |= g0
-        r1 |= g1
-        f0, f1 = g0, g1
-
-
-@njit(cache=True, nogil=True, inline="always")
-def _dead_end_pair(o, state, halo_pair, near_pair, smallest, granule,
-                   reach):  # pragma: no cover - compiled
-    """_dead_end on a board of one or two words, in registers."""
-    n0 = state[0]
-    n1 = state[1] if state.shape[0] > 1 else np.int64(0)
-    e0 = halo_pair[o, 0] & ~n0
-    e1 = halo_pair[o, 1] & ~n1
-    while e0:
-        c = trailing_zeros(e0)
-        e0 &= e0 - 1
-        if _closed_pair(c, n0, n1, near_pair, smallest, granule, reach):
-            return True
-    while e1:
-        c = WORD + trailing_zeros(e1)
-        e1 &= e1 - 1
-        if _closed_pair(c, n0, n1, near_pair, smallest, granule, reach):
-            return True
-    return False
-
-
-@njit(cache=True, nogil=True, inline="always")
-def _memo_find(memo, at, entry, state):  # pragma: no cover - compiled
-    """Where the count of `state` is kept in the bucket at `at` (two entries), or -1."""
-    words = state.shape[0]
-    for e in (at, at + entry):
-        same = True
-        for w in range(words - 1, -1, -1):  # the pieces, in the last word, differ most
-            if memo[e + w] != state[w]:
-                same = False
-                break
-        if same:
-            return e + words
-    return -1
-
-
-@njit(cache=True, nogil=True, inline="always")
-def _memo_get(memo, at, entry, state, shared):  # pragma: no cover - compiled
-    """The count of `state` kept in the bucket at `at`, or -1 (a count is never negative).
-
-    The count is two words, low and high (LIMB bits each); a miss is (-1, 0).
-
-    In a table the threads of a process share (Memo.shared), the bucket's version word (at
-    at - 1; odd while a thread writes the bucket) is read before and after the entries, each
-    word of them an atomic load: a count is taken only where the version is even and unchanged,
-    so an entry half written by another thread is a miss, never a count (a seqlock: the loads of
-    the entries are ordered before the second look at the version by an acquire fence)."""
-    if not shared:
-        k = _memo_find(memo, at, entry, state)
-        return (memo[k], memo[k + 1]) if k >= 0 else (-1, 0)
-    version = load_acquire(memo, at - 1)
-    if version & 1:
-        return -1, 0
-    words = state.shape[0]
-    found, high = -1, 0
-    for e in (at, at + entry):
-        same = True
-        for w in range(words - 1, -1, -1):
-            if load_relaxed(memo, e + w) != state[w]:
-                same = False
-                break
-        if same:
-            found = load_relaxed(memo, e + words)
-            high = load_relaxed(memo, e + words + 1)
-            break
-    fence_acquire()
-    if load_relaxed(memo, at - 1) != version:
-        return -1, 0
-    return found, high
-
-
-@njit(cache=True, nogil=True, inline="always")
-def _store(memo, at, entry, key, found, high, work, shared=False
-           ):  # pragma: no cover - compiled
-    """Keep a sub-problem's count (its low and high words) in the bucket of two entries at
-    `at`: in its own entry or an empty one, else in place of the entry that took less work to
-    count (the work, nodes, is kept after the count). Large sub-problems stay, small ones
-    come and go, as a chess engine's
-    transposition table keeps deep entries.
-
-    In a shared table (Memo.shared) the writer first takes the bucket (its version word from
-    even to odd by compare-and-swap; a bucket another thread is writing is left alone: the
-    count is not kept, a later miss at worst), writes the entry by atomic stores after a release
-    fence, and gives the bucket back with the next even version (a release store)."""
-    words = key.shape[0]
-    if shared:
-        version = load_relaxed(memo, at - 1)
-        if version & 1 or not compare_and_swap(memo, at - 1, version, version + 1):
-            return
-        fence_release()
-    k = _memo_find(memo, at, entry, key)  # a bucket held, or not shared: no one else writes it
-    if k >= 0:
-        k -= words
-    elif memo[at] == -1:
-        k = at
-    elif memo[at + entry] == -1:
-        k = at + entry
-    elif memo[at + entry + words + 2] < memo[at + words + 2]:
-        k = at + entry
-    else:
-        k = at
-    if shared:
-        for w in range(words):
-            store_relaxed(memo, k + w, key[w])
-        store_relaxed(memo, k + words, found)
-        store_relaxed(memo, k + words + 1, high)
-        store_relaxed(memo, k + words + 2, work)
-        store_release(memo, at - 1, version + 2)
-        return
-    for w in range(words):
-        memo[k + w] = key[w]
-    memo[k + words] = found
-    memo[k + words + 1] = high
-    memo[k + words + 2] = work
-
-
-@njit(cache=True, nogil=True, inline="always")
-def _add(below, above, d, low, high):  # pragma: no cover - compiled
-    """Add the count (low, high) to level d's (below[d], above[d]), each word LIMB bits, the
-    low word's carry into the high one; whether the high word passed LIMB bits (then the
-    count is past 2^(2 * LIMB) - 1: the search stops rather than wrap)."""
-    x = below[d] + low  # two words of LIMB bits: no overflow
-    below[d] = x & LOW
-    above[d] += high + (x >> LIMB)
-    return above[d] < 0 or above[d] > LOW
-
-
-@njit(cache=True, nogil=True, inline="always")
-def _enough(state, fields):  # pragma: no cover - compiled
-    """Whether every counter holds at least the fewest copies a solution uses."""
-    for f in range(fields.shape[0]):
-        if ((state[fields[f, 0]] >> fields[f, 1]) & fields[f, 3]) < fields[f, 5]:
-            return False
-    return True
-
-
-@njit(cache=True, nogil=True)
-def _hash_of(state, zobrist, fields):  # pragma: no cover - compiled
-    """The Zobrist hash of covered items: its bits covered once, and its counters."""
-    h = 0
-    for b in range(zobrist.shape[0]):
-        if state[b // WORD] >> (b % WORD) & 1:
-            h ^= zobrist[b]
-    for f in range(fields.shape[0]):
-        h ^= _mix(f, (state[fields[f, 0]] >> fields[f, 1]) & fields[f, 3])
-    return h
-
-
-@njit(cache=True, nogil=True)
-def _rehash(old, new, words, zobrist, fields, shared=False):  # pragma: no cover - compiled
-    """Copy a memo's entries into a larger table of the same layout (Memo.shared). A shared
-    table is read bucket by bucket as _memo_get reads it, while other threads may still write
-    it: a bucket being written is left out (its counts are lost, a later miss at worst)."""
-    entry = words + ENTRY
-    lead = 1 if shared else 0
-    stride = 2 * entry + lead
-    mask = new.shape[0] // stride - 1
-    bucket = np.empty(2 * entry, dtype=np.int64)
-    key = np.empty(words, dtype=np.int64)
-    for b in range(0, old.shape[0], stride):
-        if shared:
-            version = load_acquire(old, b)
-            if version & 1:
-                continue
-            for j in range(2 * entry):
-                bucket[j] = load_relaxed(old, b + 1 + j)
-            fence_acquire()
-            if load_relaxed(old, b) != version:
-                continue
-        else:
-            for j in range(2 * entry):
-                bucket[j] = old[b + j]
-        for e in range(0, 2 * entry, entry):
-            if bucket[e] == -1:
-                continue
-            for w in range(words):
-                key[w] = bucket[e + w]
-            _store(new, stride * (_hash_of(key, zobrist, fields) & mask) + lead, entry, key,
-                   bucket[e + words], bucket[e + words + 1], bucket[e + words + 2], shared)
-
-
-@njit(cache=True, nogil=True, _nrt=False)
-def _search(  # noqa: C901 - a numba kernel, kept whole until issue 39's C
-        m, scratch, seen, state, var, nxt, last, below, above, begun, listed, placed, first,
-        budget, record, chosen, memo, shared, memo_depth, tally, fewest_levels, smallest,
-        granule, reach, alive, fits, pend, pend_word):  # pragma: no cover - compiled
-    """Run the search from its saved stack for at most `budget` nodes.
-
-    Level d holds the options still to try for its item: where listed[d] is set (levels below
-    `fewest_levels`), item last[d], the one with the fewest fits, whose options that fit are
-    the bits of alive[d] in its cover words from nxt[d] on (pend[d]: those of word
-    pend_word[d] not tried yet: no option that clashes is ever looked at); else the slice
-    [nxt[d], last[d]) of the options whose first item is the first uncovered one. below[d]
-    and above[d] hold the solutions found under it so far (low and high words, _add);
-    placed[d] is the option that led on to
-    level d + 1. `state` holds the covered items of the current level (changed in place), var
-    its depth, the items left to cover and its hash. A level whose options are exhausted has
-    counted its whole sub-problem: with a memo table (0 for none; `shared`: the layout of a
-    table the threads of a process share, Memo.shared) the count is stored under the
-    covered items, and a later level that reaches the same covered items (the same cells
-    filled, as many copies of each piece placed) takes it from there instead of searching
-    again. Returns whether the search is over; tally[0] counts nodes, tally[1] memo hits,
-    tally[2] stores and tally[3] options dropped for closing off a region no piece can fill
-    (where the board's geometry is known: `reach` > 0). Every item covered once covered is a
-    solution where each counter holds its fewest copies (_enough). A count past
-    2^(2 * LIMB) - 1 sets var[V_OVERFLOW] and ends the search. With record, the first
-    solution's options are written
-    to `chosen` (one per level, -1 after the last) and the search stops there.
-    """
-    base, window, rare, spill, copy = m.base, m.window, m.rare, m.spill, m.copy
-    hashes, units = m.hash, m.units
-    last_word, last_mask, run_end = m.last_word, m.last_mask, m.run_end
-    start, end, single = m.start, m.end, m.single
-    cover_word, cover_mask = m.cover_word, m.cover_mask
-    halo_word, halo_mask, near_word, near_mask = m.halo_word, m.halo_mask, m.near_word, m.near_mask
-    halo_pair, near_pair = m.halo_pair, m.near_pair
-    pair = state.shape[0] <= 2  # the region check in registers
-    d = var[V_DEPTH]
-    left = var[V_LEFT]
-    h = var[V_HASH]
-    steps = 0
-    entry = state.shape[0] + ENTRY
-    lead = 1 if shared else 0  # a shared table's buckets start with their version word
-    stride = 2 * entry + lead
-    size = memo.shape[0] // stride  # buckets
-    mask = size - 1
-    keep = size > 0  # the hash is kept only for a memo (Search.run makes it again when needed)
-    while d >= 0:
-        if steps >= budget:
-            var[V_DEPTH], var[V_LEFT], var[V_HASH] = d, left, h
-            tally[0] += steps
-            return False
-        i = nxt[d]
-        o = -1
-        if listed[d]:  # the options of alive[d] covering item last[d], bit by bit
-            x = pend[d]
-            u = last[d]
-            while x == 0 and i < cover_word.shape[1] and cover_mask[u, i] != 0:
-                pend_word[d] = cover_word[u, i]
-                x = alive[d, pend_word[d]] & cover_mask[u, i]
-                i += 1
-            nxt[d] = i
-            if x:
-                bit = x & -x
-                pend[d] = x ^ bit
-                o = WORD * pend_word[d] + trailing_zeros(bit)
-        elif i < last[d]:
-            nxt[d] = i + 1
-            o = i
-        if o < 0:
-            found, high = below[d], above[d]
-            if size and 0 < d < memo_depth:  # level 0 is the cube's own start: never met again
-                _store(memo, stride * (h & mask) + lead, entry, state, found, high,
-                       tally[0] + steps - begun[d], shared)
-                tally[2] += 1
-            if d == 0:
-                break
-            d -= 1
-            o = placed[d]
-            h = _place(o, state, h, -1, keep, base, window, rare, spill, copy, hashes)
-            left += units[o]
-            if _add(below, above, d, found, high):
-                var[V_OVERFLOW] = 1
-                break
-            continue
-        if not listed[d] and not _fits(o, state, base, window, rare, spill, copy):
-            if state[last_word[o]] & last_mask[o]:
-                nxt[d] = run_end[o]  # its piece is placed: so are the rest of the run's
-            continue
-        h = _place(o, state, h, 1, keep, base, window, rare, spill, copy, hashes)
-        left -= units[o]
-        if reach and (_dead_end_pair(o, state, halo_pair, near_pair, smallest, granule, reach)
-                      if pair else
-                      _dead_end(o, state, halo_word, halo_mask, near_word, near_mask, scratch,
-                                seen, smallest, granule, reach)):
-            h = _place(o, state, h, -1, keep, base, window, rare, spill, copy, hashes)
-            left += units[o]
-            tally[3] += 1
-            continue
-        steps += 1
-        if left == 0:
-            enough = _enough(state, m.fields)
-            h = _place(o, state, h, -1, keep, base, window, rare, spill, copy, hashes)
-            left += units[o]
-            if not enough:  # every cell covered, too few copies of some piece
-                continue
-            if _add(below, above, d, 1, 0):
-                var[V_OVERFLOW] = 1
-                break
-            if record:
-                for k in range(d):
-                    chosen[k] = placed[k]
-                chosen[d] = o
-                chosen[d + 1] = -1
-                var[V_DEPTH], var[V_LEFT], var[V_HASH] = d, left, h
-                tally[0] += steps
-                return False
-            continue
-        if size and d + 1 < memo_depth:
-            kept, high = _memo_get(memo, stride * (h & mask) + lead, entry, state, shared)
-            if kept >= 0:
-                tally[1] += 1
-                h = _place(o, state, h, -1, keep, base, window, rare, spill, copy, hashes)
-                left += units[o]
-                if _add(below, above, d, kept, high):
-                    var[V_OVERFLOW] = 1
-                    break
-                continue
-        w, b = _first_uncovered(state, single, first[d])
-        if b < 0:  # every cell covered, some copies not placed: no cover here
-            h = _place(o, state, h, -1, keep, base, window, rare, spill, copy, hashes)
-            left += units[o]
-            continue
-        placed[d] = o
-        d += 1
-        first[d] = w
-        below[d] = 0
-        above[d] = 0
-        begun[d] = tally[0] + steps
-        u = -1
-        if d < fewest_levels:
-            _alive_after(o, state, alive, d - 1, d, base, window, rare, spill, copy, m.fields,
-                         m.cover_word, m.cover_mask, m.copies_word, m.copies_mask, fits,
-                         m.option_bits)
-            u = _least(state, w, single, fits, d)
-        if u >= 0:
-            nxt[d] = 0
-            last[d] = u
-            pend[d] = 0
-            listed[d] = 1
-        else:
-            nxt[d] = start[b]
-            last[d] = end[b]
-            listed[d] = 0
-    var[V_DEPTH], var[V_LEFT], var[V_HASH] = -1, left, h
-    tally[0] += steps
-    return True
-
-
-@njit(cache=True, nogil=True, _nrt=False)
-def _probe(  # noqa: C901 - a numba kernel, kept whole until issue 39's C
-        m, scratch, seen, start_state, start_left, seed, samples, fewest, smallest, granule,
-        reach, state, fits, out, alive, counts):  # pragma: no cover - compiled
-    """Knuth's estimate of the search tree below a covered state: follow `samples` random paths
-    down the tree, each node's branching multiplying the weight of those below. Returns the
-    means of the paths' nodes and of their solutions (unbiased estimates of the tree's nodes
-    and of the cover's solutions) and the standard deviations of both over the paths, in `out`
-    (`state` and `fits` are room for a path's covered items and a node's options). With
-    `reach` > 0 the tree is the one the search walks: options closing off a dead region are not
-    branches; with `fewest` each node branches on the item with the fewest fits (`alive` and
-    `counts`: two rows of room for the options that fit and each item's fits, as the search
-    keeps them)."""
-    base, window, rare, spill, copy = m.base, m.window, m.rare, m.spill, m.copy
-    hashes, units = m.hash, m.units
-    start, end, member_at, members, single = m.start, m.end, m.member_at, m.members, m.single
-    halo_word, halo_mask, near_word, near_mask = m.halo_word, m.halo_mask, m.near_word, m.near_mask
-    halo_pair, near_pair = m.halo_pair, m.near_pair
-    pair = state.shape[0] <= 2  # the region check in registers
-    np.random.seed(seed)
-    sums = (0.0, 0.0, 0.0, 0.0)
-    if fewest:  # the start's options that fit and their counts, in row 1, once for every path
-        _alive_of(start_state, alive, 1, fits.shape[0] - 1, base, window, rare, spill, copy)
-        _fits_of(alive, 1, counts, m.option_bits)
-    for _ in range(samples):
-        for w in range(state.shape[0]):
-            state[w] = start_state[w]
-        left = start_left
-        weight, nodes = 1.0, 1.0
-        w = 0
-        if fewest:
-            for k in range(alive.shape[1]):
-                alive[0, k] = alive[1, k]
-            for k in range(counts.shape[1]):
-                counts[0, k] = counts[1, k]
-        while left > 0:
-            w, b = _first_uncovered(state, single, w)
-            if b < 0:
-                break
-            u = -1
-            if fewest:
-                u = _least(state, w, single, counts, 0)
-            lo, hi = (member_at[u], member_at[u + 1]) if u >= 0 else (start[b], end[b])
-            k = 0
-            for j in range(lo, hi):
-                o = members[j] if u >= 0 else j
-                if not _fits(o, state, base, window, rare, spill, copy):
-                    continue
-                if reach:
-                    _place(o, state, 0, 1, False, base, window, rare, spill, copy, hashes)
-                    if pair:
-                        dead = _dead_end_pair(o, state, halo_pair, near_pair, smallest, granule,
-                                              reach)
-                    else:
-                        dead = _dead_end(o, state, halo_word, halo_mask, near_word, near_mask,
-                                         scratch, seen, smallest, granule, reach)
-                    _place(o, state, 0, -1, False, base, window, rare, spill, copy, hashes)
-                    if dead:
-                        continue
-                fits[k] = o
-                k += 1
-            if k == 0:
-                break
-            weight *= k
-            nodes += weight
-            o = fits[np.random.randint(k)]
-            _place(o, state, 0, 1, False, base, window, rare, spill, copy, hashes)
-            left -= units[o]
-            if fewest:
-                _alive_after(o, state, alive, 0, 0, base, window, rare, spill, copy, m.fields,
-                             m.cover_word, m.cover_mask, m.copies_word, m.copies_mask, counts,
-                             m.option_bits)
-        solutions = weight if left == 0 and _enough(state, m.fields) else 0.0
-        sums = (sums[0] + nodes, sums[1] + solutions, sums[2] + nodes * nodes,
-                sums[3] + solutions * solutions)
-    out[0] = sums[0] / samples
-    out[1] = sums[1] / samples
-    out[2] = np.sqrt(max(0.0, sums[2] / samples - out[0] * out[0]))
-    out[3] = np.sqrt(max(0.0, sums[3] / samples - out[1] * out[1]))
 
 
 def _words_of(rows: np.ndarray, bits: np.ndarray, count: int) -> tuple[np.ndarray, np.ndarray]:
@@ -992,11 +248,7 @@ class Board:
     def take(self, state: np.ndarray, j: int) -> bool:
         """Option j (its place in the sorted options) placed on `state` where it fits; whether
         it did."""
-        m = self.masks
-        if not _fits(j, state, m.base, m.window, m.rare, m.spill, m.copy):
-            return False
-        _place(j, state, 0, 1, False, m.base, m.window, m.rare, m.spill, m.copy, m.hash)
-        return True
+        return _kernel().take(self.masks, state, j)
 
 
 def board_of(model: CoverModel, left_out: frozenset[int] = frozenset()) -> Board:
@@ -1226,8 +478,8 @@ class SharedMemo:
     is a hit on every other, where each thread's own memo would count it again.
 
     Exactness under races: each bucket of the table has a version word, a seqlock. A writer
-    takes the bucket by compare-and-swap of its version from even to odd (LLVM's cmpxchg, by a
-    numba intrinsic: runners/compiled.py), writes, and stores the next even version; a reader
+    takes the bucket by compare-and-swap of its version from even to odd (the compiler's
+    atomics: runners/csrc/kernel.h), writes, and stores the next even version; a reader
     takes an entry only where the version it read before the entry equals the one after it
     (acquire loads and fence, the entry read by atomic loads), so a torn entry is a miss, never
     a count; nothing rests on a checksum not colliding. A version word counts 2^63 writes of its
@@ -1276,8 +528,8 @@ class SharedMemo:
             self.growing = True
         try:
             larger = Memo(min(most, 4 * size), board.words, shared=True)
-            _rehash(old.table, larger.table, board.words, board.masks.zobrist,
-                    board.masks.fields, True)
+            _kernel().rehash(old.table, larger.table, board.words, board.masks.zobrist,
+                             board.masks.fields, True)
         finally:
             with self.lock:
                 self.growing = False
@@ -1343,17 +595,17 @@ class Search:
                 self.done = True  # left out by the cube itself, covering nothing, or a clash
                 return
             left -= int(board.masks.units[position[k]])
-        m = board.masks
+        m, kernel = board.masks, _kernel()
         if left == 0:
-            self.found, self.done = int(_enough(self.state, m.fields)), True
+            self.found, self.done = int(kernel.enough(m, self.state)), True
             return
-        w, b = _first_uncovered(self.state, m.single, 0)
+        w, b = kernel.first_uncovered(m, self.state, 0)
         if b < 0:  # every cell covered, some copies not placed
             self.done = True
             return
         b = int(b)
         self.var[V_LEFT] = left
-        self.var[V_HASH] = _hash_of(self.state, m.zobrist, m.fields)
+        self.var[V_HASH] = kernel.hash_of(m, self.state)
         self.hashed = True
         self.first[0] = w
         self.nxt[0], self.last[0] = m.start[b], m.end[b]
@@ -1364,11 +616,10 @@ class Search:
                 self.listed[0] = 1
 
     def _fewest(self) -> int:
-        m = self.board.masks
-        _alive_of(self.state, self.alive, 0, len(self.board.option), m.base, m.window, m.rare,
-                  m.spill, m.copy)
-        _fits_of(self.alive, 0, self.fits, m.option_bits)
-        return int(_least(self.state, 0, m.single, self.fits, 0))
+        m, kernel = self.board.masks, _kernel()
+        kernel.alive_of(m, self.state, self.alive, self.fits, 0, len(self.board.option))
+        kernel.fits_of(m, self.alive, self.fits, 0)
+        return kernel.least(m, self.state, 0, self.alive, self.fits, 0)
 
     def estimates(self, samples: int | None = None, seed: int = 1, regions: bool = True
                   ) -> tuple[float, float, float, float]:
@@ -1385,9 +636,10 @@ class Search:
         if samples is None:
             samples = ESTIMATE_PATHS if reach else PLAIN_ESTIMATE_PATHS
         out = np.zeros(4)
-        _probe(b.masks, self.scratch, self.seen, self.state, int(self.var[V_LEFT]), seed,
-               samples, self.fewest_levels > 0, b.smallest, b.granule, reach,
-               np.empty_like(self.state), np.empty(len(b.option) + 1, dtype=np.int64), out,
+        _kernel().probe(b.masks, self.scratch, self.seen, self.state, int(self.var[V_LEFT]),
+                        seed, samples, self.fewest_levels > 0, b.smallest, b.granule, reach,
+                        np.empty_like(self.state), np.empty(len(b.option) + 1, dtype=np.int64),
+                        out,
                self.alive[:2].copy(), self.fits[:2].copy())
         return float(out[0]), float(out[1]), float(out[2]), float(out[3])
 
@@ -1426,15 +678,14 @@ class Search:
         b = self.board
         memo = NO_MEMO if record else self.memo  # listing needs every solution's leaf
         if memo.size and not self.hashed:  # searched so far without a memo: no hash kept
-            self.var[V_HASH] = _hash_of(self.state, b.masks.zobrist, b.masks.fields)
+            self.var[V_HASH] = _kernel().hash_of(b.masks, self.state)
         self.hashed = memo.size > 0
-        over = _search(b.masks, self.scratch, self.seen, self.state, self.var, self.nxt,
-                       self.last, self.below, self.above, self.begun, self.listed, self.placed,
-                       self.first, budget, record, self.picked, memo.table, memo.shared,
-                       self.memo_depth,
-                       self.tally,
-                       self.fewest_levels, b.smallest, b.granule, b.reach, self.alive,
-                       self.fits, self.pend, self.pend_word)
+        over = _kernel().search(
+            b.masks, self.scratch, self.seen, self.state, self.var, self.nxt, self.last,
+            self.below, self.above, self.begun, self.listed, self.placed, self.first, budget,
+            record, self.picked, memo.table, memo.shared, self.memo_depth, self.tally,
+            self.fewest_levels, b.smallest, b.granule, b.reach, self.alive, self.fits, self.pend,
+            self.pend_word)
         if self.var[V_OVERFLOW]:
             raise Overflow(f"the count passes 2^{2 * LIMB} - 1 solutions, more than the "
                            f"compiled search counts in two words of {LIMB} bits")
@@ -1469,23 +720,9 @@ def memo_hits() -> int:
 
 
 def warm_up() -> float:
-    """Compile the search (or load numba's cache) on a tiny cover; the seconds this took."""
+    """Load the compiled search (nothing is compiled at run time); the seconds this took."""
     start = time.perf_counter()
-    tiny = CoverModel(["a", "b"], 2, [(0,), (1,), (0, 1)])
-    board = board_of(tiny)
-    memo = Memo.first(board.words)
-    for fewest in (False, True):  # every compiled function: both orders, the memo, estimates
-        search = Search(board, (), memo, fewest=fewest)
-        assert search.estimate(1) >= 1  # before the run: a finished search has no tree left
-        search.run(SLICE)
-        assert search.found == 2
-    assert Search(board, (1,)).run(SLICE)  # a cube's options placed
-    for shared in (False, True):
-        _rehash(Memo(2, board.words, shared).table, Memo(4, board.words, shared).table,
-                board.words, board.masks.zobrist, board.masks.fields, shared)
-    search = Search(board, (), Memo.first(board.words, shared=True))
-    search.run(SLICE)
-    assert search.found == 2
+    _kernel()
     return time.perf_counter() - start
 
 
@@ -1529,7 +766,7 @@ class Prepared:
 
 
 MODES = {
-    None: "bitboard backtracker, compiled by numba (exact cover), branching per cube on the "
+    None: "bitboard backtracker, compiled in C (exact cover), branching per cube on the "
           "first empty cell or on the item with the fewest fits, whichever Knuth's estimator "
           "says is faster; sub-problems memoised where that pays",
     "memo": "the bitboard search counting each sub-problem once (same cells covered, as many "
@@ -1571,7 +808,8 @@ def grow(state: Prepared, search: Search) -> None:
     if search.memo is state.memo and 0 < size < most and search.stores > 2 * size:
         larger = Memo(min(most, 4 * size), words)
         b = state.board
-        _rehash(state.memo.table, larger.table, words, b.masks.zobrist, b.masks.fields)
+        _kernel().rehash(state.memo.table, larger.table, words, b.masks.zobrist, b.masks.fields,
+                         False)
         state.memo = larger
         search.memo = state.memo
         search.tally[2] = 0
@@ -1585,9 +823,10 @@ class BitboardBackend(Backend):
     stops_itself = True
     multiplicities = True  # copies of a piece are one item: a counter of the copies placed
     # The compiled search releases the GIL: its cubes may run on threads of one process, which
-    # saves each worker process's start (numba's import and cache load, 1-4 s on a busy machine).
-    releases_gil = COMPILED
-    needs = "pip install 'puzzlesat[dlx]' (numba; without it the search runs slowly in Python)"
+    # saves each worker process's start.
+    releases_gil = True
+    needs = ("a C compiler when puzzlesat is installed (the compiled search, "
+             "runners/csrc/bitboard.c): install one, then reinstall puzzlesat (pip install .)")
 
     def __init__(self, mode: str | None = None) -> None:
         if mode not in MODES:
@@ -1602,7 +841,7 @@ class BitboardBackend(Backend):
 
     @classmethod
     def supported(cls) -> bool:
-        return importlib.util.find_spec("numba") is not None
+        return native.available("bitboard")
 
     def payload(self, model: CoverModel) -> Prepared:
         """The model and its board, refused here (before any worker starts) when the search

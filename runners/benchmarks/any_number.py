@@ -4,8 +4,8 @@ search, each timed `repeat` times (medians quoted), against the issue's targets.
 The targets: pentominoes in any number on the 6x10 and monominoes, dominoes and trominoes on
 the 8x8, each within 10 s wall on 2 cores; the L and straight trominoes on 9x12 within 60 s.
 Each count is a whole `puzzlesat.count` (its plan, cubes, estimates and search) with
-`--jobs 2` threads sharing one memo; the first call of a process compiles nothing (numba's
-cache), but a warm-up count runs first all the same.
+`--jobs 2` threads sharing one memo; the first call of a process compiles nothing (the search
+is C built at install), but a warm-up count runs first all the same.
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ def run(repeat: int, jobs: int, say: Callable[[str], None]) -> list[dict]:
     """Each case counted `repeat` times: its count, the wall seconds of each run, the median."""
     import puzzlesat
 
-    puzzlesat.count("domino-8x8", backend="bitboard", jobs=1)  # load numba's cache
+    puzzlesat.count("domino-8x8", backend="bitboard", jobs=1)  # the kernel loaded, bytecode warm
     rows = []
     for name, target in CASES:
         seconds, number = [], None

@@ -59,7 +59,7 @@ def estimate_board(puzzle, seconds: float = 2.0, seed: int = 1) -> dict:
     from ..backends import bitboard
     from ..models.packing.plan import symmetry_group
 
-    bitboard.warm_up()  # numba's compilation or cache load is no board's time
+    bitboard.warm_up()  # the compiled kernel's load is no board's time
     start = time.process_time()
     new_search, items = _search_of(puzzle)
     search = new_search()

@@ -3,8 +3,8 @@
 `python -m puzzlesat.benchmarks.startup PUZZLE MODULO JOBS [BACKEND]` (run by `bench --anchor xcover
 --startup`, never by hand): a fresh interpreter that makes, one after the other and each timed
 on its own (wall and process CPU, every thread), the steps `puzzlesat count PUZZLE [--backend
-BACKEND]` makes: the command line's modules, numpy, numba, the backend's module,
-numba's cache load of the compiled kernels, the puzzle read, the count plan, the encoding, and
+BACKEND]` makes: the command line's modules, numpy, the backend's module, the load of its
+compiled kernel (a C extension built at install), the puzzle read, the count plan, the encoding, and
 the search over the plan's cubes on JOBS threads through the count's own runner. The stages are
 measured here, around the library's calls, so the search itself carries no timing code. Prints
 one JSON object (the stages, the answer, the clock when this module began) and leaves by
@@ -40,13 +40,12 @@ def stages(name: str, modulo: str, jobs: int, backend_name: str | None = None) -
 
     step("puzzlesat's command line imported (puzzlesat.cli)", imported("puzzlesat.cli"))
     step("numpy imported", imported("numpy"))
-    step("numba imported", imported("numba"))
     from puzzlesat.registry import resolve  # (imported with the command line)
 
     backend = step("the backend resolved (its module imported)",
                    lambda: resolve(backend_name, "packing", "count"))
     kernels = sys.modules[type(backend).__module__]
-    step("compiled kernels loaded from numba's cache (warm_up: every kernel)", kernels.warm_up)
+    step("the compiled kernel loaded (warm_up)", kernels.warm_up)
     from puzzlesat.api import make_runner
     from puzzlesat.checkpoint import digest
     from puzzlesat.executors import Work

@@ -39,7 +39,7 @@ def add_commands(subparsers) -> None:
                          "2025-01-01, or 'today'")
     command.add_argument("--backend", default=None,
                          help="default: the packing count's (the compiled bitboard search; "
-                         "CP-SAT where numba is missing, much slower)")
+                         "CP-SAT where it was not built, much slower)")
     command.add_argument("--jobs", type=positive, default=None,
                          help="worker processes (default: the cores here)")
     command.add_argument("--time-limit", type=seconds, default=None, metavar="S",
