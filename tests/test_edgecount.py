@@ -21,6 +21,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import puzzlesat
+from puzzlesat import native
 from puzzlesat.backends import reference_edge
 from puzzlesat.backends.edgecount import Search, TileMasks, estimate, tile_masks
 from puzzlesat.models import files
@@ -42,7 +43,9 @@ from puzzlesat.models.edge_matching.tables import (
     random_cube,
 )
 
-pytest.importorskip("numba")
+if not native.available("edgecount"):
+    pytest.skip("the compiled edgecount search was not built (no C compiler at install)",
+                allow_module_level=True)
 
 CATALOG = [name for name in files.catalog()
            if files.load(name).kind == "edge-matching"]
@@ -221,10 +224,11 @@ def word_sizes(model) -> list[int]:
 
 
 def check_tile_search(puzzle: EdgePuzzle) -> None:
-    """`_search_tiles` (the default where its tables fit) and `_search_tiles2` (tiles in two
-    words: words of a few bits here) against `_search`: every fill order, cubes of every size,
-    the grids of each cube and the nodes, run in slices of a few nodes (a search stopped and
-    resumed anywhere) and stopped at every grid found (a solve), each grid checked."""
+    """`search_tiles` (the default where its tables fit) and `search_tiles2` (tiles in two
+    words: words of a few bits here) against the scan `search`: every fill order, cubes of
+    every size, the grids of each cube and the nodes, run in slices of a few nodes (a search
+    stopped and resumed anywhere) and stopped at every grid found (a solve), each grid
+    checked."""
     for order in ORDERS:
         model = build_tables(puzzle, 0, order)
         assert (tile_masks(model) is not None) == TileMasks.fit(model)
@@ -296,6 +300,68 @@ def test_the_tile_search_counts_cubes_of_the_large_catalog_boards_as_the_scan(na
         if searched == 10:
             break
     assert searched == 10
+
+
+def kernel_arguments(search: Search) -> list:
+    """The arguments `Search.run` gives the compiled search it runs (the scan, or the tile
+    search in one or two words), for a budget of 1,000 nodes."""
+    m, masks = search.model, search.masks
+    if masks is None:
+        return [m.node_mark, m.near, search.keyed, m.base_key, m.mult, m.table, m.candidates,
+                m.apart, search.stock, search.placed, search.pos, search.last, search.state,
+                search.base, 1000, False, search.cand_type, search.known]
+    return [masks.older, masks.older_keyed, masks.base_key, masks.layers, masks.cands,
+            search.placed, search.frame, search.state, search.base, 1000, masks.older_count,
+            False]
+
+
+@pytest.mark.parametrize("tiles", [False, True, "two words"])
+def test_a_wrong_argument_to_the_compiled_search_is_a_python_error(tiles):
+    """The C kernel (runners/csrc/edgecount.c) checks what it is given: the wrong number of
+    arguments, a list, a float array, an array of the wrong item size or shape, a read-only
+    array it writes, a saved depth outside the search, a negative budget: each a TypeError
+    or ValueError, never a crash; the right arguments then still search."""
+    from puzzlesat.backends.edgecount import _kernel
+
+    model = build_tables(files.load("diamond-blocks"), 0, "rows")
+    search = Search(model, (), TileMasks(model, bits=10) if tiles == "two words" else tiles)
+    name = "search" if search.masks is None else search.masks.kernel
+    assert name == {False: "search", True: "search_tiles", "two words": "search_tiles2"}[tiles]
+    kernel = getattr(_kernel(), name)
+    right = kernel_arguments(search)
+    written = [i for i, a in enumerate(right) if isinstance(a, np.ndarray) and
+               any(a is b for b in (search.placed, search.state, search.stock, search.pos,
+                                    search.last, getattr(search, "frame", None)))]
+    state = next(i for i, a in enumerate(right) if a is search.state)
+    placed = next(i for i, a in enumerate(right) if a is search.placed)
+    with pytest.raises(TypeError, match="arguments"):
+        kernel(*right[:-1])
+    for i, value in enumerate(right):
+        if not isinstance(value, np.ndarray):
+            continue
+        wrong = [value.tolist(), value.astype(np.float64 if value.itemsize == 8 else
+                                              np.float32),
+                 value.astype(np.int16), value.reshape(-1)[:1].reshape((1,) * (value.ndim + 1))]
+        if i in written:
+            frozen = value.copy()
+            frozen.flags.writeable = False
+            wrong.append(frozen)
+        for bad in wrong:
+            with pytest.raises((TypeError, ValueError)):
+                kernel(*right[:i], bad, *right[i + 1:])
+    with pytest.raises(ValueError, match="length"):
+        kernel(*right[:placed], search.placed[:-1].copy(), *right[placed + 1:])
+    for bad_state in ([-1, 0, 0], [model.depths, 0, 0]):
+        with pytest.raises(ValueError, match="depth"):
+            kernel(*right[:state], np.array(bad_state, dtype=np.int64), *right[state + 1:])
+    budget = state + 2
+    with pytest.raises(ValueError, match="budget"):
+        kernel(*right[:budget], -1, *right[budget + 1:])
+    with pytest.raises(TypeError, match="budget"):
+        kernel(*right[:budget], "many", *right[budget + 1:])
+    assert search.nodes == 0  # nothing ran
+    kernel(*right)
+    assert 0 < search.nodes <= 1000 + model.depths * len(model.candidates)
 
 
 def test_symmetric_boards_have_grids_a_turn_keeps():

@@ -1,4 +1,4 @@
-"""A compiled counter for edge-matching puzzles (numba): table lookups, distinct grids directly.
+"""A compiled counter for edge-matching puzzles (C): table lookups, distinct grids directly.
 
 The search fills the cells of an `EdgeTables` model in its order; at each cell the colours its
 earlier neighbours show make one key, and the candidates are one slice of a table (the frame,
@@ -6,365 +6,56 @@ fixed tiles, the complement rule and the `apart` mark are all in the tables). A 
 kind turned one distinct way and the stock is per kind, so each leaf is one distinct grid and
 nothing is enumerated into Python. At the last cell the candidates left are counted.
 
-Two searches visit the same nodes: `_search` scans a cell's candidates past the kinds used up
+Two searches visit the same nodes (runners/csrc/edgecount.c, the module puzzlesat._edgecount,
+built when puzzlesat is installed): `search` scans a cell's candidates past the kinds used up
 (1.5 of the 2.5 candidates it reads a node on Owen's 6x6 set 1); where the tiles fit one 64-bit
 word (`TileMasks`: at most 64 tiles, no board symmetry counted, no `apart` mark) a count runs
-`_search_tiles`, which finds the candidates in stock by one AND (about twice `_search`'s and
-1.6x the C row scan's nodes per CPU second: results/edgecount-bench.md), and where they fit two
-(up to 128 tiles: Owen's 9x9 and 10x10, the clue puzzles 2 and 4) `_search_tiles2`, the border's
-tiles in one word and the interior's in the other (Owen's 9x9 set 1, the first 200 M nodes: 1.6x
-the scan's rate, 1.34x the C row scan's; on the 6x6 set 1 two words run at 0.96 of one).
+`search_tiles`, which finds the candidates in stock by one AND (about twice the scan's nodes
+per CPU second: results/kernels/edgecount.md), and where they fit two (up to 128 tiles: Owen's
+9x9 and 10x10, the clue puzzles 2 and 4) `search_tiles2`, the border's tiles in one word and
+the interior's in the other.
 
-numba (the `dlx` extra) compiles the search once and caches it on disk; the search releases the
-GIL, so cubes run on threads of one process, and runs in slices of a given number of nodes so a
-deadline and Ctrl-C are honoured between slices. Without numba the same code runs as plain
-Python (correct, slow). The count of nodes (tiles placed) is kept for nodes per second.
+The search releases the GIL, so cubes run on threads of one process, and runs in slices of a
+given number of nodes so a deadline and Ctrl-C are honoured between slices. Nothing is compiled
+at run time; where puzzlesat was installed without a C compiler the backend is absent (the
+plans, `estimate` and `measured_order`, run in Python and need no kernel). The count of nodes
+(tiles placed) is kept for nodes per second.
 """
 
 from __future__ import annotations
 
 import functools
-import importlib.util
 import time
 from collections.abc import Iterator
+from types import ModuleType
 
 import numpy as np
 
-from ..compiled import COMPILED, njit, popcount
+from .. import native
 from ..models.edge_matching.tables import EdgeTables, candidates_at
 from . import STOP, Backend, Cube, Interrupted, Outcome, Slices, Values
 
 SLICE = 1_000_000  # nodes of a search's first slice (then sized by Slices: about 0.1 s each)
 
 
-@njit(cache=True, nogil=True)
-def _open(face, node_mark, nb, nb_side, weight, base_key, table, apart, placed, pos, last,
-          d):  # pragma: no cover - compiled
-    """Open depth d: the slice of candidates that fit the neighbours placed before it."""
-    k = base_key[d]
+def _kernel() -> ModuleType:
+    """The compiled searches (runners/csrc/edgecount.c); `KernelMissing` where they were not
+    built."""
+    return native.kernel("edgecount")
+
+
+def _open(model: EdgeTables, keyed: np.ndarray, known: np.ndarray, placed: np.ndarray,
+          pos: np.ndarray, last: np.ndarray, d: int) -> None:
+    """Open depth d: the slice of candidates that fit the neighbours placed before it (once
+    a cube, where the scan begins; the scan opens the next depths itself)."""
+    k = int(model.base_key[d])
     blocked = 0
-    for s in range(nb.shape[1]):
-        j = nb[d, s]
-        if j < 0:
-            break
-        n = placed[j]
-        k += face[n, nb_side[d, s]] * weight[d, s]
-        blocked |= node_mark[n]
-    pos[d] = table[k, 0]
-    last[d] = table[k, 1] if (apart and blocked) else table[k, 2]
-
-
-U = np.uint64  # indexes cast unsigned: numba then checks no negative index (measured: the
-# 6x6 set 1 row by row, 69.3 M nodes, 1.77 s of CPU against 2.36 s with signed indexes)
-
-
-@njit(cache=True, nogil=True)
-def _search(node_mark, nb, keyed, base_key, mult, table, candidates, apart, stock, placed, pos,
-            last, state, base, budget, record, cand_type, known):  # pragma: no cover - compiled
-    """Run the search from its saved stack for at most `budget` nodes.
-
-    state = [depth, grids found, nodes]; depths below `base` are the cube's, fixed. Returns
-    whether the search is over. With record, it stops after each grid (placed holds it).
-    cand_type[i] is the kind of candidate i (node_type[candidates[i]], one lookup fewer);
-    known[d] the neighbours filled before depth d (the leading entries of nb[d]); keyed[d, s, n]
-    what node n placed as depth d's s-th neighbour adds to its key (`keyed_faces`).
-    """
-    top = len(mult) - 1
-    d = state[0]
-    found = 0
-    nodes = 0
-    over = False
-    while nodes < budget:
-        need = mult[U(d)]
-        if d == top and not record:  # the last cell: count what is left
-            for i in range(pos[U(d)], last[U(d)]):
-                if stock[cand_type[U(i)]] >= need:
-                    found += 1
-                    nodes += 1
-            pos[U(d)] = last[U(d)]
-        i = pos[U(d)]
-        end = last[U(d)]
-        while i < end and stock[cand_type[U(i)]] < need:  # skip the kinds used up
-            i += 1
-        if i >= end:
-            pos[U(d)] = end
-            d -= 1
-            if d < base:
-                over = True
-                break
-            stock[cand_type[U(pos[U(d)] - 1)]] += mult[U(d)]
-            continue
-        pos[U(d)] = i + 1
-        n = candidates[U(i)]
-        nodes += 1
-        if d == top:
-            found += 1
-            placed[U(d)] = n
-            break
-        stock[cand_type[U(i)]] -= need
-        placed[U(d)] = n
-        d += 1
-        k = base_key[U(d)]
-        if apart:
-            blocked = 0
-            for s in range(known[U(d)]):
-                m = placed[U(nb[U(d), U(s)])]
-                k += keyed[U(d), U(s), U(m)]
-                blocked |= node_mark[U(m)]
-            pos[U(d)] = table[U(k), 0]
-            last[U(d)] = table[U(k), 1] if blocked else table[U(k), 2]
-        else:
-            for s in range(known[U(d)]):
-                k += keyed[U(d), U(s), U(placed[U(nb[U(d), U(s)])])]
-            pos[U(d)] = table[U(k), 0]
-            last[U(d)] = table[U(k), 2]
-    state[0] = d
-    state[1] += found
-    state[2] += nodes
-    return over
-
-
-@njit(cache=True, nogil=True)
-def _leaf(layers, cands, kinds, first, fits, x, s0, s1):  # pragma: no cover - compiled
-    """The node of the first candidate in stock at the last cell: among `fits` (of the layer
-    `kinds` beginning at `first`), else in the key's next layers from row x on."""
-    while fits == 0:
-        kinds = layers[U(x), 0]
-        first = layers[U(x), 1]
-        fits = kinds & (s1 if layers[U(x), 3] else s0)
-        x = layers[U(x), 2]
-    return cands[U(first + popcount(kinds & ((fits & -fits) - 1))), 0]
-
-
-@njit(cache=True, nogil=True)
-def _search_tiles(older, older_keyed, base_key, layers, cands, placed, frame, state, base,
-                  budget, older_count, first_grid):  # pragma: no cover - compiled
-    """`_search` where the tiles fit one 64-bit word (`TileMasks`): the same nodes counted,
-    each depth's candidates in stock found by one AND instead of a scan past the used ones,
-    and the key of a node's child one addition (the part the earlier depths fix is summed
-    once a depth entered).
-
-    frame[d] = (kinds still to try, tiles in stock, the layer's kinds, the layer's first
-    candidate, the key's next layer or -1, the part of depth d+1's key the depths before d
-    fix); a child with nothing in stock is counted as a node and not entered. state as
-    `_search`'s; base_key and older_count have an entry for the depth after the last. With
-    first_grid the search stops after the first last cell with grids (counted as ever), placed
-    holding one of them (a solve: `Search.run(first=True)`)."""
-    top = len(base_key) - 2
-    d = state[0]
-    found = 0
-    nodes = 0
-    over = False
-    todo = frame[U(d), 0]
-    stock = frame[U(d), 1]
-    kinds = frame[U(d), 2]
-    first = frame[U(d), 3]
-    part = frame[U(d), 5]
-    if d == top:  # the cube ends at the last cell: count it
-        c = popcount(todo)
-        x = frame[U(d), 4]
-        while x >= 0:
-            c += popcount(layers[U(x), 0] & stock)
-            x = layers[U(x), 2]
-        if first_grid and c:  # (the loop below then ends the cube at once)
-            placed[U(d)] = _leaf(layers, cands, kinds, first, todo, frame[U(d), 4], stock,
-                                 stock)
-        found += c
-        nodes += c
-        todo = 0
-        frame[U(d), 4] = -1
-    while True:
-        if todo == 0:
-            x = frame[U(d), 4]
-            if x >= 0:  # the key's next layer
-                kinds = layers[U(x), 0]
-                first = layers[U(x), 1]
-                todo = kinds & stock
-                frame[U(d), 2] = kinds
-                frame[U(d), 3] = first
-                frame[U(d), 4] = layers[U(x), 2]
-                continue
-            d -= 1
-            if d < base:
-                over = True
-                d = base
-                break
-            todo = frame[U(d), 0]
-            stock = frame[U(d), 1]
-            kinds = frame[U(d), 2]
-            first = frame[U(d), 3]
-            part = frame[U(d), 5]
-            continue
-        if nodes >= budget:
-            break
-        kind = todo & -todo
-        todo ^= kind
-        nodes += 1
-        i = first + popcount(kinds & (kind - 1))
-        k = part + cands[U(i), 2]
-        copies = stock & cands[U(i), 1]
-        below = stock ^ (copies & -copies)  # the kind's lowest copy in stock used
-        then = layers[U(k), 0]
-        fits = then & below
-        x = layers[U(k), 2]
-        e = d + 1
-        if e == top:  # the last cell: count what is left
-            c = popcount(fits)
-            y = x
-            while x >= 0:
-                c += popcount(layers[U(x), 0] & below)
-                x = layers[U(x), 2]
-            found += c
-            nodes += c
-            if first_grid and c:
-                placed[U(d)] = cands[U(i), 0]
-                placed[U(e)] = _leaf(layers, cands, then, layers[U(k), 1], fits, y, below,
-                                     below)
-                break
-            continue
-        if fits == 0 and x < 0:
-            continue
-        placed[U(d)] = cands[U(i), 0]
-        frame[U(d), 0] = todo
-        d = e
-        todo = fits
-        stock = below
-        kinds = then
-        first = layers[U(k), 1]
-        part = base_key[U(e + 1)]
-        for s in range(older_count[U(e + 1)]):
-            part += older_keyed[U(e + 1), U(s), U(placed[U(older[U(e + 1), U(s)])])]
-        frame[U(d), 1] = stock
-        frame[U(d), 2] = kinds
-        frame[U(d), 3] = first
-        frame[U(d), 4] = x
-        frame[U(d), 5] = part
-    frame[U(d), 0] = todo
-    state[0] = d
-    state[1] += found
-    state[2] += nodes
-    return over
-
-
-@njit(cache=True, nogil=True)
-def _search_tiles2(older, older_keyed, base_key, layers, cands, placed, frame, state, base,
-                   budget, older_count, first_grid):  # pragma: no cover - compiled
-    """`_search_tiles` with the tiles in two 64-bit words (boards of up to 128 tiles): each
-    layer of a key's candidates lies in one word (layers[row, 3]; on a framed board the
-    border's tiles in one word and the interior's in the other, so a key has one layer as
-    before), and the stock is two words. frame[d] = (kinds still to try, the stock's two
-    words, the layer's kinds, its first candidate, the key's next layer or -1, the part of
-    depth d+1's key the depths before d fix, the layer's word)."""
-    top = len(base_key) - 2
-    d = state[0]
-    found = 0
-    nodes = 0
-    over = False
-    todo = frame[U(d), 0]
-    s0 = frame[U(d), 1]
-    s1 = frame[U(d), 2]
-    kinds = frame[U(d), 3]
-    first = frame[U(d), 4]
-    part = frame[U(d), 6]
-    w = frame[U(d), 7]
-    if d == top:  # the cube ends at the last cell: count it
-        c = popcount(todo)
-        x = frame[U(d), 5]
-        while x >= 0:
-            c += popcount(layers[U(x), 0] & (s1 if layers[U(x), 3] else s0))
-            x = layers[U(x), 2]
-        if first_grid and c:  # (the loop below then ends the cube at once)
-            placed[U(d)] = _leaf(layers, cands, kinds, first, todo, frame[U(d), 5], s0, s1)
-        found += c
-        nodes += c
-        todo = 0
-        frame[U(d), 5] = -1
-    while True:
-        if todo == 0:
-            x = frame[U(d), 5]
-            if x >= 0:  # the key's next layer
-                kinds = layers[U(x), 0]
-                first = layers[U(x), 1]
-                w = layers[U(x), 3]
-                todo = kinds & (s1 if w else s0)
-                frame[U(d), 3] = kinds
-                frame[U(d), 4] = first
-                frame[U(d), 5] = layers[U(x), 2]
-                frame[U(d), 7] = w
-                continue
-            d -= 1
-            if d < base:
-                over = True
-                d = base
-                break
-            todo = frame[U(d), 0]
-            s0 = frame[U(d), 1]
-            s1 = frame[U(d), 2]
-            kinds = frame[U(d), 3]
-            first = frame[U(d), 4]
-            part = frame[U(d), 6]
-            w = frame[U(d), 7]
-            continue
-        if nodes >= budget:
-            break
-        kind = todo & -todo
-        todo ^= kind
-        nodes += 1
-        i = first + popcount(kinds & (kind - 1))
-        k = part + cands[U(i), 2]
-        if w:
-            copies = s1 & cands[U(i), 1]
-            b0 = s0
-            b1 = s1 ^ (copies & -copies)  # the kind's lowest copy in stock used
-        else:
-            copies = s0 & cands[U(i), 1]
-            b0 = s0 ^ (copies & -copies)
-            b1 = s1
-        then = layers[U(k), 0]
-        v = layers[U(k), 3]
-        fits = then & (b1 if v else b0)
-        x = layers[U(k), 2]
-        e = d + 1
-        if e == top:  # the last cell: count what is left
-            c = popcount(fits)
-            y = x
-            while x >= 0:
-                c += popcount(layers[U(x), 0] & (b1 if layers[U(x), 3] else b0))
-                x = layers[U(x), 2]
-            found += c
-            nodes += c
-            if first_grid and c:
-                placed[U(d)] = cands[U(i), 0]
-                placed[U(e)] = _leaf(layers, cands, then, layers[U(k), 1], fits, y, b0, b1)
-                break
-            continue
-        if fits == 0 and x < 0:
-            continue
-        placed[U(d)] = cands[U(i), 0]
-        frame[U(d), 0] = todo
-        d = e
-        todo = fits
-        s0 = b0
-        s1 = b1
-        kinds = then
-        first = layers[U(k), 1]
-        w = v
-        part = base_key[U(e + 1)]
-        for s in range(older_count[U(e + 1)]):
-            part += older_keyed[U(e + 1), U(s), U(placed[U(older[U(e + 1), U(s)])])]
-        frame[U(d), 1] = s0
-        frame[U(d), 2] = s1
-        frame[U(d), 3] = kinds
-        frame[U(d), 4] = first
-        frame[U(d), 5] = x
-        frame[U(d), 6] = part
-        frame[U(d), 7] = w
-    frame[U(d), 0] = todo
-    state[0] = d
-    state[1] += found
-    state[2] += nodes
-    return over
-
+    for s in range(int(known[d])):
+        m = placed[model.near[d, s]]
+        k += int(keyed[d, s, m])
+        blocked |= int(model.node_mark[m])
+    pos[d] = model.table[k, 0]
+    last[d] = model.table[k, 1 if model.apart and blocked else 2]
 
 def _word(bits: int) -> int:
     """Bits 0-63 as a signed 64-bit integer."""
@@ -431,7 +122,7 @@ def tile_words(model: EdgeTables, bits: int = WORD) -> tuple[list[int], list[int
 
 
 class TileMasks:
-    """The tables of `_search_tiles` (`_search_tiles2` where the tiles take two words, boards
+    """The tables of `search_tiles` (`search_tiles2` where the tiles take two words, boards
     of up to 128 tiles: `tile_words`): every tile one bit (a kind's copies side by side, the
     lowest in stock used first, so the kind is in stock while its top copy's bit is set).
 
@@ -444,7 +135,7 @@ class TileMasks:
     older_count[d]) are depth d's earlier neighbours but the depth just before it, and
     older_keyed[d, s, n] what node n adds there to d's key. Measured (CPU seconds, medians of 5
     runs alternating at load 2.6-3.4): Owen's 6x6 set 1 row by row (69.3 M nodes) 1.19 s
-    against 1.86 s for `_search`'s scan (1.57x), and 0.90 s against 1.12 s (1.24x more) with
+    against 1.86 s for the scan (1.57x), and 0.90 s against 1.12 s (1.24x more) with
     the key summed once a depth; the first 200 M nodes of the Eternity II clue 1 3.03 s against
     4.40 s (1.45x), then 2.57 s against 2.93 s (1.14x)."""
 
@@ -515,7 +206,7 @@ class TileMasks:
                     self.older[d, j], self.older_keyed[d, j] = model.near[d, s], keyed[d, s]
                     self.older_count[d] += 1
         self.base_key = np.append(model.base_key, 0)
-        self.kernel = _search_tiles if self.words == 1 else _search_tiles2
+        self.kernel = "search_tiles" if self.words == 1 else "search_tiles2"
 
     @staticmethod
     def fit(model: EdgeTables, bits: int = WORD) -> bool:
@@ -552,7 +243,7 @@ class TileMasks:
     def run(self, search: Search, budget: int, first: bool = False) -> bool:
         """The tile search on the search's saved stack; whether it is over. With `first`, it
         stops after the first last cell with grids (placed then holds one)."""
-        return bool(self.kernel(
+        return bool(getattr(_kernel(), self.kernel)(
             self.older, self.older_keyed, self.base_key, self.layers, self.cands,
             search.placed, search.frame, search.state, search.base, budget, self.older_count,
             first))
@@ -566,7 +257,7 @@ def tile_masks(model: EdgeTables) -> TileMasks | None:
 
 
 def search_arrays(model: EdgeTables) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """What `_search` reads beside the model, built once a model and kept on it (a count
+    """What the scan reads beside the model, built once a model and kept on it (a count
     starts a search per cube: building them per cube took 15 of the diamond blocks' 45 ms):
     each candidate's kind, `keyed_faces`, and the neighbours filled before each depth."""
     arrays = model.__dict__.get("_search_arrays")
@@ -589,9 +280,9 @@ def keyed_faces(model: EdgeTables) -> np.ndarray:
 
 class Search:
     """One cube's search, resumable: run it slice by slice. With `tiles` (the default) the
-    search runs `_search_tiles` where its tables fit (`TileMasks.fit`), else `_search`: the
-    same nodes, in another order within a cell's candidates; `record` (a grid at a time, in
-    `_search`'s order) needs tiles=False."""
+    search runs `search_tiles` where its tables fit (`TileMasks.fit`), else the scan `search`:
+    the same nodes, in another order within a cell's candidates; `record` (a grid at a time,
+    in the scan's order) needs tiles=False."""
 
     def __init__(self, model: EdgeTables, cube: Cube, tiles: bool | TileMasks = True) -> None:
         self.model = model
@@ -628,9 +319,7 @@ class Search:
             self.masks.start(self.frame, self.placed, self.masks.in_stock(model, self.stock),
                              key, d)
             return
-        _open(model.face, model.node_mark, model.near, model.near_side, model.weight,
-              model.base_key, model.table, model.apart,
-              self.placed, self.pos, self.last, self.base)
+        _open(model, self.keyed, self.known, self.placed, self.pos, self.last, self.base)
 
     @property
     def found(self) -> int:
@@ -642,7 +331,7 @@ class Search:
 
     def run(self, budget: int, record: bool = False, first: bool = False) -> bool:
         """Search on for at most `budget` nodes; whether the cube is finished. `record`: stop
-        after each grid, in `_search`'s order (tiles=False); `first`: stop after the first
+        after each grid, in the scan's order (tiles=False); `first`: stop after the first
         grids found (the tile search counts a last cell's grids at once), placed holding one
         of them (`found` then says the search found some)."""
         if self.done:
@@ -653,7 +342,7 @@ class Search:
                 raise ValueError("a search recording grids runs with tiles=False")
             self.done = self.masks.run(self, budget, first)
             return self.done
-        self.done = bool(_search(
+        self.done = bool(_kernel().search(
             m.node_mark, m.near, self.keyed, m.base_key, m.mult, m.table, m.candidates, m.apart,
             self.stock, self.placed, self.pos, self.last, self.state, self.base, budget,
             record or first, self.cand_type, self.known))
@@ -661,24 +350,10 @@ class Search:
 
 
 def warm_up() -> float:
-    """Compile the search (or load numba's cache) on a tiny board; the seconds this took."""
-    from ..models.edge_matching import EdgePuzzle, Tile
-    from ..models.edge_matching.tables import build_tables
-
+    """Load the compiled searches (`KernelMissing` where they were not built); the seconds this
+    took. Nothing is compiled at run time: the module is built when puzzlesat is installed."""
     start = time.perf_counter()
-    tile = Tile((("a", ""),) * 4)
-    for tiles in (True, False):  # both searches
-        search = Search(build_tables(EdgePuzzle("tiny", 1, 2, (tile, tile))), (), tiles)
-        search.run(SLICE)
-        assert search.found == 1
-    other = Tile((("a", ""), ("b", "")) * 2)
-    model = build_tables(EdgePuzzle("tiny", 1, 2, (tile, other)))
-    runs = []
-    for tiles in (TileMasks(model, bits=1), False):  # the tile search in two words
-        search = Search(model, (), tiles)
-        search.run(SLICE)
-        runs.append((search.found, search.nodes))
-    assert runs[0] == runs[1] and runs[0][0] > 0
+    _kernel()
     return time.perf_counter() - start
 
 
@@ -687,16 +362,16 @@ class EdgecountBackend(Backend):
 
     name = "edgecount"
     takes = "tables"
-    about = "compiled edge-matching counter: table lookups by the colours around a cell (numba)"
+    about = "compiled edge-matching counter: table lookups by the colours around a cell (C)"
     cubes_per_job = 64  # uneven subtrees: many cubes keep both threads busy to the end
     stops_itself = True
-    releases_gil = COMPILED
+    releases_gil = True
     solves_in_cubes = True
-    needs = "pip install 'puzzlesat[dlx]' (numba; without it the search runs slowly in Python)"
+    needs = "a C compiler when puzzlesat is installed (then reinstall puzzlesat)"
 
     @classmethod
     def supported(cls) -> bool:
-        return importlib.util.find_spec("numba") is not None
+        return native.available("edgecount")
 
     def count_cube(self, state: EdgeTables, cube: Cube, deadline: float | None
                    ) -> tuple[Values, bool]:

@@ -1,15 +1,15 @@
 """The edgecount benchmark: the compiled counter against a plain C row-scan counter.
 
 Targets (issue 18): the diamond blocks Level 1 counted in at most 0.05 s in this process and in
-at most 1 s as a whole process (`puzzlesat count` started afresh, numba's cache loaded), and a
-search of at least a third of the C counter's nodes per second on the same board; issue 25:
-the C row scan's rate or better. The anchor is rowscan.c, written for this benchmark: built at
-run time into a temporary folder where a C compiler exists (skipped, and said so, where none
-does); no binary is kept. Both searches fill the cells row by row, so they visit the same
-nodes (checked on the boards counted whole: the node counts must agree), and the rate is
-compared node for node in CPU seconds of the search (the machine is shared), edgecount's two
-searches (the tile search it runs where its tables fit, and the scan `_search`) and the C row
-scan alternating run by run. Medians of `repeat` runs, with the machine's load beside.
+at most 1 s as a whole process (`puzzlesat count` started afresh), and a search of at least a
+third of the C counter's nodes per second on the same board; issue 25: the C row scan's rate or
+better. The anchor is rowscan.c, written for this benchmark: built at run time into a temporary
+folder where a C compiler exists (skipped, and said so, where none does); no binary is kept.
+Both searches fill the cells row by row, so they visit the same nodes (checked on the boards
+counted whole: the node counts must agree), and the rate is compared node for node in CPU
+seconds of the search (the machine is shared), edgecount's two searches (the tile search it
+runs where its tables fit, and the scan `search`: both in runners/csrc/edgecount.c) and the C
+row scan alternating run by run. Medians of `repeat` runs, with the machine's load beside.
 """
 
 from __future__ import annotations
@@ -165,7 +165,7 @@ def run(repeat: int, results: Path | None, say: Callable[[str], None] = report.s
     written), return the figures."""
     from ..backends.edgecount import warm_up
 
-    warm_up()  # numba's cache loaded (or compiled) once, outside the timings
+    warm_up()  # the compiled searches loaded once, outside the timings
     figures: dict[str, object] = {"date": report.now(), "load": report.load(),
                                   "repeat": repeat, **report.versions()}
     # wall seconds (the targets are a user's wait) and CPU seconds (the machine is shared)
@@ -231,7 +231,7 @@ def markdown(f: dict) -> str:
         "# edgecount benchmark (`puzzlesat bench --anchor rowscan`)",
         "",
         f"{f['date']}; {f['cores']} cores shared with other work (1-minute load average "
-        f"{f['load']}); Python {f.get('python')}, numba {f.get('numba', '?')}. Medians of "
+        f"{f['load']}); Python {f.get('python')}; edgecount's searches in C. Medians of "
         f"{f['repeat']} runs.",
         "",
         "| what | target | measured (wall) | CPU seconds |",
@@ -242,8 +242,8 @@ def markdown(f: dict) -> str:
         f"{f['whole_process_seconds']:.2f} s | {f.get('whole_process_cpu_seconds', 0):.2f} s |",
         "",
         "Nodes (tiles placed) per CPU second of the search, one thread, all searches row by "
-        "row: edgecount (the tile search where its tables fit: `_search_tiles` with the tiles "
-        "in one 64-bit word, `_search_tiles2` in two, up to 128 tiles), its scan (`_search`, "
+        "row: edgecount (the tile search where its tables fit: `search_tiles` with the tiles "
+        "in one 64-bit word, `search_tiles2` in two, up to 128 tiles), its scan (`search`, "
         "the search before it and where the tiles do not fit) "
         "and the C row scan, run in turn; the same grids and nodes checked on the boards "
         "counted whole (a prefix of nodes is another prefix where the order within a cell "
