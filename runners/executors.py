@@ -207,7 +207,7 @@ def _releases_gil(backend_name: str) -> bool:
 def run_on_threads(works: list[Work], pending: dict[str, list[int]], threads: int,
                    deadline: float | None, record: Record, share: bool = True) -> None:
     """Count on threads of this process, for backends whose search releases the GIL: no worker
-    process to start (numba's import and cache load cost 1-4 s a process, results/dlx-bench.md);
+    process to start (a process's start-up and imports cost a second or more, results/dlx-bench.md);
     the threads prepare from the payload the backend shares among them (Backend.share; with
     `share` False, from the work's own: a benchmark's other arm)."""
     from .registry import backend as backend_named

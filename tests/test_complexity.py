@@ -1,10 +1,8 @@
 """Functions a reader can hold in mind (DEVELOPERS.md): no function of the tree is over
 complexity 15 (ruff's C901, McCabe; the limit is pyproject.toml's [tool.ruff.lint.mccabe]).
 
-The one exemption: two numba kernels (the edgesearch search) carry a noqa
-comment for C901: they are kept whole until issue 39 compiles them ahead of time in C (splitting
-a compiled hot loop needs its nodes a second measured before and after, not done yet). No other
-function may be exempted (test_only_the_compiled_kernels_are_exempted).
+No function is exempted: the five numba kernels that carried a noqa comment for C901 are C
+since issue 39 (runners/csrc/), and no noqa may come back (test_no_function_is_exempted).
 """
 
 from __future__ import annotations

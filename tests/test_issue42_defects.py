@@ -188,7 +188,10 @@ def test_an_error_blames_only_what_the_user_gave(argv, given, capsys, tmp_path, 
 def test_estimate_keeps_its_seconds_model_building_included():
     """Regression: `--seconds 0.1` took 0.6 CPU s a board (the model's building came on top of
     the budget). At least one batch of paths is walked whatever the budget."""
-    pytest.importorskip("numba")
+    from puzzlesat import native
+
+    if not native.available("bitboard"):
+        pytest.skip("the compiled bitboard search was not built")
     from puzzlesat.benchmarks.estimates import FIRST_PATHS, estimate_board
 
     row = estimate_board(puzzlesat.load("iq-block-8"), 0.01)
