@@ -1,6 +1,6 @@
 """Nodes and CPU seconds of the bitboard search (issue 39's anchor and its C kernel's table).
 
-`python results/kernels/bitboard_measure.py NAME MODULO BACKEND [REPEATS]`: the count plan's
+`python -m puzzlesat.benchmarks.bitboard_nodes NAME MODULO BACKEND [REPEATS]`: the count plan's
 cubes (min 8 cubes, as the tests cut it) each counted in this process on one thread by the
 backend's own count_cube (estimates, branching choice, memo, as `count --jobs 1` does); one
 warm-up run, then REPEATS timed runs (time.process_time around the cubes' counts only, a fresh

@@ -1,8 +1,8 @@
 """Measure the moves engine (issue 39): per board, positions and CPU seconds of the table search
 (time.process_time around run_search, warm: one untimed run first in the process), medians of 3,
-one thread. Usage: python results/kernels/moves_measure.py [--tables] [BOARD ...] (json lines on
-stdout); --tables: instead, per board the digest of its table file's parts (the positions at
-each distance, the hardest, the sorted codes, the packed residues: all but the build's
+one thread. Usage: python -m puzzlesat.benchmarks.moves_positions [--tables] [BOARD ...]
+(json lines on stdout); --tables: instead, per board the digest of its table file's parts (the
+positions at each distance, the hardest, the sorted codes, the packed residues: all but the build's
 seconds) and its cache key, to compare two builds of the engine.
 
 Boards: sliding puzzles by their ranks (the byte-a-rank search) or, with ':codes', by their
