@@ -34,7 +34,7 @@ COUNT_SECONDS = 1800
 def source_tree() -> Path:
     """The source tree this module runs from (a clone), which the benchmark installs."""
     root = Path(__file__).resolve().parents[2]
-    if not (root / "pyproject.toml").is_file() or not (root / "setup.py").is_file():
+    if not (root / "pyproject.toml").is_file() or not (root / "runners" / "csrc").is_dir():
         raise InputError("bench first-run installs puzzlesat from its source tree, and this "
                          "puzzlesat was installed from a wheel: run it from a clone "
                          "(pip install -e .)", field="suite")
