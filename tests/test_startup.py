@@ -113,3 +113,13 @@ def test_every_kernel_source_is_built_at_install():
         entry = listed[f"puzzlesat._{path.stem}"]
         assert entry["sources"] == [f"runners/csrc/{path.name}"] and entry["optional"]
         assert entry["include-dirs"] == ["runners/csrc"]
+
+
+def test_a_packing_count_loads_no_other_familys_engine():
+    """Issue 39: a count imports what its family and backend need: no JIT, and not the
+    edge-matching family (its tables and backends), whose flags the parser still declares."""
+    modules = imported("count", "iq-block-8", "--modulo", "symmetry")
+    assert "puzzlesat.cli.commands" in modules  # the check sees the program's imports
+    for other in ("numba", "llvmlite", "puzzlesat.families.edge_matching",
+                  "puzzlesat.backends.edgecount", "puzzlesat.backends.reference_edge"):
+        assert other not in modules, other

@@ -7,7 +7,7 @@ from __future__ import annotations
 import argparse
 
 from .. import output as report
-from ..families.edge_matching import display_name, rules_text
+from ..lazy import lazy_module
 from ..models import words
 from ..models.edge_matching import planted
 from ..models.edge_matching.encode import CNF_MODELS, CPSAT_VARIANTS, DEFAULT_CPSAT_VARIANT
@@ -16,6 +16,10 @@ from ..models.errors import InputError
 from ..outcomes import Count, Solution, Verification
 from ..terminal import draw_edges, use_colour
 from . import add_flag
+
+# the family itself (its tables, its backends' modules) is loaded when a puzzle of it is printed,
+# not when the command line declares its flags: a packing count never loads it
+family = lazy_module(f"{__package__.rpartition('.')[0]}.families.edge_matching")
 
 LEVEL_COMMANDS = ("solve", "count", "verify", "export", "bench", "solutions", "backends")
 CPSAT_MODEL_COMMANDS = ("solve", "count", "solutions", "verify", "bench")
@@ -93,15 +97,15 @@ def print_solution(puzzle, solution: Solution, as_json: bool) -> int:
 
     say_reader(puzzle)
     drawn = draw_edges(puzzle, solution.grid, colour=use_colour()) if solution.found else None
-    extra = {"format": puzzle.file_format, "rules": rules_text(puzzle)}
-    return show_solution(display_name(puzzle), solution, as_json, drawn, extra,
-                         rules_text(puzzle))
+    extra = {"format": puzzle.file_format, "rules": family.rules_text(puzzle)}
+    return show_solution(family.display_name(puzzle), solution, as_json, drawn, extra,
+                         family.rules_text(puzzle))
 
 
 def count_lines(puzzle, count: Count) -> list[str]:
     say_reader(puzzle)
     name = count.puzzle
-    lines = [f"{name}: rules: {rules_text(puzzle)}"]
+    lines = [f"{name}: rules: {family.rules_text(puzzle)}"]
     fixed = count.details.get("fixed_by_turn")
     if count.complete and fixed:
         shown = ", ".join(f"{k}°: {v:,}" for k, v in fixed.items())
