@@ -314,7 +314,7 @@ class DaskExecutor(Executor):
             client = _dask_client(self.address, self.workers)
         except OSError as error:
             raise InputError(
-                f"cannot reach the Dask scheduler {self.address}: {error}", field="executor"
+                f"cannot reach the Dask scheduler {self.name}: {error}", field="executor"
             ) from None
         futures = []
         try:
