@@ -123,3 +123,35 @@ def test_a_packing_count_loads_no_other_familys_engine():
     for other in ("numba", "llvmlite", "puzzlesat.families.edge_matching",
                   "puzzlesat.backends.edgecount", "puzzlesat.backends.reference_edge"):
         assert other not in modules, other
+
+
+def test_the_verbs_index_is_up_to_date():
+    """Else: python -m puzzlesat.cli.verbs writes it again."""
+    import json
+
+    from puzzlesat.cli import verbs
+    from puzzlesat.cli.commands import build_parser
+
+    assert json.loads(verbs.INDEX.read_text(encoding="utf-8")) == verbs.index_of(build_parser())
+
+
+@pytest.mark.parametrize("columns", ["60", "100"])
+def test_help_prints_what_the_whole_parser_prints(columns):
+    """The quick `--help` (no API, no family imported) and the whole parser's, at two widths."""
+    import os
+
+    env = {**os.environ, "COLUMNS": columns}
+    quick = subprocess.run([sys.executable, "-m", "puzzlesat", "--help"], capture_output=True,
+                           text=True, timeout=120, env=env)
+    whole = subprocess.run([sys.executable, "-c", "import sys; sys.argv = ['puzzlesat', "
+                            "'--help']; from puzzlesat.cli.commands import main; main()"],
+                           capture_output=True, text=True, timeout=120, env=env)
+    assert quick.returncode == whole.returncode == 0, quick.stderr + whole.stderr
+    assert quick.stdout == whole.stdout and "COMMAND" in quick.stdout
+
+
+def test_help_imports_no_api():
+    modules = imported("--help")
+    assert "puzzlesat.cli.verbs" in modules
+    for heavy in ("puzzlesat.api", "puzzlesat.cli.commands", "numpy", "ortools"):
+        assert heavy not in modules, heavy

@@ -2,8 +2,9 @@
 read a count's checkpoint (runners/cli/commands.py).
 
 This first module holds only the entry point, so that start-up stays near Python's: `puzzlesat
-list` answers from the catalog's summaries (runners/cli/listing.py) without importing the API,
-the families or a solver; every other command loads the whole command line. The names of
+list` answers from the catalog's summaries (runners/cli/listing.py) and `puzzlesat --help` from
+the verbs' index (runners/cli/verbs.py) without importing the API, the families or a solver;
+every other command loads the whole command line. The names of
 commands.py (`main`, `build_parser`, `TOP_LEVEL`, ...) are read through this package as before.
 """
 
@@ -16,10 +17,12 @@ import sys
 
 def command() -> None:
     """The `puzzlesat` program (and `python -m puzzlesat`)."""
-    from . import listing  # (a submodule: __getattr__ below leaves it to the import system)
+    from . import listing, verbs  # (submodules: __getattr__ below leaves them to the imports)
 
     if listing.wanted(sys.argv[1:]):
         listing.command(sys.argv[1:])
+    if verbs.wanted(sys.argv[1:]):
+        verbs.command()
     from .commands import command as whole
 
     whole()
