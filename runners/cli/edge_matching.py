@@ -7,7 +7,6 @@ from __future__ import annotations
 import argparse
 
 from .. import output as report
-from ..lazy import lazy_module
 from ..models import words
 from ..models.edge_matching import planted
 from ..models.edge_matching.encode import CNF_MODELS, CPSAT_VARIANTS, DEFAULT_CPSAT_VARIANT
@@ -17,9 +16,15 @@ from ..outcomes import Count, Solution, Verification
 from ..terminal import draw_edges, use_colour
 from . import add_flag
 
-# the family itself (its tables, its backends' modules) is loaded when a puzzle of it is printed,
-# not when the command line declares its flags: a packing count never loads it
-family = lazy_module(f"{__package__.rpartition('.')[0]}.families.edge_matching")
+
+def family():
+    """The family itself (its tables, its backends' modules), imported when a puzzle of it is
+    printed, not when the command line declares its flags: a packing count never loads it. (A
+    plain import: a lazily executed module is not safe where threads load it at once, as the
+    workshop's do.)"""
+    from ..families import edge_matching
+
+    return edge_matching
 
 LEVEL_COMMANDS = ("solve", "count", "verify", "export", "bench", "solutions", "backends")
 CPSAT_MODEL_COMMANDS = ("solve", "count", "solutions", "verify", "bench")
@@ -97,15 +102,15 @@ def print_solution(puzzle, solution: Solution, as_json: bool) -> int:
 
     say_reader(puzzle)
     drawn = draw_edges(puzzle, solution.grid, colour=use_colour()) if solution.found else None
-    extra = {"format": puzzle.file_format, "rules": family.rules_text(puzzle)}
-    return show_solution(family.display_name(puzzle), solution, as_json, drawn, extra,
-                         family.rules_text(puzzle))
+    extra = {"format": puzzle.file_format, "rules": family().rules_text(puzzle)}
+    return show_solution(family().display_name(puzzle), solution, as_json, drawn, extra,
+                         family().rules_text(puzzle))
 
 
 def count_lines(puzzle, count: Count) -> list[str]:
     say_reader(puzzle)
     name = count.puzzle
-    lines = [f"{name}: rules: {family.rules_text(puzzle)}"]
+    lines = [f"{name}: rules: {family().rules_text(puzzle)}"]
     fixed = count.details.get("fixed_by_turn")
     if count.complete and fixed:
         shown = ", ".join(f"{k}°: {v:,}" for k, v in fixed.items())
