@@ -14,9 +14,8 @@ import threading
 import time
 import uuid
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import CancelledError, ThreadPoolExecutor, as_completed
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 from .backends import STOP, Cube, Interrupted, Values
@@ -298,8 +297,8 @@ class DaskExecutor(Executor):
 
     def run(self, works, pending, jobs, deadline, record) -> None:
         # a local cluster's nanny starts a worker again when one dies: not the caller's script
-        with interruptible(), main_left_out("spawn" if self.address is None else ""), \
-                dask_logs_quiet():
+        quiet_dask_logs()
+        with interruptible(), main_left_out("spawn" if self.address is None else ""):
             self._run(works, pending, jobs, deadline, record)
 
     def _run(self, works, pending, jobs, deadline, record) -> None:
@@ -358,8 +357,7 @@ class DaskExecutor(Executor):
                     pass
 
 
-@contextmanager
-def dask_logs_quiet() -> Iterator[None]:
+def quiet_dask_logs() -> None:
     """Dask's own log lines held back from the first count on Dask, for the rest of the process
     (a lost scheduler logged tracebacks from its client's reconnect attempts, some after the
     count had stopped): the count says what happened, in one line."""
@@ -371,7 +369,6 @@ def dask_logs_quiet() -> Iterator[None]:
         pass  # the count says Dask is missing
     for name in ("distributed", "distributed.client"):
         logging.getLogger(name).setLevel(logging.CRITICAL + 1)
-    yield
 
 
 # One client (and local cluster) per process, kept for the next count: starting a LocalCluster

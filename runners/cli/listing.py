@@ -112,14 +112,14 @@ def index_text(folder: Path) -> str:
 
 def write_indexes() -> list[Path]:
     """Write the index of the catalog and of its open boards again; the files written."""
+    from ..output import write_text_atomic
+
     written = []
     for folder in (catalog_dir(), catalog_dir() / OPEN):
         path = folder / INDEX
         text = index_text(folder)
         if not path.exists() or path.read_text(encoding="utf-8") != text:
-            temporary = path.with_suffix(".tmp")
-            temporary.write_text(text, encoding="utf-8")
-            temporary.replace(path)
+            write_text_atomic(path, text, "the catalog's summaries")
             written.append(path)
     return written
 

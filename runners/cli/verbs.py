@@ -57,14 +57,13 @@ def index_of(parser: argparse.ArgumentParser) -> dict:
 
 def write_index() -> bool:
     """Write verbs.json again from the whole parser; whether it changed."""
+    from ..output import write_text_atomic
     from .commands import build_parser
 
     text = json.dumps(index_of(build_parser()), indent=1) + "\n"
     if INDEX.is_file() and INDEX.read_text(encoding="utf-8") == text:
         return False
-    temporary = INDEX.with_suffix(".tmp")
-    temporary.write_text(text, encoding="utf-8")
-    temporary.replace(INDEX)
+    write_text_atomic(INDEX, text, "the verbs' index")
     return True
 
 
