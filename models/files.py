@@ -321,17 +321,22 @@ def open_boards() -> dict[str, Path]:
 BYTE_ORDER_MARK = "\ufeff"
 
 
-def read_puzzle_text(path: str, text: str):
-    """A puzzle from a file's text, by its kind (TOML) or a foreign format's reader."""
+def read_puzzle_text(path: str, text: str, toml: bool = False):
+    """A puzzle from a file's text, by its kind (TOML) or a foreign format's reader.
+
+    `toml`: the file is known to be TOML (a catalog file); a file named .toml is too. No
+    foreign format claims such a file (tests/test_startup.py), so none is sniffed and no other
+    family's reader is imported to read it."""
     text = text.removeprefix(BYTE_ORDER_MARK)  # written by some editors: accepted, never shown
-    formats = foreign_formats()
+    toml = toml or Path(path).suffix == ".toml"
+    formats = [] if toml else foreign_formats()
     for fmt in sorted(formats, key=lambda fmt: not fmt.exact):  # exact headers first
         if fmt.sniff(path, text):
             return fmt.read(path, text)
     try:
         doc = read_toml(path, text)
     except InputError as error:
-        if Path(path).suffix == ".toml" or not formats:
+        if toml or not formats:
             raise
         others = " or ".join(fmt.name for fmt in formats)
         raise InputError(
@@ -358,7 +363,8 @@ MAX_FILE_BYTES = 64 * 2**20  # the largest benchmark files are far below a megab
 
 def load(name_or_path: str):
     """A puzzle from the catalog by name, or from a user's file by path."""
-    return read_puzzle_text(*file_text(name_or_path))
+    shown, text = file_text(name_or_path)
+    return read_puzzle_text(shown, text, toml=name_or_path in catalog() | open_boards())
 
 
 def file_text(name_or_path: str) -> tuple[str, str]:

@@ -5,11 +5,14 @@ from __future__ import annotations
 import os
 import re
 import sys
+from typing import TYPE_CHECKING
 
-from .models.edge_matching import EdgePuzzle, Placed, board, rotated
 from .models.errors import InputError
 from .models.geometry import SQUARE, Cell, Lattice, lattice_part
-from .models.packing import PackingPuzzle
+
+if TYPE_CHECKING:  # each family's models load where its puzzle is drawn, not for the other's
+    from .models.edge_matching import EdgePuzzle, Placed
+    from .models.packing import PackingPuzzle
 
 
 def use_colour() -> bool:
@@ -169,6 +172,8 @@ def draw_edges(puzzle: EdgePuzzle, grid: list[Placed], colour: bool) -> list[str
     if any(t.mark for t in puzzle.tiles):
         marks = sorted({t.mark for t in puzzle.tiles if t.mark})
         lines.append("marks: " + ", ".join(f"{mark_symbol(m)} = {m}" for m in marks))
+    from .models.edge_matching import board
+
     here = board(puzzle)
     rows: dict[int, list[str]] = {}
     for (r, c), (t, rotation) in zip(here.cells, grid):
@@ -183,6 +188,8 @@ def draw_edges(puzzle: EdgePuzzle, grid: list[Placed], colour: bool) -> list[str
 def _square_boxes(puzzle: EdgePuzzle, grid: list[Placed], show, k: int) -> list[str]:
     """Each tile as a box showing its four edges where they touch the neighbours' edges, and
     its mark in the middle."""
+    from .models.edge_matching import rotated
+
     inner = 3 * k + 2
     rule = "+" + "+".join("-" * inner for _ in range(puzzle.cols)) + "+"
     lines = [rule]
@@ -208,6 +215,8 @@ def _triangle_rows(puzzle: EdgePuzzle, grid: list[Placed], show, k: int) -> list
     every triangle as its left edge, ^ or v (the mark's symbol where it has one), its right
     edge, then the bottoms of the triangles pointing up. Touching edges stand side by side
     (left and right) or one above the other (a bottom over the next row's top)."""
+    from .models.edge_matching import board, rotated
+
     here = board(puzzle)
     width = 2 * k + 2  # a column of triangles: left edge, symbol, right edge, a space
     lines = []

@@ -115,14 +115,89 @@ def test_every_kernel_source_is_built_at_install():
         assert entry["include-dirs"] == ["runners/csrc"]
 
 
-def test_a_packing_count_loads_no_other_familys_engine():
-    """Issue 39: a count imports what its family and backend need: no JIT, and not the
-    edge-matching family (its tables and backends), whose flags the parser still declares."""
-    modules = imported("count", "iq-block-8", "--modulo", "symmetry")
-    assert "puzzlesat.cli.commands" in modules  # the check sees the program's imports
-    for other in ("numba", "llvmlite", "puzzlesat.families.edge_matching",
-                  "puzzlesat.backends.edgecount", "puzzlesat.backends.reference_edge"):
-        assert other not in modules, other
+def loaded(*argv: str) -> set[str]:
+    """The modules in sys.modules when `puzzlesat ARGV` ends (those imported through
+    importlib.import_module too, which -X importtime does not show), and its exit code 0."""
+    code = ("import atexit, sys; atexit.register(lambda: print('LOADED', *sorted(sys.modules), "
+            f"file=sys.stderr)); sys.argv = ['puzzlesat', *{list(argv)!r}]; "
+            "from puzzlesat.cli import command; command()")
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         timeout=300)
+    assert run.returncode == 0, run.stderr[-2000:]
+    line = next(line for line in run.stderr.splitlines() if line.startswith("LOADED "))
+    return set(line.split()[1:])
+
+
+def family_modules(kind: str) -> set[str]:
+    """The modules (and packages) of a family: its parts found by the registry's convention,
+    its models' package, its kernels, its own backends and the registry's backends whose model
+    it alone of the families takes."""
+    import importlib
+
+    from puzzlesat import registry
+
+    stem = registry.FAMILIES[kind]
+    found = {registry.module_name(kind, part) for part in ("family", "pictures")}
+    found |= {f"puzzlesat.models.{stem}", f"puzzlesat.kernels.{stem}"}
+    family = registry.family(kind)
+    for make in family.own_backends.values():
+        found.add(make.__module__ if isinstance(make, type) else type(make()).__module__)
+    for entry in registry.BACKENDS:
+        takes = entry.module and getattr(
+            getattr(importlib.import_module(entry.module), entry.cls), "takes", None)
+        if takes and takes in family.takes and not any(
+                takes in registry.family(other).takes
+                for other in registry.FAMILIES if other != kind):
+            found.add(entry.module)
+    return found
+
+
+@pytest.mark.parametrize("kind, argv", [
+    ("packing", ["count", "iq-block-8", "--modulo", "symmetry"]),
+    ("edge-matching", ["count", "diamond-blocks", "--jobs", "1"]),
+])
+def test_a_count_loads_only_its_own_familys_modules(kind, argv):
+    """Issue 39: a count imports what its family and backend need: no JIT, and no module of
+    another family (its models, family, pictures, kernels, backends), although the parser
+    declares every family's flags (their values: runners/cli/choices.json)."""
+    from puzzlesat import registry
+
+    modules = loaded(*argv)
+    own = family_modules(kind)
+    assert own & modules, own  # the check sees the family's own modules
+    others = set().union(*(family_modules(k) for k in registry.FAMILIES if k != kind)) - own
+    assert "puzzlesat.families.edge_matching" in others | own  # the families' tables are read
+    heavy = {"numba", "llvmlite"} | others
+    found = sorted(m for m in modules if m in heavy or m.rpartition(".")[0] in heavy
+                   or any(m.startswith(f"{h}.") for h in heavy))
+    assert found == []
+
+
+def test_the_flag_values_are_the_familys():
+    """Else: python -m puzzlesat.cli.choices writes them again from the families."""
+    import json
+
+    from puzzlesat.cli import choices
+
+    assert json.loads(choices.INDEX.read_text(encoding="utf-8")) == choices.from_families()
+
+
+def test_no_foreign_format_claims_a_catalog_file_or_a_toml_file():
+    """A catalog file and a file named .toml are read as TOML without sniffing the foreign
+    formats (so without importing every family's reader): none of them would claim one."""
+    from puzzlesat.models import files
+
+    formats = files.foreign_formats()
+    assert formats  # the check sees the foreign formats
+    known = files.catalog() | files.open_boards()
+    for name, path in known.items():
+        text = path.read_text(encoding="utf-8")
+        claimed = [fmt.name for fmt in formats for shown in (name, str(path))
+                   if fmt.sniff(shown, text)]
+        assert claimed == [], name
+    numbers = "0\n1 2 3 4\n5 6 7 8\n"  # a file of numbers, as the Eternity II format's
+    assert [fmt.name for fmt in formats if fmt.sniff("board.toml", numbers)] == []
+    assert [fmt.name for fmt in formats if fmt.sniff("board.txt", numbers)]
 
 
 def test_the_verbs_index_is_up_to_date():

@@ -10,10 +10,12 @@ import json
 from .. import output as report
 from ..models.errors import InputError
 from ..models.words import plural
+from .choices import value
+
+KIND = "edge-matching"  # the family whose values the flags show (choices.py)
 
 
 def add_commands(subparsers) -> None:
-    from ..best import DEFAULT, NAMES
     from . import positive, seconds
 
     best = subparsers.add_parser(
@@ -22,7 +24,8 @@ def add_commands(subparsers) -> None:
     best.add_argument("puzzle", metavar="PUZZLE",
                       help="a catalog name (see 'puzzlesat list') or an edge-matching file")
     best.add_argument("--backend", default=None,
-                      help=f"the search: {NAMES} (default {DEFAULT}; compared in "
+                      help=f"the search: {value(KIND, 'best_names')} (default "
+                      f"{value(KIND, 'best_default')}; compared in "
                       "results/best-bench.md)")
     best.add_argument("--time-limit", type=seconds, metavar="S",
                       help="seconds to search (default: until the board is proved best, or "
@@ -45,14 +48,14 @@ def add_commands(subparsers) -> None:
 
 def add_best_bench(compare: argparse.ArgumentParser) -> None:
     """`bench best` (was `best-bench`): every best-board search under the same budget."""
-    from ..benchmarks import best as bench
     from . import positive, seconds
 
-    compare.add_argument("puzzle", metavar="PUZZLE", nargs="?", default=bench.DEFAULT_PUZZLE,
-                         help=f"(default {bench.DEFAULT_PUZZLE})")
+    puzzle = value(KIND, "best_bench_puzzle")
+    compare.add_argument("puzzle", metavar="PUZZLE", nargs="?", default=puzzle,
+                         help=f"(default {puzzle})")
     compare.add_argument("--backend", action="append", default=None,
                          help="a search to run; repeat for several (default: "
-                         f"{', '.join(bench.DEFAULT_SEARCHES)}, those installed)")
+                         f"{', '.join(value(KIND, 'best_bench_searches'))}, those installed)")
     compare.add_argument("--time-limit", type=seconds, default=60.0, metavar="S",
                          help="seconds per run (default 60)")
     compare.add_argument("--jobs", type=positive, default=1, help="cores per run (default 1)")
@@ -70,13 +73,14 @@ def add_best_bench(compare: argparse.ArgumentParser) -> None:
 def add_ladder(ladder: argparse.ArgumentParser) -> None:
     """`bench ladder` (was `ladder`): Brendan Owen's boards counted or solved, timed, beside the
     published figures (runners/README.md says why it is a benchmark)."""
-    from ..benchmarks.ladder import COUNTED, SOLVED
     from . import positive, seconds
 
+    counted, solved = value(KIND, "ladder_counted"), value(KIND, "ladder_solved")
+
     ladder.add_argument("boards", metavar="BOARD", nargs="*",
-                        help=f"boards to count (default: {' '.join(COUNTED)})")
+                        help=f"boards to count (default: {' '.join(counted)})")
     ladder.add_argument("--solve", metavar="BOARD", nargs="*", default=None,
-                        help=f"boards to solve (default, with no BOARD: {' '.join(SOLVED)})")
+                        help=f"boards to solve (default, with no BOARD: {' '.join(solved)})")
     ladder.add_argument("--solver", default="edgecount",
                         help="the backend solving them (default edgecount)")
     ladder.add_argument("--jobs", type=positive, default=None,

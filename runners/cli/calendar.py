@@ -7,20 +7,17 @@ from __future__ import annotations
 
 import argparse
 import json
+from typing import TYPE_CHECKING
 
 from .. import output as report
 from ..models.errors import InputError
-from ..models.packing.calendar import (
-    MONTHS,
-    WEEKDAYS,
-    Date,
-    dates,
-    has_weekdays,
-    on_date,
-    parse_date,
-    today,
-)
 from ..terminal import draw_packing, use_colour
+
+# the calendars' dates (models/packing/calendar.py) are imported where a calendar is counted:
+# this command declares its flags for every command line, a count of another family's puzzle
+# included (issue 39)
+if TYPE_CHECKING:
+    from ..models.packing.calendar import Date
 
 LISTED = 12  # dates named in a line of the summary before "and N more"
 
@@ -54,20 +51,21 @@ def add_commands(subparsers) -> None:
 def run_calendar(args: argparse.Namespace) -> int:
     from .. import api
     from ..calendar import calendar
+    from ..models.packing import calendar as cal
 
     puzzle = api.load(args.puzzle)
     if puzzle.kind != "packing":
         raise InputError(f"{args.puzzle} is a {puzzle.kind} puzzle; a calendar is a packing "
                          "puzzle with labelled cells")
-    dates(puzzle)  # refused here, in one line, where the board is no calendar
+    cal.dates(puzzle)  # refused here, in one line, where the board is no calendar
     folder = report.record_folder(args)  # checked before the count
     if folder is not None and args.date is not None:
         raise InputError("a record keeps the whole table: leave out --date", field="--record")
     date = None
     if args.date is not None:
         try:
-            date = (today(puzzle) if args.date.lower() == "today"
-                    else parse_date(args.date, has_weekdays(puzzle)))
+            date = (cal.today(puzzle) if args.date.lower() == "today"
+                    else cal.parse_date(args.date, cal.has_weekdays(puzzle)))
         except InputError as error:
             raise InputError(error.message, field="--date") from None
     say = None if args.json else report.say
@@ -90,6 +88,7 @@ def run_calendar(args: argparse.Namespace) -> int:
 
 def show_date(puzzle, table, date: Date, args: argparse.Namespace) -> None:
     from .. import api
+    from ..models.packing import calendar as cal
 
     name = date.name
     counted = table.counted
@@ -101,9 +100,9 @@ def show_date(puzzle, table, date: Date, args: argparse.Namespace) -> None:
         print(f"{puzzle.name} {name}: {table.face_up[name]:,} {counted['face_up']}")
     if table.dates[name] == 0:
         return
-    solution = api.solve(on_date(puzzle, date), time_limit=args.time_limit)
+    solution = api.solve(cal.on_date(puzzle, date), time_limit=args.time_limit)
     if solution.found:
-        print("\n".join(draw_packing(on_date(puzzle, date), solution.grid, use_colour())))
+        print("\n".join(draw_packing(cal.on_date(puzzle, date), solution.grid, use_colour())))
         print(f"one solution of {name} (left uncovered: the blanks at {', '.join(date.labels)}; "
               f"found by {solution.backend})")
 
@@ -111,20 +110,22 @@ def show_date(puzzle, table, date: Date, args: argparse.Namespace) -> None:
 def show_table(puzzle, table) -> None:
     """Every date's counts, one line per day of the year (a board with weekdays: one column
     per weekday), then the summary."""
-    weekdays = has_weekdays(puzzle)
+    from ..models.packing import calendar as cal
+
+    weekdays = cal.has_weekdays(puzzle)
     where = f"({table.backend}, {table.jobs} jobs, {table.seconds:.2f} s)"
     state = "" if table.complete else "INCOMPLETE (stopped early: dates missing are shown as -) "
     print(f"{puzzle.name}: {state}every date {where}")
     print(f"  {table.counted['dates']}")
     print(f"  {table.counted['face_up']}")
     if weekdays:
-        print("date    " + " ".join(f"{w:>5}" for w in WEEKDAYS) + "  | face up "
-              + " ".join(f"{w:>3}" for w in WEEKDAYS))
+        print("date    " + " ".join(f"{w:>5}" for w in cal.WEEKDAYS) + "  | face up "
+              + " ".join(f"{w:>3}" for w in cal.WEEKDAYS))
     else:
         print("date    solutions  face up")
-    for m, month in enumerate(MONTHS):
-        for day in sorted({d.day for d in dates(puzzle) if d.month == m + 1}):
-            keys = ([f"{month} {day} {w}" for w in WEEKDAYS] if weekdays
+    for m, month in enumerate(cal.MONTHS):
+        for day in sorted({d.day for d in cal.dates(puzzle) if d.month == m + 1}):
+            keys = ([f"{month} {day} {w}" for w in cal.WEEKDAYS] if weekdays
                     else [f"{month} {day}"])
             flip = [_cell(table.dates, k) for k in keys]
             up = [_cell(table.face_up, k) for k in keys]

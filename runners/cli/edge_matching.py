@@ -8,13 +8,13 @@ import argparse
 
 from .. import output as report
 from ..models import words
-from ..models.edge_matching import planted
-from ..models.edge_matching.encode import CNF_MODELS, CPSAT_VARIANTS, DEFAULT_CPSAT_VARIANT
-from ..models.edge_matching.reader import TOML_FORMAT
 from ..models.errors import InputError
 from ..outcomes import Count, Solution, Verification
 from ..terminal import draw_edges, use_colour
 from . import add_flag
+from .choices import value
+
+KIND = "edge-matching"
 
 
 def family():
@@ -43,12 +43,13 @@ def add_arguments(command: str, parser: argparse.ArgumentParser) -> None:
         )
     if command in CPSAT_MODEL_COMMANDS:
         add_flag(
-            parser, "--cpsat-model", choices=CPSAT_VARIANTS, default=None,
-            help=f"edge-matching CP-SAT model (default {DEFAULT_CPSAT_VARIANT}, measured faster)",
+            parser, "--cpsat-model", choices=value(KIND, "cpsat_variants"), default=None,
+            help=f"edge-matching CP-SAT model (default {value(KIND, 'default_cpsat_variant')}, "
+            "measured faster)",
         )
     if command in CPSAT_MODEL_COMMANDS or command == "export":
         add_flag(
-            parser, "--cnf-model", choices=CNF_MODELS, default=None,
+            parser, "--cnf-model", choices=value(KIND, "cnf_models"), default=None,
             help="edge-matching CNF: placements (ours: placement variables with seam colours, "
             "the default) or compact (Heule's: tile type on cell, colour per edge)",
         )
@@ -93,6 +94,8 @@ def options(args: argparse.Namespace, command: str) -> dict[str, object]:
 
 def say_reader(puzzle) -> None:
     """Name the reader of a file not in the TOML format (the format was recognised)."""
+    from ..models.edge_matching.reader import TOML_FORMAT
+
     if puzzle.file_format != TOML_FORMAT:
         report.say(f"read {puzzle.source or puzzle.name} as: {puzzle.file_format}")
 
@@ -174,12 +177,14 @@ def verify_lines(puzzle, found: Verification) -> list[str]:
 def run_generate(args: argparse.Namespace) -> int:
     """Write a planted board in the Eternity II benchmark format, or with --unique a board with
     one solution in the TOML format."""
+    from ..models.edge_matching import planted
+
     report.check_output(args.output, force=args.force)
     if args.unique:
         return run_unique(args)
-    for flag, value in (("--clues", args.clues), ("--grid", args.grid),
+    for flag, given in (("--clues", args.clues), ("--grid", args.grid),
                         ("--attempts", args.attempts)):
-        if value is not None:
+        if given is not None:
             raise InputError("belongs to --unique (a board with one solution)", field=flag)
     puzzle = planted.generate(args.size, args.border_colours, args.interior_colours, args.seed)
     report.write_export(args.output, planted.benchmark_text(puzzle), puzzle.title)

@@ -6,22 +6,32 @@ from __future__ import annotations
 import argparse
 
 from .. import output as report
-from ..families import mind_lock as family
 from ..models import files
-from ..models.mind_lock import NOTATION_HELP
 from ..models.words import plural
 from ..outcomes import Verification
 from . import add_flag, positive, seconds
 from . import moves as shared
+from .choices import value
 from .moves import count_lines, print_solution  # noqa: F401 (this family's printing)
+
+KIND = "mind-lock"
+
+
+def family():
+    """The family itself, imported where a Mind Lock puzzle is at work (not where the parser
+    declares its flags: their values come from choices.py)."""
+    from ..families import mind_lock
+
+    return mind_lock
 
 
 def add_arguments(command: str, parser: argparse.ArgumentParser) -> None:
-    shared.add_arguments(command, parser, family.DEFAULT_SAMPLE, family.DEFAULT_SEED)
+    shared.add_arguments(command, parser, value(KIND, "default_sample"),
+                         value(KIND, "default_seed"))
     if command == "bench":
         add_flag(parser, "--from", dest="start", metavar="POSITION",
-                 help=f"mind-lock: {NOTATION_HELP}, or 'hardest' (the first position at God's "
-                      "number); bench --solve plans from it (default: hardest)")
+                 help=f"mind-lock: {value(KIND, 'notation_help')}, or 'hardest' (the first "
+                      "position at God's number); bench --solve plans from it (default: hardest)")
 
 
 own_flags = shared.own_flags
@@ -34,14 +44,14 @@ def load_options(args: argparse.Namespace) -> dict[str, object]:
 def options(args: argparse.Namespace, command: str) -> dict[str, object]:
     found = {**shared.options(args, command), "encoding": getattr(args, "encoding", None)}
     if getattr(args, "command", None) == "bench" and command == "solve":
-        found["start"] = getattr(args, "start", None) or family.HARDEST
+        found["start"] = getattr(args, "start", None) or family().HARDEST
     return found
 
 
 def verify_lines(puzzle, found: Verification) -> list[str]:
     result = found.result
     sample = result["sample"]
-    planners = [r["backend"] for r in result["runs"] if not r["backend"].startswith(family.TABLE)]
+    planners = [r["backend"] for r in result["runs"] if not r["backend"].startswith(family().TABLE)]
     hardest = (f"hardest distance {result['hardest_distance']} moves "
                f"({result['hardest_positions']} positions)")
     if sample["size"] and planners:
@@ -62,7 +72,8 @@ def verify_lines(puzzle, found: Verification) -> list[str]:
 
 # ---------------------------------------------------------------- mind-lock table, bench mind-lock
 
-table_figures = family.report
+def table_figures(found) -> dict:
+    return family().report(found)
 
 
 def table_heading(figures: dict) -> str:
@@ -107,7 +118,7 @@ def extra_commands(subparsers) -> None:
     group = subparsers.add_parser("mind-lock", help="Mind Lock: build God's-algorithm table")
     commands = group.add_subparsers(dest="mind_lock_command", required=True,
                                     parser_class=type(group))
-    shared.add_table_command(commands, family.KIND, "mind-lock",
+    shared.add_table_command(commands, KIND, "mind-lock",
                              "search all positions from the solved ones; print the distance "
                              "counts")
 
@@ -119,7 +130,7 @@ def add_bench(bench: argparse.ArgumentParser) -> None:
                        help="random positions queried (default 2000)")
     bench.add_argument("--backend", action="append",
                        help="planner to time (repeat for several); default: "
-                            + ", ".join(family.FAMILY.planners))
+                            + ", ".join(value(KIND, "planners")))
     bench.add_argument("--workers", type=positive, default=2, help="CP-SAT workers (default 2)")
     bench.add_argument("--time-limit", type=seconds, metavar="S",
                        help="seconds per plan (the whole deepening) before giving up")

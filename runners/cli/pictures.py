@@ -13,8 +13,8 @@ from pathlib import Path
 from .. import api, registry
 from .. import output as report
 from ..lazy import lazy_module
-from ..models import mind_lock as ml
 from ..models.errors import InputError
+from .choices import value
 
 # the drawings load when a picture is made, not for every command's flags
 galleries = lazy_module("puzzlesat.pictures.gallery")
@@ -51,7 +51,8 @@ def add_commands(subparsers) -> None:
     which.add_argument("--pieces", action="store_true",
                        help="draw the pieces (packing) or the block reference (edge matching)")
     which.add_argument("--from", dest="start", metavar="POSITION",
-                       help=f"Mind Lock: an optimal solution from {ml.NOTATION_HELP}")
+                       help="Mind Lock: an optimal solution from "
+                       + value("mind-lock", "notation_help"))
     draw.add_argument("-o", "--output", required=True, metavar="FILE",
                       help="FILE.svg, or FILE.png (needs cairosvg); with --all a folder")
     gallery.add_argument("--cap", type=positive, default=galleries.CAP,

@@ -6,28 +6,38 @@ from __future__ import annotations
 import argparse
 
 from .. import output as report
-from ..families import sliding as family
 from ..models.errors import InputError
-from ..models.sliding import METRICS
 from ..models.words import plural
 from ..outcomes import Verification
 from . import add_flag, positive
 from . import moves as shared
+from .choices import value
 from .moves import count_lines, print_solution  # noqa: F401 (this family's printing)
 
+KIND = "sliding-block"
+METRICS = value(KIND, "metrics")  # the flags' choices, without importing the family (choices.py)
 METRIC_HELP = ("sliding-block: the move metric, " + "; ".join(f"{k}: {v}" for k, v in
                                                               METRICS.items())
                + " (default: the puzzle's)")
 
 
+def family():
+    """The family itself, imported where a sliding-block puzzle is at work (not where the
+    parser declares its flags)."""
+    from ..families import sliding
+
+    return sliding
+
+
 def add_arguments(command: str, parser: argparse.ArgumentParser) -> None:
-    shared.add_arguments(command, parser, family.DEFAULT_SAMPLE, family.DEFAULT_SEED)
+    shared.add_arguments(command, parser, value(KIND, "default_sample"),
+                         value(KIND, "default_seed"))
     if command in ("solve", "count", "verify", "export", "solutions"):
         add_flag(parser, "--metric", choices=list(METRICS), help=METRIC_HELP)
     if command == "verify":
         add_flag(parser, "--within", type=int, metavar="K",
                  help=f"sliding-block: plan positions at most K moves from the goal (default "
-                      f"{family.PLAN_DISTANCE}; the planners' models grow with K)")
+                      f"{value(KIND, 'plan_distance')}; the planners' models grow with K)")
 
 
 def own_flags(args: argparse.Namespace) -> dict[str, object]:
@@ -61,7 +71,8 @@ def verify_lines(puzzle, found: Verification) -> list[str]:
 
 # ---------------------------------------------------------------- sliding table, bench
 
-table_figures = family.report
+def table_figures(found) -> dict:
+    return family().report(found)
 
 
 def table_heading(figures: dict) -> str:
@@ -76,13 +87,13 @@ def starts_command(args: argparse.Namespace) -> int:
     from . import load
 
     puzzle, _ = load(args)
-    if puzzle.kind != family.KIND:
+    if puzzle.kind != KIND:
         raise InputError(f"a {puzzle.kind} puzzle, not a sliding-block one", field="PUZZLE")
     if args.output is not None:
         if args.moves is None:
             raise InputError("writes the generated starts: give --moves too", field="--output")
         report.check_folder(args.output, "output", args.force)
-    result = family.starts(puzzle, (args.metric,) if args.metric else None, args.memory,
+    result = family().starts(puzzle, (args.metric,) if args.metric else None, args.memory,
                            args.moves, args.count, args.seed)
     generated = result["metrics"][puzzle.metric].get("generated")
     if generated and args.output is not None:
@@ -183,7 +194,7 @@ def extra_commands(subparsers) -> None:
     commands = group.add_subparsers(dest="sliding_command", required=True,
                                     parser_class=type(group))
     table = shared.add_table_command(
-        commands, family.KIND, None, "every reachable position's distance to the goal; God's "
+        commands, KIND, None, "every reachable position's distance to the goal; God's "
                                      "number, the hardest positions, the distribution")
     table.add_argument("--metric", choices=list(METRICS), help=METRIC_HELP)
     starts = commands.add_parser(

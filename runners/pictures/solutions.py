@@ -19,15 +19,21 @@ from collections import deque
 from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Generic, TypeVar
+from typing import TYPE_CHECKING, Generic, TypeVar
 
 from .. import api
-from ..models import edge_matching as em
-from ..models import mind_lock as ml
+from ..lazy import lazy_module
 from ..models.geometry import Cell
-from ..models.packing import PackingPuzzle
-from ..models.packing.plan import puzzle_symmetries
 from ..registry import default_backend
+
+if TYPE_CHECKING:
+    from ..models.packing import PackingPuzzle
+
+# each family's models load where its pictures are made (the packing plan's symmetries
+# too): the command line reads this module (the gallery's defaults) for every command, and a
+# count loads no other family (issue 39)
+em = lazy_module("puzzlesat.models.edge_matching")
+ml = lazy_module("puzzlesat.models.mind_lock")
 
 G = TypeVar("G")
 
@@ -266,6 +272,8 @@ def _imager(puzzle: PackingPuzzle, modulo: str
     """Each solution's least image under the symmetries and how many distinct images it has."""
     import numpy
 
+    from ..models.packing.plan import puzzle_symmetries
+
     cells = sorted(puzzle.board_cells)
     index = {cell: i for i, cell in enumerate(cells)}
     moves = [(numpy.array([index[s.move(cell)] for cell in cells]),
@@ -307,6 +315,8 @@ def distinct_packing_solutions(puzzle: PackingPuzzle, wanted: int, looked_at: in
 
 def packing_symmetries(puzzle: PackingPuzzle, modulo: str = "symmetry") -> int:
     """How many symmetries of the board the classes are taken under."""
+    from ..models.packing.plan import puzzle_symmetries
+
     return len(puzzle_symmetries(puzzle, modulo))
 
 
