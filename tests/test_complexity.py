@@ -1,5 +1,6 @@
 """Functions a reader can hold in mind (DEVELOPERS.md): no function of the tree is over
-complexity 15 (ruff's C901, McCabe; the limit is pyproject.toml's [tool.ruff.lint.mccabe]).
+complexity 15 (ruff's C901, McCabe; the limit is pyproject.toml's [tool.ruff.lint.mccabe]), the
+C kernels' (runners/csrc/) included, by lizard's cyclomatic complexity.
 
 No function is exempted: the five numba kernels that carried a noqa comment for C901 are C
 since issue 39 (runners/csrc/), and no noqa may come back (test_no_function_is_exempted).
@@ -75,3 +76,44 @@ def test_no_function_is_exempted():
                 if MARK in line:
                     found.append(f"{shown(str(path))}:{at + 1}")
     assert found == []
+
+
+# ---------------------------------------------------------------- the C kernels (runners/csrc)
+
+needs_lizard = pytest.mark.skipif(importlib.util.find_spec("lizard") is None,
+                                  reason="lizard is not installed (pip install -e '.[test]')")
+
+# Functions of runners/csrc allowed over the limit, each with its measured reason: none (the
+# searches' loops were split into inlined steps; search_tiles1/2 compile to the very same
+# instructions, results/kernels/split.md).
+C_EXEMPT: dict[str, str] = {}
+
+
+def c_over_limit(paths: list[Path]) -> list[str]:
+    """Every C function of `paths` over the limit: 'file:line: name (complexity)'."""
+    import lizard
+
+    found = []
+    for path in paths:
+        for function in lizard.analyze_file(str(path)).function_list:
+            if function.cyclomatic_complexity > LIMIT:
+                found.append(f"{shown(str(path))}:{function.start_line}: {function.name} "
+                             f"({function.cyclomatic_complexity})")
+    return found
+
+
+@needs_lizard
+def test_no_c_function_is_over_complexity_15():
+    sources = sorted((ROOT / "runners" / "csrc").glob("*.[ch]"))
+    assert len(sources) >= 5  # the kernels and their header
+    found = [f for f in c_over_limit(sources) if f.split(": ")[1].split(" (")[0] not in C_EXEMPT]
+    assert found == [], f"{len(found)} C functions over complexity {LIMIT}:\n" + "\n".join(found)
+
+
+@needs_lizard
+def test_the_c_check_finds_a_function_over_the_limit(tmp_path):
+    """The check can fail: a C function of 16 branches is listed, with its name."""
+    branches = "\n".join(f"    if (x == {k}) return {k};" for k in range(LIMIT))
+    (tmp_path / "tangled.c").write_text(f"int tangled(int x) {{\n{branches}\n    return -1;\n}}\n")
+    found = c_over_limit([tmp_path / "tangled.c"])
+    assert len(found) == 1 and found[0].endswith("tangled (16)"), found

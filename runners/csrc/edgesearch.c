@@ -288,31 +288,69 @@ static int stack_within(const Tree *s, int column, int64_t lo, int64_t hi, const
     return 1;
 }
 
+/* An array whose entries are indexes: they lie in [lo, hi). */
+typedef struct {
+    const int64_t *at;
+    Py_ssize_t n;
+    int64_t lo, hi;
+    const char *name;
+} Range;
+
+/* A column of the stack whose entries are indexes: they lie in [lo, hi) at every depth. */
+typedef struct {
+    int column;
+    int64_t lo, hi;
+    const char *name;
+} Column;
+
 /* The table entries read as indexes lie where they may (a wrong table is an error, not a
  * read out of bounds). */
 static int tree_values(const Tree *s, Py_ssize_t cands) {
     int64_t slices = s->classes * s->colours * s->colours;
-    return within(s->order, s->depths, 0, s->cells, "order")
-           && within(s->cls, s->depths, 0, s->classes, "cls")
-           && within(s->left, s->depths, -1, s->cells, "left")
-           && within(s->top, s->depths, -1, s->cells, "top")
-           && within(s->extra, s->depths * s->width, -1, s->cells, "extra")
-           && within(s->start, slices, 0, cands + 1, "start")
-           && within(s->stop, slices, 0, cands + 1, "stop")
-           && within(s->cand_tile, cands, 0, s->tiles, "cand_tile")
-           && within(s->cand_turn, cands, 0, 4, "cand_turn")
-           && within(s->edge, 4 * s->tiles, 0, s->colours, "edge")
-           && within(s->partner, s->colours, 0, s->colours, "partner")
-           && within(s->real, s->tiles, 0, s->tiles, "real")
-           && within(s->tile_at, s->cells, -1, s->tiles, "tile_at")
-           && within(s->turn_at, s->cells, 0, 4, "turn_at")
-           && stack_within(s, PHASE, 0, 4, "phase") && stack_within(s, POS, 0, cands + 1, "pos")
-           && stack_within(s, END, 0, cands + 1, "end")
-           && stack_within(s, WORD, -1, s->words, "word")
-           && stack_within(s, TILE, 0, s->tiles, "tile")
-           && stack_within(s, NEED_L, 0, s->colours, "need_l")
-           && stack_within(s, NEED_T, 0, s->colours, "need_t")
-           && within(s->state, 1, -1, s->depths + 1, "state") && tiles_only(s);
+    const Range tables[] = {
+        {s->order, s->depths, 0, s->cells, "order"},
+        {s->cls, s->depths, 0, s->classes, "cls"},
+        {s->left, s->depths, -1, s->cells, "left"},
+        {s->top, s->depths, -1, s->cells, "top"},
+        {s->extra, s->depths * s->width, -1, s->cells, "extra"},
+        {s->start, slices, 0, cands + 1, "start"},
+        {s->stop, slices, 0, cands + 1, "stop"},
+        {s->cand_tile, cands, 0, s->tiles, "cand_tile"},
+        {s->cand_turn, cands, 0, 4, "cand_turn"},
+        {s->edge, 4 * s->tiles, 0, s->colours, "edge"},
+        {s->partner, s->colours, 0, s->colours, "partner"},
+        {s->real, s->tiles, 0, s->tiles, "real"},
+        {s->tile_at, s->cells, -1, s->tiles, "tile_at"},
+        {s->turn_at, s->cells, 0, 4, "turn_at"},
+    };
+    const Column columns[] = {
+        {PHASE, 0, 4, "phase"},         {POS, 0, cands + 1, "pos"},
+        {END, 0, cands + 1, "end"},     {WORD, -1, s->words, "word"},
+        {TILE, 0, s->tiles, "tile"},    {NEED_L, 0, s->colours, "need_l"},
+        {NEED_T, 0, s->colours, "need_t"},
+    };
+    for (size_t i = 0; i < sizeof tables / sizeof *tables; i++) {
+        const Range *r = &tables[i];
+        if (!within(r->at, r->n, r->lo, r->hi, r->name)) return 0;
+    }
+    for (size_t i = 0; i < sizeof columns / sizeof *columns; i++) {
+        const Column *c = &columns[i];
+        if (!stack_within(s, c->column, c->lo, c->hi, c->name)) return 0;
+    }
+    return within(s->state, 1, -1, s->depths + 1, "state") && tiles_only(s);
+}
+
+/* An array's length and the length the others' make it. */
+typedef struct {
+    Py_ssize_t given, want;
+    const char *name;
+} Length;
+
+/* Whether every length is the one wanted (the first that is not named in the error). */
+static int lengths_agree(const Length *lengths, size_t n) {
+    for (size_t i = 0; i < n; i++)
+        if (!sized(lengths[i].given, lengths[i].want, lengths[i].name)) return 0;
+    return 1;
 }
 
 /* search(order, cls, left, top, extra, extra_side, allow, start, stop, cand_tile, cand_turn,
@@ -342,18 +380,28 @@ static PyObject *search(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
                .words = free_n, .wild = wild, .colours = wild + 1,
                .base_broken = base_broken, .seams = seams};
     CHECK(tree_sizes(&s, extra_n, allowed_n, partner_n))
-    CHECK(sized(cls_n, s.depths, "cls") && sized(left_n, s.depths, "left")
-          && sized(top_n, s.depths, "top") && sized(extra_side_n, extra_n, "extra_side")
-          && sized(allow_n, s.depths, "allow")
-          && sized(start_n, s.classes * s.colours * s.colours, "start")
-          && sized(stop_n, start_n, "stop") && sized(cand_turn_n, cand_tile_n, "cand_turn")
-          && sized(has_n, 2 * s.classes * s.colours * s.words, "has")
-          && sized(turn_left_n, s.tiles * s.colours, "turn_left")
-          && sized(turn_top_n, turn_left_n, "turn_top") && sized(edge_n, 4 * s.tiles, "edge")
-          && sized(free_n, (s.tiles + 63) / 64, "free") && sized(real_n, s.tiles, "real")
-          && sized(turn_at_n, s.cells, "turn_at") && sized(best_tile_n, s.cells, "best_tile")
-          && sized(best_turn_n, s.cells, "best_turn")
-          && sized(stack_n, (s.depths + 1) * FRAME, "stack") && sized(state_n, 6, "state"))
+    const Length lengths[] = {
+        {cls_n, s.depths, "cls"},
+        {left_n, s.depths, "left"},
+        {top_n, s.depths, "top"},
+        {extra_side_n, extra_n, "extra_side"},
+        {allow_n, s.depths, "allow"},
+        {start_n, s.classes * s.colours * s.colours, "start"},
+        {stop_n, start_n, "stop"},
+        {cand_turn_n, cand_tile_n, "cand_turn"},
+        {has_n, 2 * s.classes * s.colours * s.words, "has"},
+        {turn_left_n, s.tiles * s.colours, "turn_left"},
+        {turn_top_n, turn_left_n, "turn_top"},
+        {edge_n, 4 * s.tiles, "edge"},
+        {free_n, (s.tiles + 63) / 64, "free"},
+        {real_n, s.tiles, "real"},
+        {turn_at_n, s.cells, "turn_at"},
+        {best_tile_n, s.cells, "best_tile"},
+        {best_turn_n, s.cells, "best_turn"},
+        {stack_n, (s.depths + 1) * FRAME, "stack"},
+        {state_n, 6, "state"},
+    };
+    CHECK(lengths_agree(lengths, sizeof lengths / sizeof *lengths))
     CHECK(tree_values(&s, cand_tile_n))
     Py_BEGIN_ALLOW_THREADS
     run_search(&s, budget);

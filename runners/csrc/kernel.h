@@ -99,6 +99,14 @@ static int int_of(PyObject *obj, int64_t *out, const char *name) {
     return 0;
 }
 
+/* `n` integer arguments in a row (`names`, in order) as int64; -1 with an error set at the
+ * first that is none. */
+static inline int ints_of(PyObject *const *args, int n, const char *const *names, int64_t *out) {
+    for (int i = 0; i < n; i++)
+        if (int_of(args[i], &out[i], names[i]) < 0) return -1;
+    return 0;
+}
+
 /* A float argument (or integer) as double; -1 with an error set where it is none. */
 static int double_of(PyObject *obj, double *out, const char *name) {
     double value = PyFloat_AsDouble(obj);

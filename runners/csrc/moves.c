@@ -360,13 +360,9 @@ static int take_sliding_arrays(Arrays *arrays, PyObject *data, Tables *t, Py_ssi
     return 0;
 }
 
-/* The group arrays' values: placements and pieces consistent, offsets their running sums. */
-static int check_groups(Tables *t, const Py_ssize_t *length) {
-    t->groups = length[2];
-    for (int i = 3; i <= 6; i++)
-        if (length[i] != t->groups) return fail(PyExc_ValueError, "group arrays differ");
-    if (length[13] != t->groups || length[8] < 6 || t->groups < 1)
-        return fail(PyExc_ValueError, "group arrays differ");
+/* The groups' running sums (placements, pieces, moves) and their most pieces, checked against
+ * the offsets and starts given. */
+static int group_sums(Tables *t) {
     int64_t placements = 0, pieces = 0, degree = 0;
     t->most = 0;
     for (int64_t g = 0; g < t->groups; g++) {
@@ -381,6 +377,18 @@ static int check_groups(Tables *t, const Py_ssize_t *length) {
     t->total = placements;
     t->pieces = pieces;
     t->degree = 4 * degree + 1;
+    return 0;
+}
+
+/* The group arrays' values: placements and pieces consistent, offsets their running sums. */
+static int check_groups(Tables *t, const Py_ssize_t *length) {
+    t->groups = length[2];
+    for (int i = 3; i <= 6; i++)
+        if (length[i] != t->groups) return fail(PyExc_ValueError, "group arrays differ");
+    if (length[13] != t->groups || length[8] < 6 || t->groups < 1)
+        return fail(PyExc_ValueError, "group arrays differ");
+    if (group_sums(t) < 0) return -1;
+    int64_t placements = t->total;
     if (length[0] != placements || length[1] != 4 * placements || length[14] != placements)
         return fail(PyExc_ValueError, "placement arrays differ");
     if (t->info[0] < STEP || t->info[0] > PATH || t->info[2] < 0 || t->info[2] >= t->groups)
@@ -388,8 +396,8 @@ static int check_groups(Tables *t, const Py_ssize_t *length) {
     return 0;
 }
 
-/* The binomials cover every placement set; the placements' moves and cells are in range. */
-static int check_placements(Tables *t, const Py_ssize_t *length) {
+/* The binomials cover every placement set. */
+static int check_binomials(Tables *t, const Py_ssize_t *length) {
     t->binom_width = t->most + 2;
     t->binom_rows = length[7] / t->binom_width;
     int64_t widest = 0;
@@ -397,11 +405,22 @@ static int check_placements(Tables *t, const Py_ssize_t *length) {
         if (t->nplace[g] > widest) widest = t->nplace[g];
     if (length[7] % t->binom_width || t->binom_rows < widest + 1)
         return fail(PyExc_ValueError, "binomials too few");
-    for (int64_t g = 0; g < t->groups; g++) /* a placement moves to one of its group's */
-        for (int64_t i = 4 * t->off[g]; i < 4 * (t->off[g] + t->nplace[g]); i++)
-            if (t->shifts[i] != -1 &&
-                (t->shifts[i] < t->off[g] || t->shifts[i] >= t->off[g] + t->nplace[g]))
+    return 0;
+}
+
+/* Each placement moves to one of its group's (or nowhere: -1). */
+static int check_shifts(const Tables *t) {
+    for (int64_t g = 0; g < t->groups; g++) {
+        int64_t low = t->off[g], high = t->off[g] + t->nplace[g];
+        for (int64_t i = 4 * low; i < 4 * high; i++)
+            if (t->shifts[i] != -1 && (t->shifts[i] < low || t->shifts[i] >= high))
                 return fail(PyExc_ValueError, "a shift out of its group's placements");
+    }
+    return 0;
+}
+
+/* Each group's row of anchored placements (one a cell, or -1) in range. */
+static int check_anchored(Tables *t, const Py_ssize_t *length) {
     t->span = t->groups ? length[12] / t->groups : 0;
     if (length[12] != t->span * t->groups || t->span < 1)
         return fail(PyExc_ValueError, "anchored: one row a group expected");
@@ -411,6 +430,13 @@ static int check_placements(Tables *t, const Py_ssize_t *length) {
             if (p < -1 || p >= t->nplace[g])
                 return fail(PyExc_ValueError, "an anchored placement out of range");
         }
+    return 0;
+}
+
+/* The binomials cover every placement set; the placements' moves and cells are in range. */
+static int check_placements(Tables *t, const Py_ssize_t *length) {
+    if (check_binomials(t, length) < 0 || check_shifts(t) < 0 || check_anchored(t, length) < 0)
+        return -1;
     for (int64_t p = 0; p < t->total; p++)
         if (t->first[p] < 0 || t->first[p] >= t->span)
             return fail(PyExc_ValueError, "a first cell out of range");
@@ -1162,6 +1188,40 @@ static void spread(const Tables *t, Scratch *s, Spread *d, int goals, int64_t si
  * where the goal test holds when `goals`, else the rank `single`) in distance (uint16; 65535: a
  * cluster with no goal); per cluster its farthest distance and the smallest rank at it, and its
  * goals; the positions at each distance into count. How many levels. */
+/* distances_to_goals' arrays (args[3..8]): label, count, distance, and the clusters' farthest,
+ * far_rank, goal_count, their lengths checked against each other. */
+static int spread_arrays(Arrays *arrays, PyObject *const *args, Spread *d) {
+    if ((d->label = array_of(arrays, args[3], 4, 0, "label")) == NULL) return -1;
+    d->size = last_length(arrays);
+    if ((d->count = array_of(arrays, args[4], 8, 1, "count")) == NULL) return -1;
+    int64_t levels_room = last_length(arrays);
+    if ((d->distance = array_of(arrays, args[5], 2, 1, "distance")) == NULL) return -1;
+    int64_t distance_length = last_length(arrays);
+    int64_t *cluster_arrays[3];
+    const char *names[] = {"farthest", "far_rank", "goal_count"};
+    for (int i = 0; i < 3; i++) {
+        if ((cluster_arrays[i] = array_of(arrays, args[6 + i], 8, 1, names[i])) == NULL)
+            return -1;
+        if (i && last_length(arrays) != d->clusters) {
+            PyErr_SetString(PyExc_ValueError, "farthest, far_rank, goal_count: one a cluster");
+            return -1;
+        }
+        d->clusters = last_length(arrays);
+    }
+    d->farthest = cluster_arrays[0], d->far_rank = cluster_arrays[1];
+    d->goal_count = cluster_arrays[2];
+    if (distance_length != d->size || levels_room < FAR) {
+        PyErr_SetString(PyExc_ValueError, "distance: one a rank; count: 65535 levels");
+        return -1;
+    }
+    for (int64_t r = 0; r < d->size; r++)
+        if (d->label[r] >= d->clusters) {
+            PyErr_SetString(PyExc_ValueError, "label: a cluster out of range");
+            return -1;
+        }
+    return 0;
+}
+
 static PyObject *distances_to_goals(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     Arrays arrays = {0};
     Tables t;
@@ -1173,34 +1233,7 @@ static PyObject *distances_to_goals(PyObject *self, PyObject *const *args, Py_ss
     if (open_ranks(&arrays, args[0], &t, &s) < 0) goto done;
     if (int_of(args[1], &goals, "goals") < 0 || int_of(args[2], &single, "single") < 0)
         goto done;
-    if ((d.label = array_of(&arrays, args[3], 4, 0, "label")) == NULL) goto done;
-    d.size = last_length(&arrays);
-    if ((d.count = array_of(&arrays, args[4], 8, 1, "count")) == NULL) goto done;
-    int64_t levels_room = last_length(&arrays);
-    if ((d.distance = array_of(&arrays, args[5], 2, 1, "distance")) == NULL) goto done;
-    int64_t distance_length = last_length(&arrays);
-    int64_t *cluster_arrays[3];
-    const char *names[] = {"farthest", "far_rank", "goal_count"};
-    for (int i = 0; i < 3; i++) {
-        if ((cluster_arrays[i] = array_of(&arrays, args[6 + i], 8, 1, names[i])) == NULL)
-            goto done;
-        if (i && last_length(&arrays) != d.clusters) {
-            PyErr_SetString(PyExc_ValueError, "farthest, far_rank, goal_count: one a cluster");
-            goto done;
-        }
-        d.clusters = last_length(&arrays);
-    }
-    d.farthest = cluster_arrays[0], d.far_rank = cluster_arrays[1];
-    d.goal_count = cluster_arrays[2];
-    if (distance_length != d.size || levels_room < FAR) {
-        PyErr_SetString(PyExc_ValueError, "distance: one a rank; count: 65535 levels");
-        goto done;
-    }
-    for (int64_t r = 0; r < d.size; r++)
-        if (d.label[r] >= d.clusters) {
-            PyErr_SetString(PyExc_ValueError, "label: a cluster out of range");
-            goto done;
-        }
+    if (spread_arrays(&arrays, args, &d) < 0) goto done;
     Py_BEGIN_ALLOW_THREADS
     spread(&t, &s, &d, goals != 0, single);
     Py_END_ALLOW_THREADS
