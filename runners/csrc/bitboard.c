@@ -693,76 +693,6 @@ static inline void save(Stack *s, int64_t d, int64_t left, int64_t h, int64_t st
 /* What a node's option led to. */
 enum { GO_DOWN, GO_ON, STOP_OVER, STOP_RECORDED };
 
-/* The search's registers, shared with the steps below (inlined: kept in registers). */
-typedef struct {
-    int64_t d, left, h, steps;
-} Registers;
-
-#define STEP static inline __attribute__((always_inline))
-
-/* Level r->d's options exhausted: its count kept under the covered items (memo) and added to
- * the level above, whose option is taken back. GO_ON, or STOP_OVER where the search ends
- * (level 0 counted, or a count past the limit). */
-STEP int level_counted(const Run *run, Stack *s, Registers *r, int keep) {
-    const Memo *memo = &run->memo;
-    int64_t *tally = s->tally;
-    int64_t found = s->below[r->d], high = s->above[r->d];
-    if (keep && 0 < r->d && r->d < run->memo_depth) { /* level 0: the cube's start */
-        memo_store(memo, bucket_of(memo, r->h), run->state, found, high,
-                   tally[0] + r->steps - s->begun[r->d]);
-        tally[2]++;
-    }
-    if (r->d == 0) return STOP_OVER;
-    r->d--;
-    r->h = take_back(run->m, run->state, s->placed[r->d], r->h, keep, &r->left);
-    if (add(s->below, s->above, r->d, found, high)) {
-        s->var[V_OVERFLOW] = 1;
-        return STOP_OVER;
-    }
-    return GO_ON;
-}
-
-/* Whether option o does not fit at level d (one of the first uncovered item's slice): where its
- * piece is placed already, so are the run's others, skipped whole. */
-STEP int misfit(const Run *run, Stack *s, int64_t d, int64_t o) {
-    const Masks *m = run->m;
-    if (s->listed[d] || fits(m, run->state, o)) return 0;
-    if (run->state[m->last_word.at[o]] & m->last_mask.at[o]) s->nxt[d] = m->run_end.at[o];
-    return 1;
-}
-
-/* Every item covered by option o: a solution where the copies are enough, counted (GO_ON),
- * recorded with run->record (STOP_RECORDED); STOP_OVER past the limit. */
-STEP int solution_at(const Run *run, Stack *s, Registers *r, int64_t o, int keep) {
-    int whole = enough(run->m, run->state);
-    r->h = take_back(run->m, run->state, o, r->h, keep, &r->left);
-    if (!whole) return GO_ON;
-    if (add(s->below, s->above, r->d, 1, 0)) {
-        s->var[V_OVERFLOW] = 1;
-        return STOP_OVER;
-    }
-    if (run->record) {
-        record_solution(s, r->d, o);
-        return STOP_RECORDED;
-    }
-    return GO_ON;
-}
-
-/* The covered items after option o found in the memo: its count added (GO_ON; STOP_OVER past
- * the limit), o taken back; GO_DOWN where the memo does not hold them. */
-STEP int memo_taken(const Run *run, Stack *s, Registers *r, int64_t o, int keep) {
-    const Memo *memo = &run->memo;
-    int64_t high, kept = memo_get(memo, bucket_of(memo, r->h), run->state, &high);
-    if (kept < 0) return GO_DOWN;
-    s->tally[1]++;
-    r->h = take_back(run->m, run->state, o, r->h, keep, &r->left);
-    if (add(s->below, s->above, r->d, kept, high)) {
-        s->var[V_OVERFLOW] = 1;
-        return STOP_OVER;
-    }
-    return GO_ON;
-}
-
 /* Run the search from its saved stack for at most `budget` nodes (see Search in
  * runners/backends/bitboard.py): whether the search is over. A level whose options are
  * exhausted has counted its whole sub-problem: with a memo its count is stored under the
@@ -772,47 +702,81 @@ STEP int memo_taken(const Run *run, Stack *s, Registers *r, int64_t o, int keep)
  * with `record` the first solution's options go to `chosen` and the search stops there. */
 static int search(const Run *run, Stack *s) {
     const Masks *m = run->m;
-    int64_t *state = run->state;
-    Registers r = {s->var[V_DEPTH], s->var[V_LEFT], s->var[V_HASH], 0};
-    const int keep = run->memo.size > 0; /* the hash is kept only for a memo */
-    while (r.d >= 0) {
-        if (r.steps >= run->budget) {
-            save(s, r.d, r.left, r.h, r.steps);
+    const Memo *memo = &run->memo;
+    int64_t *state = run->state, *tally = s->tally;
+    int64_t d = s->var[V_DEPTH], left = s->var[V_LEFT], h = s->var[V_HASH], steps = 0;
+    const int keep = memo->size > 0; /* the hash is kept only for a memo */
+    while (d >= 0) {
+        if (steps >= run->budget) {
+            save(s, d, left, h, steps);
             return 0;
         }
-        int64_t o = next_option(run, s, r.d);
+        int64_t o = next_option(run, s, d);
         if (o < 0) { /* level d counted: its count kept, and added to the level above */
-            if (level_counted(run, s, &r, keep) == STOP_OVER) break;
+            int64_t found = s->below[d], high = s->above[d];
+            if (keep && 0 < d && d < run->memo_depth) { /* level 0: the cube's start */
+                memo_store(memo, bucket_of(memo, h), state, found, high,
+                           tally[0] + steps - s->begun[d]);
+                tally[2]++;
+            }
+            if (d == 0) break;
+            d--;
+            o = s->placed[d];
+            h = take_back(m, state, o, h, keep, &left);
+            if (add(s->below, s->above, d, found, high)) {
+                s->var[V_OVERFLOW] = 1;
+                break;
+            }
             continue;
         }
-        if (misfit(run, s, r.d, o)) continue;
-        r.h = put(m, state, o, r.h, keep, &r.left);
+        if (!s->listed[d] && !fits(m, state, o)) {
+            if (state[m->last_word.at[o]] & m->last_mask.at[o])
+                s->nxt[d] = m->run_end.at[o]; /* its piece is placed: so are the run's others */
+            continue;
+        }
+        h = put(m, state, o, h, keep, &left);
         if (closes_dead_region(m, state, &run->regions, o)) {
-            r.h = take_back(m, state, o, r.h, keep, &r.left);
-            s->tally[3]++;
+            h = take_back(m, state, o, h, keep, &left);
+            tally[3]++;
             continue;
         }
-        r.steps++;
-        int next = GO_DOWN;
-        if (r.left == 0) /* every item covered: a solution where the copies are enough */
-            next = solution_at(run, s, &r, o, keep);
-        else if (keep && r.d + 1 < run->memo_depth)
-            next = memo_taken(run, s, &r, o, keep);
-        if (next == STOP_OVER) break;
-        if (next == STOP_RECORDED) {
-            save(s, r.d, r.left, r.h, r.steps);
-            return 0;
+        steps++;
+        if (left == 0) { /* every item covered: a solution where the copies are enough */
+            int whole = enough(m, state);
+            h = take_back(m, state, o, h, keep, &left);
+            if (!whole) continue;
+            if (add(s->below, s->above, d, 1, 0)) {
+                s->var[V_OVERFLOW] = 1;
+                break;
+            }
+            if (run->record) {
+                record_solution(s, d, o);
+                save(s, d, left, h, steps);
+                return 0;
+            }
+            continue;
         }
-        if (next == GO_ON) continue;
-        int64_t w = s->first[r.d], b = first_uncovered(m, state, run->words, &w);
+        if (keep && d + 1 < run->memo_depth) {
+            int64_t high, kept = memo_get(memo, bucket_of(memo, h), state, &high);
+            if (kept >= 0) {
+                tally[1]++;
+                h = take_back(m, state, o, h, keep, &left);
+                if (add(s->below, s->above, d, kept, high)) {
+                    s->var[V_OVERFLOW] = 1;
+                    break;
+                }
+                continue;
+            }
+        }
+        int64_t w = s->first[d], b = first_uncovered(m, state, run->words, &w);
         if (b < 0) { /* every cell covered, some copies not placed: no cover here */
-            r.h = take_back(m, state, o, r.h, keep, &r.left);
+            h = take_back(m, state, o, h, keep, &left);
             continue;
         }
-        open_level(run, s, r.d, o, w, b, s->tally[0] + r.steps);
-        r.d++;
+        open_level(run, s, d, o, w, b, tally[0] + steps);
+        d++;
     }
-    save(s, -1, r.left, r.h, r.steps);
+    save(s, -1, left, h, steps);
     return 1;
 }
 
@@ -1004,33 +968,24 @@ static int64_t most_neighbours(const Masks *m) {
     return most;
 }
 
-/* Whether the geometry `g` and the room `sc` (scratch), `se` (seen) cannot take the board. */
-static int regions_misfit(const Masks *m, const Regions *g, const Table *sc, const Table *se,
-                          int64_t words) {
-    int bad = g->granule < 1 || g->reach < 0 || se->rows < words;
-    if (g->reach && words <= 2)
-        bad |= m->near_pair.rows < m->zobrist.rows || m->halo_pair.rows < m->base.rows ||
-               m->near_pair.cols != 2 || m->halo_pair.cols != 2;
-    else if (g->reach)
-        bad |= sc->rows < g->reach + 1 + most_neighbours(m) ||
-               m->near_mask.rows < m->zobrist.rows || m->halo_mask.rows < m->base.rows;
-    return bad;
-}
-
 /* The geometry of a board (Board.smallest, granule, reach) and the room it is grown in (the
  * arrays checked large enough for the board, so that a wrong one is an error, not a crash). */
 static int regions_of(Arrays *arrays, const Masks *m, PyObject *scratch, PyObject *seen,
                       PyObject *const *ints, int64_t words, Regions *g) {
-    static const char *const names[] = {"smallest", "granule", "reach"};
     Table sc, se;
-    int64_t given[3];
     if (table_of(arrays, scratch, 1, "scratch", &sc) < 0 || table_of(arrays, seen, 1, "seen", &se) < 0)
         return -1;
-    if (ints_of(ints, 3, names, given) < 0) return -1;
-    g->smallest = given[0];
-    g->granule = given[1];
-    g->reach = given[2];
-    if (regions_misfit(m, g, &sc, &se, words)) {
+    if (int_of(ints[0], &g->smallest, "smallest") < 0 ||
+        int_of(ints[1], &g->granule, "granule") < 0 || int_of(ints[2], &g->reach, "reach") < 0)
+        return -1;
+    int bad = g->granule < 1 || g->reach < 0 || se.rows < words;
+    if (g->reach && words <= 2)
+        bad |= m->near_pair.rows < m->zobrist.rows || m->halo_pair.rows < m->base.rows ||
+               m->near_pair.cols != 2 || m->halo_pair.cols != 2;
+    else if (g->reach)
+        bad |= sc.rows < g->reach + 1 + most_neighbours(m) || m->near_mask.rows < m->zobrist.rows ||
+               m->halo_mask.rows < m->base.rows;
+    if (bad) {
         PyErr_SetString(PyExc_ValueError, "regions: a geometry or room the board cannot take");
         return -1;
     }
@@ -1045,54 +1000,6 @@ static PyObject *fail(Arrays *arrays) {
     return NULL;
 }
 
-/* search's tables: the masks (args[0]), state (3), the regions (1, 2, 21-23), var (4) and the
- * stack's levels (5-12), each of `levels` rows. */
-static int search_tables(Arrays *arrays, PyObject *const *args, Masks *m, Table *state,
-                         Run *run, Stack *s) {
-    Table var, t;
-    if (masks_of(arrays, args[0], m) < 0 || state_of(arrays, args[3], m, state) < 0)
-        return -1;
-    if (regions_of(arrays, m, args[1], args[2], args + 21, state->rows, &run->regions) < 0)
-        return -1;
-    if (sized(arrays, args[4], 1, "var", 4, 1, &var) < 0) return -1;
-    s->var = var.at;
-    s->levels = m->zobrist.rows + 2; /* each option covers an item once */
-    int64_t **stack[] = {&s->nxt, &s->last, &s->below, &s->above, &s->begun, &s->listed,
-                         &s->placed, &s->first};
-    static const char *names[] = {"nxt", "last", "below", "above", "begun", "listed", "placed",
-                                  "first"};
-    for (int i = 0; i < 8; i++) {
-        if (sized(arrays, args[5 + i], 1, names[i], s->levels, 1, &t) < 0) return -1;
-        *stack[i] = t.at;
-    }
-    return 0;
-}
-
-/* search's budget and record (args[13], 14), chosen (15), the memo (16-18), tally (19) and
- * fewest_levels (20); `memo` and `shared` as given. */
-static int search_options(Arrays *arrays, PyObject *const *args, Run *run, Stack *s,
-                          Table *memo, int64_t *shared) {
-    Table t, tally;
-    int64_t record;
-    if (int_of(args[13], &run->budget, "budget") < 0 || int_of(args[14], &record, "record") < 0 ||
-        sized(arrays, args[15], 1, "chosen", s->levels, 1, &t) < 0)
-        return -1;
-    s->chosen = t.at;
-    run->record = record != 0;
-    if (table_of(arrays, args[16], 1, "memo", memo) < 0 ||
-        int_of(args[17], shared, "shared") < 0 ||
-        int_of(args[18], &run->memo_depth, "memo_depth") < 0 ||
-        sized(arrays, args[19], 1, "tally", 4, 1, &tally) < 0 ||
-        int_of(args[20], &run->fewest_levels, "fewest_levels") < 0)
-        return -1;
-    s->tally = tally.at;
-    if (run->memo_depth > s->levels || run->fewest_levels > s->levels) {
-        PyErr_SetString(PyExc_ValueError, "memo_depth, fewest_levels: past the board's levels");
-        return -1;
-    }
-    return 0;
-}
-
 /* search(masks, scratch, seen, state, var, nxt, last, below, above, begun, listed, placed,
  *        first, budget, record, chosen, memo, shared, memo_depth, tally, fewest_levels,
  *        smallest, granule, reach, alive, fits, pend, pend_word) -> whether the search is over
@@ -1104,23 +1011,51 @@ static PyObject *py_search(PyObject *self, PyObject *const *args, Py_ssize_t nar
     Masks m;
     Run run = {0};
     Stack s = {0};
-    Table state, memo, t;
-    int64_t shared;
-    if (search_tables(&arrays, args, &m, &state, &run, &s) < 0 ||
-        search_options(&arrays, args, &run, &s, &memo, &shared) < 0)
+    Table state, var, memo, tally, t;
+    int64_t record, shared;
+    if (masks_of(&arrays, args[0], &m) < 0 || state_of(&arrays, args[3], &m, &state) < 0)
         return fail(&arrays);
-    int64_t levels = s.levels;
+    if (regions_of(&arrays, &m, args[1], args[2], args + 21, state.rows, &run.regions) < 0)
+        return fail(&arrays);
+    if (sized(&arrays, args[4], 1, "var", 4, 1, &var) < 0) return fail(&arrays);
+    int64_t levels = m.zobrist.rows + 2; /* each option covers an item once */
+    int64_t **stack[] = {&s.nxt, &s.last, &s.below, &s.above, &s.begun, &s.listed, &s.placed,
+                         &s.first};
+    static const char *names[] = {"nxt", "last", "below", "above", "begun", "listed", "placed",
+                                  "first"};
+    for (int i = 0; i < 8; i++) {
+        if (sized(&arrays, args[5 + i], 1, names[i], levels, 1, &t) < 0) return fail(&arrays);
+        *stack[i] = t.at;
+    }
+    if (int_of(args[13], &run.budget, "budget") < 0 || int_of(args[14], &record, "record") < 0 ||
+        sized(&arrays, args[15], 1, "chosen", levels, 1, &t) < 0)
+        return fail(&arrays);
+    s.chosen = t.at;
+    if (table_of(&arrays, args[16], 1, "memo", &memo) < 0 ||
+        int_of(args[17], &shared, "shared") < 0 ||
+        int_of(args[18], &run.memo_depth, "memo_depth") < 0 ||
+        sized(&arrays, args[19], 1, "tally", 4, 1, &tally) < 0 ||
+        int_of(args[20], &run.fewest_levels, "fewest_levels") < 0)
+        return fail(&arrays);
+    if (run.memo_depth > levels || run.fewest_levels > levels) {
+        PyErr_SetString(PyExc_ValueError, "memo_depth, fewest_levels: past the board's levels");
+        return fail(&arrays);
+    }
     if (fits_arrays(&arrays, args[24], args[25], &m, run.fewest_levels ? levels : 0, &run.fits) < 0 ||
         sized(&arrays, args[26], 1, "pend", levels, 1, &t) < 0)
         return fail(&arrays);
     s.pend = t.at;
     if (sized(&arrays, args[27], 1, "pend_word", levels, 1, &t) < 0) return fail(&arrays);
     s.pend_word = t.at;
+    s.var = var.at;
+    s.tally = tally.at;
+    s.levels = levels;
     run.m = &m;
     run.state = state.at;
     run.words = state.rows;
+    run.record = record != 0;
     run.memo = memo_of(memo.at, memo.rows * memo.cols, state.rows, shared != 0);
-    if (s.var[V_DEPTH] >= levels || (run.memo.size & (run.memo.size - 1))) {
+    if (var.at[V_DEPTH] >= levels || (run.memo.size & (run.memo.size - 1))) {
         PyErr_SetString(PyExc_ValueError, "var, memo: a stack or table the board cannot take");
         return fail(&arrays);
     }
@@ -1142,20 +1077,17 @@ static PyObject *py_probe(PyObject *self, PyObject *const *args, Py_ssize_t narg
     Masks m;
     Probe p = {0};
     Table start, state, options, out;
+    int64_t seed, samples, fewest;
     if (masks_of(&arrays, args[0], &m) < 0 || table_of(&arrays, args[3], 0, "start_state", &start) < 0)
         return fail(&arrays);
     if (start.rows != m.single.rows || start.cols != 1) {
         PyErr_SetString(PyExc_ValueError, "start_state: one word per word of the board expected");
         return fail(&arrays);
     }
-    static const char *const names[] = {"start_left", "seed", "samples", "fewest"};
-    int64_t given[4];
     if (regions_of(&arrays, &m, args[1], args[2], args + 8, start.rows, &p.regions) < 0 ||
-        ints_of(args + 4, 4, names, given) < 0)
-        return fail(&arrays);
-    p.start_left = given[0];
-    int64_t seed = given[1], samples = given[2], fewest = given[3];
-    if (state_of(&arrays, args[11], &m, &state) < 0 ||
+        int_of(args[4], &p.start_left, "start_left") < 0 || int_of(args[5], &seed, "seed") < 0 ||
+        int_of(args[6], &samples, "samples") < 0 || int_of(args[7], &fewest, "fewest") < 0 ||
+        state_of(&arrays, args[11], &m, &state) < 0 ||
         sized(&arrays, args[12], 1, "fits", m.base.rows, 1, &options) < 0 ||
         sized(&arrays, args[13], 1, "out", 4, 1, &out) < 0 ||
         fits_arrays(&arrays, args[14], args[15], &m, fewest ? 2 : 0, &p.fits) < 0)

@@ -58,37 +58,6 @@ static void *take(Arrays *arrays, PyObject *obj, Py_ssize_t itemsize, int writab
     return items;
 }
 
-/* One argument of a search: an integer (itemsize 0) or an integer array of `ndim`
- * dimensions (`writable`: the search writes into it). */
-typedef struct {
-    const char *name;
-    Py_ssize_t itemsize;
-    int writable, ndim;
-} Arg;
-
-/* What an argument held: an array's items and shape, or an integer's value. */
-typedef struct {
-    void *items;
-    Py_ssize_t shape[3];
-    int64_t value;
-} Got;
-
-/* Every argument of `wanted` (n, in the order of the call) read into `got`; -1 with a Python
- * error set at the first refused. */
-static int read_arguments(Arrays *arrays, PyObject *const *args, const Arg *wanted,
-                          Py_ssize_t n, Got *got) {
-    for (Py_ssize_t i = 0; i < n; i++) {
-        const Arg *a = &wanted[i];
-        if (a->itemsize == 0) {
-            if (int_of(args[i], &got[i].value, a->name) < 0) return -1;
-        } else if (!(got[i].items = take(arrays, args[i], a->itemsize, a->writable, a->name,
-                                         a->ndim, got[i].shape))) {
-            return -1;
-        }
-    }
-    return 0;
-}
-
 /* 0 where `holds`, else -1 with a ValueError naming what is wrong. */
 static int expect(int holds, const char *what) {
     if (holds) return 0;
@@ -193,60 +162,52 @@ static int scan(const Scan *t, int64_t *stock, int64_t *placed, int64_t *pos, in
     return over;
 }
 
-/* search(node_mark, near, keyed, base_key, mult, table, candidates, apart, stock, placed, pos,
- *        last, state, base, budget, record, cand_type, known): the arguments in order. */
-enum { S_MARK, S_NEAR, S_KEYED, S_BASE_KEY, S_MULT, S_TABLE, S_CANDIDATES, S_APART, S_STOCK,
-       S_PLACED, S_POS, S_LAST, S_STATE, S_BASE, S_BUDGET, S_RECORD, S_CAND_TYPE, S_KNOWN,
-       SCAN_ARGS };
-static const Arg scan_args[SCAN_ARGS] = {
-    {"node_mark", 4, 0, 1}, {"near", 4, 0, 2},       {"keyed", 8, 0, 3},
-    {"base_key", 8, 0, 1},  {"mult", 8, 0, 1},       {"table", 4, 0, 2},
-    {"candidates", 4, 0, 1}, {"apart", 0, 0, 0},     {"stock", 8, 1, 1},
-    {"placed", 8, 1, 1},    {"pos", 8, 1, 1},        {"last", 8, 1, 1},
-    {"state", 8, 1, 1},     {"base", 0, 0, 0},       {"budget", 0, 0, 0},
-    {"record", 0, 0, 0},    {"cand_type", 8, 0, 1},  {"known", 8, 0, 1},
-};
-
-/* The scan's arrays' shapes, checked against each other. */
-static int check_scan(const Got *a) {
-    Py_ssize_t depths = a[S_PLACED].shape[0];
-    const Py_ssize_t *keyed = a[S_KEYED].shape;
-    int per_depth = a[S_BASE_KEY].shape[0] == depths && a[S_MULT].shape[0] == depths &&
-                    a[S_POS].shape[0] == depths && a[S_LAST].shape[0] == depths &&
-                    a[S_KNOWN].shape[0] == depths && a[S_NEAR].shape[0] == depths &&
-                    keyed[0] == depths;
-    if (expect(per_depth, "the per-depth arrays differ in length") < 0 ||
-        expect(keyed[1] == a[S_NEAR].shape[1] && keyed[2] == a[S_MARK].shape[0],
-               "keyed is not depth x side x node") < 0 ||
-        expect(a[S_TABLE].shape[1] == 3, "table is not key x 3") < 0 ||
-        expect(a[S_CAND_TYPE].shape[0] == a[S_CANDIDATES].shape[0],
-               "cand_type is not one a candidate") < 0)
-        return -1;
-    return check_stack(a[S_STATE].items, a[S_STATE].shape[0], a[S_BASE].value, depths,
-                       a[S_BUDGET].value);
-}
-
 static PyObject *py_search(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     (void)self;
-    if (check_arguments("search", nargs, SCAN_ARGS) < 0) return NULL;
+    if (check_arguments("search", nargs, 18) < 0) return NULL;
     Arrays arrays = {0};
-    Got a[SCAN_ARGS] = {{0}};
-    if (read_arguments(&arrays, args, scan_args, SCAN_ARGS, a) < 0 || check_scan(a) < 0)
-        return answer(&arrays, -1);
-    Scan t = {.node_mark = a[S_MARK].items, .near = a[S_NEAR].items, .keyed = a[S_KEYED].items,
-              .base_key = a[S_BASE_KEY].items, .mult = a[S_MULT].items,
-              .table = a[S_TABLE].items, .candidates = a[S_CANDIDATES].items,
-              .cand_type = a[S_CAND_TYPE].items, .known = a[S_KNOWN].items,
-              .sides = a[S_NEAR].shape[1], .nodes = a[S_MARK].shape[0],
-              .apart = a[S_APART].value != 0};
-    int64_t base = a[S_BASE].value, budget = a[S_BUDGET].value;
-    int64_t top = a[S_PLACED].shape[0] - 1;
-    int record = a[S_RECORD].value != 0, over;
+    Scan t = {0};
+    Py_ssize_t mark[1], near[2], keyed[3], base_key[1], mult[1], table[2], candidates[1],
+        stock[1], placed[1], pos[1], last[1], state[1], cand_type[1], known[1];
+    int64_t apart, base, budget, record;
+    int64_t *stock_items, *placed_items, *pos_items, *last_items, *state_items;
+    int over;
+    if (!(t.node_mark = take(&arrays, args[0], 4, 0, "node_mark", 1, mark))) goto fail;
+    if (!(t.near = take(&arrays, args[1], 4, 0, "near", 2, near))) goto fail;
+    if (!(t.keyed = take(&arrays, args[2], 8, 0, "keyed", 3, keyed))) goto fail;
+    if (!(t.base_key = take(&arrays, args[3], 8, 0, "base_key", 1, base_key))) goto fail;
+    if (!(t.mult = take(&arrays, args[4], 8, 0, "mult", 1, mult))) goto fail;
+    if (!(t.table = take(&arrays, args[5], 4, 0, "table", 2, table))) goto fail;
+    if (!(t.candidates = take(&arrays, args[6], 4, 0, "candidates", 1, candidates))) goto fail;
+    if (int_of(args[7], &apart, "apart") < 0) goto fail;
+    if (!(stock_items = take(&arrays, args[8], 8, 1, "stock", 1, stock))) goto fail;
+    if (!(placed_items = take(&arrays, args[9], 8, 1, "placed", 1, placed))) goto fail;
+    if (!(pos_items = take(&arrays, args[10], 8, 1, "pos", 1, pos))) goto fail;
+    if (!(last_items = take(&arrays, args[11], 8, 1, "last", 1, last))) goto fail;
+    if (!(state_items = take(&arrays, args[12], 8, 1, "state", 1, state))) goto fail;
+    if (int_of(args[13], &base, "base") < 0 || int_of(args[14], &budget, "budget") < 0 ||
+        int_of(args[15], &record, "record") < 0) goto fail;
+    if (!(t.cand_type = take(&arrays, args[16], 8, 0, "cand_type", 1, cand_type))) goto fail;
+    if (!(t.known = take(&arrays, args[17], 8, 0, "known", 1, known))) goto fail;
+    Py_ssize_t depths = placed[0];
+    if (expect(base_key[0] == depths && mult[0] == depths && pos[0] == depths &&
+               last[0] == depths && known[0] == depths && near[0] == depths &&
+               keyed[0] == depths, "the per-depth arrays differ in length") < 0 ||
+        expect(keyed[1] == near[1] && keyed[2] == mark[0], "keyed is not depth x side x "
+               "node") < 0 ||
+        expect(table[1] == 3, "table is not key x 3") < 0 ||
+        expect(cand_type[0] == candidates[0], "cand_type is not one a candidate") < 0 ||
+        check_stack(state_items, state[0], base, depths, budget) < 0) goto fail;
+    t.sides = near[1];
+    t.nodes = mark[0];
+    t.apart = apart != 0;
     Py_BEGIN_ALLOW_THREADS
-    over = scan(&t, a[S_STOCK].items, a[S_PLACED].items, a[S_POS].items, a[S_LAST].items,
-                a[S_STATE].items, base, budget, top, record);
+    over = scan(&t, stock_items, placed_items, pos_items, last_items, state_items, base, budget,
+                depths - 1, record != 0);
     Py_END_ALLOW_THREADS
     return answer(&arrays, over);
+fail:
+    return answer(&arrays, -1);
 }
 
 /* ---- the tile searches --------------------------------------------------------------- */
@@ -476,59 +437,50 @@ static int search_tiles2(const Tiles *t, int64_t *placed, int64_t *frame, int64_
     return tile_search(t, placed, frame, state, base, budget, top, first_grid, 1);
 }
 
-/* search_tiles / search_tiles2(older, older_keyed, base_key, layers, cands, placed, frame,
- * state, base, budget, older_count, first_grid): the arguments in order. */
-enum { T_OLDER, T_OLDER_KEYED, T_BASE_KEY, T_LAYERS, T_CANDS, T_PLACED, T_FRAME, T_STATE,
-       T_BASE, T_BUDGET, T_OLDER_COUNT, T_FIRST_GRID, TILES_ARGS };
-static const Arg tiles_args[TILES_ARGS] = {
-    {"older", 8, 0, 2},  {"older_keyed", 8, 0, 3}, {"base_key", 8, 0, 1},
-    {"layers", 8, 0, 2}, {"cands", 8, 0, 2},       {"placed", 8, 1, 1},
-    {"frame", 8, 1, 2},  {"state", 8, 1, 1},       {"base", 0, 0, 0},
-    {"budget", 0, 0, 0}, {"older_count", 8, 0, 1}, {"first_grid", 0, 0, 0},
-};
-
-/* The tile searches' arrays' shapes, checked against each other (`two`: tiles in two words). */
-static int check_tiles(const Got *a, int two) {
-    Py_ssize_t depths = a[T_PLACED].shape[0];
-    const Py_ssize_t *older_keyed = a[T_OLDER_KEYED].shape, *frame = a[T_FRAME].shape;
-    int per_depth = a[T_BASE_KEY].shape[0] == depths + 1 &&
-                    a[T_OLDER_COUNT].shape[0] == depths + 1 &&
-                    a[T_OLDER].shape[0] == depths && older_keyed[0] == depths &&
-                    frame[0] == depths;
-    if (expect(per_depth, "the per-depth arrays differ in length") < 0 ||
-        expect(older_keyed[1] == a[T_OLDER].shape[1], "older_keyed is not depth x slot x "
-               "node") < 0 ||
-        expect(a[T_LAYERS].shape[1] == 4, "layers is not row x 4") < 0 ||
-        expect(a[T_CANDS].shape[1] == 3, "cands is not candidate x 3") < 0 ||
-        expect(frame[1] == WIDTH(two), two ? "frame is not depth x 8" : "frame is not depth "
-               "x 6") < 0)
-        return -1;
-    return check_stack(a[T_STATE].items, a[T_STATE].shape[0], a[T_BASE].value, depths,
-                       a[T_BUDGET].value);
-}
-
 /* search_tiles / search_tiles2 (`two`): the arguments read and checked, the search run with
  * the GIL released. */
 static PyObject *tiles_call(PyObject *const *args, Py_ssize_t nargs, int two) {
-    if (check_arguments(two ? "search_tiles2" : "search_tiles", nargs, TILES_ARGS) < 0)
-        return NULL;
+    const char *name = two ? "search_tiles2" : "search_tiles";
+    if (check_arguments(name, nargs, 12) < 0) return NULL;
     Arrays arrays = {0};
-    Got a[TILES_ARGS] = {{0}};
-    if (read_arguments(&arrays, args, tiles_args, TILES_ARGS, a) < 0 || check_tiles(a, two) < 0)
-        return answer(&arrays, -1);
-    Tiles t = {.older = a[T_OLDER].items, .older_keyed = a[T_OLDER_KEYED].items,
-               .older_count = a[T_OLDER_COUNT].items, .base_key = a[T_BASE_KEY].items,
-               .layers = a[T_LAYERS].items, .cands = a[T_CANDS].items,
-               .slots = a[T_OLDER].shape[1], .nodes = a[T_OLDER_KEYED].shape[2]};
-    int64_t base = a[T_BASE].value, budget = a[T_BUDGET].value;
-    int64_t top = a[T_PLACED].shape[0] - 1;
-    int first_grid = a[T_FIRST_GRID].value != 0, over;
+    Tiles t = {0};
+    Py_ssize_t older[2], older_keyed[3], base_key[1], layers[2], cands[2], placed[1],
+        frame[2], state[1], older_count[1];
+    int64_t base, budget, first_grid;
+    int64_t *placed_items, *frame_items, *state_items;
+    int over;
+    if (!(t.older = take(&arrays, args[0], 8, 0, "older", 2, older))) goto fail;
+    if (!(t.older_keyed = take(&arrays, args[1], 8, 0, "older_keyed", 3, older_keyed)))
+        goto fail;
+    if (!(t.base_key = take(&arrays, args[2], 8, 0, "base_key", 1, base_key))) goto fail;
+    if (!(t.layers = take(&arrays, args[3], 8, 0, "layers", 2, layers))) goto fail;
+    if (!(t.cands = take(&arrays, args[4], 8, 0, "cands", 2, cands))) goto fail;
+    if (!(placed_items = take(&arrays, args[5], 8, 1, "placed", 1, placed))) goto fail;
+    if (!(frame_items = take(&arrays, args[6], 8, 1, "frame", 2, frame))) goto fail;
+    if (!(state_items = take(&arrays, args[7], 8, 1, "state", 1, state))) goto fail;
+    if (int_of(args[8], &base, "base") < 0 || int_of(args[9], &budget, "budget") < 0) goto fail;
+    if (!(t.older_count = take(&arrays, args[10], 8, 0, "older_count", 1, older_count)))
+        goto fail;
+    if (int_of(args[11], &first_grid, "first_grid") < 0) goto fail;
+    Py_ssize_t depths = placed[0];
+    if (expect(base_key[0] == depths + 1 && older_count[0] == depths + 1 &&
+               older[0] == depths && older_keyed[0] == depths && frame[0] == depths,
+               "the per-depth arrays differ in length") < 0 ||
+        expect(older_keyed[1] == older[1], "older_keyed is not depth x slot x node") < 0 ||
+        expect(layers[1] == 4, "layers is not row x 4") < 0 ||
+        expect(cands[1] == 3, "cands is not candidate x 3") < 0 ||
+        expect(frame[1] == WIDTH(two), two ? "frame is not depth x 8" : "frame is not depth "
+               "x 6") < 0 ||
+        check_stack(state_items, state[0], base, depths, budget) < 0) goto fail;
+    t.slots = older[1];
+    t.nodes = older_keyed[2];
     Py_BEGIN_ALLOW_THREADS
-    over = (two ? search_tiles2 : search_tiles1)(&t, a[T_PLACED].items, a[T_FRAME].items,
-                                                 a[T_STATE].items, base, budget, top,
-                                                 first_grid);
+    over = (two ? search_tiles2 : search_tiles1)(&t, placed_items, frame_items, state_items,
+                                                 base, budget, depths - 1, first_grid != 0);
     Py_END_ALLOW_THREADS
     return answer(&arrays, over);
+fail:
+    return answer(&arrays, -1);
 }
 
 static PyObject *py_search_tiles(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {

@@ -360,9 +360,13 @@ static int take_sliding_arrays(Arrays *arrays, PyObject *data, Tables *t, Py_ssi
     return 0;
 }
 
-/* The groups' running sums (placements, pieces, moves) and their most pieces, checked against
- * the offsets and starts given. */
-static int group_sums(Tables *t) {
+/* The group arrays' values: placements and pieces consistent, offsets their running sums. */
+static int check_groups(Tables *t, const Py_ssize_t *length) {
+    t->groups = length[2];
+    for (int i = 3; i <= 6; i++)
+        if (length[i] != t->groups) return fail(PyExc_ValueError, "group arrays differ");
+    if (length[13] != t->groups || length[8] < 6 || t->groups < 1)
+        return fail(PyExc_ValueError, "group arrays differ");
     int64_t placements = 0, pieces = 0, degree = 0;
     t->most = 0;
     for (int64_t g = 0; g < t->groups; g++) {
@@ -377,18 +381,6 @@ static int group_sums(Tables *t) {
     t->total = placements;
     t->pieces = pieces;
     t->degree = 4 * degree + 1;
-    return 0;
-}
-
-/* The group arrays' values: placements and pieces consistent, offsets their running sums. */
-static int check_groups(Tables *t, const Py_ssize_t *length) {
-    t->groups = length[2];
-    for (int i = 3; i <= 6; i++)
-        if (length[i] != t->groups) return fail(PyExc_ValueError, "group arrays differ");
-    if (length[13] != t->groups || length[8] < 6 || t->groups < 1)
-        return fail(PyExc_ValueError, "group arrays differ");
-    if (group_sums(t) < 0) return -1;
-    int64_t placements = t->total;
     if (length[0] != placements || length[1] != 4 * placements || length[14] != placements)
         return fail(PyExc_ValueError, "placement arrays differ");
     if (t->info[0] < STEP || t->info[0] > PATH || t->info[2] < 0 || t->info[2] >= t->groups)
@@ -396,8 +388,8 @@ static int check_groups(Tables *t, const Py_ssize_t *length) {
     return 0;
 }
 
-/* The binomials cover every placement set. */
-static int check_binomials(Tables *t, const Py_ssize_t *length) {
+/* The binomials cover every placement set; the placements' moves and cells are in range. */
+static int check_placements(Tables *t, const Py_ssize_t *length) {
     t->binom_width = t->most + 2;
     t->binom_rows = length[7] / t->binom_width;
     int64_t widest = 0;
@@ -405,22 +397,11 @@ static int check_binomials(Tables *t, const Py_ssize_t *length) {
         if (t->nplace[g] > widest) widest = t->nplace[g];
     if (length[7] % t->binom_width || t->binom_rows < widest + 1)
         return fail(PyExc_ValueError, "binomials too few");
-    return 0;
-}
-
-/* Each placement moves to one of its group's (or nowhere: -1). */
-static int check_shifts(const Tables *t) {
-    for (int64_t g = 0; g < t->groups; g++) {
-        int64_t low = t->off[g], high = t->off[g] + t->nplace[g];
-        for (int64_t i = 4 * low; i < 4 * high; i++)
-            if (t->shifts[i] != -1 && (t->shifts[i] < low || t->shifts[i] >= high))
+    for (int64_t g = 0; g < t->groups; g++) /* a placement moves to one of its group's */
+        for (int64_t i = 4 * t->off[g]; i < 4 * (t->off[g] + t->nplace[g]); i++)
+            if (t->shifts[i] != -1 &&
+                (t->shifts[i] < t->off[g] || t->shifts[i] >= t->off[g] + t->nplace[g]))
                 return fail(PyExc_ValueError, "a shift out of its group's placements");
-    }
-    return 0;
-}
-
-/* Each group's row of anchored placements (one a cell, or -1) in range. */
-static int check_anchored(Tables *t, const Py_ssize_t *length) {
     t->span = t->groups ? length[12] / t->groups : 0;
     if (length[12] != t->span * t->groups || t->span < 1)
         return fail(PyExc_ValueError, "anchored: one row a group expected");
@@ -430,13 +411,6 @@ static int check_anchored(Tables *t, const Py_ssize_t *length) {
             if (p < -1 || p >= t->nplace[g])
                 return fail(PyExc_ValueError, "an anchored placement out of range");
         }
-    return 0;
-}
-
-/* The binomials cover every placement set; the placements' moves and cells are in range. */
-static int check_placements(Tables *t, const Py_ssize_t *length) {
-    if (check_binomials(t, length) < 0 || check_shifts(t) < 0 || check_anchored(t, length) < 0)
-        return -1;
     for (int64_t p = 0; p < t->total; p++)
         if (t->first[p] < 0 || t->first[p] >= t->span)
             return fail(PyExc_ValueError, "a first cell out of range");
