@@ -30,6 +30,7 @@ from itertools import combinations
 from math import comb
 
 from ..errors import InputError
+from ..words import plural
 
 GAP, GREEN, PURPLE, YELLOW = 0, 1, 2, 3  # the author's 2-bit cell codes
 LETTERS = ".GPY"
@@ -72,7 +73,8 @@ def parse_position(text: str, field: str = "start") -> Position:
     for name, layer in zip(LAYERS, layers):
         if len(layer) != 4:
             raise InputError(
-                f"the {name} layer {layer!r} has {len(layer)} cells, expected 4", field=field
+                f"the {name} layer {layer!r} has {plural(len(layer), 'cell')}, expected 4",
+                field=field
             )
         for letter in layer.upper():
             if letter not in LETTERS:

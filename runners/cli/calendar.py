@@ -20,6 +20,7 @@ from ..models.packing.calendar import (
     parse_date,
     today,
 )
+from ..models.words import plural
 from ..terminal import draw_packing, use_colour
 
 LISTED = 12  # dates named in a line of the summary before "and N more"
@@ -112,7 +113,7 @@ def show_table(puzzle, table) -> None:
     """Every date's counts, one line per day of the year (a board with weekdays: one column
     per weekday), then the summary."""
     weekdays = has_weekdays(puzzle)
-    where = f"({table.backend}, {table.jobs} jobs, {table.seconds:.2f} s)"
+    where = f"({table.backend}, {plural(table.jobs, 'job')}, {table.seconds:.2f} s)"
     state = "" if table.complete else "INCOMPLETE (stopped early: dates missing are shown as -) "
     print(f"{puzzle.name}: {state}every date {where}")
     print(f"  {table.counted['dates']}")

@@ -134,7 +134,8 @@ def count_lines(puzzle, count: Count) -> list[str]:
         nodes, now = count.details["nodes"], count.details["nodes_this_call"]
         earlier = f" ({nodes - now:,} of them read from the checkpoint)" if now != nodes else ""
         lines.append(f"{name}: {words.plural(nodes, 'node')} searched{earlier}, "
-                     f"{count.details['nodes_per_second'] or 0:,} nodes a second in this run")
+                     f"{words.plural(count.details['nodes_per_second'] or 0, 'node')} a second in "
+                     "this run")
     return lines
 
 
@@ -159,7 +160,8 @@ def verify_lines(puzzle, found: Verification) -> list[str]:
         lines.append(
             f"{name}: grids with the marks on even cells {parities['even']:,} + on odd cells "
             f"{parities['odd']:,} = {both:,} ({', '.join(parities['backends'])} agree), "
-            + ("equal to" if both == total else "NOT equal to") + f" the {total:,} grids"
+            + ("equal to" if both == total else "NOT equal to")
+            + f" the {words.plural(total, 'grid')}"
         )
         for note in parities.get("notes", []):
             lines.append(f"{name}: note: {note}")

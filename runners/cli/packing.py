@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 
+from ..models.words import plural
 from ..outcomes import Count, Solution, Verification
 from ..terminal import draw_packing, use_colour
 
@@ -53,7 +54,7 @@ def print_solution(puzzle, solution: Solution, as_json: bool) -> int:
 def count_lines(puzzle, count: Count) -> list[str]:
     lines = []
     if count.modulo != "none" and count.complete:
-        lines.append(f"{puzzle.name}: {count.details['solutions']:,} solutions in all "
+        lines.append(f"{puzzle.name}: {plural(count.details['solutions'], 'solution')} in all "
                      f"(rotations and reflections counted as different)")
         lines.append(f"{puzzle.name}: symmetry group: {count.group.describe()}")
         fixed = count.details.get("fixed_points")

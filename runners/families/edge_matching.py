@@ -108,7 +108,9 @@ def group_text(puzzle: EdgePuzzle) -> str:
         return "quarter turns"
     if turns == 2:
         return "a half turn"
-    return f"{turns} turns by {360 // turns} degrees" if turns > 1 else "no turn but the identity"
+    if turns > 1:
+        return f"{words.plural(turns, 'turn')} by {360 // turns} degrees"
+    return "no turn but the identity"
 
 
 def turn_name(puzzle: EdgePuzzle, steps: int) -> str:
@@ -309,8 +311,8 @@ class EdgeMatching(Family):
         types = len(tile_types(puzzle))
         levels = f", levels 1-{len(puzzle.levels)}" if puzzle.levels else ""
         return (
-            f"{len(puzzle.tiles)} tiles ({types} kinds) on {board_words(puzzle)}, "
-            f"rule {puzzle.rule}{levels}; {puzzle.title}"
+            f"{words.plural(len(puzzle.tiles), 'tile')} ({words.plural(types, 'kind')}) on "
+            f"{board_words(puzzle)}, rule {puzzle.rule}{levels}; {puzzle.title}"
         )
 
     def at(self, puzzle: EdgePuzzle, level: int | None = None, **options) -> EdgePuzzle:
@@ -437,8 +439,8 @@ class EdgeMatching(Family):
             found = self._solution(puzzle, None, backend.name, seconds, complete)
             if not complete:
                 found.note = (f"{'interrupted' if runner.interrupted else 'stopped'}: no grid "
-                              f"in the {searched:,} of {details['cubes']:,} cubes searched "
-                              f"({nodes:,} nodes)")
+                              f"in the {searched:,} of {words.plural(details['cubes'], 'cube')} "
+                              f"searched ({words.plural(nodes, 'node')})")
             found.details = details
             return found
         tally, i = at
@@ -773,8 +775,8 @@ class EdgeMatching(Family):
         wrong = [k for k, ok in result["published_solutions"].items() if not ok]
         if wrong:  # a claim of the file that fails: no verified puzzle
             return Verification(display_name(puzzle), False, f"the published {', '.join(wrong)} "
-                                f"is not a valid solution here (the backends agree on {total:,} "
-                                "grids)", counts, result, table)
+                                f"is not a valid solution here (the backends agree on "
+                                f"{words.plural(total, 'grid')})", counts, result, table)
         return Verification(display_name(puzzle), True, "", counts, result, table)
 
     def _witness(self, puzzle, counts: list[Count], modulo: str, runner_for, say
@@ -889,7 +891,7 @@ class EdgeMatching(Family):
                 "each solution is one distinct grid (copies of identical tiles in cell order)",
             ]
             return to_dlx(cover, header), (
-                f"{len(cover.items)} items ({cover.primary} primary), "
+                f"{words.plural(len(cover.items), 'item')} ({cover.primary} primary), "
                 f"{len(cover.options)} options")
         encoding = check_card_encoding(encoding, DEFAULT_CARD_ENCODING)
         if cnf_model is not None and cnf_model not in CNF_MODELS:
@@ -906,8 +908,8 @@ class EdgeMatching(Family):
             f"exactly one per cell, each kind as often as it has tiles ({encoding}); edge colours",
         ]
         return to_dimacs(model, header), (
-            f"{model.nvars} variables, {len(model.clauses)} clauses, "
-            f"{len(model.keys)} placement variables"
+            f"{words.plural(model.nvars, 'variable')}, "
+            f"{words.plural(len(model.clauses), 'clause')}, {len(model.keys)} placement variables"
         )
 
 

@@ -139,7 +139,7 @@ def write_gallery(gallery: Gallery, folder: Path, per_page: int = PER_PAGE) -> l
     notes = list(gallery.notes)
     if gallery.total > len(gallery.figures):
         notes.append(
-            f"Showing the first {len(gallery.figures):,} of {gallery.total:,} pictures: "
+            f"Showing the first {len(gallery.figures):,} of {plural(gallery.total, 'picture')}: "
             f"{gallery.total - len(gallery.figures):,} are not shown."
         )
     written = []

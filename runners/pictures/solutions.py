@@ -27,6 +27,7 @@ from ..models import mind_lock as ml
 from ..models.geometry import Cell
 from ..models.packing import PackingPuzzle
 from ..models.packing.plan import puzzle_symmetries
+from ..models.words import plural
 from ..registry import default_backend
 
 G = TypeVar("G")
@@ -174,8 +175,8 @@ def first_solutions(puzzle, wanted: int, classify: Callable[[G], tuple[Hashable,
     keys: list[Hashable] = []
     number: dict[Hashable, int] = {}
     backend = default_backend(puzzle.kind, "solutions")[0]
-    what = f"the first {wanted:,} classes" if by_class else (
-        "a solution" if wanted == 1 else f"the first {wanted:,} solutions")
+    what = f"the first {plural(wanted, 'class')}" if by_class else (
+        "a solution" if wanted == 1 else f"the first {plural(wanted, 'solution')}")
     bound = "" if seconds is None else f", at most {seconds:g} CPU s"
     ticks: list[float] = []
 

@@ -1,0 +1,118 @@
+"""No line reads "1 classes" (issue 42): every f-string under runners/ and models/ that puts a
+number before a plural noun of the puzzles' vocabulary says it with models/words.py (`plural`,
+`counted`), and those helpers say "1 class", "2 classes" for any number."""
+
+from __future__ import annotations
+
+import ast
+import pathlib
+import re
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from puzzlesat.models.words import counted, plural, singular
+
+ROOT = pathlib.Path(__file__).parent.parent
+
+# Plural count nouns of the puzzles' vocabulary (and of the machine's: cores, jobs, files).
+NOUNS = (
+    "arrangements", "balls", "boards", "boxes", "bytes", "cards", "cells", "classes", "clauses",
+    "colours", "columns", "copies", "cores", "counts", "cubes", "dates", "digits", "edges", "files",
+    "grids", "items", "jobs", "kinds", "layers", "lines", "moves", "nodes", "orbits",
+    "orientations", "pages", "parts", "pictures", "pieces", "placements", "positions",
+    "processes", "puzzles", "rows", "runs", "sides", "solutions", "squares", "starts", "steps",
+    "threads", "tiles", "triangles", "turns", "variables", "workers",
+)
+
+# Formatted values that are words, not numbers: "packing puzzles", "black cells".
+WORDS = {
+    "a family's name ('no cpsat backend for sliding puzzles')":
+        ("puzzle.kind", "self.kind", "fam.kind", "kind", "argument"),
+    "a backend's name, 'counts' the verb ('mc:ganak counts solutions without listing them')":
+        ("self.name", "chosen.name", "backend"),
+    "a kind of cell or tile ('marks on black cells', 'no two dark tiles side by side')":
+        ("puzzle.grid", "grid_name", "name", "mark", "puzzle.apart"),
+    "a file format ('svg files cannot go to standard output')": ("fmt",),
+    "a placement's label, the cells its next field ('piece L orientation 3 cells (0, 1) ...')":
+        ("names", "placement.orientation"),
+}
+SAID_AS_WORDS = {expression for expressions in WORDS.values() for expression in expressions}
+FLOAT = re.compile(r"[eEfFgG%]$")  # a float's format: '1.2e+06 nodes', '0.5 s' is never one
+
+
+def modules() -> list[pathlib.Path]:
+    return sorted([*ROOT.glob("runners/**/*.py"), *ROOT.glob("models/**/*.py")])
+
+
+def constant(value: ast.expr) -> bool:
+    """A literal or a module's constant (UPPER_CASE): its number is fixed, never 1."""
+    while isinstance(value, ast.Subscript):
+        value = value.value
+    name = value.attr if isinstance(value, ast.Attribute) else getattr(value, "id", "")
+    return isinstance(value, ast.Constant) or (name.isupper() and len(name) > 1)
+
+
+def a_number(value: ast.FormattedValue) -> bool:
+    """Whether a formatted value can be a whole number, 1 among others."""
+    spec = ast.unparse(value.format_spec)[2:-1] if value.format_spec else ""
+    return not (value.conversion != -1 or FLOAT.search(spec) or constant(value.value)
+                or ast.unparse(value.value) in SAID_AS_WORDS)
+
+
+def not_a_count(before: str, noun: str) -> bool:
+    """Whether the text before a number says it does not count the noun: a factor or a term
+    ('6 x 6 cells', '4+5 colours': the noun counts the product or the sum), or a label ('move 3
+    moves nothing': the noun's singular before the number, the noun a verb)."""
+    return bool(re.search(r"(\bx|\+) ?$", before)) or before.endswith(f"{singular(noun)} ")
+
+
+def bare_counts(source: str, name: str) -> list[str]:
+    """'name:line: {value} noun' for each number put before a plural noun by hand."""
+    found = []
+    for node in ast.walk(ast.parse(source, name)):
+        if not isinstance(node, ast.JoinedStr):
+            continue
+        for before, value, text in zip([None, *node.values], node.values, node.values[1:]):
+            if not (isinstance(value, ast.FormattedValue) and isinstance(text, ast.Constant)):
+                continue
+            noun = re.match(r" ([a-z]+)\b", text.value)
+            if noun and noun.group(1) in NOUNS and a_number(value) and not (
+                    isinstance(before, ast.Constant) and not_a_count(before.value, noun[1])):
+                found.append(f"{name}:{node.lineno}: {{{ast.unparse(value.value)}}} "
+                             f"{noun.group(1)}")
+    return found
+
+
+def test_no_number_is_put_before_a_plural_noun_by_hand():
+    """Regression: `gallery a-puzzle-a-day` printed "(1 pages, 57 pictures)", and over 200
+    more f-strings could say "1 classes", "1 cores", "1 moves"."""
+    found = [line for path in modules()
+             for line in bare_counts(path.read_text(), str(path.relative_to(ROOT)))]
+    assert not found, ("say these with models/words.py (plural(n, 'noun'), counted(n, "
+                       "'phrase')):\n" + "\n".join(found))
+
+
+def test_the_sweep_finds_numbers_and_leaves_words_floats_and_constants():
+    source = ('f"{n} pages {x:.1f} nodes {MAX} cells {puzzle.kind} puzzles {n!r} moves "\n'
+              'f"{a} x {b} cells, {a}+{b} colours, move {t} moves nothing, box {b} cells"\n'
+              'f"{len(cards):,} cards, {plural(n, \'class\')} {n} seconds"\n')
+    found = bare_counts(source, "probe.py")
+    assert found == ["probe.py:1: {n} pages", "probe.py:2: {b} cells",
+                     "probe.py:3: {len(cards)} cards"]
+
+
+NUMBERS = st.one_of(st.integers(0, 10), st.integers(0, 10**30))
+
+
+@given(NUMBERS, st.sampled_from(NOUNS))
+def test_plural_never_says_one_with_a_plural_noun(n, nouns):
+    word = singular(nouns)
+    said = plural(n, word)
+    assert said == (f"1 {word}" if n == 1 else f"{n:,} {nouns}")
+
+
+@given(NUMBERS, st.sampled_from(NOUNS), st.sampled_from(["", " of the board", " (labelled)"]))
+def test_counted_never_says_one_with_a_plural_noun(n, nouns, rest):
+    said = counted(n, nouns + rest)
+    assert said == (f"1 {singular(nouns)}{rest}" if n == 1 else f"{n:,} {nouns}{rest}")
