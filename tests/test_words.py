@@ -18,11 +18,13 @@ ROOT = pathlib.Path(__file__).parent.parent
 # Plural count nouns of the puzzles' vocabulary (and of the machine's: cores, jobs, files).
 NOUNS = (
     "arrangements", "balls", "boards", "boxes", "bytes", "cards", "cells", "classes", "clauses",
-    "colours", "columns", "copies", "cores", "counts", "cubes", "dates", "digits", "edges", "files",
-    "grids", "items", "jobs", "kinds", "layers", "lines", "moves", "nodes", "orbits",
-    "orientations", "pages", "parts", "pictures", "pieces", "placements", "positions",
-    "processes", "puzzles", "rows", "runs", "sides", "solutions", "squares", "starts", "steps",
-    "threads", "tiles", "triangles", "turns", "variables", "workers",
+    "clusters", "colours", "columns", "copies", "cores", "corners", "counts", "cubes", "dates",
+    "digits", "edges", "elements", "files", "gaps", "grids", "groups", "hits", "holes", "images",
+    "items", "jobs", "joints", "kinds", "labels", "layers", "lines", "moves", "nodes", "options",
+    "orbits", "orientations", "pages", "parts", "paths", "pictures", "pieces", "placements",
+    "positions", "processes", "puzzles", "rotations", "rounds", "rows", "rungs", "runs", "seams",
+    "sides", "solutions", "squares", "starts", "steps", "symmetries", "threads", "tiles",
+    "tilings", "triangles", "turns", "variables", "workers",
 )
 
 # Formatted values that are words, not numbers: "packing puzzles", "black cells".
@@ -67,20 +69,57 @@ def not_a_count(before: str, noun: str) -> bool:
     return bool(re.search(r"(\bx|\+) ?$", before)) or before.endswith(f"{singular(noun)} ")
 
 
+def noun_after(rest: list[ast.expr]) -> str | None:
+    """The word the values after a number begin with: text (' cells of ...'), or a noun chosen
+    between two (' ' then {'rotations' if ... else 'symmetries'})."""
+    if not rest or not isinstance(rest[0], ast.Constant):
+        return None
+    word = re.match(r" ([a-z]+)\b", rest[0].value)
+    if word:
+        return word[1]
+    chosen = rest[1].value if rest[0].value == " " and len(rest) > 1 else None
+    if isinstance(chosen, ast.IfExp):
+        arms = [arm.value for arm in (chosen.body, chosen.orelse) if isinstance(arm, ast.Constant)]
+        return next((arm for arm in arms if arm in NOUNS), None)
+    return None
+
+
+def hand_made(value: ast.expr) -> bool:
+    """A plural's ending chosen by hand: {'s' * (n != 1)}, {'es' if n != 1 else ''}."""
+    if isinstance(value, ast.BinOp) and isinstance(value.op, ast.Mult):
+        return any(isinstance(side, ast.Constant) and side.value in ("s", "es")
+                   for side in (value.left, value.right))
+    return (isinstance(value, ast.IfExp) and isinstance(value.body, ast.Constant)
+            and isinstance(value.orelse, ast.Constant) and value.body.value in ("s", "es")
+            and value.orelse.value == "")  # (a verb's 's' comes when the number is 1: 'fits')
+
+
+def after_a_number(before: list[ast.expr | None]) -> bool:
+    """Whether the values before an ending are a number and a noun: {n} solution{...}."""
+    return (len(before) == 2 and isinstance(before[0], ast.FormattedValue)
+            and isinstance(before[1], ast.Constant)
+            and bool(re.fullmatch(r" [a-z]+", before[1].value)))
+
+
 def bare_counts(source: str, name: str) -> list[str]:
-    """'name:line: {value} noun' for each number put before a plural noun by hand."""
+    """'name:line: {value} noun' for each number put before a plural noun by hand, and each
+    ending of a counted noun chosen by hand."""
     found = []
     for node in ast.walk(ast.parse(source, name)):
         if not isinstance(node, ast.JoinedStr):
             continue
-        for before, value, text in zip([None, *node.values], node.values, node.values[1:]):
-            if not (isinstance(value, ast.FormattedValue) and isinstance(text, ast.Constant)):
+        values = [None, *node.values]
+        for i, value in enumerate(values[1:], 1):
+            if not isinstance(value, ast.FormattedValue):
                 continue
-            noun = re.match(r" ([a-z]+)\b", text.value)
-            if noun and noun.group(1) in NOUNS and a_number(value) and not (
-                    isinstance(before, ast.Constant) and not_a_count(before.value, noun[1])):
-                found.append(f"{name}:{node.lineno}: {{{ast.unparse(value.value)}}} "
-                             f"{noun.group(1)}")
+            said = f"{name}:{node.lineno}: {{{ast.unparse(value.value)}}}"
+            if hand_made(value.value) and after_a_number(values[i - 2:i]):
+                found.append(f"{said} (a plural made by hand)")
+            noun = noun_after(values[i + 1:])
+            before = values[i - 1]
+            if noun in NOUNS and a_number(value) and not (
+                    isinstance(before, ast.Constant) and not_a_count(before.value, noun)):
+                found.append(f"{said} {noun}")
     return found
 
 
@@ -96,10 +135,13 @@ def test_no_number_is_put_before_a_plural_noun_by_hand():
 def test_the_sweep_finds_numbers_and_leaves_words_floats_and_constants():
     source = ('f"{n} pages {x:.1f} nodes {MAX} cells {puzzle.kind} puzzles {n!r} moves "\n'
               'f"{a} x {b} cells, {a}+{b} colours, move {t} moves nothing, box {b} cells"\n'
-              'f"{len(cards):,} cards, {plural(n, \'class\')} {n} seconds"\n')
+              'f"{len(cards):,} cards, {plural(n, \'class\')} {n} seconds"\n'
+              'f"{n} {\'rotations\' if r else \'symmetries\'}, {n} class{\'es\' * (n != 1)}"\n'
+              'f"piece{\'s\' if len(lost) > 1 else \'\'} {names}"\n')
     found = bare_counts(source, "probe.py")
     assert found == ["probe.py:1: {n} pages", "probe.py:2: {b} cells",
-                     "probe.py:3: {len(cards)} cards"]
+                     "probe.py:3: {len(cards)} cards", "probe.py:4: {n} rotations",
+                     "probe.py:4: {'es' * (n != 1)} (a plural made by hand)"]
 
 
 NUMBERS = st.one_of(st.integers(0, 10), st.integers(0, 10**30))

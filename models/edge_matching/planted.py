@@ -29,7 +29,8 @@ def _colours(joints: int, colours: int, rng: random.Random, first: int, field: s
         raise InputError("must be at least 1", field=field)
     if colours > joints:
         raise InputError(
-            f"{plural(colours, 'colour')} cannot all be used on {joints} joints", field=field
+            f"{plural(colours, 'colour')} cannot all be used on {plural(joints, 'joint')}",
+            field=field,
         )
     chosen = list(range(colours)) + [rng.randrange(colours) for _ in range(joints - colours)]
     rng.shuffle(chosen)

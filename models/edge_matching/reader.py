@@ -775,8 +775,8 @@ def read_e2(path: str, text: str) -> EdgePuzzle:
     size = board_size(sides.count(2), sides.count(1), len(tiles))
     if size is None:
         raise bad(
-            f"{plural(len(tiles), 'piece')} with {sides.count(2)} corners and {sides.count(1)} "
-            "border pieces do not make a rectangular board", lines[-1][0],
+            f"{plural(len(tiles), 'piece')} with {plural(sides.count(2), 'corner')} and "
+            f"{sides.count(1)} border pieces do not make a rectangular board", lines[-1][0],
         )
     puzzle = EdgePuzzle(
         name=Path(path).stem,

@@ -91,7 +91,8 @@ def checked(cells: Sequence[int], field: str = "start", text: str = "") -> Posit
     shown = f"{text!r}: " if text else ""
     counts = [list(cells).count(colour) for colour in range(4)]
     if counts[GAP] > 1:
-        raise InputError(f"{shown}{counts[GAP]} gaps, a position has exactly one", field=field)
+        raise InputError(f"{shown}{plural(counts[GAP], 'gap')}, a position has exactly one",
+                         field=field)
     if [counts[c] for c in PIECES] != list(PIECES.values()):
         got = ", ".join(f"{counts[c]} {COLOUR_NAMES[c]}" for c in (PURPLE, GREEN, YELLOW, GAP))
         raise InputError(

@@ -131,7 +131,8 @@ def encode_cover(cover: ExactCover) -> CoverModel:
         options=[tuple(row) for row in cover.rows],
         labels=list(cover.labels),
         fill_order=list(range(pieces, len(cover.columns))) + list(range(pieces)),
-        title=f"exact cover, {plural(len(cover.columns), 'item')}, {len(cover.rows)} options",
+        title=f"exact cover, {plural(len(cover.columns), 'item')}, "
+              f"{plural(len(cover.rows), 'option')}",
         multiplicity=cover.multiplicity,
         least=cover.least,
         regions=cover.regions,

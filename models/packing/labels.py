@@ -48,8 +48,8 @@ def read_labels(doc: TomlDoc, puzzle: PackingPuzzle) -> PackingPuzzle:
         where = {"file": doc.path, "line": None if first is None else first + n,
                  "field": "labels"}
         if len(words) != len(cells):
-            raise InputError(f"{len(words)} labels for the {plural(len(cells), 'cell')} of board "
-                             f"row {cells[0][0] + 1}", **where)
+            raise InputError(f"{plural(len(words), 'label')} for the {plural(len(cells), 'cell')} "
+                             f"of board row {cells[0][0] + 1}", **where)
         for word, cell in zip(words, cells):
             if word in labels:
                 raise InputError(f"label {word!r} is written twice", **where)

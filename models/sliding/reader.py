@@ -98,7 +98,7 @@ def read_sliding(doc: TomlDoc) -> SlidingPuzzle:
     types = _types(doc, pieces)
     groups, start = _groups(types, pieces, _axes(doc, pieces), height, width, cells)
     if len(groups) > 64:
-        raise doc.error("start", f"{len(groups)} groups of pieces: at most 64")
+        raise doc.error("start", f"{plural(len(groups), 'group')} of pieces: at most 64")
     goal = _goal(doc, height, width, types, pieces, groups)
     puzzle = SlidingPuzzle(
         name=doc.get("name", str, Path(doc.path).stem), rows=height, columns=width, cells=cells,

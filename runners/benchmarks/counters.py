@@ -199,7 +199,8 @@ def markdown(figures: dict) -> str:
         f"Load at the start {figures['load_at_start']} on "
         f"{plural(figures['machine']['cores'], 'core')}; the load during each run is in "
         "counters-bench.json. "
-        f"{figures.get('finished_rungs', 0)} of {figures.get('rungs_asked', 0)} rungs ran.",
+        f"{figures.get('finished_rungs', 0)} of {plural(figures.get('rungs_asked', 0), 'rung')} "
+        "ran.",
         "",
         "| regime | count | solutions | " + " | ".join(names) + " |",
         "|" + " --- |" * (3 + len(names)),

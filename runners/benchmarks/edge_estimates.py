@@ -168,8 +168,8 @@ def knuth_line(row: dict) -> str:
     r = k["nodes_per_cpu_second"]
     return (f"{row['puzzle']}: Knuth's estimate {k['nodes']:.3g} ± "
             f"{k['nodes_standard_error']:.2g} nodes of edgecount's search ({_plan(row)}; "
-            f"{k['paths']:,} paths a part, {k['cpu_seconds']:.1f} CPU s); at {r / 1e6:.1f} M "
-            f"nodes a CPU second (measured now) a {row['task']} takes ~{_time(k['nodes'] / r)}"
+            f"{plural(k['paths'], 'path')} a part, {k['cpu_seconds']:.1f} CPU s); at {r / 1e6:.1f} "
+            f"M nodes a CPU second (measured now) a {row['task']} takes ~{_time(k['nodes'] / r)}"
             + (" at most (it stops at its first grid)" if row["task"] == "solve" else ""))
 
 

@@ -129,7 +129,7 @@ def line(row: dict) -> str:
     return (f"{row['puzzle']}: {plural(row['cells'], 'cell')}, {plural(row['pieces'], 'piece')}: "
             f"nodes ~ {_spread(row['nodes'], row['nodes_standard_error'])}, solutions ~ "
             f"{_spread(row['solutions'], row['solutions_standard_error'])} "
-            f"({row['paths']:,} paths, {row['cpu_seconds']:.1f} CPU s); a plain count "
+            f"({plural(row['paths'], 'path')}, {row['cpu_seconds']:.1f} CPU s); a plain count "
             f"~{_hours(row['count_cpu_hours'])} of CPU")
 
 

@@ -23,6 +23,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from ..models.errors import InputError
+from ..models.words import plural
 from . import targets
 
 Say = Callable[[str], None]
@@ -140,8 +141,8 @@ def table(result: dict, load: str) -> str:
     rounds = len(result["rounds"])
     return "\n".join([
         "# A newcomer's first commands: a brand-new venv right after `pip install '.[dlx]'`", "",
-        f"`puzzlesat bench first-run`: {rounds} rounds, each a new virtual environment with "
-        "puzzlesat installed from the source tree; medians over the rounds (wall seconds); "
+        f"`puzzlesat bench first-run`: {plural(rounds, 'round')}, each a new virtual environment "
+        "with puzzlesat installed from the source tree; medians over the rounds (wall seconds); "
         f"{load}; {os.cpu_count()} CPUs.", "",
         "| what | median | target | |", "|---|---:|---|---|",
         f"| `pip install '.[dlx]'` (C kernels built) | {result['install_median']:.1f} s | | |",

@@ -173,7 +173,7 @@ def markdown(figures: dict) -> str:
     for group in figures["classes"].values():
         kept = {name: n for name, n in group["grids_each_element_keeps"].items()}
         lines.append(f"- classes under {group['group']}: **{group['classes']:,}** (Burnside "
-                     f"over {group['order']} elements; grids kept: identity "
+                     f"over {plural(group['order'], 'element')}; grids kept: identity "
                      f"{kept['identity']:,}, every other element "
                      f"{sorted(set(v for k, v in kept.items() if k != 'identity'))})")
     if figures.get("canonical"):

@@ -185,7 +185,7 @@ def run_search(cases=SEARCH_CASES, repeats: int = 3, results: Path | None = Path
                                             or "bitboard"))
                 runs.append(done)
                 say(f"{name} {modulo} {method}: {done.answer} in {done.cpu_seconds:.2f} s CPU, "
-                    f"{plural(done.nodes, 'node')}, {done.hits:,} hits (load {_load()})")
+                    f"{plural(done.nodes, 'node')}, {plural(done.hits, 'hit')} (load {_load()})")
             middle = statistics.median(r.cpu_seconds for r in runs)
             plain = middle if plain is None else plain
             nodes = runs[0].nodes
@@ -493,7 +493,7 @@ def run_shared(cases, jobs: int, repeats: int = 3, sample: int | None = None, se
                 runs[shared].append(figures)
                 say(f"{name} {modulo} {what}, {SHARED_ARMS[shared]}: "
                     f"{figures['wall_seconds']:.2f} s wall, {figures['cpu_seconds']:.2f} s CPU, "
-                    f"{plural(figures['nodes'], 'node')}, {figures['memo_hits']:,} hits "
+                    f"{plural(figures['nodes'], 'node')}, {plural(figures['memo_hits'], 'hit')} "
                     f"(load {figures['load']})")
         if len(answers) != 1:
             raise ArithmeticError(f"{name} {modulo}: the arms disagree: {sorted(answers)}")

@@ -708,8 +708,8 @@ def _search_shared(args: argparse.Namespace, cases) -> int:
     for row in rows:
         print(f"{row['puzzle']:26} {row['modulo']:9} {row['memo']:31} "
               f"{row['median_wall_seconds']:8.2f} s wall {row['median_cpu_seconds']:8.2f} s "
-              f"CPU {plural(row['median_nodes'], 'node'):>19} {row['median_memo_hits']:>11,} hits "
-              f"ratio {row['cpu_ratio_to_own']:.2f}")
+              f"CPU {plural(row['median_nodes'], 'node'):>19} "
+              f"{plural(row['median_memo_hits'], 'hit'):>16} ratio {row['cpu_ratio_to_own']:.2f}")
     wrote(args.record_in, "bitboard-shared.md")
     return 0
 

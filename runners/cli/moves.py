@@ -161,8 +161,8 @@ def table_command(args: argparse.Namespace) -> int:
         partial = {"puzzle": puzzle.name, "complete": False, "positions": stopped.positions,
                    "seconds": round(stopped.seconds, 2)}
         print(report.json_line(partial) if args.json else
-              f"{puzzle.name}: stopped after {stopped.seconds:.1f} s, {stopped.positions:,} "
-              f"position{'s' * (stopped.positions != 1)} reached: incomplete (a lower bound "
+              f"{puzzle.name}: stopped after {stopped.seconds:.1f} s, "
+              f"{plural(stopped.positions, 'position')} reached: incomplete (a lower bound "
               "on the positions reachable)")
         return 1  # as an incomplete count
     figures = module.table_figures(found)

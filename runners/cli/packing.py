@@ -61,7 +61,8 @@ def count_lines(puzzle, count: Count) -> list[str]:
         if fixed:  # Burnside's table: what every symmetry leaves unchanged, the identity all
             shown = "; ".join(f"{element.removeprefix('fixed by ')}: {kept:,}" for element, kept
                               in {"identity": count.details["solutions"], **fixed}.items())
-            lines.append(f"{puzzle.name}: solutions each of the {count.group.order} symmetries "
+            lines.append(f"{puzzle.name}: solutions each of the "
+                         f"{plural(count.group.order, 'symmetry')} "
                          f"leaves unchanged (Burnside: the classes are their mean): {shown}")
     return lines
 

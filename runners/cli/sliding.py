@@ -117,7 +117,7 @@ def starts_lines(result: dict, shown: int = 10) -> list[str]:
     """`sliding starts` in lines: the clusters, per metric the hardest start and the
     distributions, the clusters with the farthest starts, the starts generated."""
     lines = [f"{result['puzzle']}: {plural(result['arrangements'], 'arrangement')} of the blocks "
-             f"in {result['clusters']:,} clusters of positions joined by moves; "
+             f"in {plural(result['clusters'], 'cluster')} of positions joined by moves; "
              f"{result['clusters_with_a_goal']:,} "
              f"{'hold' if result['clusters_with_a_goal'] != 1 else 'holds'} a goal position "
              f"({result['goal']}), {result['clusters_without']:,} "

@@ -396,7 +396,8 @@ class Packing(Family):
                 "placement (a piece in an orientation at a position)",
             ]
             return to_dlx(cover, header), (
-                f"{plural(len(cover.items), 'item')}, {len(cover.options)} options (placements)")
+                f"{plural(len(cover.items), 'item')}, {plural(len(cover.options), 'option')} "
+                "(placements)")
         encoding = check_card_encoding(encoding, DEFAULT_CARD_ENCODING)
         model = encode_cnf(exact_cover(puzzle, options), encoding)
         header = [

@@ -252,7 +252,7 @@ def packing_statement(puzzle: PackingPuzzle, modulo: str, listed: found.Listing,
     and how many pictures it would hold without its cap (those listed where not counted)."""
     by = "rotation" if modulo == "rotation" else "symmetry"
     symmetries = found.packing_symmetries(puzzle, by)
-    group = f"the {where}'s {symmetries} {'rotations' if by == 'rotation' else 'symmetries'}"
+    group = f"the {where}'s {plural(symmetries, by)}"
     if listed.complete:
         solutions, classes = len(listed.members), listed.classes
     else:

@@ -151,13 +151,9 @@ class Listing(Generic[G]):
         state = ("every solution" if self.complete else
                  f"stopped by the time bound of {LIST_SECONDS:g} CPU s" if self.out_of_time else
                  "as many as asked for")
-        return (f"{name}: listed {_solutions(len(self.members))} ({self.classes:,} "
-                f"class{'es' * (self.classes != 1)}) with {self.backend} in "
+        return (f"{name}: listed {plural(len(self.members), 'solution')} "
+                f"({plural(self.classes, 'class')}) with {self.backend} in "
                 f"{self.seconds:.1f} s: {state}")
-
-
-def _solutions(n: int) -> str:
-    return f"{n:,} solution{'s' * (n != 1)}"
 
 
 def first_solutions(puzzle, wanted: int, classify: Callable[[G], tuple[Hashable, int]],
@@ -184,8 +180,8 @@ def first_solutions(puzzle, wanted: int, classify: Callable[[G], tuple[Hashable,
         if say:
             ticks.append(spent)
             say(f"{puzzle.name}: listing {what} with {backend}{bound}: "
-                f"{_solutions(len(members))} and {len(number):,} "
-                f"class{'es' * (len(number) != 1)} so far, {spent:.0f} s ...")
+                f"{plural(len(members), 'solution')} and {plural(len(number), 'class')} "
+                f"so far, {spent:.0f} s ...")
 
     complete = out_of_time = False
     try:
