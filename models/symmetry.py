@@ -32,8 +32,8 @@ class Group:
         if self.order > 8:  # a solid's: too many to list in a sentence
             mirrors = sum(name.startswith("mirror") for name in self.elements)
             return (f"{plural(self.order, 'symmetry')}: {plural(self.order - mirrors, 'rotation')} "
-                    "(the identity "
-                    "among them)" + (f" and {mirrors} mirror images" if mirrors else ""))
+                    "(the identity among "
+                    "them)" + (f" and {mirrors} mirror images" if mirrors else ""))
         return f"{plural(self.order, 'symmetry')}: {', '.join(self.elements)}"
 
     def to_json(self) -> dict[str, object]:

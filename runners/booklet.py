@@ -182,8 +182,8 @@ class MadeBooklet:
                             [p.name for p in self.puzzle.pieces],
                             f"{title}: {plural(len(self.cards), 'card')}",
                             [f"{plural(len(self.cards), 'card')}, each with exactly one solution, "
-                             "easiest "
-                             f"first; difficulty: {self.measure}; written by puzzlesat booklet"])
+                             f"easiest first; difficulty: {self.measure}; written by puzzlesat "
+                             "booklet"])
         return write_booklet(self.puzzle, self.cards, folder, text, title)
 
 
@@ -210,8 +210,8 @@ def make_booklet(puzzle, cards: int = 12, seed: int = 1,
     classes = int(klass.max()) + 1 if len(klass) else 0
     if cards > classes:
         raise InputError(f"{puzzle.name} has {plural(classes, 'solution')} up to the board's "
-                         "symmetries "
-                         f"({len(listing.rows):,} in all): a booklet of different solutions "
+                         f"symmetries ({len(listing.rows):,} in all): a booklet of different "
+                         "solutions "
                          f"holds at most {plural(classes, 'card')}, not {cards:,}", field="cards")
     rng = random.Random(seed)
     first_of = np.unique(klass, return_index=True)[1]
@@ -234,8 +234,7 @@ def make_booklet(puzzle, cards: int = 12, seed: int = 1,
     picked = spread(pool, cards, klass)
     if len(picked) < cards:
         raise InputError(f"{puzzle.name}: only {plural(len(picked), 'card')} of different "
-                         "solutions with "
-                         "one solution each turned up among "
+                         "solutions with one solution each turned up among "
                          f"{plural(len(chosen_rows), 'solution')} drawn; "
                          f"ask for {len(picked)} or fewer", field="cards")
     graded = [GradedCard(str(i), listing.placed(card), listing.grid(row), width - len(card),

@@ -231,8 +231,8 @@ def search(kernel: int, data: tuple, seeds: Sequence[int], bound: int, *,
             del seen
             if ends[-1] != reached:  # moves are undone: the goal's component is the start's
                 raise InputError(f"{what}: {plural(reached - ends[-1], 'position')} reached from "
-                                 "the "
-                                 "start do not reach the goal although every move can be undone",
+                                 "the start do not reach the goal although every move can be "
+                                 "undone",
                                  field="goal")
     except KeyboardInterrupt:
         bar(None)

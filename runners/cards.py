@@ -181,8 +181,8 @@ def refuse_published(puzzle: PackingPuzzle) -> None:
             words = key.replace("_", " ")
             raise InputError(
                 f"{puzzle.name} has at least {plural(figure, 'solution')} (its file's published "
-                f"{words}"
-                f", each at least one solution): more than the {MAX_SOLUTIONS:,} cards lists "
+                f"{words}, each at least one solution): more than the {MAX_SOLUTIONS:,} cards "
+                "lists "
                 f"(`puzzlesat count {puzzle.name}` counts them)", field="puzzle")
 
 
@@ -579,7 +579,7 @@ def check_listing(listing: Listing, backend: str) -> str:
     if not counted.complete or counted.details["solutions"] != len(rows):
         raise ArithmeticError(f"{listing.backend} listed {plural(len(rows), 'solution')}, "
                               f"{backend} counts {counted.details['solutions']:,}")
-    return (f"the {plural(len(rows), 'solution')} listed are distinct exact covers of the board, "
+    return (f"{plural(len(rows), 'solution')} listed, each a distinct exact cover of the board, "
             f"as many as {backend} counts ({counted.seconds:.1f} s)")
 
 

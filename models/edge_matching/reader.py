@@ -311,7 +311,8 @@ def read_tiles(doc: TomlDoc, grid: EdgeGrid, edge: Callable[..., Edge], cell_cou
             tile_lines.append(line)
     if len(tiles) != cell_count:
         raise doc.error(
-            "tiles", f"{plural(len(tiles), 'tile')} (counting repeats) do not fill {where}")
+            "tiles", f"{plural(len(tiles), 'tile')} (counting repeats) "
+            f"{'does' if len(tiles) == 1 else 'do'} not fill {where}")
     return tiles, tile_lines, names
 
 

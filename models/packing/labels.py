@@ -41,8 +41,7 @@ def read_labels(doc: TomlDoc, puzzle: PackingPuzzle) -> PackingPuzzle:
     first = doc.value_line("labels")
     if len(lines) != len(rows):
         raise doc.error("labels", f"{plural(len(lines), 'line')} of labels, but the board has "
-                                  "cells on "
-                        f"{plural(len(rows), 'row')}: one line per row, one word per cell")
+                        f"cells on {plural(len(rows), 'row')}: one line per row, one word per cell")
     labels: dict[str, Cell] = {}
     for (n, words), cells in zip(lines, rows.values()):
         where = {"file": doc.path, "line": None if first is None else first + n,

@@ -206,8 +206,7 @@ def read_packing(doc: TomlDoc) -> PackingPuzzle:
         )
     if not least <= board_cells <= area:
         raise doc.error("pieces", f"the pieces cover {least} to {plural(area, 'cell')} but the "
-                                  "board has "
-                        f"{board_cells}")
+                        f"board has {board_cells}")
     try:  # refused here, at its file and line, rather than when the model is built
         check_size(puzzle)
     except InputError as error:
@@ -333,8 +332,7 @@ def read_placed(doc: TomlDoc, puzzle: PackingPuzzle, where: str = "placed"
         piece = puzzle.pieces[index[name]]
         if piece.count > 1:
             raise doc.error(field, f"piece {name} has {plural(piece.count, 'copy')}; a challenge "
-                                   "places "
-                            "pieces of one copy only")
+                            "places pieces of one copy only")
         if piece.fewest != piece.count:
             raise doc.error(field, f"piece {name} comes in any number; a challenge places "
                             "pieces used exactly once")
@@ -347,9 +345,8 @@ def read_placed(doc: TomlDoc, puzzle: PackingPuzzle, where: str = "placed"
                 f"{list(meant)})" if meant else ""))
         if puzzle.lattice.normalise(cells) not in puzzle.lattice.orientations(piece.cells,
                                                                               puzzle.flip):
-            raise doc.error(field, f"these {plural(len(cells), 'cell')} are not piece {name} in "
-                                   "any "
-                            "orientation it may take")
+            these = "this cell is" if len(cells) == 1 else f"these {plural(len(cells), 'cell')} are"
+            raise doc.error(field, f"{these} not piece {name} in any orientation it may take")
         for cell in cells:
             if cell in taken:
                 raise doc.error(field, f"cell {list(cell)} is covered by {taken[cell]} too")

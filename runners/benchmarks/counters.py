@@ -193,13 +193,13 @@ def markdown(figures: dict) -> str:
         "# Where each counting backend wins (`puzzlesat bench counters`)",
         "",
         f"{figures['date']}; medians of {plural(figures['repeat'], 'run')}, each `puzzlesat.count` "
-        "on one "
-        f"job in one process, modulo 'none', stopped at {limit:g} s (a run stopped there ends "
+        f"on one job in one process, modulo 'none', stopped at {limit:g} s (a run stopped there "
+        "ends "
         "that backend's repeats: '>' below); 'refused': the backend cannot take the puzzle. "
         f"Load at the start {figures['load_at_start']} on "
         f"{plural(figures['machine']['cores'], 'core')}; the load during each run is in "
-        "counters-bench.json. "
-        f"{figures.get('finished_rungs', 0)} of {plural(figures.get('rungs_asked', 0), 'rung')} "
+        f"counters-bench.json. {figures.get('finished_rungs', 0)} of "
+        f"{plural(figures.get('rungs_asked', 0), 'rung')} "
         "ran.",
         "",
         "| regime | count | solutions | " + " | ".join(names) + " |",

@@ -304,8 +304,8 @@ def write_against(rows: list[dict], folder: Path, repeats: int, commit: str) -> 
         f"at commit {commit}, loaded from git beside today's and compiled on its own. One thread "
         "in one process, the whole count plan as `puzzlesat count --jobs 1` makes it; CPU "
         f"seconds of this process, medians of {plural(repeats, 'run')}, the two searches taking "
-        "turns run "
-        "by run. Nodes: options placed (a memo hit is no node); nodes/s = nodes / median CPU "
+        "turns run by run. Nodes: options placed (a memo hit is no node); nodes/s = nodes / median "
+        "CPU "
         "seconds; ratio: median CPU seconds over the anchor's in the same mode, same run. "
         "`plain`: no memo; `bitboard`: the default's choice of memo per cube.",
         machine_line(),
@@ -932,11 +932,11 @@ def write(rows: list[Row], folder: Path, repeats: int, jobs: int) -> None:
         "# Packing counts: xcover (Algorithm C) anchor and the bitboard search",
         "",
         f"Medians of {plural(repeats, 'run')}. In-process rows time the whole work of a count "
-        "(plan, "
-        f"encoding, every cube): the anchor on one thread, ours through `puzzlesat.count` with "
+        f"(plan, encoding, every cube): the anchor on one thread, ours through `puzzlesat.count` "
+        "with "
         f"{plural(jobs, 'job')} (the bitboard search on threads). Whole-process rows time "
-        "`puzzlesat count "
-        "... --json` as a user runs it, start-up and imports included (Python's bytecode "
+        "`puzzlesat count ... --json` as a user runs it, start-up and imports included (Python's "
+        "bytecode "
         "cache on, as an install leaves it): the anchor with "
         f"`--backend xcover --jobs 1`, ours with the default backend and `--jobs {jobs}`. Ratio "
         "= median / the anchor's median of the same kind, from the same run. Compile costs "
@@ -1311,8 +1311,8 @@ def write_dlx(rows: list[dict], folder: Path, repeats: int, jobs: int, modulo: s
         "those of its processes, from start to exit (the plan and its input are made before "
         "its clock starts). Ours: `puzzlesat.count` with the default backend and "
         f"{plural(jobs, 'job')}, the whole work (plan, encoding, every cube). The two take turns "
-        "run by "
-        f"run; medians of {plural(repeats, 'run')}; ratio = our median seconds / the anchor's, "
+        f"run by run; medians of {plural(repeats, 'run')}; ratio = our median seconds / the "
+        "anchor's, "
         "same run (CPU ratio: of CPU seconds, what a loaded machine distorts least). "
         "Nodes: options placed (ours: a memo hit is no node); nodes/s over CPU seconds. "
         "Targets: the Tetris Cube and the Bedlam cube (issue 27, item 4), at most "

@@ -147,8 +147,8 @@ def _not_reached(puzzle, shown, k: int) -> str:
             return found.nothing_found(puzzle, listed)
         return (f"{puzzle.name}: picture {k} not reached in {found.LIST_SECONDS:g} CPU s of "
                 f"listing with {listed.backend} ({plural(len(listed.members), 'solution')} "
-                "listed): ask "
-                f"for an earlier one, or list them without a bound (`puzzlesat solutions "
+                f"listed): ask for an earlier one, or list them without a bound (`puzzlesat "
+                "solutions "
                 f"{puzzle.name} --limit {k}`)")
     if shown.total:
         return f"{puzzle.name}: there are only {shown.total:,} to draw"

@@ -185,8 +185,8 @@ def gallery(puzzle: em.EdgePuzzle, modulo: str, cap: int, say=None, only: int | 
     if puzzle.apart:
         rules += f", no two {puzzle.apart} tiles side by side"
     fill = (f"distinct ways to lay the {plural(len(puzzle.tiles), 'tile')} on the "
-            f"{board_words(puzzle)} "
-            f"board so that {rules} (identical tiles are interchangeable, turning the whole "
+            f"{board_words(puzzle)} board so that {rules} (identical tiles are interchangeable, "
+            "turning the whole "
             "board gives a different grid)")
     turns = len(em.board_turns(puzzle))
     if listed.complete:

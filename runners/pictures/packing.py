@@ -349,15 +349,16 @@ def plane_page(puzzle: PackingPuzzle, say=None, calendar: dict | None = None) ->
     }
     controls = plays.buttons(("rotate", "Rotate (r)"), ("flip", "Flip (f)"), ("hint", "Hint"),
                         ("check", "Check"), ("undo", "Undo"), ("reset", "Reset"))
-    total = f"all {len(grids)}" if complete else f"the first {len(grids)}"
+    total = ("all " if complete else "the first ") + plural(len(grids), "solution")
     rules = (f"Cover every white cell with the {plural(len(puzzle.pieces), 'piece')}, each used "
-             "once. "
-             f"The page holds {plural(total, 'solution')} {listed.backend} listed: hints follow "
+             f"once. The page holds {total} {listed.backend} listed: hints follow "
              "them" + (", and a piece placed where no solution has it is outlined in red."
                        if complete else "."))
     if puzzle.placed:
-        rules += (f" A challenge: {plural(len(puzzle.placed), 'piece')} are already placed "
-                  "(outlined in black) and stay where they are.")
+        one = len(puzzle.placed) == 1
+        rules += (f" A challenge: {plural(len(puzzle.placed), 'piece')} "
+                  f"{'is' if one else 'are'} already placed (outlined in black) and "
+                  f"{'stays where it is' if one else 'stay where they are'}.")
     help_text = ("Drag a piece onto the board (it snaps to the grid), or click a piece and then "
                  "a cell for its first cell. Right-click or r turns the selected piece "
                  "clockwise, f flips it. Drag a piece off the board to put it back.")

@@ -71,8 +71,8 @@ def gallery(puzzle: CellPuzzle, modulo: str, cap: int, draw=draw, pieces=pieces,
     placed = (f", {len(puzzle.placed)} of them pre-placed where the challenge puts them"
               if puzzle.placed else "")
     fill = (f"ways to fill {_box(puzzle)} with the {plural(len(puzzle.pieces), 'piece')}{placed}, "
-            "each "
-            "used once (every rotation and reflection of a whole solution counts as different)")
+            "each used once (every rotation and reflection of a whole solution counts as "
+            "different)")
     return packing_gallery(puzzle, modulo, cap, draw, pieces, fill, "box", say, only)
 
 
