@@ -397,7 +397,8 @@ def markdown(figures: dict) -> str:
             lines.append(
                 f"| {r['board']} | {state} by {r['backend']} | - | {nodes} | "
                 f"{r['seconds']:,.1f} | {r['cpu_seconds']:,.1f} | {rate} | {r['load']} | - "
-                f"| {plural(pub.get('grids', '-'), 'grid')} ({pub.get('source', '')}) | - | "
+                f"| {plural(pub['grids'], 'grid') if 'grids' in pub else '- grids'} "
+                f"({pub.get('source', '')}) | - | "
                 f"{r.get('date', '-')[:16]} |")
     return "\n".join(lines) + "\n"
 

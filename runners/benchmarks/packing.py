@@ -967,7 +967,7 @@ def write(rows: list[Row], folder: Path, repeats: int, jobs: int) -> None:
 # ---------------------------------------------------------------- where a whole process goes
 
 STARTUP_PUZZLES = ("iq-block-10", "pentomino-8x8-centre-hole")  # issue 27 item 6's small boards
-STARTUP_OURS = "ours: whole `puzzlesat count`, {jobs} jobs"
+STARTUP_OURS = "ours: whole `puzzlesat count`, {jobs}"  # {jobs}: plural(jobs, "job")
 STARTUP_STAGED = "ours, staged: the same steps, each timed (sum)"
 STARTUP_STAGED_XCOVER = "xcover, staged: the same steps, each timed (sum)"
 
@@ -1016,7 +1016,7 @@ def run_startup(puzzles: tuple[str, ...] = STARTUP_PUZZLES, modulo: str = "symme
         for name in puzzles:  # numba's caches and the bytecode filled before any timed run
             whole_process([name, "--modulo", modulo, "--jobs", str(jobs)])
             whole_process([name, "--modulo", modulo, "--backend", "xcover", "--jobs", "1"])
-        ours = STARTUP_OURS.format(jobs=jobs)
+        ours = STARTUP_OURS.format(jobs=plural(jobs, "job"))
         for name in puzzles:
             runs, answer = startup_runs(name, modulo, repeats, jobs, binary, say)
             rows += startup_rows(name, modulo, runs, answer, ours, aims)
@@ -1042,7 +1042,7 @@ def startup_runs(name: str, modulo: str, repeats: int, jobs: int, binary: Path |
         say(f"{name} {modulo} {method}: {wall:.2f} s ({cpu:.2f} s CPU, load {load_now})")
 
     for _ in range(repeats):
-        timed(STARTUP_OURS.format(jobs=jobs),
+        timed(STARTUP_OURS.format(jobs=plural(jobs, "job")),
               partial(whole_process, [name, "--modulo", modulo, "--jobs", str(jobs)]))
         timed(WHOLE_ANCHOR, partial(whole_process, [name, "--modulo", modulo, "--backend",
                                                     "xcover", "--jobs", "1"]))

@@ -145,10 +145,9 @@ def gallery(puzzle: SlidingPuzzle, modulo: str, cap: int, say=None,
     distance = found.build.gods_number
     statement = (f"{galleries.plural(found.build.distance_counts[-1], 'position')} at the "
                  f"greatest distance from the goal, {plural(distance, 'move')} in the "
-                 f"'{puzzle.metric}' "
-                 f"metric ({METRICS[puzzle.metric]}), of "
-                 f"{plural(found.build.positions, 'position')} "
-                 f"reachable; each with an optimal solution walked down the God's-algorithm "
+                 f"'{puzzle.metric}' metric ({METRICS[puzzle.metric]}), of "
+                 f"{plural(found.build.positions, 'position')} reachable; each with an optimal "
+                 f"solution walked down the God's-algorithm "
                  f"table.")
     figures = []
     for i, start in enumerate(hardest[:cap], 1):
