@@ -14,8 +14,8 @@ _SAME = ("series", "species")  # the same word for one and for many
 
 def plural(n: int, word: str) -> str:
     """The number and its noun, plural unless the number is 1: '1 class', '2,339 classes'."""
-    if n == 1:
-        return f"1 {word}"
+    if n == 1 or word in _SAME:
+        return f"{n:,} {word}"
     if word.endswith("y") and word[-2:-1] not in _VOWELS:
         return f"{n:,} {word[:-1]}ies"  # 'copy' -> '2 copies'
     return f"{n:,} {word}{'es' if word.endswith(_ES) else 's'}"

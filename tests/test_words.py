@@ -8,9 +8,11 @@ import ast
 import pathlib
 import re
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from puzzlesat.cli import main
 from puzzlesat.models.words import counted, plural, singular
 
 ROOT = pathlib.Path(__file__).parent.parent
@@ -158,3 +160,23 @@ def test_plural_never_says_one_with_a_plural_noun(n, nouns):
 def test_counted_never_says_one_with_a_plural_noun(n, nouns, rest):
     said = counted(n, nouns + rest)
     assert said == (f"1 {singular(nouns)}{rest}" if n == 1 else f"{n:,} {nouns}{rest}")
+
+
+@pytest.mark.parametrize("nouns, noun", [
+    ("clauses", "clause"), ("classes", "class"), ("copies", "copy"), ("symmetries", "symmetry"),
+    ("boxes", "box"), ("matches", "match"), ("processes", "process"), ("sizes", "size"),
+    ("series", "series"), ("keys", "key"),
+])
+def test_a_plural_noun_said_as_one(nouns, noun):
+    """Regression: 'clauses' was said as '1 claus' (its 'es' cut after an s), 'copies' as
+    '2 copys'."""
+    assert singular(nouns) == noun and plural(2, noun) == f"2 {nouns}"
+    assert plural(1, noun) == f"1 {noun}" and counted(1, nouns) == f"1 {noun}"
+
+
+def test_a_gallery_of_one_page_says_one_page(tmp_path, capsys):
+    """Regression: `puzzlesat gallery a-puzzle-a-day -o x.html` printed "(1 pages, 57
+    pictures)" and "57 classes under the board's 1 symmetries"."""
+    assert main(["gallery", "a-puzzle-a-day", "-o", str(tmp_path / "x.html")]) == 0
+    said = capsys.readouterr().out
+    assert "(1 page, 57 pictures)" in said and "the board's 1 symmetry." in said, said
