@@ -134,6 +134,22 @@ def test_no_number_is_put_before_a_plural_noun_by_hand():
                        "'phrase')):\n" + "\n".join(found))
 
 
+PAGES = ROOT / "runners" / "pictures" / "templates"  # the play pages' scripts (common.js: plural)
+# (runners/workshop/static/ still says "1 cells" by hand: the workshop's own, left to it)
+PAGE_WORDS = {"data.order.length": "a 3D box holds more than one piece (solid.js has no common.js)"}
+
+
+def test_no_page_puts_a_number_before_a_plural_noun_by_hand():
+    """The play pages say it as the library does: "solved in 1 moves", "not solved yet: 1
+    pieces to place" were written by the pages' scripts (common.js's plural now)."""
+    by_hand = re.compile(r"(?:\$\{([^{}]+)\}|\+ ?[\"'`]) (" + "|".join(NOUNS) + r")\b")
+    found = [f"{path.name}:{i}: {hit[0]}"
+             for path in sorted(PAGES.glob("*.js"))
+             for i, line in enumerate(path.read_text().splitlines(), 1)
+             for hit in by_hand.finditer(line) if hit[1] not in PAGE_WORDS]
+    assert not found, "say these with plural(n, 'noun') (common.js):\n" + "\n".join(found)
+
+
 def test_the_sweep_finds_numbers_and_leaves_words_floats_and_constants():
     source = ('f"{n} pages {x:.1f} nodes {MAX} cells {puzzle.kind} puzzles {n!r} moves "\n'
               'f"{a} x {b} cells, {a}+{b} colours, move {t} moves nothing, box {b} cells"\n'
