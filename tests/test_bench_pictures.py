@@ -19,7 +19,10 @@ def test_a_command_is_judged_by_its_wall_on_a_quiet_machine_and_by_its_cpu_on_a_
 
 def test_a_refusal_is_one_line_with_exit_2_and_anything_else_fails():
     assert verdict(2, 1.0, 1.0, 0.0, "puzzlesat: error: PUZZLE: too many\n", False) == "refused"
-    assert verdict(2, 1.0, 1.0, 0.0, "puzzlesat: error: one\nand another\n", False) == "failed"
+    assert verdict(2, 1.0, 1.0, 0.0, "x: listing ... 5 s\npuzzlesat: error: PUZZLE: x\n",
+                   False) == "refused"  # progress lines before the one line of the refusal
+    assert verdict(2, 1.0, 1.0, 0.0, "puzzlesat: error: one\npuzzlesat: error: two\n",
+                   False) == "failed"
     assert verdict(1, 1.0, 1.0, 0.0, "puzzlesat: stopped\n", False) == "failed"
     assert verdict(0, 1.0, 1.0, 0.0, "Traceback (most recent call last):\n", False) == "failed"
     assert verdict(0, 1.0, 1.0, 0.0, "", True) == "failed"  # killed at the timeout

@@ -47,8 +47,8 @@ class Run:
 
 def verdict(exit_code: int, wall: float, cpu: float, load: float, errors: str,
             killed: bool) -> str:
-    """wrote / refused (exit 2, one line) / over (past the minute) / failed (a traceback, a
-    kill at the timeout, another exit code, or a refusal of more than one line)."""
+    """wrote / refused (exit 2, one error line) / over (past the minute) / failed (a traceback,
+    a kill at the timeout, another exit code, or an error of more than one line)."""
     if killed or "Traceback (most recent call last)" in errors:
         return "failed"
     seconds = wall if load <= QUIET else cpu
@@ -56,7 +56,8 @@ def verdict(exit_code: int, wall: float, cpu: float, load: float, errors: str,
         return "over"
     if exit_code == 0:
         return "wrote"
-    if exit_code == 2 and len(errors.strip().splitlines()) == 1:
+    said = [line for line in errors.splitlines() if line.startswith("puzzlesat: error")]
+    if exit_code == 2 and len(said) == 1:  # progress lines may come before the refusal
         return "refused"
     return "failed"
 
