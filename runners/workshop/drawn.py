@@ -124,3 +124,24 @@ def calendar_date(target: str, text: str) -> dict:
             found["svg"] = draw_grid(one, solution.grid,
                                      f"{puzzle.name} {date.name}: one solution").to_string()
     return found
+
+
+def classes_page(target: str, page: int, per: int) -> dict:
+    """Classes (page - 1) * per + 1 to page * per under the board's symmetries, one solution
+    drawn for each as `puzzlesat gallery --modulo symmetry` draws it (its orbit in its
+    caption), headed by the gallery's sentence naming the group; `more`: whether one
+    follows."""
+    from ..pictures import gallery
+    from ..pictures import solutions as found
+
+    puzzle = api.load(target)
+    first = (page - 1) * per
+    shown = gallery.build_gallery(puzzle, "symmetry", first + per + 1)
+    figures = [{"caption": figure.caption, "svg": figure.svg.to_string()}
+               for figure in shown.figures[first:first + per]]
+    listed = shown.listing
+    note = (f"listing stopped at its time bound of {found.LIST_SECONDS:g} CPU s"
+            if listed is not None and listed.out_of_time else "")
+    return {"page": page, "per": per, "figures": figures,
+            "more": len(shown.figures) > first + per, "note": note,
+            "statement": shown.statement}

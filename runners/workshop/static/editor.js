@@ -3,7 +3,7 @@
 // one clicks; saved as the TOML file the command line reads (the server checks it with the
 // packing reader first: a design it refuses is said here in one line, nothing written).
 const $ = (id) => document.getElementById(id);
-const key = (cell) => cell[0] + "," + cell[1];
+const key = (cell) => cell.join(",");
 const unkey = (k) => k.split(",").map(Number);
 const design = {board: new Set(), pieces: []};
 let current = -1;  // -1: the board, else a piece's index
@@ -71,14 +71,27 @@ function paint() {
 
 function refresh() { drawLayers(); paint(); areas(); }
 
+const inSpace = () => ["cubic", "balls"].includes($("lattice").value);
+
 function grid(rows, cols) {
   const lattice = $("lattice").value;
-  return fetch("/api/editor/grid?lattice=" + lattice + "&rows=" + rows + "&cols=" + cols)
+  $("layers-field").hidden = !inSpace();
+  $("flip-field").hidden = inSpace();  // in space a piece turns by its rotations
+  return fetch("/api/editor/grid?lattice=" + lattice + "&rows=" + rows + "&cols=" + cols
+    + "&layers=" + Number($("layers-count").value))
     .then((r) => r.json()).then((g) => {
       const svg = $("canvas");
       svg.setAttribute("width", g.width);
       svg.setAttribute("height", g.height);
       svg.innerHTML = "";
+      for (const c of g.captions) {
+        const text = document.createElementNS("http://www.w3.org/2000/svg", "text");
+        text.setAttribute("x", c.x);
+        text.setAttribute("y", c.y);
+        text.setAttribute("font-size", "12");
+        text.textContent = c.text;
+        svg.appendChild(text);
+      }
       for (const c of g.cells) {
         const poly = document.createElementNS("http://www.w3.org/2000/svg", "polygon");
         poly.setAttribute("points", c.points.map((p) => p.join(",")).join(" "));
@@ -98,6 +111,14 @@ function grid(rows, cols) {
 
 function regrid() { return grid(Number($("rows").value), Number($("cols").value)); }
 
+// the grid that holds cells, one row and column to spare (in space: as many layers as used)
+function fit(cells, spare) {
+  const at = cells[0].length - 2;  // where the row is in a cell
+  $("rows").value = Math.max(Number($("rows").value) * (1 - spare), Math.max(...cells.map((c) => c[at])) + 1 + spare);
+  $("cols").value = Math.max(Number($("cols").value) * (1 - spare), Math.max(...cells.map((c) => c[at + 1])) + 1 + spare);
+  if (at === 1) $("layers-count").value = Math.max(Number($("layers-count").value) * (1 - spare), Math.max(...cells.map((c) => c[0])) + 1);
+}
+
 function load(d) {
   $("lattice").value = d.lattice;
   $("flip").checked = d.flip;
@@ -105,9 +126,7 @@ function load(d) {
   design.board = new Set(d.board.map(key));
   design.pieces = d.pieces.map((p) => ({name: p.name, copies: p.copies, cells: new Set(p.cells.map(key))}));
   current = -1;
-  const all = d.board.concat(...d.pieces.map((p) => p.cells));
-  $("rows").value = Math.max(...all.map((c) => c[0])) + 2;
-  $("cols").value = Math.max(...all.map((c) => c[1])) + 2;
+  fit(d.board.concat(...d.pieces.map((p) => p.cells)), 1);
   error("");
   return regrid();
 }
@@ -138,6 +157,7 @@ $("lattice").addEventListener("change", () => {
   regrid();
 });
 $("rows").addEventListener("change", regrid);
+$("layers-count").addEventListener("change", regrid);
 $("cols").addEventListener("change", regrid);
 $("add-piece").addEventListener("click", () => {
   design.pieces.push({name: nextName(), copies: 1, cells: new Set()});
@@ -195,13 +215,10 @@ function move(how) {
       error("");
       cells.clear();
       for (const c of m.cells) cells.add(key(c));
-      const rows = Math.max(...m.cells.map((c) => c[0])) + 1;
-      const cols = Math.max(...m.cells.map((c) => c[1])) + 1;
-      if (rows > Number($("rows").value) || cols > Number($("cols").value)) {
-        $("rows").value = Math.max(rows, Number($("rows").value));
-        $("cols").value = Math.max(cols, Number($("cols").value));
-        regrid();
-      } else refresh();
+      const before = [$("rows").value, $("cols").value, $("layers-count").value].join();
+      fit(m.cells, 0);  // the grid grown where the piece turned out of it
+      if ([$("rows").value, $("cols").value, $("layers-count").value].join() !== before) regrid();
+      else refresh();
     });
 }
 $("turn").addEventListener("click", () => move("turn"));
