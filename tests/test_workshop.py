@@ -491,6 +491,29 @@ def test_cards_and_booklets_are_refused_on_the_page_where_the_command_line_refus
     assert server.json("api/booklet", {"puzzle": "iq-block-8", "cards": "6"})[0] == 400
 
 
+
+def test_a_booklet_stopped_ends_its_worker_and_leaves_no_folder(server):
+    """IQ Block 10's 101,792 solutions take seconds to list: stopped while they are."""
+    before = server.workers()  # those of earlier work, ending
+    code, status = server.json("api/booklet", {"puzzle": "iq-block-10", "cards": 2})
+    assert code == 200 and status["state"] == "running"
+    limit = time.monotonic() + WAIT
+    while not server.workers() - before and time.monotonic() < limit:
+        time.sleep(0.1)
+    workers = server.workers() - before
+    assert workers
+    status = server.json(f"api/jobs/{status['id']}/stop", {})[1]
+    while status["state"] in ("running", "stopping") and time.monotonic() < limit:
+        time.sleep(0.2)
+        status = server.json(f"api/jobs/{status['id']}")[1]
+    assert status["state"] == "stopped" and status["answer"] is None, status
+    while any(alive(pid) for pid in workers) and time.monotonic() < limit:
+        time.sleep(0.2)
+    assert not any(alive(pid) for pid in workers)
+    assert not list((server.folder / "booklets").glob("iq-block-10-*"))
+    assert server.get(f"api/jobs/{status['id']}/booklet.zip")[0] == 404
+
+
 # ---------------------------------------------------------------- the editor in space
 
 SOLIDS = {  # a small puzzle in space, as the editor's cells: (board, pieces with copies)
@@ -716,9 +739,9 @@ def test_a_calendars_date_counted_on_its_page_as_the_calendar_command_counts_it(
     assert tab.locator("#calendar").is_hidden()  # no date to pick on a plain puzzle
 
 
-def click_cells(tab, cells: list[tuple[int, int]]) -> None:
-    for r, c in cells:
-        tab.click(f'#canvas polygon[data-cell="{r},{c}"]')
+def click_cells(tab, cells) -> None:
+    for cell in cells:
+        tab.click(f'#canvas polygon[data-cell="{",".join(map(str, cell))}"]')
 
 
 # a board and pieces clicked in the editor: (lattice, board, [(cells, copies)])
@@ -790,3 +813,85 @@ def test_the_workshop_is_documented():
     assert "puzzlesat serve" in (root / "README.md").read_text()
     assert "puzzlesat serve" in (root / "runners" / "README.md").read_text()
     assert os.path.exists(root / "results" / "workshop.png")
+
+
+@in_browser
+def test_classes_cards_and_a_booklet_from_the_puzzle_page(server, tab):
+    import zipfile
+
+    tab.goto(server.url + "puzzle?puzzle=iq-block-8")
+    tab.select_option("#browse", "classes")
+    tab.wait_for_selector("#solutions[data-browsed=classes][data-page='1'] figure")
+    captions = tab.locator("#solutions figcaption").all_inner_texts()
+    assert captions == [f"class {k}: orbit of 8" for k in range(1, 7)]
+    assert "6 classes under the board's 8 symmetries" in tab.inner_text("#statement")
+    assert tab.is_disabled("#next")  # six classes: one page
+    tab.click("#cards")
+    tab.wait_for_selector("body[data-maker='cards:done']")
+    assert tab.get_attribute("#maker-answer", "data-least") == "1"
+    assert tab.locator("#cards-drawn figure svg").count() == 12  # IQ Block 8: 12 classes
+    tab.fill("#booklet-cards", "7")  # more than its 6 classes: refused, said in one line
+    tab.click("#booklet")
+    tab.wait_for_selector("body[data-maker='booklet:error']")
+    assert "holds at most 6 cards, not 7" in tab.inner_text("#maker-error")
+    tab.fill("#booklet-cards", "2")
+    tab.click("#booklet")
+    tab.wait_for_selector("body[data-maker='booklet:done']")
+    with tab.expect_download() as downloaded:
+        tab.click("#booklet-download")
+    with zipfile.ZipFile(downloaded.value.path()) as files:
+        names = files.namelist()
+        assert any(n.endswith("/booklet.toml") for n in names)
+        assert any(n.endswith("/booklet.pdf") for n in names)
+    assert tab.get_attribute("#play", "href") == "/play?puzzle=iq-block-8"
+
+
+@in_browser
+@pytest.mark.parametrize("lattice", [*SOLIDS])
+def test_a_puzzle_in_space_made_layer_by_layer_in_the_editor_counts_as_the_command_line(
+        server, tab, lattice):
+    board, pieces = SOLIDS[lattice]
+    tab.goto(server.url + "editor")
+    tab.wait_for_selector("body[data-ready=true]")
+    tab.select_option("#lattice", lattice)
+    tab.wait_for_selector(f"#canvas[data-lattice={lattice}] polygon")
+    assert tab.is_visible("#layers-count") and not tab.is_visible("#flip")
+    for field, value in (("#layers-count", 3), ("#rows", 3), ("#cols", 3)):
+        tab.fill(field, str(value))
+        tab.dispatch_event(field, "change")
+    tab.wait_for_function("document.querySelectorAll('#canvas polygon').length === 27")
+    click_cells(tab, board)
+    for _, cells, _ in pieces:
+        tab.click("#add-piece")
+        click_cells(tab, cells)
+    assert tab.get_attribute("#areas", "class") == "ok"
+    tab.click("#turn")  # the last piece turned about the vertical: its size stays
+    tab.wait_for_function("document.querySelectorAll('#canvas polygon.on').length === "
+                          f"{len(pieces[-1][1])}")
+    tab.click("#solve")
+    tab.wait_for_selector("body[data-solved=yes]")
+    tab.fill("#file", f"layers-{lattice}.toml")
+    tab.click("#save")
+    tab.wait_for_selector(f"body[data-saved='layers-{lattice}.toml']")
+    expected = count_json(str(server.folder / f"layers-{lattice}.toml"))
+    tab.click("#count-it")
+    tab.wait_for_selector("#solution svg")
+    tab.click("#count")
+    assert shown_number(tab) == expected["count"] > 0
+    assert tab.inner_text("#counted") == expected["counted"]
+    tab.goto(server.url + f"editor?file=layers-{lattice}.toml")  # opened again, by layers
+    tab.wait_for_selector("body[data-loaded=ok]")
+    assert tab.input_value("#lattice") == lattice
+    assert tab.locator("#canvas polygon.on").count() == len(board)
+
+
+@in_browser
+def test_a_file_the_reader_refuses_is_said_on_its_page(server, tab):
+    text, said = BAD["no-cells.toml"]
+    (server.folder / "no-cells.toml").write_text(text)
+    try:
+        tab.goto(server.url + "puzzle?puzzle=file:no-cells.toml")
+        message = tab.inner_text("#error")
+        assert said in message and "\n" not in message
+    finally:
+        (server.folder / "no-cells.toml").unlink()

@@ -3,8 +3,9 @@
 Every puzzle is named on a page as a catalog name or as `file:PATH`, a puzzle file under the
 server's folder; a path that leads out of the folder (`..`, an absolute path, a link pointing
 out) is refused (403) before any file is read. The editor writes only in that folder, only
-files whose text the packing reader accepts, atomically. Counts run in worker processes
-(jobs.py); pictures that list solutions in child processes (drawn.py).
+files whose text the packing reader accepts, atomically; a booklet is written in a new folder of
+its `booklets/`. Counts, least cards and booklets run in worker processes (jobs.py); pictures
+that list solutions in child processes (drawn.py).
 """
 
 from __future__ import annotations
@@ -266,7 +267,7 @@ class Site:
         except InputError as error:
             return error_line(error)
         job = await run_in_threadpool(self.shop.jobs.run, "booklet",
-                                      (target, cards, seed, folder), ref)
+                                      (target, cards, seed, folder), ref, made_for=folder)
         return JSONResponse(job.status())
 
     async def booklet_zip(self, request: Request) -> Response:

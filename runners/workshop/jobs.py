@@ -115,10 +115,9 @@ def cards_made(conn: Connection, target: str, shown: int) -> tuple[str, object]:
     drawings = registry.part(puzzle.kind, "pictures")
     drawn = []
     for n, card in enumerate(found.cards[:shown] if found.least else [], 1):
-        caption = f"card {n} (its class holds {card.orbit}): " + cards.placed_words(
-            puzzle, card.placed)
+        caption = f"card {n} (its class holds {card.orbit})"
         grid = {cell: p.piece for p in card.placed for cell in p.cells}
-        drawn.append({"caption": caption,
+        drawn.append({"caption": caption, "placed": cards.placed_words(puzzle, card.placed),
                       "svg": drawings.draw_grid(puzzle, grid, caption).to_string()})
     return "done", {**found.to_json(puzzle, shown), "lines": found.lines(), "drawn": drawn,
                     "complete": True}
@@ -131,7 +130,6 @@ def booklet_made(conn: Connection, target: str, cards: int, seed: int, folder: s
     from .. import api, booklet
     from ..models.errors import InputError
 
-    made = None
     try:
         puzzle = api.load(target)
         made = booklet.make_booklet(puzzle, cards, seed, say=_said(conn))
@@ -139,10 +137,6 @@ def booklet_made(conn: Connection, target: str, cards: int, seed: int, folder: s
         return "error", str(error)
     except ArithmeticError as error:
         return "error", f"a check FAILED: {error}"
-    finally:  # refused or stopped: its folder, still empty, taken away
-        if made is None:
-            with contextlib.suppress(OSError):
-                os.rmdir(folder)
     # the booklet names its puzzle as its file does: a catalog name, or a path from its folder
     named = os.path.relpath(target, folder) if os.path.isabs(target) else target
     written = made.write(folder, named)
@@ -177,6 +171,7 @@ class Job:
     message: str = ""
     work: str = "count"  # a key of WORKS
     note: str = ""  # the last line the work said (cards, booklet)
+    made_for: str | None = None  # an empty folder made for its output: removed if it fails
 
     def take(self, message: tuple[str, object]) -> None:
         """One message of the worker."""
@@ -210,6 +205,10 @@ class Job:
                 self.message = ("stopped" if self.stop_asked else
                                 f"the worker ended without its answer (exit code {code})")
                 self.ended = time.monotonic()
+        if self.made_for is not None and not self.running and self.state != "done":
+            with contextlib.suppress(OSError):  # refused or stopped: nothing written in it
+                os.rmdir(self.made_for)
+            self.made_for = None
 
     def seconds_left(self) -> float | None:
         """The time left, from this run's pace (the work a checkpoint held is not its pace)."""
@@ -257,8 +256,10 @@ class Jobs:
         return self.run("count", (target, modulo, checkpoint), puzzle, modulo, checkpoint)
 
     def run(self, work: str, args: tuple, puzzle: str, modulo: str = "",
-            checkpoint: str | None = None) -> Job:
-        """`work` (a key of WORKS) on `args` in a worker of its own (a count: see start)."""
+            checkpoint: str | None = None, made_for: str | None = None) -> Job:
+        """`work` (a key of WORKS) on `args` in a worker of its own (a count: see start);
+        made_for: an empty folder made for its output, removed if the work ends without its
+        answer."""
         with self.lock:
             for job in self.jobs.values():
                 job.drain()
@@ -273,7 +274,7 @@ class Jobs:
         with children.main_left_out(method):
             process.start()
         theirs.close()
-        job = Job(puzzle, modulo, process, mine, checkpoint, work=work)
+        job = Job(puzzle, modulo, process, mine, checkpoint, work=work, made_for=made_for)
         with self.lock:
             self.jobs[job.id] = job
         return job
@@ -341,6 +342,7 @@ class Jobs:
             _kill_group(job.process)
             job.process.join()
         for job in jobs:
+            job.drain()  # its end taken (a folder made for it and left empty, removed)
             job.conn.close()
 
 

@@ -72,14 +72,17 @@ function paint() {
 function refresh() { drawLayers(); paint(); areas(); }
 
 const inSpace = () => ["cubic", "balls"].includes($("lattice").value);
+let gridsAsked = 0;  // the grids asked for: an answer to an older question is dropped
 
 function grid(rows, cols) {
   const lattice = $("lattice").value;
+  const mine = ++gridsAsked;
   $("layers-field").hidden = !inSpace();
   $("flip-field").hidden = inSpace();  // in space a piece turns by its rotations
   return fetch("/api/editor/grid?lattice=" + lattice + "&rows=" + rows + "&cols=" + cols
     + "&layers=" + Number($("layers-count").value))
     .then((r) => r.json()).then((g) => {
+      if (mine !== gridsAsked) return;
       const svg = $("canvas");
       svg.setAttribute("width", g.width);
       svg.setAttribute("height", g.height);

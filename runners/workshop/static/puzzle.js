@@ -210,7 +210,11 @@ function makerDone(s) {
       p.textContent = line;
       box.appendChild(p);
     }
-    for (const f of s.answer.drawn || []) $("cards-drawn").appendChild(svgFigure(f.caption, f.svg));
+    for (const f of s.answer.drawn || []) {
+      const figure = svgFigure(f.caption, f.svg);
+      figure.title = f.placed;  // where its pieces go, in words
+      $("cards-drawn").appendChild(figure);
+    }
     if (s.work === "booklet") {
       const link = document.createElement("a");
       link.id = "booklet-download";
