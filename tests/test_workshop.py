@@ -844,6 +844,12 @@ def test_classes_cards_and_a_booklet_from_the_puzzle_page(server, tab):
         assert any(n.endswith("/booklet.toml") for n in names)
         assert any(n.endswith("/booklet.pdf") for n in names)
     assert tab.get_attribute("#play", "href") == "/play?puzzle=iq-block-8"
+    tab.goto(server.url + "puzzle?puzzle=eight-puzzle")  # no classes: not offered, and why
+    for option in ("#browse option[value=classes]", "#modulo option[value=symmetry]"):
+        assert tab.get_attribute(option, "disabled") is not None
+        assert "modulo none" in tab.get_attribute(option, "title")
+    tab.goto(server.url + "puzzle?puzzle=iq-block-8")
+    assert tab.get_attribute("#browse option[value=classes]", "disabled") is None
 
 
 @in_browser

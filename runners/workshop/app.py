@@ -186,12 +186,18 @@ class Site:
             from .. import api, registry
 
             puzzle = await run_in_threadpool(api.load, target)
-            summary = registry.family_of(puzzle).summary(puzzle)
+            family = registry.family_of(puzzle)
+            summary = family.summary(puzzle)
         except InputError as error:
             return page("message", "puzzlesat workshop", message=str(error))
+        try:  # whether its solutions fall in classes under the board's symmetries
+            family.check_modulo(puzzle, "symmetry")
+            classes = ""
+        except InputError as error:
+            classes = str(error)
         return page("puzzle", puzzle.name, ref=ref, kind=puzzle.kind, summary=summary,
                     name=getattr(puzzle, "title", "") or puzzle.name,
-                    calendar=str(_is_calendar(puzzle)).lower())
+                    calendar=str(_is_calendar(puzzle)).lower(), classes=classes)
 
     async def in_child(self, function, *args) -> Response:
         try:

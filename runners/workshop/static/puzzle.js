@@ -6,6 +6,12 @@ const ref = document.body.dataset.ref;
 const q = "puzzle=" + encodeURIComponent(ref);
 const $ = (id) => document.getElementById(id);
 $("play").href = "/play?" + q;
+if (document.body.dataset.noClasses) {  // why its solutions fall in no classes: said, not offered
+  for (const option of document.querySelectorAll("option[value=symmetry], option[value=classes]")) {
+    option.disabled = true;
+    option.title = document.body.dataset.noClasses;
+  }
+}
 if (ref.startsWith("file:")) {
   $("edit").hidden = false;
   $("edit").href = "/editor?file=" + encodeURIComponent(ref.slice(5));
