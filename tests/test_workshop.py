@@ -514,6 +514,40 @@ def test_a_booklet_stopped_ends_its_worker_and_leaves_no_folder(server):
     assert server.get(f"api/jobs/{status['id']}/booklet.zip")[0] == 404
 
 
+
+@pytest.mark.parametrize("lattice, board, domino", [
+    ("square", [[0, 0], [0, 1], [1, 0], [1, 1]], [[0, 0], [0, 1]]),
+    ("triangular", [[0, 1], [0, 2], [1, 1], [1, 2]], [[0, 1], [0, 2]]),
+    ("hexagonal", [[2, 2], [2, 4], [3, 3], [3, 5]], [[2, 2], [2, 4]]),  # read back moved
+])
+def test_a_card_made_in_the_editor_is_checked_unique_as_the_command_line_counts_it(
+        server, lattice, board, domino):
+    """Two dominoes A and B on four cells: several solutions; A placed where it is drawn
+    on the board, one."""
+    for placed in (False, True):
+        design = {"lattice": lattice, "board": board, "pieces": [
+            {"name": "A", "cells": domino, "placed": placed}, {"name": "B", "cells": domino}]}
+        code, said = server.json("api/editor/unique", {"design": design})
+        assert code == 200, said
+        name = f"card-{lattice}-{placed}.toml"
+        code, saved = server.json("api/editor/save", {"file": name, "design": design})
+        assert code == 200, saved
+        expected = count_json(str(server.folder / name))["count"]
+        assert said["unique"] is placed is (expected == 1) and said["placed"] == int(placed)
+        assert said["note"] == ("exactly one solution: unique" if placed
+                                else "at least 2 solutions: not unique")
+        code, read = server.json("api/editor/read", {"file": name})
+        assert [p["placed"] for p in read["pieces"]] == [placed, False]
+        again = {**read, "pieces": read["pieces"]}  # read back, saved again: the same file
+        code, resaved = server.json("api/editor/save", {"file": name, "design": again,
+                                                        "replace": True})
+        assert code == 200 and resaved["text"] == saved["text"]
+    # a piece of two copies is never placed: a card places pieces of one copy
+    design["pieces"] = [{"name": "A", "cells": domino, "copies": 2, "placed": True}]
+    code, said = server.json("api/editor/unique", {"design": design})
+    assert code == 400 and "copies" in said["error"] and "\n" not in said["error"]
+
+
 # ---------------------------------------------------------------- the editor in space
 
 SOLIDS = {  # a small puzzle in space, as the editor's cells: (board, pieces with copies)
@@ -901,3 +935,23 @@ def test_a_file_the_reader_refuses_is_said_on_its_page(server, tab):
         assert said in message and "\n" not in message
     finally:
         (server.folder / "no-cells.toml").unlink()
+
+
+
+@in_browser
+def test_a_card_checked_unique_in_the_editor(server, tab):
+    tab.goto(server.url + "editor")
+    tab.wait_for_selector("body[data-ready=true]")
+    click_cells(tab, [(0, 0), (0, 1), (1, 0), (1, 1)])
+    for _ in range(2):
+        tab.click("#add-piece")
+        click_cells(tab, [(0, 0), (0, 1)])
+    tab.click("#unique")
+    tab.wait_for_selector("body[data-unique=no]")
+    assert "not unique" in tab.inner_text("#solve-note")
+    tab.click("#layers button[data-layer='0']")
+    tab.check("#piece-placed")
+    assert "placed" in tab.inner_text("#layers button[data-layer='0']")
+    tab.click("#unique")
+    tab.wait_for_selector("body[data-unique=yes]")
+    assert tab.inner_text("#solve-note") == "With 1 piece placed: exactly one solution: unique"

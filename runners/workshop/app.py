@@ -348,12 +348,19 @@ class Site:
         return JSONResponse({"cells": cells})
 
     async def editor_solve(self, request: Request) -> Response:
+        return await self.of_design(request, drawn.solve_text)
+
+    async def editor_unique(self, request: Request) -> Response:
+        return await self.of_design(request, drawn.uniqueness_text)
+
+    async def of_design(self, request: Request, function) -> Response:
+        """`function(text)` in a child process, of the request's design as a file's text."""
         data = await body(request)
         try:
             text = await design_text(data, "the design")
         except InputError as error:
             return error_line(error)
-        return await self.in_child(drawn.solve_text, text)
+        return await self.in_child(function, text)
 
     async def folder_file(self, request: Request) -> Response:
         path = self.shop.inside(request.path_params["path"])
@@ -418,6 +425,7 @@ def routes(shop: Workshop) -> list:
         Route("/api/editor/read", site.editor_read, methods=["POST"]),
         Route("/api/editor/move", site.editor_move, methods=["POST"]),
         Route("/api/editor/solve", site.editor_solve, methods=["POST"]),
+        Route("/api/editor/unique", site.editor_unique, methods=["POST"]),
         Route("/folder/{path:path}", site.folder_file),
         Mount("/static", StaticFiles(directory=str(STATIC)), name="static"),
     ]

@@ -100,6 +100,21 @@ def solve_text(text: str) -> dict:
             "note": "it has a solution: count it to know how many"}
 
 
+def uniqueness_text(text: str) -> dict:
+    """Whether a design (a puzzle file's text; a card where it places pieces) has exactly one
+    solution, as `puzzlesat count FILE --limit 2` tells it."""
+    from ..models import files
+
+    puzzle = files.read_puzzle_text("the design", text)
+    count = api.count(puzzle, limit=2)
+    unique = count.complete and count.number == 1
+    note = ("exactly one solution: unique" if unique else
+            "no solution" if count.complete and count.number == 0 else
+            f"at least {count.number} solutions: not unique")
+    return {"unique": unique, "solutions": count.number, "complete": count.complete,
+            "placed": len(puzzle.placed), "note": note}
+
+
 def calendar_date(target: str, text: str) -> dict:
     """A calendar's date as `puzzlesat calendar PUZZLE --date TEXT` gives it: its solutions
     pieces turned over and face up (their meanings), and one solution drawn; "today" (or an

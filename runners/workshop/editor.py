@@ -1,7 +1,8 @@
 """The workshop's editor of packing puzzles: cells clicked on a lattice, written as the TOML
 file the command line reads, and such a file read back into cells.
 
-What the page edits is a design: a lattice (squares, triangles, hexagons; cubes and balls, drawn
+What the page edits is a design (a card, where some pieces are placed on the board where they
+are drawn): a lattice (squares, triangles, hexagons; cubes and balls, drawn
 layer by layer side by side, the bottom layer first), whether pieces may be turned over (in the
 plane), the board's cells and each piece's cells and copies. `toml_text` writes it as
 pictures in the lattice's own format (models/README.md), and the text is read back by the
@@ -37,6 +38,7 @@ class Design:
     title: str
     board: list[Cell]
     pieces: list[tuple[str, list[Cell], int]]  # name, cells, copies
+    placed: tuple[str, ...] = ()  # pieces placed on the board where drawn (a card)
 
 
 def lattice_of(name: object):
@@ -101,7 +103,7 @@ def design(data: object) -> Design:
                              field=what)
         return sorted({tuple(c) for c in value})
 
-    pieces = []
+    pieces, placed = [], []
     for entry in data.get("pieces") or []:
         name = str(entry.get("name", "")).strip() if isinstance(entry, dict) else ""
         if not name or len(name) > 20 or any(ch in name for ch in "\"\\\n"):
@@ -111,9 +113,11 @@ def design(data: object) -> Design:
         if type(copies) is not int or copies < 1:
             raise InputError(f"piece {name}: copies is a whole number from 1", field="pieces")
         pieces.append((name, cells(entry.get("cells"), f"pieces.{name}"), copies))
+        if entry.get("placed") is True:
+            placed.append(name)
     title = data.get("title") or ""
     return Design(data["lattice"], bool(data.get("flip", True)), str(title),
-                  cells(data.get("board"), "board"), pieces)
+                  cells(data.get("board"), "board"), pieces, tuple(placed))
 
 
 def _string(text: str) -> str:
@@ -146,6 +150,15 @@ def toml_text(made: Design) -> str:
         drawn = _picture(lattice, cells, f"pieces.{name}")
         lines.append(f"{_key(name)} = " + (drawn if copies == 1 else
                                            f"{{ picture = {drawn}, count = {copies} }}"))
+    if made.placed:
+        lines += ["", "[placed]"]
+        # the board's picture is read back moved by a lattice vector: so are the placed cells
+        read_back = sorted(lattice.picture_cells(lattice.picture(made.board)))
+        vector = lattice.translation(min(made.board), read_back[0])
+        for name, cells, _ in made.pieces:
+            if name in made.placed and cells:
+                moved = sorted(lattice.translate(cells, vector))
+                lines.append(f"{_key(name)} = {[list(cell) for cell in moved]}")
     return "\n".join(lines) + "\n"
 
 
@@ -161,15 +174,13 @@ def checked(path: str, text: str):
 def read_design(path: str, text: str) -> dict:
     """A file's text as the page's design (what the reader makes of it)."""
     puzzle = checked(path, text)
-    placed = getattr(puzzle, "placed", ())
-    if placed:
-        raise InputError("a challenge (pieces placed): the editor opens plain packing puzzles",
-                         file=path, field="placed")
+    where = {p.piece: p.cells for p in puzzle.placed}  # a card's pieces, drawn where placed
     return {"lattice": puzzle.lattice.name, "flip": puzzle.flip,
             "title": getattr(puzzle, "title", ""),
             "board": [list(c) for c in puzzle.board_cells],
-            "pieces": [{"name": p.name, "cells": [list(c) for c in p.cells], "copies": p.count}
-                       for p in puzzle.pieces]}
+            "pieces": [{"name": p.name, "cells": [list(c) for c in where.get(i, p.cells)],
+                        "copies": p.count, "placed": i in where}
+                       for i, p in enumerate(puzzle.pieces)]}
 
 
 def file_name(name: object) -> str:

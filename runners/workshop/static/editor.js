@@ -19,7 +19,8 @@ function nextName() {
 function payload() {
   return {lattice: $("lattice").value, flip: $("flip").checked, title: $("title").value,
     board: [...design.board].map(unkey),
-    pieces: design.pieces.map((p) => ({name: p.name, copies: p.copies, cells: [...p.cells].map(unkey)}))};
+    pieces: design.pieces.map((p) => ({name: p.name, copies: p.copies, placed: p.placed,
+      cells: [...p.cells].map(unkey)}))};
 }
 
 function error(text) { $("error").textContent = text || ""; }
@@ -51,12 +52,13 @@ function drawLayers() {
   };
   add("Board (" + design.board.size + " cells)", -1);
   design.pieces.forEach((p, i) => add("Piece " + p.name + " (" + p.cells.size + " cells"
-    + (p.copies > 1 ? ", " + p.copies + " copies" : "") + ")", i));
+    + (p.copies > 1 ? ", " + p.copies + " copies" : "") + (p.placed ? ", placed" : "") + ")", i));
   $("piece-fields").hidden = current < 0;
   $("remove-piece").disabled = current < 0;
   if (current >= 0) {
     $("piece-name").value = design.pieces[current].name;
     $("piece-copies").value = design.pieces[current].copies;
+    $("piece-placed").checked = design.pieces[current].placed;
   }
 }
 
@@ -127,7 +129,8 @@ function load(d) {
   $("flip").checked = d.flip;
   $("title").value = d.title || "";
   design.board = new Set(d.board.map(key));
-  design.pieces = d.pieces.map((p) => ({name: p.name, copies: p.copies, cells: new Set(p.cells.map(key))}));
+  design.pieces = d.pieces.map((p) => ({name: p.name, copies: p.copies, placed: p.placed,
+    cells: new Set(p.cells.map(key))}));
   current = -1;
   fit(d.board.concat(...d.pieces.map((p) => p.cells)), 1);
   error("");
@@ -163,7 +166,7 @@ $("rows").addEventListener("change", regrid);
 $("layers-count").addEventListener("change", regrid);
 $("cols").addEventListener("change", regrid);
 $("add-piece").addEventListener("click", () => {
-  design.pieces.push({name: nextName(), copies: 1, cells: new Set()});
+  design.pieces.push({name: nextName(), copies: 1, placed: false, cells: new Set()});
   current = design.pieces.length - 1;
   refresh();
 });
@@ -176,6 +179,9 @@ $("remove-piece").addEventListener("click", () => {
 $("clear").addEventListener("click", () => { layer().clear(); refresh(); });
 $("piece-name").addEventListener("change", () => {
   if (current >= 0) { design.pieces[current].name = $("piece-name").value.trim(); refresh(); }
+});
+$("piece-placed").addEventListener("change", () => {
+  if (current >= 0) { design.pieces[current].placed = $("piece-placed").checked; refresh(); }
 });
 $("piece-copies").addEventListener("change", () => {
   if (current >= 0) { design.pieces[current].copies = Math.max(1, Number($("piece-copies").value) || 1); refresh(); }
@@ -226,19 +232,31 @@ function move(how) {
 }
 $("turn").addEventListener("click", () => move("turn"));
 $("mirror").addEventListener("click", () => move("mirror"));
-$("solve").addEventListener("click", () => {
-  $("solve").disabled = true;
-  $("solve-note").textContent = "searching ...";
-  $("solve-drawing").innerHTML = "";
-  document.body.dataset.solved = "";
-  post("/api/editor/solve", {design: payload()}).then((s) => {
-    $("solve").disabled = false;
-    if (s.error) { $("solve-note").textContent = ""; error(s.error); document.body.dataset.solved = "error"; return; }
-    error("");
-    $("solve-note").textContent = s.note;
-    if (s.svg) $("solve-drawing").innerHTML = s.svg;
-    document.body.dataset.solved = s.found ? "yes" : "no";
+// a question about the design asked of the server: its answer's note shown, and
+// body[data-KEY] set to yes, no or error once it came
+function ask(button, path, waiting, key, answered) {
+  $(button).addEventListener("click", () => {
+    $(button).disabled = true;
+    $("solve-note").textContent = waiting;
+    $("solve-drawing").innerHTML = "";
+    document.body.dataset[key] = "";
+    post(path, {design: payload()}).then((a) => {
+      $(button).disabled = false;
+      if (a.error) { $("solve-note").textContent = ""; error(a.error); document.body.dataset[key] = "error"; return; }
+      error("");
+      document.body.dataset[key] = answered(a) ? "yes" : "no";
+    });
   });
+}
+ask("solve", "/api/editor/solve", "searching ...", "solved", (s) => {
+  $("solve-note").textContent = s.note;
+  if (s.svg) $("solve-drawing").innerHTML = s.svg;
+  return s.found;
+});
+ask("unique", "/api/editor/unique", "counting to two ...", "unique", (u) => {
+  $("solve-note").textContent = (u.placed ? "With " + u.placed + " piece" + (u.placed > 1 ? "s" : "")
+    + " placed: " : "") + u.note;
+  return u.unique;
 });
 
 folderFiles();
