@@ -584,7 +584,7 @@ def test_a_puzzle_in_space_saved_by_the_editor_counts_as_the_command_line_counts
     assert status["answer"]["counted"] == expected["counted"]
     code, grid = server.json(f"api/editor/grid?lattice={lattice}&rows=3&cols=3&layers=3")
     assert code == 200 and grid["layers"] == 3 and len(grid["cells"]) == 27
-    assert [c["text"] for c in grid["captions"]] == ["layer 0 (bottom)", "layer 1", "layer 2"]
+    assert [c["text"] for c in grid["captions"]] == ["layer 0", "layer 1", "layer 2"]
 
 
 @pytest.mark.parametrize("lattice", [*SOLIDS])

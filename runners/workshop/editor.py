@@ -59,8 +59,7 @@ def grid(lattice_name: str, rows: int, cols: int, size: float = 30.0, layers: in
     for layer in range(layers):
         left = layer * (cols + LAYER_GAP) * size
         if lattice.dimensions == 3:
-            captions.append({"x": left + 2, "y": 13, "text": f"layer {layer}" + (
-                " (bottom)" if layer == 0 else "")})
+            captions.append({"x": left + 2, "y": 13, "text": f"layer {layer}"})  # 0: bottom
         for r in range(rows):
             for c in range(cols):
                 cell = (layer, r, c) if lattice.dimensions == 3 else (r, c)
