@@ -83,6 +83,9 @@ SUITES = (
     Suite("calendar", "bench", "add_calendar", "calendar puzzles: every date of a calendar "
           "(default A-Puzzle-A-Day), both rules, against the dates counted one by one; writes "
           "results/calendar-bench.*"),
+    Suite("pictures", "bench", "add_pictures", "draw, play and gallery of every catalog puzzle, "
+          "each a whole process, against the minute each may take (an hour or more); writes "
+          "results/pictures-sweep.*"),
     Suite("first-run", "bench", "add_first_run", "a newcomer's first commands: puzzlesat "
           "installed into brand-new venvs, then list and the first counts timed (minutes); "
           "writes results/first-run.md"),
@@ -269,6 +272,39 @@ def bench_any_number(args: argparse.Namespace) -> int:
     from ..benchmarks import any_number
 
     return any_number.bench_any_number(args)
+
+
+def add_pictures(parser: argparse.ArgumentParser) -> None:
+    from ..benchmarks.pictures import VERBS
+    from . import seconds
+
+    parser.add_argument("puzzles", nargs="*", metavar="PUZZLE",
+                        help="catalog names (default: the whole catalog)")
+    parser.add_argument("--verbs", type=_verbs(VERBS), default=list(VERBS),
+                        help=f"comma-separated, of {', '.join(VERBS)} (default all three)")
+    parser.add_argument("--timeout", type=seconds, default=180.0,
+                        help="seconds after which a command is killed and called failed "
+                        "(default 180)")
+    report.add_record_arguments(parser, "the sweep (results/pictures-sweep.*)")
+    parser.set_defaults(run=bench_pictures)
+
+
+def _verbs(known) -> Callable[[str], list[str]]:
+    def verbs(text: str) -> list[str]:
+        chosen = [v.strip() for v in text.split(",") if v.strip()]
+        wrong = [v for v in chosen if v not in known]
+        if wrong or not chosen:
+            raise argparse.ArgumentTypeError(f"{', '.join(wrong) or 'nothing'}: give "
+                                             f"{', '.join(known)}, comma-separated")
+        return chosen
+    return verbs
+
+
+def bench_pictures(args: argparse.Namespace) -> int:
+    """`bench pictures`: runners/benchmarks/pictures.py."""
+    from ..benchmarks import pictures
+
+    return pictures.bench_pictures(args)
 
 
 def add_first_run(parser: argparse.ArgumentParser) -> None:
