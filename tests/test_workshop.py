@@ -466,6 +466,29 @@ def test_a_booklet_made_in_a_worker_downloads_as_the_booklet_command_writes_it(s
     assert server.get("api/jobs/nothing/booklet.zip")[0] == 404
 
 
+
+def test_a_booklet_of_a_file_of_the_folder_is_whole_in_its_zip(server, tmp_path):
+    """The booklet names its puzzle as a path from its own folder: the puzzle file is copied
+    there, so that the zip, unpacked anywhere, is audited as it is."""
+    import io
+    import zipfile
+
+    mine = server.folder / "mine.toml"
+    mine.write_text((catalog_dir() / "iq-block-8.toml").read_text())
+    try:
+        status = made_by_workshop(server, "booklet", {"puzzle": "file:mine.toml", "cards": 2})
+    finally:
+        mine.unlink()
+    assert status["state"] == "done", status
+    assert "puzzle.toml" in status["answer"]["files"]
+    zipfile.ZipFile(io.BytesIO(server.get(f"api/jobs/{status['id']}/booklet.zip")[1])
+                    ).extractall(tmp_path)
+    [booklet] = tmp_path.glob("*/booklet.toml")
+    assert 'puzzle = "puzzle.toml"' in booklet.read_text()
+    done = subprocess.run([sys.executable, "-m", "puzzlesat", "audit", str(booklet)],
+                          capture_output=True, text=True, timeout=600, cwd=tmp_path)
+    assert done.returncode == 0 and "2 unique (exactly one solution)" in done.stdout, done
+
 @pytest.mark.parametrize("work, data, flags", [
     ("cards", {"puzzle": "one-sided-pentomino-9x10"}, ["cards", "one-sided-pentomino-9x10"]),
     ("cards", {"puzzle": "eternity-ii-clue1"}, ["cards", "eternity-ii-clue1"]),

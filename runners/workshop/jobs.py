@@ -21,6 +21,7 @@ import contextlib
 import multiprocessing
 import os
 import pickle
+import shutil
 import signal
 import threading
 import time
@@ -34,6 +35,7 @@ from .. import children
 STOP_GRACE = 5.0  # seconds a stopped worker has to send what it counted, before SIGKILL
 IDLE_SECONDS = 10.0  # a count no page asked about for this long is stopped (a closed tab)
 FORGET_SECONDS = 3600.0  # a count that ended is forgotten this long after
+PUZZLE_COPY = "puzzle.toml"  # a booklet's copy of the puzzle file it was made of
 PROGRESS_EVERY = 0.2  # seconds between progress messages (the last one always goes)
 
 
@@ -126,20 +128,25 @@ def cards_made(conn: Connection, target: str, shown: int) -> tuple[str, object]:
 def booklet_made(conn: Connection, target: str, cards: int, seed: int, folder: str
                  ) -> tuple[str, object]:
     """A booklet of `target` as `puzzlesat booklet -n CARDS --seed SEED -o FOLDER` makes and
-    writes it: ("done", {lines, files, folder})."""
+    writes it: ("done", {lines, files, folder, cards}). The booklet names its puzzle as its
+    file does: a catalog name, or a path from its folder, where a puzzle file of the
+    workshop's folder is copied (so that the folder, or its zip, is whole)."""
     from .. import api, booklet
     from ..models.errors import InputError
 
+    mine = os.path.isabs(target)
     try:
         puzzle = api.load(target)
         made = booklet.make_booklet(puzzle, cards, seed, say=_said(conn))
+        written = made.write(folder, PUZZLE_COPY if mine else target)
+        if mine:
+            written.append(shutil.copyfile(target, os.path.join(folder, PUZZLE_COPY)))
     except InputError as error:
         return "error", str(error)
     except ArithmeticError as error:
         return "error", f"a check FAILED: {error}"
-    # the booklet names its puzzle as its file does: a catalog name, or a path from its folder
-    named = os.path.relpath(target, folder) if os.path.isabs(target) else target
-    written = made.write(folder, named)
+    except OSError as error:
+        return "error", f"{folder}: cannot write: {error.strerror}"
     return "done", {"lines": made.lines(), "files": [Path(w).name for w in written],
                     "folder": folder, "complete": True,
                     "cards": [{"name": c.name, "pieces_left": c.pieces_left, "nodes": c.nodes}
