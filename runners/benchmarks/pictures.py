@@ -2,28 +2,25 @@
 puzzle, each a whole `puzzlesat` process, timed, against the promise that each finishes within
 a minute on 2 cores or refuses in one line.
 
-Each command runs in a temporary folder (nothing is left in the working tree), in its own
-process group, killed at `--timeout`. Its CPU seconds are its process's and every child's it
-waited for (`os.wait4`). A command is judged by its wall seconds where the machine was quiet
-when it started (load average at most QUIET), else by its CPU seconds, which bound the wall a
-quiet 2-core machine would show for a command on one core: a shared machine's wall measures the
-other work, not ours. A refusal is exit 2 with one line on the error stream.
+Each command runs in a temporary folder (nothing is left in the working tree), timed as a whole
+process (processes.timed), killed at `--timeout`. A command is judged by its wall seconds where
+the machine was quiet when it started (load average at most QUIET), else by its CPU seconds,
+which bound the wall a quiet 2-core machine would show for a command on one core: a shared
+machine's wall measures the other work, not ours. A refusal is exit 2 with one error line.
 """
 
 from __future__ import annotations
 
 import os
-import signal
 import statistics
-import subprocess
 import sys
 import tempfile
-import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from ..models.words import plural
+from .processes import timed
 
 VERBS = {"draw": "svg", "play": "html", "gallery": "html"}  # verb -> the output's suffix
 LIMIT = 60.0  # seconds: the issue's minute
@@ -47,8 +44,8 @@ class Run:
 
 def verdict(exit_code: int, wall: float, cpu: float, load: float, errors: str,
             killed: bool) -> str:
-    """wrote / refused (exit 2, one line) / over (past the minute) / failed (a traceback, a
-    kill at the timeout, another exit code, or a refusal of more than one line)."""
+    """wrote / refused (exit 2, one error line) / over (past the minute) / failed (a traceback,
+    a kill at the timeout, another exit code, or an error of more than one line)."""
     if killed or "Traceback (most recent call last)" in errors:
         return "failed"
     seconds = wall if load <= QUIET else cpu
@@ -56,7 +53,8 @@ def verdict(exit_code: int, wall: float, cpu: float, load: float, errors: str,
         return "over"
     if exit_code == 0:
         return "wrote"
-    if exit_code == 2 and len(errors.strip().splitlines()) == 1:
+    said = [line for line in errors.splitlines() if line.startswith("puzzlesat: error")]
+    if exit_code == 2 and len(said) == 1:  # progress lines may come before the refusal
         return "refused"
     return "failed"
 
@@ -64,49 +62,14 @@ def verdict(exit_code: int, wall: float, cpu: float, load: float, errors: str,
 def run_one(puzzle: str, verb: str, timeout: float) -> Run:
     """`puzzlesat VERB PUZZLE -o FILE` in a temporary folder, timed and judged."""
     with tempfile.TemporaryDirectory(prefix="puzzlesat-pictures-") as folder:
-        command = [sys.executable, "-m", "puzzlesat", verb, puzzle, "-o",
-                   f"{puzzle}.{VERBS[verb]}"]
         load = os.getloadavg()[0]
-        start = time.perf_counter()
-        with open(Path(folder) / "out", "w+") as out, open(Path(folder) / "err", "w+") as err:
-            child = subprocess.Popen(command, cwd=folder, stdout=out, stderr=err,
-                                     stdin=subprocess.DEVNULL, start_new_session=True)
-            exit_code, usage, killed = _wait(child, timeout)
-            wall = time.perf_counter() - start
-            out.seek(0)
-            err.seek(0)
-            printed, errors = out.read(), err.read()
-    lines = (printed + errors).strip().splitlines()
-    cpu = usage.ru_utime + usage.ru_stime
-    return Run(puzzle, verb, exit_code, round(wall, 2), round(cpu, 2), round(load, 1),
-               len(lines), lines[-1][:160] if lines else "",
-               verdict(exit_code, wall, cpu, load, errors, killed))
-
-
-def _wait(child: subprocess.Popen, timeout: float) -> tuple[int, os.struct_rusage, bool]:
-    """The child's exit code and resource use; its whole group killed at the timeout."""
-    deadline = time.monotonic() + timeout
-    killed = False
-    try:
-        while True:
-            pid, status, usage = os.wait4(child.pid, os.WNOHANG)
-            if pid:
-                child.returncode = os.waitstatus_to_exitcode(status)
-                return child.returncode, usage, killed
-            if time.monotonic() > deadline and not killed:
-                killed = True
-                _end_group(child.pid)
-            time.sleep(0.05)
-    finally:  # also on Ctrl-C or SIGTERM: the command runs in a session of its own
-        _end_group(child.pid)
-
-
-def _end_group(pid: int) -> None:
-    """Nothing of the command's process group is left running."""
-    try:
-        os.killpg(pid, signal.SIGKILL)
-    except (ProcessLookupError, PermissionError):
-        pass
+        done = timed([sys.executable, "-m", "puzzlesat", verb, puzzle, "-o",
+                      f"{puzzle}.{VERBS[verb]}"], timeout, cwd=folder)
+    lines = (done["out"] + done["err"]).strip().splitlines()
+    return Run(puzzle, verb, done["code"], round(done["wall"], 2), round(done["cpu"], 2),
+               round(load, 1), len(lines), lines[-1][:160] if lines else "",
+               verdict(done["code"], done["wall"], done["cpu"], load, done["err"],
+                       done["killed"]))
 
 
 def sweep(puzzles: list[str], verbs: list[str], timeout: float,

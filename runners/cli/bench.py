@@ -87,6 +87,9 @@ SUITES = (
     Suite("pictures", "bench", "add_pictures", "draw, play and gallery of every catalog puzzle, "
           "each a whole process, against the minute each may take (an hour or more); writes "
           "results/pictures-sweep.*"),
+    Suite("pages", "bench", "add_pages", "every command of the README and the reference pages "
+          "against the time its comment states (a minute where it states none); writes "
+          "results/pages-bench.*"),
     Suite("first-run", "bench", "add_first_run", "a newcomer's first commands: puzzlesat "
           "installed into brand-new venvs, then list and the first counts timed (minutes); "
           "writes results/first-run.md"),
@@ -306,6 +309,25 @@ def bench_pictures(args: argparse.Namespace) -> int:
     from ..benchmarks import pictures
 
     return pictures.bench_pictures(args)
+
+
+def add_pages(parser: argparse.ArgumentParser) -> None:
+    from . import seconds
+
+    parser.add_argument("--slow", action="store_true",
+                        help="also the commands whose comments say minutes or hours")
+    parser.add_argument("--timeout", type=seconds, default=3600.0,
+                        help="seconds after which a command is killed and called failed "
+                        "(default 3600)")
+    report.add_record_arguments(parser, "the figures (results/pages-bench.*)")
+    parser.set_defaults(run=bench_pages)
+
+
+def bench_pages(args: argparse.Namespace) -> int:
+    """`bench pages`: runners/benchmarks/pages.py."""
+    from ..benchmarks import pages
+
+    return pages.bench_pages(args)
 
 
 def add_first_run(parser: argparse.ArgumentParser) -> None:
