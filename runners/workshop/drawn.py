@@ -11,6 +11,7 @@ from __future__ import annotations
 from .. import api, registry
 from ..children import run_in_child
 from ..models.errors import InputError
+from ..models.words import plural
 
 CHILD_SECONDS = 120.0  # a picture's child process is ended past this (its listing is bounded)
 
@@ -110,7 +111,7 @@ def uniqueness_text(text: str) -> dict:
     unique = count.complete and count.number == 1
     note = ("exactly one solution: unique" if unique else
             "no solution" if count.complete and count.number == 0 else
-            f"at least {count.number} solutions: not unique")
+            f"at least {plural(count.number, 'solution')}: not unique")
     return {"unique": unique, "solutions": count.number, "complete": count.complete,
             "placed": len(puzzle.placed), "note": note}
 
