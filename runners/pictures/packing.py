@@ -349,11 +349,15 @@ def plane_page(puzzle: PackingPuzzle, say=None, calendar: dict | None = None) ->
     }
     controls = plays.buttons(("rotate", "Rotate (r)"), ("flip", "Flip (f)"), ("hint", "Hint"),
                         ("check", "Check"), ("undo", "Undo"), ("reset", "Reset"))
-    total = ("all " if complete else "the first ") + plural(len(grids), "solution")
+    if complete and len(grids) == 1:
+        total = f"the one solution {listed.backend} found: hints follow it"
+    else:
+        total = (("all " if complete else "the first ") + plural(len(grids), "solution")
+                 + f" {listed.backend} listed: hints follow them")
     rules = (f"Cover every white cell with the {plural(len(puzzle.pieces), 'piece')}, each used "
-             f"once. The page holds {total} {listed.backend} listed: hints follow "
-             "them" + (", and a piece placed where no solution has it is outlined in red."
-                       if complete else "."))
+             f"once. The page holds {total}" + (
+                 ", and a piece placed where no solution has it is outlined in red."
+                 if complete else "."))
     if puzzle.placed:
         one = len(puzzle.placed) == 1
         rules += (f" A challenge: {plural(len(puzzle.placed), 'piece')} "
