@@ -134,8 +134,8 @@ def test_no_number_is_put_before_a_plural_noun_by_hand():
                        "'phrase')):\n" + "\n".join(found))
 
 
-PAGES = ROOT / "runners" / "pictures" / "templates"  # the play pages' scripts (common.js: plural)
-# (runners/workshop/static/ still says "1 cells" by hand: the workshop's own, left to it)
+# the play pages' scripts and the workshop's (templates/words.js: plural, served as /words.js)
+PAGES = (ROOT / "runners" / "pictures" / "templates", ROOT / "runners" / "workshop" / "static")
 PAGE_WORDS = {"data.order.length": "a 3D box holds more than one piece (solid.js has no common.js)"}
 
 
@@ -144,10 +144,10 @@ def test_no_page_puts_a_number_before_a_plural_noun_by_hand():
     pieces to place" were written by the pages' scripts (common.js's plural now)."""
     by_hand = re.compile(r"(?:\$\{([^{}]+)\}|\+ ?[\"'`]) (" + "|".join(NOUNS) + r")\b")
     found = [f"{path.name}:{i}: {hit[0]}"
-             for path in sorted(PAGES.glob("*.js"))
+             for folder in PAGES for path in sorted(folder.glob("*.js"))
              for i, line in enumerate(path.read_text().splitlines(), 1)
              for hit in by_hand.finditer(line) if hit[1] not in PAGE_WORDS]
-    assert not found, "say these with plural(n, 'noun') (common.js):\n" + "\n".join(found)
+    assert not found, "say these with plural(n, 'noun') (words.js):\n" + "\n".join(found)
 
 
 def test_the_sweep_finds_numbers_and_leaves_words_floats_and_constants():

@@ -169,6 +169,12 @@ class Site:
         mine = await run_in_threadpool(self.shop.folder_lines)
         return JSONResponse({"puzzles": mine + rows, "folder": str(self.shop.folder)})
 
+    async def words(self, request: Request) -> Response:
+        """The play pages' way of saying a number with its noun ('1 cell', '2 cells')."""
+        from ..pictures.play import template
+
+        return Response(template("words.js"), media_type="text/javascript")
+
     async def thumbnail(self, request: Request) -> Response:
         target = self.shop.target(request.query_params.get("puzzle", ""))
         drawn_as = (target, Path(target).stat().st_mtime_ns if Path(target).is_absolute() else 0)
@@ -410,7 +416,7 @@ def routes(shop: Workshop) -> list:
     site = Site(shop)
     return [
         Route("/", site.catalog_page), Route("/api/catalog", site.catalog),
-        Route("/thumbnail.svg", site.thumbnail), Route("/puzzle", site.puzzle_page),
+        Route("/thumbnail.svg", site.thumbnail), Route("/words.js", site.words), Route("/puzzle", site.puzzle_page),
         Route("/api/solution", site.solution), Route("/api/solutions", site.solutions),
         Route("/api/classes", site.classes),
         Route("/api/cards", site.cards, methods=["POST"]),

@@ -15,12 +15,6 @@ function setStatus(text, solved) {
   document.body.dataset.solved = solved ? "true" : "false";
 }
 
-function plural(n, word) {  // "1 move", "2 moves", "1,234 moves": as models/words.py says it
-  const many = /[^aeiou]y$/.test(word) ? word.slice(0, -1) + "ies"
-    : /(s|x|z|ch|sh)$/.test(word) ? word + "es" : word + "s";
-  return `${n.toLocaleString("en-US")} ${n === 1 ? word : many}`;
-}
-
 function setCounters(parts) {
   const box = document.getElementById("counters");
   box.textContent = "";

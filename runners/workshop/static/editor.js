@@ -31,9 +31,9 @@ function areas() {
   const el = $("areas");
   const same = board === pieces && board > 0;
   el.className = same ? "ok" : "bad";
-  el.textContent = "board: " + board + " cells; pieces: " + pieces + " cells"
-    + (same ? ": the areas match" : board > pieces ? ": " + (board - pieces) + " cells too few"
-      : ": " + (pieces - board) + " cells too many");
+  el.textContent = "board: " + plural(board, "cell") + "; pieces: " + plural(pieces, "cell")
+    + (same ? ": the areas match" : board > pieces ? ": " + plural(board - pieces, "cell")
+      + " too few" : ": " + plural(pieces - board, "cell") + " too many");
   el.dataset.board = board;
   el.dataset.pieces = pieces;
 }
@@ -50,9 +50,9 @@ function drawLayers() {
     b.addEventListener("click", () => { current = index; refresh(); });
     box.appendChild(b);
   };
-  add("Board (" + design.board.size + " cells)", -1);
-  design.pieces.forEach((p, i) => add("Piece " + p.name + " (" + p.cells.size + " cells"
-    + (p.copies > 1 ? ", " + p.copies + " copies" : "") + (p.placed ? ", placed" : "") + ")", i));
+  add("Board (" + plural(design.board.size, "cell") + ")", -1);
+  design.pieces.forEach((p, i) => add("Piece " + p.name + " (" + plural(p.cells.size, "cell")
+    + (p.copies > 1 ? ", " + plural(p.copies, "copy") : "") + (p.placed ? ", placed" : "") + ")", i));
   $("piece-fields").hidden = current < 0;
   $("remove-piece").disabled = current < 0;
   if (current >= 0) {

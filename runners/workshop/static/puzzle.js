@@ -225,7 +225,7 @@ function makerDone(s) {
       const link = document.createElement("a");
       link.id = "booklet-download";
       link.href = "/api/jobs/" + s.id + "/booklet.zip";
-      link.textContent = "download the booklet (" + s.answer.files.length + " files: booklet.toml, pages, a PDF, play pages)";
+      link.textContent = "download the booklet (" + plural(s.answer.files.length, "file") + ": booklet.toml, pages, a PDF, play pages)";
       box.appendChild(link);
     }
     box.dataset.least = s.answer.least === undefined ? "" : s.answer.least;
