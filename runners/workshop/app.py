@@ -416,7 +416,8 @@ def routes(shop: Workshop) -> list:
     site = Site(shop)
     return [
         Route("/", site.catalog_page), Route("/api/catalog", site.catalog),
-        Route("/thumbnail.svg", site.thumbnail), Route("/words.js", site.words), Route("/puzzle", site.puzzle_page),
+        Route("/thumbnail.svg", site.thumbnail), Route("/words.js", site.words),
+        Route("/puzzle", site.puzzle_page),
         Route("/api/solution", site.solution), Route("/api/solutions", site.solutions),
         Route("/api/classes", site.classes),
         Route("/api/cards", site.cards, methods=["POST"]),
