@@ -19,6 +19,7 @@ from pathlib import Path
 
 from . import kinds as kinds_
 from .errors import InputError
+from .words import plural
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -41,8 +42,8 @@ def whole_number(text: str) -> int:
         shown = text if len(text) <= 40 else text[:40] + "..."
         raise ValueError(f"{shown!r} is not a whole number written with the digits 0-9")
     if len(text.lstrip("0")) > MAX_DIGITS:
-        raise ValueError(f"a whole number of {len(text):,} digits: more than any puzzle holds "
-                         f"(at most {MAX_DIGITS})")
+        raise ValueError(f"a whole number of {plural(len(text), 'digit')}: more than any puzzle "
+                         f"holds (at most {MAX_DIGITS})")
     return int(text)
 
 
@@ -403,8 +404,8 @@ def file_text(name_or_path: str) -> tuple[str, str]:
     try:
         if path.stat().st_size > MAX_FILE_BYTES:
             raise InputError(
-                f"{path.stat().st_size:,} bytes: larger than any puzzle that could be counted "
-                f"(at most {MAX_FILE_BYTES // 2**20} MB)", file=shown, field="PUZZLE",
+                f"{plural(path.stat().st_size, 'byte')}: larger than any puzzle that could be "
+                f"counted (at most {MAX_FILE_BYTES // 2**20} MB)", file=shown, field="PUZZLE",
             )
         text = path.read_text(encoding="utf-8")
     except OSError as error:

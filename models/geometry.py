@@ -753,7 +753,7 @@ def box_description(cells: Iterable[Cell]) -> str:
     for x in extent:
         holes *= x
     holes -= len(cells)
-    return "x".join(map(str, extent)) + (f" with {holes} holes" if holes else "")
+    return "x".join(map(str, extent)) + (f" with {plural(holes, 'hole')}" if holes else "")
 
 
 # ---------------------------------------------------------------- triangles and hexagons

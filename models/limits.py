@@ -15,6 +15,7 @@ from contextvars import ContextVar
 from dataclasses import dataclass, field
 
 from .errors import InputError
+from .words import plural
 
 MAX_PLACEMENTS = 2_000_000  # a Boolean each in a solver's model: about 2 GB of CP-SAT model
 MAX_PLAN_STEPS = 1_000  # Mind Lock plans; every position is solved in far fewer moves
@@ -24,8 +25,8 @@ def check_placements(estimate: int, what: str, field: str | None = None) -> None
     """Refuse a puzzle whose model would have more than MAX_PLACEMENTS placements."""
     if estimate > MAX_PLACEMENTS:
         raise InputError(
-            f"{what}: about {estimate:,} placements, more than the {MAX_PLACEMENTS:,} a model "
-            "is built for (it could not be counted or solved in reasonable time and memory)",
+            f"{what}: about {plural(estimate, 'placement')}, more than the {MAX_PLACEMENTS:,} a "
+            "model is built for (it could not be counted or solved in reasonable time and memory)",
             field=field,
         )
 
@@ -69,8 +70,8 @@ def check_tiles(tiles: int, what: str, field: str | None = None) -> InputError |
     if tiles <= MAX_TILES:
         return None
     return InputError(
-        f"{what}: {tiles:,} tiles, more than the {MAX_TILES:,} a model is built for (Eternity II "
-        "has 256)", field=field,
+        f"{what}: {plural(tiles, 'tile')}, more than the {MAX_TILES:,} a model is built for "
+        "(Eternity II has 256)", field=field,
     )
 
 

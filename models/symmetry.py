@@ -11,6 +11,8 @@ from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import TypeVar
 
+from .words import plural
+
 T = TypeVar("T", bound=Hashable)
 
 
@@ -29,9 +31,10 @@ class Group:
             return "the identity only (the board has no other symmetry the rules keep)"
         if self.order > 8:  # a solid's: too many to list in a sentence
             mirrors = sum(name.startswith("mirror") for name in self.elements)
-            return (f"{self.order} symmetries: {self.order - mirrors} rotations (the identity "
-                    "among them)" + (f" and {mirrors} mirror images" if mirrors else ""))
-        return f"{self.order} symmetries: {', '.join(self.elements)}"
+            return (f"{plural(self.order, 'symmetry')}: {plural(self.order - mirrors, 'rotation')} "
+                    "(the identity among "
+                    "them)" + (f" and {mirrors} mirror images" if mirrors else ""))
+        return f"{plural(self.order, 'symmetry')}: {', '.join(self.elements)}"
 
     def to_json(self) -> dict[str, object]:
         return {"order": self.order, "elements": list(self.elements)}

@@ -7,18 +7,28 @@ import math
 import re
 
 _ES = ("s", "x", "z", "ch", "sh")
+_ES_CUT = ("ss", "x", "ch", "sh")  # 'classes' -> 'class', but 'clauses' -> 'clause'
+_VOWELS = "aeiou"
+_SAME = ("series", "species")  # the same word for one and for many
 
 
 def plural(n: int, word: str) -> str:
     """The number and its noun, plural unless the number is 1: '1 class', '2,339 classes'."""
-    if n == 1:
-        return f"1 {word}"
+    if n == 1 or word in _SAME:
+        return f"{n:,} {word}"
+    if word.endswith("y") and word[-2:-1] not in _VOWELS:
+        return f"{n:,} {word[:-1]}ies"  # 'copy' -> '2 copies'
     return f"{n:,} {word}{'es' if word.endswith(_ES) else 's'}"
 
 
 def singular(word: str) -> str:
-    """A plural noun as one ('classes' -> 'class', 'grids' -> 'grid'); other words unchanged."""
-    if word.endswith("es") and word[:-2].endswith(_ES):
+    """A plural noun as one ('classes' -> 'class', 'grids' -> 'grid', 'copies' -> 'copy');
+    other words unchanged."""
+    if word in _SAME:
+        return word
+    if word.endswith("ies") and len(word) > 4:
+        return word[:-3] + "y"
+    if word.endswith("es") and word[:-2].endswith(_ES_CUT):
         return word[:-2]
     if word.endswith("s") and not word.endswith("ss") and len(word) > 2:
         return word[:-1]
@@ -55,7 +65,7 @@ def number(n: int) -> str:
     exponent = math.log10(abs(n))
     lead = 10 ** (exponent - math.floor(exponent))
     return (f"about {'-' if n < 0 else ''}{lead:.2f}e+{math.floor(exponent)}, a number of "
-            f"{digits(n):,} digits")
+            f"{plural(digits(n), 'digit')}")
 
 
 def written(n: int) -> int | None:

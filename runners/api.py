@@ -33,6 +33,7 @@ from .executors import Executor, executor_named
 from .models import files
 from .models.errors import InputError
 from .models.limits import BuildStopped, building
+from .models.words import plural
 from .outcomes import Count, Solution, Verification
 from .registry import BACKENDS, default_backend, family_of, names_for, resolve
 
@@ -385,8 +386,8 @@ def make_runner(jobs: int | None, executor: str | Executor | None, time_limit: f
     if say and chosen.capped():
         say(chosen.capped())
     if say and jobs > cores() and chosen.name == "local":
-        say(f"note: jobs={jobs} is more than the {cores()} cores here; the local pool uses "
-            f"{cores()} processes")
+        say(f"note: jobs={jobs} is more than the {plural(cores(), 'core')} here; the local pool "
+            f"uses {plural(cores(), 'process')}")
     deadline = None if time_limit is None else time.time() + time_limit
     return Runner(chosen, jobs, deadline, checkpoint)
 

@@ -41,6 +41,7 @@ from .lazy import lazy_module
 from .models.edge_matching import EdgePuzzle, Placed
 from .models.edge_matching.boardfile import board_json, read_board
 from .models.errors import InputError
+from .models.words import plural
 from .output import now, write_text_atomic
 
 # the boards' scoring (numpy, PySAT) loads when a board is first checked: the command line
@@ -149,8 +150,8 @@ class Best:
             return f"{self.puzzle}: no board found: {self.stopped} {where}{self.starved()}"
         proof = ("the best possible (proved)" if self.optimal
                  else "the best found, not proved best")
-        return (f"{self.puzzle}: {self.score} of {self.most} seams matched ({self.broken} "
-                f"broken), {proof}; {self.stopped} {where}")
+        return (f"{self.puzzle}: {self.score} of {plural(self.most, 'seam')} matched "
+                f"({self.broken} broken), {proof}; {self.stopped} {where}")
 
     def starved(self) -> str:
         """Why a time limit ended a search before its first board, where the CPU it had says so:
@@ -216,7 +217,7 @@ def best(puzzle, backend: str | None = None, time_limit: float | None = None,
     if checkpoint is not None:
         start_grid = resume(puzzle, checkpoint, found)
         if found.score is not None and say:
-            say(f"resumed from {checkpoint}: {found.score} of {top} seams matched")
+            say(f"resumed from {checkpoint}: {found.score} of {plural(top, 'seam')} matched")
     if found.score == top:
         found.stopped, found.optimal = "the checkpoint's board matches every seam", True
         return found
@@ -233,7 +234,7 @@ def best(puzzle, backend: str | None = None, time_limit: float | None = None,
         if checkpoint is not None:
             write_board(puzzle, checkpoint, found)
         if say:
-            say(f"{seconds:8.1f} s  {value} of {top} seams matched ({top - value} broken)"
+            say(f"{seconds:8.1f} s  {value} of {plural(top, 'seam')} matched ({top - value} broken)"
                 f"  {found.backend}")
         if on_better:
             on_better(found)
@@ -373,7 +374,7 @@ class BoardCheck:
         return not self.broken_rules and self.claimed == self.score
 
     def sentence(self) -> str:
-        counted = f"{self.score} of {self.most} seams match, counted edge by edge"
+        counted = f"{self.score} of {plural(self.most, 'seam')} match, counted edge by edge"
         if self.broken_rules:
             more = len(self.broken_rules) - 1
             return (f"{self.puzzle}: {self.path} REJECTED: the board breaks the rules: "

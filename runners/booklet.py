@@ -180,9 +180,10 @@ class MadeBooklet:
         title = self.puzzle.title or self.puzzle.name
         text = booklet_text(puzzle_name, self.booklet().cards,
                             [p.name for p in self.puzzle.pieces],
-                            f"{title}: {len(self.cards)} cards",
-                            [f"{len(self.cards)} cards, each with exactly one solution, easiest "
-                             f"first; difficulty: {self.measure}; written by puzzlesat booklet"])
+                            f"{title}: {plural(len(self.cards), 'card')}",
+                            [f"{plural(len(self.cards), 'card')}, each with exactly one solution, "
+                             f"easiest first; difficulty: {self.measure}; written by puzzlesat "
+                             "booklet"])
         return write_booklet(self.puzzle, self.cards, folder, text, title)
 
 
@@ -208,9 +209,10 @@ def make_booklet(puzzle, cards: int = 12, seed: int = 1,
     klass = solution_classes(listing)
     classes = int(klass.max()) + 1 if len(klass) else 0
     if cards > classes:
-        raise InputError(f"{puzzle.name} has {classes:,} solutions up to the board's symmetries "
-                         f"({len(listing.rows):,} in all): a booklet of different solutions "
-                         f"holds at most {classes:,} cards, not {cards:,}", field="cards")
+        raise InputError(f"{puzzle.name} has {plural(classes, 'solution')} up to the board's "
+                         f"symmetries ({len(listing.rows):,} in all): a booklet of different "
+                         "solutions "
+                         f"holds at most {plural(classes, 'card')}, not {cards:,}", field="cards")
     rng = random.Random(seed)
     first_of = np.unique(klass, return_index=True)[1]
     chosen_rows = rng.sample(sorted(int(r) for r in first_of), min(classes, POOL * cards))
@@ -228,11 +230,12 @@ def make_booklet(puzzle, cards: int = 12, seed: int = 1,
                                           "by the grading search")
                 pool.append((nodes, card, row))
         if say and n % 10 == 0:
-            say(f"{puzzle.name}: {len(pool)} candidate cards graded from {n} solutions")
+            say(f"{puzzle.name}: {len(pool)} candidate cards graded from {plural(n, 'solution')}")
     picked = spread(pool, cards, klass)
     if len(picked) < cards:
-        raise InputError(f"{puzzle.name}: only {len(picked)} cards of different solutions with "
-                         f"one solution each turned up among {len(chosen_rows)} solutions drawn; "
+        raise InputError(f"{puzzle.name}: only {plural(len(picked), 'card')} of different "
+                         "solutions with one solution each turned up among "
+                         f"{plural(len(chosen_rows), 'solution')} drawn; "
                          f"ask for {len(picked)} or fewer", field="cards")
     graded = [GradedCard(str(i), listing.placed(card), listing.grid(row), width - len(card),
                          nodes) for i, (nodes, card, row) in enumerate(picked, 1)]
@@ -276,8 +279,9 @@ def check_booklet(puzzle: PackingPuzzle, cards: Sequence[GradedCard],
             counted = api.count(challenge, backend=name, limit=2)
             if not counted.details["unique"]:
                 raise ArithmeticError(f"card {card.name} ({placed_words(puzzle, card.placed)}) "
-                                      f"counts {counted.number} solutions on {name}, not 1")
-    return (f"each of the {len(cards)} cards has exactly one solution on "
+                                      f"counts {plural(counted.number, 'solution')} on {name}, not "
+                                      "1")
+    return (f"each of the {plural(len(cards), 'card')} has exactly one solution on "
             f"{' and '.join(backends)} (count --limit 2) and by the grading search")
 
 
@@ -313,7 +317,7 @@ class Audit:
                f"counted by {self.backend})"]
         for c in self.cards:
             state = ("unique" if c.solutions == 1 else "no solution" if c.solutions == 0
-                     else f"not unique: {c.solutions:,} solutions")
+                     else f"not unique: {plural(c.solutions, 'solution')}")
             grade = f", difficulty {c.nodes:,} search nodes" if c.nodes is not None else ""
             out.append(f"  card {c.name}: {pieces(c.placed)} placed: {state}{grade}")
         return out

@@ -46,6 +46,7 @@ import numpy as np
 
 from . import native
 from .models.errors import InputError
+from .models.words import plural
 from .table_cache import CacheReport, CorruptTable, cache_folder, cached
 
 moves = native.kernel("moves")  # the C engine and kernels: KernelMissing where not built
@@ -66,7 +67,7 @@ class SearchStopped(Exception):
     had reached (a lower bound on the positions reachable) and how long it ran."""
 
     def __init__(self, positions: int, seconds: float, interrupted: bool = False) -> None:
-        super().__init__(f"stopped after reaching {positions:,} positions")
+        super().__init__(f"stopped after reaching {plural(positions, 'position')}")
         self.positions = positions
         self.seconds = seconds
         self.interrupted = interrupted
@@ -114,8 +115,8 @@ def check_memory(positions: int, limit: int | None, what: str, second_pass: bool
     if need > have:
         source = "available on this machine" if limit is None else "allowed (the limit given)"
         raise TooBig(
-            f"{what}: up to {positions:,} positions, about {need / 2**30:.2f} GiB to search, "
-            f"but {have / 2**30:.2f} GiB {source}; refused before starting",
+            f"{what}: up to {plural(positions, 'position')}, about {need / 2**30:.2f} GiB to "
+            f"search, but {have / 2**30:.2f} GiB {source}; refused before starting",
             field="memory",
         )
     return need
@@ -211,8 +212,8 @@ def search(kernel: int, data: tuple, seeds: Sequence[int], bound: int, *,
         def expand(head: int, stop: int, tail: int) -> int:
             tail = moves.expand(kernel, data, queue, head, stop, tail, keys, shift)
             if tail < 0:
-                raise InputError(f"{what}: more than {bound:,} positions reached, the bound "
-                                 "the memory estimate was made for", field="bound")
+                raise InputError(f"{what}: more than {plural(bound, 'position')} reached, the "
+                                 "bound the memory estimate was made for", field="bound")
             return tail
 
         return levels(tail, expand)
@@ -229,8 +230,9 @@ def search(kernel: int, data: tuple, seeds: Sequence[int], bound: int, *,
                 kernel, data, queue, head, stop, tail, keys, shift, seen))
             del seen
             if ends[-1] != reached:  # moves are undone: the goal's component is the start's
-                raise InputError(f"{what}: {reached - ends[-1]:,} positions reached from the "
-                                 "start do not reach the goal although every move can be undone",
+                raise InputError(f"{what}: {plural(reached - ends[-1], 'position')} reached from "
+                                 "the start do not reach the goal although every move can be "
+                                 "undone",
                                  field="goal")
     except KeyboardInterrupt:
         bar(None)
@@ -312,8 +314,8 @@ def check_ranked_memory(size: int, limit: int | None, what: str) -> int:
     have = available_memory() if limit is None else limit
     if need > have:
         source = "available on this machine" if limit is None else "allowed (the limit given)"
-        raise TooBig(f"{what}: {size:,} arrangements, about {need / 2**30:.2f} GiB to search "
-                     f"(a byte each), but {have / 2**30:.2f} GiB {source}; refused before "
+        raise TooBig(f"{what}: {plural(size, 'arrangement')}, about {need / 2**30:.2f} GiB to "
+                     f"search (a byte each), but {have / 2**30:.2f} GiB {source}; refused before "
                      "starting", field="memory")
     return need
 
@@ -393,8 +395,8 @@ def search_ranked(kernel: int, data: tuple, seeds: Sequence[int], size: int, *,
                                  field="goal")
             counts = levels(IN_COMPONENT)
             if sum(counts) != reached[0]:  # moves are undone: the goal's component is the start's
-                raise InputError(f"{what}: {reached[0] - sum(counts):,} positions reached from "
-                                 "the start do not reach the goal although every move can be "
+                raise InputError(f"{what}: {plural(reached[0] - sum(counts), 'position')} reached "
+                                 "from the start do not reach the goal although every move can be "
                                  "undone", field="goal")
     except KeyboardInterrupt:
         bar(None)

@@ -127,8 +127,8 @@ def check_packing(puzzle) -> PackingPuzzle:
                          field="puzzle")
     copies = [p for p in puzzle.pieces if p.count > 1]
     if copies:
-        raise InputError(f"piece {copies[0].name} comes in {copies[0].count} copies; a card "
-                         "places pieces that are each one of a kind", field="puzzle")
+        raise InputError(f"piece {copies[0].name} comes in {plural(copies[0].count, 'copy')}; a "
+                         "card places pieces that are each one of a kind", field="puzzle")
     return puzzle
 
 
@@ -166,7 +166,7 @@ def list_solutions(puzzle: PackingPuzzle, backend: str | None = None,
         rows.append(chosen)
         if say and time.perf_counter() - said > SAY_EVERY:
             said = time.perf_counter()
-            say(f"{puzzle.name}: {n:,} solutions listed with {lister} (at most "
+            say(f"{puzzle.name}: {plural(n, 'solution')} listed with {lister} (at most "
                 f"{MAX_SOLUTIONS:,}), {said - start:.0f} s ...")
     array = np.array(rows, dtype=np.int64).reshape(len(rows), len(puzzle.pieces))
     return Listing(puzzle, options, array, lister, time.perf_counter() - start)
@@ -180,8 +180,9 @@ def refuse_published(puzzle: PackingPuzzle) -> None:
         if isinstance(figure, int) and not isinstance(figure, bool) and figure > MAX_SOLUTIONS:
             words = key.replace("_", " ")
             raise InputError(
-                f"{puzzle.name} has at least {figure:,} solutions (its file's published {words}"
-                f", each at least one solution): more than the {MAX_SOLUTIONS:,} cards lists "
+                f"{puzzle.name} has at least {plural(figure, 'solution')} (its file's published "
+                f"{words}, each at least one solution): more than the {MAX_SOLUTIONS:,} cards "
+                "lists "
                 f"(`puzzlesat count {puzzle.name}` counts them)", field="puzzle")
 
 
@@ -214,7 +215,8 @@ def rank_table(base: int, k: int) -> np.ndarray:
     c_0 < c_1 < ... is the sum of table[i, c_i] (the combinatorial number system), below
     comb(base, k)."""
     if math.comb(base, k) >= 2**62:
-        raise InputError(f"sets of {k} of {base:,} placements are too many to rank in 64 bits",
+        raise InputError(f"sets of {k} of {plural(base, 'placement')} are too many to rank in 64 "
+                         "bits",
                          field="puzzle")
     return np.array([[math.comb(c, i + 1) for c in range(base)] for i in range(k)],
                     dtype=np.int64).reshape(k, base)
@@ -334,7 +336,7 @@ def card_classes(cards: np.ndarray, maps: np.ndarray, base: int) -> tuple[np.nda
     renumber[np.argsort(first)] = np.arange(len(first))
     classes = len(first)
     if burnside(fixed) != classes:
-        raise ArithmeticError(f"{classes} classes of cards by least images, "
+        raise ArithmeticError(f"{plural(classes, 'class')} of cards by least images, "
                               f"{burnside(fixed)} by Burnside's lemma: a symmetry is wrong")
     return renumber[klass.ravel()], classes
 
@@ -379,7 +381,7 @@ class Cards:
     def lines(self) -> list[str]:
         """What was found, each number with what it counts."""
         name = self.puzzle
-        held = (f" (beside the {self.placed_by_puzzle} pieces the puzzle places itself)"
+        held = (f" (beside the {plural(self.placed_by_puzzle, 'piece')} the puzzle places itself)"
                 if self.placed_by_puzzle else "")
         out = [f"{name}: {plural(self.solutions, 'solution')} (ways to cover the board, "
                f"rotations and reflections counted as different), listed by {self.listed_by}"]
@@ -406,7 +408,7 @@ class Cards:
         if self.per_solution:
             parts = ", ".join(f"{n:,} need {k}" for k, n in sorted(self.per_solution.items()))
             out.append(f"{name}: the fewest pieces making a card of each solution: {parts} "
-                       f"(of {self.solutions:,} solutions)")
+                       f"(of {plural(self.solutions, 'solution')})")
         return out
 
     def to_json(self, puzzle: PackingPuzzle, most: int | None = None) -> dict[str, object]:
@@ -428,8 +430,8 @@ class Cards:
                 str(k): n for k, n in sorted(self.per_solution.items())},
             "method": self.method, "checks": self.checks, "listed_by": self.listed_by,
             "seconds": {k: round(v, 3) for k, v in self.seconds.items()},
-            "cards_shown": f"{len(shown):,} of the {len(self.cards):,} classes, one card each "
-                           "(all of them: puzzlesat cards -o FILE)",
+            "cards_shown": f"{len(shown):,} of the {plural(len(self.cards), 'class')}, one card "
+                           "each (all of them: puzzlesat cards -o FILE)",
             "cards": [card.to_json(puzzle) for card in shown],
         }
 
@@ -518,15 +520,15 @@ def check_cards(listing: Listing, sets: np.ndarray, owners: np.ndarray, least: i
     for row in owning + others:
         found_least, found = hitting_sets(rows, row)
         if found_least < least:
-            raise ArithmeticError(f"Hitman finds a card of {found_least} pieces for solution "
-                                  f"{row + 1}, fewer than {least}")
+            raise ArithmeticError(f"Hitman finds a card of {plural(found_least, 'piece')} for "
+                                  f"solution {row + 1}, fewer than {least}")
         mine = {tuple(s) for s in sets[owners == row]}
         if found_least == least and found != mine:
-            raise ArithmeticError(f"solution {row + 1}: Hitman's cards of {least} pieces "
+            raise ArithmeticError(f"solution {row + 1}: Hitman's cards of {plural(least, 'piece')} "
                                   f"differ from those counted ({len(found)} against {len(mine)})")
         if row in owning and found_least != least:
-            raise ArithmeticError(f"solution {row + 1} holds a card of {least} pieces but "
-                                  f"Hitman's least is {found_least}")
+            raise ArithmeticError(f"solution {row + 1} holds a card of {plural(least, 'piece')} "
+                                  f"but Hitman's least is {found_least}")
     done.append(f"{plural(len(owning) + len(others), 'solution')} ({len(owning)} holding "
                 f"sampled cards, "
                 f"{len(others)} drawn at random): PySAT's minimum hitting-set solver (Hitman) "
@@ -539,7 +541,7 @@ def check_cards(listing: Listing, sets: np.ndarray, owners: np.ndarray, least: i
             counted = api.count(challenge, backend=name, limit=2)
             if not counted.details["unique"]:
                 raise ArithmeticError(f"card {n} ({placed_words(puzzle, card)}) counts "
-                                      f"{counted.number} solutions on {name}, not 1")
+                                      f"{plural(counted.number, 'solution')} on {name}, not 1")
         if least:
             fewer = card_puzzle(puzzle, card[:-1], f"{puzzle.name}-card-{n}-less")
             counted = api.count(fewer, backend=backends[0], limit=2)
@@ -575,10 +577,10 @@ def check_listing(listing: Listing, backend: str) -> str:
     jobs = 1 if len(rows) < SMALL_LISTING else None
     counted = whole(api.count(puzzle, backend=backend, modulo="symmetry", jobs=jobs))
     if not counted.complete or counted.details["solutions"] != len(rows):
-        raise ArithmeticError(f"{listing.backend} listed {len(rows):,} solutions, {backend} "
-                              f"counts {counted.details['solutions']:,}")
-    return (f"the {len(rows):,} solutions listed are distinct exact covers of the board, as "
-            f"many as {backend} counts ({counted.seconds:.1f} s)")
+        raise ArithmeticError(f"{listing.backend} listed {plural(len(rows), 'solution')}, "
+                              f"{backend} counts {counted.details['solutions']:,}")
+    return (f"{plural(len(rows), 'solution')} listed, each a distinct exact cover of the board, "
+            f"as many as {backend} counts ({counted.seconds:.1f} s)")
 
 
 def hitting_sets(rows: np.ndarray, row: int) -> tuple[int, set[tuple[int, ...]]]:

@@ -82,8 +82,8 @@ def unique(size: int, border_colours: int, interior_colours: int, clues: int = 0
     gives one (more colours or clues make one more likely)."""
     cells = board_cells(grid, size)
     if not isinstance(clues, int) or clues < 0 or clues >= len(cells):
-        raise InputError(f"clues are 0 to {len(cells) - 1} on a board of {len(cells)} cells, "
-                         f"not {clues}", field="clues")
+        raise InputError(f"clues are 0 to {len(cells) - 1} on a board of "
+                         f"{plural(len(cells), 'cell')}, not {clues}", field="clues")
     if attempts < 1:
         raise InputError(f"must be at least 1, not {attempts}", field="attempts")
     for tried in range(1, attempts + 1):

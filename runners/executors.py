@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from .backends import STOP, Cube, Interrupted, Values
 from .children import Pool, WorkerDied, ctrl_c_left_to_us, interruptible, main_left_out
 from .models.errors import InputError
+from .models.words import plural
 
 # a cube's numbers, whether it finished, and the seconds it took on its worker (wall clock);
 # numbers and seconds None for a cube not started (the deadline had passed)
@@ -292,8 +293,8 @@ class DaskExecutor(Executor):
         """A note where the workers asked for were more than the cores here, else None."""
         if self.address or self.asked is None or self.asked == self.workers:
             return None
-        return (f"note: dask-local:{self.asked} is more than the {cores()} cores here; the local "
-                f"cluster has {self.workers} workers")
+        return (f"note: dask-local:{self.asked} is more than the {plural(cores(), 'core')} here; "
+                f"the local cluster has {plural(self.workers, 'worker')}")
 
     def run(self, works, pending, jobs, deadline, record) -> None:
         # a local cluster's nanny starts a worker again when one dies: not the caller's script

@@ -54,8 +54,9 @@ class Count:
         if self.details.get("unique"):
             return "unique: exactly one solution"
         if self.complete:
-            return f"not unique: exactly {self.number:,} solutions"
-        return f"not unique: at least {self.number:,} solutions (stopped at the limit)"
+            return f"not unique: exactly {words.plural(self.number, 'solution')}"
+        return (f"not unique: at least {words.plural(self.number, 'solution')} "
+                "(stopped at the limit)")
 
     def to_json(self) -> dict[str, object]:
         return {
@@ -161,7 +162,7 @@ class Verification:
 
     def __repr__(self) -> str:
         state = "all agree" if self.agree else f"FAILED: {self.why}"
-        return f"<Verification {self.puzzle}: {state}; {len(self.counts)} counts>"
+        return f"<Verification {self.puzzle}: {state}; {words.plural(len(self.counts), 'count')}>"
 
     def _repr_html_(self) -> str:
         """A notebook shows a Verification as a table of its counts, and whether they agree."""

@@ -25,6 +25,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from .models.errors import InputError
+from .models.words import plural
 
 STDOUT = "-"  # an output path that means standard output
 
@@ -261,7 +262,7 @@ def write_files(output: str, files: dict[str, bytes], summary: str) -> None:
         except OSError as error:
             raise InputError(f"cannot write: {error.strerror or error}", file=str(output),
                              field="output") from None
-        say(f"wrote {output}: {summary}, {len(files)} files in a zip archive")
+        say(f"wrote {output}: {summary}, {plural(len(files), 'file')} in a zip archive")
         return
     folder = check_folder(output, "output")
     for name, data in files.items():
@@ -270,7 +271,7 @@ def write_files(output: str, files: dict[str, bytes], summary: str) -> None:
         except OSError as error:
             raise InputError(f"cannot write: {error.strerror or error}", file=str(folder / name),
                              field="output") from None
-    say(f"wrote {len(files)} files to {folder}/: {summary}")
+    say(f"wrote {plural(len(files), 'file')} to {folder}/: {summary}")
 
 
 def write_export(output: str, text: str | dict[str, bytes], summary: str) -> None:
@@ -476,7 +477,7 @@ _FOLDERS = {"gallery": "galleries of solutions (`puzzlesat results`)",
 def _index_entry(path: Path) -> tuple[str, str]:
     if path.is_dir():
         files = sum(1 for p in path.rglob("*") if p.is_file())
-        return _FOLDERS.get(path.name, "folder"), f"{files:,} files"
+        return _FOLDERS.get(path.name, "folder"), plural(files, "file")
     if path.name == "README.md":
         return "the narrative: what we found and how we know", ""
     if path.suffix != ".json":
@@ -487,7 +488,8 @@ def _index_entry(path: Path) -> tuple[str, str]:
     if isinstance(record.get("cubes"), list):
         agree = "all agree" if record.get("agree") else "DISAGREE"
         return ("sampled cubes of a count (`verify --sample-cubes`)",
-                f"{len(record['cubes'])} cubes, {', '.join(record.get('backends', []))}: {agree}")
+                f"{plural(len(record['cubes']), 'cube')}, {', '.join(record.get('backends', []))}: "
+                f"{agree}")
     what, record = _counted_record(record)
     return what, "; ".join(_record_figures(record)) or _dated(record)
 

@@ -14,6 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from .backends import Backend
+from .models.words import plural
 
 
 class PlanError(Exception):
@@ -56,11 +57,11 @@ def deepen(model_of: Callable[[int], object], replay: Callable[[int, list[int]],
             continue
         found = replay(steps, outcome.values)
         if len(found.moves) != steps:
-            raise PlanError(f"a plan of {len(found.moves)} moves was found at k = {steps} "
-                            f"although k = {steps - 1} had none")
+            raise PlanError(f"a plan of {plural(len(found.moves), 'move')} was found at k = "
+                            f"{steps} although k = {steps - 1} had none")
         found.seconds, found.bounds = time.perf_counter() - begin, bounds
         return found
-    raise PlanError(f"no plan within {most} moves")
+    raise PlanError(f"no plan within {plural(most, 'move')}")
 
 
 def plan_in_child(function: Callable[..., Plan], args: tuple, time_limit: float,

@@ -18,6 +18,7 @@ import pytest
 from _patience import HANG
 
 import puzzlesat
+from puzzlesat.models.words import plural
 
 COMMAND = [sys.executable, "-m", "puzzlesat.cli"]
 
@@ -264,7 +265,7 @@ def test_jobs_beyond_the_cores_are_capped_with_a_note():
                             capture_output=True, text=True, timeout=HANG)
     assert result.returncode == 0, result.stderr
     assert "48 solutions" in result.stdout
-    assert f"more than the {len(os.sched_getaffinity(0))} cores" in result.stderr
+    assert f"more than the {plural(len(os.sched_getaffinity(0)), 'core')}" in result.stderr
 
 
 @pytest.mark.parametrize("value", ["nan", "inf", "0", "-1", "soon"])

@@ -24,6 +24,7 @@ import pytest
 from test_children import kill_session, session_processes
 
 from puzzlesat.executors import cores, executor_named
+from puzzlesat.models.words import plural
 
 COMMAND = [sys.executable, "-m", "puzzlesat.cli"]
 COUNT = "partial count"  # stdout has the count so far, marked incomplete, exit code 1
@@ -139,8 +140,8 @@ def test_a_local_dask_cluster_has_at_most_a_worker_a_core():
     """`dask-local:64` on 2 cores started 64 workers (load 55, "Nanny failed to start")."""
     executor = executor_named("dask-local:64")
     assert executor.workers == cores() and executor.name == f"dask-local:{cores()}"
-    assert executor.capped() == (f"note: dask-local:64 is more than the {cores()} cores here; "
-                                 f"the local cluster has {cores()} workers")
+    assert executor.capped() == (f"note: dask-local:64 is more than the {plural(cores(), 'core')} "
+                                 f"here; the local cluster has {plural(cores(), 'worker')}")
     assert executor_named(f"dask-local:{cores()}").capped() is None
     assert executor_named("dask-local").capped() is None
 

@@ -28,6 +28,7 @@ from puzzlesat.models.mind_lock import (
     unrank,
 )
 from puzzlesat.models.mind_lock.encode import slide_identities
+from puzzlesat.models.words import plural
 from puzzlesat.planning import PlanError
 from puzzlesat.registry import backend as backend_named
 from puzzlesat.registry import resolve
@@ -405,7 +406,8 @@ def test_export_dimacs(puzzle):
     text, summary = puzzlesat.export(puzzle, start=EXAMPLE, steps=3)
     assert text.startswith("c puzzlesat export of mind-lock")
     header = next(line for line in text.splitlines() if line.startswith("p cnf"))
-    assert summary.startswith(f"{header.split()[2]} variables, {header.split()[3]} clauses")
+    variables, clauses = (int(n) for n in header.split()[2:4])
+    assert summary.startswith(f"{plural(variables, 'variable')}, {plural(clauses, 'clause')}")
 
 
 def test_verify_plans_follow_the_sample(table):

@@ -141,6 +141,17 @@ def test_listing_stops_at_its_bound_and_draw_says_so_in_one_line(tmp_path, capsy
     assert listed_for("eternity-ii", since) == [0] and not (tmp_path / "e.svg").exists()
 
 
+def test_a_gallery_of_nothing_listed_in_its_bound_is_refused_in_one_line(tmp_path, capsys,
+                                                                           monkeypatch):
+    """A gallery whose listing found nothing in its bound refuses as draw does (it wrote an empty
+    gallery headed "The first 0 grids ...; there are more", exit 0, after counting 20 s more)."""
+    monkeypatch.setattr(found, "LIST_SECONDS", 1.0)
+    code, err = run(["gallery", "eternity-ii", "-o", str(tmp_path / "g.html")], capsys)
+    assert refused_in_one_line(code, err)
+    assert "no solution found in 1 CPU s of listing" in err
+    assert not (tmp_path / "g.html").exists()
+
+
 def test_a_long_listing_says_what_it_does(capsys, monkeypatch):
     """A listing past SAY_EVERY seconds says what it does, then what it got."""
     monkeypatch.setattr(found, "SAY_EVERY", 0.2)

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import os
 import re
-import shlex
 import shutil
 import subprocess
 import sys
@@ -24,55 +23,21 @@ from pathlib import Path
 import pytest
 
 import puzzlesat
+from puzzlesat.benchmarks import pages
 from puzzlesat.cli import build_parser
 from puzzlesat.pictures import viewer
 
 ROOT = Path(__file__).resolve().parent.parent
-PAGES = ("README.md", "models/README.md", "runners/README.md", "results/README.md")
-TEXT = "\n".join((ROOT / page).read_text(encoding="utf-8") for page in PAGES)
-FENCE = re.compile(r"```(\w+)(?: ([\w.-]+))?\n(.*?)```", re.S)
+TEXT = pages.text(ROOT)
+LINES = pages.command_lines(TEXT)
+COMMANDS = [c.args for c in pages.commands(TEXT)]  # each once, in the pages' order
+SAYS_SLOW = pages.SAYS_SLOW
+EXEC = re.compile(r"exec:([\w.-]+)")  # a DIMACS solver binary a command runs
+QUICK_LIMIT = 600  # seconds before a quick command is called hung (a minute idle, ten at load 10)
 
 
 def blocks(language: str) -> list[str]:
-    return [body for lang, _, body in FENCE.findall(TEXT) if lang == language]
-
-
-def named_files() -> dict[str, str]:
-    """The blocks that name a file: name -> text."""
-    return {name: body for _, name, body in FENCE.findall(TEXT) if name}
-
-
-def command_lines() -> list[tuple[list[str], str]]:
-    """Every `puzzlesat ...` line of the pages' shell blocks, split as a shell would, with its
-    comment."""
-    found = []
-    for block in blocks("sh"):
-        for line in block.replace("\\\n", " ").splitlines():
-            if line.startswith("puzzlesat "):
-                command, comment = split_comment(line)
-                found.append((shlex.split(command)[1:], comment))
-    return found
-
-
-def split_comment(line: str) -> tuple[str, str]:
-    """A shell line's command and its comment (a # after a space, outside quotes)."""
-    quote = None
-    for at, char in enumerate(line):
-        if quote:
-            quote = None if char == quote else quote
-        elif char in "'\"":
-            quote = char
-        elif char == "#" and line[at - 1:at].isspace():
-            return line[:at], line[at + 1:].strip()
-    return line, ""
-
-
-LINES = command_lines()
-COMMANDS = [list(args) for args in dict.fromkeys(tuple(args) for args, _ in LINES)]  # each once
-SAYS_SLOW = re.compile(r"\b(min|mins|minutes?|hours?)\b")
-NEEDS = {"dask://": "a running scheduler"}
-EXEC = re.compile(r"exec:([\w.-]+)")  # a DIMACS solver binary a command runs
-QUICK_LIMIT = 600  # seconds before a quick command is called hung (a minute idle, ten at load 10)
+    return pages.blocks(TEXT, language)
 
 
 def label(args: list[str]) -> str:
@@ -92,7 +57,7 @@ def test_every_command_parses(args):
 
 def runnable(args: list[str]) -> str | None:
     """Why a command cannot run here, or None."""
-    for needle, why in NEEDS.items():
+    for needle, why in pages.NEEDS.items():
         if any(needle in a for a in args):
             return f"needs {why}"
     for program in EXEC.findall(" ".join(args)):
@@ -137,7 +102,7 @@ def folder(tmp_path_factory) -> Path:
     """One scratch folder for the commands, run in the pages' order (board.txt is written
     before it is solved), holding the files the pages write out."""
     made = tmp_path_factory.mktemp("readme")
-    for name, text in named_files().items():
+    for name, text in pages.named_files(TEXT).items():
         (made / name).write_text(text, encoding="utf-8")
     return made
 
@@ -159,10 +124,7 @@ def test_every_command_runs(args, folder):
         subprocess.run([sys.executable, "-m", "puzzlesat.cli", "generate", "10",
                         "--interior-colours", "17", "-o", "board.txt"], cwd=folder, check=True)
     before = records(folder)
-    if set(args) & {"-o", "--output", "--draw", "--play"} and "-" not in args:
-        # the pages' commands share one folder: a later one writes where an earlier one did,
-        # which a user would be asked to force (test_output_safety.py checks the refusal)
-        args = [*args, "--force"]
+    args = pages.with_force(args)  # (test_output_safety.py checks the refusal without it)
     result = subprocess.run([sys.executable, "-m", "puzzlesat.cli", *args], cwd=folder,
                             capture_output=True, text=True, env=environment(),
                             timeout=None if is_slow(args) else quick_limit(args))
@@ -190,7 +152,7 @@ def test_the_readme_is_a_front_door():
 
 
 def test_the_pages_name_no_file_outside_the_clone():
-    for page in PAGES:
+    for page in pages.PAGES:
         text = (ROOT / page).read_text(encoding="utf-8")
         assert "../shared" not in text, page
 

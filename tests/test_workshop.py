@@ -112,7 +112,13 @@ def count_json(target: str, *flags: str) -> dict:
 
 def counted_by_workshop(server: Server, ref: str, modulo: str = "none") -> dict:
     """A count started over HTTP and asked about until it ends: its last status."""
-    code, status = server.json("api/count", {"puzzle": ref, "modulo": modulo})
+    return made_by_workshop(server, "count", {"puzzle": ref, "modulo": modulo})
+
+
+def made_by_workshop(server: Server, work: str, data: dict) -> dict:
+    """A count, cards or a booklet asked for over HTTP and asked about until it ends: its
+    last status."""
+    code, status = server.json(f"api/{work}", data)
     assert code == 200, status
     limit = time.monotonic() + 600
     while status["state"] in ("running", "stopping") and time.monotonic() < limit:
@@ -399,6 +405,298 @@ def test_serve_without_its_extra_says_what_to_install():
     assert "pip install 'puzzlesat[serve]'" in done.stderr
 
 
+# ---------------------------------------------------------------- classes, cards, booklets
+
+
+def test_classes_page_by_page_one_per_class_with_the_group_named(server):
+    code, shown = server.json("api/classes?puzzle=iq-block-8&page=1")
+    assert code == 200, shown
+    classes = count_json("iq-block-8", "--modulo", "symmetry")["count"]
+    solutions = count_json("iq-block-8")["count"]
+    captions = [f["caption"] for f in shown["figures"]]
+    assert len(captions) == classes == 6 and not shown["more"]
+    assert [c.split(":")[0] for c in captions] == [f"class {k}" for k in range(1, 7)]
+    orbits = [int(re.fullmatch(r"class \d+: orbit of (\d+)", c).group(1)) for c in captions]
+    assert sum(orbits) == solutions  # each class drawn once, its orbit the solutions it holds
+    assert f"{classes} classes under the board's 8 symmetries" in shown["statement"]
+    assert all(f["svg"].startswith("<svg") for f in shown["figures"])
+    code, second = server.json("api/classes?puzzle=iq-block-8&page=2")
+    assert code == 200 and second["figures"] == [] and not second["more"]
+
+
+def test_the_least_cards_found_in_a_worker_as_the_cards_command_finds_them(server):
+    status = made_by_workshop(server, "cards", {"puzzle": "iq-block-8"})
+    done = subprocess.run([sys.executable, "-m", "puzzlesat", "cards", "iq-block-8", "--json",
+                           "--checks", "0"], capture_output=True, text=True, timeout=600)
+    expected = json.loads(done.stdout)
+    assert status["state"] == "done" and status["work"] == "cards", status
+    answer = status["answer"]
+    for key in ("solutions", "least", "labelled", "classes"):
+        assert answer[key] == expected[key], key
+    assert len(answer["drawn"]) == min(12, expected["classes"])
+    assert all(f["svg"].startswith("<svg") and f["caption"].startswith(f"card {n} ")
+               for n, f in enumerate(answer["drawn"], 1))
+    assert any(line.startswith("checked: ") for line in answer["lines"])
+
+
+def test_a_booklet_made_in_a_worker_downloads_as_the_booklet_command_writes_it(server,
+                                                                              tmp_path):
+    import io
+    import zipfile
+
+    status = made_by_workshop(server, "booklet", {"puzzle": "iq-block-8", "cards": 3})
+    assert status["state"] == "done", status
+    done = subprocess.run([sys.executable, "-m", "puzzlesat", "booklet", "iq-block-8", "-n",
+                           "3", "-o", str(tmp_path / "cli"), "--json"], capture_output=True,
+                          text=True, timeout=600)
+    expected = json.loads(done.stdout)
+    assert status["answer"]["cards"] == expected["cards"]  # the same cards, graded alike
+    code, data = server.get(f"api/jobs/{status['id']}/booklet.zip")
+    assert code == 200
+    files = zipfile.ZipFile(io.BytesIO(data))
+    folder = "iq-block-8-3-cards-seed-1"
+    assert sorted(files.namelist()) == sorted(f"{folder}/{Path(f).name}"
+                                              for f in expected["files"])
+    text = files.read(f"{folder}/booklet.toml").decode()
+    assert text == (tmp_path / "cli" / "booklet.toml").read_text()
+    assert (server.folder / "booklets" / folder / "booklet.toml").read_text() == text
+    again = made_by_workshop(server, "booklet", {"puzzle": "iq-block-8", "cards": 3})
+    assert again["answer"]["folder"].endswith(f"{folder}-2")  # never written over
+    assert server.get(f"api/jobs/{status['id']}/../x")[0] == 404
+    assert server.get("api/jobs/nothing/booklet.zip")[0] == 404
+
+
+
+def test_a_booklet_of_a_file_of_the_folder_is_whole_in_its_zip(server, tmp_path):
+    """The booklet names its puzzle as a path from its own folder: the puzzle file is copied
+    there, so that the zip, unpacked anywhere, is audited as it is."""
+    import io
+    import zipfile
+
+    mine = server.folder / "mine.toml"
+    mine.write_text((catalog_dir() / "iq-block-8.toml").read_text())
+    try:
+        status = made_by_workshop(server, "booklet", {"puzzle": "file:mine.toml", "cards": 2})
+    finally:
+        mine.unlink()
+    assert status["state"] == "done", status
+    assert "puzzle.toml" in status["answer"]["files"]
+    zipfile.ZipFile(io.BytesIO(server.get(f"api/jobs/{status['id']}/booklet.zip")[1])
+                    ).extractall(tmp_path)
+    [booklet] = tmp_path.glob("*/booklet.toml")
+    assert 'puzzle = "puzzle.toml"' in booklet.read_text()
+    done = subprocess.run([sys.executable, "-m", "puzzlesat", "audit", str(booklet)],
+                          capture_output=True, text=True, timeout=600, cwd=tmp_path)
+    assert done.returncode == 0 and "2 unique (exactly one solution)" in done.stdout, done
+
+@pytest.mark.parametrize("work, data, flags", [
+    ("cards", {"puzzle": "one-sided-pentomino-9x10"}, ["cards", "one-sided-pentomino-9x10"]),
+    ("cards", {"puzzle": "eternity-ii-clue1"}, ["cards", "eternity-ii-clue1"]),
+    ("cards", {"puzzle": "mono-dom-trom-8x8"}, ["cards", "mono-dom-trom-8x8"]),
+    ("booklet", {"puzzle": "iq-block-8", "cards": 7}, ["booklet", "iq-block-8", "-n", "7"]),
+])
+def test_cards_and_booklets_are_refused_on_the_page_where_the_command_line_refuses(
+        server, tmp_path, work, data, flags):
+    before = sorted(p.name for p in (server.folder / "booklets").glob("*")) if (
+        server.folder / "booklets").exists() else []
+    status = made_by_workshop(server, work, data)
+    done = subprocess.run([sys.executable, "-m", "puzzlesat", *flags, *(
+        ["-o", str(tmp_path / "out")] if work == "booklet" else [])], capture_output=True,
+                          text=True, timeout=600)
+    assert done.returncode == 2 and done.stderr.count("\n") == 1, done.stderr
+    said = done.stderr.strip().split(": ", 3)[-1]  # past 'puzzlesat: error: FIELD: '
+    assert status["state"] == "error" and "\n" not in status["message"], status
+    assert status["message"].endswith(said)
+    after = sorted(p.name for p in (server.folder / "booklets").glob("*")) if (
+        server.folder / "booklets").exists() else []
+    assert after == before  # nothing left of a booklet refused
+    assert server.json("api/booklet", {"puzzle": "iq-block-8", "cards": 0})[0] == 400
+    assert server.json("api/booklet", {"puzzle": "iq-block-8", "cards": "6"})[0] == 400
+
+
+
+def test_a_booklet_stopped_ends_its_worker_and_leaves_no_folder(server):
+    """IQ Block 10's 101,792 solutions take seconds to list: stopped while they are."""
+    before = server.workers()  # those of earlier work, ending
+    code, status = server.json("api/booklet", {"puzzle": "iq-block-10", "cards": 2})
+    assert code == 200 and status["state"] == "running"
+    limit = time.monotonic() + WAIT
+    while not server.workers() - before and time.monotonic() < limit:
+        time.sleep(0.1)
+    workers = server.workers() - before
+    assert workers
+    status = server.json(f"api/jobs/{status['id']}/stop", {})[1]
+    while status["state"] in ("running", "stopping") and time.monotonic() < limit:
+        time.sleep(0.2)
+        status = server.json(f"api/jobs/{status['id']}")[1]
+    assert status["state"] == "stopped" and status["answer"] is None, status
+    while any(alive(pid) for pid in workers) and time.monotonic() < limit:
+        time.sleep(0.2)
+    assert not any(alive(pid) for pid in workers)
+    assert not list((server.folder / "booklets").glob("iq-block-10-*"))
+    assert server.get(f"api/jobs/{status['id']}/booklet.zip")[0] == 404
+
+
+
+@pytest.mark.parametrize("lattice, board, domino", [
+    ("square", [[0, 0], [0, 1], [1, 0], [1, 1]], [[0, 0], [0, 1]]),
+    ("triangular", [[0, 1], [0, 2], [1, 1], [1, 2]], [[0, 1], [0, 2]]),
+    ("hexagonal", [[2, 2], [2, 4], [3, 3], [3, 5]], [[2, 2], [2, 4]]),  # read back moved
+])
+def test_a_card_made_in_the_editor_is_checked_unique_as_the_command_line_counts_it(
+        server, lattice, board, domino):
+    """Two dominoes A and B on four cells: several solutions; A placed where it is drawn
+    on the board, one."""
+    for placed in (False, True):
+        design = {"lattice": lattice, "board": board, "pieces": [
+            {"name": "A", "cells": domino, "placed": placed}, {"name": "B", "cells": domino}]}
+        code, said = server.json("api/editor/unique", {"design": design})
+        assert code == 200, said
+        name = f"card-{lattice}-{placed}.toml"
+        code, saved = server.json("api/editor/save", {"file": name, "design": design})
+        assert code == 200, saved
+        expected = count_json(str(server.folder / name))["count"]
+        assert said["unique"] is placed is (expected == 1) and said["placed"] == int(placed)
+        assert said["note"] == ("exactly one solution: unique" if placed
+                                else "at least 2 solutions: not unique")
+        code, read = server.json("api/editor/read", {"file": name})
+        assert [p["placed"] for p in read["pieces"]] == [placed, False]
+        again = {**read, "pieces": read["pieces"]}  # read back, saved again: the same file
+        code, resaved = server.json("api/editor/save", {"file": name, "design": again,
+                                                        "replace": True})
+        assert code == 200 and resaved["text"] == saved["text"]
+    # a piece of two copies is never placed: a card places pieces of one copy
+    design["pieces"] = [{"name": "A", "cells": domino, "copies": 2, "placed": True}]
+    code, said = server.json("api/editor/unique", {"design": design})
+    assert code == 400 and "copies" in said["error"] and "\n" not in said["error"]
+
+
+# ---------------------------------------------------------------- the editor in space
+
+SOLIDS = {  # a small puzzle in space, as the editor's cells: (board, pieces with copies)
+    "cubic": ([[layer, r, c] for layer in range(2) for r in range(2) for c in range(2)],
+              [("P", [[0, 0, 0], [0, 0, 1], [0, 1, 0], [1, 0, 0]], 1),
+               ("S", [[0, 0, 1], [0, 1, 0], [0, 1, 1], [1, 1, 1]], 1)]),
+    "balls": ([[0, r, c] for r in range(3) for c in range(3)]
+              + [[1, r, c] for r in range(2) for c in range(2)] + [[2, 0, 0]],
+              [("L", [[0, 0, 0], [0, 0, 1], [0, 0, 2], [0, 1, 0]], 1),
+               ("O", [[0, 0, 0], [0, 0, 1], [0, 1, 0], [0, 1, 1]], 1),
+               ("V", [[0, 0, 0], [0, 0, 1], [0, 1, 0]], 1),
+               ("I", [[0, 0, 0], [1, 0, 0], [2, 0, 0]], 1)]),
+}
+
+
+@pytest.mark.parametrize("lattice", [*SOLIDS])
+def test_a_puzzle_in_space_saved_by_the_editor_counts_as_the_command_line_counts_it(
+        server, lattice):
+    board, pieces = SOLIDS[lattice]
+    design = {"lattice": lattice, "title": f"by layers on {lattice}", "board": board,
+              "pieces": [{"name": n, "cells": c, "copies": k} for n, c, k in pieces]}
+    name = f"space-{lattice}.toml"
+    code, saved = server.json("api/editor/save", {"file": name, "design": design})
+    assert code == 200, saved
+    assert f'lattice = "{lattice}"' in saved["text"] and "flip" not in saved["text"]
+    assert "---" in saved["text"]  # drawn by layers
+    code, read = server.json("api/editor/read", {"file": name})
+    assert code == 200, read
+    assert sorted(map(tuple, read["board"])) == sorted(map(tuple, board))
+    assert [len(p["cells"]) for p in read["pieces"]] == [len(c) for _, c, _ in pieces]
+    expected = count_json(str(server.folder / name))
+    status = counted_by_workshop(server, f"file:{name}")
+    assert status["answer"]["count"] == expected["count"] > 0
+    assert status["answer"]["counted"] == expected["counted"]
+    code, grid = server.json(f"api/editor/grid?lattice={lattice}&rows=3&cols=3&layers=3")
+    assert code == 200 and grid["layers"] == 3 and len(grid["cells"]) == 27
+    assert [c["text"] for c in grid["captions"]] == ["layer 0", "layer 1", "layer 2"]
+
+
+@pytest.mark.parametrize("lattice", [*SOLIDS])
+def test_the_editor_turns_and_mirrors_a_piece_in_space_as_the_lattice_does(server, lattice):
+    from puzzlesat.models.geometry import LATTICES
+
+    grid = LATTICES[lattice]
+    cells = [[1, 2, 1], [1, 2, 2], [1, 2, 3], [1, 3, 1]]
+    shape = [tuple(c) for c in cells]
+    turned = cells
+    seen = set()
+    for _ in range(4):  # a quarter turn about the vertical, four times: where it began
+        code, made = server.json("api/editor/move", {"lattice": lattice, "cells": turned,
+                                                     "how": "turn"})
+        assert code == 200, made
+        turned = made["cells"]
+        assert [min(axis) for axis in zip(*turned)] == [1, 2, 1]  # it stays where it was
+        assert grid.normalise(map(tuple, turned)) in grid.orientations(shape, False)
+        seen.add(grid.normalise(map(tuple, turned)))
+    assert sorted(map(tuple, turned)) == sorted(shape) and len(seen) == 4
+    code, made = server.json("api/editor/move", {"lattice": lattice, "cells": cells,
+                                                 "how": "mirror"})
+    mirrored = grid.normalise(map(tuple, made["cells"]))
+    assert mirrored == grid.normalise(grid.mirror(shape))
+    assert mirrored in grid.orientations(shape, True)
+
+
+# ---------------------------------------------------------------- bad input
+
+BAD = {  # a file the readers refuse, and what its one line says
+    "no-cells.toml": ('kind = "packing"\nboard = """\n...\n"""\n[pieces]\nA = "XX"\n',
+                      "board: the picture has no cell marked 'X'"),
+    "in-parts.toml": ('kind = "packing"\nlattice = "balls"\nboard = """\nXX\nXX\n"""\n'
+                      '[pieces]\nA = """\nX.\n.X\n"""\nB = "XX"\n', "piece A is in parts"),
+    "no-such-label.toml": ('kind = "packing"\nboard = """\nXXX\nXXX\n"""\nlabels = """\n'
+                           'a b c\nd e f\n"""\ntarget = ["g"]\n[pieces]\nA = "XX"\n'
+                           'B = "XX"\n', "target: label 'g' is not on the board"),
+}
+
+
+@pytest.mark.parametrize("name", [*BAD])
+def test_bad_input_is_one_line_exit_2_on_the_command_line_and_a_message_on_the_page(
+        server, name):
+    import html as markup
+
+    text, said = BAD[name]
+    path = server.folder / name
+    path.write_text(text)
+    try:
+        done = subprocess.run([sys.executable, "-m", "puzzlesat", "count", str(path)],
+                              capture_output=True, text=True, timeout=WAIT)
+        assert done.returncode == 2 and done.stderr.count("\n") == 1, done.stderr
+        line = done.stderr.strip().removeprefix("puzzlesat: error: ")
+        assert said in line and done.stdout == ""
+        code, page = server.get(f"puzzle?puzzle=file:{name}")
+        assert code == 200 and markup.escape(line).encode() in page and b'id="error"' in page
+        code, answer = server.json("api/editor/read", {"file": name})
+        assert code == 400 and answer["error"] == name + line.split(name, 1)[1]  # its name
+        code, answer = server.json("api/count", {"puzzle": f"file:{name}"})
+        assert code == 400 and answer["error"] == line
+        listed = {p["name"]: p["summary"] for p in server.json("api/catalog")[1]["puzzles"]}
+        assert said in listed[name]
+    finally:
+        path.unlink()
+
+
+def test_a_date_that_does_not_exist_is_one_line_on_the_command_line_and_on_the_page(server):
+    done = subprocess.run([sys.executable, "-m", "puzzlesat", "calendar", "a-puzzle-a-day",
+                           "--date", "Feb 30"], capture_output=True, text=True, timeout=WAIT)
+    assert done.returncode == 2 and done.stderr.count("\n") == 1, done.stderr
+    assert "Feb 30 does not exist" in done.stderr
+    code, answer = server.json("api/calendar?puzzle=a-puzzle-a-day&date=Feb%2030")
+    assert code == 400 and "Feb 30 does not exist" in answer["error"]
+    assert "\n" not in answer["error"]
+
+
+def test_the_editor_says_a_piece_in_parts_on_balls_and_writes_nothing(server):
+    design = {"lattice": "balls", "board": [[0, 0, 0], [0, 0, 1], [0, 1, 0], [0, 1, 1]],
+              "pieces": [{"name": "A", "cells": [[0, 0, 0], [0, 1, 1]]},
+                         {"name": "B", "cells": [[0, 0, 0], [0, 0, 1]]}]}
+    code, answer = server.json("api/editor/save", {"file": "parts.toml", "design": design})
+    assert code == 400 and "piece A is in parts" in answer["error"]
+    assert "\n" not in answer["error"] and not (server.folder / "parts.toml").exists()
+    code, answer = server.json("api/editor/save", {"file": "none.toml", "design": {
+        **design, "board": []}})
+    assert code == 400 and "board" in answer["error"]
+    assert not (server.folder / "none.toml").exists()
+
+
 # ---------------------------------------------------------------- in Chromium
 
 REASON = browser.unavailable()
@@ -498,9 +796,9 @@ def test_a_calendars_date_counted_on_its_page_as_the_calendar_command_counts_it(
     assert tab.locator("#calendar").is_hidden()  # no date to pick on a plain puzzle
 
 
-def click_cells(tab, cells: list[tuple[int, int]]) -> None:
-    for r, c in cells:
-        tab.click(f'#canvas polygon[data-cell="{r},{c}"]')
+def click_cells(tab, cells) -> None:
+    for cell in cells:
+        tab.click(f'#canvas polygon[data-cell="{",".join(map(str, cell))}"]')
 
 
 # a board and pieces clicked in the editor: (lattice, board, [(cells, copies)])
@@ -572,3 +870,111 @@ def test_the_workshop_is_documented():
     assert "puzzlesat serve" in (root / "README.md").read_text()
     assert "puzzlesat serve" in (root / "runners" / "README.md").read_text()
     assert os.path.exists(root / "results" / "workshop.png")
+
+
+@in_browser
+def test_classes_cards_and_a_booklet_from_the_puzzle_page(server, tab):
+    import zipfile
+
+    tab.goto(server.url + "puzzle?puzzle=iq-block-8")
+    tab.select_option("#browse", "classes")
+    tab.wait_for_selector("#solutions[data-browsed=classes][data-page='1'] figure")
+    captions = tab.locator("#solutions figcaption").all_inner_texts()
+    assert captions == [f"class {k}: orbit of 8" for k in range(1, 7)]
+    assert "6 classes under the board's 8 symmetries" in tab.inner_text("#statement")
+    assert tab.is_disabled("#next")  # six classes: one page
+    tab.click("#cards")
+    tab.wait_for_selector("body[data-maker='cards:done']")
+    assert tab.get_attribute("#maker-answer", "data-least") == "1"
+    assert tab.locator("#cards-drawn figure svg").count() == 12  # IQ Block 8: 12 classes
+    tab.fill("#booklet-cards", "7")  # more than its 6 classes: refused, said in one line
+    tab.click("#booklet")
+    tab.wait_for_selector("body[data-maker='booklet:error']")
+    assert "holds at most 6 cards, not 7" in tab.inner_text("#maker-error")
+    tab.fill("#booklet-cards", "2")
+    tab.click("#booklet")
+    tab.wait_for_selector("body[data-maker='booklet:done']")
+    with tab.expect_download() as downloaded:
+        tab.click("#booklet-download")
+    with zipfile.ZipFile(downloaded.value.path()) as files:
+        names = files.namelist()
+        assert any(n.endswith("/booklet.toml") for n in names)
+        assert any(n.endswith("/booklet.pdf") for n in names)
+    assert tab.get_attribute("#play", "href") == "/play?puzzle=iq-block-8"
+    tab.goto(server.url + "puzzle?puzzle=eight-puzzle")  # no classes: not offered, and why
+    for option in ("#browse option[value=classes]", "#modulo option[value=symmetry]"):
+        assert tab.get_attribute(option, "disabled") is not None
+        assert "modulo none" in tab.get_attribute(option, "title")
+    tab.goto(server.url + "puzzle?puzzle=iq-block-8")
+    assert tab.get_attribute("#browse option[value=classes]", "disabled") is None
+
+
+@in_browser
+@pytest.mark.parametrize("lattice", [*SOLIDS])
+def test_a_puzzle_in_space_made_layer_by_layer_in_the_editor_counts_as_the_command_line(
+        server, tab, lattice):
+    board, pieces = SOLIDS[lattice]
+    tab.goto(server.url + "editor")
+    tab.wait_for_selector("body[data-ready=true]")
+    tab.select_option("#lattice", lattice)
+    tab.wait_for_selector(f"#canvas[data-lattice={lattice}] polygon")
+    assert tab.is_visible("#layers-count") and not tab.is_visible("#flip")
+    for field, value in (("#layers-count", 3), ("#rows", 3), ("#cols", 3)):
+        tab.fill(field, str(value))
+        tab.dispatch_event(field, "change")
+    tab.wait_for_function("document.querySelectorAll('#canvas polygon').length === 27")
+    click_cells(tab, board)
+    for _, cells, _ in pieces:
+        tab.click("#add-piece")
+        click_cells(tab, cells)
+    assert tab.get_attribute("#areas", "class") == "ok"
+    tab.click("#turn")  # the last piece turned about the vertical: its size stays
+    tab.wait_for_function("document.querySelectorAll('#canvas polygon.on').length === "
+                          f"{len(pieces[-1][1])}")
+    tab.click("#solve")
+    tab.wait_for_selector("body[data-solved=yes]")
+    tab.fill("#file", f"layers-{lattice}.toml")
+    tab.click("#save")
+    tab.wait_for_selector(f"body[data-saved='layers-{lattice}.toml']")
+    expected = count_json(str(server.folder / f"layers-{lattice}.toml"))
+    tab.click("#count-it")
+    tab.wait_for_selector("#solution svg")
+    tab.click("#count")
+    assert shown_number(tab) == expected["count"] > 0
+    assert tab.inner_text("#counted") == expected["counted"]
+    tab.goto(server.url + f"editor?file=layers-{lattice}.toml")  # opened again, by layers
+    tab.wait_for_selector("body[data-loaded=ok]")
+    assert tab.input_value("#lattice") == lattice
+    assert tab.locator("#canvas polygon.on").count() == len(board)
+
+
+@in_browser
+def test_a_file_the_reader_refuses_is_said_on_its_page(server, tab):
+    text, said = BAD["no-cells.toml"]
+    (server.folder / "no-cells.toml").write_text(text)
+    try:
+        tab.goto(server.url + "puzzle?puzzle=file:no-cells.toml")
+        message = tab.inner_text("#error")
+        assert said in message and "\n" not in message
+    finally:
+        (server.folder / "no-cells.toml").unlink()
+
+
+
+@in_browser
+def test_a_card_checked_unique_in_the_editor(server, tab):
+    tab.goto(server.url + "editor")
+    tab.wait_for_selector("body[data-ready=true]")
+    click_cells(tab, [(0, 0), (0, 1), (1, 0), (1, 1)])
+    for _ in range(2):
+        tab.click("#add-piece")
+        click_cells(tab, [(0, 0), (0, 1)])
+    tab.click("#unique")
+    tab.wait_for_selector("body[data-unique=no]")
+    assert "not unique" in tab.inner_text("#solve-note")
+    tab.click("#layers button[data-layer='0']")
+    tab.check("#piece-placed")
+    assert "placed" in tab.inner_text("#layers button[data-layer='0']")
+    tab.click("#unique")
+    tab.wait_for_selector("body[data-unique=yes]")
+    assert tab.inner_text("#solve-note") == "With 1 piece placed: exactly one solution: unique"

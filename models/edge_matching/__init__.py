@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 
 from ..errors import InputError
+from ..words import plural
 from .grid import Board, Cell, EdgeGrid, Motion, board_of, grid_named
 
 Edge = tuple[str, str]  # (picture or colour, half; "" under the 'equal' rule)
@@ -78,8 +79,8 @@ class EdgePuzzle:
         for i, tile in enumerate(self.tiles):
             if len(tile.edges) != sides:
                 raise InputError(
-                    f"tile {tile.name or i + 1} has {len(tile.edges)} edges; a {self.grid} "
-                    f"tile has {sides}", field="tiles")
+                    f"tile {tile.name or i + 1} has {plural(len(tile.edges), 'edge')}; a "
+                    f"{self.grid} tile has {sides}", field="tiles")
 
 
 _BOARDS: dict[tuple[str, int, int, int], tuple[tuple[Cell, ...], Board]] = {}
@@ -219,7 +220,7 @@ def check_grid(puzzle: EdgePuzzle, grid: list[Placed]) -> str | None:
     """Why a grid ((tile index, rotation) per cell, row by row) breaks the rules; None if valid."""
     board = cells(puzzle)
     if len(grid) != len(board):
-        return f"{len(grid)} cells given for a board of {len(board)}"
+        return f"{plural(len(grid), 'cell')} given for a board of {len(board)}"
     used = sorted(t for t, _ in grid)
     if used != list(range(len(puzzle.tiles))):
         return "the grid does not use every tile exactly once"

@@ -30,6 +30,7 @@ from pysat.formula import WCNF, IDPool
 
 from ..errors import InputError
 from ..limits import step
+from ..words import plural
 from . import (
     EdgePuzzle,
     Placed,
@@ -161,7 +162,7 @@ def encode_best_wcnf(puzzle: EdgePuzzle, encoding: str = DEFAULT_CARD_ENCODING) 
     for clause in soft:
         wcnf.append(clause, weight=1)
     wcnf.nv = max(wcnf.nv, pool.top)
-    return BestWcnf(wcnf, lay, f"{n} placements, {len(soft)} soft seams, cardinality as "
+    return BestWcnf(wcnf, lay, f"{plural(n, 'placement')}, {len(soft)} soft seams, cardinality as "
                     f"{encoding}")
 
 

@@ -71,7 +71,7 @@ def read_board(puzzle: EdgePuzzle, text: str, path: str, field: str = "board"
                   "or rules differ)")
     cells = doc.get("board")
     if not isinstance(cells, list) or len(cells) != puzzle.rows * puzzle.cols:
-        raise bad(f"\"board\" must list the {puzzle.rows * puzzle.cols} cells row by row")
+        raise bad(f"\"board\" must list the {plural(puzzle.rows * puzzle.cols, 'cell')} row by row")
     names = {t.name: i for i, t in enumerate(puzzle.tiles)}
     grid: list[Placed] = []
     for i, cell in enumerate(cells):
@@ -128,7 +128,7 @@ def _tiles_broken(puzzle: EdgePuzzle, grid: list[Placed]) -> list[str]:
     counts: dict[int, int] = {}
     for t, _ in grid:
         counts[t] = counts.get(t, 0) + 1
-    broken = [f"tile {puzzle.tiles[t].name} lies on {n} cells"
+    broken = [f"tile {puzzle.tiles[t].name} lies on {plural(n, 'cell')}"
               for t, n in sorted(counts.items()) if n > 1]
     if len(counts) != len(puzzle.tiles):
         missing = len(puzzle.tiles) - len(counts)

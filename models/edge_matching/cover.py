@@ -24,6 +24,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..encoded import CoverModel
+from ..words import plural
 from . import (
     Edge,
     EdgePuzzle,
@@ -154,5 +155,5 @@ def encode_cover(puzzle: EdgePuzzle, turns: int | Motion = 0, parity: int | None
         labels=[o.label() for o in options],
         colours=colours,
         fill_order=None,
-        title=f"exact cover with colours: {primary} primary items, {len(rows)} options",
+        title=f"exact cover with colours: {primary} primary items, {plural(len(rows), 'option')}",
     )

@@ -22,6 +22,7 @@ from pysat.formula import IDPool
 
 from ..encoded import CARD_ENCODINGS, CnfModel, CpsatModel
 from ..limits import check_placements, step
+from ..words import plural
 from . import (
     Cell,
     Edge,
@@ -88,7 +89,7 @@ def placement_estimate(puzzle: EdgePuzzle) -> int:
 def check_size(puzzle: EdgePuzzle) -> None:
     """InputError (field 'tiles') for a puzzle past the placement limit of models/limits.py."""
     check_placements(
-        placement_estimate(puzzle), f"{len(puzzle.tiles):,} tiles on "
+        placement_estimate(puzzle), f"{plural(len(puzzle.tiles), 'tile')} on "
         f"{board_words(puzzle)}", "tiles",
     )
 
@@ -398,7 +399,7 @@ def encode_cnf(
             for i in (i for i in lay.at_cell[a] if lay.options[i].marked):
                 for j in (j for j in lay.at_cell[b] if lay.options[j].marked):
                     clauses.append([-(i + 1), -(j + 1)])
-    title = f"{n} placements, edge colours, cardinality as {encoding}"
+    title = f"{plural(n, 'placement')}, edge colours, cardinality as {encoding}"
     return placement_keyed(lay, clauses, pool, title, redundant)
 
 

@@ -15,6 +15,7 @@ from dataclasses import replace
 
 from ..errors import InputError
 from ..limits import check_placements
+from ..words import plural
 from . import Edge, EdgePuzzle, Tile, rotated
 from .grid import Board, Cell, grid_named
 from .reader import to_e2
@@ -28,7 +29,8 @@ def _colours(joints: int, colours: int, rng: random.Random, first: int, field: s
         raise InputError("must be at least 1", field=field)
     if colours > joints:
         raise InputError(
-            f"{colours} colours cannot all be used on {joints} joints", field=field
+            f"{plural(colours, 'colour')} cannot all be used on {plural(joints, 'joint')}",
+            field=field,
         )
     chosen = list(range(colours)) + [rng.randrange(colours) for _ in range(joints - colours)]
     rng.shuffle(chosen)
@@ -116,7 +118,7 @@ def plant(grid_name: str, shape: tuple[Cell, ...], border_colours: int, interior
     here = Board(grid, shape)
     if len(here) < 2:
         raise InputError("the board needs at least 2 cells", field="SIZE")
-    check_placements(grid.sides * len(here) ** 2, f"a board of {len(here):,} cells", "SIZE")
+    check_placements(grid.sides * len(here) ** 2, f"a board of {plural(len(here), 'cell')}", "SIZE")
     rng = random.Random(seed)
     on_border = {cell for cell in here.cells if any(here.border(cell))}
     pairs = here.pairs

@@ -55,6 +55,7 @@ from ..errors import InputError
 from ..files import ForeignFormat, TomlDoc, whole_number
 from ..geometry import PictureError
 from ..limits import MAX_TILES, check_tiles
+from ..words import plural
 from . import (
     RULES,
     Cell,
@@ -164,8 +165,8 @@ def read_edge_toml(doc: TomlDoc) -> EdgePuzzle:
         raise doc.error("grid", error.message) from None
     rows, cols, shape = read_board(doc, grid)
     cell_count = len(shape) if shape else rows * cols
-    where = f"the {cell_count} cells of the board" if shape else (
-        f"the {rows * cols} cells of a {rows}x{cols} board")
+    where = f"the {plural(cell_count, 'cell')} of the board" if shape else (
+        f"the {plural(rows * cols, 'cell')} of a {rows}x{cols} board")
     rule, halves = read_rule(doc)
 
     def edge(field: str, word: str, line: int | None = None) -> Edge:
@@ -286,7 +287,7 @@ def read_tiles(doc: TomlDoc, grid: EdgeGrid, edge: Callable[..., Edge], cell_cou
         edge_words = [w for w in words if "=" not in w]
         if len(edge_words) != grid.sides:
             raise InputError(
-                f"a tile has {len(edge_words)} edges; expected {grid.sides} "
+                f"a tile has {plural(len(edge_words), 'edge')}; expected {grid.sides} "
                 f"({grid.side_words}): {text!r}",
                 file=doc.path, line=line, field="tiles",
             )
@@ -310,7 +311,8 @@ def read_tiles(doc: TomlDoc, grid: EdgeGrid, edge: Callable[..., Edge], cell_cou
             tile_lines.append(line)
     if len(tiles) != cell_count:
         raise doc.error(
-            "tiles", f"{len(tiles)} tiles (counting repeats) do not fill {where}")
+            "tiles", f"{plural(len(tiles), 'tile')} (counting repeats) "
+            f"{'does' if len(tiles) == 1 else 'do'} not fill {where}")
     return tiles, tile_lines, names
 
 
@@ -368,7 +370,7 @@ def read_fixed(
         if name not in names:
             copies = [n for n in names if n.startswith(f"{name}-") and n[len(name) + 1:].isdigit()]
             raise bad(f"no tile named {name!r}" + (
-                f" (its {len(copies)} copies are named {copies[0]} to {copies[-1]})"
+                f" (its {plural(len(copies), 'copy')} are named {copies[0]} to {copies[-1]})"
                 if copies else ""))
         turns = [str(grid.rotation_degrees(r)) for r in range(grid.sides)]
         if turn not in turns:
@@ -432,7 +434,8 @@ def check_frame(
         if tiles_of.get(key, 0) != cells_of[key]:
             what = FRAME_PATTERNS.get(sum(key), f"{sum(key)} frame edges")
             raise InputError(
-                f"{tiles_of.get(key, 0)} tiles with {what} for the {cells_of[key]} cells that "
+                f"{plural(tiles_of.get(key, 0), 'tile')} with {what} for the "
+                f"{plural(cells_of[key], 'cell')} that "
                 f"take them on a {board_words(puzzle)} board: the pieces cannot fill the frame",
                 file=path, line=frame_line, field="frame",
             )
@@ -599,7 +602,8 @@ def read_article(path: str, text: str) -> EdgePuzzle:
 
         name, sides = words[0], words[1:]
         if len(sides) != 4:
-            raise bad(f"card {name!r} has {len(sides)} sides; expected 4 (TOP RIGHT BOTTOM LEFT)")
+            raise bad(f"card {name!r} has {plural(len(sides), 'side')}; expected 4 (TOP RIGHT "
+                      "BOTTOM LEFT)")
         edges = []
         for side_name, word in zip(("TOP", "RIGHT", "BOTTOM", "LEFT"), sides):
             half, _, colour = word.partition("-")
@@ -617,7 +621,7 @@ def read_article(path: str, text: str) -> EdgePuzzle:
     side = math.isqrt(len(tiles))
     if side * side != len(tiles):
         raise InputError(
-            f"{len(tiles)} cards do not fill a square board (4, 9, 16, ... cards)",
+            f"{plural(len(tiles), 'card')} do not fill a square board (4, 9, 16, ... cards)",
             file=path, line=len(lines), field="card",
         )
     return EdgePuzzle(
@@ -626,7 +630,7 @@ def read_article(path: str, text: str) -> EdgePuzzle:
         cols=side,
         tiles=tuple(tiles),
         rule="complement",
-        title=f"{len(tiles)} cards read from a card file of the C# article",
+        title=f"{plural(len(tiles), 'card')} read from a card file of the C# article",
         source=path,
         file_format=ARTICLE_FORMAT,
     )
@@ -727,7 +731,8 @@ def _e2_pieces(lines: list[tuple[int, str]], bad: Callable[..., InputError]
         words = line.split()
         if len(words) != 4:
             raise bad(
-                f"a piece has {len(words)} edges; expected 4 (north east south west)", number
+                f"a piece has {plural(len(words), 'edge')}; expected 4 (north east south west)",
+                number
             )
         for word in words:
             if word.startswith("-") and _WHOLE.match(word[1:]):
@@ -771,8 +776,8 @@ def read_e2(path: str, text: str) -> EdgePuzzle:
     size = board_size(sides.count(2), sides.count(1), len(tiles))
     if size is None:
         raise bad(
-            f"{len(tiles)} pieces with {sides.count(2)} corners and {sides.count(1)} border "
-            "pieces do not make a rectangular board", lines[-1][0],
+            f"{plural(len(tiles), 'piece')} with {plural(sides.count(2), 'corner')} and "
+            f"{sides.count(1)} border pieces do not make a rectangular board", lines[-1][0],
         )
     puzzle = EdgePuzzle(
         name=Path(path).stem,
@@ -781,7 +786,7 @@ def read_e2(path: str, text: str) -> EdgePuzzle:
         tiles=tuple(tiles),
         rule="equal",
         frame=frame,
-        title=f"{len(tiles)} pieces, frame colour 0 (Eternity II benchmark format)",
+        title=f"{plural(len(tiles), 'piece')}, frame colour 0 (Eternity II benchmark format)",
         source=path,
         file_format=E2_FORMAT,
     )

@@ -30,6 +30,7 @@ from itertools import combinations
 from math import comb
 
 from ..errors import InputError
+from ..words import plural
 
 GAP, GREEN, PURPLE, YELLOW = 0, 1, 2, 3  # the author's 2-bit cell codes
 LETTERS = ".GPY"
@@ -72,7 +73,8 @@ def parse_position(text: str, field: str = "start") -> Position:
     for name, layer in zip(LAYERS, layers):
         if len(layer) != 4:
             raise InputError(
-                f"the {name} layer {layer!r} has {len(layer)} cells, expected 4", field=field
+                f"the {name} layer {layer!r} has {plural(len(layer), 'cell')}, expected 4",
+                field=field
             )
         for letter in layer.upper():
             if letter not in LETTERS:
@@ -89,7 +91,8 @@ def checked(cells: Sequence[int], field: str = "start", text: str = "") -> Posit
     shown = f"{text!r}: " if text else ""
     counts = [list(cells).count(colour) for colour in range(4)]
     if counts[GAP] > 1:
-        raise InputError(f"{shown}{counts[GAP]} gaps, a position has exactly one", field=field)
+        raise InputError(f"{shown}{plural(counts[GAP], 'gap')}, a position has exactly one",
+                         field=field)
     if [counts[c] for c in PIECES] != list(PIECES.values()):
         got = ", ".join(f"{counts[c]} {COLOUR_NAMES[c]}" for c in (PURPLE, GREEN, YELLOW, GAP))
         raise InputError(

@@ -29,6 +29,7 @@ from pysat.formula import IDPool
 
 from ..encoded import CnfModel, CpsatModel
 from ..limits import check_steps
+from ..words import plural
 from . import CELLS, COLOUR_NAMES, GAP, GAP_CELLS, MOVES, Position, move_cells
 
 if TYPE_CHECKING:  # OR-Tools is imported where a CP-SAT model is made
@@ -85,7 +86,7 @@ class PlanLayout:
 
 
 def _title(steps: int) -> str:
-    return f"Mind Lock: reach a solved position in at most {steps} moves"
+    return f"Mind Lock: reach a solved position in at most {plural(steps, 'move')}"
 
 
 def plan_cnf(start: Position, solved: Sequence[Position], steps: int) -> CnfModel:

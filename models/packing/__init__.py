@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from ..encoded import Regions
 from ..geometry import SQUARE, Cell, Lattice, Shape, lattice, picture_cells
 from ..limits import MAX_CELL_TESTS, check_cell_tests, check_placements, step
+from ..words import plural
 
 
 @dataclass(frozen=True)
@@ -200,7 +201,7 @@ def check_size(puzzle: PackingPuzzle) -> int:
     models/limits.py (InputError naming the figure that decides otherwise, field 'pieces')."""
     board_cells = len(puzzle.board_cells)
     shapes = {piece_key(puzzle, piece): piece for piece in puzzle.pieces}
-    what = f"{len(shapes):,} piece shapes on {board_cells:,} cells"
+    what = f"{len(shapes):,} piece shapes on {plural(board_cells, 'cell')}"
     turns = puzzle.lattice.group_order(puzzle.flip)
     most = sum(turns * board_cells * len(p.cells) for p in shapes.values())
     if most > MAX_CELL_TESTS:  # worth finding the orientations to say exactly how many
@@ -208,7 +209,7 @@ def check_size(puzzle: PackingPuzzle) -> int:
                              * board_cells * len(p.cells) for p in shapes.values()),
                          what, "pieces")
     estimate = placement_estimate(puzzle)
-    check_placements(estimate, f"{len(puzzle.pieces):,} pieces", "pieces")
+    check_placements(estimate, f"{plural(len(puzzle.pieces), 'piece')}", "pieces")
     return estimate
 
 

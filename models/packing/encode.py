@@ -8,6 +8,7 @@ from pysat.formula import IDPool
 
 from ..encoded import CARD_ENCODINGS, CnfModel, CoverModel, CpsatModel
 from ..limits import step
+from ..words import plural
 from . import ExactCover
 
 DEFAULT_CARD_ENCODING = "pairwise"
@@ -95,7 +96,7 @@ def encode_cnf(cover: ExactCover, encoding: str = DEFAULT_CARD_ENCODING) -> CnfM
         list(range(1, n + 1)),
         list(cover.labels),
         short_blocking=cover.least is None,  # pieces in any number: solutions of any size
-        title=f"exact cover, {len(cover.columns)} columns, exactly-one as {encoding}",
+        title=f"exact cover, {plural(len(cover.columns), 'column')}, exactly-one as {encoding}",
     )
 
 
@@ -130,7 +131,8 @@ def encode_cover(cover: ExactCover) -> CoverModel:
         options=[tuple(row) for row in cover.rows],
         labels=list(cover.labels),
         fill_order=list(range(pieces, len(cover.columns))) + list(range(pieces)),
-        title=f"exact cover, {len(cover.columns)} items, {len(cover.rows)} options",
+        title=f"exact cover, {plural(len(cover.columns), 'item')}, "
+              f"{plural(len(cover.rows), 'option')}",
         multiplicity=cover.multiplicity,
         least=cover.least,
         regions=cover.regions,

@@ -18,6 +18,7 @@ import dataclasses
 from ..errors import InputError
 from ..files import TomlDoc
 from ..geometry import SQUARE, Cell
+from ..words import plural
 from . import PackingPuzzle
 
 
@@ -39,15 +40,15 @@ def read_labels(doc: TomlDoc, puzzle: PackingPuzzle) -> PackingPuzzle:
     lines = [(n, line.split()) for n, line in enumerate(text.split("\n")) if line.strip()]
     first = doc.value_line("labels")
     if len(lines) != len(rows):
-        raise doc.error("labels", f"{len(lines)} lines of labels, but the board has cells on "
-                        f"{len(rows)} rows: one line per row, one word per cell")
+        raise doc.error("labels", f"{plural(len(lines), 'line')} of labels, but the board has "
+                        f"cells on {plural(len(rows), 'row')}: one line per row, one word per cell")
     labels: dict[str, Cell] = {}
     for (n, words), cells in zip(lines, rows.values()):
         where = {"file": doc.path, "line": None if first is None else first + n,
                  "field": "labels"}
         if len(words) != len(cells):
-            raise InputError(f"{len(words)} labels for the {len(cells)} cells of board row "
-                             f"{cells[0][0] + 1}", **where)
+            raise InputError(f"{plural(len(words), 'label')} for the {plural(len(cells), 'cell')} "
+                             f"of board row {cells[0][0] + 1}", **where)
         for word, cell in zip(words, cells):
             if word in labels:
                 raise InputError(f"label {word!r} is written twice", **where)

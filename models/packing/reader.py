@@ -74,6 +74,7 @@ from ..geometry import (
     picture_rows,
     polyforms,
 )
+from ..words import plural
 from . import CellPiece, CellPuzzle, PackingPuzzle, Piece, Placed, check_size
 from .labels import area_hint, read_labels
 
@@ -200,12 +201,12 @@ def read_packing(doc: TomlDoc) -> PackingPuzzle:
     area = sum(len(p.cells) * p.count for p in puzzle.pieces)
     if least == area != board_cells:
         raise doc.error(
-            "pieces", f"the pieces cover {area} cells but the board has {board_cells}"
+            "pieces", f"the pieces cover {plural(area, 'cell')} but the board has {board_cells}"
             + area_hint(puzzle, area)
         )
     if not least <= board_cells <= area:
-        raise doc.error("pieces", f"the pieces cover {least} to {area} cells but the board has "
-                        f"{board_cells}")
+        raise doc.error("pieces", f"the pieces cover {least} to {plural(area, 'cell')} but the "
+                        f"board has {board_cells}")
     try:  # refused here, at its file and line, rather than when the model is built
         check_size(puzzle)
     except InputError as error:
@@ -330,8 +331,8 @@ def read_placed(doc: TomlDoc, puzzle: PackingPuzzle, where: str = "placed"
         cells = coordinates(doc, field, doc.get(field, list), puzzle.lattice)
         piece = puzzle.pieces[index[name]]
         if piece.count > 1:
-            raise doc.error(field, f"piece {name} has {piece.count} copies; a challenge places "
-                            "pieces of one copy only")
+            raise doc.error(field, f"piece {name} has {plural(piece.count, 'copy')}; a challenge "
+                            "places pieces of one copy only")
         if piece.fewest != piece.count:
             raise doc.error(field, f"piece {name} comes in any number; a challenge places "
                             "pieces used exactly once")
@@ -344,8 +345,8 @@ def read_placed(doc: TomlDoc, puzzle: PackingPuzzle, where: str = "placed"
                 f"{list(meant)})" if meant else ""))
         if puzzle.lattice.normalise(cells) not in puzzle.lattice.orientations(piece.cells,
                                                                               puzzle.flip):
-            raise doc.error(field, f"these {len(cells)} cells are not piece {name} in any "
-                            "orientation it may take")
+            these = "this cell is" if len(cells) == 1 else f"these {plural(len(cells), 'cell')} are"
+            raise doc.error(field, f"{these} not piece {name} in any orientation it may take")
         for cell in cells:
             if cell in taken:
                 raise doc.error(field, f"cell {list(cell)} is covered by {taken[cell]} too")

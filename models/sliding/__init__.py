@@ -32,6 +32,7 @@ from math import comb
 
 from ..errors import InputError
 from ..geometry import SQUARE
+from ..words import plural
 
 KIND = "sliding-block"
 METRICS = {
@@ -227,8 +228,10 @@ class SlidingPuzzle:
     def position_of(self, rows: Sequence[str], field: str) -> Position:
         """A position from its rows of cells drawn with type letters; an InputError otherwise."""
         if len(rows) != self.rows or any(len(r) != self.columns for r in rows):
-            raise InputError(f"expected {self.rows} rows of {self.columns} cells (the board), "
-                             f"got {len(rows)} rows of {', '.join(str(len(r)) for r in rows)}",
+            raise InputError(f"expected {plural(self.rows, 'row')} of "
+                             f"{plural(self.columns, 'cell')} (the board), "
+                             f"got {plural(len(rows), 'row')} of "
+                             f"{', '.join(str(len(r)) for r in rows)}",
                              field=field)
         letters = {g.letter: [] for g in self.groups}
         for r, row in enumerate(rows):
@@ -268,8 +271,8 @@ class SlidingPuzzle:
         for g, group in enumerate(self.groups):
             if len(chosen[g]) != group.count:
                 where = f" on its line {group.axis}" if group.axis else ""
-                raise InputError(f"{len(chosen[g])} pieces {group.letter}{where}, the puzzle "
-                                 f"has {group.count}", field=field)
+                raise InputError(f"{plural(len(chosen[g]), 'piece')} {group.letter}{where}, the "
+                                 f"puzzle has {group.count}", field=field)
         return tuple(tuple(sorted(c)) for c in chosen)
 
     def checked(self, position: Sequence, field: str = "start") -> Position:

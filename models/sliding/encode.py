@@ -22,6 +22,7 @@ from collections.abc import Sequence
 
 from ..encoded import CnfModel, CpsatModel
 from ..limits import check_steps
+from ..words import plural
 from . import Position, SlidingPuzzle
 
 
@@ -106,7 +107,8 @@ def candidate_moves(puzzle: SlidingPuzzle) -> list[tuple[int, int, int, frozense
 
 
 def _title(puzzle: SlidingPuzzle, steps: int) -> str:
-    return f"{puzzle.name}: reach the goal in at most {steps} moves ({puzzle.metric} metric)"
+    return (f"{puzzle.name}: reach the goal in at most {plural(steps, 'move')} "
+            f"({puzzle.metric} metric)")
 
 
 def _encode(b, puzzle: SlidingPuzzle, start: Position, steps: int):

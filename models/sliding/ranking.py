@@ -21,6 +21,7 @@ import sys
 from dataclasses import dataclass
 from functools import cached_property
 
+from ..words import plural
 from . import Position, SlidingPuzzle
 
 MAX_STATES = 3_000_000  # states the count may make; more and the puzzle has no ranking
@@ -55,7 +56,7 @@ class Ranking:
     def unrank(self, rank: int) -> Position:
         """The arrangement of a rank (inverse of `rank`)."""
         if not 0 <= rank < self.size:
-            raise ValueError(f"rank {rank} is not among the {self.size:,} arrangements")
+            raise ValueError(f"rank {rank} is not among the {plural(self.size, 'arrangement')}")
         found: list[list[int]] = [[] for _ in self.anchored]
         state = 0
         while state != self.end:

@@ -33,6 +33,7 @@ from pathlib import Path
 
 from ..errors import InputError
 from ..files import ForeignFormat, TomlDoc
+from ..words import plural
 from . import (
     AXES,
     BLOCKED,
@@ -75,7 +76,7 @@ def picture(doc: TomlDoc, field: str) -> list[str]:
     width = len(rows[0][1])
     for i, row in rows:
         if len(row) != width:
-            raise InputError(f"a row of {len(row)} cells where the first has {width}",
+            raise InputError(f"a row of {plural(len(row), 'cell')} where the first has {width}",
                              file=doc.path, line=None if first is None else first + i,
                              field=field)
     return [row for _, row in rows]
@@ -97,7 +98,7 @@ def read_sliding(doc: TomlDoc) -> SlidingPuzzle:
     types = _types(doc, pieces)
     groups, start = _groups(types, pieces, _axes(doc, pieces), height, width, cells)
     if len(groups) > 64:
-        raise doc.error("start", f"{len(groups)} groups of pieces: at most 64")
+        raise doc.error("start", f"{plural(len(groups), 'group')} of pieces: at most 64")
     goal = _goal(doc, height, width, types, pieces, groups)
     puzzle = SlidingPuzzle(
         name=doc.get("name", str, Path(doc.path).stem), rows=height, columns=width, cells=cells,

@@ -36,6 +36,7 @@ from itertools import permutations
 
 from ..models.edge_matching import Edge, EdgePuzzle, Tile
 from ..models.limits import check_placements
+from ..models.words import plural
 from . import Backend, Outcome
 
 Placement = tuple[int, int]  # (tile index, clockwise turns) on one cell
@@ -215,7 +216,7 @@ def build(puzzle: EdgePuzzle) -> Graph:
     cell_count = len(puzzle.shape) if puzzle.shape else puzzle.rows * puzzle.cols
     # every (type, rotation) node on every cell: refused before the work, not after it
     check_placements(sides * types * cell_count,
-                     f"{len(tiles):,} tiles on {puzzle.rows}x{puzzle.cols}", "tiles")
+                     f"{plural(len(tiles), 'tile')} on {puzzle.rows}x{puzzle.cols}", "tiles")
     geo = geometry(puzzle)
     cells = len(geo.cells)
     type_tiles: list[list[int]] = [[] for _ in range(types)]

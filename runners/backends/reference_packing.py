@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from ..models.geometry import lattice_part
 from ..models.limits import check_placements
 from ..models.packing import PackingPuzzle
+from ..models.words import plural
 from . import Backend, Outcome
 
 Grid = tuple[int, ...]  # the piece index on every board cell, in its fill order
@@ -374,7 +375,7 @@ def build(puzzle: PackingPuzzle, group: str = "symmetry") -> Board:
     # every variant at every offset is tried: refused before the work, not after it
     offsets = grid.offsets(cells)
     tries = sum(len(variants_of[piece.name]) for piece in puzzle.pieces) * len(offsets)
-    check_placements(tries, f"{len(puzzle.pieces):,} pieces", "pieces")
+    check_placements(tries, f"{plural(len(puzzle.pieces), 'piece')}", "pieces")
     held = {p.piece: sum(1 << bit[tuple(c)] for c in p.cells) for p in puzzle.placed}
     types = [index for index, piece in enumerate(puzzle.pieces) for _ in range(piece.count)]
     first_bit = {index: types.index(index) for index in range(len(puzzle.pieces))}

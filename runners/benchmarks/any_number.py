@@ -15,6 +15,8 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from ..models.words import plural
+
 CASES = (  # catalog entry, the target (wall seconds on 2 cores)
     ("pentominoes-any-6x10", 10.0),
     ("mono-dom-trom-8x8", 10.0),
@@ -38,7 +40,7 @@ def run(repeat: int, jobs: int, say: Callable[[str], None]) -> list[dict]:
         median = statistics.median(seconds)
         rows.append({"puzzle": name, "count": number, "seconds": seconds, "median": median,
                      "target": target, "ratio": median / target})
-        say(f"{name}: {number:,} tilings; median {median:.2f} s of {repeat} "
+        say(f"{name}: {plural(number, 'tiling')}; median {median:.2f} s of {repeat} "
             f"({', '.join(f'{s:.2f}' for s in seconds)}); target {target:.0f} s: "
             f"{median / target:.2f} of it")
     return rows

@@ -13,6 +13,7 @@ from collections.abc import Callable
 from functools import partial
 from pathlib import Path
 
+from ..models.words import plural
 from . import targets, whole
 from .cards import _timed
 
@@ -52,7 +53,8 @@ def bench(puzzles: list[str], repeat: int, jobs: int | None, results: Path | Non
             _, anchor_wall, anchor_cpu = _timed(partial(one_by_one, puzzle, sample, jobs))
             anchors.append((anchor_wall, anchor_cpu))
             say(f"{name}: run {n + 1}: every date {wall:.2f} s ({cpu:.2f} s CPU); the anchor's "
-                f"{len(sample)} dates one by one {anchor_wall:.2f} s (load {output.load()})")
+                f"{plural(len(sample), 'date')} one by one {anchor_wall:.2f} s (load "
+                f"{output.load()})")
         wall = statistics.median(r[0] for r in runs)
         per_date = statistics.median(a[0] for a in anchors) / len(sample)
         anchor = per_date * len(every)
@@ -65,8 +67,8 @@ def bench(puzzles: list[str], repeat: int, jobs: int | None, results: Path | Non
             "median_seconds": round(wall, 2),
             "median_cpu_seconds": round(statistics.median(r[1] for r in runs), 2),
             "anchor": f"each date counted as a plain packing puzzle (api.count, jobs {jobs}), "
-                      f"{len(sample)} dates of {len(every)} timed, both rules, scaled to every "
-                      "date",
+                      f"{plural(len(sample), 'date')} of {len(every)} timed, both rules, scaled to "
+                      "every date",
             "anchor_seconds_per_date": round(per_date, 3),
             "anchor_seconds_scaled": round(anchor, 1),
             "ratio_to_anchor": round(wall / anchor, 3),
@@ -82,7 +84,8 @@ def bench(puzzles: list[str], repeat: int, jobs: int | None, results: Path | Non
         "whole board's placements built once, each date a cube of them. The anchor, timed in "
         "the same run, counts every "
         f"{SAMPLE_EVERY}th date as a plain packing puzzle, both rules, and is scaled to every "
-        f"date. Medians of {repeat} runs. Load {result['load']} on {result['cores']} cores.", "",
+        f"date. Medians of {plural(repeat, 'run')}. Load {result['load']} on "
+        f"{plural(result['cores'], 'core')}.", "",
         "| puzzle | dates | solutions (face up) | hardest | backend, jobs | seconds (CPU) | "
         "anchor s/date | anchor scaled s | ratio | target |",
         "|---|---:|---:|---|---|---:|---:|---:|---:|---|",

@@ -14,6 +14,7 @@ from functools import partial
 from pathlib import Path
 
 from ..children import cpu_seconds
+from ..models.words import plural
 from . import targets, whole
 
 Say = Callable[[str], None]
@@ -76,9 +77,9 @@ def bench(puzzles: list[str], repeat: int, results: Path | None, say: Say) -> li
         "solution, counts the sets of placements held by one solution and finds the classes "
         "of the least cards (no checks); the anchor, timed in the same run, counts the "
         "puzzle's solutions on the default backend. Medians of "
-        f"{repeat} runs; a run with the checks and the per-solution figures once. Load "
-        f"{result['load']} on {result['cores']} cores; peak memory {result['peak_memory_gib']} "
-        "GiB.", "",
+        f"{plural(repeat, 'run')}; a run with the checks and the per-solution figures once. Load "
+        f"{result['load']} on {plural(result['cores'], 'core')}; peak memory "
+        f"{result['peak_memory_gib']} GiB.", "",
         "| puzzle | solutions | least | cards (labelled / classes) | seconds (CPU) | phases | "
         "anchor s | ratio | with checks s | target |",
         "|---|---:|---:|---:|---:|---|---:|---:|---:|---|",

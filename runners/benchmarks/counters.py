@@ -29,6 +29,7 @@ from .. import output as report
 from ..backends.mc import installed_counters
 from ..models.errors import InputError
 from ..models.packing import PackingPuzzle, Piece
+from ..models.words import plural
 from . import whole
 
 LIMIT_SECONDS = 60.0  # each run's time limit, unless the command line gives one
@@ -191,12 +192,15 @@ def markdown(figures: dict) -> str:
     lines = [
         "# Where each counting backend wins (`puzzlesat bench counters`)",
         "",
-        f"{figures['date']}; medians of {figures['repeat']} runs, each `puzzlesat.count` on one "
-        f"job in one process, modulo 'none', stopped at {limit:g} s (a run stopped there ends "
+        f"{figures['date']}; medians of {plural(figures['repeat'], 'run')}, each `puzzlesat.count` "
+        f"on one job in one process, modulo 'none', stopped at {limit:g} s (a run stopped there "
+        "ends "
         "that backend's repeats: '>' below); 'refused': the backend cannot take the puzzle. "
-        f"Load at the start {figures['load_at_start']} on {figures['machine']['cores']} "
-        f"cores; the load during each run is in counters-bench.json. "
-        f"{figures.get('finished_rungs', 0)} of {figures.get('rungs_asked', 0)} rungs ran.",
+        f"Load at the start {figures['load_at_start']} on "
+        f"{plural(figures['machine']['cores'], 'core')}; the load during each run is in "
+        f"counters-bench.json. {figures.get('finished_rungs', 0)} of "
+        f"{plural(figures.get('rungs_asked', 0), 'rung')} "
+        "ran.",
         "",
         "| regime | count | solutions | " + " | ".join(names) + " |",
         "|" + " --- |" * (3 + len(names)),

@@ -36,6 +36,7 @@ from ..models import files as puzzlefile
 from ..models.edge_matching import EdgePuzzle, check_grid, planted
 from ..models.edge_matching.encode import encode_cnf, encode_cpsat, grid_of, layout
 from ..models.errors import InputError
+from ..models.words import plural
 
 CLUES = ("clue1", "clue2", "clue3", "clue4")  # catalog: eternity-ii-clue1 ...
 EM_BOARDS = ("em_7_3_6", "em_7_4_8", "em_7_4_9", "em_8_4_5", "em_9_3_5", "em_11_3_4", "em_12_2_4",
@@ -224,7 +225,7 @@ class Stopped(KeyboardInterrupt):
     """The benchmark was stopped before its end: `table` holds what it measured (not written)."""
 
     def __init__(self, table: str, runs: int) -> None:
-        super().__init__(f"stopped after {runs} runs; results not written")
+        super().__init__(f"stopped after {plural(runs, 'run')}; results not written")
         self.table = table
         self.runs = runs
 
@@ -321,7 +322,8 @@ def markdown(rows: list[dict], contenders: list[Contender], limits: dict) -> str
     lines = [
         "# Edge-matching benchmark: seconds to find one solution (encoding and solving)",
         "",
-        f"{first['cores']} cores, Python {first.get('python')}, OR-Tools {first.get('ortools')}, "
+        f"{plural(first['cores'], 'core')}, Python {first.get('python')}, OR-Tools "
+        f"{first.get('ortools')}, "
         f"python-sat {first.get('python-sat')}, {first.get('solver_versions')}; "
         f"{first['date']} to {rows[-1]['date']}. 1-minute load average during the runs "
         f"{min(loads):.1f} to {max(loads):.1f} (above {first['cores']}, other work shared the "

@@ -24,6 +24,8 @@ import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 
+from ..models.words import plural
+
 FIRST_PATHS = 50  # paths of the first batch a part; later batches sized to the budget left
 RATE_NODES = 20_000_000  # nodes of the tile search timed for Knuth's figure (~0.3 s)
 
@@ -166,8 +168,8 @@ def knuth_line(row: dict) -> str:
     r = k["nodes_per_cpu_second"]
     return (f"{row['puzzle']}: Knuth's estimate {k['nodes']:.3g} ± "
             f"{k['nodes_standard_error']:.2g} nodes of edgecount's search ({_plan(row)}; "
-            f"{k['paths']:,} paths a part, {k['cpu_seconds']:.1f} CPU s); at {r / 1e6:.1f} M "
-            f"nodes a CPU second (measured now) a {row['task']} takes ~{_time(k['nodes'] / r)}"
+            f"{plural(k['paths'], 'path')} a part, {k['cpu_seconds']:.1f} CPU s); at {r / 1e6:.1f} "
+            f"M nodes a CPU second (measured now) a {row['task']} takes ~{_time(k['nodes'] / r)}"
             + (" at most (it stops at its first grid)" if row["task"] == "solve" else ""))
 
 
@@ -176,12 +178,13 @@ def sample_line(row: dict) -> str:
     r = s["nodes_per_cpu_second"]
     cpu = s["nodes"] / r if r else 0.0
     state = "" if s["complete"] else f" INCOMPLETE (interrupted: {s['sampled']} of {s['asked']})"
-    total = (f"every cube: total {s['nodes_searched']:,} nodes, exactly"
+    total = (f"every cube: total {plural(s['nodes_searched'], 'node')}, exactly"
              if s["sampled"] == s["cubes"] else f"total ~ {s['nodes']:.4g} ± "
              f"{s['nodes_standard_error']:.2g} nodes (cubes x mean, one standard error)")
-    return (f"{row['puzzle']}: {s['sampled']:,} of the {row['task']}'s {s['cubes']:,} cubes "
+    return (f"{row['puzzle']}: {s['sampled']:,} of the {row['task']}'s "
+            f"{plural(s['cubes'], 'cube')} "
             f"searched whole (drawn uniformly, seeded){state}: {total}; cubes from "
-            f"{s['smallest']:,} to {s['largest']:,} nodes, {s['cubes_with_grids']} with grids; "
-            f"{s['nodes_searched']:,} nodes in {s['cpu_seconds']:.1f} CPU s "
+            f"{s['smallest']:,} to {plural(s['largest'], 'node')}, {s['cubes_with_grids']} with "
+            f"grids; {plural(s['nodes_searched'], 'node')} in {s['cpu_seconds']:.1f} CPU s "
             f"({r / 1e6:.1f} M/s, {s['jobs']} thread(s)): the {row['task']} ~{_time(cpu)}"
             + (" at most" if row["task"] == "solve" else ""))

@@ -28,6 +28,7 @@ from .. import output as report
 from ..children import cpu_seconds
 from ..models import files
 from ..models.edge_matching import EdgePuzzle, tile_types
+from ..models.words import plural
 from . import build_c, whole
 
 ANCHOR_SOURCE = Path(__file__).with_name("rowscan.c")
@@ -203,7 +204,7 @@ def run(repeat: int, results: Path | None, say: Callable[[str], None] = report.s
             ours = [whole_count(name) for _ in range(repeat)]
             theirs = [run_anchor(binary, puzzle, None, cpu=True) for _ in range(repeat)]
             if ours[0][0] != theirs[0][0]:
-                raise AssertionError(f"{name}: the C counter found {theirs[0][0]} grids, "
+                raise AssertionError(f"{name}: the C counter found {plural(theirs[0][0], 'grid')}, "
                                      f"edgecount {ours[0][0]}")
             row = {"board": name, "grids": ours[0][0], "edgecount_nodes": ours[0][1],
                    "c_nodes": theirs[0][1],
@@ -211,9 +212,9 @@ def run(repeat: int, results: Path | None, say: Callable[[str], None] = report.s
                    "c_seconds": statistics.median(r[2] for r in theirs)}
             row["ratio"] = row["c_seconds"] / row["edgecount_seconds"]
             say(f"{name} to the end: edgecount {row['edgecount_seconds']:.2f} s "
-                f"({row['edgecount_nodes']:,} nodes), C row scan {row['c_seconds']:.2f} s "
-                f"({row['c_nodes']:,} nodes): edgecount {row['ratio']:.2f}x the C row scan's "
-                "speed")
+                f"({plural(row['edgecount_nodes'], 'node')}), C row scan {row['c_seconds']:.2f} s "
+                f"({plural(row['c_nodes'], 'node')}): edgecount {row['ratio']:.2f}x the C row "
+                "scan's speed")
             wholes.append(row)
     figures["rates"] = rates
     figures["whole_counts"] = wholes
@@ -230,9 +231,9 @@ def markdown(f: dict) -> str:
     lines = [
         "# edgecount benchmark (`puzzlesat bench --anchor rowscan`)",
         "",
-        f"{f['date']}; {f['cores']} cores shared with other work (1-minute load average "
+        f"{f['date']}; {plural(f['cores'], 'core')} shared with other work (1-minute load average "
         f"{f['load']}); Python {f.get('python')}; edgecount's searches in C. Medians of "
-        f"{f['repeat']} runs.",
+        f"{plural(f['repeat'], 'run')}.",
         "",
         "| what | target | measured (wall) | CPU seconds |",
         "|---|---|---|---|",

@@ -24,6 +24,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from .. import output as report
+from ..models.words import plural
 
 FIRST_PATHS = 100  # paths of the first batch; later batches are sized to the budget left
 RATE_NODES = 1_000_000  # nodes of the search timed for its speed on a board (~0.1 s)
@@ -125,10 +126,10 @@ def _spread(mean: float, error: float) -> str:
 
 
 def line(row: dict) -> str:
-    return (f"{row['puzzle']}: {row['cells']} cells, {row['pieces']} pieces: nodes ~ "
-            f"{_spread(row['nodes'], row['nodes_standard_error'])}, solutions ~ "
+    return (f"{row['puzzle']}: {plural(row['cells'], 'cell')}, {plural(row['pieces'], 'piece')}: "
+            f"nodes ~ {_spread(row['nodes'], row['nodes_standard_error'])}, solutions ~ "
             f"{_spread(row['solutions'], row['solutions_standard_error'])} "
-            f"({row['paths']:,} paths, {row['cpu_seconds']:.1f} CPU s); a plain count "
+            f"({plural(row['paths'], 'path')}, {row['cpu_seconds']:.1f} CPU s); a plain count "
             f"~{_hours(row['count_cpu_hours'])} of CPU")
 
 

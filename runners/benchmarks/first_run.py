@@ -13,17 +13,16 @@ bench first-run`; the figures in results/first-run.md.
 from __future__ import annotations
 
 import os
-import resource
 import statistics
-import subprocess
 import sys
 import tempfile
-import time
 from collections.abc import Callable
 from pathlib import Path
 
 from ..models.errors import InputError
+from ..models.words import plural
 from . import targets
+from .processes import timed
 
 Say = Callable[[str], None]
 JITS = ("numba", "llvmlite")
@@ -39,18 +38,6 @@ def source_tree() -> Path:
                          "puzzlesat was installed from a wheel: run it from a clone "
                          "(pip install -e .)", field="suite")
     return root
-
-
-def timed(command: list[str], limit: float, env: dict | None = None) -> dict:
-    """Run a command to its end: wall and CPU seconds (its processes), exit code, output."""
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    start = time.perf_counter()
-    run = subprocess.run(command, capture_output=True, text=True, timeout=limit, env=env)
-    wall = time.perf_counter() - start
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-    return {"wall": wall, "cpu": cpu, "code": run.returncode, "out": run.stdout,
-            "err": run.stderr}
 
 
 def checked(run: dict, what: str) -> dict:
@@ -140,8 +127,8 @@ def table(result: dict, load: str) -> str:
     rounds = len(result["rounds"])
     return "\n".join([
         "# A newcomer's first commands: a brand-new venv right after `pip install '.[dlx]'`", "",
-        f"`puzzlesat bench first-run`: {rounds} rounds, each a new virtual environment with "
-        "puzzlesat installed from the source tree; medians over the rounds (wall seconds); "
+        f"`puzzlesat bench first-run`: {plural(rounds, 'round')}, each a new virtual environment "
+        "with puzzlesat installed from the source tree; medians over the rounds (wall seconds); "
         f"{load}; {os.cpu_count()} CPUs.", "",
         "| what | median | target | |", "|---|---:|---|---|",
         f"| `pip install '.[dlx]'` (C kernels built) | {result['install_median']:.1f} s | | |",

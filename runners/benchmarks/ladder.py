@@ -21,6 +21,7 @@ from pathlib import Path
 
 from .. import output as report
 from ..children import cpu_seconds as cpu
+from ..models.words import plural
 
 COUNTED = ("owen-6x6-set1", "owen-6x6-set2", "owen-7x7-set1", "owen-7x7-set2",
            "owen-8x8-set1", "owen-8x8-set2")
@@ -102,8 +103,9 @@ def count_row(name: str, jobs: int | None, time_limit: float | None,
         row.update({k: found.details[k] for k in ("cube_seconds", "cubes_timed", "cubes")})
     spent = ("read whole from the checkpoint" if read_whole(row) else
              f"in {seconds:,.1f} s ({cpu_seconds:,.1f} s of CPU)")
-    say(f"{name}: {'' if found.complete else 'INCOMPLETE, at least '}{row['grids']:,} grids, "
-        f"{found.number:,} up to turning, {nodes:,} nodes {spent}")
+    say(f"{name}: {'' if found.complete else 'INCOMPLETE, at least '}"
+        f"{plural(row['grids'], 'grid')}, "
+        f"{found.number:,} up to turning, {plural(nodes, 'node')} {spent}")
     return row
 
 
@@ -126,7 +128,7 @@ def rowscan_row(name: str, say: Callable[[str], None], pinned: bool = False, job
         if pinned:
             return pinned_rowscan(name, binary, say, jobs, checkpoint)
         grids, nodes, seconds = run_anchor(binary, files.load(name), None)
-    say(f"{name}: C row scan {grids:,} grids, {nodes:,} nodes in {seconds:,.1f} s")
+    say(f"{name}: C row scan {plural(grids, 'grid')}, {plural(nodes, 'node')} in {seconds:,.1f} s")
     return {"rowscan_grids": grids, "rowscan_nodes": nodes, "rowscan_seconds": round(seconds, 2),
             "rowscan_load": report.load(), "rowscan_date": report.now()}
 
@@ -188,7 +190,7 @@ def pinned_rowscan(name: str, binary: Path, say: Callable[[str], None], jobs: in
                     if fits_frame(puzzle, (0, 0), rotated(edges, r))})  # nodes every part counts
     done = rowscan_parts(name, checkpoint, tile)
     todo = [k for k in range(len(kinds)) if str(k) not in done]
-    say(f"{name}: C row scan with {label} (x{weight}), {len(kinds)} parts by the second "
+    say(f"{name}: C row scan with {label} (x{weight}), {plural(len(kinds), 'part')} by the second "
         f"cell's tile, {len(done)} done before, {jobs} at a time")
     lock = threading.Lock()
     running: set = set()
@@ -230,8 +232,8 @@ def pinned_rowscan(name: str, binary: Path, say: Callable[[str], None], jobs: in
     grids = sum(g for g, _, _ in done.values())
     nodes = sum(n for _, n, _ in done.values()) - (len(kinds) - 1) * at_first
     seconds = sum(s for _, _, s in done.values())
-    say(f"{name}: C row scan with {label}: {grids:,} grids there (x{weight}: "
-        f"{weight * grids:,}), {nodes:,} nodes in {seconds:,.1f} s of the parts")
+    say(f"{name}: C row scan with {label}: {plural(grids, 'grid')} there (x{weight}: "
+        f"{weight * grids:,}), {plural(nodes, 'node')} in {seconds:,.1f} s of the parts")
     return {"rowscan_grids": weight * grids, "rowscan_nodes": nodes,
             "rowscan_seconds": round(seconds, 2), "rowscan_pinned": label,
             "rowscan_pinned_grids": grids, "rowscan_weight": weight,
@@ -261,8 +263,8 @@ def solve_row(name: str, backend: str, time_limit: float | None,
     if found.found:
         for line in found.lines:
             say(line)
-    said = (f"{nodes:,} nodes" + (f" ({now:,} this run)" if now != nodes else "")
-            + f", {found.details['cubes_searched']:,} of {found.details['cubes']:,} cubes "
+    said = (f"{plural(nodes, 'node')}" + (f" ({now:,} this run)" if now != nodes else "")
+            + f", {found.details['cubes_searched']:,} of {plural(found.details['cubes'], 'cube')} "
             "searched" if nodes is not None else "")
     state = ("solved" if found.found else "not solved: " + found.note if found.complete
              else "INCOMPLETE, " + found.note)
@@ -324,8 +326,8 @@ def markdown(figures: dict) -> str:
     lines = [
         "# The ladder: Brendan Owen's boards counted and solved (`puzzlesat ladder`)",
         "",
-        f"{figures['date']} (each row on its own date); {figures['cores']} cores shared with "
-        f"other work (the load beside each row); Python {figures.get('python')}, numba "
+        f"{figures['date']} (each row on its own date); {plural(figures['cores'], 'core')} shared "
+        f"with other work (the load beside each row); Python {figures.get('python')}, numba "
         f"{figures.get('numba')}. Counts by `edgecount` (distinct grids; up to turning the "
         "board by Burnside's lemma); a node is a tile placed. Our search fills the board in the "
         "order its measurement picks (row by row on these boards, but corners first on the "
@@ -346,7 +348,7 @@ def markdown(figures: dict) -> str:
     for r in figures["rows"]:
         pub = r.get("published", {})
         if r["task"] == "count":
-            said = [f"{pub['grids']:,} grids"] if "grids" in pub else []
+            said = [f"{plural(pub['grids'], 'grid')}"] if "grids" in pub else []
             if "classes" in pub:
                 said.append(f"{pub['classes']:,} up to turning")
             if "rowscan_nodes" in pub:
@@ -373,7 +375,7 @@ def markdown(figures: dict) -> str:
                            (f"{r['seconds']:,.1f}", f"{r['cpu_seconds']:,.1f}"))
             scan = f"{r['rowscan_nodes']:,}" if "rowscan_nodes" in r else "-"
             if "rowscan_pinned" in r:
-                scan += (f" ({r['rowscan_pinned']}: {r['rowscan_pinned_grids']:,} grids "
+                scan += (f" ({r['rowscan_pinned']}: {plural(r['rowscan_pinned_grids'], 'grid')} "
                          f"x{r['rowscan_weight']})")
             if "rowscan_seconds" in r:
                 scan += f" in {r['rowscan_seconds']:,.1f} s" + (
@@ -395,7 +397,8 @@ def markdown(figures: dict) -> str:
             lines.append(
                 f"| {r['board']} | {state} by {r['backend']} | - | {nodes} | "
                 f"{r['seconds']:,.1f} | {r['cpu_seconds']:,.1f} | {rate} | {r['load']} | - "
-                f"| {pub.get('grids', '-')} grids ({pub.get('source', '')}) | - | "
+                f"| {plural(pub['grids'], 'grid') if 'grids' in pub else '- grids'} "
+                f"({pub.get('source', '')}) | - | "
                 f"{r.get('date', '-')[:16]} |")
     return "\n".join(lines) + "\n"
 
@@ -414,7 +417,7 @@ def summed(row: dict) -> str:
     rate = row["nodes"] / row["cube_seconds"] / 1e6 if row["cubes_timed"] == row["cubes"] else None
     return (f"; every run's cubes: {row['cube_seconds']:,.1f} s on their workers summed"
             + (f", {rate:.1f} M nodes a second" if rate else
-               f" ({row['cubes_timed']:,} of {row['cubes']:,} cubes timed)"))
+               f" ({row['cubes_timed']:,} of {plural(row['cubes'], 'cube')} timed)"))
 
 
 def merged(figures: dict, folder: Path) -> dict:

@@ -25,6 +25,7 @@ from .. import output as report
 from ..backends.edgecount import EdgecountBackend
 from ..models import files
 from ..models.edge_matching.tables import build_tables
+from ..models.words import plural
 from . import whole
 
 PUZZLE = "macmahon-24-squares"
@@ -79,7 +80,7 @@ def conventions(results: Path | None, say=report.say) -> dict:
         kept = [sum(_image(g, rows, cols, *e) == g for g in grids) for e in elements]
         classes[label] = {"classes": len(least), "order": len(elements),
                           "grids_each_element_keeps": kept}
-        say(f"{label}: {len(least):,} classes (grids kept by each element: {kept})")
+        say(f"{label}: {plural(len(least), 'class')} (grids kept by each element: {kept})")
     figures = {
         "puzzle": PUZZLE, "date": report.now(), "load": report.load(), **report.versions(),
         "grids_counted": counted.details["grids"],
@@ -90,7 +91,7 @@ def conventions(results: Path | None, say=report.say) -> dict:
         "seconds": round(time.perf_counter() - start, 1),
         "border_colour": names[border],
     }
-    say(f"{figures['grids_counted']:,} grids counted, {figures['grids_listed']:,} listed, "
+    say(f"{plural(figures['grids_counted'], 'grid')} counted, {figures['grids_listed']:,} listed, "
         f"{figures['half_turn_classes_by_burnside']:,} up to the half turn by Burnside "
         f"({figures['seconds']} s)")
     if results is not None:

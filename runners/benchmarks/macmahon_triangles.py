@@ -35,6 +35,7 @@ from .. import api
 from .. import output as report
 from ..models import files
 from ..models.edge_matching.symmetry import puzzle_group
+from ..models.words import plural
 from . import whole
 
 PUZZLE = "macmahon-24-triangles"
@@ -59,8 +60,8 @@ def ours(jobs: int, repeat: int, say=report.say) -> tuple[list[dict], dict]:
         details = found.details
         runs.append({"seconds": round(seconds, 2), "grids": details["grids"],
                      "nodes": details.get("nodes"), "load": report.load()})
-        say(f"run {run + 1}: {details['grids']:,} grids in {seconds:.1f} s "
-            f"({details.get('nodes', 0):,} nodes)")
+        say(f"run {run + 1}: {plural(details['grids'], 'grid')} in {seconds:.1f} s "
+            f"({plural(details.get('nodes', 0), 'node')})")
     return runs, details
 
 
@@ -128,7 +129,7 @@ def canonical(say=report.say) -> dict[str, int]:
         batch.append(grid)
         if len(batch) == 200_000:
             settle()
-            say(f"canonical forms: {listed:,} grids listed")
+            say(f"canonical forms: {plural(listed, 'grid')} listed")
     if batch:
         settle()
     return {"grids_listed": listed, **least}
@@ -149,7 +150,7 @@ def anchor(limit: float, say=report.say) -> dict:
         raise RuntimeError(f"the anchor failed (exit {done.returncode}): "
                            f"{done.stderr.strip().splitlines()[-1:]}") from None
     grids, complete = found["count"], found["complete"]
-    say(f"anchor (xcover, exact cover with colours): {grids:,} grids in {seconds:.1f} s"
+    say(f"anchor (xcover, exact cover with colours): {plural(grids, 'grid')} in {seconds:.1f} s"
         + ("" if complete else " (stopped: a lower bound)"))
     return {"solver": "xcover (Algorithm C, exact cover with colours), one process",
             "grids": grids, "complete": complete, "seconds": round(seconds, 1),
@@ -159,7 +160,7 @@ def anchor(limit: float, say=report.say) -> dict:
 def markdown(figures: dict) -> str:
     lines = [f"# {figures['title']}", "",
              f"Counted {figures['date']} (load {figures['timings'][0]['load']}), "
-             f"{figures['jobs']} jobs, edgecount (compiled counter):", "",
+             f"{plural(figures['jobs'], 'job')}, edgecount (compiled counter):", "",
              f"- distinct grids: **{figures['grids_counted']:,}** (which tile, turned which way, "
              "on "
              "each cell; the 24 tiles are all different; a tile that looks the same turned, "
@@ -172,7 +173,7 @@ def markdown(figures: dict) -> str:
     for group in figures["classes"].values():
         kept = {name: n for name, n in group["grids_each_element_keeps"].items()}
         lines.append(f"- classes under {group['group']}: **{group['classes']:,}** (Burnside "
-                     f"over {group['order']} elements; grids kept: identity "
+                     f"over {plural(group['order'], 'element')}; grids kept: identity "
                      f"{kept['identity']:,}, every other element "
                      f"{sorted(set(v for k, v in kept.items() if k != 'identity'))})")
     if figures.get("canonical"):
@@ -181,7 +182,7 @@ def markdown(figures: dict) -> str:
                   + ", ".join(f"{k} {c[k]:,}" for k in GROUPS)]
     a = figures.get("anchor")
     if a:
-        lines += ["", f"Anchor, same run: {a['solver']}: {a['grids']:,} grids in "
+        lines += ["", f"Anchor, same run: {a['solver']}: {plural(a['grids'], 'grid')} in "
                   f"{a['seconds']} s" + ("" if a["complete"] else " (stopped, a lower bound)")
                   + f"; ours {figures['median_seconds']} s for all of them"
                   + (f"; the anchor takes {a['seconds_for_every_grid']} s for all"

@@ -14,6 +14,7 @@ from ..families.mind_lock import DEFAULT_SEED, FAMILY, KIND, Say, distances
 from ..families.moves import MovesTable
 from ..models.errors import InputError
 from ..models.mind_lock import POSITIONS, MindLockPuzzle, hex_code, notation, unrank
+from ..models.words import plural
 from ..planning import PlanError
 from . import targets
 
@@ -77,8 +78,8 @@ def run(puzzle: MindLockPuzzle, repeat: int = 3, queries: int = 2000,
             length = len(table.walk(position))
             times.append(time.perf_counter() - begin)
             if length != by_rank[number]:
-                raise PlanError(f"the table walk from {notation(position)} has {length} moves, "
-                                f"the search says {by_rank[number]}")
+                raise PlanError(f"the table walk from {notation(position)} has "
+                                f"{plural(length, 'move')}, the search says {by_rank[number]}")
     say(f"query: median {statistics.median(timed) * 1e3:.3f} ms over {len(timed)} random "
         f"positions, {statistics.median(hardest_timed) * 1e3:.3f} ms on the hardest")
     target = unrank(hardest[0])
@@ -94,7 +95,7 @@ def run(puzzle: MindLockPuzzle, repeat: int = 3, queries: int = 2000,
             "length": len(runs[0].moves) if runs[0].complete else None,
         }
         say(f"{backend.name}: {', '.join(f'{s:.2f}' for s in times)} s, "
-            + (f"{figures[backend.name]['length']} moves" if runs[0].complete
+            + (f"{plural(figures[backend.name]['length'], 'move')}" if runs[0].complete
                else "incomplete (time limit)"))
     sat = {b: p for b, p in figures.items() if b.startswith("pysat:") and p["complete"]}
     best_sat = min(sat, key=lambda b: sat[b]["median_seconds"]) if sat else None

@@ -41,6 +41,7 @@ from ..models.files import load
 from ..models.packing import exact_cover
 from ..models.packing.encode import encode_cover
 from ..models.packing.plan import count_plan
+from ..models.words import plural
 from ..output import write_text_atomic
 from . import whole
 
@@ -184,7 +185,7 @@ def run_search(cases=SEARCH_CASES, repeats: int = 3, results: Path | None = Path
                                             or "bitboard"))
                 runs.append(done)
                 say(f"{name} {modulo} {method}: {done.answer} in {done.cpu_seconds:.2f} s CPU, "
-                    f"{done.nodes:,} nodes, {done.hits:,} hits (load {_load()})")
+                    f"{plural(done.nodes, 'node')}, {plural(done.hits, 'hit')} (load {_load()})")
             middle = statistics.median(r.cpu_seconds for r in runs)
             plain = middle if plain is None else plain
             nodes = runs[0].nodes
@@ -262,7 +263,8 @@ def run_against(revision: str, cases=ANCHOR_CASES, repeats: int = 3,
                     done = count_searched(name, modulo, mode, engine)
                     runs[label].append(done)
                     say(f"{name} {modulo} {mode} {label}: {done.answer} in "
-                        f"{done.cpu_seconds:.2f} s CPU, {done.nodes:,} nodes (load {_load()})")
+                        f"{done.cpu_seconds:.2f} s CPU, {plural(done.nodes, 'node')} (load "
+                        f"{_load()})")
             medians = {label: statistics.median(r.cpu_seconds for r in runs[label])
                        for label, _ in engines}
             anchor = medians[engines[1][0]]
@@ -301,8 +303,9 @@ def write_against(rows: list[dict], folder: Path, repeats: int, commit: str) -> 
         f"`puzzlesat bench --search --against REV`: the anchor is runners/backends/bitboard.py "
         f"at commit {commit}, loaded from git beside today's and compiled on its own. One thread "
         "in one process, the whole count plan as `puzzlesat count --jobs 1` makes it; CPU "
-        f"seconds of this process, medians of {repeats} runs, the two searches taking turns run "
-        "by run. Nodes: options placed (a memo hit is no node); nodes/s = nodes / median CPU "
+        f"seconds of this process, medians of {plural(repeats, 'run')}, the two searches taking "
+        "turns run by run. Nodes: options placed (a memo hit is no node); nodes/s = nodes / median "
+        "CPU "
         "seconds; ratio: median CPU seconds over the anchor's in the same mode, same run. "
         "`plain`: no memo; `bitboard`: the default's choice of memo per cube.",
         machine_line(),
@@ -381,7 +384,7 @@ def profile_search(name: str, modulo: str, sample: int, seed: int = 1,
             row["dead"] += search.dead_ends
             row["hits"] += search.hits
             say(f"cube {k}/{len(chosen)} (task {t}, estimated {estimated:.3g} nodes) {part}: "
-                f"{search.found:,} found, {search.nodes:,} nodes, {seconds:.2f} s CPU")
+                f"{search.found:,} found, {plural(search.nodes, 'node')}, {seconds:.2f} s CPU")
         if len(found) != 1:
             raise ArithmeticError(f"{name} cube {cube}: the parts disagree: {sorted(found)}")
     rows = []
@@ -490,7 +493,7 @@ def run_shared(cases, jobs: int, repeats: int = 3, sample: int | None = None, se
                 runs[shared].append(figures)
                 say(f"{name} {modulo} {what}, {SHARED_ARMS[shared]}: "
                     f"{figures['wall_seconds']:.2f} s wall, {figures['cpu_seconds']:.2f} s CPU, "
-                    f"{figures['nodes']:,} nodes, {figures['memo_hits']:,} hits "
+                    f"{plural(figures['nodes'], 'node')}, {plural(figures['memo_hits'], 'hit')} "
                     f"(load {figures['load']})")
         if len(answers) != 1:
             raise ArithmeticError(f"{name} {modulo}: the arms disagree: {sorted(answers)}")
@@ -503,9 +506,9 @@ def run_shared(cases, jobs: int, repeats: int = 3, sample: int | None = None, se
             rows.append({
                 "puzzle": name, "modulo": modulo, "counted": what, "threads": jobs,
                 "memo": SHARED_ARMS[shared],
-                "answer": (f"{answer[0]:,} solutions" + ("" if answer[1] is None else
-                                                         f", {answer[1]:,} classes")
-                           if combine else f"{sum(map(sum, found)):,} solutions"),
+                "answer": (f"{plural(answer[0], 'solution')}" + ("" if answer[1] is None else
+                                                         f", {plural(answer[1], 'class')}")
+                           if combine else f"{plural(sum(map(sum, found)), 'solution')}"),
                 "median_wall_seconds": round(middle["wall_seconds"], 3),
                 "median_cpu_seconds": round(middle["cpu_seconds"], 3),
                 "cpu_runs": ";".join(f"{f['cpu_seconds']:.2f}" for f in arm),
@@ -606,7 +609,7 @@ def run_choice(cases, sample: int, results: Path | None = Path("results"),
         totals["first cell only"] = weight * sum(r["first_cell_cpu_seconds"] for r in cubes)
         totals["fewest fits only"] = weight * sum(r["fewest_cpu_seconds"] for r in cubes)
         for row in cubes:
-            row["of"] = (f"{len(picks)} of {len(eligible)} cubes large enough, of "
+            row["of"] = (f"{len(picks)} of {plural(len(eligible), 'cube')} large enough, of "
                          f"{sum(len(t.cubes) for t in plan.tasks)}")
             row["weighted_totals"] = "; ".join(f"{k}: {v:.1f}" for k, v in totals.items())
         rows += cubes
@@ -731,8 +734,8 @@ def write_search(rows: list[dict], folder: Path, repeats: int) -> None:
         "",
         f"`puzzlesat bench --search`. One thread in one process, the whole count plan (every cube "
         f"of every task, the plan's cubes as `puzzlesat count --jobs 1` makes them); CPU seconds "
-        f"of this process, medians of {repeats} runs (CPU rather than wall: the machine is "
-        "shared and loaded, see the load column). Nodes: options placed by the search (a memo "
+        f"of this process, medians of {plural(repeats, 'run')} (CPU rather than wall: the machine "
+        "is shared and loaded, see the load column). Nodes: options placed by the search (a memo "
         "hit counts as no node); nodes/s = nodes / median CPU seconds. Ratio: median CPU "
         "seconds over the plain search's, same run. The anchor is xcover's `covers_zdd` with "
         "its memo cache (Nishino et al.'s DXZ), counted by the paths of its ZDD.",
@@ -864,8 +867,8 @@ def run(
                 (ANCHOR, partial(count_in_process, anchor, name, modulo)),
                 (WHOLE_ANCHOR, partial(whole_process, [name, "--modulo", modulo, "--backend",
                                                        "xcover", "--jobs", "1"])),
-                (f"ours: count, {jobs} jobs", partial(count_ours, name, modulo, jobs)),
-                (f"ours: whole `puzzlesat count`, {jobs} jobs",
+                (f"ours: count, {plural(jobs, 'job')}", partial(count_ours, name, modulo, jobs)),
+                (f"ours: whole `puzzlesat count`, {plural(jobs, 'job')}",
                  partial(whole_process, [name, "--modulo", modulo, "--jobs", str(jobs)])),
             ]
             for method, count in methods[2 * ((name, modulo) in extra):]:
@@ -928,10 +931,12 @@ def write(rows: list[Row], folder: Path, repeats: int, jobs: int) -> None:
     lines = [
         "# Packing counts: xcover (Algorithm C) anchor and the bitboard search",
         "",
-        f"Medians of {repeats} runs. In-process rows time the whole work of a count (plan, "
-        f"encoding, every cube): the anchor on one thread, ours through `puzzlesat.count` with "
-        f"{jobs} jobs (the bitboard search on threads). Whole-process rows time `puzzlesat count "
-        "... --json` as a user runs it, start-up and imports included (Python's bytecode "
+        f"Medians of {plural(repeats, 'run')}. In-process rows time the whole work of a count "
+        f"(plan, encoding, every cube): the anchor on one thread, ours through `puzzlesat.count` "
+        "with "
+        f"{plural(jobs, 'job')} (the bitboard search on threads). Whole-process rows time "
+        "`puzzlesat count ... --json` as a user runs it, start-up and imports included (Python's "
+        "bytecode "
         "cache on, as an install leaves it): the anchor with "
         f"`--backend xcover --jobs 1`, ours with the default backend and `--jobs {jobs}`. Ratio "
         "= median / the anchor's median of the same kind, from the same run. Compile costs "
@@ -962,7 +967,7 @@ def write(rows: list[Row], folder: Path, repeats: int, jobs: int) -> None:
 # ---------------------------------------------------------------- where a whole process goes
 
 STARTUP_PUZZLES = ("iq-block-10", "pentomino-8x8-centre-hole")  # issue 27 item 6's small boards
-STARTUP_OURS = "ours: whole `puzzlesat count`, {jobs} jobs"
+STARTUP_OURS = "ours: whole `puzzlesat count`, {jobs}"  # {jobs}: plural(jobs, "job")
 STARTUP_STAGED = "ours, staged: the same steps, each timed (sum)"
 STARTUP_STAGED_XCOVER = "xcover, staged: the same steps, each timed (sum)"
 
@@ -1011,7 +1016,7 @@ def run_startup(puzzles: tuple[str, ...] = STARTUP_PUZZLES, modulo: str = "symme
         for name in puzzles:  # numba's caches and the bytecode filled before any timed run
             whole_process([name, "--modulo", modulo, "--jobs", str(jobs)])
             whole_process([name, "--modulo", modulo, "--backend", "xcover", "--jobs", "1"])
-        ours = STARTUP_OURS.format(jobs=jobs)
+        ours = STARTUP_OURS.format(jobs=plural(jobs, "job"))
         for name in puzzles:
             runs, answer = startup_runs(name, modulo, repeats, jobs, binary, say)
             rows += startup_rows(name, modulo, runs, answer, ours, aims)
@@ -1037,7 +1042,7 @@ def startup_runs(name: str, modulo: str, repeats: int, jobs: int, binary: Path |
         say(f"{name} {modulo} {method}: {wall:.2f} s ({cpu:.2f} s CPU, load {load_now})")
 
     for _ in range(repeats):
-        timed(STARTUP_OURS.format(jobs=jobs),
+        timed(STARTUP_OURS.format(jobs=plural(jobs, "job")),
               partial(whole_process, [name, "--modulo", modulo, "--jobs", str(jobs)]))
         timed(WHOLE_ANCHOR, partial(whole_process, [name, "--modulo", modulo, "--backend",
                                                     "xcover", "--jobs", "1"]))
@@ -1121,10 +1126,10 @@ def write_startup(rows: list[dict], folder: Path, repeats: int, jobs: int, aims:
         "interpreter's start (to that module's first line), the command line's modules, numpy, "
         "the backend's module, the load of its compiled kernel (warm_up; a C extension built "
         "at install), the puzzle read, the count plan, the encoding, the "
-        f"search ({jobs} threads; xcover 1) through the count's own runner, the exit. Numba's "
-        "caches and Python's bytecode are filled before any timed run. Medians of "
-        f"{repeats} runs of wall and CPU seconds (CPU: the process and its threads, what a "
-        "loaded machine distorts least); share: of that staged process's CPU. Ratios, wall "
+        f"search ({plural(jobs, 'thread')}; xcover 1) through the count's own runner, the exit. "
+        "Numba's caches and Python's bytecode are filled before any timed run. Medians of "
+        f"{plural(repeats, 'run')} of wall and CPU seconds (CPU: the process and its threads, what "
+        "a loaded machine distorts least); share: of that staged process's CPU. Ratios, wall "
         "medians of the same run (CPU ratio beside): our whole process / xcover's, target at "
         f"most {aims['startup']['ratio']} (issue 27 item 6); our search stage / dlx.c's whole "
         f"run, target at most {aims['dlx-anchor-in-process']['ratio']}. Rows of other puzzles "
@@ -1238,15 +1243,16 @@ def run_dlx(puzzles: tuple[str, ...] = DLX_PUZZLES, modulo: str = "symmetry", re
                     runs["anchor"].append((done.answer, done.seconds, done.cpu_seconds,
                                            done.nodes, load_now))
                     say(f"{name} {modulo} dlx.c: {done.answer} in {done.seconds:.2f} s "
-                        f"({done.cpu_seconds:.2f} s CPU, {done.nodes:,} nodes, load {load_now})")
+                        f"({done.cpu_seconds:.2f} s CPU, {plural(done.nodes, 'node')}, load "
+                        f"{load_now})")
                 load_now = _load()
                 before, start, start_cpu = bitboard.nodes_searched(), time.perf_counter(), _cpu()
                 answer = count_ours(name, modulo, jobs)
                 seconds, cpu = time.perf_counter() - start, _cpu() - start_cpu
                 nodes = bitboard.nodes_searched() - before
                 runs["ours"].append((answer, seconds, cpu, nodes, load_now))
-                say(f"{name} {modulo} ours, {jobs} jobs: {answer} in {seconds:.2f} s "
-                    f"({cpu:.2f} s CPU, {nodes:,} nodes, load {load_now})")
+                say(f"{name} {modulo} ours, {plural(jobs, 'job')}: {answer} in {seconds:.2f} s "
+                    f"({cpu:.2f} s CPU, {plural(nodes, 'node')}, load {load_now})")
             answers = {r[0] for kind in runs for r in runs[kind]}
             if len(answers) != 1:
                 raise ArithmeticError(f"{name} {modulo}: the counts disagree: {sorted(answers)}")
@@ -1254,7 +1260,7 @@ def run_dlx(puzzles: tuple[str, ...] = DLX_PUZZLES, modulo: str = "symmetry", re
             anchor_cpu = (statistics.median(r[2] for r in runs["anchor"]) if runs["anchor"]
                           else None)
             for kind, method in (("anchor", DLX_ANCHOR),
-                                 ("ours", f"ours: `puzzlesat count`, {jobs} jobs")):
+                                 ("ours", f"ours: `puzzlesat count`, {plural(jobs, 'job')}")):
                 if not runs[kind]:
                     continue
                 wall = statistics.median(r[1] for r in runs[kind])
@@ -1304,13 +1310,14 @@ def write_dlx(rows: list[dict], folder: Path, repeats: int, jobs: int, modulo: s
         "on the item with fewest options, one thread), built here with cc -O2; its seconds are "
         "those of its processes, from start to exit (the plan and its input are made before "
         "its clock starts). Ours: `puzzlesat.count` with the default backend and "
-        f"{jobs} jobs, the whole work (plan, encoding, every cube). The two take turns run by "
-        f"run; medians of {repeats} runs; ratio = our median seconds / the anchor's, same run "
-        "(CPU ratio: of CPU seconds, what a loaded machine distorts least). "
+        f"{plural(jobs, 'job')}, the whole work (plan, encoding, every cube). The two take turns "
+        f"run by run; medians of {plural(repeats, 'run')}; ratio = our median seconds / the "
+        "anchor's, "
+        "same run (CPU ratio: of CPU seconds, what a loaded machine distorts least). "
         "Nodes: options placed (ours: a memo hit is no node); nodes/s over CPU seconds. "
         "Targets: the Tetris Cube and the Bedlam cube (issue 27, item 4), at most "
-        f"{boxes['seconds']} s on {boxes['cores']} cores and at most {boxes['ratio']} of the "
-        "anchor's time; any other board (item 6: IQ Block 10 and the 8x8 centre hole), our "
+        f"{boxes['seconds']} s on {plural(boxes['cores'], 'core')} and at most {boxes['ratio']} of "
+        "the anchor's time; any other board (item 6: IQ Block 10 and the 8x8 centre hole), our "
         f"count in process at most {small['ratio']} of the anchor's whole run (ratio target "
         "only). Rows of other puzzles come from earlier runs: each has its own load.",
         machine_line(),

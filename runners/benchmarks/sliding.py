@@ -24,6 +24,7 @@ from ..families import sliding as family
 from ..models import files
 from ..models.errors import InputError
 from ..models.sliding import METRICS
+from ..models.words import plural
 from . import build_c, targets
 
 SCALE_INSTANCE = "tiles-3x4-two-pairs.toml"
@@ -81,7 +82,8 @@ def run(name: str | None = None, repeat: int = 3, memory: int | None = None,
     for i in range(repeat):
         found = timed_search(path, memory)
         runs.append(found)
-        say(f"{name}: run {i + 1}: {found['positions']:,} positions in {found['seconds']:.2f} s "
+        say(f"{name}: run {i + 1}: {plural(found['positions'], 'position')} in "
+            f"{found['seconds']:.2f} s "
             f"({found['positions_per_second']:,}/s), peak {found['peak_bytes'] / 2**30:.2f} GiB")
     seconds = [r["seconds"] for r in runs]
     median = statistics.median(seconds)
@@ -104,7 +106,8 @@ def run(name: str | None = None, repeat: int = 3, memory: int | None = None,
                            "positions": found.build.positions,
                            "gods_number": found.build.gods_number,
                            "means": METRICS[metric]}
-        say(f"klotski, {metric} metric: the start needs {metrics[metric]['start_moves']} moves")
+        say(f"klotski, {metric} metric: the start needs "
+            f"{plural(metrics[metric]['start_moves'], 'move')}")
     result = {
         "what": "God's algorithm on sliding-block puzzles: a large catalog search timed "
                 "(fresh process each run), Klotski's optimal length in every metric",
@@ -136,21 +139,22 @@ def run(name: str | None = None, repeat: int = 3, memory: int | None = None,
 def lines(result: dict) -> list[str]:
     big = result["largest_catalog_search"]
     found = [
-        f"{big['puzzle']} ({big['metric']} metric): {big['positions']:,} positions, God's "
+        f"{big['puzzle']} ({big['metric']} metric): {plural(big['positions'], 'position')}, God's "
         f"number {big['gods_number']}; median {big['seconds']['median']:.2f} s of "
-        f"{len(big['seconds']['runs'])}, {big['positions_per_second']:,} positions/s, peak "
+        f"{len(big['seconds']['runs'])}, {plural(big['positions_per_second'], 'position')}/s, peak "
         f"{big['peak_bytes'] / 2**30:.2f} GiB (estimated "
         f"{big['memory_estimate_bytes'] / 2**30:.2f} GiB)",
     ]
     for metric, figures in result["klotski"]["metrics"].items():
         found.append(f"klotski, {metric} metric ({figures['means']}): the start needs "
-                     f"{figures['start_moves']} moves; God's number {figures['gods_number']}")
-    found.append(f"klotski published: {result['klotski']['published_start_moves']} moves in the "
-                 f"{result['klotski']['metric_of_the_published_figure']} metric")
+                     f"{plural(figures['start_moves'], 'move')}; God's number "
+                     f"{figures['gods_number']}")
+    found.append(f"klotski published: {plural(result['klotski']['published_start_moves'], 'move')} "
+                 f"in the {result['klotski']['metric_of_the_published_figure']} metric")
     if "scale" in result:
         s = result["scale"]
         said = {True: "met", False: "NOT met"}
-        found.append(f"scale ({s['instance']}): {s['positions']:,} positions in "
+        found.append(f"scale ({s['instance']}): {plural(s['positions'], 'position')} in "
                      f"{s['seconds']:.1f} s, {s['positions_per_second']:,}/s, peak "
                      f"{s['peak_bytes'] / 2**30:.2f} GiB; targets: " + ", ".join(
                          f"{k} {said[v]}" for k, v in s["targets"].items()))
@@ -196,16 +200,17 @@ def run_tiles(say: Say | None = None, anchor: bool = True) -> dict:
             ours["threads"] = cores()
             ours["cpu_seconds"] = round(ours["cpu_seconds"], 3)
             entry: dict = {"ours": ours, "published": puzzle.published}
-            say(f"{name}: {ours['positions']:,} positions, God's number {ours['gods_number']}, "
+            say(f"{name}: {plural(ours['positions'], 'position')}, God's number "
+                f"{ours['gods_number']}, "
                 f"{ours['seconds']:.1f} s ({ours['positions_per_second']:,}/s on "
-                f"{ours['threads']} threads), peak {ours['peak_bytes'] / 2**30:.2f} GiB")
+                f"{plural(ours['threads'], 'thread')}), peak {ours['peak_bytes'] / 2**30:.2f} GiB")
             if binary is not None:
                 plain = run_anchor(binary, rows, columns)
                 entry["anchor"] = plain
                 entry["anchor_agrees"] = (plain["distance_counts"] == ours["distance_counts"])
                 entry["speed_ratio"] = round(ours["positions_per_second"]
                                              / plain["positions_per_second"], 3)
-                say(f"{name}, plain C search: {plain['positions']:,} positions in "
+                say(f"{name}, plain C search: {plural(plain['positions'], 'position')} in "
                     f"{plain['seconds']:.1f} s ({plain['positions_per_second']:,}/s, one "
                     f"thread), peak {plain['peak_bytes'] / 2**30:.2f} GiB; ours/plain "
                     f"{entry['speed_ratio']:.2f}")
@@ -231,18 +236,18 @@ def tiles_lines(result: dict) -> list[str]:
     lines = []
     for name, entry in result["puzzles"].items():
         ours = entry["ours"]
-        lines.append(f"{name}: {ours['positions']:,} positions, God's number "
+        lines.append(f"{name}: {plural(ours['positions'], 'position')}, God's number "
                      f"{ours['gods_number']} in {ours['seconds']:.1f} s "
-                     f"({ours['positions_per_second']:,} positions/s on {ours['threads']} "
-                     f"threads, {ours['cpu_seconds']:.0f} s of CPU), peak "
-                     f"{ours['peak_bytes'] / 2**30:.2f} GiB; published: "
+                     f"({plural(ours['positions_per_second'], 'position')}/s on "
+                     f"{plural(ours['threads'], 'thread')}, {ours['cpu_seconds']:.0f} s of CPU), "
+                     f"peak {ours['peak_bytes'] / 2**30:.2f} GiB; published: "
                      + ", ".join(f"{k} {'agrees' if ok else 'DIFFERS'}"
                                  for k, ok in entry["published_agrees"].items()))
         if "anchor" in entry:
             plain = entry["anchor"]
             lines.append(f"  plain C search: {plain['seconds']:.1f} s "
-                         f"({plain['positions_per_second']:,} positions/s, one thread), peak "
-                         f"{plain['peak_bytes'] / 2**30:.2f} GiB; ours/plain positions per "
+                         f"({plural(plain['positions_per_second'], 'position')}/s, one thread), "
+                         f"peak {plain['peak_bytes'] / 2**30:.2f} GiB; ours/plain positions per "
                          f"second {entry['speed_ratio']:.2f}; distances "
                          + ("agree" if entry["anchor_agrees"] else "DIFFER"))
         lines.append("  targets: " + ", ".join(f"{k} {said[v]}"

@@ -27,6 +27,7 @@ import urllib.request
 from datetime import datetime, timezone
 
 from ..models.errors import InputError
+from ..models.words import plural
 
 TARGET = 1.5  # the workshop's wall over the command line's, at most (issue 41)
 POLL = 0.25  # seconds between a page's questions about its count
@@ -122,10 +123,11 @@ def table(found: dict) -> str:
         f"{', '.join(f'{w:.2f}' for w in walls)} |" for name, walls in found["walls"].items())
     return (
         "# The workshop's count against `puzzlesat count` (issue 41)\n\n"
-        f"`puzzlesat bench workshop {found['puzzle']} --record`, {when}, {os.cpu_count()} "
-        f"cores, load {load:.1f} at the end, Python {platform.python_version()}.\n\n"
-        f"Both counted {found['number']:,} solutions of {found['puzzle']}. The command line: "
-        "a whole `puzzlesat count` process. The workshop: a count asked for over HTTP from a "
+        f"`puzzlesat bench workshop {found['puzzle']} --record`, {when}, "
+        f"{plural(os.cpu_count() or 1, 'core')}, load {load:.1f} at the end, Python "
+        f"{platform.python_version()}.\n\n"
+        f"Both counted {plural(found['number'], 'solution')} of {found['puzzle']}. The command "
+        "line: a whole `puzzlesat count` process. The workshop: a count asked for over HTTP from a "
         "running `puzzlesat serve`, its progress asked for every 0.25 s as the page does, to "
         "the number. Run in turns, medians.\n\n"
         "| | median wall (s) | runs (s) |\n|---|---|---|\n"

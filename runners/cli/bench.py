@@ -23,6 +23,7 @@ from pathlib import Path
 from .. import api
 from .. import output as report
 from ..models.errors import InputError
+from ..models.words import plural
 from ..pictures import charts
 from ..registry import family_of
 
@@ -83,6 +84,12 @@ SUITES = (
     Suite("calendar", "bench", "add_calendar", "calendar puzzles: every date of a calendar "
           "(default A-Puzzle-A-Day), both rules, against the dates counted one by one; writes "
           "results/calendar-bench.*"),
+    Suite("pictures", "bench", "add_pictures", "draw, play and gallery of every catalog puzzle, "
+          "each a whole process, against the minute each may take (an hour or more); writes "
+          "results/pictures-sweep.*"),
+    Suite("pages", "bench", "add_pages", "every command of the README and the reference pages "
+          "against the time its comment states (a minute where it states none); writes "
+          "results/pages-bench.*"),
     Suite("first-run", "bench", "add_first_run", "a newcomer's first commands: puzzlesat "
           "installed into brand-new venvs, then list and the first counts timed (minutes); "
           "writes results/first-run.md"),
@@ -269,6 +276,58 @@ def bench_any_number(args: argparse.Namespace) -> int:
     from ..benchmarks import any_number
 
     return any_number.bench_any_number(args)
+
+
+def add_pictures(parser: argparse.ArgumentParser) -> None:
+    from ..benchmarks.pictures import VERBS
+    from . import seconds
+
+    parser.add_argument("puzzles", nargs="*", metavar="PUZZLE",
+                        help="catalog names (default: the whole catalog)")
+    parser.add_argument("--verbs", type=_verbs(VERBS), default=list(VERBS),
+                        help=f"comma-separated, of {', '.join(VERBS)} (default all three)")
+    parser.add_argument("--timeout", type=seconds, default=180.0,
+                        help="seconds after which a command is killed and called failed "
+                        "(default 180)")
+    report.add_record_arguments(parser, "the sweep (results/pictures-sweep.*)")
+    parser.set_defaults(run=bench_pictures)
+
+
+def _verbs(known) -> Callable[[str], list[str]]:
+    def verbs(text: str) -> list[str]:
+        chosen = [v.strip() for v in text.split(",") if v.strip()]
+        wrong = [v for v in chosen if v not in known]
+        if wrong or not chosen:
+            raise argparse.ArgumentTypeError(f"{', '.join(wrong) or 'nothing'}: give "
+                                             f"{', '.join(known)}, comma-separated")
+        return chosen
+    return verbs
+
+
+def bench_pictures(args: argparse.Namespace) -> int:
+    """`bench pictures`: runners/benchmarks/pictures.py."""
+    from ..benchmarks import pictures
+
+    return pictures.bench_pictures(args)
+
+
+def add_pages(parser: argparse.ArgumentParser) -> None:
+    from . import seconds
+
+    parser.add_argument("--slow", action="store_true",
+                        help="also the commands whose comments say minutes or hours")
+    parser.add_argument("--timeout", type=seconds, default=3600.0,
+                        help="seconds after which a command is killed and called failed "
+                        "(default 3600)")
+    report.add_record_arguments(parser, "the figures (results/pages-bench.*)")
+    parser.set_defaults(run=bench_pages)
+
+
+def bench_pages(args: argparse.Namespace) -> int:
+    """`bench pages`: runners/benchmarks/pages.py."""
+    from ..benchmarks import pages
+
+    return pages.bench_pages(args)
 
 
 def add_first_run(parser: argparse.ArgumentParser) -> None:
@@ -475,7 +534,7 @@ def time_puzzle(name: str, puzzle, module, task: str, args: argparse.Namespace,
 def record_bench(folder: Path, rows: list[dict], chart: bool) -> None:
     """Append the rows to FOLDER/bench.csv, redraw its chart (unless asked not to), index."""
     append_csv(folder / "bench.csv", rows)
-    report.say(f"appended {len(rows)} rows to {folder / 'bench.csv'}")
+    report.say(f"appended {plural(len(rows), 'row')} to {folder / 'bench.csv'}")
     if chart:
         charts.write_chart(folder, "bench.csv", report.say)
     report.write_results_index(folder)
@@ -629,7 +688,7 @@ def bench_against_c_dancing_links(args: argparse.Namespace) -> int:
         rate = row["nodes_per_cpu_second"] or 0
         print(f"{row['puzzle']:14} {row['modulo']:9} {row['method']:52} "
               f"{row['median_seconds']:8.2f} s {row['median_cpu_seconds']:8.2f} s CPU "
-              f"{row['nodes']:>13,} nodes {rate:>11,} nodes/s {ratio}"
+              f"{plural(row['nodes'], 'node'):>19} {plural(rate, 'node'):>17}/s {ratio}"
               + (f"  60 s: {said[row['seconds_target_met']]}, half the anchor's: "
                  f"{said[row['ratio_target_met']]}" if row["seconds_target_met"] is not None
                  else f"  no slower than the anchor: {said[row['ratio_target_met']]}"
@@ -656,9 +715,10 @@ def bench_search(args: argparse.Namespace) -> int:
         return _search_against(args, cases)
     rows = packing.run_search(cases, args.repeat, args.record_in, report.say)
     for row in rows:
-        rate = "" if row["nodes_per_second"] is None else f"{row['nodes_per_second']:>12,} nodes/s"
+        rate = ("" if row["nodes_per_second"] is None
+                else f"{plural(row['nodes_per_second'], 'node'):>18}/s")
         print(f"{row['puzzle']:26} {row['modulo']:9} {row['method']:32} "
-              f"{row['median_cpu_seconds']:8.2f} s CPU {row['nodes']:>12,} nodes {rate} "
+              f"{row['median_cpu_seconds']:8.2f} s CPU {plural(row['nodes'], 'node'):>18} {rate} "
               f"ratio {row['ratio_to_plain']:.2f}")
     wrote(args.record_in, "bitboard-search.md")
     return 0
@@ -706,8 +766,8 @@ def _search_shared(args: argparse.Namespace, cases) -> int:
     for row in rows:
         print(f"{row['puzzle']:26} {row['modulo']:9} {row['memo']:31} "
               f"{row['median_wall_seconds']:8.2f} s wall {row['median_cpu_seconds']:8.2f} s "
-              f"CPU {row['median_nodes']:>13,} nodes {row['median_memo_hits']:>11,} hits "
-              f"ratio {row['cpu_ratio_to_own']:.2f}")
+              f"CPU {plural(row['median_nodes'], 'node'):>19} "
+              f"{plural(row['median_memo_hits'], 'hit'):>16} ratio {row['cpu_ratio_to_own']:.2f}")
     wrote(args.record_in, "bitboard-shared.md")
     return 0
 
@@ -721,7 +781,7 @@ def _search_profile(args: argparse.Namespace, cases) -> int:
         packing.write_profile(rows, args.record_in)
     for row in rows:
         print(f"{row['puzzle']:26} {row['modulo']:9} {row['part']:24} "
-              f"{row['cpu_seconds']:8.2f} s CPU {row['nodes']:>13,} nodes "
+              f"{row['cpu_seconds']:8.2f} s CPU {plural(row['nodes'], 'node'):>19} "
               f"{row['ns_per_node']:>6,} ns/node")
     wrote(args.record_in, "bitboard-profile.md")
     return 0
@@ -734,8 +794,8 @@ def _search_against(args: argparse.Namespace, cases) -> int:
                                args.repeat, args.record_in, report.say)
     for row in rows:
         print(f"{row['puzzle']:26} {row['modulo']:9} {row['method']:36} "
-              f"{row['median_cpu_seconds']:8.2f} s CPU {row['nodes']:>12,} nodes "
-              f"{row['nodes_per_second']:>12,} nodes/s ratio {row['ratio_to_anchor']:.2f}")
+              f"{row['median_cpu_seconds']:8.2f} s CPU {plural(row['nodes'], 'node'):>18} "
+              f"{plural(row['nodes_per_second'], 'node'):>18}/s ratio {row['ratio_to_anchor']:.2f}")
     wrote(args.record_in, "bitboard-anchor.md")
     return 0
 

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 
 from .. import output as report
 from ..models.errors import InputError
+from ..models.words import plural
 from ..terminal import draw_packing, use_colour
 
 # the calendars' dates (models/packing/calendar.py) are imported where a calendar is counted:
@@ -113,7 +114,7 @@ def show_table(puzzle, table) -> None:
     from ..models.packing import calendar as cal
 
     weekdays = cal.has_weekdays(puzzle)
-    where = f"({table.backend}, {table.jobs} jobs, {table.seconds:.2f} s)"
+    where = f"({table.backend}, {plural(table.jobs, 'job')}, {table.seconds:.2f} s)"
     state = "" if table.complete else "INCOMPLETE (stopped early: dates missing are shown as -) "
     print(f"{puzzle.name}: {state}every date {where}")
     print(f"  {table.counted['dates']}")

@@ -429,9 +429,9 @@ def run_solve(puzzle, module, args) -> int:
     say_why(puzzle, "solve", args)
     nodes = solution.details.get("nodes")
     if nodes is not None and not args.json:  # a search in cubes: what it spent
-        report.say(f"{nodes:,} nodes ({solution.details['nodes_this_call']:,} this run), "
-                   f"{solution.details['cubes_searched']:,} of {solution.details['cubes']:,} "
-                   "cubes searched")
+        report.say(f"{plural(nodes, 'node')} ({solution.details['nodes_this_call']:,} this run), "
+                   f"{solution.details['cubes_searched']:,} of "
+                   f"{plural(solution.details['cubes'], 'cube')} searched")
     return module.print_solution(puzzle, solution, args.json)
 
 

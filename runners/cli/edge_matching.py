@@ -9,6 +9,7 @@ import argparse
 from .. import output as report
 from ..models import words
 from ..models.errors import InputError
+from ..models.words import plural
 from ..outcomes import Count, Solution, Verification
 from ..terminal import draw_edges, use_colour
 from . import add_flag
@@ -124,9 +125,9 @@ def count_lines(puzzle, count: Count) -> list[str]:
         for element, kept in count.details["fixed_by"].items():
             by_count.setdefault(kept, []).append(element)
         shown = "; ".join(
-            f"{kept:,} by {', '.join(names) if len(names) <= 3 else f'{len(names)} elements'}"
+            f"{kept:,} by {', '.join(names) if len(names) <= 3 else plural(len(names), 'element')}"
             for kept, names in sorted(by_count.items(), reverse=True))
-        lines.append(f"{name}: grids each of the {count.group.order} symmetries leaves "
+        lines.append(f"{name}: grids each of the {plural(count.group.order, 'symmetry')} leaves "
                      f"unchanged (Burnside: the classes are their mean): {shown}")
     for key, entry in count.details.get("conventions", {}).items():
         if key != "grids" and entry["count"] != count.number:
@@ -136,8 +137,9 @@ def count_lines(puzzle, count: Count) -> list[str]:
     if count.details.get("nodes") is not None:
         nodes, now = count.details["nodes"], count.details["nodes_this_call"]
         earlier = f" ({nodes - now:,} of them read from the checkpoint)" if now != nodes else ""
-        lines.append(f"{name}: {words.plural(nodes, 'node')} searched{earlier}, "
-                     f"{count.details['nodes_per_second'] or 0:,} nodes a second in this run")
+        lines.append(f"{name}: {plural(nodes, 'node')} searched{earlier}, "
+                     f"{plural(count.details['nodes_per_second'] or 0, 'node')} a second in "
+                     "this run")
     return lines
 
 
@@ -162,7 +164,8 @@ def verify_lines(puzzle, found: Verification) -> list[str]:
         lines.append(
             f"{name}: grids with the marks on even cells {parities['even']:,} + on odd cells "
             f"{parities['odd']:,} = {both:,} ({', '.join(parities['backends'])} agree), "
-            + ("equal to" if both == total else "NOT equal to") + f" the {total:,} grids"
+            + ("equal to" if both == total else "NOT equal to")
+            + f" the {plural(total, 'grid')}"
         )
         for note in parities.get("notes", []):
             lines.append(f"{name}: note: {note}")

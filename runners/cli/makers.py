@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 from .. import output as report
+from ..models.words import plural
 
 RECORDED_CARDS = 100  # cards a record keeps (IQ Block 10 has 14,323 classes: 10 MB of JSON)
 CARDS_HELP = ("a catalog name or the path of a packing puzzle file (a challenge too: its "
@@ -115,11 +116,11 @@ def run_cards(args: argparse.Namespace) -> int:
                           for n, card in enumerate(found.cards, 1)],
             [p.name for p in puzzle.pieces],
             f"{puzzle.title or puzzle.name}: the least cards ({least} placed)",
-            [f"{found.classes:,} cards of {least} placed, one per class under the board's "
+            [f"{plural(found.classes, 'card')} of {least} placed, one per class under the board's "
              f"symmetries ({found.labelled:,} labelled); written by puzzlesat cards"])
         note = report.write_text_atomic(args.output, text)
-        report.say(f"wrote {args.output}: {len(found.cards):,} cards" + (f" ({note})" if note
-                                                                           else ""))
+        report.say(f"wrote {args.output}: {plural(len(found.cards), 'card')}"
+                   + (f" ({note})" if note else ""))
     if folder is not None:
         path = folder / "cards" / f"{puzzle.name}.json"
         report.check_folder(path.parent)
@@ -183,7 +184,7 @@ def run_booklet(args: argparse.Namespace) -> int:
         return 0
     for line in made.lines():
         print(line)
-    print(f"wrote {len(written)} files to {args.output}/: booklet.toml, "
+    print(f"wrote {plural(len(written), 'file')} to {args.output}/: booklet.toml, "
           + ", ".join(sorted({Path(w).suffix for w in written} - {".toml"})))
     return 0
 

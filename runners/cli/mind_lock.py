@@ -52,8 +52,8 @@ def verify_lines(puzzle, found: Verification) -> list[str]:
     result = found.result
     sample = result["sample"]
     planners = [r["backend"] for r in result["runs"] if not r["backend"].startswith(family().TABLE)]
-    hardest = (f"hardest distance {result['hardest_distance']} moves "
-               f"({result['hardest_positions']} positions)")
+    hardest = (f"hardest distance {plural(result['hardest_distance'], 'move')} "
+               f"({plural(result['hardest_positions'], 'position')})")
     if sample["size"] and planners:
         planned = (f"{hardest}; the table's distance equals the optimal plan length of "
                    f"{', '.join(planners)} on {plural(sample['hardest'], 'hardest position')} "
@@ -64,7 +64,7 @@ def verify_lines(puzzle, found: Verification) -> list[str]:
         f"{puzzle.name}: {result['positions']:,} {result['counted']}",
         planned,
         f"every position has exactly three moves, each undone by itself; example "
-        f"{result['example']['code']}: {result['example_moves']} moves (published: "
+        f"{result['example']['code']}: {plural(result['example_moves'], 'move')} (published: "
         f"{puzzle.published.get('example_moves', '-')})",
     ]
     return lines + shared.published_lines(puzzle, result)
@@ -98,11 +98,11 @@ def bench_command(args: argparse.Namespace) -> int:
         return 0
     build, query = result["table_build_seconds"], result["query_seconds"]
     print(f"table build: median {build['median']:.3f} s of {args.repeat} (target 2 s); "
-          f"{result['table_bytes']:,} bytes on disk (target 25 KB)")
+          f"{plural(result['table_bytes'], 'byte')} on disk (target 25 KB)")
     print(f"query by table: median {query['median'] * 1e3:.3f} ms over {query['queries']} random "
           f"positions (target 1 ms); hardest: {query['hardest_median'] * 1e3:.3f} ms")
     for backend, figures in result["planners"].items():
-        length = (f"{figures['length']} moves" if figures["complete"]
+        length = (f"{plural(figures['length'], 'move')}" if figures["complete"]
                   else "incomplete: time limit")
         print(f"{backend:20} optimal plan of a hardest position ({length}): "
               f"median {figures['median_seconds']:.2f} s of {args.repeat} (target 10 s)")

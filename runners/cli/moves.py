@@ -82,11 +82,11 @@ def count_lines(puzzle, count: Count) -> list[str]:
         return []
     d = count.details
     metric = f" ({d['metric']} metric)" if d.get("metric") else ""
-    lines = [f"{puzzle.name}: God's number {d['gods_number']} moves{metric}, "
+    lines = [f"{puzzle.name}: God's number {plural(d['gods_number'], 'move')}{metric}, "
              f"{plural(d['hardest_positions'], 'position')} at "
              "that distance"]
     if d.get("start_moves") is not None:
-        lines.append(f"{puzzle.name}: the start needs {d['start_moves']} moves")
+        lines.append(f"{puzzle.name}: the start needs {plural(d['start_moves'], 'move')}")
     lines.append(f"{puzzle.name}: counted by {d['search']}")
     return lines
 
@@ -115,20 +115,20 @@ def table_lines(figures: dict, heading: str) -> list[str]:
         heading,
         f"positions reached: {figures['positions']:,} ({figures['counted']})"
         + (f"; {unreached:,} NOT reached" if unreached else ""),
-        f"God's number: {figures['gods_number']} moves"
+        f"God's number: {plural(figures['gods_number'], 'move')}"
         + (f" ({figures['gods_number_means']})" if "gods_number_means" in figures else "")
         + f", {plural(number, 'position')} at that distance"
         + (f", e.g. {hardest}" if hardest else ""),
     ]
     if figures.get("start_moves") is not None:
-        lines.append(f"the start {figures['start']} needs {figures['start_moves']} moves")
+        lines.append(f"the start {figures['start']} needs {plural(figures['start_moves'], 'move')}")
     lines += ["positions at each distance:", "distance  positions",
               *(f"{d:>8}  {n:>9,}" for d, n in figures["distance_counts"].items())]
     how = {"built": f"searched now in {figures['seconds']:.2f} s",
            "cache": f"read from the cache in {figures['seconds']:.2f} s (searched in "
                     f"{figures['build_seconds']:.2f} s when first built)",
            "memory": f"kept in memory (searched in {figures['build_seconds']:.2f} s when built)"}
-    lines.append(f"table: {figures['table_bytes']:,} bytes (2 bits a position"
+    lines.append(f"table: {plural(figures['table_bytes'], 'byte')} (2 bits a position"
                  + (", and the sorted codes" if figures.get("keys") else "") + "); "
                  + how[figures["table_from"]])
     if figures.get("published"):
@@ -161,8 +161,8 @@ def table_command(args: argparse.Namespace) -> int:
         partial = {"puzzle": puzzle.name, "complete": False, "positions": stopped.positions,
                    "seconds": round(stopped.seconds, 2)}
         print(report.json_line(partial) if args.json else
-              f"{puzzle.name}: stopped after {stopped.seconds:.1f} s, {stopped.positions:,} "
-              f"position{'s' * (stopped.positions != 1)} reached: incomplete (a lower bound "
+              f"{puzzle.name}: stopped after {stopped.seconds:.1f} s, "
+              f"{plural(stopped.positions, 'position')} reached: incomplete (a lower bound "
               "on the positions reachable)")
         return 1  # as an incomplete count
     figures = module.table_figures(found)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 
+from ..models.words import plural
 from ..outcomes import Count, Solution, Verification
 from ..terminal import draw_packing, use_colour
 
@@ -53,14 +54,15 @@ def print_solution(puzzle, solution: Solution, as_json: bool) -> int:
 def count_lines(puzzle, count: Count) -> list[str]:
     lines = []
     if count.modulo != "none" and count.complete:
-        lines.append(f"{puzzle.name}: {count.details['solutions']:,} solutions in all "
+        lines.append(f"{puzzle.name}: {plural(count.details['solutions'], 'solution')} in all "
                      f"(rotations and reflections counted as different)")
         lines.append(f"{puzzle.name}: symmetry group: {count.group.describe()}")
         fixed = count.details.get("fixed_points")
         if fixed:  # Burnside's table: what every symmetry leaves unchanged, the identity all
             shown = "; ".join(f"{element.removeprefix('fixed by ')}: {kept:,}" for element, kept
                               in {"identity": count.details["solutions"], **fixed}.items())
-            lines.append(f"{puzzle.name}: solutions each of the {count.group.order} symmetries "
+            lines.append(f"{puzzle.name}: solutions each of the "
+                         f"{plural(count.group.order, 'symmetry')} "
                          f"leaves unchanged (Burnside: the classes are their mean): {shown}")
     return lines
 

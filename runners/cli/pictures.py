@@ -14,6 +14,7 @@ from .. import api, registry
 from .. import output as report
 from ..lazy import lazy_module
 from ..models.errors import InputError
+from ..models.words import plural
 from .choices import value
 
 # the drawings load when a picture is made, not for every command's flags
@@ -91,7 +92,7 @@ def run_results(args) -> int:
         viewer.three_library()  # a 3D page cannot be written: said before minutes of drawing
     written = generate.generate_results(folder, report.say, args.only)
     report.write_results_index(folder)
-    print(f"wrote {len(written)} files under {folder} and {folder / report.INDEX}")
+    print(f"wrote {plural(len(written), 'file')} under {folder} and {folder / report.INDEX}")
     return 0
 
 
@@ -146,8 +147,9 @@ def _not_reached(puzzle, shown, k: int) -> str:
         if not listed.members:
             return found.nothing_found(puzzle, listed)
         return (f"{puzzle.name}: picture {k} not reached in {found.LIST_SECONDS:g} CPU s of "
-                f"listing with {listed.backend} ({len(listed.members):,} solutions listed): ask "
-                f"for an earlier one, or list them without a bound (`puzzlesat solutions "
+                f"listing with {listed.backend} ({plural(len(listed.members), 'solution')} "
+                f"listed): ask for an earlier one, or list them without a bound (`puzzlesat "
+                "solutions "
                 f"{puzzle.name} --limit {k}`)")
     if shown.total:
         return f"{puzzle.name}: there are only {shown.total:,} to draw"
@@ -173,7 +175,7 @@ def _draw_all(puzzle, args: argparse.Namespace) -> int:
     folder.mkdir(parents=True, exist_ok=True)
     for figure in drawings.figures:
         svgs.write(figure.svg, str(folder / figure.name), "-o")
-    print(f"wrote {len(drawings.figures)} pictures of {puzzle.name} to {folder}/")
+    print(f"wrote {plural(len(drawings.figures), 'picture')} of {puzzle.name} to {folder}/")
     return 0
 
 
@@ -183,7 +185,8 @@ def run_gallery(args: argparse.Namespace) -> int:
     shown = galleries.build_gallery(puzzle, args.modulo, args.cap, say=report.say)
     written = galleries.write_gallery(shown, Path(args.output))
     print(shown.statement)
-    print(f"wrote {written[0]} ({len(written)} pages, {len(shown.figures)} pictures)")
+    print(f"wrote {written[0]} ({plural(len(written), 'page')}, "
+          f"{plural(len(shown.figures), 'picture')})")
     return 0
 
 

@@ -64,8 +64,9 @@ def verify_lines(puzzle, found: Verification) -> list[str]:
     lines = [f"{puzzle.name}: {r['positions']:,} {r['counted']}; God's number "
              f"{r['gods_number']}",
              f"{puzzle.name}: the table's distance equals the optimal plan length of every "
-             f"planner on {r['sample']['size']} positions within {r['sample']['within_moves']} "
-             f"moves of the goal; the compiled moves equal the rules"]
+             f"planner on {plural(r['sample']['size'], 'position')} within "
+             f"{plural(r['sample']['within_moves'], 'move')} of the goal; the compiled moves equal "
+             "the rules"]
     return lines + shared.published_lines(puzzle, r)
 
 
@@ -101,12 +102,12 @@ def starts_command(args: argparse.Namespace) -> int:
                   f"{generated['seed']})")
         files = {}
         for i, start in enumerate(generated["starts"], start=1):
-            title = (f"{puzzle.title or puzzle.name}: a start {args.moves} moves from the goal "
-                     f"({puzzle.metric} metric), number {i}")
+            title = (f"{puzzle.title or puzzle.name}: a start {plural(args.moves, 'move')} from "
+                     f"the goal ({puzzle.metric} metric), number {i}")
             files[f"{puzzle.name}-{args.moves}-moves-{i}.toml"] = write_sliding(
                 puzzle, puzzle.parse(start), title, source).encode()
-        report.write_files(args.output, files, f"{len(files)} puzzles {args.moves} moves from "
-                                               "the goal")
+        report.write_files(args.output, files, f"{plural(len(files), 'puzzle')} "
+                                               f"{plural(args.moves, 'move')} from the goal")
     if args.json:
         print(report.json_line(result))
     else:
@@ -126,8 +127,8 @@ def spread(counts: dict[str, int], ends: int = 6) -> str:
 def starts_lines(result: dict, shown: int = 10) -> list[str]:
     """`sliding starts` in lines: the clusters, per metric the hardest start and the
     distributions, the clusters with the farthest starts, the starts generated."""
-    lines = [f"{result['puzzle']}: {result['arrangements']:,} arrangements of the blocks in "
-             f"{result['clusters']:,} clusters of positions joined by moves; "
+    lines = [f"{result['puzzle']}: {plural(result['arrangements'], 'arrangement')} of the blocks "
+             f"in {plural(result['clusters'], 'cluster')} of positions joined by moves; "
              f"{result['clusters_with_a_goal']:,} "
              f"{'hold' if result['clusters_with_a_goal'] != 1 else 'holds'} a goal position "
              f"({result['goal']}), {result['clusters_without']:,} "
@@ -135,16 +136,17 @@ def starts_lines(result: dict, shown: int = 10) -> list[str]:
     for metric, figures in result["metrics"].items():
         hardest = figures["hardest"]
         lines += [f"{metric} metric ({figures['means']}): the hardest start needs "
-                  f"{hardest['moves']} moves: {hardest['start']} (in a cluster of "
-                  f"{hardest['cluster_positions']:,} positions)",
+                  f"{plural(hardest['moves'], 'move')}: {hardest['start']} (in a cluster of "
+                  f"{plural(hardest['cluster_positions'], 'position')})",
                   "  positions at each distance from a goal: "
                   + spread(figures["distance_counts"]),
                   "  clusters by their farthest start: " + ", ".join(
                       f"{d}: {n:,}" for d, n in figures["clusters_by_farthest"].items())]
         if "generated" in figures:
             made = figures["generated"]
-            lines.append(f"  {len(made['starts'])} of the {made['positions_at_that_distance']:,} "
-                         f"starts {made['moves']} moves from a goal (seed {made['seed']}):")
+            lines.append(f"  {len(made['starts'])} of the "
+                         f"{plural(made['positions_at_that_distance'], 'start')} "
+                         f"{plural(made['moves'], 'move')} from a goal (seed {made['seed']}):")
             lines += [f"    {start}" for start in made["starts"]]
     listed = result["listed_clusters"][:shown]
     lines.append(f"the {plural(len(listed), 'cluster')} with the farthest starts:")

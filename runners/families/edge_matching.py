@@ -58,6 +58,7 @@ from ..models.edge_matching.symmetry import exchangeable, fixing_alike, puzzle_g
 from ..models.encoded import check_card_encoding, to_dimacs, to_dlx
 from ..models.errors import InputError
 from ..models.symmetry import IDENTITY, Group, burnside
+from ..models.words import plural
 from ..outcomes import Count, Solution, Verification
 from ..terminal import draw_edges
 from . import (
@@ -108,7 +109,9 @@ def group_text(puzzle: EdgePuzzle) -> str:
         return "quarter turns"
     if turns == 2:
         return "a half turn"
-    return f"{turns} turns by {360 // turns} degrees" if turns > 1 else "no turn but the identity"
+    if turns > 1:
+        return f"{plural(turns, 'turn')} by {360 // turns} degrees"
+    return "no turn but the identity"
 
 
 def turn_name(puzzle: EdgePuzzle, steps: int) -> str:
@@ -130,7 +133,7 @@ def group_words(puzzle: EdgePuzzle, modulo: str) -> str:
     group = puzzle_group(puzzle, modulo)
     mirrors = sum(m.mirror for m in group)
     coloured = sum(bool(m.recolour) for m in group)
-    words = f"the board's {len(group)} symmetries: turning it ({group_text(puzzle)})"
+    words = f"the board's {plural(len(group), 'symmetry')}: turning it ({group_text(puzzle)})"
     words += (", mirroring it (a mirrored grid shows the tiles' mirror images, which are "
               "tiles of the set)" if mirrors else ", no mirror image (the tiles' mirror images "
               "are not the tiles)" if modulo == "mirror" else "")
@@ -309,8 +312,8 @@ class EdgeMatching(Family):
         types = len(tile_types(puzzle))
         levels = f", levels 1-{len(puzzle.levels)}" if puzzle.levels else ""
         return (
-            f"{len(puzzle.tiles)} tiles ({types} kinds) on {board_words(puzzle)}, "
-            f"rule {puzzle.rule}{levels}; {puzzle.title}"
+            f"{plural(len(puzzle.tiles), 'tile')} ({plural(types, 'kind')}) on "
+            f"{board_words(puzzle)}, rule {puzzle.rule}{levels}; {puzzle.title}"
         )
 
     def at(self, puzzle: EdgePuzzle, level: int | None = None, **options) -> EdgePuzzle:
@@ -437,8 +440,8 @@ class EdgeMatching(Family):
             found = self._solution(puzzle, None, backend.name, seconds, complete)
             if not complete:
                 found.note = (f"{'interrupted' if runner.interrupted else 'stopped'}: no grid "
-                              f"in the {searched:,} of {details['cubes']:,} cubes searched "
-                              f"({nodes:,} nodes)")
+                              f"in the {searched:,} of {plural(details['cubes'], 'cube')} "
+                              f"searched ({plural(nodes, 'node')})")
             found.details = details
             return found
         tally, i = at
@@ -773,8 +776,8 @@ class EdgeMatching(Family):
         wrong = [k for k, ok in result["published_solutions"].items() if not ok]
         if wrong:  # a claim of the file that fails: no verified puzzle
             return Verification(display_name(puzzle), False, f"the published {', '.join(wrong)} "
-                                f"is not a valid solution here (the backends agree on {total:,} "
-                                "grids)", counts, result, table)
+                                f"is not a valid solution here (the backends agree on "
+                                f"{plural(total, 'grid')})", counts, result, table)
         return Verification(display_name(puzzle), True, "", counts, result, table)
 
     def _witness(self, puzzle, counts: list[Count], modulo: str, runner_for, say
@@ -889,8 +892,8 @@ class EdgeMatching(Family):
                 "each solution is one distinct grid (copies of identical tiles in cell order)",
             ]
             return to_dlx(cover, header), (
-                f"{len(cover.items)} items ({cover.primary} primary), "
-                f"{len(cover.options)} options")
+                f"{plural(len(cover.items), 'item')} ({cover.primary} primary), "
+                f"{plural(len(cover.options), 'option')}")
         encoding = check_card_encoding(encoding, DEFAULT_CARD_ENCODING)
         if cnf_model is not None and cnf_model not in CNF_MODELS:
             raise InputError(f"unknown CNF model {cnf_model!r}; one of: {', '.join(CNF_MODELS)}",
@@ -906,8 +909,8 @@ class EdgeMatching(Family):
             f"exactly one per cell, each kind as often as it has tiles ({encoding}); edge colours",
         ]
         return to_dimacs(model, header), (
-            f"{model.nvars} variables, {len(model.clauses)} clauses, "
-            f"{len(model.keys)} placement variables"
+            f"{plural(model.nvars, 'variable')}, "
+            f"{plural(len(model.clauses), 'clause')}, {len(model.keys)} placement variables"
         )
 
 

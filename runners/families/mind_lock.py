@@ -38,6 +38,7 @@ from ..models.mind_lock import (
     rank,
     unrank,
 )
+from ..models.words import plural
 from ..outcomes import Count, Verification
 from ..planning import Plan, PlanError
 from . import Encoder
@@ -270,7 +271,7 @@ class MindLock(MovesFamily):
             positions.append(position)
             if position in goals:
                 return Plan(moves, positions, 0.0)
-        raise PlanError(f"the plan of {steps} moves does not reach a solved position")
+        raise PlanError(f"the plan of {plural(steps, 'move')} does not reach a solved position")
 
     # ---- how a plan is shown
 
@@ -313,8 +314,8 @@ class MindLock(MovesFamily):
         model = self.table_model(puzzle, memory, keep_distances=True)
         found = MovesTable(self, puzzle, table.table(model, fresh=True))
         build = found.build
-        say(f"table: {build.positions:,} positions, hardest {build.gods_number} moves, "
-            f"built in {build.seconds:.2f} s")
+        say(f"table: {plural(build.positions, 'position')}, hardest "
+            f"{plural(build.gods_number, 'move')}, built in {build.seconds:.2f} s")
         checks = check_rules(found)
         cached = engine.read_cached(model.name, model.key)
         checks["cached_table_is_the_build"] = cached is not None and bytes(cached.packed) == \

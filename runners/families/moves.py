@@ -373,7 +373,8 @@ class MovesFamily(Family):
         header = [f"puzzlesat export of {puzzle.name}: {model.title}, from "
                   f"{self.notation(puzzle, position)}",
                   "a model of this CNF is a plan; the first keys are what each move is"]
-        return to_dimacs(model, header), f"{model.nvars} variables, {len(model.clauses)} clauses"
+        return to_dimacs(model, header), (f"{plural(model.nvars, 'variable')}, "
+                                          f"{plural(len(model.clauses), 'clause')}")
 
     # ---------------------------------------------------------------- verify's plans
 

@@ -100,10 +100,11 @@ class Packing(Family):
     def summary(self, puzzle: PackingPuzzle) -> str:
         board = puzzle.lattice.describe(puzzle.cells)
         if any(p.fewest != p.count for p in puzzle.pieces):
-            return f"{len(puzzle.pieces)} kinds of piece in any number on {board}; {puzzle.title}"
+            return (f"{plural(len(puzzle.pieces), 'kind')} of piece in any number on {board}; "
+                    f"{puzzle.title}")
         pieces = sum(p.count for p in puzzle.pieces)
-        kinds = "" if pieces == len(puzzle.pieces) else f" of {len(puzzle.pieces)} kinds"
-        return f"{pieces} pieces{kinds} on {board}; {puzzle.title}"
+        kinds = "" if pieces == len(puzzle.pieces) else f" of {plural(len(puzzle.pieces), 'kind')}"
+        return f"{plural(pieces, 'piece')}{kinds} on {board}; {puzzle.title}"
 
     def encode(self, puzzle: PackingPuzzle, backend: Backend, options: list[Placement],
                encoding: str | None = None):
@@ -316,7 +317,7 @@ class Packing(Family):
             if say and time.monotonic() - last_word >= SAMPLE_WORD_SECONDS:
                 last_word = time.monotonic()
                 say(f"drawing cubes: {len(picked)} of {n} drawn, {misses} random searches "
-                    f"found no solution, {searched:,} placements tried in this one "
+                    f"found no solution, {plural(searched, 'placement')} tried in this one "
                     f"({last_word - start:.0f} s)")
 
         for _ in range(200 * n):
@@ -332,8 +333,8 @@ class Packing(Family):
             (found,), _ = ours.count_cube(state, tuple(i + 1 for i in chosen), None)
             picked.append((chosen, found))
         if picked and len(picked) < n and say:
-            say(f"warning: {len(picked)} of the {n} cubes asked for were drawn ({misses} random "
-                f"searches found no solution): the rest are not checked")
+            say(f"warning: {len(picked)} of the {plural(n, 'cube')} asked for were drawn ({misses} "
+                f"random searches found no solution): the rest are not checked")
         cards = []
         for number, (chosen, found) in enumerate(picked, start=1):
             held = tuple(Placed(options[i].piece, options[i].cells) for i in chosen)
@@ -395,7 +396,8 @@ class Packing(Family):
                 "placement (a piece in an orientation at a position)",
             ]
             return to_dlx(cover, header), (
-                f"{len(cover.items)} items, {len(cover.options)} options (placements)")
+                f"{plural(len(cover.items), 'item')}, {plural(len(cover.options), 'option')} "
+                "(placements)")
         encoding = check_card_encoding(encoding, DEFAULT_CARD_ENCODING)
         model = encode_cnf(exact_cover(puzzle, options), encoding)
         header = [
@@ -405,7 +407,7 @@ class Packing(Family):
             f"({encoding})",
         ]
         return to_dimacs(model, header), (
-            f"{model.nvars} variables, {len(model.clauses)} clauses, "
+            f"{plural(model.nvars, 'variable')}, {plural(len(model.clauses), 'clause')}, "
             f"{len(options)} placement variables"
         )
 

@@ -174,8 +174,8 @@ class Sliding(MovesFamily):
                     puzzle, start, steps))}
 
     def summary(self, puzzle: SlidingPuzzle) -> str:
-        return (f"sliding blocks, {len(puzzle.cells)} cells, {puzzle.pieces()} pieces, "
-                f"'{puzzle.metric}' metric; {puzzle.title}")
+        return (f"sliding blocks, {plural(len(puzzle.cells), 'cell')}, "
+                f"{plural(puzzle.pieces(), 'piece')}, '{puzzle.metric}' metric; {puzzle.title}")
 
     def at(self, puzzle: SlidingPuzzle, metric: str | None = None, **options) -> SlidingPuzzle:
         """The puzzle in another move metric (step, slide or path)."""
@@ -287,7 +287,7 @@ class Sliding(MovesFamily):
             position = after
             if puzzle.is_goal(position):
                 return Plan(moves, positions, 0.0)
-        raise PlanError(f"the plan of {steps} moves does not reach the goal")
+        raise PlanError(f"the plan of {plural(steps, 'move')} does not reach the goal")
 
     # ---- how a plan is shown
 
@@ -326,7 +326,7 @@ class Sliding(MovesFamily):
         say = say or (lambda message: None)
         found = self.table(puzzle, memory, fresh=True)
         build = found.build
-        say(f"table: {build.positions:,} positions, God's number {build.gods_number} "
+        say(f"table: {plural(build.positions, 'position')}, God's number {build.gods_number} "
             f"({puzzle.metric} metric), built in {build.seconds:.2f} s")
         planners = self.verify_planners(backends)
         cases = chosen_positions(found, sample, seed, within)
@@ -387,7 +387,7 @@ def starts(puzzle: SlidingPuzzle, metrics: tuple[str, ...] | None = None,
     need = 6 * size + 64 * 2**20
     have = engine.available_memory() if memory is None else memory
     if need > have:
-        raise engine.TooBig(f"{puzzle.name}: {size:,} arrangements, about "
+        raise engine.TooBig(f"{puzzle.name}: {plural(size, 'arrangement')}, about "
                             f"{need / 2**30:.2f} GiB to take one by one (6 bytes each), but "
                             f"{have / 2**30:.2f} GiB to use; refused before starting",
                             field="memory")
@@ -454,8 +454,8 @@ def pick_starts(puzzle: SlidingPuzzle, ranks: Ranking, distance, moves: int, cou
     total = int(kernels.moves.at_distance(distance, moves, np.empty(0, dtype=np.int64),
                                     np.empty(0, dtype=np.int64)))
     if not total:
-        raise InputError(f"no position is {moves} moves from a goal in the '{puzzle.metric}' "
-                         f"metric", field="moves")
+        raise InputError(f"no position is {plural(moves, 'move')} from a goal in the "
+                         f"'{puzzle.metric}' metric", field="moves")
     picks = np.array(sorted(random.Random(seed).sample(range(total), min(count, total))),
                      dtype=np.int64)
     found = np.empty(picks.size, dtype=np.int64)

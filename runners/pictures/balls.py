@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from ..models.errors import InputError
 from ..models.geometry import Cell, Lattice
 from ..models.packing import PackingPuzzle
+from ..models.words import plural
 from . import packing3d
 from . import stl as print_stl
 from .packing import piece_colour
@@ -188,7 +189,7 @@ def pieces(puzzle: PackingPuzzle, unit: float = 20.0, per_row: int = 6) -> Svg:
     slot_h = max(view.height for _, view in drawn) + 16
     columns = min(per_row, len(drawn))
     lines = -(-len(drawn) // columns)
-    title = f"{puzzle.name}: the {len(drawn)} pieces"
+    title = f"{puzzle.name}: the {plural(len(drawn), 'piece')}"
     svg = Svg(columns * slot_w, lines * slot_h + MARGIN + 18, title)
     svg.text(MARGIN, MARGIN + 8, title, size=12, anchor="start")
     for index, (name, view) in enumerate(drawn):
@@ -324,7 +325,7 @@ def print_set(puzzle: PackingPuzzle, ball: float = print_stl.CUBE_MM, clearance:
     fit = (f"Every ball is {clearance:g} mm smaller in radius than the exact ball, so that the "
            "pieces fit." if clearance else "The balls are exact: print them slightly "
            "undersized (export --clearance MM) so that the pieces fit.")
-    lines = [f"{title}: {len(puzzle.pieces)} pieces to print, and the first solution the "
+    lines = [f"{title}: {plural(len(puzzle.pieces), 'piece')} to print, and the first solution the "
              "solver finds assembled.",
              f"Units: millimetres; a ball is {ball:g} mm across, the balls of a piece that "
              f"touch are joined by a rod {2 * ROD * ball:g} mm thick (each ball and rod a "
@@ -335,7 +336,7 @@ def print_set(puzzle: PackingPuzzle, ball: float = print_stl.CUBE_MM, clearance:
         centres = lying_flat(puzzle.lattice, piece.cells)
         files[file_name] = print_stl.stl_bytes(
             _mesh([centres], ball, clearance, piece.name, lift=True), piece.name)
-        lines.append(f"{file_name}: piece {piece.name}, {len(piece.cells)} balls")
+        lines.append(f"{file_name}: piece {piece.name}, {plural(len(piece.cells), 'ball')}")
     files["assembled.stl"] = print_stl.stl_bytes(
         _mesh([centres for _, centres in made.pieces], ball, clearance, "assembled"),
         "assembled")
@@ -343,5 +344,5 @@ def print_set(puzzle: PackingPuzzle, ball: float = print_stl.CUBE_MM, clearance:
                  "each piece at its place")
     files["README.txt"] = ("\n".join(lines) + "\n").encode()
     inset = f", radius {clearance:g} mm smaller" if clearance else ""
-    return files, (f"{len(puzzle.pieces)} pieces and the assembled solution as binary STL "
-                   f"({ball:g} mm balls{inset})")
+    return files, (f"{plural(len(puzzle.pieces), 'piece')} and the assembled solution as binary "
+                   f"STL ({ball:g} mm balls{inset})")

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from ..models.edge_matching import EdgePuzzle, Placed, rotated
 from ..models.edge_matching.best import most, seams
+from ..models.words import plural
 from . import edge_matching as drawn
 from .svg import Svg
 
@@ -31,8 +32,8 @@ def best_drawing(puzzle: EdgePuzzle, grid: list[Placed], title: str = "",
     """The board, each broken seam a red bar across it, the score in the title."""
     breaks = broken_seams(puzzle, grid)
     top = most(puzzle)
-    caption = (f"{title + ': ' if title else ''}{top - len(breaks)} of {top} seams matched "
-               f"({len(breaks)} broken, marked red)")
+    caption = (f"{title + ': ' if title else ''}{top - len(breaks)} of {plural(top, 'seam')} "
+               f"matched ({len(breaks)} broken, marked red)")
     svg = drawn.draw_solution(puzzle, grid, caption, size)
     layer = svg.group(class_="broken")
     offset = drawn.MARGIN + 18  # draw_solution's top with a title

@@ -17,6 +17,7 @@ from ..models.packing.calendar import (
     on_date,
 )
 from ..models.packing.labels import label_cells, whole_board
+from ..models.words import plural
 from .packing import plane_page
 
 PAGE_SOLUTIONS = 20_000  # solutions embedded in all (A-Puzzle-A-Day: 54 a date; weekdays: 7)
@@ -49,10 +50,10 @@ def calendar_page(puzzle: PackingPuzzle) -> str:
                  else None, "first": first.name},
         "controls": f'<label>Date <select id="date">{options}</select></label>',
         "rules": (f"Pick a date (today's when the page opens) and cover every white cell with "
-                  f"the {len(puzzle.pieces)} pieces, each used once, leaving the date's "
+                  f"the {plural(len(puzzle.pieces), 'piece')}, each used once, leaving the date's "
                   f"{'month, day and weekday' if has_weekdays(puzzle) else 'month and day'} "
                   "uncovered. A hint places one more piece as a solution of that date has it "
-                  f"(the page holds up to {per_date} solutions of each date; the pieces "
+                  f"(the page holds up to {plural(per_date, 'solution')} of each date; the pieces "
                   f"{'may' if puzzle.flip else 'may not'} be turned over)."),
     }
     return plane_page(on_date(puzzle, first), calendar=calendar)

@@ -15,6 +15,7 @@ from ..models.edge_matching import Edge, EdgePuzzle, board, rotated, tile_types
 from ..models.edge_matching.encode import board_words
 from ..models.edge_matching.grid import Cell, EdgeGrid
 from ..models.errors import InputError
+from ..models.words import plural
 from . import gallery as galleries
 from . import play as plays
 from . import solutions as found
@@ -140,7 +141,7 @@ def draw_tiles(puzzle: EdgePuzzle, size: float = 56, per_row: int = 8) -> Svg:
     lines = -(-len(types) // columns)
     slot_w, slot_h = size + 2 * MARGIN + 16, size + 2 * MARGIN + 20
     svg = Svg(columns * slot_w, lines * slot_h,
-              f"{puzzle.name}: {len(puzzle.tiles)} tiles of {len(types)} kinds")
+              f"{puzzle.name}: {plural(len(puzzle.tiles), 'tile')} of {plural(len(types), 'kind')}")
     colours = edge_colours(puzzle)
     grid = board(puzzle).grid
     shape = cell_polygon(grid, (0, 0), size)  # a tile as it lies on the cell (0, 0)
@@ -183,8 +184,9 @@ def gallery(puzzle: em.EdgePuzzle, modulo: str, cap: int, say=None, only: int | 
         rules = "touching edges show the same picture, opposite halves"
     if puzzle.apart:
         rules += f", no two {puzzle.apart} tiles side by side"
-    fill = (f"distinct ways to lay the {len(puzzle.tiles)} tiles on the {board_words(puzzle)} "
-            f"board so that {rules} (identical tiles are interchangeable, turning the whole "
+    fill = (f"distinct ways to lay the {plural(len(puzzle.tiles), 'tile')} on the "
+            f"{board_words(puzzle)} board so that {rules} (identical tiles are interchangeable, "
+            "turning the whole "
             "board gives a different grid)")
     turns = len(em.board_turns(puzzle))
     if listed.complete:
@@ -198,7 +200,8 @@ def gallery(puzzle: em.EdgePuzzle, modulo: str, cap: int, say=None, only: int | 
         total = len(shown)
     else:
         statement = (f"{galleries.plural(grids, 'grid')}{level}: {fill}; "
-                     f"{galleries.plural(classes, 'class')} up to the board's {turns} turns.")
+                     f"{galleries.plural(classes, 'class')} up to the board's "
+                     f"{plural(turns, 'turn')}.")
         total = classes if modulo != "none" else grids
     notes = []
     if grids == 0:

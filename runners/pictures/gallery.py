@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .. import registry
+from ..models.errors import InputError
 from ..models.words import plural  # noqa: F401 (galleries.plural: the drawings' captions)
 from . import solutions as found
 from .svg import Svg
@@ -71,6 +72,9 @@ def shown(puzzle, modulo: str, cap: int, classify, say=None, only: int | None = 
     K` needs). Listed within the time bound (found.first_solutions), never more."""
     by_class = modulo != "none"
     listed = found.first_solutions(puzzle, only or cap, classify, by_class, say=say)
+    if only is None and listed.out_of_time and not listed.members:
+        # a gallery of nothing, headed "there are more", is no picture: refused as draw is
+        raise InputError(found.nothing_found(puzzle, listed), field="PUZZLE")
     return listed, (found.representatives(listed.members) if by_class else listed.members)
 
 
@@ -139,7 +143,7 @@ def write_gallery(gallery: Gallery, folder: Path, per_page: int = PER_PAGE) -> l
     notes = list(gallery.notes)
     if gallery.total > len(gallery.figures):
         notes.append(
-            f"Showing the first {len(gallery.figures):,} of {gallery.total:,} pictures: "
+            f"Showing the first {len(gallery.figures):,} of {plural(gallery.total, 'picture')}: "
             f"{gallery.total - len(gallery.figures):,} are not shown."
         )
     written = []

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .. import api
+from ..models.words import plural
 from . import browser, charts, gallery, play
 
 SCRAMBLE_DECKS = ("scramble-cowboys", "scramble-crazy-planes", "scramble-frog",
@@ -120,7 +121,7 @@ def generate_results(results: Path, say: Callable[[str], None] = print,
 
         made = make_booklet(name, cards)
         written += [Path(p) for p in made.write(str(results / "booklets" / name), name)]
-        say(f"booklet {name}: {len(made.cards)} cards, grades {made.cards[0].nodes:,} to "
+        say(f"booklet {name}: {plural(len(made.cards), 'card')}, grades {made.cards[0].nodes:,} to "
             f"{made.cards[-1].nodes:,} search nodes")
     if only is None:
         from ..workshop import screenshot

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from ..models import mind_lock as ml
 from ..models.errors import InputError
 from ..models.mind_lock import GAP, LAYERS, Position, notation
+from ..models.words import plural
 from . import gallery as galleries
 from . import play as plays
 from . import solutions as found
@@ -96,14 +97,14 @@ def draw_from(puzzle: ml.MindLockPuzzle, start: str) -> tuple[Svg, str]:
     """What `draw --from POSITION` draws: an optimal solution from a position, and its title."""
     position = ml.parse_position(start)
     walk = found.optimal_walk(puzzle, position)
-    title = f"{ml.notation(position)}: an optimal solution, {len(walk.moves)} moves"
+    title = f"{ml.notation(position)}: an optimal solution, {plural(len(walk.moves), 'move')}"
     return draw_path(walk.positions, walk.moves, title), title
 
 
 def solution_drawing(puzzle: ml.MindLockPuzzle, solution) -> Svg:
     """A Solution drawn as `draw --from` draws one (what a notebook shows)."""
-    title = (f"{ml.notation(solution.grid[0])}: an optimal solution, {len(solution.moves)} "
-             "moves")
+    title = (f"{ml.notation(solution.grid[0])}: an optimal solution, "
+             f"{plural(len(solution.moves), 'move')}")
     return draw_path(solution.grid, solution.moves, title)
 
 
@@ -114,8 +115,8 @@ def gallery(puzzle: ml.MindLockPuzzle, modulo: str, cap: int, say=None,
     distance, positions = found.hardest(puzzle)
     statement = (
         f"{galleries.plural(len(positions), 'position')} at the greatest distance from solved, "
-        f"{distance} moves (of {ml.POSITIONS:,} positions), each with an optimal solution "
-        f"walked down the God's-algorithm table; {len(puzzle.solved)} solved positions."
+        f"{plural(distance, 'move')} (of {ml.POSITIONS:,} positions), each with an optimal "
+        f"solution walked down the God's-algorithm table; {len(puzzle.solved)} solved positions."
     )
     figures = []
     for i, start in enumerate(positions[:cap], 1):
@@ -124,7 +125,7 @@ def gallery(puzzle: ml.MindLockPuzzle, modulo: str, cap: int, say=None,
         walk = found.optimal_walk(puzzle, start)
         if len(walk.moves) != distance:
             raise AssertionError("an optimal walk from a hardest position has the wrong length")
-        caption = f"{ml.notation(start)} ({ml.hex_code(start)}): {len(walk.moves)} moves"
+        caption = f"{ml.notation(start)} ({ml.hex_code(start)}): {plural(len(walk.moves), 'move')}"
         figures.append(galleries.Figure(f"hardest-{i:02d}.svg",
                               draw_path(walk.positions, walk.moves, caption), caption))
     reference = draw_faces(puzzle.solved[0], "solved: " + ml.notation(puzzle.solved[0]))
@@ -149,7 +150,7 @@ def page(puzzle: ml.MindLockPuzzle, level: int | None = None,
     draw_position(svg, start, 20, 14, cell)
     options = "".join(
         f'<option value="{ml.notation(p)}"{" selected" if p == start else ""}>'
-        f"{ml.notation(p)} ({distance} moves)</option>"
+        f"{ml.notation(p)} ({plural(distance, 'move')})</option>"
         for p in hardest
     )
     controls = plays.buttons(("move-push", "Push"), ("move-horizontal", "Horizontal"),

@@ -14,6 +14,7 @@ from types import SimpleNamespace
 from ..models.errors import InputError
 from ..models.geometry import SQUARE, Cell, Lattice, lattice_part
 from ..models.packing import PackingPuzzle
+from ..models.words import plural
 from . import gallery as galleries
 from . import play as plays
 from . import solutions as found
@@ -150,7 +151,7 @@ def draw_pieces(puzzle: PackingPuzzle, cell: float = 22, per_row: int = 6) -> Sv
     count = len(frames)
     columns = min(per_row, count)
     lines = -(-count // columns)
-    svg = Svg(columns * slot, lines * (slot + 16), f"{puzzle.name}: the {count} pieces")
+    svg = Svg(columns * slot, lines * (slot + 16), f"{puzzle.name}: the {plural(count, 'piece')}")
     for index, (piece, frame) in enumerate(zip(puzzle.pieces, frames)):
         x0 = (index % columns) * slot + MARGIN
         y0 = (index // columns) * (slot + 16) + MARGIN + 16
@@ -220,8 +221,8 @@ def plane_gallery(puzzle: PackingPuzzle, modulo: str, cap: int, say=None,
     """A flat puzzle's gallery: the first `cap` solutions (or one per class), with the count
     (see gallery.py); only: the only-th picture alone, no count."""
     turned = "rotations and reflections" if puzzle.flip else "rotations"
-    fill = (f"ways to cover the board with the {len(puzzle.pieces)} pieces, each used once "
-            f"({turned} of the whole board count as different solutions)")
+    fill = (f"ways to cover the board with the {plural(len(puzzle.pieces), 'piece')}, each used "
+            f"once ({turned} of the whole board count as different solutions)")
     return packing_gallery(puzzle, modulo, cap, draw_solution, draw_pieces, fill, "board", say,
                            only)
 
@@ -251,7 +252,7 @@ def packing_statement(puzzle: PackingPuzzle, modulo: str, listed: found.Listing,
     and how many pictures it would hold without its cap (those listed where not counted)."""
     by = "rotation" if modulo == "rotation" else "symmetry"
     symmetries = found.packing_symmetries(puzzle, by)
-    group = f"the {where}'s {symmetries} {'rotations' if by == 'rotation' else 'symmetries'}"
+    group = f"the {where}'s {plural(symmetries, by)}"
     if listed.complete:
         solutions, classes = len(listed.members), listed.classes
     else:
@@ -348,14 +349,20 @@ def plane_page(puzzle: PackingPuzzle, say=None, calendar: dict | None = None) ->
     }
     controls = plays.buttons(("rotate", "Rotate (r)"), ("flip", "Flip (f)"), ("hint", "Hint"),
                         ("check", "Check"), ("undo", "Undo"), ("reset", "Reset"))
-    total = f"all {len(grids)}" if complete else f"the first {len(grids)}"
-    rules = (f"Cover every white cell with the {len(puzzle.pieces)} pieces, each used once. "
-             f"The page holds {total} solutions {listed.backend} listed: hints follow "
-             "them" + (", and a piece placed where no solution has it is outlined in red."
-                       if complete else "."))
+    if complete and len(grids) == 1:
+        total = f"the one solution {listed.backend} found: hints follow it"
+    else:
+        total = (("all " if complete else "the first ") + plural(len(grids), "solution")
+                 + f" {listed.backend} listed: hints follow them")
+    rules = (f"Cover every white cell with the {plural(len(puzzle.pieces), 'piece')}, each used "
+             f"once. The page holds {total}" + (
+                 ", and a piece placed where no solution has it is outlined in red."
+                 if complete else "."))
     if puzzle.placed:
-        rules += (f" A challenge: {len(puzzle.placed)} pieces are already placed (outlined in "
-                  "black) and stay where they are.")
+        one = len(puzzle.placed) == 1
+        rules += (f" A challenge: {plural(len(puzzle.placed), 'piece')} "
+                  f"{'is' if one else 'are'} already placed (outlined in black) and "
+                  f"{'stays where it is' if one else 'stay where they are'}.")
     help_text = ("Drag a piece onto the board (it snaps to the grid), or click a piece and then "
                  "a cell for its first cell. Right-click or r turns the selected piece "
                  "clockwise, f flips it. Drag a piece off the board to put it back.")

@@ -12,6 +12,7 @@ from collections.abc import Iterable
 
 from ..models.errors import InputError
 from ..models.packing import CellPuzzle
+from ..models.words import plural
 from . import gallery as galleries
 from . import solutions as found
 from . import stl as print_stl
@@ -42,7 +43,7 @@ def piece_cells(cells: Iterable[tuple[int, int, int]]) -> list[Cell3]:
 def pieces(puzzle: CellPuzzle) -> Svg:
     """The piece reference: each piece as the file gives it, in the isometric view."""
     return draw_pieces([(p.name, piece_cells(p.cells)) for p in puzzle.pieces],
-                       f"{puzzle.name}: the {len(puzzle.pieces)} pieces")
+                       f"{puzzle.name}: the {plural(len(puzzle.pieces), 'piece')}")
 
 
 def draw(puzzle: CellPuzzle, grid: dict, caption: str) -> Svg:
@@ -69,8 +70,9 @@ def gallery(puzzle: CellPuzzle, modulo: str, cap: int, draw=draw, pieces=pieces,
 
     placed = (f", {len(puzzle.placed)} of them pre-placed where the challenge puts them"
               if puzzle.placed else "")
-    fill = (f"ways to fill {_box(puzzle)} with the {len(puzzle.pieces)} pieces{placed}, each "
-            "used once (every rotation and reflection of a whole solution counts as different)")
+    fill = (f"ways to fill {_box(puzzle)} with the {plural(len(puzzle.pieces), 'piece')}{placed}, "
+            "each used once (every rotation and reflection of a whole solution counts as "
+            "different)")
     return packing_gallery(puzzle, modulo, cap, draw, pieces, fill, "box", say, only)
 
 
@@ -85,12 +87,12 @@ def page(puzzle: CellPuzzle, assembly=assembly, say=None) -> str:
         raise InputError(found.nothing_found(puzzle, listed, "solution to show"),
                          field="PUZZLE")
     shown = ("a solution" if len(grids) == 1 else
-             f"{len(grids)} solutions, no two alike up to the box's symmetries")
+             f"{plural(len(grids), 'solution')}, no two alike up to the box's symmetries")
     placed = [puzzle.pieces[p.piece].name for p in puzzle.placed]
     card = (f" The challenge places {', '.join(placed)} first; they stay where they are."
             if placed else "")
-    rules = (f"{len(puzzle.pieces)} pieces fill {_box(puzzle)}: {shown}. Drag to turn the box, "
-             f"scroll to zoom; Next puts the next piece in, bottom up.{card}")
+    rules = (f"{plural(len(puzzle.pieces), 'piece')} fill {_box(puzzle)}: {shown}. Drag to turn "
+             f"the box, scroll to zoom; Next puts the next piece in, bottom up.{card}")
     return viewer.solid_page([assembly(puzzle, g) for g in grids], puzzle.title or puzzle.name,
                              rules, [f"solution {i}" for i in range(1, len(grids) + 1)], placed)
 
@@ -107,5 +109,5 @@ def print_set(puzzle: CellPuzzle, cube: float = print_stl.CUBE_MM, clearance: fl
     files = print_stl.print_set(made, puzzle.title or puzzle.name, cube,
                                 "the first solution the solver finds", clearance)
     inset = f", faces {clearance:g} mm inwards" if clearance else ""
-    return files, (f"{len(puzzle.pieces)} pieces and the assembled box as binary STL "
+    return files, (f"{plural(len(puzzle.pieces), 'piece')} and the assembled box as binary STL "
                    f"({cube:g} mm cubes{inset})")

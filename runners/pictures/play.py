@@ -26,7 +26,8 @@ def html_page(family: str, title: str, rules: str, controls: str, svg: str, data
     fields = {
         "title": html.escape(title), "family": family, "rules": html.escape(rules),
         "controls": controls, "svg": svg, "data": payload, "help": html.escape(help_text),
-        "css": template("play.css"), "common": template("common.js"), "script": template(script),
+        "css": template("play.css"), "common": template("common.js") + template("words.js"),
+        "script": template(script),
     }
     page = template("play.html")
     for key, value in fields.items():

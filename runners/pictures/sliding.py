@@ -12,6 +12,7 @@ import numpy as np
 from ..families import sliding as family
 from ..models.errors import InputError
 from ..models.sliding import METRICS, Position, SlidingPuzzle
+from ..models.words import plural
 from . import gallery as galleries
 from . import play as plays
 from .svg import Svg, palette
@@ -123,7 +124,7 @@ def draw_from(puzzle: SlidingPuzzle, start: str) -> tuple[Svg, str]:
     position = puzzle.start if word == "start" else family.FAMILY.start_position(puzzle, start)
     positions, moves = _walk(puzzle, position)
     title = (f"{puzzle.name}: an optimal solution from {puzzle.notation(position)}, "
-             f"{len(moves)} moves ({puzzle.metric} metric: {METRICS[puzzle.metric]})")
+             f"{plural(len(moves), 'move')} ({puzzle.metric} metric: {METRICS[puzzle.metric]})")
     return draw_strip(puzzle, positions, moves, title), title
 
 
@@ -131,7 +132,7 @@ def solution_drawing(puzzle: SlidingPuzzle, solution) -> Svg:
     """A Solution drawn as `draw --from` draws one (what a notebook shows)."""
     moves = [_short(m) for m in solution.moves]
     title = (f"{puzzle.name}: an optimal solution from {puzzle.notation(solution.grid[0])}, "
-             f"{len(moves)} moves ({puzzle.metric} metric: {METRICS[puzzle.metric]})")
+             f"{plural(len(moves), 'move')} ({puzzle.metric} metric: {METRICS[puzzle.metric]})")
     return draw_strip(puzzle, solution.grid, moves, title)
 
 
@@ -143,9 +144,10 @@ def gallery(puzzle: SlidingPuzzle, modulo: str, cap: int, say=None,
     hardest = found.hardest()
     distance = found.build.gods_number
     statement = (f"{galleries.plural(found.build.distance_counts[-1], 'position')} at the "
-                 f"greatest distance from the goal, {distance} moves in the '{puzzle.metric}' "
-                 f"metric ({METRICS[puzzle.metric]}), of {found.build.positions:,} positions "
-                 f"reachable; each with an optimal solution walked down the God's-algorithm "
+                 f"greatest distance from the goal, {plural(distance, 'move')} in the "
+                 f"'{puzzle.metric}' metric ({METRICS[puzzle.metric]}), of "
+                 f"{plural(found.build.positions, 'position')} reachable; each with an optimal "
+                 f"solution walked down the God's-algorithm "
                  f"table.")
     figures = []
     for i, start in enumerate(hardest[:cap], 1):
@@ -154,7 +156,7 @@ def gallery(puzzle: SlidingPuzzle, modulo: str, cap: int, say=None,
         positions, moves = _walk(puzzle, start)
         if len(moves) != distance:
             raise AssertionError("an optimal walk from a hardest position has the wrong length")
-        caption = f"{puzzle.notation(start)}: {len(moves)} moves"
+        caption = f"{puzzle.notation(start)}: {plural(len(moves), 'move')}"
         figures.append(galleries.Figure(f"hardest-{i:02d}.svg",
                                         draw_strip(puzzle, positions, moves, caption), caption))
     return galleries.Gallery(puzzle.title or puzzle.name, statement, pieces(puzzle), figures,
@@ -171,7 +173,7 @@ def page(puzzle: SlidingPuzzle, level: int | None = None, say=None) -> str:
     found = family.FAMILY.table(puzzle)
     build = found.build
     if build.positions > MAX_PAGE_POSITIONS or puzzle.code_space > MAX_PAGE_CODE:
-        raise InputError(f"{build.positions:,} positions: a page embeds at most "
+        raise InputError(f"{plural(build.positions, 'position')}: a page embeds at most "
                          f"{MAX_PAGE_POSITIONS:,} (8 bytes each)", field="puzzle")
     keys, packed = family.by_mixed_codes(found)
     keys = keys.astype(np.float64)
@@ -193,7 +195,8 @@ def page(puzzle: SlidingPuzzle, level: int | None = None, say=None) -> str:
     goal = puzzle.goal.describe(puzzle.columns)
     rules = (f"Bring the puzzle to its goal: {goal}. One move: {METRICS[puzzle.metric]} "
              f"('{puzzle.metric}' metric). The distance comes from the God's-algorithm table in "
-             f"this page ({build.positions:,} positions, distance modulo 3 in 2 bits each).")
+             f"this page ({plural(build.positions, 'position')}, distance modulo 3 in 2 bits "
+             "each).")
     controls = plays.buttons(("hint", "Hint"), ("undo", "Undo"), ("reset", "Reset"))
     help_text = ("Drag a piece to where it should go (or click it when it has one move); Hint "
                  "plays a move one step nearer to the goal.")

@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Generic, TypeVar
 from .. import api
 from ..lazy import lazy_module
 from ..models.geometry import Cell
+from ..models.words import plural
 from ..registry import default_backend
 
 if TYPE_CHECKING:
@@ -156,13 +157,9 @@ class Listing(Generic[G]):
         state = ("every solution" if self.complete else
                  f"stopped by the time bound of {LIST_SECONDS:g} CPU s" if self.out_of_time else
                  "as many as asked for")
-        return (f"{name}: listed {_solutions(len(self.members))} ({self.classes:,} "
-                f"class{'es' * (self.classes != 1)}) with {self.backend} in "
+        return (f"{name}: listed {plural(len(self.members), 'solution')} "
+                f"({plural(self.classes, 'class')}) with {self.backend} in "
                 f"{self.seconds:.1f} s: {state}")
-
-
-def _solutions(n: int) -> str:
-    return f"{n:,} solution{'s' * (n != 1)}"
 
 
 def first_solutions(puzzle, wanted: int, classify: Callable[[G], tuple[Hashable, int]],
@@ -180,8 +177,8 @@ def first_solutions(puzzle, wanted: int, classify: Callable[[G], tuple[Hashable,
     keys: list[Hashable] = []
     number: dict[Hashable, int] = {}
     backend = default_backend(puzzle.kind, "solutions")[0]
-    what = f"the first {wanted:,} classes" if by_class else (
-        "a solution" if wanted == 1 else f"the first {wanted:,} solutions")
+    what = f"the first {plural(wanted, 'class')}" if by_class else (
+        "a solution" if wanted == 1 else f"the first {plural(wanted, 'solution')}")
     bound = "" if seconds is None else f", at most {seconds:g} CPU s"
     ticks: list[float] = []
 
@@ -189,8 +186,8 @@ def first_solutions(puzzle, wanted: int, classify: Callable[[G], tuple[Hashable,
         if say:
             ticks.append(spent)
             say(f"{puzzle.name}: listing {what} with {backend}{bound}: "
-                f"{_solutions(len(members))} and {len(number):,} "
-                f"class{'es' * (len(number) != 1)} so far, {spent:.0f} s ...")
+                f"{plural(len(members), 'solution')} and {plural(len(number), 'class')} "
+                f"so far, {spent:.0f} s ...")
 
     complete = out_of_time = False
     try:

@@ -14,6 +14,7 @@ import io
 from collections.abc import Iterable, Sequence
 
 from ..models.errors import InputError
+from ..models.words import plural
 from .solid import Assembly, Cell3, box_name, triangles
 
 CUBE_MM = 20.0  # a cube's edge: the size of the wooden Soma cube's cubes (about 2 cm)
@@ -103,7 +104,7 @@ def print_set(assembly: Assembly, puzzle: str, cube: float = CUBE_MM,
            "The pieces are exact: print them slightly undersized (export --clearance MM) or sand "
            "them so that they fit the box.")
     lines = [
-        f"{puzzle}: {len(assembly.pieces)} pieces to print, and {solution} assembled.",
+        f"{puzzle}: {plural(len(assembly.pieces), 'piece')} to print, and {solution} assembled.",
         f"Units: millimetres; a cube is {cube:g} mm. {fit}",
         "",
     ]
@@ -112,7 +113,7 @@ def print_set(assembly: Assembly, puzzle: str, cube: float = CUBE_MM,
         on_bed = (-clearance,) * 3  # the inset piece back at the origin, on the bed
         files[file_name] = stl_bytes(
             mesh_of([lying_flat(cells)], cube, name, clearance, on_bed), name)
-        lines.append(f"{file_name}: piece {name}, {len(cells)} cubes")
+        lines.append(f"{file_name}: piece {name}, {plural(len(cells), 'cube')}")
     files["assembled.stl"] = stl_bytes(
         mesh_of([cells for _, cells in assembly.pieces], cube, "assembled", clearance),
         "assembled")

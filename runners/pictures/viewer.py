@@ -19,6 +19,7 @@ from collections.abc import Collection, Sequence
 from pathlib import Path
 
 from ..models.errors import InputError
+from ..models.words import plural
 from .play import template
 from .solid import Assembly, box_name
 
@@ -124,8 +125,8 @@ def solid_page(assemblies: Sequence[Assembly], title: str, rules: str = "",
     data = {"size": list(first.size), "captions": captions,
             "solutions": [_solution_data(a, placed) for a in assemblies],
             "placed": len(placed)}
-    rules = rules or (f"{len(first.pieces)} pieces fill the {box_name(first.size)} box. Drag to "
-                      "turn it, scroll to zoom; Next puts the next piece in, bottom up.")
+    rules = rules or (f"{plural(len(first.pieces), 'piece')} fill the {box_name(first.size)} box. "
+                      "Drag to turn it, scroll to zoom; Next puts the next piece in, bottom up.")
     choose = ""
     if len(assemblies) > 1:
         options = "".join(f'<option value="{i}">{html.escape(c)}</option>'

@@ -3,12 +3,14 @@
 Every puzzle is named on a page as a catalog name or as `file:PATH`, a puzzle file under the
 server's folder; a path that leads out of the folder (`..`, an absolute path, a link pointing
 out) is refused (403) before any file is read. The editor writes only in that folder, only
-files whose text the packing reader accepts, atomically. Counts run in worker processes
-(jobs.py); pictures that list solutions in child processes (drawn.py).
+files whose text the packing reader accepts, atomically; a booklet is written in a new folder of
+its `booklets/`. Counts, least cards and booklets run in worker processes (jobs.py); pictures
+that list solutions in child processes (drawn.py).
 """
 
 from __future__ import annotations
 
+import contextlib
 import html
 from importlib import resources
 from pathlib import Path
@@ -30,6 +32,9 @@ from .jobs import Jobs
 MODULI = ("none", "symmetry")
 PER_PAGE = 6  # solutions drawn a page
 CHECKPOINTS = "checkpoints"  # the folder of the server's folder where counts keep their cubes
+BOOKLETS = "booklets"  # the folder of the server's folder where booklets are written
+CARDS_SHOWN = 12  # least cards drawn on the page (one per class)
+MOST_BOOKLET_CARDS = 200  # cards a booklet made from the page holds at most
 STATIC = resources.files("puzzlesat.workshop") / "static"
 
 
@@ -108,6 +113,25 @@ class Workshop:
         stem = "".join(ch if ch.isalnum() or ch in "-_" else "_" for ch in puzzle.name)
         return str(folder / f"{stem}.{modulo}.{checkpoints.digest(puzzle)}.checkpoint")
 
+    def booklet_folder(self, target: str, cards: int, seed: int) -> str:
+        """A new empty folder of booklets/ for a booklet (never one written before: a name
+        taken gets a number)."""
+        folder = self.inside(BOOKLETS)  # a link out of the folder is refused
+        named = Path(target).stem if Path(target).is_absolute() else target
+        stem = "".join(ch if ch.isalnum() or ch in "-_" else "_" for ch in named)
+        try:
+            folder.mkdir(exist_ok=True)
+            for n in range(1, 1000):
+                made = folder / (f"{stem}-{cards}-cards-seed-{seed}" + (f"-{n}" * (n > 1)))
+                with contextlib.suppress(FileExistsError):
+                    made.mkdir()
+                    return str(made)
+        except OSError as error:
+            raise InputError(f"cannot write a booklet there: {error.strerror}",
+                             file=str(folder), field="booklet") from None
+        raise InputError("too many booklets of this puzzle: remove some", file=str(folder),
+                         field="booklet")
+
 
 def error_line(error: InputError) -> JSONResponse:
     return JSONResponse({"error": str(error)}, status_code=400)
@@ -145,6 +169,12 @@ class Site:
         mine = await run_in_threadpool(self.shop.folder_lines)
         return JSONResponse({"puzzles": mine + rows, "folder": str(self.shop.folder)})
 
+    async def words(self, request: Request) -> Response:
+        """The play pages' way of saying a number with its noun ('1 cell', '2 cells')."""
+        from ..pictures.play import template
+
+        return Response(template("words.js"), media_type="text/javascript")
+
     async def thumbnail(self, request: Request) -> Response:
         target = self.shop.target(request.query_params.get("puzzle", ""))
         drawn_as = (target, Path(target).stat().st_mtime_ns if Path(target).is_absolute() else 0)
@@ -162,12 +192,18 @@ class Site:
             from .. import api, registry
 
             puzzle = await run_in_threadpool(api.load, target)
-            summary = registry.family_of(puzzle).summary(puzzle)
+            family = registry.family_of(puzzle)
+            summary = family.summary(puzzle)
         except InputError as error:
             return page("message", "puzzlesat workshop", message=str(error))
+        try:  # whether its solutions fall in classes under the board's symmetries
+            family.check_modulo(puzzle, "symmetry")
+            classes = ""
+        except InputError as error:
+            classes = str(error)
         return page("puzzle", puzzle.name, ref=ref, kind=puzzle.kind, summary=summary,
                     name=getattr(puzzle, "title", "") or puzzle.name,
-                    calendar=str(_is_calendar(puzzle)).lower())
+                    calendar=str(_is_calendar(puzzle)).lower(), classes=classes)
 
     async def in_child(self, function, *args) -> Response:
         try:
@@ -182,11 +218,7 @@ class Site:
 
     async def solutions(self, request: Request) -> Response:
         target = self.shop.target(request.query_params.get("puzzle", ""))
-        try:
-            number = max(1, int(request.query_params.get("page", "1")))
-        except ValueError:
-            raise HTTPException(400, "page is a whole number") from None
-        return await self.in_child(drawn.solutions_page, target, number, PER_PAGE)
+        return await self.in_child(drawn.solutions_page, target, page_number(request), PER_PAGE)
 
     async def play(self, request: Request) -> Response:
         target = self.shop.target(request.query_params.get("puzzle", ""))
@@ -221,6 +253,47 @@ class Site:
             raise HTTPException(404, "no such count")
         return JSONResponse(found)
 
+    async def classes(self, request: Request) -> Response:
+        target = self.shop.target(request.query_params.get("puzzle", ""))
+        return await self.in_child(drawn.classes_page, target, page_number(request), PER_PAGE)
+
+    async def cards(self, request: Request) -> Response:
+        data = await body(request)
+        ref = str(data.get("puzzle", ""))
+        job = await run_in_threadpool(self.shop.jobs.run, "cards",
+                                      (self.shop.target(ref), CARDS_SHOWN), ref)
+        return JSONResponse(job.status())
+
+    async def booklet(self, request: Request) -> Response:
+        data = await body(request)
+        ref, cards, seed = str(data.get("puzzle", "")), data.get("cards", 12), data.get("seed", 1)
+        for value, field in ((cards, "cards"), (seed, "seed")):
+            if type(value) is not int or not 1 <= value <= 10**9:
+                return JSONResponse({"error": f"{field} is a whole number from 1"}, 400)
+        if cards > MOST_BOOKLET_CARDS:
+            return JSONResponse({"error": f"a booklet made here holds at most "
+                                          f"{MOST_BOOKLET_CARDS} cards"}, 400)
+        target = self.shop.target(ref)
+        try:
+            folder = await run_in_threadpool(self.shop.booklet_folder, target, cards, seed)
+        except InputError as error:
+            return error_line(error)
+        job = await run_in_threadpool(self.shop.jobs.run, "booklet",
+                                      (target, cards, seed, folder), ref, made_for=folder)
+        return JSONResponse(job.status())
+
+    async def booklet_zip(self, request: Request) -> Response:
+        """A booklet made by a job, its folder's files as one zip file."""
+        found = self.shop.jobs.status(request.path_params["job"])
+        if found is None or found["work"] != "booklet" or found["state"] != "done":
+            raise HTTPException(404, "no such booklet made")
+        folder = self.shop.inside(str(Path(found["answer"]["folder"])
+                                      .relative_to(self.shop.folder)))
+        data = await run_in_threadpool(zipped, folder)
+        name = folder.name + ".zip"
+        return Response(data, media_type="application/zip",
+                        headers={"Content-Disposition": f'attachment; filename="{name}"'})
+
     async def calendar(self, request: Request) -> Response:
         target = self.shop.target(request.query_params.get("puzzle", ""))
         return await self.in_child(drawn.calendar_date, target,
@@ -233,9 +306,11 @@ class Site:
         query = request.query_params
         try:
             rows, cols = int(query.get("rows", "6")), int(query.get("cols", "8"))
-            return JSONResponse(editor.grid(query.get("lattice", "square"), rows, cols))
+            layers = int(query.get("layers", "1"))
+            return JSONResponse(editor.grid(query.get("lattice", "square"), rows, cols,
+                                            layers=layers))
         except ValueError:
-            raise HTTPException(400, "rows and cols are whole numbers") from None
+            raise HTTPException(400, "rows, cols and layers are whole numbers") from None
         except InputError as error:
             return error_line(error)
 
@@ -279,18 +354,46 @@ class Site:
         return JSONResponse({"cells": cells})
 
     async def editor_solve(self, request: Request) -> Response:
+        return await self.of_design(request, drawn.solve_text)
+
+    async def editor_unique(self, request: Request) -> Response:
+        return await self.of_design(request, drawn.uniqueness_text)
+
+    async def of_design(self, request: Request, function) -> Response:
+        """`function(text)` in a child process, of the request's design as a file's text."""
         data = await body(request)
         try:
             text = await design_text(data, "the design")
         except InputError as error:
             return error_line(error)
-        return await self.in_child(drawn.solve_text, text)
+        return await self.in_child(function, text)
 
     async def folder_file(self, request: Request) -> Response:
         path = self.shop.inside(request.path_params["path"])
         if not path.is_file():
             raise HTTPException(404, "no such file in the workshop's folder")
         return Response(path.read_bytes(), media_type="text/plain; charset=utf-8")
+
+
+def page_number(request: Request) -> int:
+    """The page asked for (from 1)."""
+    try:
+        return max(1, int(request.query_params.get("page", "1")))
+    except ValueError:
+        raise HTTPException(400, "page is a whole number") from None
+
+
+def zipped(folder: Path) -> bytes:
+    """A folder's files (links left out: nothing from outside it) as a zip file's bytes."""
+    import io
+    import zipfile
+
+    data = io.BytesIO()
+    with zipfile.ZipFile(data, "w", zipfile.ZIP_DEFLATED) as made:
+        for path in sorted(folder.rglob("*")):
+            if path.is_file() and not path.is_symlink():
+                made.write(path, f"{folder.name}/{path.relative_to(folder)}")
+    return data.getvalue()
 
 
 def _is_calendar(puzzle) -> bool:
@@ -313,8 +416,13 @@ def routes(shop: Workshop) -> list:
     site = Site(shop)
     return [
         Route("/", site.catalog_page), Route("/api/catalog", site.catalog),
-        Route("/thumbnail.svg", site.thumbnail), Route("/puzzle", site.puzzle_page),
+        Route("/thumbnail.svg", site.thumbnail), Route("/words.js", site.words),
+        Route("/puzzle", site.puzzle_page),
         Route("/api/solution", site.solution), Route("/api/solutions", site.solutions),
+        Route("/api/classes", site.classes),
+        Route("/api/cards", site.cards, methods=["POST"]),
+        Route("/api/booklet", site.booklet, methods=["POST"]),
+        Route("/api/jobs/{job}/booklet.zip", site.booklet_zip),
         Route("/play", site.play), Route("/api/calendar", site.calendar),
         Route("/api/count", site.count, methods=["POST"]),
         Route("/api/jobs/{job}", site.job_status),
@@ -324,6 +432,7 @@ def routes(shop: Workshop) -> list:
         Route("/api/editor/read", site.editor_read, methods=["POST"]),
         Route("/api/editor/move", site.editor_move, methods=["POST"]),
         Route("/api/editor/solve", site.editor_solve, methods=["POST"]),
+        Route("/api/editor/unique", site.editor_unique, methods=["POST"]),
         Route("/folder/{path:path}", site.folder_file),
         Mount("/static", StaticFiles(directory=str(STATIC)), name="static"),
     ]

@@ -11,6 +11,7 @@ from __future__ import annotations
 from .. import api, registry
 from ..children import run_in_child
 from ..models.errors import InputError
+from ..models.words import plural
 
 CHILD_SECONDS = 120.0  # a picture's child process is ended past this (its listing is bounded)
 
@@ -100,6 +101,21 @@ def solve_text(text: str) -> dict:
             "note": "it has a solution: count it to know how many"}
 
 
+def uniqueness_text(text: str) -> dict:
+    """Whether a design (a puzzle file's text; a card where it places pieces) has exactly one
+    solution, as `puzzlesat count FILE --limit 2` tells it."""
+    from ..models import files
+
+    puzzle = files.read_puzzle_text("the design", text)
+    count = api.count(puzzle, limit=2)
+    unique = count.complete and count.number == 1
+    note = ("exactly one solution: unique" if unique else
+            "no solution" if count.complete and count.number == 0 else
+            f"at least {plural(count.number, 'solution')}: not unique")
+    return {"unique": unique, "solutions": count.number, "complete": count.complete,
+            "placed": len(puzzle.placed), "note": note}
+
+
 def calendar_date(target: str, text: str) -> dict:
     """A calendar's date as `puzzlesat calendar PUZZLE --date TEXT` gives it: its solutions
     pieces turned over and face up (their meanings), and one solution drawn; "today" (or an
@@ -124,3 +140,24 @@ def calendar_date(target: str, text: str) -> dict:
             found["svg"] = draw_grid(one, solution.grid,
                                      f"{puzzle.name} {date.name}: one solution").to_string()
     return found
+
+
+def classes_page(target: str, page: int, per: int) -> dict:
+    """Classes (page - 1) * per + 1 to page * per under the board's symmetries, one solution
+    drawn for each as `puzzlesat gallery --modulo symmetry` draws it (its orbit in its
+    caption), headed by the gallery's sentence naming the group; `more`: whether one
+    follows."""
+    from ..pictures import gallery
+    from ..pictures import solutions as found
+
+    puzzle = api.load(target)
+    first = (page - 1) * per
+    shown = gallery.build_gallery(puzzle, "symmetry", first + per + 1)
+    figures = [{"caption": figure.caption, "svg": figure.svg.to_string()}
+               for figure in shown.figures[first:first + per]]
+    listed = shown.listing
+    note = (f"listing stopped at its time bound of {found.LIST_SECONDS:g} CPU s"
+            if listed is not None and listed.out_of_time else "")
+    return {"page": page, "per": per, "figures": figures,
+            "more": len(shown.figures) > first + per, "note": note,
+            "statement": shown.statement}

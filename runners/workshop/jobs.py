@@ -1,4 +1,5 @@
-"""The workshop's counts: each in a worker process of its own, watched, stopped, resumed.
+"""The workshop's counts, cards and booklets: each in a worker process of its own, watched,
+stopped (a count resumed).
 
 A count runs `puzzlesat.count(puzzle, modulo=..., checkpoint=FILE, progress=...)` in a worker
 process that leads its own process group (its pool of counting processes with it), and sends its
@@ -8,6 +9,8 @@ finished is in the checkpoint, the count it returns is marked incomplete); a wor
 STOP_GRACE seconds later is killed with its group. A count whose page stopped asking for it for
 `idle` seconds (a closed tab) is stopped the same way. A later count of the same puzzle and
 modulo with the same checkpoint resumes; the checkpoint of a complete count is taken away.
+The least cards and a booklet (runners/cards.py, runners/booklet.py) run in workers the same way,
+their progress the lines they say; a stop ends them (nothing to resume).
 
 Nothing here imports the web framework: a worker process imports the library alone.
 """
@@ -18,6 +21,7 @@ import contextlib
 import multiprocessing
 import os
 import pickle
+import shutil
 import signal
 import threading
 import time
@@ -31,6 +35,7 @@ from .. import children
 STOP_GRACE = 5.0  # seconds a stopped worker has to send what it counted, before SIGKILL
 IDLE_SECONDS = 10.0  # a count no page asked about for this long is stopped (a closed tab)
 FORGET_SECONDS = 3600.0  # a count that ended is forgotten this long after
+PUZZLE_COPY = "puzzle.toml"  # a booklet's copy of the puzzle file it was made of
 PROGRESS_EVERY = 0.2  # seconds between progress messages (the last one always goes)
 
 
@@ -48,24 +53,24 @@ def send(conn: Connection, message: tuple[str, object]) -> None:
         signal.pthread_sigmask(signal.SIG_SETMASK, held)
 
 
-def count_worker(conn: Connection, target: str, modulo: str, checkpoint: str | None) -> None:
+def worker(conn: Connection, work: str, args: tuple) -> None:
     """A worker's life: its own process group, dead with its parent, SIGTERM as an interrupt;
-    the count's progress, then ("done", answer) or ("error", one line) sent to `conn`."""
+    the work's progress, then ("done", answer) or ("error", one line) sent to `conn`."""
     os.setpgid(0, 0)
     children.die_with_parent()
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the server ends us, not a terminal's Ctrl-C
     signal.signal(signal.SIGTERM, _interrupt)
     try:
-        send(conn, counted(target, modulo, checkpoint, conn))
+        send(conn, WORKS[work](conn, *args))
     except KeyboardInterrupt:
-        send(conn, ("stopped", "stopped before the count began"))
+        send(conn, ("stopped", f"stopped before the {work} was done"))
     except (BrokenPipeError, EOFError):  # the server went away: nobody to tell
         pass
     finally:
         conn.close()
 
 
-def counted(target: str, modulo: str, checkpoint: str | None, conn: Connection
+def counted(conn: Connection, target: str, modulo: str, checkpoint: str | None
             ) -> tuple[str, object]:
     """The count of `target` (a catalog name or a puzzle file's path) as `puzzlesat count`
     prints it: ("done", {lines, number, counted, complete, ...}) or ("error", message)."""
@@ -91,12 +96,72 @@ def counted(target: str, modulo: str, checkpoint: str | None, conn: Connection
     return "done", {"lines": lines, **count.to_json()}
 
 
+def _said(conn: Connection):
+    """A `say` for the library: each line sent to the server as the work's progress."""
+    return lambda line: send(conn, ("note", str(line)))
+
+
+def cards_made(conn: Connection, target: str, shown: int) -> tuple[str, object]:
+    """The least cards of `target` as `puzzlesat cards` finds and prints them, with the first
+    `shown` cards (one per class) drawn: ("done", {lines, cards: [{caption, svg}], ...})."""
+    from .. import api, cards, registry
+    from ..models.errors import InputError
+
+    try:
+        puzzle = api.load(target)
+        found = cards.minimal_cards(puzzle, say=_said(conn))
+    except InputError as error:
+        return "error", str(error)
+    except ArithmeticError as error:  # a check failed: a defect, said as `cards` says it
+        return "error", f"a check FAILED: {error}"
+    drawings = registry.part(puzzle.kind, "pictures")
+    drawn = []
+    for n, card in enumerate(found.cards[:shown] if found.least else [], 1):
+        caption = f"card {n} (its class holds {card.orbit})"
+        grid = {cell: p.piece for p in card.placed for cell in p.cells}
+        drawn.append({"caption": caption, "placed": cards.placed_words(puzzle, card.placed),
+                      "svg": drawings.draw_grid(puzzle, grid, caption).to_string()})
+    return "done", {**found.to_json(puzzle, shown), "lines": found.lines(), "drawn": drawn,
+                    "complete": True}
+
+
+def booklet_made(conn: Connection, target: str, cards: int, seed: int, folder: str
+                 ) -> tuple[str, object]:
+    """A booklet of `target` as `puzzlesat booklet -n CARDS --seed SEED -o FOLDER` makes and
+    writes it: ("done", {lines, files, folder, cards}). The booklet names its puzzle as its
+    file does: a catalog name, or a path from its folder, where a puzzle file of the
+    workshop's folder is copied (so that the folder, or its zip, is whole)."""
+    from .. import api, booklet
+    from ..models.errors import InputError
+
+    mine = os.path.isabs(target)
+    try:
+        puzzle = api.load(target)
+        made = booklet.make_booklet(puzzle, cards, seed, say=_said(conn))
+        written = made.write(folder, PUZZLE_COPY if mine else target)
+        if mine:
+            written.append(shutil.copyfile(target, os.path.join(folder, PUZZLE_COPY)))
+    except InputError as error:
+        return "error", str(error)
+    except ArithmeticError as error:
+        return "error", f"a check FAILED: {error}"
+    except OSError as error:
+        return "error", f"{folder}: cannot write: {error.strerror}"
+    return "done", {"lines": made.lines(), "files": [Path(w).name for w in written],
+                    "folder": folder, "complete": True,
+                    "cards": [{"name": c.name, "pieces_left": c.pieces_left, "nodes": c.nodes}
+                              for c in made.cards]}
+
+
+WORKS = {"count": counted, "cards": cards_made, "booklet": booklet_made}
+
+
 @dataclass
 class Job:
     """One count: its worker, what it reported, and when a page last asked about it."""
 
     puzzle: str
-    modulo: str
+    modulo: str  # a count's; "" for other work
     process: multiprocessing.process.BaseProcess
     conn: Connection
     checkpoint: str | None = None
@@ -111,11 +176,16 @@ class Job:
     why_stopped: str = ""
     answer: dict | None = None
     message: str = ""
+    work: str = "count"  # a key of WORKS
+    note: str = ""  # the last line the work said (cards, booklet)
+    made_for: str | None = None  # an empty folder made for its output: removed if it fails
 
     def take(self, message: tuple[str, object]) -> None:
         """One message of the worker."""
         kind, value = message
-        if kind == "progress":
+        if kind == "note":
+            self.note = str(value)
+        elif kind == "progress":
             self.progress = tuple(value)  # type: ignore[assignment]
             if self.first is None:
                 self.first = (time.monotonic(), self.progress[0])
@@ -142,6 +212,10 @@ class Job:
                 self.message = ("stopped" if self.stop_asked else
                                 f"the worker ended without its answer (exit code {code})")
                 self.ended = time.monotonic()
+        if self.made_for is not None and not self.running and self.state != "done":
+            with contextlib.suppress(OSError):  # refused or stopped: nothing written in it
+                os.rmdir(self.made_for)
+            self.made_for = None
 
     def seconds_left(self) -> float | None:
         """The time left, from this run's pace (the work a checkpoint held is not its pace)."""
@@ -163,6 +237,7 @@ class Job:
             "seconds": (self.ended or time.monotonic()) - self.started,
             "seconds_left": self.seconds_left() if self.running else None,
             "answer": self.answer, "message": self.message, "why_stopped": self.why_stopped,
+            "work": self.work, "note": self.note,
         }
 
     @property
@@ -185,6 +260,13 @@ class Jobs:
     def start(self, target: str, modulo: str, checkpoint: str | None, puzzle: str) -> Job:
         """A count in a worker of its own; where one with the same checkpoint runs (the same
         puzzle and modulo, another tab), that one, which two workers would write at once."""
+        return self.run("count", (target, modulo, checkpoint), puzzle, modulo, checkpoint)
+
+    def run(self, work: str, args: tuple, puzzle: str, modulo: str = "",
+            checkpoint: str | None = None, made_for: str | None = None) -> Job:
+        """`work` (a key of WORKS) on `args` in a worker of its own (a count: see start);
+        made_for: an empty folder made for its output, removed if the work ends without its
+        answer."""
         with self.lock:
             for job in self.jobs.values():
                 job.drain()
@@ -194,12 +276,12 @@ class Jobs:
         method = children.start_method()
         context = multiprocessing.get_context(method)
         mine, theirs = context.Pipe(duplex=False)
-        process = context.Process(target=count_worker, args=(theirs, target, modulo, checkpoint),
-                                  name=f"count of {puzzle}", daemon=False)
+        process = context.Process(target=worker, args=(theirs, work, args),
+                                  name=f"{work} of {puzzle}", daemon=False)
         with children.main_left_out(method):
             process.start()
         theirs.close()
-        job = Job(puzzle, modulo, process, mine, checkpoint)
+        job = Job(puzzle, modulo, process, mine, checkpoint, work=work, made_for=made_for)
         with self.lock:
             self.jobs[job.id] = job
         return job
@@ -267,6 +349,7 @@ class Jobs:
             _kill_group(job.process)
             job.process.join()
         for job in jobs:
+            job.drain()  # its end taken (a folder made for it and left empty, removed)
             job.conn.close()
 
 

@@ -251,10 +251,10 @@ function hint() {
 function check() {
   const { matched, conflicts, frameBreaks, solved } = evaluate();
   if (solved) return;
-  const parts = [`${PAIRS.length - matched} mismatched edges`];
-  if (apartMark()) parts.push(`${conflicts} ${apartMark()} conflicts`);
-  if (DATA.frame) parts.push(`${frameBreaks} frame edges out of place`);
-  else if (DATA.border) parts.push(`${frameBreaks} border sides of another colour`);
+  const parts = [plural(PAIRS.length - matched, "mismatched edge")];
+  if (apartMark()) parts.push(plural(conflicts, `${apartMark()} conflict`));
+  if (DATA.frame) parts.push(`${plural(frameBreaks, "frame edge")} out of place`);
+  else if (DATA.border) parts.push(`${plural(frameBreaks, "border side")} of another colour`);
   setStatus("not solved yet: " + parts.join(", "), false);
 }
 

@@ -102,7 +102,7 @@ function draw() {
     ["position", notation(position)],
   ]);
   if (d === 0) {
-    setStatus(`solved in ${made} moves (optimum ${optimum})`, true);
+    setStatus(`solved in ${plural(made, "move")} (optimum ${optimum})`, true);
   }
 }
 

@@ -270,7 +270,7 @@ function hint() {
     remember();
     pieces[index] = { o: pieces[index].o, at: null };
     draw();
-    const which = DATA.complete ? "no solution has" : `none of the ${DATA.solutions.length} solutions in this page has`;
+    const which = DATA.complete ? "no solution has" : `none of the ${plural(DATA.solutions.length, "solution")} in this page has`;
     setStatus(`hint: ${which} the pieces where they are; piece ${DATA.pieces[index].name} taken off`, false);
     return;
   }
@@ -290,7 +290,7 @@ function check() {
   if (evaluate()) return;
   const wrong = pieces.filter((p, i) => p.at && DATA.complete && !inSomeSolution(i)).length;
   const left = pieces.filter((p) => !p.at).length;
-  let text = `not solved yet: ${left} pieces to place`;
+  let text = `not solved yet: ${plural(left, "piece")} to place`;
   if (DATA.complete) text += `, ${wrong} placed where no solution has them`;
   setStatus(text, false);
 }
@@ -336,7 +336,8 @@ function setDate(name) {
   pieces = start();
   history = [];
   selected = null;
-  setStatus(`${name}: leave it uncovered (${DATA.solutions.length}${DATA.complete ? "" : "+"} solutions)`, false);
+  const found = DATA.complete ? plural(DATA.solutions.length, "solution") : `${DATA.solutions.length}+ solutions`;
+  setStatus(`${name}: leave it uncovered (${found})`, false);
   draw();
 }
 function today() {

@@ -127,7 +127,7 @@ function draw() {
     ["metric", `${DATA.metric} metric`],
     ["position", notation(position)],
   ]);
-  if (d === 0) setStatus(`solved in ${history.length} moves (optimum ${optimum})`, true);
+  if (d === 0) setStatus(`solved in ${plural(history.length, "move")} (optimum ${optimum})`, true);
 }
 function play(g, p, q, words) {
   history.push(position);

@@ -40,7 +40,7 @@ function filter() {
     tr.hidden = !keep;
     n += keep ? 1 : 0;
   }
-  shown.textContent = n + " of " + rows.length + " puzzles";
+  shown.textContent = n.toLocaleString("en-US") + " of " + plural(rows.length, "puzzle");
 }
 
 fetch("/api/catalog").then((r) => r.json()).then((data) => {

@@ -3,7 +3,7 @@
 // one clicks; saved as the TOML file the command line reads (the server checks it with the
 // packing reader first: a design it refuses is said here in one line, nothing written).
 const $ = (id) => document.getElementById(id);
-const key = (cell) => cell[0] + "," + cell[1];
+const key = (cell) => cell.join(",");
 const unkey = (k) => k.split(",").map(Number);
 const design = {board: new Set(), pieces: []};
 let current = -1;  // -1: the board, else a piece's index
@@ -19,7 +19,8 @@ function nextName() {
 function payload() {
   return {lattice: $("lattice").value, flip: $("flip").checked, title: $("title").value,
     board: [...design.board].map(unkey),
-    pieces: design.pieces.map((p) => ({name: p.name, copies: p.copies, cells: [...p.cells].map(unkey)}))};
+    pieces: design.pieces.map((p) => ({name: p.name, copies: p.copies, placed: p.placed,
+      cells: [...p.cells].map(unkey)}))};
 }
 
 function error(text) { $("error").textContent = text || ""; }
@@ -30,9 +31,9 @@ function areas() {
   const el = $("areas");
   const same = board === pieces && board > 0;
   el.className = same ? "ok" : "bad";
-  el.textContent = "board: " + board + " cells; pieces: " + pieces + " cells"
-    + (same ? ": the areas match" : board > pieces ? ": " + (board - pieces) + " cells too few"
-      : ": " + (pieces - board) + " cells too many");
+  el.textContent = "board: " + plural(board, "cell") + "; pieces: " + plural(pieces, "cell")
+    + (same ? ": the areas match" : board > pieces ? ": " + plural(board - pieces, "cell")
+      + " too few" : ": " + plural(pieces - board, "cell") + " too many");
   el.dataset.board = board;
   el.dataset.pieces = pieces;
 }
@@ -49,14 +50,15 @@ function drawLayers() {
     b.addEventListener("click", () => { current = index; refresh(); });
     box.appendChild(b);
   };
-  add("Board (" + design.board.size + " cells)", -1);
-  design.pieces.forEach((p, i) => add("Piece " + p.name + " (" + p.cells.size + " cells"
-    + (p.copies > 1 ? ", " + p.copies + " copies" : "") + ")", i));
+  add("Board (" + plural(design.board.size, "cell") + ")", -1);
+  design.pieces.forEach((p, i) => add("Piece " + p.name + " (" + plural(p.cells.size, "cell")
+    + (p.copies > 1 ? ", " + plural(p.copies, "copy") : "") + (p.placed ? ", placed" : "") + ")", i));
   $("piece-fields").hidden = current < 0;
   $("remove-piece").disabled = current < 0;
   if (current >= 0) {
     $("piece-name").value = design.pieces[current].name;
     $("piece-copies").value = design.pieces[current].copies;
+    $("piece-placed").checked = design.pieces[current].placed;
   }
 }
 
@@ -71,14 +73,30 @@ function paint() {
 
 function refresh() { drawLayers(); paint(); areas(); }
 
+const inSpace = () => ["cubic", "balls"].includes($("lattice").value);
+let gridsAsked = 0;  // the grids asked for: an answer to an older question is dropped
+
 function grid(rows, cols) {
   const lattice = $("lattice").value;
-  return fetch("/api/editor/grid?lattice=" + lattice + "&rows=" + rows + "&cols=" + cols)
+  const mine = ++gridsAsked;
+  $("layers-field").hidden = !inSpace();
+  $("flip-field").hidden = inSpace();  // in space a piece turns by its rotations
+  return fetch("/api/editor/grid?lattice=" + lattice + "&rows=" + rows + "&cols=" + cols
+    + "&layers=" + Number($("layers-count").value))
     .then((r) => r.json()).then((g) => {
+      if (mine !== gridsAsked) return;
       const svg = $("canvas");
       svg.setAttribute("width", g.width);
       svg.setAttribute("height", g.height);
       svg.innerHTML = "";
+      for (const c of g.captions) {
+        const text = document.createElementNS("http://www.w3.org/2000/svg", "text");
+        text.setAttribute("x", c.x);
+        text.setAttribute("y", c.y);
+        text.setAttribute("font-size", "12");
+        text.textContent = c.text;
+        svg.appendChild(text);
+      }
       for (const c of g.cells) {
         const poly = document.createElementNS("http://www.w3.org/2000/svg", "polygon");
         poly.setAttribute("points", c.points.map((p) => p.join(",")).join(" "));
@@ -98,16 +116,23 @@ function grid(rows, cols) {
 
 function regrid() { return grid(Number($("rows").value), Number($("cols").value)); }
 
+// the grid that holds cells, one row and column to spare (in space: as many layers as used)
+function fit(cells, spare) {
+  const at = cells[0].length - 2;  // where the row is in a cell
+  $("rows").value = Math.max(Number($("rows").value) * (1 - spare), Math.max(...cells.map((c) => c[at])) + 1 + spare);
+  $("cols").value = Math.max(Number($("cols").value) * (1 - spare), Math.max(...cells.map((c) => c[at + 1])) + 1 + spare);
+  if (at === 1) $("layers-count").value = Math.max(Number($("layers-count").value) * (1 - spare), Math.max(...cells.map((c) => c[0])) + 1);
+}
+
 function load(d) {
   $("lattice").value = d.lattice;
   $("flip").checked = d.flip;
   $("title").value = d.title || "";
   design.board = new Set(d.board.map(key));
-  design.pieces = d.pieces.map((p) => ({name: p.name, copies: p.copies, cells: new Set(p.cells.map(key))}));
+  design.pieces = d.pieces.map((p) => ({name: p.name, copies: p.copies, placed: p.placed,
+    cells: new Set(p.cells.map(key))}));
   current = -1;
-  const all = d.board.concat(...d.pieces.map((p) => p.cells));
-  $("rows").value = Math.max(...all.map((c) => c[0])) + 2;
-  $("cols").value = Math.max(...all.map((c) => c[1])) + 2;
+  fit(d.board.concat(...d.pieces.map((p) => p.cells)), 1);
   error("");
   return regrid();
 }
@@ -138,9 +163,10 @@ $("lattice").addEventListener("change", () => {
   regrid();
 });
 $("rows").addEventListener("change", regrid);
+$("layers-count").addEventListener("change", regrid);
 $("cols").addEventListener("change", regrid);
 $("add-piece").addEventListener("click", () => {
-  design.pieces.push({name: nextName(), copies: 1, cells: new Set()});
+  design.pieces.push({name: nextName(), copies: 1, placed: false, cells: new Set()});
   current = design.pieces.length - 1;
   refresh();
 });
@@ -153,6 +179,9 @@ $("remove-piece").addEventListener("click", () => {
 $("clear").addEventListener("click", () => { layer().clear(); refresh(); });
 $("piece-name").addEventListener("change", () => {
   if (current >= 0) { design.pieces[current].name = $("piece-name").value.trim(); refresh(); }
+});
+$("piece-placed").addEventListener("change", () => {
+  if (current >= 0) { design.pieces[current].placed = $("piece-placed").checked; refresh(); }
 });
 $("piece-copies").addEventListener("change", () => {
   if (current >= 0) { design.pieces[current].copies = Math.max(1, Number($("piece-copies").value) || 1); refresh(); }
@@ -195,30 +224,39 @@ function move(how) {
       error("");
       cells.clear();
       for (const c of m.cells) cells.add(key(c));
-      const rows = Math.max(...m.cells.map((c) => c[0])) + 1;
-      const cols = Math.max(...m.cells.map((c) => c[1])) + 1;
-      if (rows > Number($("rows").value) || cols > Number($("cols").value)) {
-        $("rows").value = Math.max(rows, Number($("rows").value));
-        $("cols").value = Math.max(cols, Number($("cols").value));
-        regrid();
-      } else refresh();
+      const before = [$("rows").value, $("cols").value, $("layers-count").value].join();
+      fit(m.cells, 0);  // the grid grown where the piece turned out of it
+      if ([$("rows").value, $("cols").value, $("layers-count").value].join() !== before) regrid();
+      else refresh();
     });
 }
 $("turn").addEventListener("click", () => move("turn"));
 $("mirror").addEventListener("click", () => move("mirror"));
-$("solve").addEventListener("click", () => {
-  $("solve").disabled = true;
-  $("solve-note").textContent = "searching ...";
-  $("solve-drawing").innerHTML = "";
-  document.body.dataset.solved = "";
-  post("/api/editor/solve", {design: payload()}).then((s) => {
-    $("solve").disabled = false;
-    if (s.error) { $("solve-note").textContent = ""; error(s.error); document.body.dataset.solved = "error"; return; }
-    error("");
-    $("solve-note").textContent = s.note;
-    if (s.svg) $("solve-drawing").innerHTML = s.svg;
-    document.body.dataset.solved = s.found ? "yes" : "no";
+// a question about the design asked of the server: its answer's note shown, and
+// body[data-KEY] set to yes, no or error once it came
+function ask(button, path, waiting, key, answered) {
+  $(button).addEventListener("click", () => {
+    $(button).disabled = true;
+    $("solve-note").textContent = waiting;
+    $("solve-drawing").innerHTML = "";
+    document.body.dataset[key] = "";
+    post(path, {design: payload()}).then((a) => {
+      $(button).disabled = false;
+      if (a.error) { $("solve-note").textContent = ""; error(a.error); document.body.dataset[key] = "error"; return; }
+      error("");
+      document.body.dataset[key] = answered(a) ? "yes" : "no";
+    });
   });
+}
+ask("solve", "/api/editor/solve", "searching ...", "solved", (s) => {
+  $("solve-note").textContent = s.note;
+  if (s.svg) $("solve-drawing").innerHTML = s.svg;
+  return s.found;
+});
+ask("unique", "/api/editor/unique", "counting to two ...", "unique", (u) => {
+  $("solve-note").textContent = (u.placed ? "With " + u.placed + " piece" + (u.placed > 1 ? "s" : "")
+    + " placed: " : "") + u.note;
+  return u.unique;
 });
 
 folderFiles();

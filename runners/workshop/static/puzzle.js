@@ -6,6 +6,12 @@ const ref = document.body.dataset.ref;
 const q = "puzzle=" + encodeURIComponent(ref);
 const $ = (id) => document.getElementById(id);
 $("play").href = "/play?" + q;
+if (document.body.dataset.noClasses) {  // why its solutions fall in no classes: said, not offered
+  for (const option of document.querySelectorAll("option[value=symmetry], option[value=classes]")) {
+    option.disabled = true;
+    option.title = document.body.dataset.noClasses;
+  }
+}
 if (ref.startsWith("file:")) {
   $("edit").hidden = false;
   $("edit").href = "/editor?file=" + encodeURIComponent(ref.slice(5));
@@ -133,11 +139,20 @@ let page = 0;
 function showPage(n) {
   $("next").disabled = true;
   $("previous").disabled = true;
+  $("browse").disabled = true;
   $("solutions-note").textContent = "listing ...";
-  fetch("/api/solutions?" + q + "&page=" + n).then((r) => r.json()).then((s) => {
+  const browsed = $("browse").value;  // solutions, or classes (one solution each)
+  fetch("/api/" + browsed + "?" + q + "&page=" + n).then((r) => r.json()).then((s) => {
     const box = $("solutions");
     box.innerHTML = "";
-    if (s.error) { $("solutions-note").textContent = s.error; return; }
+    $("browse").disabled = false;
+    $("statement").textContent = s.statement || "";
+    if (s.error) {
+      $("solutions-note").textContent = s.error;
+      $("next").disabled = false;
+      box.dataset.page = "error";
+      return;
+    }
     page = n;
     for (const f of s.figures) box.appendChild(svgFigure(f.caption, f.svg));
     $("page-number").textContent = "page " + n;
@@ -146,8 +161,10 @@ function showPage(n) {
     $("previous").disabled = n <= 1;
     $("solutions-note").textContent = s.note || (s.figures.length ? "" : "no solutions on this page");
     box.dataset.page = n;
+    box.dataset.browsed = browsed;
   });
 }
+$("browse").addEventListener("change", () => showPage(1));
 $("next").addEventListener("click", () => showPage(page + 1));
 $("previous").addEventListener("click", () => showPage(page - 1));
 
@@ -177,3 +194,67 @@ if (document.body.dataset.calendar === "true") {
       });
   });
 }
+
+// ---------------------------------------------------------------- cards and a booklet
+// The least cards and a booklet are made in a worker, as a count is: its progress is the
+// lines the library says, a stop ends it.
+let maker = null;
+
+function makerDone(s) {
+  clearInterval(maker);
+  maker = null;
+  $("cards").disabled = $("booklet").disabled = false;
+  $("maker-stop").disabled = true;
+  const box = $("maker-answer");
+  box.innerHTML = "";
+  $("maker-error").textContent = s.state === "error" || s.state === "died" ? s.message : "";
+  if (s.state === "stopped") $("maker-progress").textContent = "Stopped" + (s.why_stopped ? " (" + s.why_stopped + ")" : "");
+  if (s.answer) {
+    for (const line of s.answer.lines) {
+      const p = document.createElement("p");
+      p.className = "line";
+      p.textContent = line;
+      box.appendChild(p);
+    }
+    for (const f of s.answer.drawn || []) {
+      const figure = svgFigure(f.caption, f.svg);
+      figure.title = f.placed;  // where its pieces go, in words
+      $("cards-drawn").appendChild(figure);
+    }
+    if (s.work === "booklet") {
+      const link = document.createElement("a");
+      link.id = "booklet-download";
+      link.href = "/api/jobs/" + s.id + "/booklet.zip";
+      link.textContent = "download the booklet (" + plural(s.answer.files.length, "file") + ": booklet.toml, pages, a PDF, play pages)";
+      box.appendChild(link);
+    }
+    box.dataset.least = s.answer.least === undefined ? "" : s.answer.least;
+  }
+  document.body.dataset.maker = s.work + ":" + s.state;
+}
+
+function make(work, body) {
+  $("cards").disabled = $("booklet").disabled = true;
+  $("maker-answer").innerHTML = $("cards-drawn").innerHTML = "";
+  $("maker-error").textContent = "";
+  $("maker-progress").textContent = "starting ...";
+  document.body.dataset.maker = work + ":running";
+  fetch("/api/" + work, {method: "POST", headers: {"Content-Type": "application/json"},
+    body: JSON.stringify(Object.assign({puzzle: ref}, body))}).then((r) => r.json()).then((s) => {
+    if (s.error) { makerDone({work: work, state: "error", message: s.error}); return; }
+    $("maker-stop").disabled = false;
+    $("maker-stop").dataset.job = s.id;
+    maker = setInterval(() => fetch("/api/jobs/" + s.id).then((r) => r.json()).then((t) => {
+      $("maker-progress").textContent = t.note || (t.state === "stopping" ? "stopping ..." : "at work ...");
+      if (!(t.state === "running" || t.state === "stopping")) makerDone(t);
+    }), 300);
+  });
+}
+$("cards").addEventListener("click", () => make("cards", {}));
+$("booklet").addEventListener("click", () => make("booklet",
+  {cards: Number($("booklet-cards").value), seed: Number($("booklet-seed").value)}));
+$("maker-stop").addEventListener("click", () => {
+  $("maker-stop").disabled = true;
+  fetch("/api/jobs/" + $("maker-stop").dataset.job + "/stop", {method: "POST",
+    headers: {"Content-Type": "application/json"}, body: "{}"});
+});
