@@ -199,3 +199,18 @@ def test_copies_short_of_the_board_keep_their_count(tmp_path):
     cover = cover_of(tmp_path, text)
     assert implied_counts(cover) == (set(), {0, 1})
     assert cnf_covers(cover, "seqcounter") == exact_covers(cover)
+
+
+def test_a_calendar_cover_keeps_its_counts_and_its_dates():
+    """A calendar's cover has items besides cells and pieces ("day left uncovered", each
+    covered once by a date's row): nothing follows for the pieces there, and a SAT solver on
+    the CNF counts a date as the compiled search does."""
+    from puzzlesat.calendar import calendar
+    from puzzlesat.models.packing.calendar import calendar_cover, dates
+
+    puzzle = puzzlesat.load("a-puzzle-a-day")
+    assert implied_counts(calendar_cover(puzzle, True).cover) == (set(), set())
+    first = dates(puzzle)[:1]
+    counts = [calendar(puzzle, backend=b, jobs=1, only=first).dates
+              for b in ("bitboard", "pysat:cadical195")]
+    assert counts[0] == counts[1] == {"Jan 1": 64}

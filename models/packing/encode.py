@@ -115,9 +115,11 @@ def implied_counts(cover: ExactCover) -> tuple[set[int], set[int]]:
     (the second) follow from "each cell covered exactly once", given the bounds on the pieces
     that are kept: a CNF may leave them out and keep its models on the placements.
 
-    Proof. Let x_r be the variable of row r, e_r the number of cells it covers, m_r(p) the
-    copies of piece p it places, N the number of cells, u_p = sum_r m_r(p) x_r the copies of p
-    a solution uses. Adding up "cell c covered exactly once" over every cell gives
+    Proof. Call every column that is not a piece a cell (a calendar's "day left uncovered"
+    items too: each is covered exactly once, or nothing is left out). Let x_r be the variable
+    of row r, e_r the number of cells it covers, m_r(p) the copies of piece p it places, N the
+    number of cells, u_p = sum_r m_r(p) x_r the copies of p a solution uses. Adding up "cell c
+    covered exactly once" over every cell gives
     (1)  sum_r e_r x_r = N.
     At most. If every row placing p covers a cell, let w_p = max_r m_r(p) / e_r over those rows:
     m_r(p) <= w_p e_r for every row, so by (1) u_p <= w_p N, and u_p being whole,
