@@ -172,12 +172,12 @@ def test_a_board_of_dominoes_is_its_cells_alone(tmp_path):
         assert len(cnf_covers(cover, encoding)) == 36, encoding
 
 
-def test_pieces_used_once_keep_at_most_one(tmp_path):
-    """Areas adding up to the board, each piece once: "at least one" follows from the others'
-    "at most one", which the cells do not imply (two of either would fit) and which stays."""
+def test_pieces_used_once_keep_exactly_one(tmp_path):
+    """Areas adding up to the board, each piece once: "at least one" follows only from the
+    others' "at most one", which the cells do not imply (two of either would fit): both stay."""
     cover = cover_of(tmp_path, 'kind = "packing"\nboard = """\nXXXX\nXXXX\n"""\n[pieces]\n'
                      'i = "XXXX"\no = """\nXX\nXX\n"""\n')
-    assert implied_counts(cover) == (set(), {0, 1})
+    assert implied_counts(cover) == (set(), set())
 
 
 def test_a_bound_the_cells_do_not_imply_stays(tmp_path):
@@ -192,12 +192,17 @@ def test_a_bound_the_cells_do_not_imply_stays(tmp_path):
 
 
 def test_copies_short_of_the_board_keep_their_count(tmp_path):
-    """Two dominoes and two monominoes exactly, filling a 2x3: "at least" follows for both, and
-    "at most" for neither (three dominoes, or six monominoes, would fit)."""
+    """Two dominoes and two monominoes exactly, filling a 2x3: "at most" follows for neither
+    (three dominoes, or six monominoes, would fit), "at least" only from the other's "at most":
+    both stay. On a 1x7 strip, dominoes in any number, "at least one monomino" follows from the
+    cells alone (seven cells are no dominoes' cover)."""
     text = ('kind = "packing"\nboard = """\nXXX\nXXX\n"""\n[pieces]\n'
             'mono = { picture = "X", count = 2 }\ndomino = { picture = "XX", count = 2 }\n')
     cover = cover_of(tmp_path, text)
-    assert implied_counts(cover) == (set(), {0, 1})
+    assert implied_counts(cover) == (set(), set())
+    odd = ('kind = "packing"\nboard = "XXXXXXX"\n[pieces]\n'
+           'mono = { picture = "X", count = [1, 7] }\ndomino = { picture = "XX", count = "any" }\n')
+    assert implied_counts(cover_of(tmp_path, odd)) == ({0, 1}, {0, 1})
     assert cnf_covers(cover, "seqcounter") == exact_covers(cover)
 
 
