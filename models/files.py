@@ -99,7 +99,8 @@ class TomlDoc:
                     )
                 return default
             value = value[part]
-        if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+        kinds = kind if isinstance(kind, tuple) else (kind,)
+        if not isinstance(value, kind) or (isinstance(value, bool) and bool not in kinds):
             names = (
                 kind.__name__ if isinstance(kind, type) else " or ".join(k.__name__ for k in kind)
             )

@@ -210,6 +210,7 @@ BAD = [
     ('count = "some"', '"any"'),
     ('count = [1, 2, 3]', "two whole numbers"),
     ('count = 0', "must be 1 or more"),
+    ('count = true', "expected int or list or str, got bool"),  # was read as 1
 ]
 
 
@@ -234,6 +235,22 @@ def test_any_with_a_backend_that_cannot_take_it_gets_one_line(tmp_path):
     assert done.returncode == 2, done.stderr
     lines = done.stderr.strip().splitlines()
     assert len(lines) == 1 and "any number" in lines[0], done.stderr
+    assert "a model counter (mc:...)" in lines[0]  # the backends that take it, counters too
+
+
+@pytest.mark.parametrize("count", ['"any"', "[1, 4]", "4"])
+def test_a_dlx_export_of_copies_or_ranges_is_refused_in_one_line(tmp_path, capsys, count):
+    """Knuth's DLX1 covers each item once: a piece in copies or in any number was written as
+    one item, a file whose exact covers are not the puzzle's (regression)."""
+    from puzzlesat.cli import main
+
+    path = tmp_path / "copies.toml"
+    path.write_text(domino_board(2, 4).replace('"any"', count))
+    assert main(["export", str(path), "--format", "dlx", "-o", str(tmp_path / "x.dlx")]) == 2
+    lines = capsys.readouterr().err.strip().splitlines()
+    assert len(lines) == 1 and "DLX1 covers each item once" in lines[0], lines
+    assert not (tmp_path / "x.dlx").exists()
+    assert main(["export", str(path), "--format", "dimacs", "-o", str(tmp_path / "x.cnf")]) == 0
 
 
 def test_the_pieces_can_never_fill_the_board(tmp_path):

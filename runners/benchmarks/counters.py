@@ -118,10 +118,16 @@ def time_backend(puzzle, backend: str, repeat: int, limit: float) -> dict:
                      "counter": count.details.get("counter")})
         if not count.complete:
             break
-    done = [r["seconds"] for r in runs if r["complete"]]
-    return {"backend": backend, "runs": runs,
-            "median_seconds": round(statistics.median(done), 3) if done else None,
-            "count": runs[-1]["count"] if done else None, "complete": bool(done)}
+    return {"backend": backend, "runs": runs, **summary(runs)}
+
+
+def summary(runs: list[dict]) -> dict:
+    """The median of the runs that finished, the number they counted (a stopped run counts
+    nothing: never its 0), whether any finished, and how many were stopped at the limit."""
+    done = [r for r in runs if r["complete"]]
+    return {"median_seconds": round(statistics.median(r["seconds"] for r in done), 3)
+            if done else None, "count": done[-1]["count"] if done else None,
+            "complete": bool(done), "stopped": len(runs) - len(done)}
 
 
 def run(repeat: int, results: Path | None, limit: float | None = None,
@@ -177,6 +183,10 @@ def cell(timed: dict, limit: float) -> str:
         return "refused"
     if not timed["complete"]:
         return f"> {limit:g} s"
+    stopped = timed.get("stopped", 0)
+    if stopped:  # a run past the limit ended the repeats: the median is of those that finished
+        return (f"{timed['median_seconds']:.2f} s ({len(timed['runs']) - stopped} of "
+                f"{len(timed['runs'])} runs; {stopped} > {limit:g} s)")
     return f"{timed['median_seconds']:.2f} s"
 
 

@@ -73,7 +73,7 @@ def copies_refused(backend: Backend, cover) -> str | None:
         what = ("pieces in any number (count = [MIN, MAX] or \"any\")" if cover.least
                 else "pieces with copies (count = N)")
         return (f"{backend.name} solves exact covers with each item once; {what} need "
-                "bitboard, cpsat, a pysat solver or the reference")
+                "bitboard, cpsat, a pysat solver, a model counter (mc:...) or the reference")
     return None
 
 
@@ -389,6 +389,10 @@ class Packing(Family):
                 raise InputError('applies to STL files only (format "stl")', field=name)
         options = placements(puzzle)
         if fmt == "dlx":
+            if any(p.count > 1 or p.fewest != p.count for p in puzzle.pieces):
+                raise InputError("Knuth's DLX1 covers each item once: pieces with copies "
+                                 "(count = N) or in any number (a range or \"any\") cannot be "
+                                 "written in it; export --format dimacs", field="format")
             cover = encode_cover(exact_cover(puzzle, options))
             header = [
                 f"puzzlesat export of {puzzle.name}: {puzzle.title}",
@@ -403,8 +407,9 @@ class Packing(Family):
         header = [
             f"puzzlesat export of {puzzle.name}: {puzzle.title}",
             "a model of this CNF is a solution; count models projected on the placement variables",
-            f"variables 1..{len(options)}: one per placement; exactly one per piece and per cell "
-            f"({encoding})",
+            f"variables 1..{len(options)}: one per placement; exactly one per cell, each piece "
+            f"used as its count says ({encoding}; a bound on a piece left out where the cells "
+            "imply it)",
         ]
         return to_dimacs(model, header), (
             f"{plural(model.nvars, 'variable')}, {plural(len(model.clauses), 'clause')}, "
