@@ -50,7 +50,8 @@ def verify_backends(kind: str) -> tuple[str, ...]:
 # 12 grids, 0.1 s), the five Scramble decks (1,044-1,050 variables, 4-8 grids, 1.4-2.8 s), the
 # tetrahex coin and 4x7 (428 and 488, 16 and 18 solutions, 4.3 and 5.1 s), IQ Block's unique
 # challenge (1,341, 1 solution, 1.4 s); not within 20 s: Soma (688 variables, 11,520
-# solutions), the diamond blocks (2,735; 17,920), dominoes on 8x8 (5,232; 12,988,816), the
+# solutions), the diamond blocks (2,735; 17,920), dominoes on 8x8 (5,232 variables then, 112
+# since the piece counts the cells imply are left out; 12,988,816 tilings), the
 # 1234-polyhex triangle (837), pentominoes 3x20 (1,236 variables, 8 solutions: the rule's one
 # miss), the em-* boards (8,837 variables and more). A counter's count grows with its
 # solutions here as a search's does: it finds no components to split on these encodings.
