@@ -891,6 +891,20 @@ class BitboardBackend(Backend):
         """The cube's work, by Knuth's estimator of its search tree (random paths)."""
         return self._search(state, cube).estimate()
 
+    def split(self, state: Prepared, cube: Cube) -> list[Cube] | None:
+        """The cube's children by the option covering its first empty cell (the search's own
+        first branching, so every solution is in exactly one child); those that clash left out."""
+        left_out = frozenset(-k - 1 for k in cube if k < 0)
+        board = board_of(state.model, left_out) if left_out else state.board
+        search = Search(board, cube)
+        if search.done:
+            return None
+        children = []
+        for j in range(int(search.nxt[0]), int(search.last[0])):
+            if board.take(search.state.copy(), j):
+                children.append((*cube, int(board.option[j]) + 1))
+        return children
+
     def count_cube(
         self, state: Prepared, cube: Cube, deadline: float | None
     ) -> tuple[Values, bool]:

@@ -1,0 +1,205 @@
+"""Cubes split on demand (issue 40, items 1 and 3): a split plan counts exactly.
+
+- Random small boards (hypothesis): the cubes split before the run by their estimates, and
+  cubes stopped by a budget and split while running, give the count of the plain plan, with
+  and without symmetry reduction; a cube's children hold exactly its solutions.
+- Threads, a process pool and dask-local: the 6x10 pentominoes' known count (2,339 classes,
+  9,356 solutions) with cubes split both ways.
+- A checkpoint cut midway while cubes were being split resumes to the exact total, whatever
+  the resumed count splits; a part no split makes is refused.
+- Bad input: one line, exit 2; `checkpoint --workers` reports the split plan; the JSON output
+  says how busy the workers were.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import subprocess
+import sys
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from puzzlesat import api
+from puzzlesat.models.errors import InputError
+from puzzlesat.registry import backend as backend_named
+
+PENTOMINO_6X10 = {"none": 9356, "symmetry": 2339}  # published; README's table agrees
+
+
+def board_toml(cells: list[tuple[int, int]], orders: list[int]) -> str:
+    return ('kind = "packing"\nlattice = "square"\n'
+            f"polyforms = {orders}\ncount = \"any\"\n"
+            f"board = {[list(c) for c in cells]}\n")
+
+
+@st.composite
+def boards(draw) -> str:
+    """A connected square board of 6 to 14 cells grown at random, packed by dominoes and
+    trominoes (or monominoes to trominoes) in any number."""
+    rnd = random.Random(draw(st.integers(0, 10 ** 6)))
+    size = draw(st.integers(6, 14))
+    cells = {(0, 0)}
+    while len(cells) < size:
+        r, c = rnd.choice(sorted(cells))
+        cells.add(rnd.choice([(r + 1, c), (r - 1, c), (r, c + 1), (r, c - 1)]))
+    low_r, low_c = min(r for r, _ in cells), min(c for _, c in cells)
+    moved = sorted((r - low_r, c - low_c) for r, c in cells)
+    return board_toml(moved, draw(st.sampled_from([[2, 3], [1, 2, 3]])))
+
+
+def load(tmp_path, text: str):
+    path = tmp_path / "board.toml"
+    path.write_text(text)
+    return api.load(str(path))
+
+
+@settings(max_examples=20, deadline=None, suppress_health_check=list(HealthCheck))
+@given(text=boards(), modulo=st.sampled_from(["none", "symmetry"]))
+def test_split_plans_count_random_boards_exactly(tmp_path_factory, text, modulo):
+    puzzle = load(tmp_path_factory.mktemp("b"), text)
+    plain = api.count(puzzle, "bitboard", modulo, jobs=1)
+    for split_for, after in ((64, None), (8, 1e-6)):
+        split = api.count(puzzle, "bitboard", modulo, jobs=2, split_for=split_for,
+                          split_after=after)
+        assert (split.number, split.details["solutions"]) == (
+            plain.number, plain.details["solutions"]), (split_for, after)
+        assert split.complete
+
+
+def test_children_hold_exactly_the_cube(tmp_path):
+    """Backend.split: the children's counts add up to the cube's, on cubes at every depth."""
+    from puzzlesat.models.packing import placements
+    from puzzlesat.models.packing.plan import count_plan
+
+    puzzle = api.load("pentomino-6x10")
+    chosen = backend_named("bitboard")
+    plan = count_plan(puzzle, "symmetry", min_cubes=4)
+    family = api.family_of(puzzle)
+    model = family.encode(puzzle, chosen, placements(puzzle), None)
+    state = chosen.prepare(chosen.payload(model))
+    rnd = random.Random(5)
+    walked = 0
+    for root in rnd.sample(plan.tasks[0].cubes, 6):
+        cube = root
+        for _ in range(3):  # down a random path of splits
+            children = chosen.split(state, cube)
+            whole = chosen.count_cube(state, cube, None)[0][0]
+            if children is None:  # a cube with no step left
+                break
+            assert sum(chosen.count_cube(state, c, None)[0][0] for c in children) == whole
+            assert all(c[:len(cube)] == cube and len(c) == len(cube) + 1 for c in children)
+            walked += 1
+            if not children:  # none fits: the cube has no solution
+                assert whole == 0
+                break
+            cube = rnd.choice(children)
+    assert walked >= 6
+
+
+@pytest.fixture(params=["threads", "processes", "dask-local:2"])
+def executor(request, monkeypatch):
+    if request.param == "processes":  # the pool of processes, not the GIL-free threads
+        monkeypatch.setattr("puzzlesat.executors._releases_gil", lambda name: False)
+        return "local"
+    if request.param.startswith("dask"):
+        pytest.importorskip("distributed")
+        return request.param
+    return "local"
+
+
+@pytest.mark.parametrize("modulo", ["none", "symmetry"])
+def test_split_plan_counts_on_every_executor(executor, modulo):
+    found = api.count("pentomino-6x10", "bitboard", modulo, jobs=2, executor=executor,
+                      split_for=32, split_after=0.002)
+    assert found.complete
+    assert found.details["solutions"] == PENTOMINO_6X10["none"]
+    assert found.number == PENTOMINO_6X10[modulo]
+    assert found.details["split"]["cubes_split"] > 0
+    assert 0 < found.details["workers_busy"] <= 1
+
+
+def test_a_budget_splits_running_cubes_and_counts_the_waste():
+    """Cubes of the 6x10 (modulo none, 8 cubes) run far past a budget of 2 ms: they are
+    stopped, split, and their parts counted instead; the work thrown away is counted."""
+    found = api.count("pentomino-6x10", "bitboard", "none", jobs=2, split_for=1,
+                      split_after=0.002)
+    assert found.number == PENTOMINO_6X10["none"]
+    assert found.details["split"]["wasted_seconds"] > 0
+
+
+def lines(path) -> list[str]:
+    return path.read_text().splitlines()
+
+
+def test_a_checkpoint_cut_while_splitting_resumes_exactly(tmp_path):
+    path = tmp_path / "6x10.checkpoint"
+    whole = api.count("pentomino-6x10", "bitboard", "symmetry", jobs=2, checkpoint=str(path),
+                      split_for=16, split_after=0.002)
+    assert whole.number == PENTOMINO_6X10["symmetry"]
+    written = lines(path)
+    parts = [json.loads(line) for line in written[1:]]
+    assert any("part" in p for p in parts)  # split cubes recorded by their parts
+    assert len({(p["work"], p["cube"], tuple(p.get("part", ()))) for p in parts}) == len(parts)
+    for keep in (len(written) // 3, 2 * len(written) // 3):  # cut midway, at two places
+        cut = tmp_path / f"cut-{keep}.checkpoint"
+        cut.write_text("\n".join(written[:keep]) + "\n" + written[keep][:9])  # a torn line
+        for split_for, after in ((1, None), (64, 0.001)):
+            again = tmp_path / f"again-{keep}-{split_for}.checkpoint"
+            again.write_bytes(cut.read_bytes())
+            resumed = api.count("pentomino-6x10", "bitboard", "symmetry", jobs=2,
+                                checkpoint=str(again), split_for=split_for, split_after=after)
+            assert resumed.complete
+            assert resumed.number == PENTOMINO_6X10["symmetry"], (keep, split_for)
+            assert resumed.details["solutions"] == PENTOMINO_6X10["none"]
+
+
+def test_a_part_no_split_makes_is_refused(tmp_path):
+    path = tmp_path / "6x10.checkpoint"
+    api.count("pentomino-6x10", "bitboard", "symmetry", jobs=2, checkpoint=str(path),
+              split_for=16)
+    written = lines(path)
+    entry = next(json.loads(line) for line in written[1:] if "part" in line)
+    entry["part"] = [999_999]
+    path.write_text("\n".join([*written, json.dumps(entry)]) + "\n")
+    with pytest.raises(InputError, match="parts of cube"):
+        api.count("pentomino-6x10", "bitboard", "symmetry", jobs=2, checkpoint=str(path))
+
+
+def cli(*args: str, cwd=None) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "puzzlesat", *args], capture_output=True,
+                          text=True, timeout=300, cwd=cwd)
+
+
+@pytest.mark.parametrize("flags", [["--split-for", "0"], ["--split-for", "many"],
+                                   ["--split-after", "-1"], ["--split-after", "soon"]])
+def test_bad_split_sizes_are_one_line_exit_2(flags):
+    done = cli("count", "iq-block-8", *flags)
+    assert done.returncode == 2
+    assert len(done.stderr.strip().splitlines()) == 1 and "Traceback" not in done.stderr
+    assert flags[0] in done.stderr
+
+
+@pytest.mark.parametrize("split_for", [0, -3, True, 2.5])
+def test_bad_split_sizes_in_the_library(split_for):
+    with pytest.raises((InputError, TypeError)):
+        api.count("iq-block-8", jobs=1, split_for=split_for)
+
+
+def test_checkpoint_report_and_busy_share(tmp_path):
+    path = tmp_path / "kept.checkpoint"
+    done = cli("count", "pentomino-6x10", "--modulo", "symmetry", "--jobs", "2",
+               "--split-for", "16", "--checkpoint", str(path))
+    assert done.returncode == 0, done.stderr
+    assert "workers busy" in done.stdout and "split into" in done.stdout
+    report = cli("checkpoint", str(path), "--workers", "1", "16", "--json")
+    found = json.loads(report.stdout)
+    assert found["split_cubes"] > 0 and found["parts"] > found["split_cubes"]
+    assert found["timed"] == found["cubes"] + found["parts"]
+    assert found["wall_seconds"]["16"] <= found["wall_seconds"]["1"]
+    shown = cli("checkpoint", str(path), "--workers", "4")
+    assert "split while counting" in shown.stdout
+    counted = json.loads(cli("count", "iq-block-8", "--jobs", "1", "--json").stdout)
+    assert 0 < counted["workers_busy"] <= 1
