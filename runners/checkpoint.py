@@ -67,6 +67,9 @@ class Checkpoint:
         # and each part's seconds by (work, cube, added literals)
         self.parts: dict[tuple[str, int], dict[tuple[int, ...], list[int]]] = {}
         self.part_seconds: dict[tuple[str, int, tuple[int, ...]], float] = {}
+        # a part stopped to be split (its line has `rest`): its numbers are its first `rest`
+        # children's, and its children from the rest-th on are parts of their own
+        self.rests: dict[tuple[str, int, tuple[int, ...]], int] = {}
         self._file = None
         self._made = False  # whether this run made the file (its header), and so may take it away
         self._read()
@@ -145,16 +148,20 @@ class Checkpoint:
 
     def record(self, work: str, cubes: list[int], values: list[list[int]],
                seconds: list[float | None] | None = None,
-               parts: list[tuple[int, ...]] | None = None) -> None:
+               parts: list[tuple[int, ...]] | None = None,
+               rests: list[int | None] | None = None) -> None:
         """Append finished cubes (their index within the work, their numbers, and the seconds
         each took where known), or parts of split cubes (`parts`: the literals each part's
-        splits added to its cube; () for a whole cube)."""
+        splits added to its cube; () for a whole cube; `rests`: where a part stopped to be split
+        got to, see `rests` above)."""
         seconds = seconds or [None] * len(cubes)
         parts = parts or [()] * len(cubes)
+        rests = rests or [None] * len(cubes)
         entries = [{"work": work, "cube": i, "values": list(v)}
-                   | ({"part": list(part)} if part else {})
+                   | ({"part": list(part)} if part or rest is not None else {})
+                   | ({} if rest is None else {"rest": rest})
                    | ({} if s is None else {"seconds": round(s, 3)})
-                   for i, v, s, part in zip(cubes, values, seconds, parts)]
+                   for i, v, s, part, rest in zip(cubes, values, seconds, parts, rests)]
         for entry, s in zip(entries, seconds):
             self._keep(entry | ({} if s is None else {"seconds": s}))
         self._write(entries)
@@ -162,14 +169,18 @@ class Checkpoint:
     def _keep(self, entry: dict, file_line: int | None = None) -> None:
         """A cube's line (or a part's) held in `done` or `parts`, with its seconds."""
         at = (entry["work"], entry["cube"])
-        part = entry.get("part")
-        if part is not None and not (isinstance(part, list) and part
-                                     and all(type(k) is int for k in part)):
+        part, rest = entry.get("part"), entry.get("rest")
+        if part is not None and not (isinstance(part, list) and (part or rest is not None)
+                                     and all(type(k) is int for k in part)) or (
+                rest is not None and not (type(rest) is int and rest >= 0)):
             raise InputError("a part is a list of whole numbers (the literals its splits "
-                             "added)", file=str(self.path), line=file_line, field="checkpoint")
+                             "added), its rest a whole number", file=str(self.path),
+                             line=file_line, field="checkpoint")
         seconds = entry.get("seconds")
         timed = isinstance(seconds, (int, float)) and not isinstance(seconds, bool)
-        if part:
+        if rest is not None:
+            self.rests[(*at, tuple(part or ()))] = rest
+        if part is not None:
             self.parts.setdefault(at, {})[tuple(part)] = entry["values"]
             if timed:
                 self.part_seconds[(*at, tuple(part))] = float(seconds)

@@ -138,23 +138,17 @@ def run(
         nonlocal done
         plan = plans[work.token]
         finished = []
-        for i, (values, ok, seconds) in zip(indexes, results):
+        for i, result in zip(indexes, results):
             part = plan.parts[i]
-            if _over_budget(work, ok, values, deadline):  # split, and its children counted next
-                stopped.append((plan, i))
-                plan.wasted += seconds or 0.0
-                busy.searching += seconds or 0.0
-                continue
-            part.values = None if values is None else tuple(values)  # None: not started
-            part.finished, part.seconds = ok, seconds
-            busy.searching += seconds or 0.0
-            if ok:
+            busy.searching += result[2] or 0.0
+            if _taken(plan, i, result, _over_budget(work, result, deadline), stopped):
                 finished.append(part)
-                done += units[work.token][part.cube] * part.share
+                if part.rest is None:  # (a stopped part's share is its counted children's)
+                    done += units[work.token][part.cube] * part.share
         if checkpoint and finished:
             checkpoint.record(work.label, [p.cube for p in finished],
                               [p.values for p in finished], [p.seconds for p in finished],
-                              [p.added for p in finished])
+                              [p.added for p in finished], [p.rest for p in finished])
         if progress:
             progress(round(done), total, shown())
         if work.first and any(p.finished and p.values and p.values[0] > 0 for p in finished):
@@ -200,10 +194,29 @@ def _rounds(works: list[Work], plans: dict[str, splitting.Parts], executor: Exec
         budget = None if budget is None else 2 * budget
 
 
-def _over_budget(work: Work, ok: bool, values: Values | None, deadline: float | None) -> bool:
+def _over_budget(work: Work, result: Result, deadline: float | None) -> bool:
     """Whether a part came back unfinished for its budget alone (not a deadline or a stop)."""
-    return (not ok and values is not None and work.budget is not None
+    return (not result[1] and result[0] is not None and work.budget is not None
             and not (deadline is not None and time.time() >= deadline) and not STOP.is_set())
+
+
+def _taken(plan: splitting.Parts, i: int, result: Result, over: bool,
+           stopped: list[tuple[splitting.Parts, int]]) -> bool:
+    """A part's result kept; whether it is finished (to be recorded). A part stopped `over` its
+    budget is split after the round: where its search says how far it got (`rest`), what it
+    counted stands as a part of its own; otherwise its partial count is thrown away."""
+    values, ok, seconds, *more = result
+    part = plan.parts[i]
+    if over:
+        stopped.append((plan, i))
+        part.rest = more[0] if more else None
+        if part.rest is None:
+            plan.wasted += seconds or 0.0
+            return False
+        ok = True
+    part.values = None if values is None else tuple(values)  # None: not started
+    part.finished, part.seconds = ok, seconds
+    return ok
 
 
 def _counted(plan: splitting.Parts, budget: float | None) -> Work:
@@ -218,7 +231,11 @@ def _split_stopped(stopped: list[tuple[splitting.Parts, int]]) -> bool:
     split is run again whole, with the next round's budget); whether any was."""
     any_stopped = bool(stopped)
     for plan, i in stopped:
-        children = plan.children(plan.parts[i])
+        part = plan.parts[i]
+        if part.rest is not None:  # its first children counted: the others are parts
+            plan.parts.extend(plan.the_rest(part, part.rest))
+            continue
+        children = plan.children(part)
         if children is not None:
             plan.replace(i, children)
     stopped.clear()

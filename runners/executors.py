@@ -23,8 +23,10 @@ from .children import Pool, WorkerDied, ctrl_c_left_to_us, interruptible, main_l
 from .models.errors import InputError
 
 # a cube's numbers, whether it finished, and the seconds it took on its worker (wall clock);
-# numbers and seconds None for a cube not started (the deadline had passed)
-Result = tuple[Values | None, bool, float | None]
+# numbers and seconds None for a cube not started (the deadline had passed); a cube given a
+# budget has a fourth: where its search stopped, in its children's terms (Backend.count_part)
+Result = tuple[Values | None, bool, float | None] | tuple[Values | None, bool, float | None,
+                                                         int | None]
 Record = Callable[["Work", list[int], list[Result]], None]  # (work, cube indexes, results)
 
 # Chunks per process: small enough to balance uneven cubes and checkpoint often, large enough
@@ -120,7 +122,8 @@ def run_chunk(
                 first and any(r[0] and r[0][0] for r in results)):
             results.append((None, False, None))  # not counted
         else:
-            results.append(counted(backend, state, cube, budgeted(deadline, budget), first))
+            results.append(counted(backend, state, cube, budgeted(deadline, budget), first,
+                               budget is not None))
     return results
 
 
@@ -133,12 +136,15 @@ def budgeted(deadline: float | None, budget: float | None) -> float | None:
 
 
 def counted(backend, state: object, cube: Cube, deadline: float | None,
-            first: bool = False) -> Result:
+            first: bool = False, part: bool = False) -> Result:
     """One cube counted (with `first`, searched until its first solution), with the seconds it
     took (what a longer count's plan is made of: how long N workers would take follows from
-    these)."""
+    these); with `part` (a cube given a budget), where it stopped (Backend.count_part)."""
     start = time.perf_counter()
     try:
+        if part and not first:
+            values, finished, rest = backend.count_part(state, cube, deadline)
+            return values, finished, time.perf_counter() - start, rest
         values, finished = (backend.solve_cube if first else backend.count_cube)(
             state, cube, deadline)
     except Interrupted as stopped:
@@ -202,7 +208,8 @@ def run_in_process(
                 break  # the cubes left stay uncounted (None in their tally)
             try:
                 result = counted(backend, state, work.cubes[i],
-                                 budgeted(deadline, work.budget), work.first)
+                                 budgeted(deadline, work.budget), work.first,
+                                 work.budget is not None)
             except Interrupted as stopped:
                 record(work, [i], [(stopped.found, False, stopped.seconds)])
                 raise KeyboardInterrupt from None

@@ -27,8 +27,16 @@ from .executors import Work
 from .models.errors import InputError
 
 SHARE = 4  # parts per worker the split before the run aims at
-DEPTH = 3  # levels a cube is split at most before the run
+DEPTH = 8  # levels a cube is split at most before the run
 MOST_PARTS = 50_000  # parts a split before the run stops at (the estimates' time)
+# Knuth's estimate of the bitboard search's tree (dead regions cut) runs at about 6.5 M nodes a
+# second of its count (the one-sided 5x18 --modulo symmetry: 7.7e8 nodes, 110 s; the
+# tetrominoes and pentominoes' 4x20: 6.6e9, 1,100 s), and costs about 10 ms a part (1,000
+# paths). A count estimated under SPLIT_FROM_NODES (about 15 s of search) is not split before
+# the run (the 6x10 pentominoes, 7e5 nodes and 1 s: 581 parts' estimates took 5.7 s), and no
+# part under MIN_PART_NODES (about 0.15 s, 15 estimates' time) is split.
+SPLIT_FROM_NODES = 1e8
+MIN_PART_NODES = 1e6
 
 
 @dataclass(frozen=True)
@@ -65,6 +73,9 @@ class Part:
     seconds: float | None = None
     resumed: bool = False
     replaced: bool = False  # split into children (which count instead)
+    # stopped to be split where its search had finished its first `rest` children: its numbers
+    # are theirs, and its children from the rest-th on are parts of their own
+    rest: int | None = None
 
 
 @dataclass
@@ -97,6 +108,16 @@ class Parts:
         n = max(1, len(found))
         return [Part(part.cube, part.added + tuple(c[len(part.literals):]), tuple(c),
                      part.share / n) for c in found]
+
+    def the_rest(self, part: Part, rest: int) -> list[Part]:
+        """A part stopped at its `rest`-th child: its children from there on (its own numbers
+        then those of the children before), its share of the work cut to theirs."""
+        children = self.children(part) or []
+        part.rest = rest
+        self.splits += 1
+        if children:
+            part.share *= rest / len(children)
+        return children[rest:]
 
     def replace(self, index: int, children: list[Part]) -> list[int]:
         """Part `index` replaced by its children (indexes of the new parts returned)."""
@@ -159,6 +180,9 @@ def _rebuild(found: Parts, root: Part, recorded: dict, checkpoint, label: str) -
             part.seconds = checkpoint.part_seconds.get((label, part.cube, part.added))
             reached += 1
             found.parts.append(part)
+            rest = checkpoint.rests.get((label, part.cube, part.added))
+            if rest is not None:
+                stack.extend(reversed(found.the_rest(part, rest)))
             continue
         n = len(part.added)
         below = any(len(a) > n and a[:n] == part.added for a in recorded)
@@ -184,12 +208,16 @@ def presplit(found: Parts, workers: int) -> None:
     state = found._state()
     for i in found.pending():
         part = found.parts[i]
-        part.size = max(1.0, float(found.backend.estimate(state, part.literals)))
+        if part.size is None:  # (the count's own estimates, where it shows its time left)
+            part.size = max(1.0, float(found.backend.estimate(state, part.literals)))
+    if sum(found.parts[i].size for i in found.pending()) < SPLIT_FROM_NODES:
+        return
     for _ in range(DEPTH):
         pending = found.pending()
         if not pending:
             return
-        share = sum(found.parts[i].size for i in pending) / (workers * SHARE)
+        share = max(MIN_PART_NODES,
+                    sum(found.parts[i].size for i in pending) / (workers * SHARE))
         large = [i for i in pending if found.parts[i].size > share]
         if not large or len(found.parts) + 8 * len(large) > MOST_PARTS:
             return

@@ -29,6 +29,14 @@ from puzzlesat.registry import backend as backend_named
 PENTOMINO_6X10 = {"none": 9356, "symmetry": 2339}  # published; README's table agrees
 
 
+@pytest.fixture(autouse=True)
+def small_parts(monkeypatch):
+    """Small boards split before the run too (a count under splitting.SPLIT_FROM_NODES is not
+    split there, nor a part under MIN_PART_NODES: they would cost more than they save)."""
+    monkeypatch.setattr("puzzlesat.splitting.SPLIT_FROM_NODES", 0)
+    monkeypatch.setattr("puzzlesat.splitting.MIN_PART_NODES", 0)
+
+
 def board_toml(cells: list[tuple[int, int]], orders: list[int]) -> str:
     return ('kind = "packing"\nlattice = "square"\n'
             f"polyforms = {orders}\ncount = \"any\"\n"
@@ -110,24 +118,64 @@ def executor(request, monkeypatch):
     return "local"
 
 
-@pytest.mark.parametrize("modulo", ["none", "symmetry"])
-def test_split_plan_counts_on_every_executor(executor, modulo):
-    found = api.count("pentomino-6x10", "bitboard", modulo, jobs=2, executor=executor,
+IQ_BLOCK_8 = {"none": 48, "symmetry": 6}  # README's table: every method agrees
+
+
+@pytest.mark.parametrize(("puzzle", "modulo", "known"), [
+    ("pentomino-6x10", "symmetry", PENTOMINO_6X10), ("iq-block-8", "none", IQ_BLOCK_8)])
+def test_split_plan_counts_on_every_executor(executor, puzzle, modulo, known):
+    """Split before the run (every board here) and while running (the 6x10's cubes run past
+    2 ms), on threads, processes and Dask."""
+    found = api.count(puzzle, "bitboard", modulo, jobs=2, executor=executor,
                       split_for=32, split_after=0.002)
     assert found.complete
-    assert found.details["solutions"] == PENTOMINO_6X10["none"]
-    assert found.number == PENTOMINO_6X10[modulo]
+    assert found.details["solutions"] == known["none"]
+    assert found.number == known[modulo]
     assert found.details["split"]["cubes_split"] > 0
     assert 0 < found.details["workers_busy"] <= 1
 
 
-def test_a_budget_splits_running_cubes_and_counts_the_waste():
-    """Cubes of the 6x10 (modulo none, 8 cubes) run far past a budget of 2 ms: they are
-    stopped, split, and their parts counted instead; the work thrown away is counted."""
+def test_a_budget_splits_running_cubes_keeping_what_they_counted(tmp_path):
+    """Cubes of the 6x10 (modulo none, 8 cubes) run far past a budget of 2 ms: each is stopped,
+    what its search finished is kept (a line with `rest`), and the rest of it is counted as
+    parts; nothing is thrown away where the search stopped in first-empty-cell order."""
+    path = tmp_path / "budget.checkpoint"
     found = api.count("pentomino-6x10", "bitboard", "none", jobs=2, split_for=1,
-                      split_after=0.002)
+                      split_after=0.002, checkpoint=str(path))
     assert found.number == PENTOMINO_6X10["none"]
-    assert found.details["split"]["wasted_seconds"] > 0
+    assert found.details["split"]["cubes_split"] > 0
+    assert any('"rest"' in line for line in lines(path))
+
+
+def test_a_stopped_search_says_exactly_how_far_it_got():
+    """Backend.count_part: stopped at a deadline, its numbers are exactly those of the children
+    before `rest`, so those children and the rest add up to the cube."""
+    import time
+
+    from puzzlesat.models.packing import placements
+    from puzzlesat.models.packing.plan import count_plan
+
+    puzzle = api.load("pentomino-6x10")
+    chosen = backend_named("bitboard:plain")  # the first empty cell everywhere
+    family = api.family_of(puzzle)
+    plan = count_plan(puzzle, "none", min_cubes=2)
+    state = chosen.prepare(chosen.payload(family.encode(puzzle, chosen, placements(puzzle),
+                                                        None)))
+    stopped = 0
+    for cube in plan.tasks[0].cubes[:4]:  # (the third runs past 200,000 nodes: stopped)
+        whole = chosen.count_cube(state, cube, None)[0][0]
+        values, finished, rest = chosen.count_part(state, cube, time.time() + 0.001)
+        if finished:
+            assert values[0] == whole
+            continue
+        stopped += 1
+        children = chosen.split(state, cube)
+        assert 0 <= rest < len(children)
+        assert values[0] == sum(chosen.count_cube(state, c, None)[0][0]
+                                for c in children[:rest])
+        assert values[0] + sum(chosen.count_cube(state, c, None)[0][0]
+                               for c in children[rest:]) == whole
+    assert stopped  # a cube that runs past the first slice's nodes is stopped
 
 
 def lines(path) -> list[str]:
@@ -143,7 +191,7 @@ def test_a_checkpoint_cut_while_splitting_resumes_exactly(tmp_path):
     parts = [json.loads(line) for line in written[1:]]
     assert any("part" in p for p in parts)  # split cubes recorded by their parts
     assert len({(p["work"], p["cube"], tuple(p.get("part", ()))) for p in parts}) == len(parts)
-    for keep in (len(written) // 3, 2 * len(written) // 3):  # cut midway, at two places
+    for keep in (len(written) // 2,):  # cut midway
         cut = tmp_path / f"cut-{keep}.checkpoint"
         cut.write_text("\n".join(written[:keep]) + "\n" + written[keep][:9])  # a torn line
         for split_for, after in ((1, None), (64, 0.001)):
@@ -190,8 +238,8 @@ def test_bad_split_sizes_in_the_library(split_for):
 
 def test_checkpoint_report_and_busy_share(tmp_path):
     path = tmp_path / "kept.checkpoint"
-    done = cli("count", "pentomino-6x10", "--modulo", "symmetry", "--jobs", "2",
-               "--split-for", "16", "--checkpoint", str(path))
+    done = cli("count", "pentomino-6x10", "--modulo", "none", "--jobs", "2",
+               "--split-after", "0.002", "--checkpoint", str(path))
     assert done.returncode == 0, done.stderr
     assert "workers busy" in done.stdout and "split into" in done.stdout
     report = cli("checkpoint", str(path), "--workers", "1", "16", "--json")

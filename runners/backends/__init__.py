@@ -158,6 +158,16 @@ class Backend(ABC):
         same children in every process: a checkpoint records a split cube by its parts."""
         return None
 
+    def count_part(self, state, cube: Cube, deadline: float | None
+                   ) -> tuple[Values, bool, int | None]:
+        """count_cube, and where it stopped unfinished at the deadline, how far it got in
+        `split`'s terms: (numbers, finished, rest), the numbers then exactly those of the
+        cube's children before the `rest`-th (the children from it on not counted), so that the
+        engine counts the rest alone. rest None: the numbers count no whole child (thrown away
+        where the cube is split). By default count_cube's, rest None."""
+        values, finished = self.count_cube(state, cube, deadline)
+        return values, finished, None
+
     def solve_cube(self, state, cube: Cube, deadline: float | None) -> tuple[Values, bool]:
         """Search one cube until its first solution (a solve run by the counting engine:
         Work.first): (numbers, finished), the numbers beginning with 1 and carrying the

@@ -908,12 +908,35 @@ class BitboardBackend(Backend):
     def count_cube(
         self, state: Prepared, cube: Cube, deadline: float | None
     ) -> tuple[Values, bool]:
+        search = self._counted(state, cube, deadline)
+        return (search.found,), search.done
+
+    def count_part(self, state: Prepared, cube: Cube, deadline: float | None
+                   ) -> tuple[Values, bool, int | None]:
+        """Stopped unfinished, the solutions of the first branches its search finished (the
+        options covering the first empty cell, tried in `split`'s order), and the place in
+        `split`'s children of the branch it was in: that one and the rest are left to count.
+        A search branching on the fewest fits first: rest None (no child finished in order)."""
+        search = self._counted(state, cube, deadline)
+        if search.done:
+            return (search.found,), True, None
+        if search.listed[0]:
+            return (search.found,), False, None
+        depth = int(search.var[V_DEPTH])
+        current = int(search.placed[0]) if depth >= 1 else int(search.nxt[0])
+        root = Search(search.board, cube)
+        rest = sum(1 for j in range(int(root.nxt[0]), current)
+                   if search.board.take(root.state.copy(), j))
+        return (int(search.below[0]) + (int(search.above[0]) << LIMB),), False, rest
+
+    def _counted(self, state: Prepared, cube: Cube, deadline: float | None) -> Search:
+        """The cube's search, run to its end or to the deadline (or a stop)."""
         search = self._search(state, cube, counting=True)
         slices = Slices(SLICE)
         try:
             while not search.run(slices.next()):
                 if deadline is not None and time.time() >= deadline or STOP.is_set():
-                    return (search.found,), False
+                    return search
                 grow(state, search)
         except KeyboardInterrupt:
             raise Interrupted((search.found,)) from None
@@ -924,7 +947,7 @@ class BitboardBackend(Backend):
             with _SEARCHED_LOCK:
                 _SEARCHED[0] += search.nodes
                 _SEARCHED[1] += search.hits
-        return (search.found,), True
+        return search
 
     def enumerate(self, state: Prepared, cube: Cube, limit: int | None) -> Iterator[list[int]]:
         search = self._search(state, cube)
