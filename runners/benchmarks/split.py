@@ -41,23 +41,27 @@ class Board:
     puzzle: str
     modulo: str = "symmetry"
     repeat: int | None = None  # runs (None: --repeat)
-    checkpoint: str | None = None  # a committed checkpoint: the plan estimated from it alone
+    checkpoint: str | None = None  # a committed checkpoint (its cube times)
+    too_long: bool = False  # worked out from the checkpoint alone, never counted here
 
 
 BOARDS = {
     "5x18": Board("one-sided-pentomino-5x18"),
-    "4x20": Board("polyominoes-45-4x20", repeat=1),
+    "4x20": Board("polyominoes-45-4x20", repeat=1,
+                  checkpoint="results/open-counts/polyominoes-45-4x20.checkpoint"),
     "9x10": Board("one-sided-pentomino-9x10",
-                  checkpoint="results/one-sided-pentomino-9x10-recount.checkpoint"),
+                  checkpoint="results/one-sided-pentomino-9x10-recount.checkpoint",
+                  too_long=True),
 }
 
 
-def counted(board: Board, folder: Path, jobs: int, split_for: int, n: int) -> dict:
+def counted(board: Board, folder: Path, jobs: int, split_for: int, n: int,
+            after: float | None = None) -> dict:
     """One count with a checkpoint: its wall, this process's CPU, its cubes' or parts' seconds."""
     path = folder / f"{board.puzzle}-{jobs}-{n}.checkpoint"
     cpu, start = time.process_time(), time.perf_counter()
     found = api.count(board.puzzle, "bitboard", board.modulo, jobs=jobs, split_for=split_for,
-                      checkpoint=str(path))
+                      split_after=after, checkpoint=str(path))
     wall, cpu = time.perf_counter() - start, time.process_time() - cpu
     timed = timing(path)
     return {"wall": wall, "cpu": cpu, "seconds": timed.seconds, "number": found.number,
@@ -66,20 +70,24 @@ def counted(board: Board, folder: Path, jobs: int, split_for: int, n: int) -> di
             "parts": timed.parts}
 
 
-def measured(board: Board, workers: list[int], repeat: int, say: Say) -> dict:
-    """One worker and the split plan on 2 workers, `repeat` times each; medians."""
+def measured(board: Board, workers: list[int], repeat: int, after: str | None,
+             say: Say) -> dict:
+    """One worker and the split plan on 2 workers, `repeat` times each; medians. `after`: the
+    split plan's budget (seconds; 'auto': one worker's work over the most workers * SHARE)."""
     runs = []
     with tempfile.TemporaryDirectory(prefix="bench-split-") as folder:
         for n in range(repeat):
             one = counted(board, Path(folder), 1, 1, n)
             say(f"  {board.puzzle}: one worker {one['wall']:.1f} s wall, {one['cpu']:.1f} s CPU")
-            two = counted(board, Path(folder), 2, max(workers), n)
+            budget = (sum(one["seconds"]) / (max(workers) * splitting.SHARE) if after == "auto"
+                      else None if after is None else float(after))
+            two = counted(board, Path(folder), 2, max(workers), n, budget)
             say(f"  {board.puzzle}: split plan, 2 workers {two['wall']:.1f} s wall, "
                 f"{two['cpu']:.1f} s CPU, {two['parts']:,} parts")
             if one["number"] != two["number"] or not (one["complete"] and two["complete"]):
                 raise RuntimeError(f"{board.puzzle}: the split plan counted {two['number']}, "
                                    f"one worker {one['number']}")
-            runs.append(figures(one, two, workers))
+            runs.append(figures(one, two, workers) | {"budget": budget or 0.0})
     keys = runs[0].keys()
     return {k: statistics.median(r[k] for r in runs) if isinstance(runs[0][k], float)
             else runs[0][k] for k in keys} | {"runs": repeat}
@@ -145,15 +153,19 @@ def estimated(board: Board, workers: list[int], say: Say) -> dict:
     return found
 
 
-def bench_split(names: list[str], workers: list[int], repeat: int, say: Say) -> dict:
+def bench_split(names: list[str], workers: list[int], repeat: int, say: Say,
+                after: str | None = None, estimate: bool = False) -> dict:
+    """Each board measured, or (`estimate`, or a board too long to count here) worked out from
+    its committed checkpoint."""
     results = {}
     for name in names:
         board = BOARDS[name]
         say(f"{name}: {board.puzzle} --modulo {board.modulo}")
-        if board.checkpoint:
+        if board.checkpoint and (estimate or board.too_long):
             found = {"estimate": True} | estimated(board, workers, say)
         else:
-            found = {"estimate": False} | measured(board, workers, board.repeat or repeat, say)
+            found = {"estimate": False} | measured(board, workers, board.repeat or repeat, after,
+                                                   say)
         results[name] = found | {"date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
                                  "load": " ".join(f"{x:.1f}" for x in os.getloadavg()),
                                  "workers": workers}
@@ -178,6 +190,11 @@ def ok(value: float, target: float) -> str:
     return f"{value:.2f} ({'met' if value <= target else 'NOT met'})"
 
 
+def budget(r: dict) -> str:
+    """A run's budget (--split-after), in words."""
+    return f"{r['budget']:.2f} s" if r.get("budget") else "none (split by estimates alone)"
+
+
 def table(results: dict, workers: list[int]) -> str:
     """results/split.md: the figures and the targets, a board a row."""
     lines = ["# bench split: cubes split on demand (issue 40, items 1 and 3)", "",
@@ -194,7 +211,8 @@ def table(results: dict, workers: list[int]) -> str:
              ""]
     head = "| board | runs | cubes -> parts | " + " | ".join(
         f"{n} workers: unsplit / split" for n in workers) + \
-        " | work (parts' s) | CPU | 2 workers' wall / half 1-worker CPU | busy | when, load |"
+        " | work (parts' s) | CPU | 2 workers' wall / half 1-worker CPU | busy | budget | " \
+        "when, load |"
     lines += [head, "|" + "---|" * (head.count("|") - 1)]
     for name, r in results.items():
         if r["estimate"]:
@@ -207,7 +225,7 @@ def table(results: dict, workers: list[int]) -> str:
             f"{ok(r['work_ratio'], WORK_TARGET)} | {r['split_cpu']:,.1f} / "
             f"{r['one_cpu']:,.1f} s = {r['cpu_ratio']:.2f} | {r['split_wall']:,.1f} / "
             f"{r['one_cpu'] / 2:,.1f} s = {ok(r['wall_ratio'], WALL_TARGET)} | "
-            f"{r['busy']:.0%} | {r['date']}, {r['load']} |")
+            f"{r['busy']:.0%} | {budget(r)} | {r['date']}, {r['load']} |")
     for name, r in results.items():
         if not r["estimate"]:
             continue

@@ -301,6 +301,13 @@ def add_split(parser: argparse.ArgumentParser) -> None:
                         help="worker counts the split plan is judged for (default 16 64)")
     parser.add_argument("--repeat", type=positive, default=3,
                         help="runs of each short board (default 3; the 4x20 runs once)")
+    parser.add_argument("--split-after", default=None, metavar="S",
+                        help="the split plan's count also splits cubes that run past S seconds "
+                        "(auto: one worker's work over the most workers x 4; default: split "
+                        "by estimates alone)")
+    parser.add_argument("--estimate", action="store_true",
+                        help="boards with a committed checkpoint (the 4x20) worked out from it "
+                        "instead of counted (an estimate, labelled so)")
     report.add_record_arguments(parser, "the figures (results/split.md)")
     parser.set_defaults(run=recording(bench_split))
 
@@ -314,7 +321,16 @@ def bench_split(args: argparse.Namespace) -> int:
         if name not in split.BOARDS:
             raise InputError(f"no board {name!r} in bench split; use "
                              f"{', '.join(split.BOARDS)}", field="BOARD")
-    found = split.bench_split(names, args.workers, args.repeat, report.say)
+    after = args.split_after
+    if after not in (None, "auto"):
+        try:
+            if not float(after) > 0:
+                raise ValueError
+        except ValueError:
+            raise InputError(f"takes seconds above 0 or auto, not {after!r}",
+                             field="--split-after") from None
+    found = split.bench_split(names, args.workers, args.repeat, report.say, after,
+                              args.estimate)
     if args.record_in is not None:
         found = split.merged(found, args.record_in)
     text = split.table(found, args.workers)
