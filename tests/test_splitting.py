@@ -251,3 +251,34 @@ def test_checkpoint_report_and_busy_share(tmp_path):
     assert "split while counting" in shown.stdout
     counted = json.loads(cli("count", "iq-block-8", "--jobs", "1", "--json").stdout)
     assert 0 < counted["workers_busy"] <= 1
+
+
+@pytest.mark.parametrize("line", ['{"work":"w","cube":0,"values":[1],"part":["a"]}',
+                                  '{"work":"w","cube":0,"values":[1],"part":[3],"rest":-1}',
+                                  '{"work":"w","cube":0,"values":[1],"part":[]}'])
+def test_a_damaged_part_line_is_one_line_exit_2(tmp_path, line):
+    path = tmp_path / "bad.checkpoint"
+    path.write_text(json.dumps({"format": "puzzlesat checkpoint 1", "key": {"puzzle": "p"}})
+                    + "\n" + line + "\n")
+    done = cli("checkpoint", str(path))
+    assert done.returncode == 2
+    assert len(done.stderr.strip().splitlines()) == 1 and ":2:" in done.stderr
+
+
+def test_bench_split_keeps_the_boards_it_did_not_run(tmp_path):
+    """`bench split --record` writes every board it has figures of: this run's, and an earlier
+    run's (the 4x20 runs on its own); an estimate is labelled so."""
+    from puzzlesat.benchmarks import split
+
+    earlier = {"9x10": {"estimate": True, "workers": [16, 64], "cubes": 2, "parts": 3,
+                        "one_work": 10.0, "one_longest": 6.0, "split_longest": 3.0,
+                        "budget": 1.0, "run_parts": 4, "run_work": 10.5, "run_wasted": 0.5,
+                        "run_longest": 2.0, "date": "d", "load": "l"}
+               | {f"{k}_{n}": 1.0 for k in ("unsplit", "plan", "run", "unsplit_wall",
+                                            "plan_wall", "run_wall") for n in (16, 64)}}
+    (tmp_path / "split.json").write_text(json.dumps(earlier))
+    now = {"4x20": dict(earlier["9x10"], board="4x20")}
+    found = split.merged(now, tmp_path)
+    assert list(found) == ["4x20", "9x10"]
+    text = split.table(found, [16, 64])
+    assert text.count("an ESTIMATE, not a measurement") == 2

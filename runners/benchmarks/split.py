@@ -125,6 +125,8 @@ def estimated(board: Board, workers: list[int], say: Say) -> dict:
     plan = count_plan(puzzle, board.modulo, min_cubes=key["split"])
     family = family_of(puzzle)
     seconds, shares = [], []
+    leaves: dict[tuple[str, int], list[tuple[tuple, float]]] = {}
+    states: dict[str, splitting.Parts] = {}
     for task in plan.tasks:
         payload = chosen.payload(family.encode(puzzle, chosen, task.options))
         parts = splitting.resumed(Work(task.label, chosen.name, payload, task.cubes,
@@ -140,17 +142,57 @@ def estimated(board: Board, workers: list[int], say: Say) -> dict:
                 continue
             seconds.append(took)
             shares.extend(took * s / sum(sizes) for s in sizes)
+            leaves[(task.label, cube)] = [(p.literals, took * (p.size or 1.0) / sum(sizes))
+                                          for p in parts.parts if p.cube == cube
+                                          and not p.replaced]
+        states[task.label] = parts
     total = sum(seconds)
+    budget = total / (max(workers) * splitting.SHARE)
+    run, wasted = [], 0.0
+    for (label, _), found_parts in leaves.items():
+        for literals, took in found_parts:
+            times, lost = stopped(states[label], literals, took, budget)
+            run += times
+            wasted += lost
     say(f"  {board.puzzle}: {len(seconds)} timed cubes, {total:,.0f} s; the split plan "
         f"{len(shares):,} parts (estimated)")
     found = {"cubes": len(seconds), "parts": len(shares), "one_work": total,
-             "one_longest": max(seconds), "split_longest": max(shares)}
+             "one_longest": max(seconds), "split_longest": max(shares), "budget": budget,
+             "run_parts": len(run), "run_work": sum(run), "run_wasted": wasted,
+             "run_longest": max(run)}
     for n in workers:
         found[f"unsplit_{n}"] = makespan(seconds, n) / (total / n)
         found[f"plan_{n}"] = makespan(shares, n) / (total / n)
         found[f"unsplit_wall_{n}"] = makespan(seconds, n)
         found[f"plan_wall_{n}"] = makespan(shares, n)
+        found[f"run_{n}"] = makespan(run, n) / (total / n)
+        found[f"run_wall_{n}"] = makespan(run, n)
     return found
+
+
+def stopped(parts: splitting.Parts, literals: tuple, took: float, budget: float,
+            depth: int = 0) -> tuple[list[float], float]:
+    """A part's times under --split-after `budget` (twice as long each round), estimated: its
+    `took` seconds shared among its children by their Knuth estimates, in the search's order;
+    stopped at the budget, the children it finished stand as one part taking the budget (the
+    child it was in thrown away: wasted), the rest run on. (parts' times, seconds wasted)"""
+    if took <= budget or depth >= 6:
+        return [took], 0.0
+    children = parts.backend.split(parts._state(), literals)
+    if not children:
+        return [took], 0.0
+    sizes = [max(1.0, float(parts.backend.estimate(parts._state(), c))) for c in children]
+    times = [took * s / sum(sizes) for s in sizes]
+    done, rest = 0.0, 0
+    while rest < len(times) and done + times[rest] <= budget:
+        done += times[rest]
+        rest += 1
+    found, wasted = [budget], budget - done
+    for child, t in zip(children[rest:], times[rest:]):
+        more, lost = stopped(parts, child, t, 2 * budget, depth + 1)
+        found += more
+        wasted += lost
+    return found, wasted
 
 
 def bench_split(names: list[str], workers: list[int], repeat: int, say: Say,
@@ -166,9 +208,10 @@ def bench_split(names: list[str], workers: list[int], repeat: int, say: Say,
         else:
             found = {"estimate": False} | measured(board, workers, board.repeat or repeat, after,
                                                    say)
-        results[name] = found | {"date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
-                                 "load": " ".join(f"{x:.1f}" for x in os.getloadavg()),
-                                 "workers": workers}
+        row = name if found["estimate"] or not after else f"{name} --split-after {after}"
+        results[row] = found | {"date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
+                                "load": " ".join(f"{x:.1f}" for x in os.getloadavg()),
+                                "workers": workers, "board": name}
     return results
 
 
@@ -180,10 +223,17 @@ def merged(results: dict, folder: Path) -> dict:
         earlier = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError):
         earlier = {}
-    kept = {k: v for k, v in earlier.items() if k in BOARDS and k not in results
-            and isinstance(v, dict) and v.get("workers") == next(
+    kept = {k: v for k, v in earlier.items() if k not in results and isinstance(v, dict)
+            and board_of(k, v) in BOARDS and v.get("workers") == next(
                 iter(results.values()), {}).get("workers")}
-    return {k: (results | kept)[k] for k in BOARDS if k in results or k in kept}
+    every = results | kept
+    return {k: every[k] for k in sorted(every, key=lambda k: (list(BOARDS).index(
+        board_of(k, every[k])), k))}
+
+
+def board_of(row: str, figures: dict) -> str:
+    """The board a row of figures is of (its name, then what the run added: --split-after)."""
+    return figures.get("board") or row.split()[0]
 
 
 def ok(value: float, target: float) -> str:
@@ -220,7 +270,8 @@ def table(results: dict, workers: list[int]) -> str:
         spread = " | ".join(f"{r[f'unsplit_{n}']:.2f} / {ok(r[f'plan_{n}'], SPREAD_TARGET)}"
                             for n in workers)
         lines.append(
-            f"| {BOARDS[name].puzzle} | {r['runs']} | {r['cubes']:,} -> {r['parts']:,} | "
+            f"| {name} ({BOARDS[board_of(name, r)].puzzle}) | {r['runs']} | "
+            f"{r['cubes']:,} -> {r['parts']:,} | "
             f"{spread} | {r['split_work']:,.1f} / {r['one_work']:,.1f} s = "
             f"{ok(r['work_ratio'], WORK_TARGET)} | {r['split_cpu']:,.1f} / "
             f"{r['one_cpu']:,.1f} s = {r['cpu_ratio']:.2f} | {r['split_wall']:,.1f} / "
@@ -229,8 +280,9 @@ def table(results: dict, workers: list[int]) -> str:
     for name, r in results.items():
         if not r["estimate"]:
             continue
-        lines += ["", f"**{BOARDS[name].puzzle}: an ESTIMATE, not a measurement.** Its "
-                  f"committed checkpoint ({BOARDS[name].checkpoint}): {r['cubes']:,} timed "
+        board = BOARDS[board_of(name, r)]
+        lines += ["", f"**{board.puzzle}: an ESTIMATE, not a measurement.** Its "
+                  f"committed checkpoint ({board.checkpoint}): {r['cubes']:,} timed "
                   f"cubes, {r['one_work']:,.0f} s in all, the longest {r['one_longest']:,.0f} s "
                   f"(worked out {r['date']})."]
         for n in workers:
@@ -239,5 +291,11 @@ def table(results: dict, workers: list[int]) -> str:
                 f"({r[f'unsplit_{n}']:.2f} x total/{n}); the split plan ({r['parts']:,} parts, "
                 f"each cube's seconds shared by Knuth's estimates of its parts) "
                 f"{r[f'plan_wall_{n}']:,.0f} s ({r[f'plan_{n}']:.2f} x total/{n}), its "
-                f"longest part {r['split_longest']:,.0f} s (estimated)")
+                f"longest part {r['split_longest']:,.0f} s (estimated); with --split-after "
+                f"{r['budget']:,.0f} s (total / ({max(workers)} x {splitting.SHARE})) as well, "
+                f"{r['run_parts']:,} parts: {r[f'run_wall_{n}']:,.0f} s "
+                f"({r[f'run_{n}']:.2f} x total/{n}), total work {r['run_work']:,.0f} s "
+                f"({r['run_work'] / r['one_work']:.2f} x; {r['run_wasted']:,.0f} s thrown away "
+                f"in the branches the stopped searches were in), its longest part "
+                f"{r['run_longest']:,.0f} s (estimated)")
     return "\n".join(lines) + "\n"
