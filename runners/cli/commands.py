@@ -382,7 +382,8 @@ def run_checkpoint(args: argparse.Namespace) -> int:
     key = found.key
     print(f"{args.file}: {purpose(key)} of {key.get('puzzle')} (backend {key.get('backend')}): "
           f"{plural(found.cubes + found.split, 'cube')} recorded, {len(found.seconds):,} "
-          f"{'of them' if not found.split else 'cubes or parts'} timed on their workers: {total:,.0f} s in all, the longest "
+          f"{'of them' if not found.split else 'cubes or parts'} timed on their workers: "
+          f"{total:,.0f} s in all, the longest "
           f"{max(found.seconds, default=0.0):,.0f} s")
     if found.split:
         print(f"  ({plural(found.split, 'cube')} split while counting, recorded by "
