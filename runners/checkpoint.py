@@ -67,9 +67,10 @@ class Checkpoint:
         # and each part's seconds by (work, cube, added literals)
         self.parts: dict[tuple[str, int], dict[tuple[int, ...], list[int]]] = {}
         self.part_seconds: dict[tuple[str, int, tuple[int, ...]], float] = {}
-        # a part stopped to be split (its line has `rest`): its numbers are its first `rest`
-        # children's, and its children from the rest-th on are parts of their own
-        self.rests: dict[tuple[str, int, tuple[int, ...]], int] = {}
+        # a part stopped to be split (its line has `rest`, a path down its children: see
+        # Backend.count_part): its numbers are those of the branches before the path, and what
+        # follows it are parts of their own
+        self.rests: dict[tuple[str, int, tuple[int, ...]], list[int]] = {}
         self._file = None
         self._made = False  # whether this run made the file (its header), and so may take it away
         self._read()
@@ -149,7 +150,7 @@ class Checkpoint:
     def record(self, work: str, cubes: list[int], values: list[list[int]],
                seconds: list[float | None] | None = None,
                parts: list[tuple[int, ...]] | None = None,
-               rests: list[int | None] | None = None) -> None:
+               rests: list[list[int] | None] | None = None) -> None:
         """Append finished cubes (their index within the work, their numbers, and the seconds
         each took where known), or parts of split cubes (`parts`: the literals each part's
         splits added to its cube; () for a whole cube; `rests`: where a part stopped to be split
@@ -159,7 +160,7 @@ class Checkpoint:
         rests = rests or [None] * len(cubes)
         entries = [{"work": work, "cube": i, "values": list(v)}
                    | ({"part": list(part)} if part or rest is not None else {})
-                   | ({} if rest is None else {"rest": rest})
+                   | ({} if rest is None else {"rest": list(rest)})
                    | ({} if s is None else {"seconds": round(s, 3)})
                    for i, v, s, part, rest in zip(cubes, values, seconds, parts, rests)]
         for entry, s in zip(entries, seconds):
@@ -172,9 +173,10 @@ class Checkpoint:
         part, rest = entry.get("part"), entry.get("rest")
         if part is not None and not (isinstance(part, list) and (part or rest is not None)
                                      and all(type(k) is int for k in part)) or (
-                rest is not None and not (type(rest) is int and rest >= 0)):
+                rest is not None and not (isinstance(rest, list) and rest and all(
+                    type(r) is int and r >= 0 for r in rest))):
             raise InputError("a part is a list of whole numbers (the literals its splits "
-                             "added), its rest a whole number", file=str(self.path),
+                             "added), its rest a list of whole numbers", file=str(self.path),
                              line=file_line, field="checkpoint")
         seconds = entry.get("seconds")
         timed = isinstance(seconds, (int, float)) and not isinstance(seconds, bool)

@@ -232,7 +232,7 @@ def _split_stopped(stopped: list[tuple[splitting.Parts, int]]) -> bool:
     any_stopped = bool(stopped)
     for plan, i in stopped:
         part = plan.parts[i]
-        if part.rest is not None:  # its first children counted: the others are parts
+        if part.rest is not None:  # what it counted stands: what follows its path are parts
             plan.parts.extend(plan.the_rest(part, part.rest))
             continue
         children = plan.children(part)

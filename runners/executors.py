@@ -26,7 +26,7 @@ from .models.errors import InputError
 # numbers and seconds None for a cube not started (the deadline had passed); a cube given a
 # budget has a fourth: where its search stopped, in its children's terms (Backend.count_part)
 Result = tuple[Values | None, bool, float | None] | tuple[Values | None, bool, float | None,
-                                                         int | None]
+                                                         list[int] | None]
 Record = Callable[["Work", list[int], list[Result]], None]  # (work, cube indexes, results)
 
 # Chunks per process: small enough to balance uneven cubes and checkpoint often, large enough

@@ -73,9 +73,10 @@ class Part:
     seconds: float | None = None
     resumed: bool = False
     replaced: bool = False  # split into children (which count instead)
-    # stopped to be split where its search had finished its first `rest` children: its numbers
-    # are theirs, and its children from the rest-th on are parts of their own
-    rest: int | None = None
+    # stopped to be split where its search was at this path down its children
+    # (Backend.count_part): its numbers are those of the branches before the path, and the
+    # branches after it are parts of their own
+    rest: list[int] | None = None
 
 
 @dataclass
@@ -109,15 +110,23 @@ class Parts:
         return [Part(part.cube, part.added + tuple(c[len(part.literals):]), tuple(c),
                      part.share / n) for c in found]
 
-    def the_rest(self, part: Part, rest: int) -> list[Part]:
-        """A part stopped at its `rest`-th child: its children from there on (its own numbers
-        then those of the children before), its share of the work cut to theirs."""
-        children = self.children(part) or []
-        part.rest = rest
+    def the_rest(self, part: Part, rest: list[int]) -> list[Part]:
+        """A part stopped where its search was at the path `rest` (Backend.count_part): the
+        parts that follow the path, level by level (its own numbers are those before it)."""
+        part.rest = list(rest)
         self.splits += 1
-        if children:
-            part.share *= rest / len(children)
-        return children[rest:]
+        found: list[Part] = []
+        node = part
+        for level, place in enumerate(rest):
+            children = self.children(node) or []
+            if level == len(rest) - 1:
+                return found + children[place:]
+            if place >= len(children):
+                break
+            found += children[place + 1:]
+            node = children[place]
+        raise InputError(f"a stopped part's path {rest} is not one of its search's: written by "
+                         "another version of the backend", field="checkpoint")
 
     def replace(self, index: int, children: list[Part]) -> list[int]:
         """Part `index` replaced by its children (indexes of the new parts returned)."""

@@ -148,10 +148,13 @@ def test_a_budget_splits_running_cubes_keeping_what_they_counted(tmp_path):
 
 
 def test_a_stopped_search_says_exactly_how_far_it_got():
-    """Backend.count_part: stopped at a deadline, its numbers are exactly those of the children
-    before `rest`, so those children and the rest add up to the cube."""
+    """Backend.count_part: stopped at a deadline, its numbers are exactly those of the branches
+    before the path it returns, so they and the parts after the path (splitting's `the_rest`)
+    add up to the cube, at whatever depth the search stopped."""
     import time
 
+    from puzzlesat import splitting
+    from puzzlesat.executors import Work
     from puzzlesat.models.packing import placements
     from puzzlesat.models.packing.plan import count_plan
 
@@ -159,23 +162,22 @@ def test_a_stopped_search_says_exactly_how_far_it_got():
     chosen = backend_named("bitboard:plain")  # the first empty cell everywhere
     family = api.family_of(puzzle)
     plan = count_plan(puzzle, "none", min_cubes=2)
-    state = chosen.prepare(chosen.payload(family.encode(puzzle, chosen, placements(puzzle),
-                                                        None)))
-    stopped = 0
+    payload = chosen.payload(family.encode(puzzle, chosen, placements(puzzle), None))
+    state = chosen.prepare(payload)
+    parts = splitting.Parts(Work("w", chosen.name, payload, plan.tasks[0].cubes), [], chosen)
+    depths = set()
     for cube in plan.tasks[0].cubes[:4]:  # (the third runs past 200,000 nodes: stopped)
         whole = chosen.count_cube(state, cube, None)[0][0]
         values, finished, rest = chosen.count_part(state, cube, time.time() + 0.001)
         if finished:
             assert values[0] == whole
             continue
-        stopped += 1
-        children = chosen.split(state, cube)
-        assert 0 <= rest < len(children)
-        assert values[0] == sum(chosen.count_cube(state, c, None)[0][0]
-                                for c in children[:rest])
-        assert values[0] + sum(chosen.count_cube(state, c, None)[0][0]
-                               for c in children[rest:]) == whole
-    assert stopped  # a cube that runs past the first slice's nodes is stopped
+        depths.add(len(rest))
+        after = parts.the_rest(splitting.Part(0, (), cube, 1.0), rest)
+        assert all(p.literals[:len(cube)] == cube for p in after)
+        assert values[0] + sum(chosen.count_cube(state, p.literals, None)[0][0]
+                               for p in after) == whole
+    assert depths and max(depths) > 1  # stopped deep in a cube's search
 
 
 def lines(path) -> list[str]:
@@ -254,7 +256,8 @@ def test_checkpoint_report_and_busy_share(tmp_path):
 
 
 @pytest.mark.parametrize("line", ['{"work":"w","cube":0,"values":[1],"part":["a"]}',
-                                  '{"work":"w","cube":0,"values":[1],"part":[3],"rest":-1}',
+                                  '{"work":"w","cube":0,"values":[1],"part":[3],"rest":[-1]}',
+                                  '{"work":"w","cube":0,"values":[1],"part":[3],"rest":2}',
                                   '{"work":"w","cube":0,"values":[1],"part":[]}'])
 def test_a_damaged_part_line_is_one_line_exit_2(tmp_path, line):
     path = tmp_path / "bad.checkpoint"

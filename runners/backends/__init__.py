@@ -159,12 +159,14 @@ class Backend(ABC):
         return None
 
     def count_part(self, state, cube: Cube, deadline: float | None
-                   ) -> tuple[Values, bool, int | None]:
+                   ) -> tuple[Values, bool, list[int] | None]:
         """count_cube, and where it stopped unfinished at the deadline, how far it got in
-        `split`'s terms: (numbers, finished, rest), the numbers then exactly those of the
-        cube's children before the `rest`-th (the children from it on not counted), so that the
-        engine counts the rest alone. rest None: the numbers count no whole child (thrown away
-        where the cube is split). By default count_cube's, rest None."""
+        `split`'s terms: (numbers, finished, rest). `rest` is a path down the children: at each
+        level, the place among `split`'s children of the branch the search was in, and at the
+        last, of the branch it would try next; the numbers are then exactly those of the
+        branches before the path (the children before each place), so the engine counts only
+        what follows (runners/splitting.py `the_rest`). rest None: the numbers count no whole
+        child (thrown away where the cube is split). By default count_cube's, rest None."""
         values, finished = self.count_cube(state, cube, deadline)
         return values, finished, None
 

@@ -912,22 +912,26 @@ class BitboardBackend(Backend):
         return (search.found,), search.done
 
     def count_part(self, state: Prepared, cube: Cube, deadline: float | None
-                   ) -> tuple[Values, bool, int | None]:
-        """Stopped unfinished, the solutions of the first branches its search finished (the
-        options covering the first empty cell, tried in `split`'s order), and the place in
-        `split`'s children of the branch it was in: that one and the rest are left to count.
-        A search branching on the fewest fits first: rest None (no child finished in order)."""
+                   ) -> tuple[Values, bool, list[int] | None]:
+        """Stopped unfinished, the solutions of every branch its search finished, and where it
+        was, as a path through `split`'s children: at each level down to the one it was on,
+        the place of the branch it was in (at the last level, of the next branch it would try).
+        Everything after that path is left to count (Backend.count_part); only the node it was
+        at is searched again. A search branching on the fewest fits on the way: rest None."""
         search = self._counted(state, cube, deadline)
         if search.done:
             return (search.found,), True, None
-        if search.listed[0]:
-            return (search.found,), False, None
         depth = int(search.var[V_DEPTH])
-        current = int(search.placed[0]) if depth >= 1 else int(search.nxt[0])
-        root = Search(search.board, cube)
-        rest = sum(1 for j in range(int(root.nxt[0]), current)
-                   if search.board.take(root.state.copy(), j))
-        return (int(search.below[0]) + (int(search.above[0]) << LIMB),), False, rest
+        if any(search.listed[: depth + 1]):
+            return (search.found,), False, None
+        board, prefix, rests = search.board, tuple(cube), []
+        for d in range(depth + 1):
+            root = Search(board, prefix)
+            current = int(search.placed[d]) if d < depth else int(search.nxt[d])
+            rests.append(sum(1 for j in range(int(root.nxt[0]), current)
+                             if board.take(root.state.copy(), j)))
+            prefix = (*prefix, int(board.option[current]) + 1)
+        return (search.found,), False, rests
 
     def _counted(self, state: Prepared, cube: Cube, deadline: float | None) -> Search:
         """The cube's search, run to its end or to the deadline (or a stop)."""

@@ -34,6 +34,7 @@ Say = Callable[[str], None]
 WORK_TARGET = 1.1  # the split plan's total work over one worker's, at most
 SPREAD_TARGET = 1.25  # N workers' wall over the total work / N, at most
 WALL_TARGET = 1.1  # 2 workers' wall over half the one-worker CPU, at most
+DEEPEST = 6  # levels of children the estimate of --split-after follows a stopped search down
 
 
 @dataclass(frozen=True)
@@ -173,26 +174,37 @@ def estimated(board: Board, workers: list[int], say: Say) -> dict:
 def stopped(parts: splitting.Parts, literals: tuple, took: float, budget: float,
             depth: int = 0) -> tuple[list[float], float]:
     """A part's times under --split-after `budget` (twice as long each round), estimated: its
-    `took` seconds shared among its children by their Knuth estimates, in the search's order;
-    stopped at the budget, the children it finished stand as one part taking the budget (the
-    child it was in thrown away: wasted), the rest run on. (parts' times, seconds wasted)"""
-    if took <= budget or depth >= 6:
+    `took` seconds shared among its children by their Knuth estimates, in the search's order,
+    and so on down; stopped at the budget, what it finished stands as one part taking the
+    budget, and the branches after the path it was at run on as parts (Backend.count_part).
+    Only below DEEPEST levels is the branch it was in thrown away. (parts' times, seconds
+    wasted)"""
+    if took <= budget or depth >= DEEPEST:
         return [took], 0.0
-    children = parts.backend.split(parts._state(), literals)
-    if not children:
-        return [took], 0.0
-    sizes = [max(1.0, float(parts.backend.estimate(parts._state(), c))) for c in children]
-    times = [took * s / sum(sizes) for s in sizes]
-    done, rest = 0.0, 0
-    while rest < len(times) and done + times[rest] <= budget:
-        done += times[rest]
-        rest += 1
-    found, wasted = [budget], budget - done
-    for child, t in zip(children[rest:], times[rest:]):
+    rest, wasted = cut(parts, literals, took, budget, 0)
+    found = [budget]
+    for child, t in rest:
         more, lost = stopped(parts, child, t, 2 * budget, depth + 1)
         found += more
         wasted += lost
     return found, wasted
+
+
+def cut(parts: splitting.Parts, literals: tuple, took: float, left: float, level: int
+        ) -> tuple[list[tuple[tuple, float]], float]:
+    """Where a search of `took` seconds stops after `left` seconds: the branches after its
+    path with their shares of the time (estimated), and the seconds thrown away."""
+    children = parts.backend.split(parts._state(), literals) if level < DEEPEST else None
+    if not children:
+        return [(literals, took)], left  # (the branch it was in searched again)
+    sizes = [max(1.0, float(parts.backend.estimate(parts._state(), c))) for c in children]
+    times = [took * s / sum(sizes) for s in sizes]
+    done, place = 0.0, 0
+    while place < len(times) - 1 and done + times[place] <= left:
+        done += times[place]
+        place += 1
+    inner, wasted = cut(parts, children[place], times[place], left - done, level + 1)
+    return inner + list(zip(children[place + 1:], times[place + 1:])), wasted
 
 
 def bench_split(names: list[str], workers: list[int], repeat: int, say: Say,
@@ -296,6 +308,6 @@ def table(results: dict, workers: list[int]) -> str:
                 f"{r['run_parts']:,} parts: {r[f'run_wall_{n}']:,.0f} s "
                 f"({r[f'run_{n}']:.2f} x total/{n}), total work {r['run_work']:,.0f} s "
                 f"({r['run_work'] / r['one_work']:.2f} x; {r['run_wasted']:,.0f} s thrown away "
-                f"in the branches the stopped searches were in), its longest part "
+                f"{DEEPEST} levels down where the stopped searches were), its longest part "
                 f"{r['run_longest']:,.0f} s (estimated)")
     return "\n".join(lines) + "\n"
