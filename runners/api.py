@@ -333,7 +333,9 @@ def count(puzzle, backend: str | None = None, modulo: str | None = None,
     if runner.busy.splits:
         found.details.setdefault("split", {
             "cubes_split": runner.busy.splits, "parts": runner.busy.parts,
-            "wasted_seconds": round(runner.busy.wasted, 3)})
+            "wasted_seconds": round(runner.busy.wasted, 3),
+            "budget_seconds": None if runner.busy.budget is None else round(runner.busy.budget,
+                                                                            3)})
     if hasattr(chosen, "credit"):  # a model counter: its name, version and licence
         found.details["counter"] = chosen.credit()
     if found.number == 0 and found.complete:

@@ -119,9 +119,13 @@ def run(
 
     busy = busy if busy is not None else Busy()
     plans = {w.token: splitting.resumed(w, checkpoint, backend_named(w.backend)) for w in works}
+    estimated = 0.0
     for plan in plans.values():
         if split and split.workers and split.workers > 1 and not plan.work.first:
-            splitting.presplit(plan, split.workers)
+            estimated += splitting.presplit(plan, split.workers)
+    budget = None if split is None else split.after if split.after is not None else (
+        splitting.auto_budget(estimated, split.workers or 1))
+    busy.budget = budget
     units = work_units(works)
     total = sum(sum(u) for u in units.values())
 
@@ -157,7 +161,7 @@ def run(
     interrupted = False
     start = time.perf_counter()
     try:
-        _rounds(works, plans, executor, jobs, deadline, record, stopped, split, busy)
+        _rounds(works, plans, executor, jobs, deadline, record, stopped, budget, busy)
     except Found:
         pass
     except KeyboardInterrupt:
@@ -173,11 +177,10 @@ def run(
 
 def _rounds(works: list[Work], plans: dict[str, splitting.Parts], executor: Executor,
             jobs: int, deadline: float | None, record: Record,
-            stopped: list[tuple[splitting.Parts, int]], split: Split | None,
+            stopped: list[tuple[splitting.Parts, int]], budget: float | None,
             busy: Busy) -> None:
     """The pending parts run on the executor; the parts stopped for their budget split, and
     their children run in the next round, with twice the budget, until none is stopped."""
-    budget = split.after if split else None
     if solution_found([_tally(p) for p in plans.values()]):
         return  # a solve the checkpoint holds the solution of
     while True:
@@ -259,6 +262,7 @@ class Busy:
     splits: int = 0  # parts split (before the run and during it)
     parts: int = 0  # parts counted in all
     wasted: float = 0.0  # seconds of parts stopped to be split
+    budget: float | None = None  # seconds a part ran before it was split (the first round's)
 
     @property
     def share(self) -> float | None:

@@ -37,12 +37,18 @@ MOST_PARTS = 50_000  # parts a split before the run stops at (the estimates' tim
 # part under MIN_PART_NODES (about 0.15 s, 15 estimates' time) is split.
 SPLIT_FROM_NODES = 1e8
 MIN_PART_NODES = 1e6
+NODES_PER_SECOND = 6.5e6
+# A count split before the run splits while running too, where no budget was asked for: a part
+# running past its share of the estimated seconds (estimates miss: the one-sided 9x10's
+# longest cubes, 1,500-2,651 s, were estimated at 4-28% of that), at least LEAST_BUDGET seconds.
+LEAST_BUDGET = 1.0
 
 
 @dataclass(frozen=True)
 class Split:
     """How a count splits its cubes: before the run, for `workers` workers (None: not before
-    the run); during it, a part running past `after` seconds (None: never)."""
+    the run); during it, a part running past `after` seconds (None: a count split before the
+    run takes `auto_budget`, another none)."""
 
     workers: int | None = None
     after: float | None = None
@@ -209,27 +215,29 @@ def _rebuild(found: Parts, root: Part, recorded: dict, checkpoint, label: str) -
                          file=str(checkpoint.path), field="checkpoint")
 
 
-def presplit(found: Parts, workers: int) -> None:
+def presplit(found: Parts, workers: int) -> float:
     """Split the pending parts whose estimated size is above their share (all the estimated
-    work over workers * SHARE), level by level (at most DEPTH), until none is or MOST_PARTS."""
+    work over workers * SHARE), level by level (at most DEPTH), until none is or MOST_PARTS;
+    the estimated work (0: too little to split, or no estimates)."""
     if not found.splittable or not hasattr(found.backend, "estimate"):
-        return
+        return 0.0
     state = found._state()
     for i in found.pending():
         part = found.parts[i]
         if part.size is None:  # (the count's own estimates, where it shows its time left)
             part.size = max(1.0, float(found.backend.estimate(state, part.literals)))
-    if sum(found.parts[i].size for i in found.pending()) < SPLIT_FROM_NODES:
-        return
+    work = sum(found.parts[i].size for i in found.pending())
+    if work < SPLIT_FROM_NODES:
+        return 0.0
     for _ in range(DEPTH):
         pending = found.pending()
         if not pending:
-            return
+            break
         share = max(MIN_PART_NODES,
                     sum(found.parts[i].size for i in pending) / (workers * SHARE))
         large = [i for i in pending if found.parts[i].size > share]
         if not large or len(found.parts) + 8 * len(large) > MOST_PARTS:
-            return
+            break
         for i in large:
             children = found.children(found.parts[i])
             if children is None:
@@ -237,6 +245,16 @@ def presplit(found: Parts, workers: int) -> None:
             for child in children:
                 child.size = max(1.0, float(found.backend.estimate(state, child.literals)))
             found.replace(i, children)
+    return work
+
+
+def auto_budget(work: float, workers: int) -> float | None:
+    """The budget of a count split before the run for `workers` workers, where none was asked
+    for: its estimated seconds (`work`, Knuth's nodes, over NODES_PER_SECOND) over workers *
+    SHARE, at least LEAST_BUDGET; None where it was not split (too little work)."""
+    if work <= 0:
+        return None
+    return max(LEAST_BUDGET, work / NODES_PER_SECOND / (workers * SHARE))
 
 
 def cube_tallies(found: Parts) -> tuple[list, list[bool], list, list[bool]]:

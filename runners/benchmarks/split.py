@@ -88,7 +88,8 @@ def measured(board: Board, workers: list[int], repeat: int, after: str | None,
             if one["number"] != two["number"] or not (one["complete"] and two["complete"]):
                 raise RuntimeError(f"{board.puzzle}: the split plan counted {two['number']}, "
                                    f"one worker {one['number']}")
-            runs.append(figures(one, two, workers) | {"budget": budget or 0.0})
+            runs.append(figures(one, two, workers)
+                        | {"budget": two["split"].get("budget_seconds") or 0.0})
     keys = runs[0].keys()
     return {k: statistics.median(r[k] for r in runs) if isinstance(runs[0][k], float)
             else runs[0][k] for k in keys} | {"runs": repeat}

@@ -208,8 +208,9 @@ def build_parser() -> argparse.ArgumentParser:
                        help="split cubes before the count, by their estimated sizes, for N "
                        "workers (default: the jobs; 1: not split)")
     count.add_argument("--split-after", type=seconds, default=None, metavar="S",
-                       help="stop a cube that runs longer than S seconds and count its parts "
-                       "instead (idle workers take them; default: never)")
+                       help="stop a cube that runs longer than S seconds and count what "
+                       "follows where its search was as parts (default: a count split before "
+                       "it runs, its share of the estimated time, at least 1 s)")
     solve.add_argument("--jobs", type=positive, default=None,
                        help="edge matching on edgecount: search the cubes a count searches on "
                        "N threads, stopping at the first grid")
