@@ -192,8 +192,9 @@ def _rounds(works: list[Work], plans: dict[str, splitting.Parts], executor: Exec
         busy.workers = max(busy.workers, executor.processes(
             jobs, sum(len(left) for left in pending.values())))
         executor.run(counted, pending, jobs, deadline, record)
-        if not _split_stopped(stopped) or deadline is not None and time.time() >= deadline:
+        if not stopped or deadline is not None and time.time() >= deadline:
             return
+        stopped.clear()
         budget = None if budget is None else 2 * budget
 
 
@@ -206,16 +207,22 @@ def _over_budget(work: Work, result: Result, deadline: float | None) -> bool:
 def _taken(plan: splitting.Parts, i: int, result: Result, over: bool,
            stopped: list[tuple[splitting.Parts, int]]) -> bool:
     """A part's result kept; whether it is finished (to be recorded). A part stopped `over` its
-    budget is split after the round: where its search says how far it got (`rest`), what it
-    counted stands as a part of its own; otherwise its partial count is thrown away."""
+    budget is split at once (its parts run in the next round; a count stopped before then is
+    incomplete, never short): where its search says where it was (`rest`), what it counted
+    stands and the branches after that path are parts; otherwise its partial count is thrown
+    away and its children are parts (one that cannot be split runs again whole)."""
     values, ok, seconds, *more = result
     part = plan.parts[i]
     if over:
         stopped.append((plan, i))
-        part.rest = more[0] if more else None
-        if part.rest is None:
+        rest = more[0] if more else None
+        if rest is None:
             plan.wasted += seconds or 0.0
+            children = plan.children(part)
+            if children is not None:
+                plan.replace(i, children)
             return False
+        plan.parts.extend(plan.the_rest(part, rest))
         ok = True
     part.values = None if values is None else tuple(values)  # None: not started
     part.finished, part.seconds = ok, seconds
@@ -227,22 +234,6 @@ def _counted(plan: splitting.Parts, budget: float | None) -> Work:
     work = plan.counted()
     work.budget = budget if plan.splittable and not work.first and work.stops_itself else None
     return work
-
-
-def _split_stopped(stopped: list[tuple[splitting.Parts, int]]) -> bool:
-    """The parts stopped for their budget replaced by their children (one that cannot be
-    split is run again whole, with the next round's budget); whether any was."""
-    any_stopped = bool(stopped)
-    for plan, i in stopped:
-        part = plan.parts[i]
-        if part.rest is not None:  # what it counted stands: what follows its path are parts
-            plan.parts.extend(plan.the_rest(part, part.rest))
-            continue
-        children = plan.children(part)
-        if children is not None:
-            plan.replace(i, children)
-    stopped.clear()
-    return any_stopped
 
 
 def _tally(plan: splitting.Parts) -> Tally:

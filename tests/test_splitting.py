@@ -285,3 +285,34 @@ def test_bench_split_keeps_the_boards_it_did_not_run(tmp_path):
     assert list(found) == ["4x20", "9x10"]
     text = split.table(found, [16, 64])
     assert text.count("an ESTIMATE, not a measurement") == 2
+
+
+def test_an_interrupt_after_cubes_were_stopped_leaves_the_count_incomplete():
+    """Regression: a part stopped for its budget was kept as finished (what it counted) while
+    the parts after it were made only at the round's end, so a count interrupted in between
+    (Ctrl-C, a lost worker) read complete, and short. Its parts are now made at once."""
+    from puzzlesat import executors
+
+    class StopsAtTheRoundsEnd(executors.Executor):
+        """Counts every part here, then is interrupted if a part was stopped (before the
+        next round could run its rest)."""
+
+        name = "test"
+
+        def run(self, works, pending, jobs, deadline, record):
+            split = False
+            for work in works:
+                for i in pending.get(work.token, []):
+                    backend, state = executors._state(work.backend, work.token, work.payload)
+                    result = executors.counted(backend, state, work.cubes[i],
+                                               executors.budgeted(deadline, work.budget),
+                                               work.first, work.budget is not None)
+                    record(work, [i], [result])
+                    split = split or len(result) == 4 and result[3] is not None
+            if split:
+                raise KeyboardInterrupt
+
+    found = api.count("pentomino-6x10", "bitboard", "none", jobs=2,
+                      executor=StopsAtTheRoundsEnd(), split_for=1, split_after=0.001)
+    assert not found.complete
+    assert found.number < PENTOMINO_6X10["none"]
