@@ -310,5 +310,7 @@ def table(results: dict, workers: list[int]) -> str:
                 f"({r[f'run_{n}']:.2f} x total/{n}), total work {r['run_work']:,.0f} s "
                 f"({r['run_work'] / r['one_work']:.2f} x; {r['run_wasted']:,.0f} s thrown away "
                 f"{DEEPEST} levels down where the stopped searches were), its longest part "
-                f"{r['run_longest']:,.0f} s (estimated)")
+                f"{r['run_longest']:,.0f} s (estimated; the set-up of each part, about 10 ms of "
+                "the search's own estimates, and sub-problems a memo shares across a split are "
+                "not modelled)")
     return "\n".join(lines) + "\n"
