@@ -8,8 +8,10 @@ one step deeper whose solutions are exactly the cube's), the counting engine cou
   estimated work (all of it over workers * SHARE) are replaced by their children, again while
   any is, up to DEPTH levels (`presplit`);
 - during it, a part given a budget (Split.after seconds) that runs past it unfinished is
-  stopped, its partial work thrown away (counted as wasted), and its children are counted in the
-  next round, with twice the budget (so a cube wastes at most about its own time).
+  stopped where its search is: what it finished stands (Backend.count_part) and the branches
+  after that point are counted in the next round, with the same budget (where a backend cannot
+  say where it was, its partial work is thrown away, counted as wasted, its children counted
+  instead, and the budget doubled: a cube wastes at most about its own time).
 
 A checkpoint records a part by the literals its splits added to its cube; a resumed count
 rebuilds the same parts from those lines (a cube's children are the same in every process), so
