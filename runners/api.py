@@ -36,6 +36,7 @@ from .models.limits import BuildStopped, building
 from .models.words import plural
 from .outcomes import Count, Solution, Verification
 from .registry import BACKENDS, default_backend, family_of, names_for, resolve
+from .splitting import Split
 
 Say = Callable[[str], None]
 
@@ -265,12 +266,14 @@ def _enumerator(puzzle) -> str:
 
 
 @takes(puzzle=PUZZLE, backend=NAME, modulo=NAME, jobs=WHOLE, executor=EXECUTOR,
-       time_limit=SECONDS, checkpoint=PATH, progress=PROGRESS, say=CALLABLE, limit=WHOLE)
+       time_limit=SECONDS, checkpoint=PATH, progress=PROGRESS, say=CALLABLE, limit=WHOLE,
+       split_for=WHOLE, split_after=SECONDS)
 def count(puzzle, backend: str | None = None, modulo: str | None = None,
           jobs: int | None = None, executor: str | Executor | None = None,
           time_limit: float | None = None, checkpoint: str | None = None,
           progress: bool | Progress | None = None, say: Say | None = None,
-          limit: int | None = None, **options) -> Count:
+          limit: int | None = None, split_for: int | None = None,
+          split_after: float | None = None, **options) -> Count:
     """Count every solution (modulo 'none') or the classes up to symmetry (modulo 'symmetry').
 
     limit: stop at the limit-th solution (modulo 'none'): limit=2 tells a puzzle with one
@@ -282,6 +285,12 @@ def count(puzzle, backend: str | None = None, modulo: str | None = None,
     the same call resumes after a crash; progress: True for a bar on standard error, or a
     callable(done, total, found). A count stopped by the time limit or an interrupt is returned
     with complete=False (its number a lower bound).
+
+    split_for: cubes split before the run, by their estimated sizes, for this many workers
+    (default: the jobs; 1: not split); split_after: a cube running longer than this many
+    seconds is stopped and split, its parts counted instead (default: never). Either needs a
+    backend that splits cubes (the bitboard search); the count is the same.
+    details['workers_busy'] is the share of the workers' time spent searching.
     """
     puzzle = _puzzle(puzzle)
     fam = family_of(puzzle)
@@ -289,10 +298,16 @@ def count(puzzle, backend: str | None = None, modulo: str | None = None,
     time_limit = check_time_limit(time_limit)
     modulo = fam.check_modulo(puzzle, modulo or "none")
     if limit is not None:
-        ignored = {"time_limit": time_limit, "jobs": jobs, "executor": executor}
-        return _count_to(puzzle, fam, backend, modulo, limit, checkpoint, say, options,
-                         [name for name, value in ignored.items() if value is not None])
+        ignored = {"time_limit": time_limit, "jobs": jobs, "executor": executor,
+                   "split_for": split_for, "split_after": split_after}
+        found = _count_to(puzzle, fam, backend, modulo, limit, checkpoint, say, options,
+                          [name for name, value in ignored.items() if value is not None])
+        found.details.setdefault("workers_busy", None)  # one search here: no workers
+        return found
     runner = make_runner(jobs, executor, time_limit, checkpoint, say)
+    if split_for is not None or split_after is not None:
+        runner.split = Split(split_for if split_for is not None else runner.split_plan().workers,
+                             split_after)
     chosen = resolve(backend, puzzle.kind, "count")
     begin = time.time()
     with progress_bar(f"{chosen.name}", progress) as shown:
@@ -315,6 +330,13 @@ def count(puzzle, backend: str | None = None, modulo: str | None = None,
     elif (not found.complete and runner.deadline is not None and time.time() >= runner.deadline
           and not built_partly):  # (a count stopped while its model was built says so itself)
         found.details["stopped_by"] = "time_limit"
+    found.details.setdefault("workers_busy", _rounded(runner.busy.share))
+    if runner.busy.splits:
+        found.details.setdefault("split", {
+            "cubes_split": runner.busy.splits, "parts": runner.busy.parts,
+            "wasted_seconds": round(runner.busy.wasted, 3),
+            "budget_seconds": None if runner.busy.budget is None else round(runner.busy.budget,
+                                                                            3)})
     if hasattr(chosen, "credit"):  # a model counter: its name, version and licence
         found.details["counter"] = chosen.credit()
     if found.number == 0 and found.complete:
@@ -363,6 +385,10 @@ def _say_default(say: Say | None, backend: str | None, kind: str, task: str) -> 
     stay one line); why it is the default, with its figures, is `default_backend`'s to say."""
     if say and backend is None:
         say(f"backend: {default_backend(kind, task)[0]} (the default)")
+
+
+def _rounded(share: float | None) -> float | None:
+    return None if share is None else round(share, 3)
 
 
 def make_runner(jobs: int | None, executor: str | Executor | None, time_limit: float | None,

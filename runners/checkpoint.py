@@ -2,7 +2,9 @@
 
 The file holds JSON lines: a header naming what is counted (the puzzle, its options, the
 backend, the cubes), then one line per finished cube: its numbers, and the seconds it took on its
-worker (how long N workers would take follows from those: `makespan`). Each line is flushed and
+worker (how long N workers would take follows from those: `makespan`); a cube the count split
+(runners/splitting.py) is recorded by its parts, a line each, naming the literals its splits
+added to the cube (`part`). Each line is flushed and
 fsynced before the count goes on. Run again with the same file, only the cubes not in it are
 counted. A torn last line (the process killed mid-write) is ignored; a file written for other
 work is refused.
@@ -61,6 +63,14 @@ class Checkpoint:
         self.key = key
         self.done: dict[tuple[str, int], list[int]] = {}
         self.seconds: dict[tuple[str, int], float] = {}  # absent from files written before
+        # the parts of split cubes: per (work, cube), each part's added literals -> its numbers,
+        # and each part's seconds by (work, cube, added literals)
+        self.parts: dict[tuple[str, int], dict[tuple[int, ...], list[int]]] = {}
+        self.part_seconds: dict[tuple[str, int, tuple[int, ...]], float] = {}
+        # a part stopped to be split (its line has `rest`, a path down its children: see
+        # Backend.count_part): its numbers are those of the branches before the path, and what
+        # follows it are parts of their own
+        self.rests: dict[tuple[str, int, tuple[int, ...]], list[int]] = {}
         self._file = None
         self._made = False  # whether this run made the file (its header), and so may take it away
         self._read()
@@ -105,9 +115,7 @@ class Checkpoint:
                 raise InputError("not a cube's line: it needs work, cube and values (whole "
                                  "numbers)",
                                  file=str(self.path), line=number, field=field)
-            self.done[(entry["work"], entry["cube"])] = entry["values"]
-            if isinstance(entry.get("seconds"), (int, float)):
-                self.seconds[(entry["work"], entry["cube"])] = float(entry["seconds"])
+            self._keep(entry, file_line=number)
         if not complete and lines:
             self._truncate_torn()
 
@@ -140,18 +148,48 @@ class Checkpoint:
         os.fsync(out.fileno())
 
     def record(self, work: str, cubes: list[int], values: list[list[int]],
-               seconds: list[float | None] | None = None) -> None:
+               seconds: list[float | None] | None = None,
+               parts: list[tuple[int, ...]] | None = None,
+               rests: list[list[int] | None] | None = None) -> None:
         """Append finished cubes (their index within the work, their numbers, and the seconds
-        each took where known)."""
+        each took where known), or parts of split cubes (`parts`: the literals each part's
+        splits added to its cube; () for a whole cube; `rests`: where a part stopped to be split
+        got to, see `rests` above)."""
         seconds = seconds or [None] * len(cubes)
+        parts = parts or [()] * len(cubes)
+        rests = rests or [None] * len(cubes)
         entries = [{"work": work, "cube": i, "values": list(v)}
+                   | ({"part": list(part)} if part or rest is not None else {})
+                   | ({} if rest is None else {"rest": list(rest)})
                    | ({} if s is None else {"seconds": round(s, 3)})
-                   for i, v, s in zip(cubes, values, seconds)]
+                   for i, v, s, part, rest in zip(cubes, values, seconds, parts, rests)]
         for entry, s in zip(entries, seconds):
-            self.done[(work, entry["cube"])] = entry["values"]
-            if s is not None:
-                self.seconds[(work, entry["cube"])] = s
+            self._keep(entry | ({} if s is None else {"seconds": s}))
         self._write(entries)
+
+    def _keep(self, entry: dict, file_line: int | None = None) -> None:
+        """A cube's line (or a part's) held in `done` or `parts`, with its seconds."""
+        at = (entry["work"], entry["cube"])
+        part, rest = entry.get("part"), entry.get("rest")
+        if part is not None and not (isinstance(part, list) and (part or rest is not None)
+                                     and all(type(k) is int for k in part)) or (
+                rest is not None and not (isinstance(rest, list) and rest and all(
+                    type(r) is int and r >= 0 for r in rest))):
+            raise InputError("a part is a list of whole numbers (the literals its splits "
+                             "added), its rest a list of whole numbers", file=str(self.path),
+                             line=file_line, field="checkpoint")
+        seconds = entry.get("seconds")
+        timed = isinstance(seconds, (int, float)) and not isinstance(seconds, bool)
+        if rest is not None:
+            self.rests[(*at, tuple(part or ()))] = rest
+        if part is not None:
+            self.parts.setdefault(at, {})[tuple(part)] = entry["values"]
+            if timed:
+                self.part_seconds[(*at, tuple(part))] = float(seconds)
+            return
+        self.done[at] = entry["values"]
+        if timed:
+            self.seconds[at] = float(seconds)
 
     def close(self) -> None:
         """Close the file; one this run made and recorded no cube in (the count could not start:
@@ -159,7 +197,7 @@ class Checkpoint:
         if self._file is not None:
             self._file.close()
             self._file = None
-            if self._made and not self.done:
+            if self._made and not self.done and not self.parts:
                 self.path.unlink(missing_ok=True)
                 self._made = False
 
@@ -182,8 +220,10 @@ class Timing:
     timed one took on its worker (lines written before cube times were kept have none)."""
 
     key: dict[str, object]
-    cubes: int
-    seconds: list[float]
+    cubes: int  # cubes recorded whole
+    seconds: list[float]  # of the timed lines: whole cubes and parts of split cubes
+    split: int = 0  # cubes recorded by parts (split while counting)
+    parts: int = 0  # their parts recorded
 
     def makespan(self, workers: int) -> float:
         """How long `workers` workers take on the timed cubes (see `makespan`)."""
@@ -198,7 +238,9 @@ def timing(path: str | Path) -> Timing:
     if recorded.key is None:
         raise InputError("an empty file, not a puzzlesat checkpoint", file=str(path),
                          field="checkpoint")
-    return Timing(recorded.key, len(recorded.done), list(recorded.seconds.values()))
+    return Timing(recorded.key, len(recorded.done),
+                  [*recorded.seconds.values(), *recorded.part_seconds.values()],
+                  len(recorded.parts), sum(len(p) for p in recorded.parts.values()))
 
 
 def recorded_split(path: str | Path, key: dict[str, object]) -> int | None:

@@ -15,11 +15,13 @@ from collections.abc import Callable
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
-from .backends import Values
+from . import splitting
+from .backends import STOP, Values
 from .checkpoint import Checkpoint, digest, recorded_split
 from .children import WorkerDied
-from .executors import Executor, Result, Work
+from .executors import Executor, Record, Result, Work
 from .models.errors import PuzzlesatWarning
+from .splitting import Split
 
 # (work done, work in all, solutions so far): cubes, or, where the works estimate their cubes'
 # sizes (Work.sizes), thousandths of a per cent of the estimated work, so that the time left
@@ -101,49 +103,65 @@ def run(
     deadline: float | None = None,
     checkpoint: Checkpoint | None = None,
     progress: Progress | None = None,
+    split: Split | None = None,
+    busy: Busy | None = None,
 ) -> tuple[list[Tally], bool]:
     """Count every cube of every work; (tallies, interrupted).
 
     Cubes already in the checkpoint are taken from it; each cube that finishes is appended.
-    Works of a solve (Work.first) stop at the first cube with a solution (one the checkpoint
-    holds: nothing more is searched).
+    Where the backend can split a cube, `split` says how the cubes are cut into parts
+    (runners/splitting.py): before the run by their estimates, during it where one runs past a
+    budget; a split cube is recorded by its parts. Works of a solve (Work.first) stop at the
+    first cube with a solution (one the checkpoint holds: nothing more is searched). `busy`,
+    where given, is filled with how busy the workers were.
     """
-    tallies, pending = _resumed(works, checkpoint)
+    from .registry import backend as backend_named
+
+    busy = busy if busy is not None else Busy()
+    plans = {w.token: splitting.resumed(w, checkpoint, backend_named(w.backend)) for w in works}
+    estimated = 0.0
+    for plan in plans.values():
+        if split and split.workers and split.workers > 1 and not plan.work.first:
+            estimated += splitting.presplit(plan, split.workers)
+    budget = None if split is None else split.after if split.after is not None else (
+        splitting.auto_budget(estimated, split.workers or 1))
+    busy.budget = budget
     units = work_units(works)
     total = sum(sum(u) for u in units.values())
 
     def shown() -> int:
-        return sum(t.total() for t in tallies.values() if t.work.shown)
+        return sum(_tally(p).total() for p in plans.values() if p.work.shown)
 
-    done = sum(u for t in tallies.values() for u, ok in zip(units[t.work.token], t.finished)
-               if ok)
+    done = sum(units[t][p.cube] * p.share for t, plan in plans.items() for p in plan.parts
+               if p.finished and not p.replaced)
     if progress:
-        progress(done, total, shown())
+        progress(round(done), total, shown())
+    stopped: list[tuple[splitting.Parts, int]] = []
 
     def record(work: Work, indexes: list[int], results: list[Result]) -> None:
         nonlocal done
-        tally = tallies[work.token]
+        plan = plans[work.token]
         finished = []
-        for i, (values, ok, seconds) in zip(indexes, results):
-            tally.values[i] = None if values is None else tuple(values)  # None: not started
-            tally.finished[i], tally.seconds[i] = ok, seconds
-            if ok:
-                finished.append(i)
-                done += units[work.token][i]
+        for i, result in zip(indexes, results):
+            part = plan.parts[i]
+            busy.searching += result[2] or 0.0
+            if _taken(plan, i, result, _over_budget(work, result, deadline), stopped):
+                finished.append(part)
+                if part.rest is None:  # (a stopped part's share is its counted children's)
+                    done += units[work.token][part.cube] * part.share
         if checkpoint and finished:
-            checkpoint.record(work.label, finished, [tally.values[i] for i in finished],
-                              [tally.seconds[i] for i in finished])
+            checkpoint.record(work.label, [p.cube for p in finished],
+                              [p.values for p in finished], [p.seconds for p in finished],
+                              [p.added for p in finished], [p.rest for p in finished])
         if progress:
-            progress(done, total, shown())
-        if work.first and any(tally.finished[i] and tally.values[i] and tally.values[i][0] > 0
-                              for i in indexes):
+            progress(round(done), total, shown())
+        if work.first and any(p.finished and p.values and p.values[0] > 0 for p in finished):
             raise Found
 
     interrupted = False
-    if solution_found(list(tallies.values())):
-        pending = {}  # a solve the checkpoint holds the solution of
+    start = time.perf_counter()
     try:
-        executor.run(works, pending, jobs, deadline, record)
+        _rounds(works, plans, executor, jobs, deadline, record, stopped, budget, busy)
     except Found:
         pass
     except KeyboardInterrupt:
@@ -151,29 +169,109 @@ def run(
     except WorkerDied as died:  # what the others counted stands; the count says it is partial
         warnings.warn(f"the count stopped early: {died}", PuzzlesatWarning, stacklevel=2)
         interrupted = True
-    return [tallies[w.token] for w in works], interrupted
+    finally:
+        busy.wall += time.perf_counter() - start
+        busy.note(plans.values())
+    return [_tally(plans[w.token]) for w in works], interrupted
 
 
-def _resumed(works: list[Work], checkpoint: Checkpoint | None
-             ) -> tuple[dict[str, Tally], dict[str, list[int]]]:
-    """Per work (by token), its tally with the cubes the checkpoint holds, and the cubes left
-    to count."""
-    tallies = {w.token: Tally(w, [None] * len(w.cubes), [False] * len(w.cubes),
-                              [None] * len(w.cubes), [False] * len(w.cubes)) for w in works}
-    pending: dict[str, list[int]] = {}
-    for work in works:
-        tally = tallies[work.token]
-        for i in range(len(work.cubes)):
-            saved = checkpoint.done.get((work.label, i)) if checkpoint else None
-            if saved is not None:
-                tally.values[i], tally.finished[i] = tuple(saved), True
-                tally.resumed[i] = True
-                tally.seconds[i] = checkpoint.seconds.get((work.label, i))
-            else:
-                pending.setdefault(work.token, []).append(i)
-        if work.sizes and work.token in pending:  # the largest first: no long cube left at the end
-            pending[work.token].sort(key=lambda i: -work.sizes[i])
-    return tallies, pending
+def _rounds(works: list[Work], plans: dict[str, splitting.Parts], executor: Executor,
+            jobs: int, deadline: float | None, record: Record,
+            stopped: list[tuple[splitting.Parts, int]], budget: float | None,
+            busy: Busy) -> None:
+    """The pending parts run on the executor; the parts stopped for their budget are split, and
+    their parts run in the next round, until none is stopped: with the same budget where every
+    stopped search kept what it had counted (the one-sided 5x18 split for 64 workers, its budget
+    doubled each round: its longest part 1.55 times the work / 64), with twice the budget where
+    one threw its work away."""
+    if solution_found([_tally(p) for p in plans.values()]):
+        return  # a solve the checkpoint holds the solution of
+    while True:
+        counted = [_counted(plans[w.token], budget) for w in works]
+        pending = {w.token: plans[w.token].pending() for w in works}
+        pending = {t: left for t, left in pending.items() if left}
+        if not pending:
+            return
+        busy.workers = max(busy.workers, executor.processes(
+            jobs, sum(len(left) for left in pending.values())))
+        wasted = sum(p.wasted for p in plans.values())
+        executor.run(counted, pending, jobs, deadline, record)
+        if not stopped or deadline is not None and time.time() >= deadline:
+            return
+        stopped.clear()
+        if budget is not None and sum(p.wasted for p in plans.values()) > wasted:
+            budget *= 2  # (work thrown away: a part wastes at most about its own time)
+
+
+def _over_budget(work: Work, result: Result, deadline: float | None) -> bool:
+    """Whether a part came back unfinished for its budget alone (not a deadline or a stop)."""
+    return (not result[1] and result[0] is not None and work.budget is not None
+            and not (deadline is not None and time.time() >= deadline) and not STOP.is_set())
+
+
+def _taken(plan: splitting.Parts, i: int, result: Result, over: bool,
+           stopped: list[tuple[splitting.Parts, int]]) -> bool:
+    """A part's result kept; whether it is finished (to be recorded). A part stopped `over` its
+    budget is split at once (its parts run in the next round; a count stopped before then is
+    incomplete, never short): where its search says where it was (`rest`), what it counted
+    stands and the branches after that path are parts; otherwise its partial count is thrown
+    away and its children are parts (one that cannot be split runs again whole)."""
+    values, ok, seconds, *more = result
+    part = plan.parts[i]
+    if over:
+        stopped.append((plan, i))
+        rest = more[0] if more else None
+        if rest is None:
+            plan.wasted += seconds or 0.0
+            children = plan.children(part)
+            if children is not None:
+                plan.replace(i, children)
+            return False
+        plan.parts.extend(plan.the_rest(part, rest))
+        ok = True
+    part.values = None if values is None else tuple(values)  # None: not started
+    part.finished, part.seconds = ok, seconds
+    return ok
+
+
+def _counted(plan: splitting.Parts, budget: float | None) -> Work:
+    """The work a round runs: the plan's parts, with the round's budget where parts split."""
+    work = plan.counted()
+    work.budget = budget if plan.splittable and not work.first and work.stops_itself else None
+    return work
+
+
+def _tally(plan: splitting.Parts) -> Tally:
+    """A work's tally by its cubes, from its parts."""
+    values, finished, seconds, resumed = splitting.cube_tallies(plan)
+    return Tally(plan.work, values, finished, seconds, resumed)
+
+
+@dataclass
+class Busy:
+    """How busy a count's workers were: seconds its parts were searched (those stopped to be
+    split included), over the workers' wall seconds."""
+
+    workers: int = 0
+    searching: float = 0.0
+    wall: float = 0.0
+    splits: int = 0  # parts split (before the run and during it)
+    parts: int = 0  # parts counted in all
+    wasted: float = 0.0  # seconds of parts stopped to be split
+    budget: float | None = None  # seconds a part ran before it was split (the first round's)
+
+    @property
+    def share(self) -> float | None:
+        """The share of the workers' time spent searching (None: no cube ran)."""
+        if self.workers < 1 or self.wall <= 0 or self.searching <= 0:
+            return None
+        return min(1.0, self.searching / (self.wall * self.workers))
+
+    def note(self, plans) -> None:
+        for plan in plans:
+            self.splits += plan.splits
+            self.parts += sum(not p.replaced for p in plan.parts)
+            self.wasted += plan.wasted
 
 
 @contextmanager
@@ -236,6 +334,9 @@ class Runner:
     progress: Progress | None = None
     interrupted: bool = False
     splits: dict[str, int] = field(default_factory=dict)  # cubes asked for, by the work's key
+    # how cubes are cut into parts (None: as the jobs ask, `split_plan`)
+    split: Split | None = None
+    busy: Busy = field(default_factory=Busy)  # how busy the workers were, over every run
 
     def cubes_wanted(self, key: dict[str, object], per_job: int) -> int:
         """How many cubes (at least) a count splits its work into: `per_job` for each job, or,
@@ -246,6 +347,13 @@ class Runner:
             split = per_job * max(1, self.jobs)
         self.splits[digest(key)] = split
         return split
+
+    def split_plan(self) -> Split:
+        """How this count splits its cubes: as asked, or before the run for its jobs (more
+        than one), with no budget during it."""
+        if self.split is not None:
+            return self.split
+        return Split(workers=self.jobs if self.jobs > 1 else None)
 
     def left(self) -> float | None:
         return None if self.deadline is None else self.deadline - time.time()
@@ -264,7 +372,7 @@ class Runner:
             saved.check_writable()
         try:
             tallies, interrupted = run(works, self.executor, self.jobs, self.deadline, saved,
-                                       self.progress)
+                                       self.progress, self.split_plan(), self.busy)
         finally:
             if saved:
                 saved.close()

@@ -24,8 +24,10 @@ from .models.errors import InputError
 from .models.words import plural
 
 # a cube's numbers, whether it finished, and the seconds it took on its worker (wall clock);
-# numbers and seconds None for a cube not started (the deadline had passed)
-Result = tuple[Values | None, bool, float | None]
+# numbers and seconds None for a cube not started (the deadline had passed); a cube given a
+# budget has a fourth: where its search stopped, in its children's terms (Backend.count_part)
+Result = tuple[Values | None, bool, float | None] | tuple[Values | None, bool, float | None,
+                                                         list[int] | None]
 Record = Callable[["Work", list[int], list[Result]], None]  # (work, cube indexes, results)
 
 # Chunks per process: small enough to balance uneven cubes and checkpoint often, large enough
@@ -59,6 +61,9 @@ class Work:
     # a solve: each cube searched until its first solution (Backend.solve_cube: its numbers
     # then begin with 1 and carry the solution), and the whole run stopped at the first
     first: bool = False
+    # seconds each cube may run before it is stopped unfinished (the engine then splits it:
+    # runners/splitting.py); None: no budget
+    budget: float | None = None
 
 
 def cores() -> int:
@@ -104,12 +109,13 @@ def _thread_states() -> dict[str, object]:
 
 def run_chunk(
     backend_name: str, token: str, payload: object, cubes: list[Cube], deadline: float | None,
-    first: bool = False,
+    first: bool = False, budget: float | None = None,
 ) -> list[Result]:
     """Count a chunk of cubes (in whatever process runs it); past the deadline (or a stop) the
     cubes left are not started: each would cost its set-up (a search's estimates: seconds on a
     large board) before its first look at the clock. `first` (a solve): each cube searched
-    until its first solution, and none started after one is found."""
+    until its first solution, and none started after one is found. `budget`: each cube stopped
+    unfinished after that many seconds (to be split)."""
     backend, state = _state(backend_name, token, payload)
     results: list[Result] = []
     for cube in cubes:
@@ -117,17 +123,29 @@ def run_chunk(
                 first and any(r[0] and r[0][0] for r in results)):
             results.append((None, False, None))  # not counted
         else:
-            results.append(counted(backend, state, cube, deadline, first))
+            results.append(counted(backend, state, cube, budgeted(deadline, budget), first,
+                               budget is not None))
     return results
 
 
+def budgeted(deadline: float | None, budget: float | None) -> float | None:
+    """A cube's deadline: the count's, or sooner, its budget from now."""
+    if budget is None:
+        return deadline
+    own = time.time() + budget
+    return own if deadline is None else min(deadline, own)
+
+
 def counted(backend, state: object, cube: Cube, deadline: float | None,
-            first: bool = False) -> Result:
+            first: bool = False, part: bool = False) -> Result:
     """One cube counted (with `first`, searched until its first solution), with the seconds it
     took (what a longer count's plan is made of: how long N workers would take follows from
-    these)."""
+    these); with `part` (a cube given a budget), where it stopped (Backend.count_part)."""
     start = time.perf_counter()
     try:
+        if part and not first:
+            values, finished, rest = backend.count_part(state, cube, deadline)
+            return values, finished, time.perf_counter() - start, rest
         values, finished = (backend.solve_cube if first else backend.count_cube)(
             state, cube, deadline)
     except Interrupted as stopped:
@@ -142,11 +160,11 @@ def _serve_chunks(payloads: dict[str, tuple[str, object]]) -> Callable:
     return _pool_chunk
 
 
-def _pool_chunk(task: tuple[int, str, list[Cube], float | None, bool]
+def _pool_chunk(task: tuple[int, str, list[Cube], float | None, bool, float | None]
                 ) -> tuple[int, list[Result]]:
-    number, token, cubes, deadline, first = task
+    number, token, cubes, deadline, first, budget = task
     backend_name, payload = _payloads[token]
-    return number, run_chunk(backend_name, token, payload, cubes, deadline, first)
+    return number, run_chunk(backend_name, token, payload, cubes, deadline, first, budget)
 
 
 # ---------------------------------------------------------------- executors
@@ -190,7 +208,9 @@ def run_in_process(
             if deadline is not None and time.time() >= deadline:
                 break  # the cubes left stay uncounted (None in their tally)
             try:
-                result = counted(backend, state, work.cubes[i], deadline, work.first)
+                result = counted(backend, state, work.cubes[i],
+                                 budgeted(deadline, work.budget), work.first,
+                                 work.budget is not None)
             except Interrupted as stopped:
                 record(work, [i], [(stopped.found, False, stopped.seconds)])
                 raise KeyboardInterrupt from None
@@ -224,7 +244,8 @@ def run_on_threads(works: list[Work], pending: dict[str, list[int]], threads: in
                        else work.payload)
             for part in parts:
                 future = pool.submit(run_chunk, work.backend, work.token, payload,
-                                     [work.cubes[i] for i in part], deadline, work.first)
+                                     [work.cubes[i] for i in part], deadline, work.first,
+                                     work.budget)
                 owners[future] = (work, part)
         for future in as_completed(owners):
             work, part = owners[future]
@@ -268,7 +289,7 @@ class LocalExecutor(Executor):
         for work in works:
             for part in chunks(work, pending.get(work.token, []), processes):
                 tasks.append((len(tasks), work.token, [work.cubes[i] for i in part], deadline,
-                              work.first))
+                              work.first, work.budget))
                 owners.append((work, part))
         payloads = {w.token: (w.backend, w.payload) for w in works if pending.get(w.token)}
         with interruptible(), Pool(processes, _serve_chunks, (payloads,), "a pool worker") as pool:
@@ -329,7 +350,7 @@ class DaskExecutor(Executor):
                     cubes = [work.cubes[i] for i in part]
                     future = client.submit(
                         run_chunk, work.backend, work.token, payload, cubes, deadline,
-                        work.first, pure=False
+                        work.first, work.budget, pure=False
                     )
                     futures.append(future)
                     owners[future.key] = (work, part)

@@ -150,6 +150,26 @@ class Backend(ABC):
         a cube's work, for the time left: see counting.cube_sizes)."""
         return self.prepare(payload)
 
+    def split(self, state, cube: Cube) -> list[Cube] | None:
+        """A cube's children: cubes one step deeper whose solutions are exactly the cube's, each
+        in one child (the counting engine splits a long cube into them, runners/splitting.py);
+        children the search would find empty at once may be left out. None: this backend
+        cannot split a cube (or the cube has no step left). The same state and cube give the
+        same children in every process: a checkpoint records a split cube by its parts."""
+        return None
+
+    def count_part(self, state, cube: Cube, deadline: float | None
+                   ) -> tuple[Values, bool, list[int] | None]:
+        """count_cube, and where it stopped unfinished at the deadline, how far it got in
+        `split`'s terms: (numbers, finished, rest). `rest` is a path down the children: at each
+        level, the place among `split`'s children of the branch the search was in, and at the
+        last, of the branch it would try next; the numbers are then exactly those of the
+        branches before the path (the children before each place), so the engine counts only
+        what follows (runners/splitting.py `the_rest`). rest None: the numbers count no whole
+        child (thrown away where the cube is split). By default count_cube's, rest None."""
+        values, finished = self.count_cube(state, cube, deadline)
+        return values, finished, None
+
     def solve_cube(self, state, cube: Cube, deadline: float | None) -> tuple[Values, bool]:
         """Search one cube until its first solution (a solve run by the counting engine:
         Work.first): (numbers, finished), the numbers beginning with 1 and carrying the

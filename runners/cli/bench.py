@@ -93,6 +93,9 @@ SUITES = (
     Suite("first-run", "bench", "add_first_run", "a newcomer's first commands: puzzlesat "
           "installed into brand-new venvs, then list and the first counts timed (minutes); "
           "writes results/first-run.md"),
+    Suite("split", "bench", "add_split", "packing: cubes split on demand: the split plan's "
+          "timed parts handed to 16 and 64 workers, its total work against one worker's, 2 "
+          "workers' wall (the 5x18, the 4x20; the 9x10 estimated); writes results/split.md"),
     Suite("workshop", "serve", "add_bench", "the workshop: a count from a click to the number "
           "(IQ Block 10 by default) against `puzzlesat count`'s wall; writes "
           "results/workshop-bench.md"),
@@ -344,6 +347,59 @@ def bench_first_run(args: argparse.Namespace) -> int:
     from ..benchmarks import first_run
 
     return first_run.bench_first_run(args)
+
+
+def add_split(parser: argparse.ArgumentParser) -> None:
+    from ..benchmarks.split import BOARDS
+    from . import positive
+
+    parser.add_argument("boards", nargs="*", metavar="BOARD",
+                        help=f"boards: {', '.join(BOARDS)} (default all; the 4x20 takes tens "
+                        "of minutes on 2 cores, the 9x10 is estimated from its checkpoint)")
+    parser.add_argument("--workers", type=positive, nargs="+", default=[16, 64], metavar="N",
+                        help="worker counts the split plan is judged for (default 16 64)")
+    parser.add_argument("--repeat", type=positive, default=3,
+                        help="runs of each short board (default 3; the 4x20 runs once)")
+    parser.add_argument("--split-after", default=None, metavar="S",
+                        help="the split plan's count also splits cubes that run past S seconds "
+                        "(auto: one worker's work over the most workers x 4; default: split "
+                        "by estimates alone)")
+    parser.add_argument("--estimate", action="store_true",
+                        help="boards with a committed checkpoint (the 4x20) worked out from it "
+                        "instead of counted (an estimate, labelled so)")
+    report.add_record_arguments(parser, "the figures (results/split.md)")
+    parser.set_defaults(run=recording(bench_split))
+
+
+def bench_split(args: argparse.Namespace) -> int:
+    """`bench split`: runners/benchmarks/split.py."""
+    from ..benchmarks import split
+
+    names = args.boards or list(split.BOARDS)
+    for name in names:
+        if name not in split.BOARDS:
+            raise InputError(f"no board {name!r} in bench split; use "
+                             f"{', '.join(split.BOARDS)}", field="BOARD")
+    after = args.split_after
+    if after not in (None, "auto"):
+        try:
+            if not float(after) > 0:
+                raise ValueError
+        except ValueError:
+            raise InputError(f"takes seconds above 0 or auto, not {after!r}",
+                             field="--split-after") from None
+    found = split.bench_split(names, args.workers, args.repeat, report.say, after,
+                              args.estimate)
+    if args.record_in is not None:
+        found = split.merged(found, args.record_in)
+    text = split.table(found, args.workers)
+    print(text, end="")
+    if args.record_in is not None:
+        report.write_json_atomic(args.record_in / "split.json", found, "results")
+        path = args.record_in / "split.md"
+        report.write_text_atomic(path, text, "results")
+        print(f"wrote {path} and split.json beside it")
+    return 0
 
 
 def add_calendar(parser: argparse.ArgumentParser) -> None:

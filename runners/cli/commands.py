@@ -40,6 +40,7 @@ COMMANDS = ("solve", "count", "verify", "export", "bench", "solutions")
 PARAMETER_FLAGS = {
     "backend": "--backend", "jobs": "--jobs", "executor": "--executor", "modulo": "--modulo",
     "time_limit": "--time-limit", "checkpoint": "--checkpoint", "encoding": "--encoding",
+    "split_for": "--split-for", "split_after": "--split-after",
     "format": "--format", "output": "--output", "results": "--results", "path": "-o",
     "level": "--level", "start": "--from", "steps": "--steps", "sample": "--sample",
     "seed": "--seed", "repeat": "--repeat", "queries": "--queries", "workers": "--workers",
@@ -203,6 +204,13 @@ def build_parser() -> argparse.ArgumentParser:
                              + ("; repeat to compare executors" if command is bench else ""))
     count.add_argument("--checkpoint", metavar="FILE",
                        help="record each finished cube in FILE; run again with it to resume")
+    count.add_argument("--split-for", type=positive, default=None, metavar="N",
+                       help="split cubes before the count, by their estimated sizes, for N "
+                       "workers (default: the jobs; 1: not split)")
+    count.add_argument("--split-after", type=seconds, default=None, metavar="S",
+                       help="stop a cube that runs longer than S seconds and count what "
+                       "follows where its search was as parts (default: a count split before "
+                       "it runs, its share of the estimated time, at least 1 s)")
     solve.add_argument("--jobs", type=positive, default=None,
                        help="edge matching on edgecount: search the cubes a count searches on "
                        "N threads, stopping at the first grid")
@@ -369,14 +377,19 @@ def run_checkpoint(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps({"key": found.key, "cubes": found.cubes, "timed": len(found.seconds),
                           "seconds": total, "longest": max(found.seconds, default=0.0),
-                          "wall_seconds": workers}))
+                          "wall_seconds": workers, "split_cubes": found.split,
+                          "parts": found.parts}))
         return 0
     key = found.key
     print(f"{args.file}: {purpose(key)} of {key.get('puzzle')} (backend {key.get('backend')}): "
-          f"{plural(found.cubes, 'cube')} recorded, {len(found.seconds):,} of "
-          f"them timed on their workers: {total:,.0f} s in all, the longest "
+          f"{plural(found.cubes + found.split, 'cube')} recorded, {len(found.seconds):,} "
+          f"{'of them' if not found.split else 'cubes or parts'} timed on their workers: "
+          f"{total:,.0f} s in all, the longest "
           f"{max(found.seconds, default=0.0):,.0f} s")
-    untimed = found.cubes - len(found.seconds)
+    if found.split:
+        print(f"  ({plural(found.split, 'cube')} split while counting, recorded by "
+              f"{found.parts:,} parts; each part timed on its own: the split plan)")
+    untimed = found.cubes + found.parts - len(found.seconds)
     if untimed:
         print(f"  ({untimed:,} cube{'s were' if untimed > 1 else ' was'} recorded before cube "
               "times were kept: the figures below leave them out)")
@@ -470,7 +483,8 @@ def run_count(puzzle, module, args) -> int:
     options = family_options(module, args, "count")
     count = api.count(
         puzzle, args.backend, args.modulo, args.jobs, args.executor, time_left(args),
-        args.checkpoint, progress=not args.json, say=report.say, limit=args.limit, **options,
+        args.checkpoint, progress=not args.json, say=report.say, limit=args.limit,
+        split_for=args.split_for, split_after=args.split_after, **options,
     )
     say_why(puzzle, "count", args)
     if args.json:
@@ -482,9 +496,27 @@ def run_count(puzzle, module, args) -> int:
         else:
             for line in module.count_lines(puzzle, count):
                 print(line)
+        busy_line = workers_busy_line(count)
+        if busy_line:
+            print(busy_line)
     if args.limit is not None:  # the answer asked for: stopping at the limit is no failure
         return 0
     return 0 if count.complete else 1
+
+
+def workers_busy_line(count) -> str | None:
+    """How busy a count's workers were, and what splitting its cubes cost, in a line (None
+    where no worker ran)."""
+    share = count.details.get("workers_busy")
+    if share is None:
+        return None
+    line = f"{count.puzzle}: workers busy {share:.0%} of their time (searching cubes)"
+    split = count.details.get("split")
+    if split:
+        line += (f"; {plural(split['cubes_split'], 'cube')} split into "
+                 f"{split['parts']:,} parts, {split['wasted_seconds']:,.1f} s of work "
+                 "thrown away by splits while running")
+    return line
 
 
 def run_verify(puzzle, module, args) -> int:

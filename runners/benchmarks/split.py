@@ -1,0 +1,316 @@
+"""`bench split` (issue 40, items 1 and 3): how well a split plan spends many workers' time.
+
+For each board, counted here (the one-sided 5x18 and the tetrominoes and pentominoes' 4x20,
+both `--modulo symmetry`): one count on one worker with the cubes as planned (no split), and one
+count of the split plan (cubes split before the run for the most workers asked, on 2 threads
+here), each with a checkpoint. From the split count's checkpoint, its timed parts handed to 16
+and 64 workers (`puzzlesat checkpoint FILE --workers N`'s figure: `checkpoint.makespan`) against
+the total work over the workers (target: within 1.25 times); the split count's total work (its
+parts' seconds; and its process's CPU) against one worker's (target: at most 1.1 times); the
+wall of 2 workers here against half the one-worker CPU (target: within 1.1 times; the machine is
+shared: the load is written beside). Medians over --repeat runs.
+
+For a board too long to count here (the one-sided 9x10, 43,726 s), its committed checkpoint's
+figure, and what the split plan would do from Knuth's estimates: each cube's measured seconds
+shared among the parts the plan splits it into in proportion to their estimates -- an
+ESTIMATE, labelled so, never a measurement.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import statistics
+import tempfile
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from .. import api, splitting
+from ..checkpoint import Checkpoint, makespan, timing
+
+Say = Callable[[str], None]
+WORK_TARGET = 1.1  # the split plan's total work over one worker's, at most
+SPREAD_TARGET = 1.25  # N workers' wall over the total work / N, at most
+WALL_TARGET = 1.1  # 2 workers' wall over half the one-worker CPU, at most
+DEEPEST = 6  # levels of children the estimate of --split-after follows a stopped search down
+
+
+@dataclass(frozen=True)
+class Board:
+    puzzle: str
+    modulo: str = "symmetry"
+    repeat: int | None = None  # runs (None: --repeat)
+    checkpoint: str | None = None  # a committed checkpoint (its cube times)
+    too_long: bool = False  # worked out from the checkpoint alone, never counted here
+
+
+BOARDS = {
+    "5x18": Board("one-sided-pentomino-5x18"),
+    "4x20": Board("polyominoes-45-4x20", repeat=1,
+                  checkpoint="results/open-counts/polyominoes-45-4x20.checkpoint"),
+    "9x10": Board("one-sided-pentomino-9x10",
+                  checkpoint="results/one-sided-pentomino-9x10-recount.checkpoint",
+                  too_long=True),
+}
+
+
+def counted(board: Board, folder: Path, jobs: int, split_for: int, n: int,
+            after: float | None = None) -> dict:
+    """One count with a checkpoint: its wall, this process's CPU, its cubes' or parts' seconds."""
+    path = folder / f"{board.puzzle}-{jobs}-{n}.checkpoint"
+    cpu, start = time.process_time(), time.perf_counter()
+    found = api.count(board.puzzle, "bitboard", board.modulo, jobs=jobs, split_for=split_for,
+                      split_after=after, checkpoint=str(path))
+    wall, cpu = time.perf_counter() - start, time.process_time() - cpu
+    timed = timing(path)
+    return {"wall": wall, "cpu": cpu, "seconds": timed.seconds, "number": found.number,
+            "complete": found.complete, "busy": found.details.get("workers_busy"),
+            "split": found.details.get("split") or {}, "cubes": timed.cubes + timed.split,
+            "parts": timed.parts}
+
+
+def measured(board: Board, workers: list[int], repeat: int, after: str | None,
+             say: Say) -> dict:
+    """One worker and the split plan on 2 workers, `repeat` times each; medians. `after`: the
+    split plan's budget (seconds; 'auto': one worker's work over the most workers * SHARE)."""
+    runs = []
+    with tempfile.TemporaryDirectory(prefix="bench-split-") as folder:
+        for n in range(repeat):
+            one = counted(board, Path(folder), 1, 1, n)
+            say(f"  {board.puzzle}: one worker {one['wall']:.1f} s wall, {one['cpu']:.1f} s CPU")
+            budget = (sum(one["seconds"]) / (max(workers) * splitting.SHARE) if after == "auto"
+                      else None if after is None else float(after))
+            two = counted(board, Path(folder), 2, max(workers), n, budget)
+            say(f"  {board.puzzle}: split plan, 2 workers {two['wall']:.1f} s wall, "
+                f"{two['cpu']:.1f} s CPU, {two['parts']:,} parts")
+            if one["number"] != two["number"] or not (one["complete"] and two["complete"]):
+                raise RuntimeError(f"{board.puzzle}: the split plan counted {two['number']}, "
+                                   f"one worker {one['number']}")
+            runs.append(figures(one, two, workers)
+                        | {"budget": two["split"].get("budget_seconds") or 0.0})
+    keys = runs[0].keys()
+    return {k: statistics.median(r[k] for r in runs) if isinstance(runs[0][k], float)
+            else runs[0][k] for k in keys} | {"runs": repeat}
+
+
+def figures(one: dict, two: dict, workers: list[int]) -> dict:
+    total = sum(two["seconds"])
+    found = {"number": one["number"], "parts": two["parts"], "cubes": one["cubes"],
+             "one_work": float(sum(one["seconds"])), "one_cpu": one["cpu"],
+             "one_wall": one["wall"], "split_work": float(total), "split_cpu": two["cpu"],
+             "split_wall": two["wall"], "busy": float(two["busy"] or 0.0),
+             "wasted": float(two["split"].get("wasted_seconds", 0.0)),
+             "one_longest": float(max(one["seconds"])), "split_longest": float(max(two["seconds"]))}
+    for n in workers:
+        found[f"plan_{n}"] = float(makespan(two["seconds"], n)) / (total / n)
+        found[f"unsplit_{n}"] = float(makespan(one["seconds"], n)) / (sum(one["seconds"]) / n)
+    found["work_ratio"] = total / found["one_work"]
+    found["cpu_ratio"] = two["cpu"] / one["cpu"]
+    found["wall_ratio"] = two["wall"] / (one["cpu"] / 2)
+    return found
+
+
+def estimated(board: Board, workers: list[int], say: Say) -> dict:
+    """The committed checkpoint's figure, and the split plan's from Knuth's estimates (each
+    cube's measured seconds shared among its parts by their estimates): an ESTIMATE."""
+    from ..executors import Work
+    from ..models.packing.plan import count_plan
+    from ..registry import backend as backend_named
+    from ..registry import family_of
+
+    recorded = Checkpoint(board.checkpoint, None)
+    key = recorded.key
+    puzzle = api.load(board.puzzle)
+    chosen = backend_named("bitboard")
+    plan = count_plan(puzzle, board.modulo, min_cubes=key["split"])
+    family = family_of(puzzle)
+    seconds, shares = [], []
+    leaves: dict[tuple[str, int], list[tuple[tuple, float]]] = {}
+    states: dict[str, splitting.Parts] = {}
+    for task in plan.tasks:
+        payload = chosen.payload(family.encode(puzzle, chosen, task.options))
+        parts = splitting.resumed(Work(task.label, chosen.name, payload, task.cubes,
+                                       task.weights), None, chosen)
+        splitting.presplit(parts, max(workers))
+        by_cube: dict[int, list[float]] = {}
+        for part in parts.parts:
+            if not part.replaced:
+                by_cube.setdefault(part.cube, []).append(part.size or 1.0)
+        for cube, sizes in by_cube.items():
+            took = recorded.seconds.get((task.label, cube))
+            if took is None:
+                continue
+            seconds.append(took)
+            shares.extend(took * s / sum(sizes) for s in sizes)
+            leaves[(task.label, cube)] = [(p.literals, took * (p.size or 1.0) / sum(sizes))
+                                          for p in parts.parts if p.cube == cube
+                                          and not p.replaced]
+        states[task.label] = parts
+    total = sum(seconds)
+    budget = total / (max(workers) * splitting.SHARE)
+    run, wasted = [], 0.0
+    for (label, _), found_parts in leaves.items():
+        for literals, took in found_parts:
+            times, lost = stopped(states[label], literals, took, budget)
+            run += times
+            wasted += lost
+    say(f"  {board.puzzle}: {len(seconds)} timed cubes, {total:,.0f} s; the split plan "
+        f"{len(shares):,} parts (estimated)")
+    found = {"cubes": len(seconds), "parts": len(shares), "one_work": total,
+             "one_longest": max(seconds), "split_longest": max(shares), "budget": budget,
+             "run_parts": len(run), "run_work": sum(run), "run_wasted": wasted,
+             "run_longest": max(run)}
+    for n in workers:
+        found[f"unsplit_{n}"] = makespan(seconds, n) / (total / n)
+        found[f"plan_{n}"] = makespan(shares, n) / (total / n)
+        found[f"unsplit_wall_{n}"] = makespan(seconds, n)
+        found[f"plan_wall_{n}"] = makespan(shares, n)
+        found[f"run_{n}"] = makespan(run, n) / (total / n)
+        found[f"run_wall_{n}"] = makespan(run, n)
+    return found
+
+
+def stopped(parts: splitting.Parts, literals: tuple, took: float, budget: float,
+            depth: int = 0) -> tuple[list[float], float]:
+    """A part's times under --split-after `budget` (twice as long each round), estimated: its
+    `took` seconds shared among its children by their Knuth estimates, in the search's order,
+    and so on down; stopped at the budget, what it finished stands as one part taking the
+    budget, and the branches after the path it was at run on as parts (Backend.count_part).
+    Only below DEEPEST levels is the branch it was in thrown away. (parts' times, seconds
+    wasted)"""
+    if took <= budget or depth >= DEEPEST:
+        return [took], 0.0
+    rest, wasted = cut(parts, literals, took, budget, 0)
+    found = [budget]
+    for child, t in rest:
+        more, lost = stopped(parts, child, t, 2 * budget, depth + 1)
+        found += more
+        wasted += lost
+    return found, wasted
+
+
+def cut(parts: splitting.Parts, literals: tuple, took: float, left: float, level: int
+        ) -> tuple[list[tuple[tuple, float]], float]:
+    """Where a search of `took` seconds stops after `left` seconds: the branches after its
+    path with their shares of the time (estimated), and the seconds thrown away."""
+    children = parts.backend.split(parts._state(), literals) if level < DEEPEST else None
+    if not children:
+        return [(literals, took)], left  # (the branch it was in searched again)
+    sizes = [max(1.0, float(parts.backend.estimate(parts._state(), c))) for c in children]
+    times = [took * s / sum(sizes) for s in sizes]
+    done, place = 0.0, 0
+    while place < len(times) - 1 and done + times[place] <= left:
+        done += times[place]
+        place += 1
+    inner, wasted = cut(parts, children[place], times[place], left - done, level + 1)
+    return inner + list(zip(children[place + 1:], times[place + 1:])), wasted
+
+
+def bench_split(names: list[str], workers: list[int], repeat: int, say: Say,
+                after: str | None = None, estimate: bool = False) -> dict:
+    """Each board measured, or (`estimate`, or a board too long to count here) worked out from
+    its committed checkpoint."""
+    results = {}
+    for name in names:
+        board = BOARDS[name]
+        say(f"{name}: {board.puzzle} --modulo {board.modulo}")
+        if board.checkpoint and (estimate or board.too_long):
+            found = {"estimate": True} | estimated(board, workers, say)
+        else:
+            found = {"estimate": False} | measured(board, workers, board.repeat or repeat, after,
+                                                   say)
+        row = name if found["estimate"] or not after else f"{name} --split-after {after}"
+        results[row] = found | {"date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
+                                "load": " ".join(f"{x:.1f}" for x in os.getloadavg()),
+                                "workers": workers, "board": name}
+    return results
+
+
+def merged(results: dict, folder: Path) -> dict:
+    """This run's boards, and the boards an earlier run recorded in folder/split.json that this
+    one did not run (each with its own date and load: the 4x20 is long, run on its own)."""
+    path = folder / "split.json"
+    try:
+        earlier = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        earlier = {}
+    kept = {k: v for k, v in earlier.items() if k not in results and isinstance(v, dict)
+            and board_of(k, v) in BOARDS and v.get("workers") == next(
+                iter(results.values()), {}).get("workers")}
+    every = results | kept
+    return {k: every[k] for k in sorted(every, key=lambda k: (list(BOARDS).index(
+        board_of(k, every[k])), k))}
+
+
+def board_of(row: str, figures: dict) -> str:
+    """The board a row of figures is of (its name, then what the run added: --split-after)."""
+    return figures.get("board") or row.split()[0]
+
+
+def ok(value: float, target: float) -> str:
+    return f"{value:.2f} ({'met' if value <= target else 'NOT met'})"
+
+
+def budget(r: dict) -> str:
+    """A run's budget (--split-after), in words."""
+    return f"{r['budget']:.2f} s" if r.get("budget") else "none (split by estimates alone)"
+
+
+def table(results: dict, workers: list[int]) -> str:
+    """results/split.md: the figures and the targets, a board a row."""
+    lines = ["# bench split: cubes split on demand (issue 40, items 1 and 3)", "",
+             "Written by `puzzlesat bench split --record` on shared cores "
+             f"({os.cpu_count()} here; each board's date and load average (1, 5, 15 min) at "
+             "its end in its row: the machine is shared by several sessions). Each board is "
+             "counted --modulo symmetry on the bitboard search: once on one worker (the cubes as "
+             f"planned) and once with the plan split for {max(workers)} workers on 2 threads. "
+             "Ratios: N workers' wall (the timed parts handed out largest first, the "
+             "`puzzlesat checkpoint FILE --workers N` figure) over the total work / N (target "
+             f"{SPREAD_TARGET}); the split plan's total work over one worker's (target "
+             f"{WORK_TARGET}; its parts' seconds, and its process's CPU); the wall of 2 workers "
+             f"over half the one-worker CPU (target {WALL_TARGET}). Medians of the runs shown.",
+             ""]
+    head = "| board | runs | cubes -> parts | " + " | ".join(
+        f"{n} workers: unsplit / split" for n in workers) + \
+        " | work (parts' s) | CPU | 2 workers' wall / half 1-worker CPU | busy | budget | " \
+        "when, load |"
+    lines += [head, "|" + "---|" * (head.count("|") - 1)]
+    for name, r in results.items():
+        if r["estimate"]:
+            continue
+        spread = " | ".join(f"{r[f'unsplit_{n}']:.2f} / {ok(r[f'plan_{n}'], SPREAD_TARGET)}"
+                            for n in workers)
+        lines.append(
+            f"| {name} ({BOARDS[board_of(name, r)].puzzle}) | {r['runs']} | "
+            f"{r['cubes']:,} -> {r['parts']:,} | "
+            f"{spread} | {r['split_work']:,.1f} / {r['one_work']:,.1f} s = "
+            f"{ok(r['work_ratio'], WORK_TARGET)} | {r['split_cpu']:,.1f} / "
+            f"{r['one_cpu']:,.1f} s = {r['cpu_ratio']:.2f} | {r['split_wall']:,.1f} / "
+            f"{r['one_cpu'] / 2:,.1f} s = {ok(r['wall_ratio'], WALL_TARGET)} | "
+            f"{r['busy']:.0%} | {budget(r)} | {r['date']}, {r['load']} |")
+    for name, r in results.items():
+        if not r["estimate"]:
+            continue
+        board = BOARDS[board_of(name, r)]
+        lines += ["", f"**{board.puzzle}: an ESTIMATE, not a measurement.** Its "
+                  f"committed checkpoint ({board.checkpoint}): {r['cubes']:,} timed "
+                  f"cubes, {r['one_work']:,.0f} s in all, the longest {r['one_longest']:,.0f} s "
+                  f"(worked out {r['date']})."]
+        for n in workers:
+            lines.append(
+                f"- {n} workers: the committed cubes {r[f'unsplit_wall_{n}']:,.0f} s "
+                f"({r[f'unsplit_{n}']:.2f} x total/{n}); the split plan ({r['parts']:,} parts, "
+                f"each cube's seconds shared by Knuth's estimates of its parts) "
+                f"{r[f'plan_wall_{n}']:,.0f} s ({r[f'plan_{n}']:.2f} x total/{n}), its "
+                f"longest part {r['split_longest']:,.0f} s (estimated); with --split-after "
+                f"{r['budget']:,.0f} s (total / ({max(workers)} x {splitting.SHARE})) as well, "
+                f"{r['run_parts']:,} parts: {r[f'run_wall_{n}']:,.0f} s "
+                f"({r[f'run_{n}']:.2f} x total/{n}), total work {r['run_work']:,.0f} s "
+                f"({r['run_work'] / r['one_work']:.2f} x; {r['run_wasted']:,.0f} s thrown away "
+                f"{DEEPEST} levels down where the stopped searches were), its longest part "
+                f"{r['run_longest']:,.0f} s (estimated; the set-up of each part, about 10 ms of "
+                "the search's own estimates, and sub-problems a memo shares across a split are "
+                "not modelled)")
+    return "\n".join(lines) + "\n"
