@@ -287,9 +287,11 @@ def count(puzzle, backend: str | None = None, modulo: str | None = None,
     with complete=False (its number a lower bound).
 
     split_for: cubes split before the run, by their estimated sizes, for this many workers
-    (default: the jobs; 1: not split); split_after: a cube running longer than this many
-    seconds is stopped and split, its parts counted instead (default: never). Either needs a
-    backend that splits cubes (the bitboard search); the count is the same.
+    (default: the jobs from 16 jobs on, else not split; 1: not split); split_after: a cube
+    running longer than this many seconds is stopped and split, its parts counted instead
+    (default: for a count split before it runs, its share of the estimated time, at least 1 s;
+    else never). Either needs a backend that splits cubes (the bitboard search); the count is
+    the same.
     details['workers_busy'] is the share of the workers' time spent searching.
     """
     puzzle = _puzzle(puzzle)

@@ -349,11 +349,11 @@ class Runner:
         return split
 
     def split_plan(self) -> Split:
-        """How this count splits its cubes: as asked, or before the run for its jobs (more
-        than one), with no budget during it."""
+        """How this count splits its cubes: as asked, or, from SPLIT_FROM_WORKERS jobs on,
+        before the run for its jobs (and then by the budget during it)."""
         if self.split is not None:
             return self.split
-        return Split(workers=self.jobs if self.jobs > 1 else None)
+        return Split(workers=self.jobs if self.jobs >= splitting.SPLIT_FROM_WORKERS else None)
 
     def left(self) -> float | None:
         return None if self.deadline is None else self.deadline - time.time()

@@ -28,6 +28,12 @@ from .backends import Cube, Values
 from .executors import Work
 from .models.errors import InputError
 
+# Workers from which a count splits its cubes unless told (--split-for): the one-sided 5x18
+# modulo symmetry (results/split.md), its cubes as planned handed to 16 workers took 8.2 times
+# the work over 16 and to 64 workers 32.8 times, split 1.00 and 1.3-1.7; the split plan's CPU
+# was 1.38 times one worker's (each part's estimates and set-up): a price worth paying where
+# the planned cubes hold many workers back, not yet measured as one below 16.
+SPLIT_FROM_WORKERS = 16
 SHARE = 4  # parts per worker the split before the run aims at
 DEPTH = 8  # levels a cube is split at most before the run
 MOST_PARTS = 50_000  # parts a split before the run stops at (the estimates' time)

@@ -316,3 +316,14 @@ def test_an_interrupt_after_cubes_were_stopped_leaves_the_count_incomplete():
                       executor=StopsAtTheRoundsEnd(), split_for=1, split_after=0.001)
     assert not found.complete
     assert found.number < PENTOMINO_6X10["none"]
+
+
+def test_a_count_splits_its_cubes_unasked_only_from_16_jobs_on():
+    """The split plan spent 1.38 times one worker's CPU on the 5x18: worth it where the planned
+    cubes hold many workers back (8.2 times the work over 16), not by default on 2 cores."""
+    from puzzlesat.api import make_runner
+    from puzzlesat.splitting import SPLIT_FROM_WORKERS
+
+    assert make_runner(2, None, None, None, None).split_plan().workers is None
+    assert make_runner(SPLIT_FROM_WORKERS, None, None, None, None).split_plan().workers == (
+        SPLIT_FROM_WORKERS)

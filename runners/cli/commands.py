@@ -206,7 +206,8 @@ def build_parser() -> argparse.ArgumentParser:
                        help="record each finished cube in FILE; run again with it to resume")
     count.add_argument("--split-for", type=positive, default=None, metavar="N",
                        help="split cubes before the count, by their estimated sizes, for N "
-                       "workers (default: the jobs; 1: not split)")
+                       "workers (default: the jobs from 16 jobs on, else not split; 1: not "
+                       "split)")
     count.add_argument("--split-after", type=seconds, default=None, metavar="S",
                        help="stop a cube that runs longer than S seconds and count what "
                        "follows where its search was as parts (default: a count split before "
