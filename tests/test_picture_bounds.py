@@ -210,3 +210,24 @@ def test_a_time_bound_swallowed_once_still_stops_the_listing():
                     if swallowed > 1:
                         raise
     assert swallowed >= 1
+
+
+@pytest.mark.parametrize("argv", [["draw", "rush-hour-51"], ["draw", "rush-hour-51", "--from",
+                                                             "hardest"],
+                                  ["gallery", "rush-hour-51"], ["play", "rush-hour-51"]])
+def test_a_sliding_picture_refuses_a_table_of_minutes_not_built_yet(argv, tmp_path, capsys,
+                                                                   monkeypatch):
+    """Regression: `draw tiles-2x6` built the God's-algorithm table of 479 M arrangements to
+    walk one solution, 140 CPU s past the pictures' minute; now refused in one line before any
+    search unless the table was built before (`sliding table` keeps it), here with the bound
+    made small and an empty cache."""
+    from puzzlesat.backends import table as tables
+    from puzzlesat.pictures import sliding as pictures
+
+    monkeypatch.setattr(pictures, "DRAW_BUILD_BOUND", 1_000)
+    monkeypatch.setattr(tables, "_FOUND", {})
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    code, err = run([*argv, "-o", str(tmp_path / "out.svg")], capsys)
+    assert refused_in_one_line(code, err), err
+    assert "sliding table rush-hour-51" in err and not (tmp_path / "out.svg").exists()
+    assert not (tmp_path / "cache").exists() or not any((tmp_path / "cache").rglob("*.*"))

@@ -21,6 +21,11 @@ CELL = 22
 GAP = 28  # between the positions of a strip
 MAX_PAGE_POSITIONS = 400_000  # a page embeds 8 bytes a position (its sorted code) and 2 bits
 MAX_PAGE_CODE = 2**53  # codes the page's script holds exactly (JavaScript numbers)
+# A picture builds the God's-algorithm table it walks only where its bound on positions is at
+# most this (klotski-l-pieces, 13.6 M: 15 CPU s; the 2x6 and 3x4 tiles, 479 M: 140 CPU s on 2
+# threads, past the pictures' minute); a larger table is read where it was built before
+# (`puzzlesat sliding table`, cached) or refused in one line.
+DRAW_BUILD_BOUND = 50_000_000
 
 
 def colours(puzzle: SlidingPuzzle) -> dict[str, str]:
@@ -94,8 +99,21 @@ def draw_strip(puzzle: SlidingPuzzle, positions: Sequence[Position], moves: Sequ
     return svg
 
 
+def table(puzzle: SlidingPuzzle):
+    """The God's-algorithm table a picture walks: kept or cached, else built where that takes
+    well under a minute (DRAW_BUILD_BOUND), else refused in one line before any work."""
+    fam = family.FAMILY
+    bound = family.kernel_parts(puzzle)[1]
+    if bound > DRAW_BUILD_BOUND and fam.table_backend().lookup(fam.table_model(puzzle)) is None:
+        raise InputError(f"{puzzle.name}: its pictures walk the God's-algorithm table of up to "
+                         f"{plural(bound, 'position')}, not built here yet (minutes): build it "
+                         f"once with `puzzlesat sliding table {puzzle.name}`, which keeps it for "
+                         "the pictures", field="PUZZLE")
+    return fam.table(puzzle)
+
+
 def _walk(puzzle: SlidingPuzzle, start: Position) -> tuple[list[Position], list[str]]:
-    path = family.FAMILY.table(puzzle).walk(start)
+    path = table(puzzle).walk(start)
     return [start, *(p for _, p in path)], [_short(puzzle.describe_move(m)) for m, _ in path]
 
 
@@ -121,6 +139,7 @@ def draw_from(puzzle: SlidingPuzzle, start: str) -> tuple[Svg, str]:
     """What `draw --from POSITION` draws: an optimal solution as a strip (POSITION may be
     'start' or 'hardest')."""
     word = start.strip().lower()
+    table(puzzle)  # refused here, before any search, where it would take minutes
     position = puzzle.start if word == "start" else family.FAMILY.start_position(puzzle, start)
     positions, moves = _walk(puzzle, position)
     title = (f"{puzzle.name}: an optimal solution from {puzzle.notation(position)}, "
@@ -140,7 +159,7 @@ def gallery(puzzle: SlidingPuzzle, modulo: str, cap: int, say=None,
             only: int | None = None) -> galleries.Gallery:
     """The hardest positions (at God's number), each with an optimal solution as a strip;
     only: the only-th alone."""
-    found = family.FAMILY.table(puzzle)
+    found = table(puzzle)
     hardest = found.hardest()
     distance = found.build.gods_number
     statement = (f"{galleries.plural(found.build.distance_counts[-1], 'position')} at the "
@@ -170,7 +189,7 @@ def page(puzzle: SlidingPuzzle, level: int | None = None, say=None) -> str:
         raise InputError("sliding-block puzzles have no levels", field="level")
     if puzzle.start is None:
         raise InputError("the puzzle has no start to play from", field="puzzle")
-    found = family.FAMILY.table(puzzle)
+    found = table(puzzle)
     build = found.build
     if build.positions > MAX_PAGE_POSITIONS or puzzle.code_space > MAX_PAGE_CODE:
         raise InputError(f"{plural(build.positions, 'position')}: a page embeds at most "
