@@ -61,3 +61,16 @@ def test_a_page_command_promises_the_longest_time_its_comment_states():
     assert promised("an optimal solution as a strip") == LIMIT
     assert promised("an s-piece, 2 pieces") == LIMIT
     assert promised("the whole ladder (hours)") is None  # slow, with no figure
+
+
+def test_a_sweep_of_a_few_puzzles_updates_their_rows_and_keeps_the_others(tmp_path):
+    from dataclasses import asdict
+
+    from puzzlesat.benchmarks.pictures import Run, kept
+
+    old = [Run("a", "draw", 0, 1.0, 1.0, 0.1, 1, "wrote", "wrote"),
+           Run("b", "draw", 0, 99.0, 99.0, 0.1, 1, "still", "over")]
+    path = tmp_path / "pictures-sweep.json"
+    path.write_text(json.dumps([asdict(r) for r in old]))
+    again = [Run("b", "draw", 2, 1.0, 1.0, 0.1, 1, "puzzlesat: error: x", "refused")]
+    assert kept(path, again) == old[:1]

@@ -65,7 +65,9 @@ def run_one(puzzle: str, verb: str, timeout: float) -> Run:
         load = os.getloadavg()[0]
         done = timed([sys.executable, "-m", "puzzlesat", verb, puzzle, "-o",
                       f"{puzzle}.{VERBS[verb]}"], timeout, cwd=folder)
-    lines = (done["out"] + done["err"]).strip().splitlines()
+    # the last line said: the output's where it wrote, the error stream's where it did not
+    lines = (done["err"] + done["out"] if done["code"] == 0
+             else done["out"] + done["err"]).strip().splitlines()
     return Run(puzzle, verb, done["code"], round(done["wall"], 2), round(done["cpu"], 2),
                round(load, 1), len(lines), lines[-1][:160] if lines else "",
                verdict(done["code"], done["wall"], done["cpu"], load, done["err"],
@@ -119,6 +121,18 @@ def table(runs: list[Run], timeout: float) -> str:
     return "\n".join(lines) + "\n"
 
 
+def kept(path: Path, runs: list[Run]) -> list[Run]:
+    """The recorded runs of the commands this run did not make again (a sweep of a few puzzles
+    updates their rows of the whole catalog's table)."""
+    import json
+
+    if not path.is_file():
+        return []
+    made = {(r.puzzle, r.verb) for r in runs}
+    return [Run(**r) for r in json.loads(path.read_text(encoding="utf-8"))
+            if (r["puzzle"], r["verb"]) not in made]
+
+
 def bench_pictures(args) -> int:
     """`puzzlesat bench pictures`: the sweep; exit 1 where a command was over or failed; with
     --record (or --results DIR), pictures-sweep.md and .json there."""
@@ -130,8 +144,9 @@ def bench_pictures(args) -> int:
     runs = sweep(puzzles, args.verbs, args.timeout, print)
     if folder is not None:
         path = Path(folder) / "pictures-sweep.md"
-        write_text_atomic(path, table(runs, args.timeout), "the sweep's table")
-        write_json_atomic(path.with_suffix(".json"), [asdict(r) for r in runs], "the sweep")
+        every = kept(path.with_suffix(".json"), runs) + runs
+        write_text_atomic(path, table(every, args.timeout), "the sweep's table")
+        write_json_atomic(path.with_suffix(".json"), [asdict(r) for r in every], "the sweep")
         print(f"wrote {path} and {path.with_suffix('.json')}")
     bad = [r for r in runs if r.verdict in ("over", "failed")]
     print(f"{plural(len(runs), 'command')}: {len(runs) - len(bad):,} wrote or refused in one "

@@ -99,17 +99,26 @@ def draw_strip(puzzle: SlidingPuzzle, positions: Sequence[Position], moves: Sequ
     return svg
 
 
-def table(puzzle: SlidingPuzzle):
-    """The God's-algorithm table a picture walks: kept or cached, else built where that takes
-    well under a minute (DRAW_BUILD_BOUND), else refused in one line before any work."""
+def unbuilt_bound(puzzle: SlidingPuzzle) -> int | None:
+    """The bound on positions of a table too large to build for a picture (DRAW_BUILD_BOUND)
+    and not kept or cached; None where the table is at hand or quick to build."""
     fam = family.FAMILY
     bound = family.kernel_parts(puzzle)[1]
     if bound > DRAW_BUILD_BOUND and fam.table_backend().lookup(fam.table_model(puzzle)) is None:
+        return bound
+    return None
+
+
+def table(puzzle: SlidingPuzzle):
+    """The God's-algorithm table a picture walks: kept or cached, else built where that takes
+    well under a minute (DRAW_BUILD_BOUND), else refused in one line before any work."""
+    bound = unbuilt_bound(puzzle)
+    if bound is not None:
         raise InputError(f"{puzzle.name}: its pictures walk the God's-algorithm table of up to "
                          f"{plural(bound, 'position')}, not built here yet (minutes): build it "
                          f"once with `puzzlesat sliding table {puzzle.name}`, which keeps it for "
                          "the pictures", field="PUZZLE")
-    return fam.table(puzzle)
+    return family.FAMILY.table(puzzle)
 
 
 def _walk(puzzle: SlidingPuzzle, start: Position) -> tuple[list[Position], list[str]]:
@@ -189,6 +198,10 @@ def page(puzzle: SlidingPuzzle, level: int | None = None, say=None) -> str:
         raise InputError("sliding-block puzzles have no levels", field="level")
     if puzzle.start is None:
         raise InputError("the puzzle has no start to play from", field="puzzle")
+    bound = unbuilt_bound(puzzle)
+    if bound is not None:  # no need to build it to say so: far past what a page holds
+        raise InputError(f"up to {plural(bound, 'position')}: a page embeds at most "
+                         f"{MAX_PAGE_POSITIONS:,} (8 bytes each)", field="puzzle")
     found = table(puzzle)
     build = found.build
     if build.positions > MAX_PAGE_POSITIONS or puzzle.code_space > MAX_PAGE_CODE:
