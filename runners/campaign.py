@@ -248,12 +248,14 @@ def cube_puzzle(puzzle, options, cube: tuple[int, ...], number: int):
 
 
 def check_count(name: str, folder: Path, plan: CheckPlan = CheckPlan(), jobs: int = 1,
-                say: Say | None = None) -> dict:
+                say: Say | None = None, previous: dict | None = None) -> dict:
     """Check a finished count of the campaign on cubes of its own plan: each drawn cube counted
     again, every solution in it (no symmetry), by each backend of `plan`, and compared with the
     number the checkpoint holds. A count a backend did not finish is a lower bound: above the
     recorded number it disagrees, otherwise it is 'unfinished' (no evidence either way). The
-    record says what was drawn, how, and each count's seconds."""
+    record says what was drawn, how, and each count's seconds. `previous`: an earlier record of
+    this check (the same seed and draw): the counts it finished are kept, only the others are
+    counted again (a longer time limit finishes what a short one left)."""
     from . import api
     from .models import files
     from .models.packing import placements
@@ -284,6 +286,10 @@ def check_count(name: str, folder: Path, plan: CheckPlan = CheckPlan(), jobs: in
         }
         card = cube_puzzle(puzzle, options, task.cubes[i], number)
         for backend in plan.backends:
+            kept = _finished(previous, i, backend)
+            if kept:
+                row[backend] = kept
+                continue
             counted = api.count(card, backend=backend, modulo="none", jobs=jobs,
                                 time_limit=plan.time_limit)
             row[backend] = {"solutions": counted.details["solutions"],
@@ -309,6 +315,22 @@ def check_count(name: str, folder: Path, plan: CheckPlan = CheckPlan(), jobs: in
         "seconds": round(time.time() - began, 1), "date": time.strftime(
             "%Y-%m-%dT%H:%M:%S+00:00", time.gmtime()), "load": load(), **versions(),
     }
+
+
+def _finished(previous: dict | None, cube: int, backend: str) -> dict | None:
+    """A backend's finished count of a cube in an earlier record of the check, or None."""
+    for row in (previous or {}).get("cubes", []):
+        if isinstance(row, dict) and row.get("cube") == cube:
+            found = row.get(backend)
+            if isinstance(found, dict) and found.get("complete"):
+                return found
+    return None
+
+
+def unfinished(check: dict | None) -> bool:
+    """Whether a recorded check of this module left some cube unfinished."""
+    return bool(check) and "checkpoint" in check and any(
+        isinstance(r, dict) and r.get("verdict") == "unfinished" for r in check["cubes"])
 
 
 def verdict(recorded: int, counts: list[dict]) -> str:

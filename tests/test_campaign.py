@@ -144,3 +144,49 @@ def test_the_folder_comes_from_the_environment_and_bad_input_is_one_line(tmp_pat
     err = capsys.readouterr().err
     assert "estimate --open --record" in err and len(err.strip().splitlines()) == 1
     assert not (tmp_path / "mine").exists()
+
+
+def test_a_run_stopped_by_its_time_limit_says_so_and_exits_1(counted, tmp_path, capsys):
+    from puzzlesat.cli import main
+
+    folder = copy_of(counted, tmp_path)
+    estimates = str(fake_estimates(tmp_path / "estimates.json"))
+    assert main(["campaign", "--folder", str(folder), "--estimates", estimates, "--run",
+                 "--record", "--jobs", "1", "--time-limit", "0.01"]) == 1
+    err = capsys.readouterr().err
+    assert f"{OTHER}: INCOMPLETE" in err and "Traceback" not in err
+    state = campaign.board_state(OTHER, folder)
+    assert state.state in ("not started", "incomplete") and state.solutions is None
+
+
+def test_check_from_the_command_line_records_its_evidence(counted, tmp_path, capsys):
+    from puzzlesat.cli import main
+
+    folder = copy_of(counted, tmp_path)
+    estimates = str(fake_estimates(tmp_path / "estimates.json"))
+    args = ["campaign", "--folder", str(folder), "--estimates", estimates, "--check", BOARD,
+            "--sample", "1", "--empty", "1", "--pool", "100", "--seed", "5", "--jobs", "1"]
+    assert main([*args, "--json"]) == 0
+    assert not (folder / f"{BOARD}-cube-check.json").exists()  # not asked to record
+    capsys.readouterr()
+    assert main([*args, "--record", "--json"]) == 0
+    row = next(r for r in json.loads(capsys.readouterr().out)["boards"] if r["name"] == BOARD)
+    assert row["checked"] == "2 cubes by xcover, cpsat: 2 agree"
+    record = json.loads((folder / f"{BOARD}-cube-check.json").read_text())
+    assert record["seed"] == 5 and record["backends"] == ["xcover", "cpsat"]
+    assert f"## {BOARD}" in (folder / "checks.md").read_text()
+    assert f"{BOARD}-cube-check.json" in (folder / "index.md").read_text()
+
+
+def test_a_check_again_keeps_what_it_finished_and_counts_the_rest(counted):
+    plan = campaign.CheckPlan(with_solutions=1, empty=0, pool=100, seed=3, time_limit=300)
+    first = campaign.check_count(BOARD, counted, plan)
+    row = first["cubes"][0]
+    row["cpsat"] = {"solutions": 0, "complete": False, "seconds": 0.5}  # as if stopped early
+    row["xcover"]["seconds"] = -1.0  # a mark: kept, not counted again
+    row["verdict"] = "unfinished"
+    assert campaign.unfinished(first)
+    again = campaign.check_count(BOARD, counted, plan, previous=first)
+    [kept] = again["cubes"]
+    assert kept["xcover"]["seconds"] == -1.0 and kept["cpsat"]["complete"]
+    assert kept["verdict"] == "agree" and not campaign.unfinished(again)

@@ -45,7 +45,9 @@ def add_commands(subparsers) -> None:
                           help="--run: stop after S seconds (the checkpoint keeps what is done)")
     campaign.add_argument("--check", nargs="*", default=None, metavar="BOARD",
                           help="recount cubes of finished counts (every counted board not yet "
-                          "checked, or those named) by xcover and CP-SAT, and compare")
+                          "checked or whose check left a cube unfinished, or those named) by "
+                          "xcover and CP-SAT, and compare; counts a check of the same seed "
+                          "finished are kept")
     campaign.add_argument("--sample", type=positive, default=2, metavar="N",
                           help="--check: cubes with solutions drawn a board (default 2)")
     campaign.add_argument("--empty", type=int, default=1, metavar="N",
@@ -81,12 +83,13 @@ def run_campaign(args: argparse.Namespace) -> int:
                          "there", field="--run")
     say = (lambda _: None) if args.json else report.say
     state = campaign.survey(folder, args.hours, args.order, args.estimates)
+    failed = False  # a run stopped before its end, or a check that disagrees: exit 1
     if args.run_next:
         needs_compiled("--run", ("bitboard",), "the campaign counts with")
-        _run_next(args, state, folder, say)
+        failed = not _run_next(args, state, folder, say)
         state = campaign.survey(folder, args.hours, args.order, args.estimates)
     elif args.check is not None:
-        _check(args, state, folder, say)
+        failed = not _check(args, state, folder, say)
         state = campaign.survey(folder, args.hours, args.order, args.estimates)
     if args.record:
         folder.mkdir(parents=True, exist_ok=True)
@@ -98,16 +101,17 @@ def run_campaign(args: argparse.Namespace) -> int:
                           "boards": [b.row() for b in state.boards]}))
     else:
         print(table(state))
-    return 0
+    return 1 if failed else 0
 
 
-def _run_next(args, state, folder, say) -> None:
+def _run_next(args, state, folder, say) -> bool:
+    """Count the next board; whether its count is complete (nothing to run: True)."""
     from .. import api
 
     board = state.next
     if board is None:
         say(f"nothing to run: every board within {state.hours:g} CPU hours is counted")
-        return
+        return True
     folder.mkdir(parents=True, exist_ok=True)
     words = "resumes" if board.state == "incomplete" else "counts"
     say(f"{words} {board.name} ({estimate_words(board)}) with --modulo symmetry, checkpoint "
@@ -116,26 +120,39 @@ def _run_next(args, state, folder, say) -> None:
     counted = api.count(board.name, backend="bitboard", modulo="symmetry", jobs=args.jobs,
                         executor=args.executor, time_limit=args.time_limit,
                         checkpoint=str(board.checkpoint), progress=not args.json, say=say)
-    done = "complete" if counted.complete else "INCOMPLETE (stopped; run again to resume)"
-    say(f"{board.name}: {counted.details['solutions']:,} solutions, "
-        f"{counted.number:,} classes ({done}; {time.time() - begin:.0f} s)")
+    took = f"{time.time() - begin:.0f} s"
+    if counted.complete:
+        say(f"{board.name}: {counted.details['solutions']:,} solutions, {counted.number:,} "
+            f"classes ({took})")
+    else:
+        say(f"{board.name}: INCOMPLETE, stopped after {took}: at least "
+            f"{counted.details.get('solutions', 0):,} solutions so far; the checkpoint keeps "
+            "the cubes done (run again to resume)")
+    return counted.complete
 
 
-def _check(args, state, folder, say) -> None:
+def _check(args, state, folder, say) -> bool:
+    """Check the boards asked for; whether none disagrees."""
     from .. import campaign
 
     plan = campaign.CheckPlan(args.sample, args.empty, args.pool, args.seed,
                               time_limit=args.cube_time_limit)
-    names = args.check or [b.name for b in state.boards
-                           if b.state == "counted" and b.check is None]
+    names = args.check or [b.name for b in state.boards if b.state == "counted" and (
+        b.check is None or campaign.unfinished(b.check))]
     if not names:
         say("nothing to check: every counted board has its check")
+    agree = True
     for name in names:
-        record = campaign.check_count(name, folder, plan, jobs=args.jobs or 1, say=say)
+        earlier = campaign.read_check(folder, name)
+        same = earlier and earlier.get("seed") == args.seed and "checkpoint" in earlier
+        record = campaign.check_count(name, folder, plan, jobs=args.jobs or 1, say=say,
+                                      previous=earlier if same else None)
         if args.record:
             folder.mkdir(parents=True, exist_ok=True)
             say(f"wrote {campaign.record_check(folder, record)}")
         say(f"{name}: {campaign.checked_words(record)}")
+        agree = agree and not record["disagree"]
+    return agree
 
 
 def estimate_words(board) -> str:
@@ -146,6 +163,8 @@ def estimate_words(board) -> str:
 
 
 def hours_words(hours: float) -> str:
+    if hours < 1 / 60:
+        return f"{hours * 3600:.0f} s"
     return f"{hours * 60:.0f} min" if hours < 1 else f"{hours:.1f} h"
 
 
