@@ -90,7 +90,8 @@ def ordered(found: list[Estimate], order: str) -> list[Estimate]:
 class Board:
     """Where one board of the campaign stands. state: 'counted' (every cube of its plan in the
     checkpoint), 'incomplete' (some), 'not started' (no checkpoint), 'other work' (a checkpoint
-    written for other data or another plan: not this campaign's count)."""
+    written for other data or another plan: not this campaign's count), 'unreadable' (damaged,
+    or not a checkpoint)."""
 
     name: str
     estimate: Estimate | None
@@ -144,7 +145,11 @@ def board_state(name: str, folder: Path, estimate: Estimate | None = None) -> Bo
     found = Board(name, estimate, "not started", path, check=read_check(folder, name))
     if not path.exists():
         return found
-    saved = Checkpoint(path, None)
+    try:
+        saved = Checkpoint(path, None)
+    except InputError:  # damaged, or not a checkpoint: said, not fatal to the survey
+        found.state = "unreadable"
+        return found
     try:
         plan = recorded_plan(files.load(name), saved)
     except InputError:

@@ -132,6 +132,8 @@ def test_a_checkpoint_of_other_work_is_not_the_campaigns_count(counted, tmp_path
     assert state.state == "other work" and state.solutions is None
     with pytest.raises(InputError, match="other data"):
         campaign.check_count(OTHER, folder)
+    (folder / "mine.checkpoint").write_text("not a checkpoint\n")
+    assert campaign.board_state("mine", folder).state == "unreadable"
 
 
 def test_the_folder_comes_from_the_environment_and_bad_input_is_one_line(tmp_path, capsys,
