@@ -293,7 +293,7 @@ def check_count(name: str, folder: Path, plan: CheckPlan = CheckPlan(), jobs: in
         for backend in plan.backends:
             kept = _finished(previous, i, backend)
             if kept:
-                row[backend] = kept
+                row[backend] = {**kept, "earlier": True}  # counted by an earlier pass
                 continue
             counted = api.count(card, backend=backend, modulo="none", jobs=jobs,
                                 time_limit=plan.time_limit)
@@ -407,11 +407,16 @@ def checks_page(folder: Path) -> str:
                   + " | ".join(backends) + " | verdict |",
                   "|---:|---:|---:|---:|" + "---|" * len(backends) + "---|"]
         for row in check["cubes"]:
-            cells = [f"{row[b]['solutions']:,}{'' if row[b]['complete'] else ' (unfinished)'}"
-                     f", {row[b]['seconds']:g} s" for b in backends]
+            cells = [_count_cell(row[b]) for b in backends]
             seconds = row["recorded_seconds"]
             lines.append(f"| {row['cube']} | {row['placements']} | {row['recorded']:,} | "
                          f"{'-' if seconds is None else f'{seconds:g}'} | "
                          + " | ".join(cells) + f" | {row['verdict']} |")
         lines.append("")
     return "\n".join(lines)
+
+
+def _count_cell(count: dict) -> str:
+    """A backend's count of a cube in checks.md: its number, whether it finished, its seconds."""
+    return (f"{count['solutions']:,}{'' if count['complete'] else ' (unfinished)'}, "
+            f"{count['seconds']:g} s{' (earlier pass)' if count.get('earlier') else ''}")
