@@ -227,14 +227,16 @@ class CheckPlan:
 
 def draw_cubes(saved: Checkpoint, label: str, cubes: int, plan: CheckPlan) -> list[int]:
     """The cubes a check counts (indexes into the work's cubes): drawn at random with the plan's
-    seed among the `pool` cheapest cubes with solutions, and likewise among the empty ones."""
+    seed among the `pool` cheapest cubes with solutions, and likewise among the empty ones; those
+    with solutions first, each kind the cheapest first."""
     rng = random.Random(plan.seed)
     timed = sorted(range(cubes), key=lambda i: (saved.seconds.get((label, i), float("inf")), i))
     chosen = []
     for wanted, holds in ((plan.with_solutions, True), (plan.empty, False)):
         kind = [i for i in timed if (saved.done[(label, i)][0] > 0) == holds]
         pool = kind[:max(plan.pool, wanted)]
-        chosen += sorted(rng.sample(pool, min(wanted, len(pool))))
+        drawn = set(rng.sample(pool, min(wanted, len(pool))))
+        chosen += [i for i in pool if i in drawn]  # the cheapest first: evidence comes soonest
     return chosen
 
 
