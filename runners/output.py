@@ -470,8 +470,9 @@ _FOLDERS = {"gallery": "galleries of solutions (`puzzlesat results`)",
             "play": "playable pages and their screenshots (`puzzlesat results`)",
             "cards": "least cards of packing puzzles (`puzzlesat cards --record`)",
             "booklets": "booklets of graded cards, printable and playable (`puzzlesat results`)",
-            "open-counts": "exact counts of open boards: their checkpoints (`count --checkpoint`) "
-                           "and sampled cubes (`verify --sample-cubes`)"}
+            "open-counts": "exact counts of open boards: their checkpoints (`count --checkpoint`), "
+                           "sampled cubes (`verify --sample-cubes`) and their cubes recounted "
+                           "(`campaign --check`)"}
 
 
 def _index_entry(path: Path) -> tuple[str, str]:
@@ -485,6 +486,10 @@ def _index_entry(path: Path) -> tuple[str, str]:
     record = _read_json(path)
     if "bench" in path.stem or "estimates" in path.stem:
         return "benchmark", _dated(record)
+    if isinstance(record.get("cubes"), list) and "checkpoint" in record:
+        from .campaign import checked_words
+
+        return "a finished count's own cubes recounted (`campaign --check`)", checked_words(record)
     if isinstance(record.get("cubes"), list):
         agree = "all agree" if record.get("agree") else "DISAGREE"
         return ("sampled cubes of a count (`verify --sample-cubes`)",

@@ -60,7 +60,8 @@ PATH_PARAMETERS = {"output", "results", "checkpoint", "path"}
 # of its own here (tests/test_commands.py).
 TOP_LEVEL = ("list", "backends", "solve", "count", "solutions", "verify", "draw", "gallery",
              "play", "export", "cards", "booklet", "audit", "generate", "best", "estimate",
-             "checkpoint", "results", "calendar", "sliding", "mind-lock", "serve", "bench")
+             "checkpoint", "campaign", "results", "calendar", "sliding", "mind-lock", "serve",
+             "bench")
 PUZZLE_HELP = "a catalog name (see 'puzzlesat list') or the path of a puzzle file"
 
 

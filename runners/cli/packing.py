@@ -86,9 +86,11 @@ def verify_lines(puzzle, found: Verification) -> list[str]:
 
 def extra_commands(subparsers) -> None:
     """The puzzle makers' commands: cards, booklet, audit, cards-bench (runners/cli/makers.py),
-    `estimate` (runners/cli/estimates.py) and `calendar` (runners/cli/calendar.py)."""
-    from . import calendar, estimates, makers
+    `estimate` (runners/cli/estimates.py), `campaign` (runners/cli/campaign.py) and
+    `calendar` (runners/cli/calendar.py)."""
+    from . import calendar, campaign, estimates, makers
 
     makers.add_commands(subparsers)
     estimates.add_commands(subparsers)
+    campaign.add_commands(subparsers)
     calendar.add_commands(subparsers)

@@ -1,0 +1,424 @@
+"""A campaign of first counts: the open boards the estimates put within reach, counted with
+`--modulo symmetry` one after another, each count's checkpoint kept in the campaign's folder
+(results/open-counts/, or the folder named); where the campaign stands (what is counted, what
+stopped midway, what runs next and its estimate), and the check every finished count needs
+before it is called new: cubes of its own plan, drawn at random (seeded), recounted whole by
+two methods that share no search or symmetry code with the bitboard search.
+
+A checkpoint names its count's work (the puzzle's data, the modulo, the backend, the cubes asked
+for and a digest of the cubes); the plan is rebuilt from those and checked against the digest,
+so that a cube's index means the same cube it meant when it was counted. A cube of the plan
+holds placements of the board (one piece held to one placement per orbit, then the first empty
+cell's placements): its recorded number is every solution holding them (no symmetry inside a
+cube; the orbit's weight multiplies it in the total), which is what another method counts of the
+board with those pieces placed.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+import random
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .checkpoint import Checkpoint, digest
+from .models.errors import InputError
+
+FOLDER_ENV = "PUZZLESAT_CAMPAIGN"  # the campaign's folder where --folder is not given
+DEFAULT_FOLDER = Path("results") / "open-counts"
+ESTIMATES = Path("results") / "open-boards-estimates.json"
+MODULO, BACKEND = "symmetry", "bitboard"  # how a campaign counts
+HOURS = 24.0  # within reach: the estimate with --modulo symmetry under this many CPU hours
+ORDERS = ("savings", "hours")  # largest |G| first (what symmetry saves), or the least estimate
+CHECK_BACKENDS = ("xcover", "cpsat")  # no code shared with the bitboard search or its symmetry
+CHECK_SUFFIX = "-cube-check.json"
+SAMPLED_SUFFIX = "-sample-cubes.json"  # `verify --sample-cubes --record`
+CHECKS_PAGE = "checks.md"
+Say = Callable[[str], None]
+
+
+def folder_of(given: str | os.PathLike | None = None) -> Path:
+    """The campaign's folder: the one given, else $PUZZLESAT_CAMPAIGN, else results/open-counts."""
+    chosen = Path(given or os.environ.get(FOLDER_ENV) or DEFAULT_FOLDER)
+    if chosen.exists() and not chosen.is_dir():
+        raise InputError("is not a folder", file=str(chosen), field="folder")
+    return chosen
+
+
+@dataclass(frozen=True)
+class Estimate:
+    """Knuth's estimate of an open board (`puzzlesat estimate --open`): its symmetries, and the
+    CPU hours of a plain count and of one with --modulo symmetry."""
+
+    board: str
+    symmetries: int
+    plain_hours: float
+    hours: float
+
+
+def estimates(path: str | os.PathLike | None = None) -> dict[str, Estimate]:
+    """The estimates of the open boards, by board (`estimate --open --record` writes them)."""
+    source = Path(path or ESTIMATES)
+    try:
+        rows = json.loads(source.read_text(encoding="utf-8"))["boards"]
+        return {r["puzzle"]: Estimate(r["puzzle"], int(r["symmetries"]),
+                                      float(r["count_cpu_hours"]),
+                                      float(r["reduced_count_cpu_hours"])) for r in rows}
+    except FileNotFoundError:
+        raise InputError("no such file (`puzzlesat estimate --open --record` writes it)",
+                         file=str(source), field="estimates") from None
+    except (OSError, ValueError, KeyError, TypeError) as error:
+        raise InputError(f"not the estimates of the open boards ({error})", file=str(source),
+                         field="estimates") from None
+
+
+def ordered(found: list[Estimate], order: str) -> list[Estimate]:
+    """The order a campaign counts in: 'savings', the boards symmetry cuts most first (largest
+    |G|), the least estimate first among equals; 'hours', the least estimate first."""
+    if order not in ORDERS:
+        raise InputError(f"is one of {', '.join(ORDERS)}, not {order!r}", field="order")
+    if order == "hours":
+        return sorted(found, key=lambda e: (e.hours, e.board))
+    return sorted(found, key=lambda e: (-e.symmetries, e.hours, e.board))
+
+
+@dataclass
+class Board:
+    """Where one board of the campaign stands. state: 'counted' (every cube of its plan in the
+    checkpoint), 'incomplete' (some), 'not started' (no checkpoint), 'other work' (a checkpoint
+    written for other data or another plan: not this campaign's count), 'unreadable' (damaged,
+    or not a checkpoint)."""
+
+    name: str
+    estimate: Estimate | None
+    state: str
+    checkpoint: Path
+    cubes_done: int = 0
+    cubes: int = 0
+    seconds: float = 0.0  # the recorded cubes' seconds on their workers
+    solutions: int | None = None
+    classes: int | None = None
+    symmetric: int | None = None  # solutions fixed by some symmetry (Burnside's fixed points)
+    check: dict | None = None  # the check of its cubes, where one was recorded
+
+    def row(self) -> dict[str, object]:
+        """The board as plain data (for --json and the recorded page)."""
+        found = {k: v for k, v in dataclasses.asdict(self).items()
+                 if k not in ("estimate", "check", "checkpoint")}
+        found["checkpoint"] = self.checkpoint.name
+        if self.estimate:
+            found["estimated_hours"] = self.estimate.hours
+            found["group_order"] = self.estimate.symmetries
+        found["checked"] = checked_words(self.check)
+        return found
+
+
+def recorded_plan(puzzle, saved: Checkpoint):
+    """The count plan a checkpoint was written for (models/packing/plan.py), rebuilt and checked
+    against the checkpoint's digests; an InputError where the puzzle's data or its plan differ
+    (the cubes' indexes would mean other cubes)."""
+    from .models.packing.plan import count_plan
+
+    key, where = saved.key or {}, str(saved.path)
+    if key.get("data") != digest(puzzle):
+        raise InputError(f"written for other data of {puzzle.name} (the board or its pieces "
+                         "changed since)", file=where, line=1, field="checkpoint")
+    if key.get("backend") != BACKEND or not isinstance(key.get("split"), int):
+        raise InputError(f"not a count by {BACKEND} in cubes: {key.get('backend')!r}",
+                         file=where, line=1, field="checkpoint")
+    plan = count_plan(puzzle, key.get("modulo", "none"), min_cubes=key["split"])
+    if digest([[t.label, t.cubes] for t in plan.tasks]) != key.get("cubes"):
+        raise InputError("its cubes are not those this version plans (the plan changed since)",
+                         file=where, line=1, field="checkpoint")
+    return plan
+
+
+def board_state(name: str, folder: Path, estimate: Estimate | None = None) -> Board:
+    """Where a board stands in the campaign's folder (its checkpoint, and its check)."""
+    from .models import files
+
+    path = folder / f"{name}.checkpoint"
+    found = Board(name, estimate, "not started", path, check=read_check(folder, name))
+    if not path.exists():
+        return found
+    try:
+        saved = Checkpoint(path, None)
+    except InputError:  # damaged, or not a checkpoint: said, not fatal to the survey
+        found.state = "unreadable"
+        return found
+    try:
+        plan = recorded_plan(files.load(name), saved)
+    except InputError:
+        found.state = "other work"
+        return found
+    found.cubes = sum(len(t.cubes) for t in plan.tasks)
+    found.cubes_done = sum(1 for t in plan.tasks for i in range(len(t.cubes))
+                           if (t.label, i) in saved.done)
+    found.seconds = sum(saved.seconds.values())
+    if found.cubes_done < found.cubes:
+        found.state = "incomplete"
+        return found
+    found.state = "counted"
+    counts = [[saved.done[(t.label, i)][0] for i in range(len(t.cubes))] for t in plan.tasks]
+    found.solutions, found.classes = plan.combine(counts)
+    found.symmetric = sum(sum(c) for c in counts[1:])
+    return found
+
+
+@dataclass
+class Campaign:
+    """The boards within reach (in the campaign's order) and any other board the folder holds a
+    checkpoint of; `next` is the board a run counts next."""
+
+    folder: Path
+    hours: float
+    order: str
+    boards: list[Board] = field(default_factory=list)
+
+    @property
+    def next(self) -> Board | None:
+        """The board to count next: one stopped midway first (it resumes), else the first not
+        started, in the campaign's order."""
+        for state in ("incomplete", "not started"):
+            for board in self.boards:
+                if board.state == state and (state == "incomplete" or self.within(board)):
+                    return board
+        return None
+
+    def within(self, board: Board) -> bool:
+        return board.estimate is not None and board.estimate.hours <= self.hours
+
+
+def survey(folder: Path, hours: float = HOURS, order: str = "savings",
+           estimates_path: str | os.PathLike | None = None) -> Campaign:
+    """Where the campaign stands: every board within `hours` of CPU by the estimate, and every
+    board the folder holds a checkpoint of."""
+    known = estimates(estimates_path)
+    reach = ordered([e for e in known.values() if e.hours <= hours], order)
+    names = [e.board for e in reach]
+    if folder.is_dir():
+        names += sorted(p.name.removesuffix(".checkpoint") for p in folder.glob("*.checkpoint")
+                        if p.name.removesuffix(".checkpoint") not in names)
+    campaign = Campaign(folder, hours, order)
+    campaign.boards = [board_state(n, folder, known.get(n)) for n in names]
+    return campaign
+
+
+# --- the check of a finished count: its own cubes, recounted by two other methods ---
+
+@dataclass(frozen=True)
+class CheckPlan:
+    """What a check draws: cubes holding solutions and empty ones, at random (seed) among the
+    cheapest of each kind by their recorded seconds (`pool` of them: the other methods take
+    several times the bitboard search's time, CP-SAT far more), each counted by each backend
+    within `time_limit` seconds."""
+
+    with_solutions: int = 2
+    empty: int = 1
+    pool: int = 4
+    seed: int = 1
+    backends: tuple[str, ...] = CHECK_BACKENDS
+    time_limit: float = 600.0
+
+
+def draw_cubes(saved: Checkpoint, label: str, cubes: int, plan: CheckPlan) -> list[int]:
+    """The cubes a check counts (indexes into the work's cubes): drawn at random with the plan's
+    seed among the `pool` cheapest cubes with solutions, and likewise among the empty ones; those
+    with solutions first, each kind the cheapest first."""
+    rng = random.Random(plan.seed)
+    timed = sorted(range(cubes), key=lambda i: (saved.seconds.get((label, i), float("inf")), i))
+    chosen = []
+    for wanted, holds in ((plan.with_solutions, True), (plan.empty, False)):
+        kind = [i for i in timed if (saved.done[(label, i)][0] > 0) == holds]
+        pool = kind[:max(plan.pool, wanted)]
+        drawn = set(rng.sample(pool, min(wanted, len(pool))))
+        chosen += [i for i in pool if i in drawn]  # the cheapest first: evidence comes soonest
+    return chosen
+
+
+def cube_puzzle(puzzle, options, cube: tuple[int, ...], number: int):
+    """The board with a cube's placements pre-placed (a challenge): its solutions are the
+    cube's. A cube's entries are 1-based placement indexes (negative: forbidden; the plans
+    this reads make none)."""
+    from .models.packing import Placed
+
+    if any(k < 0 for k in cube):
+        raise InputError("a cube that forbids placements cannot be counted as a challenge",
+                         field="cube")
+    held = tuple(Placed(options[k - 1].piece, options[k - 1].cells) for k in cube)
+    return dataclasses.replace(puzzle, name=f"{puzzle.name}-cube-{number}",
+                               placed=puzzle.placed + held)
+
+
+def check_count(name: str, folder: Path, plan: CheckPlan = CheckPlan(), jobs: int = 1,
+                say: Say | None = None, previous: dict | None = None) -> dict:
+    """Check a finished count of the campaign on cubes of its own plan: each drawn cube counted
+    again, every solution in it (no symmetry), by each backend of `plan`, and compared with the
+    number the checkpoint holds. A count a backend did not finish is a lower bound: above the
+    recorded number it disagrees, otherwise it is 'unfinished' (no evidence either way). The
+    record says what was drawn, how, and each count's seconds. `previous`: an earlier record of
+    this check (the same seed and draw): the counts it finished are kept, only the others are
+    counted again (a longer time limit finishes what a short one left)."""
+    from . import api
+    from .models import files
+    from .models.packing import placements
+    from .output import load, versions
+
+    path = folder / f"{name}.checkpoint"
+    if not path.exists():
+        raise InputError("no checkpoint of this board in the campaign's folder", file=str(path),
+                         field="checkpoint")
+    puzzle = files.load(name)
+    saved = Checkpoint(path, None)
+    count_plan = recorded_plan(puzzle, saved)
+    task = count_plan.tasks[0]
+    missing = [i for i in range(len(task.cubes)) if (task.label, i) not in saved.done]
+    if missing:
+        raise InputError(f"the count is not finished ({len(missing)} of {len(task.cubes)} "
+                         "cubes left): check it when it is", file=str(path), field="checkpoint")
+    options = placements(puzzle)
+    rows, began = [], time.time()
+    for number, i in enumerate(draw_cubes(saved, task.label, len(task.cubes), plan), start=1):
+        recorded = saved.done[(task.label, i)][0]
+        row: dict[str, object] = {
+            "cube": i, "placements": len(task.cubes[i]),
+            "placed": {puzzle.pieces[options[k - 1].piece].name:
+                       [list(c) for c in options[k - 1].cells] for k in task.cubes[i]},
+            "recorded": recorded,
+            "recorded_seconds": saved.seconds.get((task.label, i)),
+        }
+        card = cube_puzzle(puzzle, options, task.cubes[i], number)
+        for backend in plan.backends:
+            kept = _finished(previous, i, backend)
+            if kept:
+                row[backend] = {**kept, "earlier": True}  # counted by an earlier pass
+                continue
+            counted = api.count(card, backend=backend, modulo="none", jobs=jobs,
+                                time_limit=plan.time_limit)
+            row[backend] = {"solutions": counted.details["solutions"],
+                            "complete": counted.complete, "seconds": round(counted.seconds, 1)}
+        row["verdict"] = verdict(recorded, [row[b] for b in plan.backends])
+        rows.append(row)
+        if say:
+            say(f"{name} cube {i}: recorded {recorded:,}; " + ", ".join(
+                f"{b} {row[b]['solutions']:,}{'' if row[b]['complete'] else ' (unfinished)'} "
+                f"in {row[b]['seconds']} s" for b in plan.backends) + f": {row['verdict']}")
+    return {
+        "puzzle": name, "checkpoint": path.name, "work": task.label,
+        "counted": "solutions in each cube: coverings of the board holding the cube's "
+        "placements (pre-placed for the other backends), rotations and reflections counted as "
+        "different; the checkpoint's number is the same (a cube's orbit weight multiplies it "
+        "only in the total)",
+        "drawn": f"{plan.with_solutions} cubes with solutions and {plan.empty} empty, at random "
+        f"(seed {plan.seed}) among the {plan.pool} of each kind with the least recorded seconds, "
+        f"of the {len(task.cubes)} cubes of the work '{task.label}'",
+        "seed": plan.seed, "backends": list(plan.backends), "time_limit": plan.time_limit,
+        "cubes": rows, "agree": all(r["verdict"] == "agree" for r in rows) and bool(rows),
+        "disagree": any(r["verdict"] == "DISAGREE" for r in rows),
+        "seconds": round(time.time() - began, 1), "date": time.strftime(
+            "%Y-%m-%dT%H:%M:%S+00:00", time.gmtime()), "load": load(), **versions(),
+    }
+
+
+def _finished(previous: dict | None, cube: int, backend: str) -> dict | None:
+    """A backend's finished count of a cube in an earlier record of the check, or None."""
+    for row in (previous or {}).get("cubes", []):
+        if isinstance(row, dict) and row.get("cube") == cube:
+            found = row.get(backend)
+            if isinstance(found, dict) and found.get("complete"):
+                return found
+    return None
+
+
+def unfinished(check: dict | None) -> bool:
+    """Whether a recorded check of this module left some cube unfinished."""
+    return bool(check) and "checkpoint" in check and any(
+        isinstance(r, dict) and r.get("verdict") == "unfinished" for r in check["cubes"])
+
+
+def verdict(recorded: int, counts: list[dict]) -> str:
+    """'agree' where every backend finished with the recorded number; 'DISAGREE' where one
+    finished with another number or, unfinished, found more; else 'unfinished'."""
+    if any(c["solutions"] != recorded for c in counts if c["complete"]) or any(
+            c["solutions"] > recorded for c in counts):
+        return "DISAGREE"
+    return "agree" if all(c["complete"] for c in counts) else "unfinished"
+
+
+def read_check(folder: Path, name: str) -> dict | None:
+    """A board's recorded check: this module's, else `verify --sample-cubes`'s (cubes of random
+    solutions, counted by the same backends), else None."""
+    for suffix in (CHECK_SUFFIX, SAMPLED_SUFFIX):
+        try:
+            found = json.loads((folder / f"{name}{suffix}").read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            continue
+        if isinstance(found, dict) and isinstance(found.get("cubes"), list):
+            return found
+    return None
+
+
+def _verdict_of(row: dict) -> str:
+    """A checked cube's verdict (a `verify --sample-cubes` row says only whether it agrees)."""
+    return row.get("verdict") or ("agree" if row.get("agree") else "DISAGREE")
+
+
+def checked_words(check: dict | None) -> str:
+    """A check in a few words: 'not checked', or its cubes and what they said."""
+    if not check or not isinstance(check.get("cubes"), list):
+        return "not checked"
+    verdicts = [_verdict_of(r) for r in check["cubes"] if isinstance(r, dict)]
+    said = ", ".join(f"{verdicts.count(v)} {v}" for v in ("agree", "unfinished", "DISAGREE")
+                     if v in verdicts)
+    by = [b for b in check.get("backends", []) if b != BACKEND]
+    return f"{len(verdicts)} cubes by {', '.join(by)}: {said}"
+
+
+def record_check(folder: Path, record: dict) -> Path:
+    """Write a check (atomically) and the folder's page of checks."""
+    from .output import write_json_atomic, write_text_atomic
+
+    path = folder / f"{record['puzzle']}{CHECK_SUFFIX}"
+    write_json_atomic(path, record, "results")
+    write_text_atomic(folder / CHECKS_PAGE, checks_page(folder), "results")
+    return path
+
+
+def checks_page(folder: Path) -> str:
+    """checks.md: every recorded check of the folder, cube by cube."""
+    lines = ["# Counts of the campaign, checked on their own cubes", "",
+             "Written by `puzzlesat campaign --check --record`; do not edit by hand. Each "
+             "finished count's checkpoint names its plan; cubes of it are drawn at random "
+             "(seeded) and counted again, whole and without symmetry reduction, by methods that "
+             "share no search or symmetry code with the bitboard search (xcover: dancing links; "
+             "CP-SAT), each on the board with the cube's placements pre-placed. 'unfinished': "
+             "a backend ran out of its time limit below the recorded number (no evidence either "
+             "way).", ""]
+    for path in sorted(folder.glob(f"*{CHECK_SUFFIX}")):
+        check = json.loads(path.read_text(encoding="utf-8"))
+        backends = check["backends"]
+        lines += [f"## {check['puzzle']}", "",
+                  f"{check['drawn']}; each backend within {check['time_limit']:g} s; "
+                  f"{check['seconds']:g} s in all, {check['date'][:16]} UTC, load "
+                  f"{check['load']}. {checked_words(check)}.", "",
+                  "| cube | placements | recorded | recorded s | "
+                  + " | ".join(backends) + " | verdict |",
+                  "|---:|---:|---:|---:|" + "---|" * len(backends) + "---|"]
+        for row in check["cubes"]:
+            cells = [_count_cell(row[b]) for b in backends]
+            seconds = row["recorded_seconds"]
+            lines.append(f"| {row['cube']} | {row['placements']} | {row['recorded']:,} | "
+                         f"{'-' if seconds is None else f'{seconds:g}'} | "
+                         + " | ".join(cells) + f" | {row['verdict']} |")
+        lines.append("")
+    return "\n".join(lines)
+
+
+def _count_cell(count: dict) -> str:
+    """A backend's count of a cube in checks.md: its number, whether it finished, its seconds."""
+    return (f"{count['solutions']:,}{'' if count['complete'] else ' (unfinished)'}, "
+            f"{count['seconds']:g} s{' (earlier pass)' if count.get('earlier') else ''}")

@@ -1,0 +1,194 @@
+"""The campaign of first counts (`puzzlesat campaign`, runners/campaign.py): where it stands,
+the next run and its resumption, writing only when asked, and the check of a finished count on
+its own cubes by xcover and CP-SAT, which catches a checkpoint whose cube was changed by one.
+Every test works in a folder of its own (--folder or $PUZZLESAT_CAMPAIGN), never in results/."""
+
+from __future__ import annotations
+
+import json
+import shutil
+
+import pytest
+
+from puzzlesat import api, campaign
+from puzzlesat.models.errors import InputError
+
+BOARD = "iq-block-8"  # 48 solutions, 6 classes under its 8 symmetries: a count of a second
+OTHER = "hexiamonds-4x9"
+
+
+def fake_estimates(path, rows=((BOARD, 8, 0.002), (OTHER, 2, 0.001), ("iq-block-10", 8, 99.0))):
+    path.write_text(json.dumps({"boards": [
+        {"puzzle": name, "symmetries": group, "count_cpu_hours": hours * group,
+         "reduced_count_cpu_hours": hours} for name, group, hours in rows]}))
+    return path
+
+
+@pytest.fixture(scope="module")
+def counted(tmp_path_factory):
+    """A folder holding a finished count of BOARD with --modulo symmetry, as --run leaves it."""
+    folder = tmp_path_factory.mktemp("campaign")
+    found = api.count(BOARD, backend="bitboard", modulo="symmetry", jobs=1,
+                      checkpoint=str(folder / f"{BOARD}.checkpoint"))
+    assert found.complete and found.details["solutions"] == 48 and found.number == 6
+    return folder
+
+
+def copy_of(counted, tmp_path):
+    folder = tmp_path / "campaign"
+    shutil.copytree(counted, folder)
+    return folder
+
+
+def test_survey_orders_the_boards_within_reach_and_reads_what_is_counted(counted, tmp_path):
+    estimates = fake_estimates(tmp_path / "estimates.json")
+    state = campaign.survey(counted, 24, "savings", estimates)
+    assert [b.name for b in state.boards] == [BOARD, OTHER]  # iq-block-10: 99 h, out of reach
+    board = state.boards[0]
+    assert board.state == "counted" and board.cubes_done == board.cubes > 1
+    assert (board.solutions, board.classes, board.symmetric) == (48, 6, 0)
+    assert state.next.name == OTHER and state.boards[1].state == "not started"
+    by_hours = campaign.survey(counted, 24, "hours", estimates)
+    assert [b.name for b in by_hours.boards] == [OTHER, BOARD]
+
+
+def test_a_count_stopped_midway_is_incomplete_and_runs_next(counted, tmp_path):
+    folder = copy_of(counted, tmp_path)
+    path = folder / f"{BOARD}.checkpoint"
+    lines = path.read_text().splitlines(keepends=True)
+    path.write_text("".join(lines[:-2]))  # the last two cubes not counted
+    estimates = fake_estimates(tmp_path / "estimates.json")
+    state = campaign.survey(folder, 24, "hours", estimates)
+    board = next(b for b in state.boards if b.name == BOARD)
+    assert board.state == "incomplete" and board.cubes_done == board.cubes - 2
+    assert board.solutions is None and state.next.name == BOARD  # resumed before a new board
+
+
+def test_run_resumes_the_next_board_and_records_only_when_asked(counted, tmp_path, capsys):
+    from puzzlesat.cli import main
+
+    folder = copy_of(counted, tmp_path)
+    path = folder / f"{BOARD}.checkpoint"
+    path.write_text("".join(path.read_text().splitlines(keepends=True)[:-2]))
+    estimates = str(fake_estimates(tmp_path / "estimates.json"))
+    args = ["campaign", "--folder", str(folder), "--estimates", estimates, "--order", "hours"]
+    before = sorted(p.name for p in folder.iterdir())
+    assert main([*args, "--run"]) == 2  # writes a checkpoint: only with --record
+    err = capsys.readouterr().err
+    assert "add --record" in err and "Traceback" not in err and len(err.strip().splitlines()) == 1
+    assert sorted(p.name for p in folder.iterdir()) == before
+    assert main([*args, "--json"]) == 0  # a survey writes nothing
+    assert json.loads(capsys.readouterr().out)["next"] == BOARD
+    assert sorted(p.name for p in folder.iterdir()) == before
+    assert main([*args, "--run", "--record", "--jobs", "1", "--json"]) == 0
+    found = json.loads(capsys.readouterr().out)
+    row = next(r for r in found["boards"] if r["name"] == BOARD)
+    assert (row["state"], row["solutions"], row["classes"]) == ("counted", 48, 6)
+    assert found["next"] == OTHER
+    assert "campaign.md" in {p.name for p in folder.iterdir()}
+    assert BOARD in (folder / "campaign.md").read_text()
+
+
+def test_the_check_agrees_on_a_true_count_and_catches_a_cube_changed_by_one(counted, tmp_path):
+    plan = campaign.CheckPlan(with_solutions=2, empty=1, pool=100, seed=3, time_limit=300)
+    record = campaign.check_count(BOARD, counted, plan)
+    assert record["agree"] and not record["disagree"] and len(record["cubes"]) == 3
+    assert [r["recorded"] > 0 for r in record["cubes"]] == [True, True, False]
+    for row in record["cubes"]:
+        assert row["xcover"]["complete"] and row["cpsat"]["complete"]
+        assert row["xcover"]["solutions"] == row["cpsat"]["solutions"] == row["recorded"]
+    # the same draw on a checkpoint whose first drawn cube holds one solution more
+    folder = copy_of(counted, tmp_path)
+    path = folder / f"{BOARD}.checkpoint"
+    tampered = record["cubes"][0]["cube"]
+    lines = []
+    for line in path.read_text().splitlines():
+        entry = json.loads(line)
+        if entry.get("work") == record["work"] and entry.get("cube") == tampered:
+            entry["values"] = [entry["values"][0] + 1]
+        lines.append(json.dumps(entry, separators=(",", ":")))
+    path.write_text("\n".join(lines) + "\n")
+    caught = campaign.check_count(BOARD, folder, plan)
+    assert caught["disagree"] and not caught["agree"]
+    assert [r["verdict"] for r in caught["cubes"]] == ["DISAGREE", "agree", "agree"]
+    written = campaign.record_check(folder, caught)
+    assert written.name == f"{BOARD}-cube-check.json"
+    assert "DISAGREE" in (folder / "checks.md").read_text()
+    assert "1 DISAGREE" in campaign.checked_words(campaign.read_check(folder, BOARD))
+
+
+def test_an_unfinished_recount_is_a_lower_bound():
+    finished = {"solutions": 5, "complete": True}
+    assert campaign.verdict(5, [finished, {"solutions": 3, "complete": False}]) == "unfinished"
+    assert campaign.verdict(5, [finished, {"solutions": 6, "complete": False}]) == "DISAGREE"
+    assert campaign.verdict(5, [finished, {"solutions": 4, "complete": True}]) == "DISAGREE"
+    assert campaign.verdict(5, [finished, finished]) == "agree"
+
+
+def test_a_checkpoint_of_other_work_is_not_the_campaigns_count(counted, tmp_path):
+    folder = copy_of(counted, tmp_path)
+    shutil.copy(folder / f"{BOARD}.checkpoint", folder / f"{OTHER}.checkpoint")
+    state = campaign.board_state(OTHER, folder)
+    assert state.state == "other work" and state.solutions is None
+    with pytest.raises(InputError, match="other data"):
+        campaign.check_count(OTHER, folder)
+    (folder / "mine.checkpoint").write_text("not a checkpoint\n")
+    assert campaign.board_state("mine", folder).state == "unreadable"
+
+
+def test_the_folder_comes_from_the_environment_and_bad_input_is_one_line(tmp_path, capsys,
+                                                                          monkeypatch):
+    from puzzlesat.cli import main
+
+    monkeypatch.setenv(campaign.FOLDER_ENV, str(tmp_path / "mine"))
+    assert campaign.folder_of() == tmp_path / "mine"
+    assert main(["campaign", "--estimates", str(tmp_path / "none.json")]) == 2
+    err = capsys.readouterr().err
+    assert "estimate --open --record" in err and len(err.strip().splitlines()) == 1
+    assert not (tmp_path / "mine").exists()
+
+
+def test_a_run_stopped_by_its_time_limit_says_so_and_exits_1(counted, tmp_path, capsys):
+    from puzzlesat.cli import main
+
+    folder = copy_of(counted, tmp_path)
+    estimates = str(fake_estimates(tmp_path / "estimates.json"))
+    assert main(["campaign", "--folder", str(folder), "--estimates", estimates, "--run",
+                 "--record", "--jobs", "1", "--time-limit", "0.01"]) == 1
+    err = capsys.readouterr().err
+    assert f"{OTHER}: INCOMPLETE" in err and "Traceback" not in err
+    state = campaign.board_state(OTHER, folder)
+    assert state.state in ("not started", "incomplete") and state.solutions is None
+
+
+def test_check_from_the_command_line_records_its_evidence(counted, tmp_path, capsys):
+    from puzzlesat.cli import main
+
+    folder = copy_of(counted, tmp_path)
+    estimates = str(fake_estimates(tmp_path / "estimates.json"))
+    args = ["campaign", "--folder", str(folder), "--estimates", estimates, "--check", BOARD,
+            "--sample", "1", "--empty", "1", "--pool", "100", "--seed", "5", "--jobs", "1"]
+    assert main([*args, "--json"]) == 0
+    assert not (folder / f"{BOARD}-cube-check.json").exists()  # not asked to record
+    capsys.readouterr()
+    assert main([*args, "--record", "--json"]) == 0
+    row = next(r for r in json.loads(capsys.readouterr().out)["boards"] if r["name"] == BOARD)
+    assert row["checked"] == "2 cubes by xcover, cpsat: 2 agree"
+    record = json.loads((folder / f"{BOARD}-cube-check.json").read_text())
+    assert record["seed"] == 5 and record["backends"] == ["xcover", "cpsat"]
+    assert f"## {BOARD}" in (folder / "checks.md").read_text()
+    assert f"{BOARD}-cube-check.json" in (folder / "index.md").read_text()
+
+
+def test_a_check_again_keeps_what_it_finished_and_counts_the_rest(counted):
+    plan = campaign.CheckPlan(with_solutions=1, empty=0, pool=100, seed=3, time_limit=300)
+    first = campaign.check_count(BOARD, counted, plan)
+    row = first["cubes"][0]
+    row["cpsat"] = {"solutions": 0, "complete": False, "seconds": 0.5}  # as if stopped early
+    row["xcover"]["seconds"] = -1.0  # a mark: kept, not counted again
+    row["verdict"] = "unfinished"
+    assert campaign.unfinished(first)
+    again = campaign.check_count(BOARD, counted, plan, previous=first)
+    [kept] = again["cubes"]
+    assert kept["xcover"]["seconds"] == -1.0 and kept["cpsat"]["complete"]
+    assert kept["verdict"] == "agree" and not campaign.unfinished(again)
