@@ -73,15 +73,56 @@ def test_gallery_takes_the_moduli_and_aliases_of_count(tmp_path, capsys):
         p.name for p in (tmp_path / "rotation").glob("*.svg"))
 
 
-def _built_packages() -> list[str]:
-    """The packages the build installs, as pyproject.toml lists them for setuptools."""
+def _setuptools() -> dict:
+    """pyproject.toml's [tool.setuptools] table."""
     try:
         import tomllib
     except ModuleNotFoundError:  # Python 3.10
         import tomli as tomllib
 
-    declared = tomllib.loads((ROOT / "pyproject.toml").read_text("utf-8"))
-    return sorted(declared["tool"]["setuptools"]["packages"])
+    return tomllib.loads((ROOT / "pyproject.toml").read_text("utf-8"))["tool"]["setuptools"]
+
+
+def _built_packages() -> list[str]:
+    """The packages the build installs, as pyproject.toml lists them for setuptools."""
+    return sorted(_setuptools()["packages"])
+
+
+# files beside the modules that an install leaves out on purpose: the pages (read in a clone)
+# and the kernels' C sources (compiled into the extensions)
+NOT_INSTALLED = ("README.md", "csrc/*")
+
+
+def test_every_file_the_package_reads_is_installed():
+    """Regression: runners/cli/choices.json (the flags' values) was missing from package-data,
+    so a plain `pip install .` (README's first command) ended every count in a traceback
+    (FileNotFoundError); the editable installs the tests used found it in the clone."""
+    import fnmatch
+    import subprocess
+
+    config = _setuptools()
+    roots = config["package-dir"]  # puzzlesat -> runners, puzzlesat.models -> models
+
+    def folder(package: str) -> Path:
+        root = max((r for r in roots if package == r or package.startswith(r + ".")), key=len)
+        return Path(roots[root], *package[len(root):].split(".")[1:])
+
+    places = sorted(((folder(p), p) for p in config["packages"]),
+                    key=lambda place: -len(place[0].parts))
+    tracked = subprocess.run(["git", "ls-files", "runners", "models"], cwd=ROOT, text=True,
+                             capture_output=True, check=True).stdout.split()
+    missing = []
+    for path in map(Path, tracked):
+        if path.suffix == ".py":
+            continue
+        where, package = next((f, p) for f, p in places if path.is_relative_to(f))
+        inside = str(path.relative_to(where))
+        if any(fnmatch.fnmatch(inside, pattern) for pattern in NOT_INSTALLED):
+            continue
+        if not any(fnmatch.fnmatch(inside, pattern)
+                   for pattern in config["package-data"].get(package, ())):
+            missing.append(str(path))
+    assert missing == [], "add these to [tool.setuptools.package-data]: " + ", ".join(missing)
 
 
 def test_every_package_folder_is_in_the_build():
