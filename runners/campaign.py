@@ -27,6 +27,7 @@ from pathlib import Path
 
 from .checkpoint import Checkpoint, digest
 from .models.errors import InputError
+from .models.words import plural
 
 FOLDER_ENV = "PUZZLESAT_CAMPAIGN"  # the campaign's folder where --folder is not given
 DEFAULT_FOLDER = Path("results") / "open-counts"
@@ -69,7 +70,8 @@ def estimates(path: str | os.PathLike | None = None) -> dict[str, Estimate]:
                                       float(r["count_cpu_hours"]),
                                       float(r["reduced_count_cpu_hours"])) for r in rows}
     except FileNotFoundError:
-        raise InputError("no such file (`puzzlesat estimate --open --record` writes it)",
+        raise InputError("no such file (an estimate of the open boards writes it where it is "
+                         "asked to record its figures)",
                          file=str(source), field="estimates") from None
     except (OSError, ValueError, KeyError, TypeError) as error:
         raise InputError(f"not the estimates of the open boards ({error})", file=str(source),
@@ -278,8 +280,9 @@ def check_count(name: str, folder: Path, plan: CheckPlan = CheckPlan(), jobs: in
     task = count_plan.tasks[0]
     missing = [i for i in range(len(task.cubes)) if (task.label, i) not in saved.done]
     if missing:
-        raise InputError(f"the count is not finished ({len(missing)} of {len(task.cubes)} "
-                         "cubes left): check it when it is", file=str(path), field="checkpoint")
+        raise InputError(f"the count is not finished ({len(missing)} of "
+                         f"{plural(len(task.cubes), 'cube')} left): check it when it is",
+                         file=str(path), field="checkpoint")
     options = placements(puzzle)
     rows, began = [], time.time()
     for number, i in enumerate(draw_cubes(saved, task.label, len(task.cubes), plan), start=1):
@@ -313,9 +316,10 @@ def check_count(name: str, folder: Path, plan: CheckPlan = CheckPlan(), jobs: in
         "placements (pre-placed for the other backends), rotations and reflections counted as "
         "different; the checkpoint's number is the same (a cube's orbit weight multiplies it "
         "only in the total)",
-        "drawn": f"{plan.with_solutions} cubes with solutions and {plan.empty} empty, at random "
+        "drawn": f"{plural(plan.with_solutions, 'cube')} with solutions and {plan.empty} empty, "
+        "at random "
         f"(seed {plan.seed}) among the {plan.pool} of each kind with the least recorded seconds, "
-        f"of the {len(task.cubes)} cubes of the work '{task.label}'",
+        f"of the {plural(len(task.cubes), 'cube')} of the work '{task.label}'",
         "seed": plan.seed, "backends": list(plan.backends), "time_limit": plan.time_limit,
         "cubes": rows, "agree": all(r["verdict"] == "agree" for r in rows) and bool(rows),
         "disagree": any(r["verdict"] == "DISAGREE" for r in rows),
@@ -375,7 +379,7 @@ def checked_words(check: dict | None) -> str:
     said = ", ".join(f"{verdicts.count(v)} {v}" for v in ("agree", "unfinished", "DISAGREE")
                      if v in verdicts)
     by = [b for b in check.get("backends", []) if b != BACKEND]
-    return f"{len(verdicts)} cubes by {', '.join(by)}: {said}"
+    return f"{plural(len(verdicts), 'cube')} by {', '.join(by)}: {said}"
 
 
 def record_check(folder: Path, record: dict) -> Path:

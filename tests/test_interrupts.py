@@ -92,8 +92,10 @@ def interrupted(args: list[str], sig: int, tmp_path: Path, after: float
     out_path, err_path = tmp_path / "out.txt", tmp_path / "err.txt"
     args = [a.replace("{tmp}", str(tmp_path)) for a in args]
     with open(out_path, "w") as out, open(err_path, "w") as err:
+        # a cache of its own: a table another run built (`sliding table`) is not read back
         process = subprocess.Popen([*COMMAND, *args], stdout=out, stderr=err, cwd=tmp_path,
-                                   start_new_session=True)
+                                   start_new_session=True,
+                                   env={**os.environ, "XDG_CACHE_HOME": str(tmp_path / "cache")})
     try:
         begin = time.monotonic()
         while (process.poll() is None and cpu_seconds(process.pid) < after

@@ -186,7 +186,7 @@ def cell(timed: dict, limit: float) -> str:
     stopped = timed.get("stopped", 0)
     if stopped:  # a run past the limit ended the repeats: the median is of those that finished
         return (f"{timed['median_seconds']:.2f} s ({len(timed['runs']) - stopped} of "
-                f"{len(timed['runs'])} runs; {stopped} > {limit:g} s)")
+                f"{plural(len(timed['runs']), 'run')}; {stopped} > {limit:g} s)")
     return f"{timed['median_seconds']:.2f} s"
 
 

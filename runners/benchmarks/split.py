@@ -29,6 +29,7 @@ from pathlib import Path
 
 from .. import api, splitting
 from ..checkpoint import Checkpoint, makespan, timing
+from ..models.words import plural
 
 Say = Callable[[str], None]
 WORK_TARGET = 1.1  # the split plan's total work over one worker's, at most
@@ -84,7 +85,7 @@ def measured(board: Board, workers: list[int], repeat: int, after: str | None,
                       else None if after is None else float(after))
             two = counted(board, Path(folder), 2, max(workers), n, budget)
             say(f"  {board.puzzle}: split plan, 2 workers {two['wall']:.1f} s wall, "
-                f"{two['cpu']:.1f} s CPU, {two['parts']:,} parts")
+                f"{two['cpu']:.1f} s CPU, {plural(two['parts'], 'part')}")
             if one["number"] != two["number"] or not (one["complete"] and two["complete"]):
                 raise RuntimeError(f"{board.puzzle}: the split plan counted {two['number']}, "
                                    f"one worker {one['number']}")
@@ -157,7 +158,7 @@ def estimated(board: Board, workers: list[int], say: Say) -> dict:
             run += times
             wasted += lost
     say(f"  {board.puzzle}: {len(seconds)} timed cubes, {total:,.0f} s; the split plan "
-        f"{len(shares):,} parts (estimated)")
+        f"{plural(len(shares), 'part')} (estimated)")
     found = {"cubes": len(seconds), "parts": len(shares), "one_work": total,
              "one_longest": max(seconds), "split_longest": max(shares), "budget": budget,
              "run_parts": len(run), "run_work": sum(run), "run_wasted": wasted,
@@ -265,7 +266,8 @@ def table(results: dict, workers: list[int]) -> str:
              f"({os.cpu_count()} here; each board's date and load average (1, 5, 15 min) at "
              "its end in its row: the machine is shared by several sessions). Each board is "
              "counted --modulo symmetry on the bitboard search: once on one worker (the cubes as "
-             f"planned) and once with the plan split for {max(workers)} workers on 2 threads. "
+             f"planned) and once with the plan split for {plural(max(workers), 'worker')} on 2 "
+             "threads. "
              "Ratios: N workers' wall (the timed parts handed out largest first, the "
              "`puzzlesat checkpoint FILE --workers N` figure) over the total work / N (target "
              f"{SPREAD_TARGET}); the split plan's total work over one worker's (target "
@@ -273,7 +275,7 @@ def table(results: dict, workers: list[int]) -> str:
              f"over half the one-worker CPU (target {WALL_TARGET}). Medians of the runs shown.",
              ""]
     head = "| board | runs | cubes -> parts | " + " | ".join(
-        f"{n} workers: unsplit / split" for n in workers) + \
+        f"{plural(n, 'worker')}: unsplit / split" for n in workers) + \
         " | work (parts' s) | CPU | 2 workers' wall / half 1-worker CPU | busy | budget | " \
         "when, load |"
     lines += [head, "|" + "---|" * (head.count("|") - 1)]
@@ -300,13 +302,14 @@ def table(results: dict, workers: list[int]) -> str:
                   f"(worked out {r['date']})."]
         for n in workers:
             lines.append(
-                f"- {n} workers: the committed cubes {r[f'unsplit_wall_{n}']:,.0f} s "
-                f"({r[f'unsplit_{n}']:.2f} x total/{n}); the split plan ({r['parts']:,} parts, "
+                f"- {plural(n, 'worker')}: the committed cubes {r[f'unsplit_wall_{n}']:,.0f} s "
+                f"({r[f'unsplit_{n}']:.2f} x total/{n}); the split plan "
+                f"({plural(r['parts'], 'part')}, "
                 f"each cube's seconds shared by Knuth's estimates of its parts) "
                 f"{r[f'plan_wall_{n}']:,.0f} s ({r[f'plan_{n}']:.2f} x total/{n}), its "
                 f"longest part {r['split_longest']:,.0f} s (estimated); with --split-after "
                 f"{r['budget']:,.0f} s (total / ({max(workers)} x {splitting.SHARE})) as well, "
-                f"{r['run_parts']:,} parts: {r[f'run_wall_{n}']:,.0f} s "
+                f"{plural(r['run_parts'], 'part')}: {r[f'run_wall_{n}']:,.0f} s "
                 f"({r[f'run_{n}']:.2f} x total/{n}), total work {r['run_work']:,.0f} s "
                 f"({r['run_work'] / r['one_work']:.2f} x; {r['run_wasted']:,.0f} s thrown away "
                 f"{DEEPEST} levels down where the stopped searches were), its longest part "

@@ -12,6 +12,7 @@ import time
 
 from .. import output as report
 from ..models.errors import InputError
+from ..models.words import plural
 
 
 def add_commands(subparsers) -> None:
@@ -122,12 +123,12 @@ def _run_next(args, state, folder, say) -> bool:
                         checkpoint=str(board.checkpoint), progress=not args.json, say=say)
     took = f"{time.time() - begin:.0f} s"
     if counted.complete:
-        say(f"{board.name}: {counted.details['solutions']:,} solutions, {counted.number:,} "
-            f"classes ({took})")
+        say(f"{board.name}: {plural(counted.details['solutions'], 'solution')}, "
+            f"{plural(counted.number, 'class')} ({took})")
     else:
         say(f"{board.name}: INCOMPLETE, stopped after {took}: at least "
-            f"{counted.details.get('solutions', 0):,} solutions so far; the checkpoint keeps "
-            "the cubes done (run again to resume)")
+            f"{plural(counted.details.get('solutions', 0), 'solution')} so far; the checkpoint "
+            "keeps the cubes done (run again to resume)")
     return counted.complete
 
 

@@ -390,7 +390,7 @@ def run_checkpoint(args: argparse.Namespace) -> int:
           f"{max(found.seconds, default=0.0):,.0f} s")
     if found.split:
         print(f"  ({plural(found.split, 'cube')} split while counting, recorded by "
-              f"{found.parts:,} parts; each part timed on its own: the split plan)")
+              f"{plural(found.parts, 'part')}; each part timed on its own: the split plan)")
     untimed = found.cubes + found.parts - len(found.seconds)
     if untimed:
         print(f"  ({untimed:,} cube{'s were' if untimed > 1 else ' was'} recorded before cube "
@@ -516,7 +516,7 @@ def workers_busy_line(count) -> str | None:
     split = count.details.get("split")
     if split:
         line += (f"; {plural(split['cubes_split'], 'cube')} split into "
-                 f"{split['parts']:,} parts, {split['wasted_seconds']:,.1f} s of work "
+                 f"{plural(split['parts'], 'part')}, {split['wasted_seconds']:,.1f} s of work "
                  "thrown away by splits while running")
     return line
 

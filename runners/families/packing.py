@@ -392,7 +392,7 @@ class Packing(Family):
             if any(p.count > 1 or p.fewest != p.count for p in puzzle.pieces):
                 raise InputError("Knuth's DLX1 covers each item once: pieces with copies "
                                  "(count = N) or in any number (a range or \"any\") cannot be "
-                                 "written in it; export --format dimacs", field="format")
+                                 "written in it; the DIMACS format takes them", field="format")
             cover = encode_cover(exact_cover(puzzle, options))
             header = [
                 f"puzzlesat export of {puzzle.name}: {puzzle.title}",
