@@ -272,8 +272,8 @@ def check_count(name: str, folder: Path, plan: CheckPlan = CheckPlan(), jobs: in
 
     path = folder / f"{name}.checkpoint"
     if not path.exists():
-        raise InputError("no checkpoint of this board in the campaign's folder", file=str(path),
-                         field="checkpoint")
+        raise InputError(f"{name}: no checkpoint of this board in the campaign's folder "
+                         f"({path}): nothing counted to check", field="board")
     puzzle = files.load(name)
     saved = Checkpoint(path, None)
     count_plan = recorded_plan(puzzle, saved)

@@ -193,3 +193,27 @@ def test_a_check_again_keeps_what_it_finished_and_counts_the_rest(counted):
     [kept] = again["cubes"]
     assert kept["xcover"]["seconds"] == -1.0 and kept["cpsat"]["complete"]
     assert kept["verdict"] == "agree" and not campaign.unfinished(again)
+
+
+@pytest.mark.parametrize("hours", ["-5", "0", "nan", "inf", "soon"])
+def test_hours_that_are_not_a_positive_number_are_refused_in_one_line(hours, capsys):
+    """Regression: --hours -5 and nan were taken (nothing within reach, exit 0)."""
+    from puzzlesat.cli import main
+
+    with pytest.raises(SystemExit) as ended:
+        main(["campaign", "--hours", hours])
+    err = capsys.readouterr().err
+    assert ended.value.code == 2 and err.count("\n") == 1 and "--hours" in err
+
+
+def test_checking_a_board_not_counted_blames_the_board_not_a_flag(tmp_path, capsys):
+    """Regression: `campaign --check NAME` of a board with no checkpoint blamed --checkpoint,
+    a flag the user never gave (issue 42)."""
+    from puzzlesat.cli import main
+
+    estimates = str(fake_estimates(tmp_path / "estimates.json"))
+    assert main(["campaign", "--folder", str(tmp_path / "camp"), "--estimates", estimates,
+                 "--check", OTHER]) == 2
+    err = capsys.readouterr().err
+    assert "--checkpoint" not in err and "no checkpoint of this board" in err
+    assert err.count("\n") == 1

@@ -16,7 +16,7 @@ from ..models.words import plural
 
 
 def add_commands(subparsers) -> None:
-    from . import positive, seconds
+    from . import amount_of, positive, seconds
 
     campaign = subparsers.add_parser(
         "campaign", help="packing: the campaign of first counts of the open boards: what is "
@@ -28,7 +28,7 @@ def add_commands(subparsers) -> None:
     campaign.add_argument("--estimates", default=None, metavar="FILE",
                           help="the open boards' estimates (default "
                           "results/open-boards-estimates.json, from `estimate --open --record`)")
-    campaign.add_argument("--hours", type=float, default=24.0, metavar="H",
+    campaign.add_argument("--hours", type=amount_of("hours"), default=24.0, metavar="H",
                           help="within reach: estimated CPU hours with --modulo symmetry at "
                           "most H (default 24)")
     campaign.add_argument("--order", default="savings", choices=("savings", "hours"),

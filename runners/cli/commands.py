@@ -20,6 +20,7 @@ import sys
 import threading
 import time
 import warnings
+from collections.abc import Callable
 from types import ModuleType
 
 from .. import api
@@ -87,15 +88,20 @@ class Parser(argparse.ArgumentParser):
         self.exit(2, f"puzzlesat: error: {message} (see '{self.prog} --help')\n")
 
 
-def seconds(text: str) -> float:
-    """A --time-limit value: a finite positive number of seconds."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
-    if not math.isfinite(value) or value <= 0:
-        raise argparse.ArgumentTypeError(f"must be a positive number of seconds, not {text}")
-    return value
+def amount_of(unit: str) -> Callable[[str], float]:
+    """A flag's reader of a finite positive number of `unit` (seconds, hours)."""
+    def amount(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"not a number of {unit}: {text!r}") from None
+        if not math.isfinite(value) or value <= 0:
+            raise argparse.ArgumentTypeError(f"must be a positive number of {unit}, not {text}")
+        return value
+    return amount
+
+
+seconds = amount_of("seconds")  # a --time-limit value
 
 
 def positive(text: str) -> int:
