@@ -246,14 +246,14 @@ def cube_puzzle(puzzle, options, cube: tuple[int, ...], number: int):
     """The board with a cube's placements pre-placed (a challenge): its solutions are the
     cube's. A cube's entries are 1-based placement indexes (negative: forbidden; the plans
     this reads make none)."""
+    from .cards import card_puzzle
     from .models.packing import Placed
 
     if any(k < 0 for k in cube):
         raise InputError("a cube that forbids placements cannot be counted as a challenge",
                          field="cube")
-    held = tuple(Placed(options[k - 1].piece, options[k - 1].cells) for k in cube)
-    return dataclasses.replace(puzzle, name=f"{puzzle.name}-cube-{number}",
-                               placed=puzzle.placed + held)
+    held = [Placed(options[k - 1].piece, options[k - 1].cells) for k in cube]
+    return card_puzzle(puzzle, held, f"{puzzle.name}-cube-{number}")
 
 
 def check_count(name: str, folder: Path, plan: CheckPlan = CheckPlan(), jobs: int = 1,

@@ -372,6 +372,15 @@ def record_folder(args) -> Path | None:
     return check_folder("results" if folder is None else folder)
 
 
+def write_if_changed(path: Path, text: str, what: str) -> bool:
+    """Write a generated index (the catalog's summaries, the verbs, the flags' values) where its
+    text changed; whether it did."""
+    if path.is_file() and path.read_text(encoding="utf-8") == text:
+        return False
+    write_text_atomic(path, text, what)
+    return True
+
+
 def write_json_atomic(path: str | Path, obj: object, what: str = "output") -> str:
     return write_text_atomic(path, json.dumps(obj, indent=2, sort_keys=False) + "\n", what)
 

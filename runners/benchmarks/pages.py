@@ -5,13 +5,11 @@ A command's promise is the longest time its comment states ("(11 s at a load of 
 25 minutes", "an hour"), else a minute; a command whose comment says minutes or hours is slow,
 run only with `--slow` (with no figure, it promises only to end before the timeout).
 tests/test_readme.py runs the same commands from the same reading (`commands`) without a clock.
-Each command is judged as the pictures' sweep judges: by the wall where the machine was quiet
-when it started, else by its CPU seconds (children included).
+Each command is held to its promise by processes.judged, as the pictures' sweep is.
 """
 
 from __future__ import annotations
 
-import os
 import re
 import shlex
 import statistics
@@ -22,8 +20,7 @@ from pathlib import Path
 
 from ..models.errors import InputError
 from ..models.words import plural
-from .pictures import QUIET
-from .processes import timed
+from .processes import QUIET, judged, timed
 
 PAGES = ("README.md", "models/README.md", "runners/README.md", "results/README.md")
 FENCE = re.compile(r"```(\w+)(?: ([\w.-]+))?\n(.*?)```", re.S)
@@ -131,12 +128,11 @@ def run_one(command: Command, folder: Path, timeout: float) -> None:
         if any(needle in a for a in command.args):
             command.verdict, command.why = "skipped", f"needs {why}"
             return
-    load = os.getloadavg()[0]
     done = timed([sys.executable, "-m", "puzzlesat", *with_force(command.args)], timeout,
                  cwd=folder)
-    command.exit_code, command.load = done["code"], round(load, 1)
+    command.exit_code, command.load = done["code"], round(done["load"], 1)
     command.wall, command.cpu = round(done["wall"], 2), round(done["cpu"], 2)
-    seconds = done["wall"] if load <= QUIET else done["cpu"]
+    seconds = judged(done["wall"], done["cpu"], done["load"])
     errors = done["err"].strip().splitlines()
     if done["killed"] or done["code"] != 0 or "Traceback (most recent" in done["err"]:
         command.verdict = "failed"

@@ -3,15 +3,12 @@ puzzle, each a whole `puzzlesat` process, timed, against the promise that each f
 a minute on 2 cores or refuses in one line.
 
 Each command runs in a temporary folder (nothing is left in the working tree), timed as a whole
-process (processes.timed), killed at `--timeout`. A command is judged by its wall seconds where
-the machine was quiet when it started (load average at most QUIET), else by its CPU seconds,
-which bound the wall a quiet 2-core machine would show for a command on one core: a shared
-machine's wall measures the other work, not ours. A refusal is exit 2 with one error line.
+process (processes.timed), killed at `--timeout`, and held to the minute by processes.judged
+(its wall on a quiet machine, else its CPU seconds). A refusal is exit 2 with one error line.
 """
 
 from __future__ import annotations
 
-import os
 import statistics
 import sys
 import tempfile
@@ -20,11 +17,10 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from ..models.words import plural
-from .processes import timed
+from .processes import QUIET, judged, timed
 
 VERBS = {"draw": "svg", "play": "html", "gallery": "html"}  # verb -> the output's suffix
 LIMIT = 60.0  # seconds: the issue's minute
-QUIET = 2.0  # load average at or below which the wall is the judge
 
 
 @dataclass
@@ -48,8 +44,7 @@ def verdict(exit_code: int, wall: float, cpu: float, load: float, errors: str,
     a kill at the timeout, another exit code, or an error of more than one line)."""
     if killed or "Traceback (most recent call last)" in errors:
         return "failed"
-    seconds = wall if load <= QUIET else cpu
-    if seconds > LIMIT:
+    if judged(wall, cpu, load) > LIMIT:
         return "over"
     if exit_code == 0:
         return "wrote"
@@ -62,15 +57,14 @@ def verdict(exit_code: int, wall: float, cpu: float, load: float, errors: str,
 def run_one(puzzle: str, verb: str, timeout: float) -> Run:
     """`puzzlesat VERB PUZZLE -o FILE` in a temporary folder, timed and judged."""
     with tempfile.TemporaryDirectory(prefix="puzzlesat-pictures-") as folder:
-        load = os.getloadavg()[0]
         done = timed([sys.executable, "-m", "puzzlesat", verb, puzzle, "-o",
                       f"{puzzle}.{VERBS[verb]}"], timeout, cwd=folder)
     # the last line said: the output's where it wrote, the error stream's where it did not
     lines = (done["err"] + done["out"] if done["code"] == 0
              else done["out"] + done["err"]).strip().splitlines()
     return Run(puzzle, verb, done["code"], round(done["wall"], 2), round(done["cpu"], 2),
-               round(load, 1), len(lines), lines[-1][:160] if lines else "",
-               verdict(done["code"], done["wall"], done["cpu"], load, done["err"],
+               round(done["load"], 1), len(lines), lines[-1][:160] if lines else "",
+               verdict(done["code"], done["wall"], done["cpu"], done["load"], done["err"],
                        done["killed"]))
 
 

@@ -73,13 +73,10 @@ def from_families() -> dict:
 
 def write_index() -> bool:
     """Write choices.json again from the families; whether it changed."""
-    from ..output import write_text_atomic
+    from ..output import write_if_changed
 
     text = json.dumps(from_families(), indent=1, ensure_ascii=False) + "\n"
-    if INDEX.is_file() and INDEX.read_text(encoding="utf-8") == text:
-        return False
-    write_text_atomic(INDEX, text, "the families' flag values")
-    return True
+    return write_if_changed(INDEX, text, "the families' flag values")
 
 
 if __name__ == "__main__":

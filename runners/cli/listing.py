@@ -112,16 +112,10 @@ def index_text(folder: Path) -> str:
 
 def write_indexes() -> list[Path]:
     """Write the index of the catalog and of its open boards again; the files written."""
-    from ..output import write_text_atomic
+    from ..output import write_if_changed
 
-    written = []
-    for folder in (catalog_dir(), catalog_dir() / OPEN):
-        path = folder / INDEX
-        text = index_text(folder)
-        if not path.exists() or path.read_text(encoding="utf-8") != text:
-            write_text_atomic(path, text, "the catalog's summaries")
-            written.append(path)
-    return written
+    return [folder / INDEX for folder in (catalog_dir(), catalog_dir() / OPEN)
+            if write_if_changed(folder / INDEX, index_text(folder), "the catalog's summaries")]
 
 
 if __name__ == "__main__":

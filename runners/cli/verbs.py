@@ -57,14 +57,11 @@ def index_of(parser: argparse.ArgumentParser) -> dict:
 
 def write_index() -> bool:
     """Write verbs.json again from the whole parser; whether it changed."""
-    from ..output import write_text_atomic
+    from ..output import write_if_changed
     from .commands import build_parser
 
-    text = json.dumps(index_of(build_parser()), indent=1) + "\n"
-    if INDEX.is_file() and INDEX.read_text(encoding="utf-8") == text:
-        return False
-    write_text_atomic(INDEX, text, "the verbs' index")
-    return True
+    return write_if_changed(INDEX, json.dumps(index_of(build_parser()), indent=1) + "\n",
+                            "the verbs' index")
 
 
 if __name__ == "__main__":
