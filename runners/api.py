@@ -286,12 +286,12 @@ def count(puzzle, backend: str | None = None, modulo: str | None = None,
     callable(done, total, found). A count stopped by the time limit or an interrupt is returned
     with complete=False (its number a lower bound).
 
-    split_for: cubes split before the run, by their estimated sizes, for this many workers
-    (default: the jobs from 16 jobs on, else not split; 1: not split); split_after: a cube
-    running longer than this many seconds is stopped and split, its parts counted instead
-    (default: for a count split before it runs, its share of the estimated time, at least 1 s;
-    else never). Either needs a backend that splits cubes (the bitboard search); the count is
-    the same.
+    split_for: cubes split while counting, for this many workers (default: the jobs from 16
+    jobs on, else not split; 1: not split); split_after: a cube running longer than this many
+    seconds is stopped and split where its search is, the parts after that point counted by the
+    workers that are free (default: with split_for N, the estimated time over N * 4, at least
+    0.25 s; else never). Either needs a backend that splits cubes (the bitboard search); the
+    count is the same.
     details['workers_busy'] is the share of the workers' time spent searching.
     """
     puzzle = _puzzle(puzzle)

@@ -397,6 +397,8 @@ class Pool:
     label: str = "a worker process"
     method: str | None = None
     workers: list[Child] = field(default_factory=list)
+    todo: list = field(default_factory=list)  # the tasks `results` has still to send, last first
+    left: int = 0  # the tasks `results` waits for (sent or not)
 
     def __enter__(self) -> Pool:
         return self
@@ -440,9 +442,9 @@ class Pool:
             self._start(method)
         except WorkerDied as died:
             retried, method = True, self._again_forked(method, died)
-        todo = list(reversed(tasks))
-        left = len(tasks)
-        while left:
+        self.todo = todo = list(reversed(tasks))
+        self.left = len(tasks)
+        while self.left:
             if deadline is not None and time.time() >= deadline:
                 todo.clear()  # past the deadline a task would only come back unfinished
                 if not any(child.busy is not None for child in self.workers):
@@ -469,5 +471,11 @@ class Pool:
                 if child.busy is None:  # 'ready'
                     continue
                 task, child.busy = child.busy, None
-                left -= 1
+                self.left -= 1
                 yield task, value
+
+    def add(self, task: object) -> None:
+        """One more task for the `results` running: sent to the next free worker, before the
+        tasks still waiting (a count's parts of a cube it stopped to split)."""
+        self.todo.append(task)
+        self.left += 1

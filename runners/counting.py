@@ -19,7 +19,7 @@ from . import splitting
 from .backends import STOP, Values
 from .checkpoint import Checkpoint, digest, recorded_split
 from .children import WorkerDied
-from .executors import Executor, Record, Result, Work
+from .executors import Executor, More, Record, Result, Work
 from .models.errors import PuzzlesatWarning
 from .splitting import Split
 
@@ -110,8 +110,8 @@ def run(
 
     Cubes already in the checkpoint are taken from it; each cube that finishes is appended.
     Where the backend can split a cube, `split` says how the cubes are cut into parts
-    (runners/splitting.py): before the run by their estimates, during it where one runs past a
-    budget; a split cube is recorded by its parts. Works of a solve (Work.first) stop at the
+    (runners/splitting.py): where one runs past a budget, its parts go to the workers that are
+    free; a split cube is recorded by its parts. Works of a solve (Work.first) stop at the
     first cube with a solution (one the checkpoint holds: nothing more is searched). `busy`,
     where given, is filled with how busy the workers were.
     """
@@ -119,12 +119,10 @@ def run(
 
     busy = busy if busy is not None else Busy()
     plans = {w.token: splitting.resumed(w, checkpoint, backend_named(w.backend)) for w in works}
-    estimated = 0.0
-    for plan in plans.values():
-        if split and split.workers and split.workers > 1 and not plan.work.first:
-            estimated += splitting.presplit(plan, split.workers)
-    budget = None if split is None else split.after if split.after is not None else (
-        splitting.auto_budget(estimated, split.workers or 1))
+    budget = None if split is None else split.after
+    if split is not None and budget is None and split.workers and split.workers > 1:
+        budget = splitting.auto_budget(sum(splitting.estimated(p) for p in plans.values()
+                                           if not p.work.first), split.workers)
     busy.budget = budget
     units = work_units(works)
     total = sum(sum(u) for u in units.values())
@@ -136,19 +134,13 @@ def run(
                if p.finished and not p.replaced)
     if progress:
         progress(round(done), total, shown())
-    stopped: list[tuple[splitting.Parts, int]] = []
 
-    def record(work: Work, indexes: list[int], results: list[Result]) -> None:
+    def record(work: Work, indexes: list[int], results: list[Result]) -> More:
         nonlocal done
         plan = plans[work.token]
-        finished = []
-        for i, result in zip(indexes, results):
-            part = plan.parts[i]
-            busy.searching += result[2] or 0.0
-            if _taken(plan, i, result, _over_budget(work, result, deadline), stopped):
-                finished.append(part)
-                if part.rest is None:  # (a stopped part's share is its counted children's)
-                    done += units[work.token][part.cube] * part.share
+        start = len(plan.parts)
+        finished, again = _kept(plan, work, indexes, results, deadline, busy)
+        done += sum(units[work.token][p.cube] * p.share for p in finished if p.rest is None)
         if checkpoint and finished:
             checkpoint.record(work.label, [p.cube for p in finished],
                               [p.values for p in finished], [p.seconds for p in finished],
@@ -157,11 +149,13 @@ def run(
             progress(round(done), total, shown())
         if work.first and any(p.finished and p.values and p.values[0] > 0 for p in finished):
             raise Found
+        fed = again + plan.fed(work, start)
+        return {work.token: fed} if fed else None
 
     interrupted = False
     start = time.perf_counter()
     try:
-        _rounds(works, plans, executor, jobs, deadline, record, stopped, budget, busy)
+        _parts_run(works, plans, executor, jobs, deadline, record, budget, busy)
     except Found:
         pass
     except KeyboardInterrupt:
@@ -175,32 +169,42 @@ def run(
     return [_tally(plans[w.token]) for w in works], interrupted
 
 
-def _rounds(works: list[Work], plans: dict[str, splitting.Parts], executor: Executor,
-            jobs: int, deadline: float | None, record: Record,
-            stopped: list[tuple[splitting.Parts, int]], budget: float | None,
+def _parts_run(works: list[Work], plans: dict[str, splitting.Parts], executor: Executor,
+            jobs: int, deadline: float | None, record: Record, budget: float | None,
             busy: Busy) -> None:
-    """The pending parts run on the executor; the parts stopped for their budget are split, and
-    their parts run in the next round, until none is stopped: with the same budget where every
-    stopped search kept what it had counted (the one-sided 5x18 split for 64 workers, its budget
-    doubled each round: its longest part 1.55 times the work / 64), with twice the budget where
-    one threw its work away."""
+    """The pending parts run on the executor in one pass: a part stopped for its budget is split
+    at once and its parts go to the workers that are free (`record` hands them back), with no
+    round to wait for; where a stopped search threw its work away, its work's budget becomes
+    twice that part's seconds (a part wastes at most about its own time)."""
     if solution_found([_tally(p) for p in plans.values()]):
         return  # a solve the checkpoint holds the solution of
-    while True:
-        counted = [_counted(plans[w.token], budget) for w in works]
-        pending = {w.token: plans[w.token].pending() for w in works}
-        pending = {t: left for t, left in pending.items() if left}
-        if not pending:
-            return
-        busy.workers = max(busy.workers, executor.processes(
-            jobs, sum(len(left) for left in pending.values())))
-        wasted = sum(p.wasted for p in plans.values())
-        executor.run(counted, pending, jobs, deadline, record)
-        if not stopped or deadline is not None and time.time() >= deadline:
-            return
-        stopped.clear()
-        if budget is not None and sum(p.wasted for p in plans.values()) > wasted:
-            budget *= 2  # (work thrown away: a part wastes at most about its own time)
+    counted = [_counted(plans[w.token], budget) for w in works]
+    pending = {w.token: plans[w.token].pending() for w in works}
+    pending = {t: left for t, left in pending.items() if left}
+    if not pending:
+        return
+    busy.workers = max(busy.workers, executor.processes(
+        jobs, sum(len(left) for left in pending.values())))
+    executor.run(counted, pending, jobs, deadline, record)
+
+
+def _kept(plan: splitting.Parts, work: Work, indexes: list[int], results: list[Result],
+          deadline: float | None, busy: Busy) -> tuple[list[splitting.Part], list[int]]:
+    """A chunk's results kept in its plan: the parts finished (a stopped part's share of the
+    work is its counted children's), and those to run again whole (stopped for their budget,
+    their work thrown away, and not split: the work's budget is then twice their seconds)."""
+    finished, again = [], []
+    for i, result in zip(indexes, results):
+        part = plan.parts[i]
+        busy.searching += result[2] or 0.0
+        over = _over_budget(work, result, deadline)
+        if _taken(plan, i, result, over):
+            finished.append(part)
+        elif over and result[3:4] in ((), (None,)):  # its work thrown away: a longer budget
+            work.budget = max(work.budget or 0.0, 2 * (result[2] or 0.0))
+            if not part.replaced:
+                again.append(i)
+    return finished, again
 
 
 def _over_budget(work: Work, result: Result, deadline: float | None) -> bool:
@@ -209,17 +213,15 @@ def _over_budget(work: Work, result: Result, deadline: float | None) -> bool:
             and not (deadline is not None and time.time() >= deadline) and not STOP.is_set())
 
 
-def _taken(plan: splitting.Parts, i: int, result: Result, over: bool,
-           stopped: list[tuple[splitting.Parts, int]]) -> bool:
+def _taken(plan: splitting.Parts, i: int, result: Result, over: bool) -> bool:
     """A part's result kept; whether it is finished (to be recorded). A part stopped `over` its
-    budget is split at once (its parts run in the next round; a count stopped before then is
-    incomplete, never short): where its search says where it was (`rest`), what it counted
-    stands and the branches after that path are parts; otherwise its partial count is thrown
-    away and its children are parts (one that cannot be split runs again whole)."""
+    budget is split at once (its parts appended to the plan, to run next; a count stopped
+    before then is incomplete, never short): where its search says where it was (`rest`), what
+    it counted stands and the branches after that path are parts; otherwise its partial count
+    is thrown away and its children are parts (one that cannot be split runs again whole)."""
     values, ok, seconds, *more = result
     part = plan.parts[i]
     if over:
-        stopped.append((plan, i))
         rest = more[0] if more else None
         if rest is None:
             plan.wasted += seconds or 0.0
@@ -235,7 +237,7 @@ def _taken(plan: splitting.Parts, i: int, result: Result, over: bool,
 
 
 def _counted(plan: splitting.Parts, budget: float | None) -> Work:
-    """The work a round runs: the plan's parts, with the round's budget where parts split."""
+    """The work the executor runs: the plan's parts, with the budget where parts split."""
     work = plan.counted()
     work.budget = budget if plan.splittable and not work.first and work.stops_itself else None
     return work
@@ -255,10 +257,10 @@ class Busy:
     workers: int = 0
     searching: float = 0.0
     wall: float = 0.0
-    splits: int = 0  # parts split (before the run and during it)
+    splits: int = 0  # parts split
     parts: int = 0  # parts counted in all
     wasted: float = 0.0  # seconds of parts stopped to be split
-    budget: float | None = None  # seconds a part ran before it was split (the first round's)
+    budget: float | None = None  # seconds a part runs before it is split (at first)
 
     @property
     def share(self) -> float | None:
@@ -349,8 +351,8 @@ class Runner:
         return split
 
     def split_plan(self) -> Split:
-        """How this count splits its cubes: as asked, or, from SPLIT_FROM_WORKERS jobs on,
-        before the run for its jobs (and then by the budget during it)."""
+        """How this count splits its cubes: as asked, or, from SPLIT_FROM_WORKERS jobs on, for
+        its jobs (by the budget that gives them)."""
         if self.split is not None:
             return self.split
         return Split(workers=self.jobs if self.jobs >= splitting.SPLIT_FROM_WORKERS else None)

@@ -14,8 +14,9 @@ import threading
 import time
 import uuid
 from abc import ABC, abstractmethod
+from collections import deque
 from collections.abc import Callable, Sequence
-from concurrent.futures import CancelledError, ThreadPoolExecutor, as_completed
+from concurrent.futures import FIRST_COMPLETED, CancelledError, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
 
 from .backends import STOP, Cube, Interrupted, Values
@@ -28,7 +29,11 @@ from .models.words import plural
 # budget has a fourth: where its search stopped, in its children's terms (Backend.count_part)
 Result = tuple[Values | None, bool, float | None] | tuple[Values | None, bool, float | None,
                                                          list[int] | None]
-Record = Callable[["Work", list[int], list[Result]], None]  # (work, cube indexes, results)
+# What a count's `record` hands back: cubes it appended to a work's cube list while the work
+# runs (the parts of a cube stopped to be split: runners/splitting.py), by work token; the
+# executor runs them in the same pass, on the workers that are free (None: nothing more)
+More = dict[str, list[int]] | None
+Record = Callable[["Work", list[int], list[Result]], More]  # (work, cube indexes, results)
 
 # Chunks per process: small enough to balance uneven cubes and checkpoint often, large enough
 # that a chunk's round trip (about 1 ms locally) stays well under its work.
@@ -198,15 +203,19 @@ class Executor(ABC):
 def run_in_process(
     works: list[Work], pending: dict[str, list[int]], deadline: float | None, record: Record
 ) -> None:
-    """Count every pending cube here, one after another (none started past the deadline)."""
+    """Count every pending cube here, one after another (none started past the deadline); the
+    parts `record` hands back run next, before the cubes still waiting (a split cube's parts
+    one after another: the sub-problems they share are still in its memo)."""
+    todo = {w.token: deque(pending.get(w.token, [])) for w in works}
     for work in works:
-        indexes = pending.get(work.token, [])
-        if not indexes:
+        queue = todo[work.token]
+        if not queue:
             continue
         backend, state = _state(work.backend, work.token, work.payload)
-        for i in indexes:
+        while queue:
             if deadline is not None and time.time() >= deadline:
                 break  # the cubes left stay uncounted (None in their tally)
+            i = queue.popleft()
             try:
                 result = counted(backend, state, work.cubes[i],
                                  budgeted(deadline, work.budget), work.first,
@@ -214,7 +223,8 @@ def run_in_process(
             except Interrupted as stopped:
                 record(work, [i], [(stopped.found, False, stopped.seconds)])
                 raise KeyboardInterrupt from None
-            record(work, [i], [result])
+            for token, more in (record(work, [i], [result]) or {}).items():
+                todo[token].extendleft(reversed(more))
     _thread_states().clear()
 
 
@@ -234,22 +244,29 @@ def run_on_threads(works: list[Work], pending: dict[str, list[int]], threads: in
 
     STOP.clear()
     pool = ThreadPoolExecutor(threads)
-    owners = {}
+    owners: dict = {}
+    payloads: dict[str, object] = {}
+    named = {w.token: w for w in works}
+
+    def submit(work: Work, indexes: list[int]) -> None:
+        if work.token not in payloads:
+            payloads[work.token] = (backend_named(work.backend).share(work.payload, threads)
+                                    if share else work.payload)
+        for part in chunks(work, indexes, threads):
+            future = pool.submit(run_chunk, work.backend, work.token, payloads[work.token],
+                                 [work.cubes[i] for i in part], deadline, work.first,
+                                 work.budget)
+            owners[future] = (work, part)
+
     try:
         for work in works:
-            parts = chunks(work, pending.get(work.token, []), threads)
-            if not parts:
-                continue
-            payload = (backend_named(work.backend).share(work.payload, threads) if share
-                       else work.payload)
-            for part in parts:
-                future = pool.submit(run_chunk, work.backend, work.token, payload,
-                                     [work.cubes[i] for i in part], deadline, work.first,
-                                     work.budget)
-                owners[future] = (work, part)
-        for future in as_completed(owners):
-            work, part = owners[future]
-            record(work, part, future.result())
+            submit(work, pending.get(work.token, []))
+        while owners:
+            finished, _ = wait(owners, return_when=FIRST_COMPLETED)
+            for future in finished:
+                work, part = owners.pop(future)
+                for token, more in (record(work, part, future.result()) or {}).items():
+                    submit(named[token], more)
     except BaseException:  # Ctrl-C, or `record` ending the run (a solve's first solution)
         STOP.set()  # the searches return at their next look at the clock
         raise
@@ -286,16 +303,25 @@ class LocalExecutor(Executor):
             run_on_threads(works, pending, processes, deadline, record)
             return
         tasks, owners = [], []
-        for work in works:
-            for part in chunks(work, pending.get(work.token, []), processes):
-                tasks.append((len(tasks), work.token, [work.cubes[i] for i in part], deadline,
+        named = {w.token: w for w in works}
+
+        def tasks_of(work: Work, indexes: list[int]) -> list[tuple]:
+            found = []
+            for part in chunks(work, indexes, processes):
+                found.append((len(owners), work.token, [work.cubes[i] for i in part], deadline,
                               work.first, work.budget))
                 owners.append((work, part))
+            return found
+
+        for work in works:
+            tasks += tasks_of(work, pending.get(work.token, []))
         payloads = {w.token: (w.backend, w.payload) for w in works if pending.get(w.token)}
         with interruptible(), Pool(processes, _serve_chunks, (payloads,), "a pool worker") as pool:
             for _, (number, result) in pool.results(tasks, deadline, GRACE):
                 work, part = owners[number]
-                record(work, part, result)
+                for token, more in (record(work, part, result) or {}).items():
+                    for task in reversed(tasks_of(named[token], more)):
+                        pool.add(task)
 
 
 class DaskExecutor(Executor):
@@ -339,26 +365,19 @@ class DaskExecutor(Executor):
             ) from None
         futures = []
         try:
-            slots = max(1, sum(client.nthreads().values()))
-            owners = {}
+            submit = _DaskSubmit(client, deadline, futures)
+            named = {w.token: w for w in works}
             for work in works:
-                indexes = pending.get(work.token, [])
-                if not indexes:
-                    continue
-                [payload] = client.scatter([work.payload], broadcast=True, hash=False)
-                for part in chunks(work, indexes, slots):
-                    cubes = [work.cubes[i] for i in part]
-                    future = client.submit(
-                        run_chunk, work.backend, work.token, payload, cubes, deadline,
-                        work.first, work.budget, pure=False
-                    )
-                    futures.append(future)
-                    owners[future.key] = (work, part)
-            wait = None if deadline is None else max(0.0, deadline - time.time()) + GRACE
+                if pending.get(work.token):
+                    submit(work, pending[work.token])
+            owners = submit.owners
+            patience = None if deadline is None else max(0.0, deadline - time.time()) + GRACE
             try:
-                for future in finished_in_turn(futures, timeout=wait):
+                running = finished_in_turn(futures, timeout=patience)
+                for future in running:
                     work, part = owners[future.key]
-                    record(work, part, future.result())
+                    for token, more in (record(work, part, future.result()) or {}).items():
+                        running.update(submit(named[token], more))
             except TimeoutError:
                 pass
             except (KilledWorker, CancelledError) as killed:  # its workers died on it, again
@@ -377,6 +396,32 @@ class DaskExecutor(Executor):
                     client.cancel(futures, force=True)
                 except Exception:  # noqa: BLE001 (a closed client has nothing left to cancel)
                     pass
+
+
+class _DaskSubmit:
+    """Chunks of a work's cubes submitted to a Dask client (each work's payload scattered to
+    the workers once); the futures made, and the work and cube indexes of each by its key."""
+
+    def __init__(self, client, deadline: float | None, futures: list) -> None:
+        self.client, self.deadline, self.futures = client, deadline, futures
+        self.slots = max(1, sum(client.nthreads().values()))
+        self.owners: dict = {}
+        self.payloads: dict = {}
+
+    def __call__(self, work: Work, indexes: list[int]) -> list:
+        if work.token not in self.payloads:
+            [self.payloads[work.token]] = self.client.scatter([work.payload], broadcast=True,
+                                                              hash=False)
+        submitted = []
+        for part in chunks(work, indexes, self.slots):
+            future = self.client.submit(
+                run_chunk, work.backend, work.token, self.payloads[work.token],
+                [work.cubes[i] for i in part], self.deadline, work.first, work.budget,
+                pure=False)
+            submitted.append(future)
+            self.owners[future.key] = (work, part)
+        self.futures.extend(submitted)
+        return submitted
 
 
 def quiet_dask_logs() -> None:

@@ -2,16 +2,17 @@
 
 The largest cube sets a count's wall (the one-sided 9x10's longest cube, 2,651 of 43,726 s,
 held 64 workers to 16.5 times one). Where a backend can split a cube (Backend.split: children
-one step deeper whose solutions are exactly the cube's), the counting engine counts parts:
+one step deeper whose solutions are exactly the cube's), the counting engine counts parts: a
+part given a budget (Split.after seconds, or for `workers` workers the estimated work over
+workers * SHARE) that runs past it unfinished is stopped where its search is: what it finished
+stands (Backend.count_part) and the branches after that point are new parts, which the workers
+that are free take at once, with the same budget (where a backend cannot say where it was, its
+partial work is thrown away, counted as wasted, its children counted instead, and the budget
+made twice its seconds: a cube wastes at most about its own time).
 
-- before the run, parts whose Knuth estimate (Backend.estimate) is above their share of the
-  estimated work (all of it over workers * SHARE) are replaced by their children, again while
-  any is, up to DEPTH levels (`presplit`);
-- during it, a part given a budget (Split.after seconds) that runs past it unfinished is
-  stopped where its search is: what it finished stands (Backend.count_part) and the branches
-  after that point are counted in the next round, with the same budget (where a backend cannot
-  say where it was, its partial work is thrown away, counted as wasted, its children counted
-  instead, and the budget doubled: a cube wastes at most about its own time).
+Parts are cut by the time they take, never by Knuth's estimates of them: cutting the one-sided
+5x18 --modulo symmetry into 2,277 parts by their estimates before the run cost 1.15-1.36 times
+one worker's CPU (each part's estimates), against 1.00-1.03 cut by a budget (session 12).
 
 A checkpoint records a part by the literals its splits added to its cube; a resumed count
 rebuilds the same parts from those lines (a cube's children are the same in every process), so
@@ -30,33 +31,26 @@ from .models.errors import InputError
 
 # Workers from which a count splits its cubes unless told (--split-for): the one-sided 5x18
 # modulo symmetry (results/split.md), its cubes as planned handed to 16 workers took 8.2 times
-# the work over 16 and to 64 workers 32.8 times, split 1.00 and 1.3-1.7; the split plan's CPU
-# was 1.38 times one worker's (each part's estimates and set-up): a price worth paying where
-# the planned cubes hold many workers back, not yet measured as one below 16.
+# the work over 16 and to 64 workers 32.8 times; split by a budget, its CPU is that of one
+# worker (1.00-1.03 times): a split costs its parts' set-up, worth paying where the planned
+# cubes hold many workers back, not measured as a gain below 16.
 SPLIT_FROM_WORKERS = 16
-SHARE = 4  # parts per worker the split before the run aims at
-DEPTH = 8  # levels a cube is split at most before the run
-MOST_PARTS = 50_000  # parts a split before the run stops at (the estimates' time)
-# Knuth's estimate of the bitboard search's tree (dead regions cut) runs at about 6.5 M nodes a
-# second of its count (the one-sided 5x18 --modulo symmetry: 7.7e8 nodes, 110 s; the
-# tetrominoes and pentominoes' 4x20: 6.6e9, 1,100 s), and costs about 10 ms a part (1,000
-# paths). A count estimated under SPLIT_FROM_NODES (about 15 s of search) is not split before
-# the run (the 6x10 pentominoes, 7e5 nodes and 1 s: 581 parts' estimates took 5.7 s), and no
-# part under MIN_PART_NODES (about 0.15 s, 15 estimates' time) is split.
-SPLIT_FROM_NODES = 1e8
-MIN_PART_NODES = 1e6
-NODES_PER_SECOND = 6.5e6
-# A count split before the run splits while running too, where no budget was asked for: a part
-# running past its share of the estimated seconds (estimates miss: the one-sided 9x10's
-# longest cubes, 1,500-2,651 s, were estimated at 4-28% of that), at least LEAST_BUDGET seconds.
-LEAST_BUDGET = 1.0
+SHARE = 4  # parts per worker a budget aims at
+# The budget of a count split for N workers: its estimated seconds (Knuth's estimate of the
+# cubes' trees over NODES_PER_SECOND) over N * SHARE. The bitboard search counts about
+# NODES_PER_SECOND of the estimate's nodes a second (the one-sided 5x18 --modulo symmetry:
+# 7.7e8 estimated nodes, 28 s on one thread: the memo cuts the tree the estimate sees; session
+# 12); where it is faster, parts are cut finer than SHARE, which costs little.
+NODES_PER_SECOND = 2.7e7
+LEAST_BUDGET = 0.25  # seconds: a part's set-up (its search's estimates) is a few milliseconds
+ESTIMATED_CUBES = 64  # cubes whose estimates give the work's (a sample where there are more)
 
 
 @dataclass(frozen=True)
 class Split:
-    """How a count splits its cubes: before the run, for `workers` workers (None: not before
-    the run); during it, a part running past `after` seconds (None: a count split before the
-    run takes `auto_budget`, another none)."""
+    """How a count splits its cubes: a part running past `after` seconds is split where its
+    search is (None: a count split for `workers` workers takes `auto_budget`, another is not
+    split)."""
 
     workers: int | None = None
     after: float | None = None
@@ -159,6 +153,17 @@ class Parts:
         return dataclasses.replace(w, cubes=[p.literals for p in self.parts], weights=weights,
                                    sizes=sizes)
 
+    def fed(self, work: Work, start: int) -> list[int]:
+        """The parts made since there were `start` (a part stopped to be split) appended to
+        `work`, the one the executor runs (made by `counted`); the indexes of those to count."""
+        new = self.parts[start:]
+        work.cubes.extend(p.literals for p in new)
+        if work.weights is not None:
+            work.weights.extend(self.work.weights[p.cube] for p in new)
+        if work.sizes is not None:
+            work.sizes.extend(p.size or 1.0 for p in new)
+        return [start + k for k, p in enumerate(new) if not p.finished and not p.replaced]
+
     def pending(self) -> list[int]:
         """The parts left to count, the largest estimate first."""
         left = [i for i, p in enumerate(self.parts) if not p.finished and not p.replaced]
@@ -223,43 +228,28 @@ def _rebuild(found: Parts, root: Part, recorded: dict, checkpoint, label: str) -
                          file=str(checkpoint.path), field="checkpoint")
 
 
-def presplit(found: Parts, workers: int) -> float:
-    """Split the pending parts whose estimated size is above their share (all the estimated
-    work over workers * SHARE), level by level (at most DEPTH), until none is or MOST_PARTS;
-    the estimated work (0: too little to split, or no estimates)."""
+def estimated(found: Parts) -> float:
+    """The estimated work of a plan's pending parts (Knuth's nodes: Backend.estimate), from
+    their estimates where the count made them (the sizes it shows its time left by), else from
+    at most ESTIMATED_CUBES of them drawn evenly; 0 where the backend cannot split or
+    estimate."""
     if not found.splittable or not hasattr(found.backend, "estimate"):
         return 0.0
-    state = found._state()
-    for i in found.pending():
-        part = found.parts[i]
-        if part.size is None:  # (the count's own estimates, where it shows its time left)
-            part.size = max(1.0, float(found.backend.estimate(state, part.literals)))
-    work = sum(found.parts[i].size for i in found.pending())
-    if work < SPLIT_FROM_NODES:
+    pending = found.pending()
+    if not pending:
         return 0.0
-    for _ in range(DEPTH):
-        pending = found.pending()
-        if not pending:
-            break
-        share = max(MIN_PART_NODES,
-                    sum(found.parts[i].size for i in pending) / (workers * SHARE))
-        large = [i for i in pending if found.parts[i].size > share]
-        if not large or len(found.parts) + 8 * len(large) > MOST_PARTS:
-            break
-        for i in large:
-            children = found.children(found.parts[i])
-            if children is None:
-                continue
-            for child in children:
-                child.size = max(1.0, float(found.backend.estimate(state, child.literals)))
-            found.replace(i, children)
-    return work
+    step = max(1, len(pending) // ESTIMATED_CUBES)
+    drawn = pending[::step]
+    state = found._state()
+    sizes = [found.parts[i].size or max(1.0, float(found.backend.estimate(
+        state, found.parts[i].literals))) for i in drawn]
+    return sum(sizes) * len(pending) / len(drawn)
 
 
 def auto_budget(work: float, workers: int) -> float | None:
-    """The budget of a count split before the run for `workers` workers, where none was asked
-    for: its estimated seconds (`work`, Knuth's nodes, over NODES_PER_SECOND) over workers *
-    SHARE, at least LEAST_BUDGET; None where it was not split (too little work)."""
+    """The budget of a count split for `workers` workers, where none was asked for: its
+    estimated seconds (`work`, Knuth's nodes, over NODES_PER_SECOND) over workers * SHARE, at
+    least LEAST_BUDGET; None where there is no estimate."""
     if work <= 0:
         return None
     return max(LEAST_BUDGET, work / NODES_PER_SECOND / (workers * SHARE))

@@ -44,6 +44,7 @@ LIMB = 62
 LOW = (1 << LIMB) - 1
 ENTRY = 3  # words of a memo entry after its key: the count's low and high words, its work
 SLICE = 200_000  # nodes of a search's first slice (then sized by Slices: about 0.1 s each)
+SLOW_PACE = 2_000_000  # nodes a second of a slow search (the default's runs at 5-30 M)
 MEMO_FIRST = 512 << 10  # bytes of a memo's first table; it grows fourfold while it fills
 
 
@@ -62,13 +63,15 @@ def _memo_bytes() -> int:
 
 
 MEMO_BYTES = _memo_bytes()
-# The default memoises a cube whose search tree Knuth's estimator puts above this many nodes:
-# on small trees the memo's table and its look-up per node cost about what they save
-# (results/bitboard-search.md, quiet machine, buckets of two and dead regions: the 8x8 centre hole
-# --modulo symmetry, cubes estimated at 40-80 k nodes, 0.21 s plain against 0.20 s memoised;
-# IQ Block 10, cubes of 60 k (median) to 6 M, 0.91 s against 0.66 s; the 6x10, 320 k (median)
-# to 2.4 M, 0.76 s against 0.67 s; the one-sided 3x30, 5-70 k, 0.41 s against 0.34 s).
-MEMO_FROM_NODES = 100_000
+# The default memoises every cube it counts (but one with options left out: another board).
+# Measured, the memo cost no more than it saved even on small trees (results/bitboard-search.md,
+# quiet machine, buckets of two and dead regions: the 8x8 centre hole --modulo symmetry, cubes
+# estimated at 40-80 k nodes, 0.21 s plain against 0.20 s memoised; IQ Block 10, cubes of 60 k
+# (median) to 6 M, 0.91 s against 0.66 s; the 6x10, 320 k (median) to 2.4 M, 0.76 s against
+# 0.67 s; the one-sided 3x30, 5-70 k, 0.41 s against 0.34 s), while the estimate that once
+# chose the trees large enough for it missed: a cube of the one-sided 5x18 --modulo symmetry
+# put at 34,000 nodes by 200 paths searched 50 M nodes without the memo, 11.4 s, against 5 M
+# and 2.1 s with it (session 12).
 # A region of uncovered cells next to a placed piece is grown to REACH times the smallest piece's
 # cells before it is taken as coverable; a closed one too small or of the wrong size is a dead
 # end (one-sided 5x18: 2.6 times fewer nodes, 1.5 times faster).
@@ -99,6 +102,9 @@ MEMO_PROBE_PATHS = 200  # paths of that estimate (about a millisecond)
 # 5x18's 3.33 and O'Beirne's 3.57 is thin: a rule that sees the memo and the cost of a node
 # (2.1 times a first-cell node's on O'Beirne, 3.2 on the polyhexes) would be the better one.
 FEWEST_FROM = 3.5
+# ... and then only after the first-cell search, memo and all, has taken RACE times the
+# fewest-fits tree's estimated nodes unfinished (fewest_race)
+RACE = 0.5
 CHOICE_PATHS = 1000
 # ... a choice made only for cubes whose whole tree (the memo's estimate) passes this many
 # nodes: below it the two estimates would cost more than the choice saves
@@ -568,6 +574,10 @@ class Search:
         self.memo_depth = levels
         # levels that branch on the item with the fewest fits (the others: the first uncovered)
         self.fewest_levels = levels if fewest else 0
+        # the default's first-cell nodes before the fewest fits take over (fewest_race); the
+        # nodes and memo hits of a first-cell search this one replaced
+        self.race: int | None = None
+        self.raced = (0, 0)
         self.chosen = [k - 1 for k in cube if k > 0]
         self.state = np.zeros(board.words, dtype=np.int64)
         self.var = np.zeros(4, dtype=np.int64)
@@ -661,8 +671,7 @@ class Search:
 
     @property
     def stores(self) -> int:
-        """Sub-problems written to the memo since it was last replaced (a memo the threads
-        share: since this search last reported them to SharedMemo.grow)."""
+        """Sub-problems written to the memo since this search last reported them to `grow`."""
         return int(self.tally[2])
 
     @property
@@ -770,27 +779,25 @@ class Prepared:
     board: Board
     memo: Memo = NO_MEMO
     shared: SharedMemo | None = None
+    stores: int = 0  # sub-problems this thread's searches wrote to `memo` since it was made
 
 
 MODES = {
     None: "bitboard backtracker, compiled in C (exact cover), branching per cube on the "
-          "first empty cell or on the item with the fewest fits, whichever Knuth's estimator "
-          "says is faster; sub-problems memoised where that pays",
+          "first empty cell, or on the item with the fewest fits where Knuth's estimator says "
+          "that is faster and the first-cell search has not finished in its share of that; "
+          "sub-problems memoised",
     "memo": "the bitboard search counting each sub-problem once (same cells covered, as many "
             "copies of each piece left)",
     "plain": "the bitboard search without a memo",
     "fewest": "the bitboard search branching on the item (a cell or a piece) with the fewest "
-              "options that fit, instead of the first empty cell; memo where it pays",
+              "options that fit, instead of the first empty cell; sub-problems memoised",
 }
 
 
-def wants_memo(nodes: float, mode: str | None) -> bool:
-    """Whether a cube's count uses the memo: always with 'memo', never with 'plain', and by
-    default where the estimated tree (`nodes`: the whole first-empty-cell tree, the measure
-    MEMO_FROM_NODES was measured in) is large enough to pay for it."""
-    if mode in ("memo", "plain"):
-        return mode == "memo"
-    return nodes > MEMO_FROM_NODES
+def wants_memo(mode: str | None) -> bool:
+    """Whether a cube's count uses the memo: always but with 'plain'."""
+    return mode != "plain"
 
 
 def fewest_pays(board: Board, cube: Cube) -> bool:
@@ -798,28 +805,49 @@ def fewest_pays(board: Board, cube: Cube) -> bool:
     first empty cell: where Knuth's estimator puts the first-empty-cell tree more than
     FEWEST_FROM times the fewest-fits tree (the trees the search walks, dead regions dropped),
     a fewest-fits node costing about that many first-cell nodes."""
+    return fewest_race(board, cube) is not None
+
+
+def fewest_race(board: Board, cube: Cube) -> int | None:
+    """Where the fewest fits pay by the estimates (fewest_pays), the first-cell nodes the
+    default's first-cell search may take before the fewest-fits search replaces it: RACE times
+    the fewest-fits tree's estimate. The estimates cannot see the memo, which may cut the
+    first-cell tree far below them (one cube of the one-sided 5x18 --modulo symmetry, ratio
+    3.84: 44.6 s branching on the fewest fits, 1.1 s and 2.5 M nodes on the first empty cell
+    with the memo); where it does not, the race costs at most RACE times the fewest-fits
+    tree's nodes at a first-cell node's price (a third to a half of a fewest-fits node's).
+    None: the first empty cell throughout."""
     paths = max(4, min(CHOICE_PATHS, ESTIMATE_STEPS // max(1, len(board.bit_of))))
     first = Search(board, cube).estimate(paths)
-    return first > FEWEST_FROM * Search(board, cube, fewest=True).estimate(paths)
+    fewest = Search(board, cube, fewest=True).estimate(paths)
+    return int(RACE * fewest) if first > FEWEST_FROM * fewest else None
 
 
 def grow(state: Prepared, search: Search) -> None:
     """A memo that has taken twice as many stores as it has entries gets four times as many
-    (up to memo_entries): small counts never pay for a large table, large ones get one. (A
-    memo the threads share: SharedMemo.grow.)"""
+    (up to memo_entries): small counts never pay for a large table, large ones get one. The
+    stores of every search of this thread add up (a cube split into many short parts fills
+    the memo as the whole cube would: counted per search, the one-sided 5x18 split into 2,326
+    parts kept its first table and took 3 times the whole cubes' time). (A memo the threads
+    share: SharedMemo.grow.)"""
     if state.shared is not None and search.memo.shared:
         state.shared.grow(state.board, search)
         return
+    if search.memo is not state.memo or state.memo.size == 0:
+        return
+    state.stores += search.stores
+    search.tally[2] = 0
     size, words = state.memo.size, state.board.words
     most = memo_entries(words)
-    if search.memo is state.memo and 0 < size < most and search.stores > 2 * size:
+    if size < most and state.stores > 2 * size:
         larger = Memo(min(most, 4 * size), words)
         b = state.board
         _kernel().rehash(state.memo.table, larger.table, words, b.masks.zobrist, b.masks.fields,
                          False)
-        state.memo = larger
+        state.memo, state.stores = larger, 0
         search.memo = state.memo
-        search.tally[2] = 0
+
+
 class BitboardBackend(Backend):
     """Counts exact covers (packing puzzles) by a compiled bitboard search."""
 
@@ -868,6 +896,8 @@ class BitboardBackend(Backend):
         return Prepared(payload.model, payload.board, shared=payload.shared)
 
     def _search(self, state: Prepared, cube: Cube, counting: bool = False) -> Search:
+        """The cube's search; counting, with the memo where it is taken, and, for the default,
+        the nodes after which the fewest fits replace the first empty cell (`race`)."""
         left_out = frozenset(-k - 1 for k in cube if k < 0)
         # another board where options are left out: the memo of the whole one does not hold
         board = board_of(state.model, left_out) if left_out else state.board
@@ -879,17 +909,30 @@ class BitboardBackend(Backend):
             # pieces in any number: the first empty cell keeps the memo a transfer matrix (the
             # 8x8 by monominoes to trominoes: 1.7 CPU s, against 31 s where cubes took the
             # fewest fits by Knuth's estimate, which cannot see the memo)
-            if (self.mode is None and not board.free and nodes > CHOICE_FROM_NODES
-                    and fewest_pays(board, cube)):
-                search = Search(board, cube, fewest=True)
-            if not left_out and wants_memo(nodes, self.mode):
-                if state.shared is not None:
-                    search.memo = state.shared.take(board.words)
-                else:
-                    if state.memo is NO_MEMO:
-                        state.memo = Memo.first(board.words)
-                    search.memo = state.memo
+            if self.mode is None and not board.free and nodes > CHOICE_FROM_NODES:
+                search.race = fewest_race(board, cube)
+            if not left_out and wants_memo(self.mode):
+                self._memo(state, search)
         return search
+
+    @staticmethod
+    def _memo(state: Prepared, search: Search) -> None:
+        """The search given its thread's memo, or the one its process's threads share."""
+        if state.shared is not None:
+            search.memo = state.shared.take(search.board.words)
+            return
+        if state.memo is NO_MEMO:
+            state.memo = Memo.first(search.board.words)
+        search.memo = state.memo
+
+    def _raced(self, state: Prepared, search: Search, cube: Cube) -> Search:
+        """The first-cell search past its `race`: the fewest-fits search of the same cube in
+        its place, with the same memo (a covered state's count holds whichever way it was
+        reached)."""
+        fewest = Search(search.board, cube, fewest=True)
+        fewest.memo = search.memo
+        fewest.raced = (search.nodes + search.raced[0], search.hits + search.raced[1])
+        return fewest
 
     def prepare_for_estimates(self, payload: Prepared) -> Prepared:
         return self.prepare(payload)  # no memo table: estimates never count
@@ -943,12 +986,18 @@ class BitboardBackend(Backend):
     def _counted(self, state: Prepared, cube: Cube, deadline: float | None) -> Search:
         """The cube's search, run to its end or to the deadline (or a stop)."""
         search = self._search(state, cube, counting=True)
-        slices = Slices(SLICE)
+        # a near deadline (a part's budget) is met within a slice: the first one no longer
+        # than the time left at a slow search's pace
+        left = SLICE if deadline is None else int((deadline - time.time()) * SLOW_PACE)
+        slices = Slices(max(Slices.LEAST, min(SLICE, left)))
         try:
             while not search.run(slices.next()):
                 if deadline is not None and time.time() >= deadline or STOP.is_set():
-                    return search
+                    break
                 grow(state, search)
+                if search.race is not None and search.nodes > search.race:
+                    search = self._raced(state, search, cube)
+            grow(state, search)  # (its stores count toward the next search's table)
         except KeyboardInterrupt:
             raise Interrupted((search.found,)) from None
         except Overflow as error:
@@ -956,8 +1005,8 @@ class BitboardBackend(Backend):
                              ) from None
         finally:
             with _SEARCHED_LOCK:
-                _SEARCHED[0] += search.nodes
-                _SEARCHED[1] += search.hits
+                _SEARCHED[0] += search.nodes + search.raced[0]
+                _SEARCHED[1] += search.hits + search.raced[1]
         return search
 
     def enumerate(self, state: Prepared, cube: Cube, limit: int | None) -> Iterator[list[int]]:

@@ -585,7 +585,7 @@ def run_choice(cases, sample: int, results: Path | None = Path("results"),
             for fewest, label in ((False, "first_cell"), (True, "fewest")):
                 search = Search(board, cube, fewest=fewest)
                 state = None
-                if wants_memo(nodes, None):
+                if wants_memo(None):
                     state = Prepared(model, board, Memo.first(board.words))
                     search.memo = state.memo
                 start = time.thread_time()

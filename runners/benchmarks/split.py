@@ -2,17 +2,18 @@
 
 For each board, counted here (the one-sided 5x18 and the tetrominoes and pentominoes' 4x20,
 both `--modulo symmetry`): one count on one worker with the cubes as planned (no split), and one
-count of the split plan (cubes split before the run for the most workers asked, on 2 threads
-here), each with a checkpoint. From the split count's checkpoint, its timed parts handed to 16
-and 64 workers (`puzzlesat checkpoint FILE --workers N`'s figure: `checkpoint.makespan`) against
-the total work over the workers (target: within 1.25 times); the split count's total work (its
-parts' seconds; and its process's CPU) against one worker's (target: at most 1.1 times); the
-wall of 2 workers here against half the one-worker CPU (target: within 1.1 times; the machine is
-shared: the load is written beside). Medians over --repeat runs.
+count of the split plan (cubes split while running, by the budget for the most workers asked,
+on 2 threads here), each with a checkpoint. From the split count's checkpoint, its timed parts
+handed to 16 and 64 workers (`puzzlesat checkpoint FILE --workers N`'s figure:
+`checkpoint.makespan`) against the total work over the workers (target: within 1.25 times);
+the split count's total work (its parts' seconds; and its process's CPU) against one worker's
+(target: at most 1.1 times); the wall of 2 workers here against half the one-worker CPU
+(target: within 1.1 times; the machine is shared: the load is written beside). Medians over
+--repeat runs.
 
 For a board too long to count here (the one-sided 9x10, 43,726 s), its committed checkpoint's
-figure, and what the split plan would do from Knuth's estimates: each cube's measured seconds
-shared among the parts the plan splits it into in proportion to their estimates -- an
+figure, and what a budget would make of it from Knuth's estimates: each stopped cube's
+measured seconds shared among the parts it leaves in proportion to their estimates -- an
 ESTIMATE, labelled so, never a measurement.
 """
 
@@ -114,60 +115,41 @@ def figures(one: dict, two: dict, workers: list[int]) -> dict:
 
 
 def estimated(board: Board, workers: list[int], say: Say) -> dict:
-    """The committed checkpoint's figure, and the split plan's from Knuth's estimates (each
-    cube's measured seconds shared among its parts by their estimates): an ESTIMATE."""
+    """The committed checkpoint's figure, and what a budget would make of its cubes (each
+    cube's measured seconds shared among the parts a stopped search leaves by their Knuth
+    estimates): an ESTIMATE."""
     from ..executors import Work
     from ..models.packing.plan import count_plan
     from ..registry import backend as backend_named
     from ..registry import family_of
 
     recorded = Checkpoint(board.checkpoint, None)
-    key = recorded.key
     puzzle = api.load(board.puzzle)
     chosen = backend_named("bitboard")
-    plan = count_plan(puzzle, board.modulo, min_cubes=key["split"])
+    plan = count_plan(puzzle, board.modulo, min_cubes=recorded.key["split"])
     family = family_of(puzzle)
-    seconds, shares = [], []
-    leaves: dict[tuple[str, int], list[tuple[tuple, float]]] = {}
-    states: dict[str, splitting.Parts] = {}
+    timed: list[tuple[splitting.Parts, tuple, float]] = []
     for task in plan.tasks:
         payload = chosen.payload(family.encode(puzzle, chosen, task.options))
-        parts = splitting.resumed(Work(task.label, chosen.name, payload, task.cubes,
-                                       task.weights), None, chosen)
-        splitting.presplit(parts, max(workers))
-        by_cube: dict[int, list[float]] = {}
-        for part in parts.parts:
-            if not part.replaced:
-                by_cube.setdefault(part.cube, []).append(part.size or 1.0)
-        for cube, sizes in by_cube.items():
-            took = recorded.seconds.get((task.label, cube))
-            if took is None:
-                continue
-            seconds.append(took)
-            shares.extend(took * s / sum(sizes) for s in sizes)
-            leaves[(task.label, cube)] = [(p.literals, took * (p.size or 1.0) / sum(sizes))
-                                          for p in parts.parts if p.cube == cube
-                                          and not p.replaced]
-        states[task.label] = parts
+        parts = splitting.Parts(Work(task.label, chosen.name, payload, task.cubes), [], chosen)
+        timed += [(parts, tuple(cube), recorded.seconds[(task.label, i)])
+                  for i, cube in enumerate(task.cubes) if (task.label, i) in recorded.seconds]
+    seconds = [took for _, _, took in timed]
     total = sum(seconds)
     budget = total / (max(workers) * splitting.SHARE)
     run, wasted = [], 0.0
-    for (label, _), found_parts in leaves.items():
-        for literals, took in found_parts:
-            times, lost = stopped(states[label], literals, took, budget)
-            run += times
-            wasted += lost
-    say(f"  {board.puzzle}: {len(seconds)} timed cubes, {total:,.0f} s; the split plan "
-        f"{plural(len(shares), 'part')} (estimated)")
-    found = {"cubes": len(seconds), "parts": len(shares), "one_work": total,
-             "one_longest": max(seconds), "split_longest": max(shares), "budget": budget,
-             "run_parts": len(run), "run_work": sum(run), "run_wasted": wasted,
-             "run_longest": max(run)}
+    for parts, literals, took in timed:
+        times, lost = stopped(parts, literals, took, budget)
+        run += times
+        wasted += lost
+    say(f"  {board.puzzle}: {len(seconds)} timed cubes, {total:,.0f} s; with a budget of "
+        f"{budget:,.0f} s {plural(len(run), 'part')} (estimated)")
+    found = {"cubes": len(seconds), "one_work": total, "one_longest": max(seconds),
+             "budget": budget, "run_parts": len(run), "run_work": sum(run),
+             "run_wasted": wasted, "run_longest": max(run)}
     for n in workers:
         found[f"unsplit_{n}"] = makespan(seconds, n) / (total / n)
-        found[f"plan_{n}"] = makespan(shares, n) / (total / n)
         found[f"unsplit_wall_{n}"] = makespan(seconds, n)
-        found[f"plan_wall_{n}"] = makespan(shares, n)
         found[f"run_{n}"] = makespan(run, n) / (total / n)
         found[f"run_wall_{n}"] = makespan(run, n)
     return found
@@ -303,17 +285,14 @@ def table(results: dict, workers: list[int]) -> str:
         for n in workers:
             lines.append(
                 f"- {plural(n, 'worker')}: the committed cubes {r[f'unsplit_wall_{n}']:,.0f} s "
-                f"({r[f'unsplit_{n}']:.2f} x total/{n}); the split plan "
-                f"({plural(r['parts'], 'part')}, "
-                f"each cube's seconds shared by Knuth's estimates of its parts) "
-                f"{r[f'plan_wall_{n}']:,.0f} s ({r[f'plan_{n}']:.2f} x total/{n}), its "
-                f"longest part {r['split_longest']:,.0f} s (estimated); with --split-after "
-                f"{r['budget']:,.0f} s (total / ({max(workers)} x {splitting.SHARE})) as well, "
+                f"({r[f'unsplit_{n}']:.2f} x total/{n}); split by a budget of "
+                f"{r['budget']:,.0f} s (total / ({max(workers)} x {splitting.SHARE})), "
                 f"{plural(r['run_parts'], 'part')}: {r[f'run_wall_{n}']:,.0f} s "
                 f"({r[f'run_{n}']:.2f} x total/{n}), total work {r['run_work']:,.0f} s "
                 f"({r['run_work'] / r['one_work']:.2f} x; {r['run_wasted']:,.0f} s thrown away "
                 f"{DEEPEST} levels down where the stopped searches were), its longest part "
-                f"{r['run_longest']:,.0f} s (estimated; the set-up of each part, about 10 ms of "
-                "the search's own estimates, and sub-problems a memo shares across a split are "
-                "not modelled)")
+                f"{r['run_longest']:,.0f} s (estimated: the parts are handed out as if all "
+                "were there at the start, though a stopped part's rest exists only once it "
+                "stopped; the set-up of each part, a few ms of the search's own estimates, "
+                "and sub-problems a memo shares across a split are not modelled)")
     return "\n".join(lines) + "\n"

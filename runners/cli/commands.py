@@ -212,13 +212,13 @@ def build_parser() -> argparse.ArgumentParser:
     count.add_argument("--checkpoint", metavar="FILE",
                        help="record each finished cube in FILE; run again with it to resume")
     count.add_argument("--split-for", type=positive, default=None, metavar="N",
-                       help="split cubes before the count, by their estimated sizes, for N "
-                       "workers (default: the jobs from 16 jobs on, else not split; 1: not "
-                       "split)")
+                       help="split cubes while counting, for N workers: a cube running past its "
+                       "share of the estimated time is split where its search is (default: "
+                       "the jobs from 16 jobs on, else not split; 1: not split)")
     count.add_argument("--split-after", type=seconds, default=None, metavar="S",
                        help="stop a cube that runs longer than S seconds and count what "
-                       "follows where its search was as parts (default: a count split before "
-                       "it runs, its share of the estimated time, at least 1 s)")
+                       "follows where its search was as parts (default: with --split-for N, "
+                       "the estimated time over N x 4, at least 0.25 s)")
     solve.add_argument("--jobs", type=positive, default=None,
                        help="edge matching on edgecount: search the cubes a count searches on "
                        "N threads, stopping at the first grid")
