@@ -460,3 +460,24 @@ def test_the_fewest_fits_take_over_only_past_the_race(monkeypatch, race):
         while not alone.run(1 << 30):
             pass
         assert search.found == alone.found
+
+
+def test_a_part_counted_for_a_budget_keeps_the_first_empty_cell(monkeypatch):
+    """A part counted to be split where it stops (count_part) searches the first empty cell
+    throughout, the branching its path is told in: with a race that would hand every cube to
+    the fewest fits at once, a stopped part still says where it was (a fewest-fits race per
+    part cost the 4x20 split on 2 threads 30% of its CPU, and a part it turned could not be
+    split)."""
+    import time
+
+    from puzzlesat.backends import bitboard
+
+    monkeypatch.setattr(bitboard, "RACE", 0.0)
+    monkeypatch.setattr(bitboard, "SLICE", 1_000)
+    default = bitboard.BitboardBackend()
+    puzzle = load("one-sided-pentomino-5x18")
+    task = count_plan(puzzle, "symmetry", 1).tasks[0]
+    state = default.prepare(default.payload(encode_cover(exact_cover(puzzle, task.options))))
+    raced = [c for c in task.cubes if default._search(state, c, counting=True).race is not None]
+    values, finished, rest = default.count_part(state, raced[0], time.time() + 0.05)
+    assert not finished and rest is not None

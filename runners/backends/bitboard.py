@@ -895,9 +895,10 @@ class BitboardBackend(Backend):
         # share, the board shared: it is read only
         return Prepared(payload.model, payload.board, shared=payload.shared)
 
-    def _search(self, state: Prepared, cube: Cube, counting: bool = False) -> Search:
-        """The cube's search; counting, with the memo where it is taken, and, for the default,
-        the nodes after which the fewest fits replace the first empty cell (`race`)."""
+    def _search(self, state: Prepared, cube: Cube, counting: bool = False,
+                race: bool = True) -> Search:
+        """The cube's search; counting, with the memo where it is taken, and, for the default
+        (`race`), the nodes after which the fewest fits replace the first empty cell."""
         left_out = frozenset(-k - 1 for k in cube if k < 0)
         # another board where options are left out: the memo of the whole one does not hold
         board = board_of(state.model, left_out) if left_out else state.board
@@ -909,7 +910,7 @@ class BitboardBackend(Backend):
             # pieces in any number: the first empty cell keeps the memo a transfer matrix (the
             # 8x8 by monominoes to trominoes: 1.7 CPU s, against 31 s where cubes took the
             # fewest fits by Knuth's estimate, which cannot see the memo)
-            if self.mode is None and not board.free and nodes > CHOICE_FROM_NODES:
+            if race and self.mode is None and not board.free and nodes > CHOICE_FROM_NODES:
                 search.race = fewest_race(board, cube)
             if not left_out and wants_memo(self.mode):
                 self._memo(state, search)
@@ -967,8 +968,11 @@ class BitboardBackend(Backend):
         was, as a path through `split`'s children: at each level down to the one it was on,
         the place of the branch it was in (at the last level, of the next branch it would try).
         Everything after that path is left to count (Backend.count_part); only the node it was
-        at is searched again. A search branching on the fewest fits on the way: rest None."""
-        search = self._counted(state, cube, deadline)
+        at is searched again. A search branching on the fewest fits on the way (bitboard:fewest):
+        rest None. The default searches a part on the first empty cell throughout, the
+        branching `split` and the path speak (a fewest-fits race per part cost the 4x20 split
+        on 2 threads 30% of its CPU in estimates, and a search it turned could not be split)."""
+        search = self._counted(state, cube, deadline, race=False)
         if search.done:
             return (search.found,), True, None
         depth = int(search.var[V_DEPTH])
@@ -983,9 +987,10 @@ class BitboardBackend(Backend):
             prefix = (*prefix, int(board.option[current]) + 1)
         return (search.found,), False, rests
 
-    def _counted(self, state: Prepared, cube: Cube, deadline: float | None) -> Search:
+    def _counted(self, state: Prepared, cube: Cube, deadline: float | None,
+                 race: bool = True) -> Search:
         """The cube's search, run to its end or to the deadline (or a stop)."""
-        search = self._search(state, cube, counting=True)
+        search = self._search(state, cube, counting=True, race=race)
         # a near deadline (a part's budget) is met within a slice: the first one no longer
         # than the time left at a slow search's pace
         left = SLICE if deadline is None else int((deadline - time.time()) * SLOW_PACE)

@@ -238,7 +238,7 @@ def ok(value: float, target: float) -> str:
 
 def budget(r: dict) -> str:
     """A run's budget (--split-after), in words."""
-    return f"{r['budget']:.2f} s" if r.get("budget") else "none (split by estimates alone)"
+    return f"{r['budget']:.2f} s" if r.get("budget") else "none"
 
 
 def table(results: dict, workers: list[int]) -> str:

@@ -361,9 +361,9 @@ def add_split(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--repeat", type=positive, default=3,
                         help="runs of each short board (default 3; the 4x20 runs once)")
     parser.add_argument("--split-after", default=None, metavar="S",
-                        help="the split plan's count also splits cubes that run past S seconds "
-                        "(auto: one worker's work over the most workers x 4; default: split "
-                        "by estimates alone)")
+                        help="the split plan's budget: cubes that run past S seconds are split "
+                        "(auto: one worker's measured work over the most workers x 4; default: "
+                        "the count's own, its estimated time over the most workers x 4)")
     parser.add_argument("--estimate", action="store_true",
                         help="boards with a committed checkpoint (the 4x20) worked out from it "
                         "instead of counted (an estimate, labelled so)")
