@@ -180,6 +180,23 @@ class Campaign:
     hours: float
     order: str
     boards: list[Board] = field(default_factory=list)
+    estimates: str | None = None  # the estimates' file where not the default
+
+    def command(self) -> str:
+        """The command that continues this campaign (`--run --record`), with the folder,
+        estimates, hours and order it was surveyed with where they are not the defaults, so
+        that following it runs the board it names."""
+        import shlex
+
+        given = {"--folder": None if self.folder == DEFAULT_FOLDER else str(self.folder),
+                 "--estimates": self.estimates,
+                 "--hours": None if self.hours == HOURS else repr(float(self.hours)),
+                 "--order": None if self.order == ORDERS[0] else self.order}
+        words = ["puzzlesat", "campaign"]
+        for flag, value in given.items():
+            if value is not None:  # a value that starts with '-' is joined to its flag
+                words += [f"{flag}={value}"] if value.startswith("-") else [flag, value]
+        return shlex.join([*words, "--run", "--record"])
 
     @property
     def next(self) -> Board | None:
@@ -205,7 +222,8 @@ def survey(folder: Path, hours: float = HOURS, order: str = "savings",
     if folder.is_dir():
         names += sorted(p.name.removesuffix(".checkpoint") for p in folder.glob("*.checkpoint")
                         if p.name.removesuffix(".checkpoint") not in names)
-    campaign = Campaign(folder, hours, order)
+    campaign = Campaign(folder, hours, order,
+                        estimates=None if estimates_path is None else str(estimates_path))
     campaign.boards = [board_state(n, folder, known.get(n)) for n in names]
     return campaign
 

@@ -7,8 +7,11 @@ from __future__ import annotations
 
 import json
 import shutil
+from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from puzzlesat import api, campaign
 from puzzlesat.models.errors import InputError
@@ -217,3 +220,63 @@ def test_checking_a_board_not_counted_blames_the_board_not_a_flag(tmp_path, caps
     err = capsys.readouterr().err
     assert "--checkpoint" not in err and "no checkpoint of this board" in err
     assert err.count("\n") == 1
+
+
+def _hinted(out: str) -> list[str]:
+    """The command the survey's "next:" line tells the user to run, as its words."""
+    import shlex
+
+    [line] = [line for line in out.splitlines() if line.startswith("next: ")]
+    return shlex.split(line[line.index("puzzlesat campaign"):])
+
+
+def test_the_next_hint_runs_the_campaign_it_was_made_for(counted, tmp_path, capsys):
+    """Regression: the "next:" hint omitted the --folder given (and --hours, --order,
+    --estimates), so that following it ran against the default folder."""
+    from puzzlesat.cli import main
+
+    folder = copy_of(counted, tmp_path)
+    moved = folder.rename(tmp_path / "my campaign")  # a space: the hint quotes it
+    estimates = str(fake_estimates(tmp_path / "estimates.json"))
+    # 100 hours: iq-block-10 (|G| 8, 99 h) is next, before hexiamonds-4x9 (|G| 2)
+    assert main(["campaign", "--folder", str(moved), "--estimates", estimates,
+                 "--hours", "100"]) == 0
+    hinted = _hinted(capsys.readouterr().out)
+    assert hinted[:2] == ["puzzlesat", "campaign"] and hinted[-2:] == ["--run", "--record"]
+    assert main([*hinted[1:-2], "--json"]) == 0  # the survey the hint's run would act on
+    found = json.loads(capsys.readouterr().out)
+    assert found["folder"] == str(moved) and found["next"] == "iq-block-10"
+    assert (found["hours"], found["order"]) == (100, "savings")
+    assert main(["campaign", "--folder", str(moved), "--estimates", estimates,
+                 "--order", "hours"]) == 0
+    hinted = _hinted(capsys.readouterr().out)
+    assert hinted[hinted.index("--order") + 1] == "hours" and "--hours" not in hinted
+
+
+def test_the_next_hint_names_only_what_differs_from_the_defaults():
+    state = campaign.Campaign(campaign.DEFAULT_FOLDER, campaign.HOURS, "savings")
+    assert state.command() == "puzzlesat campaign --run --record"
+
+
+@settings(max_examples=200, deadline=None)
+@given(folder=st.text(st.characters(blacklist_categories=("Cs",), blacklist_characters="\0"),
+                      min_size=1),
+       estimates=st.none() | st.text(st.characters(blacklist_categories=("Cs",),
+                                                   blacklist_characters="\0"), min_size=1),
+       hours=st.floats(min_value=1e-9, max_value=1e9, allow_nan=False, allow_infinity=False),
+       order=st.sampled_from(campaign.ORDERS))
+def test_the_next_hint_reads_back_as_the_survey_it_came_from(folder, estimates, hours, order):
+    """Property: whatever folder, estimates, hours and order a survey was made with, the
+    command its hint names parses back to the same ones (a folder that starts with '-' or
+    holds spaces included)."""
+    import shlex
+
+    from puzzlesat.cli import build_parser
+
+    state = campaign.Campaign(Path(folder), hours, order, estimates=estimates)
+    words = shlex.split(state.command())
+    args = build_parser().parse_args(words[1:])
+    assert args.run_next and args.record
+    assert campaign.folder_of(args.folder) == Path(folder) or (
+        args.folder is None and Path(folder) == campaign.DEFAULT_FOLDER)
+    assert (args.estimates, args.hours, args.order) == (estimates, hours, order)

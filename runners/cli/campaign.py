@@ -185,8 +185,8 @@ def table(state) -> str:
         lines.append(f"{b.name:44} {group:>3} {est:>9} {b.state:12} {cubes:>9} {sols:>12} "
                      f"{classes:>10}  {report_check(b)}")
     board = state.next
-    lines.append(f"next: {board.name} ({estimate_words(board)}): puzzlesat campaign --run "
-                 "--record" if board else "next: nothing left within reach")
+    lines.append(f"next: {board.name} ({estimate_words(board)}): {state.command()}"
+                 if board else "next: nothing left within reach")
     return "\n".join(lines)
 
 
