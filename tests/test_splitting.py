@@ -344,3 +344,18 @@ def test_a_stopped_parts_rest_runs_in_the_same_pass():
     assert found.number == PENTOMINO_6X10["none"] and found.complete
     assert found.details["split"]["cubes_split"] > 1
     assert Counted.runs == 1
+
+
+def test_a_bench_count_that_fails_is_one_line(monkeypatch, capsys):
+    """bench split counts each board in a process of its own (`puzzlesat count ... --json`):
+    one that fails is said in one line, exit code 1, and no figure is written."""
+    from puzzlesat.benchmarks import split
+    from puzzlesat.cli.commands import main
+
+    monkeypatch.setattr(split, "timed", lambda command, timeout: {
+        "wall": 1.0, "cpu": 1.0, "code": 2, "out": "", "killed": False, "load": 0.0,
+        "err": "puzzlesat: count: something went wrong\n"})
+    assert main(["bench", "split", "5x18", "--repeat", "1"]) == 1
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err[-1] == ("puzzlesat: bench split: one-sided-pentomino-5x18: the count ended with "
+                       "exit code 2: puzzlesat: count: something went wrong")

@@ -22,6 +22,7 @@ from __future__ import annotations
 import json
 import os
 import statistics
+import sys
 import tempfile
 import time
 from collections.abc import Callable
@@ -31,26 +32,32 @@ from pathlib import Path
 from .. import api, splitting
 from ..checkpoint import Checkpoint, makespan, timing
 from ..models.words import plural
+from .processes import timed
 
 Say = Callable[[str], None]
 WORK_TARGET = 1.1  # the split plan's total work over one worker's, at most
 SPREAD_TARGET = 1.25  # N workers' wall over the total work / N, at most
 WALL_TARGET = 1.1  # 2 workers' wall over half the one-worker CPU, at most
+COUNT_TIMEOUT = 3600.0  # seconds one count of a board may take here before the bench stops
 DEEPEST = 6  # levels of children the estimate of --split-after follows a stopped search down
+
+
+class Failed(Exception):
+    """A count of the bench failed, or the split plan counted another number: said in one line
+    by the command (exit code 1), never a figure."""
 
 
 @dataclass(frozen=True)
 class Board:
     puzzle: str
     modulo: str = "symmetry"
-    repeat: int | None = None  # runs (None: --repeat)
     checkpoint: str | None = None  # a committed checkpoint (its cube times)
     too_long: bool = False  # worked out from the checkpoint alone, never counted here
 
 
 BOARDS = {
     "5x18": Board("one-sided-pentomino-5x18"),
-    "4x20": Board("polyominoes-45-4x20", repeat=1,
+    "4x20": Board("polyominoes-45-4x20",
                   checkpoint="results/open-counts/polyominoes-45-4x20.checkpoint"),
     "9x10": Board("one-sided-pentomino-9x10",
                   checkpoint="results/one-sided-pentomino-9x10-recount.checkpoint",
@@ -60,36 +67,51 @@ BOARDS = {
 
 def counted(board: Board, folder: Path, jobs: int, split_for: int, n: int,
             after: float | None = None) -> dict:
-    """One count with a checkpoint: its wall, this process's CPU, its cubes' or parts' seconds."""
+    """One count as a user runs it: a whole `puzzlesat count` process with a checkpoint (each
+    count in a process of its own: counted one after another in one process, the second paid
+    for the memory the first had let go, 18.3 s wall against 11.0 s alone on the 5x18); its
+    wall, its CPU (with its children), its cubes' or parts' seconds."""
     path = folder / f"{board.puzzle}-{jobs}-{n}.checkpoint"
-    cpu, start = time.process_time(), time.perf_counter()
-    found = api.count(board.puzzle, "bitboard", board.modulo, jobs=jobs, split_for=split_for,
-                      split_after=after, checkpoint=str(path))
-    wall, cpu = time.perf_counter() - start, time.process_time() - cpu
-    timed = timing(path)
-    return {"wall": wall, "cpu": cpu, "seconds": timed.seconds, "number": found.number,
-            "complete": found.complete, "busy": found.details.get("workers_busy"),
-            "split": found.details.get("split") or {}, "cubes": timed.cubes + timed.split,
-            "parts": timed.parts}
+    command = [sys.executable, "-m", "puzzlesat", "count", board.puzzle, "--backend", "bitboard",
+               "--modulo", board.modulo, "--jobs", str(jobs), "--split-for", str(split_for),
+               "--checkpoint", str(path), "--json"]
+    if after is not None:
+        command += ["--split-after", repr(float(after))]
+    run = timed(command, COUNT_TIMEOUT)
+    if run["code"] != 0 or run["killed"]:
+        said = (run["err"].strip().splitlines() or ["(nothing)"])[-1]
+        raise Failed(f"{board.puzzle}: the count ended with exit code {run['code']}"
+                           f"{' at the timeout' if run['killed'] else ''}: {said}")
+    found = json.loads(run["out"])
+    recorded = timing(path)
+    return {"wall": run["wall"], "cpu": run["cpu"], "seconds": recorded.seconds,
+            "number": found["count"], "complete": found["complete"],
+            "busy": found.get("workers_busy"), "split": found.get("split") or {},
+            "cubes": recorded.cubes + recorded.split, "parts": recorded.parts}
 
 
 def measured(board: Board, workers: list[int], repeat: int, after: str | None,
              say: Say) -> dict:
-    """One worker and the split plan on 2 workers, `repeat` times each; medians. `after`: the
-    split plan's budget (seconds; 'auto': one worker's work over the most workers * SHARE)."""
+    """One worker and the split plan on 2 workers, `repeat` times each, in turns (the split
+    plan first every other run: on this machine a count that follows one which let go of a
+    large memo pays for the memory again, the 5x18's split plan 18.7 s wall after the one
+    worker, 11.6 s before it); medians. `after`: the split plan's budget (seconds; 'auto':
+    one worker's work over the most workers * SHARE, which runs the one worker first)."""
     runs = []
     with tempfile.TemporaryDirectory(prefix="bench-split-") as folder:
         for n in range(repeat):
+            first = n % 2 and after != "auto"
+            two = counted(board, Path(folder), 2, max(workers), n, after) if first else None
             one = counted(board, Path(folder), 1, 1, n)
             say(f"  {board.puzzle}: one worker {one['wall']:.1f} s wall, {one['cpu']:.1f} s CPU")
             budget = (sum(one["seconds"]) / (max(workers) * splitting.SHARE) if after == "auto"
                       else None if after is None else float(after))
-            two = counted(board, Path(folder), 2, max(workers), n, budget)
+            two = two or counted(board, Path(folder), 2, max(workers), n, budget)
             say(f"  {board.puzzle}: split plan, 2 workers {two['wall']:.1f} s wall, "
                 f"{two['cpu']:.1f} s CPU, {plural(two['parts'], 'part')}")
             if one["number"] != two["number"] or not (one["complete"] and two["complete"]):
-                raise RuntimeError(f"{board.puzzle}: the split plan counted {two['number']}, "
-                                   f"one worker {one['number']}")
+                raise Failed(f"{board.puzzle}: the split plan counted {two['number']}, "
+                             f"one worker {one['number']}")
             runs.append(figures(one, two, workers)
                         | {"budget": two["split"].get("budget_seconds") or 0.0})
     keys = runs[0].keys()
@@ -202,7 +224,7 @@ def bench_split(names: list[str], workers: list[int], repeat: int, say: Say,
         if board.checkpoint and (estimate or board.too_long):
             found = {"estimate": True} | estimated(board, workers, say)
         else:
-            found = {"estimate": False} | measured(board, workers, board.repeat or repeat, after,
+            found = {"estimate": False} | measured(board, workers, repeat, after,
                                                    say)
         row = name if found["estimate"] or not after else f"{name} --split-after {after}"
         results[row] = found | {"date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
@@ -213,7 +235,7 @@ def bench_split(names: list[str], workers: list[int], repeat: int, say: Say,
 
 def merged(results: dict, folder: Path) -> dict:
     """This run's boards, and the boards an earlier run recorded in folder/split.json that this
-    one did not run (each with its own date and load: the 4x20 is long, run on its own)."""
+    one did not run (each with its own date and load)."""
     path = folder / "split.json"
     try:
         earlier = json.loads(path.read_text(encoding="utf-8"))

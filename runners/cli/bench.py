@@ -354,12 +354,12 @@ def add_split(parser: argparse.ArgumentParser) -> None:
     from . import positive
 
     parser.add_argument("boards", nargs="*", metavar="BOARD",
-                        help=f"boards: {', '.join(BOARDS)} (default all; the 4x20 takes tens "
-                        "of minutes on 2 cores, the 9x10 is estimated from its checkpoint)")
+                        help=f"boards: {', '.join(BOARDS)} (default all; the 9x10 is estimated "
+                        "from its checkpoint)")
     parser.add_argument("--workers", type=positive, nargs="+", default=[16, 64], metavar="N",
                         help="worker counts the split plan is judged for (default 16 64)")
     parser.add_argument("--repeat", type=positive, default=3,
-                        help="runs of each short board (default 3; the 4x20 runs once)")
+                        help="runs of each board counted (default 3)")
     parser.add_argument("--split-after", default=None, metavar="S",
                         help="the split plan's budget: cubes that run past S seconds are split "
                         "(auto: one worker's measured work over the most workers x 4; default: "
@@ -388,8 +388,12 @@ def bench_split(args: argparse.Namespace) -> int:
         except ValueError:
             raise InputError(f"takes seconds above 0 or auto, not {after!r}",
                              field="--split-after") from None
-    found = split.bench_split(names, args.workers, args.repeat, report.say, after,
-                              args.estimate)
+    try:
+        found = split.bench_split(names, args.workers, args.repeat, report.say, after,
+                                  args.estimate)
+    except split.Failed as failed:
+        report.say(f"puzzlesat: bench split: {failed}")
+        return 1
     if args.record_in is not None:
         found = split.merged(found, args.record_in)
     text = split.table(found, args.workers)
