@@ -45,7 +45,12 @@ Say = Callable[[str], None]
 def folder_of(given: str | os.PathLike | None = None) -> Path:
     """The campaign's folder: the one given, else $PUZZLESAT_CAMPAIGN, else results/open-counts."""
     chosen = Path(given or os.environ.get(FOLDER_ENV) or DEFAULT_FOLDER)
-    if chosen.exists() and not chosen.is_dir():
+    try:
+        taken = chosen.exists() and not chosen.is_dir()
+    except OSError as error:  # a name no folder can have (too long)
+        raise InputError(f"cannot be a folder: {error.strerror}", file=str(chosen)[:200],
+                         field="folder") from None
+    if taken:
         raise InputError("is not a folder", file=str(chosen), field="folder")
     return chosen
 

@@ -273,10 +273,12 @@ def test_the_next_hint_reads_back_as_the_survey_it_came_from(folder, estimates, 
 
     from puzzlesat.cli import build_parser
 
+    with pytest.raises(InputError, match="cannot be a folder"):  # (regression: a traceback)
+        campaign.folder_of("x" * 300)
     state = campaign.Campaign(Path(folder), hours, order, estimates=estimates)
     words = shlex.split(state.command())
     args = build_parser().parse_args(words[1:])
     assert args.run_next and args.record
-    assert campaign.folder_of(args.folder) == Path(folder) or (
-        args.folder is None and Path(folder) == campaign.DEFAULT_FOLDER)
+    assert Path(args.folder) == Path(folder) if args.folder is not None else (
+        Path(folder) == campaign.DEFAULT_FOLDER)
     assert (args.estimates, args.hours, args.order) == (estimates, hours, order)
