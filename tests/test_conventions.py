@@ -436,6 +436,19 @@ def test_the_default_memoises_a_cube_its_estimate_puts_small():
     assert searches and all(s.memo.size > 0 for s in searches if not s.done)
 
 
+def raced_cubes(name: str, modulo: str, jobs: int):
+    """The default bitboard backend, its state for the first work of a catalog puzzle's plan,
+    and that work's cubes it races (those a first-cell search may hand to the fewest fits)."""
+    from puzzlesat.backends.bitboard import BitboardBackend
+
+    default = BitboardBackend()
+    puzzle = load(name)
+    task = count_plan(puzzle, modulo, jobs).tasks[0]
+    state = default.prepare(default.payload(encode_cover(exact_cover(puzzle, task.options))))
+    return default, state, [c for c in task.cubes
+                            if default._search(state, c, counting=True).race is not None]
+
+
 @pytest.mark.parametrize("race", [0.0, 1e9])
 def test_the_fewest_fits_take_over_only_past_the_race(monkeypatch, race):
     """Regression: the estimates that choose the fewest fits cannot see the memo (a cube of
@@ -447,11 +460,7 @@ def test_the_fewest_fits_take_over_only_past_the_race(monkeypatch, race):
 
     monkeypatch.setattr(bitboard, "RACE", race)
     monkeypatch.setattr(bitboard, "SLICE", 1_000)
-    default = bitboard.BitboardBackend()
-    puzzle = load("pentomino-8x8-centre-hole")
-    task = count_plan(puzzle, "none", 8).tasks[0]
-    state = default.prepare(default.payload(encode_cover(exact_cover(puzzle, task.options))))
-    raced = [c for c in task.cubes if default._search(state, c, counting=True).race is not None]
+    default, state, raced = raced_cubes("pentomino-8x8-centre-hole", "none", 8)
     assert raced
     for cube in raced[:2]:
         search = default._counted(state, cube, None)
@@ -474,11 +483,7 @@ def test_a_part_counted_for_a_budget_keeps_the_first_empty_cell(monkeypatch):
 
     monkeypatch.setattr(bitboard, "RACE", 0.0)
     monkeypatch.setattr(bitboard, "SLICE", 1_000)
-    default = bitboard.BitboardBackend()
-    puzzle = load("one-sided-pentomino-5x18")
-    task = count_plan(puzzle, "symmetry", 1).tasks[0]
-    state = default.prepare(default.payload(encode_cover(exact_cover(puzzle, task.options))))
-    raced = [c for c in task.cubes if default._search(state, c, counting=True).race is not None]
+    default, state, raced = raced_cubes("one-sided-pentomino-5x18", "symmetry", 1)
     values, finished, rest = default.count_part(state, raced[0], time.time() + 0.05)
     assert not finished and rest is not None
 
