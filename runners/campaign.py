@@ -248,6 +248,9 @@ class CheckPlan:
     seed: int = 1
     backends: tuple[str, ...] = CHECK_BACKENDS
     time_limit: float = 600.0
+    # a drawn cube holding more solutions than this is checked on a part of it (`descended`);
+    # None: whole cubes
+    most: int | None = None
 
 
 def draw_cubes(saved: Checkpoint, label: str, cubes: int, plan: CheckPlan) -> list[int]:
@@ -317,9 +320,16 @@ def check_count(name: str, folder: Path, plan: CheckPlan = CheckPlan(), jobs: in
             "recorded": recorded,
             "recorded_seconds": saved.seconds.get((task.label, i)),
         }
-        card = cube_puzzle(puzzle, options, task.cubes[i], number)
+        checked, solutions = task.cubes[i], recorded
+        if plan.most is not None and recorded > plan.most:
+            checked, solutions, row["steps"] = descended(puzzle, task, checked, recorded, plan)
+            row["part"] = {"added": list(checked[len(task.cubes[i]):]), "solutions": solutions,
+                           "placed": {puzzle.pieces[options[k - 1].piece].name:
+                                      [list(c) for c in options[k - 1].cells]
+                                      for k in checked[len(task.cubes[i]):]}}
+        card = cube_puzzle(puzzle, options, checked, number)
         for backend in plan.backends:
-            kept = _finished(previous, i, backend)
+            kept = _finished(previous, i, backend, row.get("part", {}).get("added"))
             if kept:
                 row[backend] = {**kept, "earlier": True}  # counted by an earlier pass
                 continue
@@ -327,10 +337,13 @@ def check_count(name: str, folder: Path, plan: CheckPlan = CheckPlan(), jobs: in
                                 time_limit=plan.time_limit)
             row[backend] = {"solutions": counted.details["solutions"],
                             "complete": counted.complete, "seconds": round(counted.seconds, 1)}
-        row["verdict"] = verdict(recorded, [row[b] for b in plan.backends])
+        row["verdict"] = ("DISAGREE" if any(not step["adds_up"] for step in row.get("steps", ()))
+                          else verdict(solutions, [row[b] for b in plan.backends]))
         rows.append(row)
         if say:
-            say(f"{name} cube {i}: recorded {recorded:,}; " + ", ".join(
+            part = (f" (its part of {len(checked)} placements, {solutions:,} by the bitboard "
+                    "search's split)" if checked is not task.cubes[i] else "")
+            say(f"{name} cube {i}: recorded {recorded:,}{part}; " + ", ".join(
                 f"{b} {row[b]['solutions']:,}{'' if row[b]['complete'] else ' (unfinished)'} "
                 f"in {row[b]['seconds']} s" for b in plan.backends) + f": {row['verdict']}")
     return {
@@ -342,7 +355,11 @@ def check_count(name: str, folder: Path, plan: CheckPlan = CheckPlan(), jobs: in
         "drawn": f"{plural(plan.with_solutions, 'cube')} with solutions and {plan.empty} empty, "
         "at random "
         f"(seed {plan.seed}) among the {plan.pool} of each kind with the least recorded seconds, "
-        f"of the {plural(len(task.cubes), 'cube')} of the work '{task.label}'",
+        f"of the {plural(len(task.cubes), 'cube')} of the work '{task.label}'" + (
+            "" if plan.most is None else f"; a cube of more than {plan.most:,} solutions "
+            "checked on a part of it, drawn down the bitboard search's split (each step's "
+            "children counted by it add up to the step's number)"),
+        "most": plan.most,
         "seed": plan.seed, "backends": list(plan.backends), "time_limit": plan.time_limit,
         "cubes": rows, "agree": all(r["verdict"] == "agree" for r in rows) and bool(rows),
         "disagree": any(r["verdict"] == "DISAGREE" for r in rows),
@@ -351,10 +368,43 @@ def check_count(name: str, folder: Path, plan: CheckPlan = CheckPlan(), jobs: in
     }
 
 
-def _finished(previous: dict | None, cube: int, backend: str) -> dict | None:
-    """A backend's finished count of a cube in an earlier record of the check, or None."""
+def descended(puzzle, task, cube: tuple[int, ...], recorded: int, plan: CheckPlan
+              ) -> tuple[tuple[int, ...], int, list[dict]]:
+    """A part of a cube too large for the other methods: down the bitboard search's split
+    (Backend.split: children holding exactly its solutions), each step's children counted by
+    the bitboard search (their sum the parent's number, or the step says not) and one with
+    solutions drawn (the plan's seed), until the part holds at most plan.most solutions.
+    (the part, its solutions, the steps)"""
+    import random
+
+    from .registry import backend as backend_named
+    from .registry import family_of
+
+    chosen = backend_named("bitboard")
+    state = chosen.prepare(chosen.payload(family_of(puzzle).encode(puzzle, chosen,
+                                                                   task.options)))
+    rng = random.Random(plan.seed)
+    steps: list[dict] = []
+    while recorded > plan.most:
+        children = chosen.split(state, cube) or []
+        counts = [chosen.count_cube(state, child, None)[0][0] for child in children]
+        steps.append({"placements": len(cube), "children": len(children),
+                      "children_solutions": sum(counts), "adds_up": sum(counts) == recorded})
+        held = [(child, n) for child, n in zip(children, counts) if n > 0]
+        if not steps[-1]["adds_up"] or not held:
+            break
+        cube, recorded = rng.choice(held)
+    return tuple(cube), recorded, steps
+
+
+def _finished(previous: dict | None, cube: int, backend: str, added: list | None = None
+              ) -> dict | None:
+    """A backend's finished count of a cube (or of the part of it with the literals `added`)
+    in an earlier record of the check, or None."""
     for row in (previous or {}).get("cubes", []):
-        if isinstance(row, dict) and row.get("cube") == cube:
+        part = row.get("part") if isinstance(row, dict) else None
+        if isinstance(row, dict) and row.get("cube") == cube and (
+                part.get("added") if isinstance(part, dict) else None) == added:
             found = row.get(backend)
             if isinstance(found, dict) and found.get("complete"):
                 return found
@@ -438,7 +488,11 @@ def checks_page(folder: Path) -> str:
         for row in check["cubes"]:
             cells = [_count_cell(row[b]) for b in backends]
             seconds = row["recorded_seconds"]
-            lines.append(f"| {row['cube']} | {row['placements']} | {row['recorded']:,} | "
+            part = row.get("part")
+            recorded = f"{row['recorded']:,}" + (
+                f" -> a part of {row['placements'] + len(part['added'])} placements: "
+                f"{part['solutions']:,}" if part else "")
+            lines.append(f"| {row['cube']} | {row['placements']} | {recorded} | "
                          f"{'-' if seconds is None else f'{seconds:g}'} | "
                          + " | ".join(cells) + f" | {row['verdict']} |")
         lines.append("")

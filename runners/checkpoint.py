@@ -19,6 +19,7 @@ import json
 import os
 from pathlib import Path
 
+from .backends import REST_FEWEST
 from .models.errors import InputError
 
 FORMAT = "puzzlesat checkpoint 1"
@@ -173,8 +174,7 @@ class Checkpoint:
         part, rest = entry.get("part"), entry.get("rest")
         if part is not None and not (isinstance(part, list) and (part or rest is not None)
                                      and all(type(k) is int for k in part)) or (
-                rest is not None and not (isinstance(rest, list) and rest and all(
-                    type(r) is int and r >= 0 for r in rest))):
+                rest is not None and not _a_rest(rest)):
             raise InputError("a part is a list of whole numbers (the literals its splits "
                              "added), its rest a list of whole numbers", file=str(self.path),
                              line=file_line, field="checkpoint")
@@ -228,6 +228,14 @@ class Timing:
     def makespan(self, workers: int) -> float:
         """How long `workers` workers take on the timed cubes (see `makespan`)."""
         return makespan(self.seconds, workers)
+
+
+def _a_rest(rest: object) -> bool:
+    """Whether a line's rest is a path (whole numbers), or REST_FEWEST and a path."""
+    if isinstance(rest, list) and rest and type(rest[0]) is int and rest[0] == REST_FEWEST:
+        rest = rest[1:]
+    return isinstance(rest, list) and bool(rest) and all(type(r) is int and r >= 0
+                                                         for r in rest)
 
 
 def timing(path: str | Path) -> Timing:

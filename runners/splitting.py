@@ -25,7 +25,7 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass, field
 
-from .backends import Cube, Values
+from .backends import FEWEST, REST_FEWEST, Cube, Values
 from .executors import Work
 from .models.errors import InputError
 
@@ -120,11 +120,16 @@ class Parts:
 
     def the_rest(self, part: Part, rest: list[int]) -> list[Part]:
         """A part stopped where its search was at the path `rest` (Backend.count_part): the
-        parts that follow the path, level by level (its own numbers are those before it)."""
+        parts that follow the path, level by level (its own numbers are those before it). A
+        rest beginning with REST_FEWEST is a path down the children of the part's cube with
+        the literal FEWEST added (its search turned to the fewest fits)."""
         part.rest = list(rest)
         self.splits += 1
         found: list[Part] = []
         node = part
+        if rest and rest[0] == REST_FEWEST:
+            node = Part(part.cube, (*part.added, FEWEST), (*part.literals, FEWEST), part.share)
+            rest = rest[1:]
         for level, place in enumerate(rest):
             children = self.children(node) or []
             if level == len(rest) - 1:

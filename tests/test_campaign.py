@@ -43,6 +43,22 @@ def copy_of(counted, tmp_path):
     return folder
 
 
+def one_more(counted, tmp_path, record: dict):
+    """A copy of the counted folder whose checkpoint gives the first cube the check drew one
+    solution more."""
+    folder = copy_of(counted, tmp_path)
+    path = folder / f"{BOARD}.checkpoint"
+    tampered = record["cubes"][0]["cube"]
+    lines = []
+    for line in path.read_text().splitlines():
+        entry = json.loads(line)
+        if entry.get("work") == record["work"] and entry.get("cube") == tampered:
+            entry["values"] = [entry["values"][0] + 1]
+        lines.append(json.dumps(entry, separators=(",", ":")))
+    path.write_text("\n".join(lines) + "\n")
+    return folder
+
+
 def test_survey_orders_the_boards_within_reach_and_reads_what_is_counted(counted, tmp_path):
     estimates = fake_estimates(tmp_path / "estimates.json")
     state = campaign.survey(counted, 24, "savings", estimates)
@@ -101,16 +117,7 @@ def test_the_check_agrees_on_a_true_count_and_catches_a_cube_changed_by_one(coun
         assert row["xcover"]["complete"] and row["cpsat"]["complete"]
         assert row["xcover"]["solutions"] == row["cpsat"]["solutions"] == row["recorded"]
     # the same draw on a checkpoint whose first drawn cube holds one solution more
-    folder = copy_of(counted, tmp_path)
-    path = folder / f"{BOARD}.checkpoint"
-    tampered = record["cubes"][0]["cube"]
-    lines = []
-    for line in path.read_text().splitlines():
-        entry = json.loads(line)
-        if entry.get("work") == record["work"] and entry.get("cube") == tampered:
-            entry["values"] = [entry["values"][0] + 1]
-        lines.append(json.dumps(entry, separators=(",", ":")))
-    path.write_text("\n".join(lines) + "\n")
+    folder = one_more(counted, tmp_path, record)
     caught = campaign.check_count(BOARD, folder, plan)
     assert caught["disagree"] and not caught["agree"]
     assert [r["verdict"] for r in caught["cubes"]] == ["DISAGREE", "agree", "agree"]
@@ -118,6 +125,33 @@ def test_the_check_agrees_on_a_true_count_and_catches_a_cube_changed_by_one(coun
     assert written.name == f"{BOARD}-cube-check.json"
     assert "DISAGREE" in (folder / "checks.md").read_text()
     assert "1 DISAGREE" in campaign.checked_words(campaign.read_check(folder, BOARD))
+
+
+def test_a_cube_too_large_is_checked_on_a_part_whose_steps_add_up(counted, tmp_path):
+    """A cube holding more than --most-solutions is checked on a part of it: down the bitboard
+    search's split, each step's children counted add up to the step's number, and the part is
+    counted by xcover and CP-SAT (the one-sided tetrominoes and pentominoes' 5x16 held cubes of
+    132,219 and 200,737 solutions: neither finished one in 300 s). A cube changed by one is
+    caught at the first step."""
+    plan = campaign.CheckPlan(with_solutions=2, empty=0, pool=100, seed=3, time_limit=300,
+                              most=1)
+    record = campaign.check_count(BOARD, counted, plan)
+    assert record["agree"] and record["most"] == 1
+    for row in record["cubes"]:
+        part = row["part"] if row["recorded"] > 1 else None
+        assert part is not None or row["recorded"] <= 1
+        if part:
+            assert part["solutions"] == 1 and row["steps"]
+            assert all(step["adds_up"] for step in row["steps"])
+            assert row["steps"][0]["children_solutions"] == row["recorded"]
+            assert row["xcover"]["solutions"] == row["cpsat"]["solutions"] == 1
+    folder = one_more(counted, tmp_path, record)
+    caught = campaign.check_count(BOARD, folder, plan)
+    assert caught["disagree"]
+    assert caught["cubes"][0]["verdict"] == "DISAGREE"
+    assert not caught["cubes"][0]["steps"][0]["adds_up"]
+    campaign.record_check(folder, caught)
+    assert "a part of" in (folder / "checks.md").read_text()
 
 
 def test_an_unfinished_recount_is_a_lower_bound():

@@ -351,7 +351,7 @@ def test_a_wrong_argument_to_the_compiled_search_is_a_python_error_not_a_crash()
                                           np.zeros(4), search.alive, search.fits)),
         (IndexError, lambda: kernel.add(np.zeros(1, np.int64), np.zeros(1, np.int64), 1, 0, 0)),
         (ValueError, lambda: kernel.rehash(np.zeros(8, np.int64), np.zeros(3, np.int64), 0,
-                                           m.zobrist, m.fields, False)),
+                                           m.zobrist, m.fields, False, 1)),
     ]
     for error, call in wrong:
         with pytest.raises(error):

@@ -143,10 +143,13 @@ def test_a_budget_splits_running_cubes_keeping_what_they_counted(tmp_path):
     assert any('"rest"' in line for line in lines(path))
 
 
-def test_a_stopped_search_says_exactly_how_far_it_got():
+@pytest.mark.parametrize("searched", ["bitboard:plain", "bitboard:fewest"])
+def test_a_stopped_search_says_exactly_how_far_it_got(searched):
     """Backend.count_part: stopped at a deadline, its numbers are exactly those of the branches
     before the path it returns, so they and the parts after the path (splitting's `the_rest`)
-    add up to the cube, at whatever depth the search stopped."""
+    add up to the cube, at whatever depth the search stopped: on the first empty cell
+    everywhere, and on the fewest fits everywhere (which said nothing before: rest None, its
+    work thrown away)."""
     import time
 
     from puzzlesat import splitting
@@ -155,7 +158,7 @@ def test_a_stopped_search_says_exactly_how_far_it_got():
     from puzzlesat.models.packing.plan import count_plan
 
     puzzle = api.load("pentomino-6x10")
-    chosen = backend_named("bitboard:plain")  # the first empty cell everywhere
+    chosen = backend_named(searched)
     family = api.family_of(puzzle)
     plan = count_plan(puzzle, "none", min_cubes=2)
     payload = chosen.payload(family.encode(puzzle, chosen, placements(puzzle), None))
@@ -164,7 +167,9 @@ def test_a_stopped_search_says_exactly_how_far_it_got():
     depths = set()
     for cube in plan.tasks[0].cubes[:4]:  # (the third runs past 200,000 nodes: stopped)
         whole = chosen.count_cube(state, cube, None)[0][0]
-        values, finished, rest = chosen.count_part(state, cube, time.time() + 0.001)
+        # (a state of its own: the memo the whole count filled would finish it at once)
+        values, finished, rest = chosen.count_part(chosen.prepare(payload), cube,
+                                                   time.time() + 0.0002)
         if finished:
             assert values[0] == whole
             continue
@@ -174,6 +179,77 @@ def test_a_stopped_search_says_exactly_how_far_it_got():
         assert values[0] + sum(chosen.count_cube(state, p.literals, None)[0][0]
                                for p in after) == whole
     assert depths and max(depths) > 1  # stopped deep in a cube's search
+
+
+@pytest.fixture
+def fewest_at_once(monkeypatch):
+    """Every counting search of the default turns to the fewest fits after its first 1,000
+    nodes (as the one-sided 9x10's large cubes do after millions)."""
+    from puzzlesat.backends import bitboard
+
+    monkeypatch.setattr(bitboard, "fewest_race", lambda board, cube: 1000)
+
+
+def test_a_part_the_fewest_fits_took_over_splits_on_them_and_resumes_exactly(
+        tmp_path, fewest_at_once, monkeypatch):
+    """Regression: a part kept the first empty cell where the whole cube's search would have
+    turned to the fewest fits (the one-sided 9x10's drawn cubes split for 64 workers searched
+    1.8 times the nodes, 1.46 times the seconds, of one worker). A part now races as a cube;
+    one the fewest fits took over says where it was among their children (rest beginning
+    with REST_FEWEST), its parts hold FEWEST and split on the fewest fits; cut midway, the
+    checkpoint resumes to the exact total, with the race or without."""
+    from puzzlesat.backends import FEWEST, REST_FEWEST
+
+    path = tmp_path / "6x10.checkpoint"
+    whole = api.count("pentomino-6x10", "bitboard", "symmetry", jobs=2, checkpoint=str(path),
+                      split_for=16, split_after=0.002)
+    assert (whole.number, whole.details["solutions"]) == (PENTOMINO_6X10["symmetry"],
+                                                          PENTOMINO_6X10["none"])
+    written = lines(path)
+    parts = [json.loads(line) for line in written[1:]]
+    assert any(p.get("rest", [None])[0] == REST_FEWEST for p in parts)
+    assert any(FEWEST in p.get("part", ()) and "rest" in p for p in parts)  # split again
+    cut = tmp_path / "cut.checkpoint"
+    cut.write_text("\n".join(written[:len(written) // 2]) + "\n")
+    for raced in (True, False):
+        if not raced:
+            monkeypatch.undo()
+            monkeypatch.setattr("puzzlesat.splitting.LEAST_BUDGET", 1e-6)
+        again = tmp_path / f"again-{raced}.checkpoint"
+        again.write_bytes(cut.read_bytes())
+        resumed = api.count("pentomino-6x10", "bitboard", "symmetry", jobs=2,
+                            checkpoint=str(again), split_for=16, split_after=0.002)
+        assert resumed.complete and resumed.number == PENTOMINO_6X10["symmetry"], raced
+        assert resumed.details["solutions"] == PENTOMINO_6X10["none"]
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=list(HealthCheck))
+@given(text=boards(), modulo=st.sampled_from(["none", "symmetry"]))
+def test_parts_the_fewest_fits_took_over_count_random_boards_exactly(tmp_path_factory, text,
+                                                                     modulo):
+    """The class of the regression above: on random boards, every search turning to the
+    fewest fits at once and every part stopped at once, the count is the plain plan's (the
+    boards' pieces in any number, which never race, made to race)."""
+    import dataclasses
+    from unittest import mock
+
+    from puzzlesat.backends import bitboard
+
+    puzzle = load(tmp_path_factory.mktemp("b"), text)
+    plain = api.count(puzzle, "bitboard:plain", modulo, jobs=1)
+    made = bitboard.board_of
+
+    def racing(*args):
+        return dataclasses.replace(made(*args), free=0)
+
+    with mock.patch.object(bitboard, "fewest_race", lambda board, cube: 1), \
+            mock.patch.object(bitboard, "CHOICE_FROM_NODES", 0), \
+            mock.patch.object(bitboard, "board_of", racing), \
+            mock.patch.object(bitboard.Slices, "LEAST", 20):
+        split = api.count(puzzle, "bitboard", modulo, jobs=1, split_for=8, split_after=1e-6)
+    assert split.complete
+    assert (split.number, split.details["solutions"]) == (plain.number,
+                                                          plain.details["solutions"])
 
 
 def lines(path) -> list[str]:
@@ -281,6 +357,19 @@ def test_bench_split_keeps_the_boards_it_did_not_run(tmp_path):
     assert list(found) == ["4x20", "9x10"]
     text = split.table(found, [16, 64])
     assert text.count("an ESTIMATE, not a measurement") == 2
+    # a board measured on drawn cubes: what was measured, and what is worked out from it
+    plan = {"cubes": 668, "budget": 6.4, "picks": [[0, 5, 0.01], [0, 9, 0.02], [0, 5, 0.01]]}
+    one = {"seconds": {"0 5": [10.0], "0 9": [20.0]}, "cpu": 30.0, "nodes": 1, "hits": 0}
+    two = {"seconds": {"0 5": [4.0, 7.0], "0 9": [12.0, 9.0]}, "cpu": 32.0, "wall": 17.0,
+           "busy": 0.9, "nodes": 1, "hits": 0}
+    figures = split.sample_figures(plan, one, two, [16, 64])
+    assert figures["work_ratio"] == pytest.approx(32.0 / 30.0)
+    assert figures["whole_one"] == pytest.approx((1000 + 1000 + 1000) / 3)
+    assert figures["split_longest"] == 12.0 and figures["drawn"] == 2
+    row = figures | {"sample": True, "estimate": False, "runs": 1, "date": "d", "load": "l",
+                     "board": "9x10", "workers": [16, 64]}
+    text = split.table({"9x10": row}, [16, 64])
+    assert "measured on 2 cubes drawn of 668" in text and "an ESTIMATE of the whole" in text
 
 
 def test_an_interrupt_after_cubes_were_stopped_leaves_the_count_incomplete():

@@ -19,6 +19,12 @@ from dataclasses import dataclass
 
 Cube = tuple[int, ...]  # for solver models: +k key k-1 true, -k key k-1 false (k is 1-based)
 Values = tuple[int, ...]  # what a cube's count returns: (solutions,) or more numbers per cube
+# A literal no key has (keys are 1-based): a cube holding it was made by a split on its search's
+# second branching (the bitboard search's fewest fits), searched and split so throughout; a
+# stopped search's rest (Backend.count_part) that begins with REST_FEWEST is a path down the
+# children of its cube with FEWEST added.
+FEWEST = 0
+REST_FEWEST = -1
 
 # The models a backend may take; families encode a puzzle into each.
 TAKES = (
@@ -166,7 +172,9 @@ class Backend(ABC):
         last, of the branch it would try next; the numbers are then exactly those of the
         branches before the path (the children before each place), so the engine counts only
         what follows (runners/splitting.py `the_rest`). rest None: the numbers count no whole
-        child (thrown away where the cube is split). By default count_cube's, rest None."""
+        child (thrown away where the cube is split); a rest beginning with REST_FEWEST: the
+        path is down the children of the cube with FEWEST added. By default count_cube's, rest
+        None."""
         values, finished = self.count_cube(state, cube, deadline)
         return values, finished, None
 

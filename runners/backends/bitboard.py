@@ -36,7 +36,7 @@ import numpy as np
 from .. import native
 from ..models.encoded import CoverModel
 from ..models.errors import InputError
-from . import STOP, Backend, Cube, Interrupted, Outcome, Slices, Values
+from . import FEWEST, REST_FEWEST, STOP, Backend, Cube, Interrupted, Outcome, Slices, Values
 
 WORD = 63  # bits per word: int64 without its sign bit, so no arithmetic overflows
 # A count is two words, low and high, of LIMB bits each (the low word's carry goes to the high
@@ -500,6 +500,12 @@ def empty_table(words: int) -> np.ndarray:
     return table
 
 
+# A memo grown four times larger takes only the entries that took at least COPIED nodes to
+# count: one that took fewer costs more to copy (a random write into the larger table) than to
+# count again. On the one-sided 5x18 --modulo symmetry the growth to 33 M entries copied 7.8 M
+# entries in 2.1 s, 53% of them under 8 nodes (3% of their work); on one worker, medians of 3
+# (session 13): 19.9 s and 40.6 M nodes with 8, 20.5 s and 38.3 M copying all, 22.1 s with 32.
+COPIED = 8
 HUGE_PAGE = 2 << 20  # bytes: a table smaller than a huge page is made as any array
 NO_MEMO = Memo(0)
 
@@ -561,7 +567,7 @@ class SharedMemo:
         try:
             larger = Memo(min(most, 4 * size), board.words, shared=True)
             _kernel().rehash(old.table, larger.table, board.words, board.masks.zobrist,
-                             board.masks.fields, True)
+                             board.masks.fields, True, COPIED)
         finally:
             with self.lock:
                 self.growing = False
@@ -596,6 +602,7 @@ class Search:
         # the default's first-cell nodes before the fewest fits take over (fewest_race); the
         # nodes and memo hits of a first-cell search this one replaced
         self.race: int | None = None
+        self.racing = False  # a race to price (race_of) before the next slice
         self.raced = (0, 0)
         self.chosen = [k - 1 for k in cube if k > 0]
         self.state = np.zeros(board.words, dtype=np.int64)
@@ -842,6 +849,84 @@ def fewest_race(board: Board, cube: Cube) -> int | None:
     return int(RACE * fewest) if first > FEWEST_FROM * fewest else None
 
 
+def race_of(search: Search, cube: Cube) -> int | None:
+    """The search's race (fewest_race), priced the first time it is asked: after a first
+    slice left the search unfinished, so that the many small parts a split makes never pay
+    for the fewest-fits estimates (priced up front, every part of the one-sided 5x18 split
+    for 64 workers paid: 32.0 s of CPU against 23.7 s on one worker)."""
+    if search.racing:
+        search.racing = False
+        search.race = fewest_race(search.board, cube)
+    return search.race
+
+
+def branches(search: Search, d: int) -> list[int]:
+    """The options level d of a search tries, in its order (the board's option indexes): on
+    the fewest fits, those alive that cover the item it chose; else those that fit of the
+    options covering its first empty cell (for a level below the top, d > 0, only the fewest
+    fits' listing is read from the stack: a first-cell level is read from a new Search)."""
+    board = search.board
+    if not search.listed[d]:
+        return [j for j in range(int(search.nxt[d]), int(search.last[d]))
+                if board.take(search.state.copy(), j)]
+    return _alive_covering(search, d, 0)
+
+
+def _alive_covering(search: Search, d: int, start: int) -> list[int]:
+    """The options alive at fewest-fits level d that cover its chosen item, from its cover
+    word `start` on, in the search's order."""
+    board, u = search.board, int(search.last[d])
+    m, alive, found = board.masks, search.alive[d], []
+    for i in range(start, m.cover_mask.shape[1]):
+        mask = int(m.cover_mask[u, i])
+        if mask == 0:
+            break
+        w = int(m.cover_word[u, i])
+        bits = (int(alive[w]) & mask) & (1 << WORD) - 1
+        found += [WORD * w + b for b in range(WORD) if bits >> b & 1]
+    return found
+
+
+def where(search: Search, node: Cube) -> list[int] | None:
+    """Where a stopped search of `node` was, as a path down `split`'s children of node: at each
+    level the place of the branch it was in, at the last the place of the next it would try
+    (None where a level branched otherwise than a new search of its node would: the engine
+    then counts the node's children instead)."""
+    board, prefix, path = search.board, tuple(node), []
+    depth = int(search.var[V_DEPTH])
+    fewest = FEWEST in node or bool(search.fewest_levels)
+    for d in range(depth + 1):
+        root = Search(board, prefix, fewest=fewest)
+        if root.done or bool(root.listed[0]) != bool(search.listed[d]):
+            return None
+        options = branches(root, 0)
+        if d < depth:
+            current = int(search.placed[d])
+            if current not in options:
+                return None
+            path.append(options.index(current))
+            prefix = (*prefix, int(board.option[current]) + 1)
+            continue
+        left = _untried(search, d)
+        if left is None:
+            path.append(sum(1 for j in options if j < int(search.nxt[d])))
+        elif left != options[len(options) - len(left):]:
+            return None
+        else:
+            path.append(len(options) - len(left))
+    return path
+
+
+def _untried(search: Search, d: int) -> list[int] | None:
+    """The options a fewest-fits level has not tried yet, in its order (None: a first-cell
+    level, whose next option is nxt[d])."""
+    if not search.listed[d]:
+        return None
+    found = [WORD * int(search.pend_word[d]) + b for b in range(WORD)
+             if int(search.pend[d]) >> b & 1]
+    return found + _alive_covering(search, d, int(search.nxt[d]))
+
+
 def grow(state: Prepared, search: Search) -> None:
     """A memo that has taken twice as many stores as it has entries gets four times as many
     (up to memo_entries): small counts never pay for a large table, large ones get one. The
@@ -862,7 +947,7 @@ def grow(state: Prepared, search: Search) -> None:
         larger = Memo(min(most, 4 * size), words)
         b = state.board
         _kernel().rehash(state.memo.table, larger.table, words, b.masks.zobrist, b.masks.fields,
-                         False)
+                         False, COPIED)
         state.memo, state.stores = larger, 0
         search.memo = state.memo
 
@@ -917,11 +1002,14 @@ class BitboardBackend(Backend):
     def _search(self, state: Prepared, cube: Cube, counting: bool = False,
                 race: bool = True) -> Search:
         """The cube's search; counting, with the memo where it is taken, and, for the default
-        (`race`), the nodes after which the fewest fits replace the first empty cell."""
+        (`race`), the nodes after which the fewest fits replace the first empty cell. A cube
+        holding FEWEST is searched by the fewest fits throughout."""
         left_out = frozenset(-k - 1 for k in cube if k < 0)
         # another board where options are left out: the memo of the whole one does not hold
         board = board_of(state.model, left_out) if left_out else state.board
-        search = Search(board, cube, fewest=self.fewest)
+        fewest = self.fewest or FEWEST in cube
+        search = Search(board, cube, fewest=fewest)
+        race = race and not fewest
         if counting and not search.done:
             paths = max(4, min(MEMO_PROBE_PATHS, ESTIMATE_STEPS // max(1, len(board.bit_of))))
             nodes, solutions, _, _ = search.estimates(paths, regions=False)
@@ -930,7 +1018,7 @@ class BitboardBackend(Backend):
             # 8x8 by monominoes to trominoes: 1.7 CPU s, against 31 s where cubes took the
             # fewest fits by Knuth's estimate, which cannot see the memo)
             if race and self.mode is None and not board.free and nodes > CHOICE_FROM_NODES:
-                search.race = fewest_race(board, cube)
+                search.racing = True  # priced once a slice left it unfinished (race_of)
             if not left_out and wants_memo(self.mode):
                 self._memo(state, search)
         return search
@@ -962,18 +1050,15 @@ class BitboardBackend(Backend):
         return self._search(state, cube).estimate()
 
     def split(self, state: Prepared, cube: Cube) -> list[Cube] | None:
-        """The cube's children by the option covering its first empty cell (the search's own
-        first branching, so every solution is in exactly one child); those that clash left out."""
+        """The cube's children by its search's own first branching (the options covering its
+        first empty cell, or for a cube holding FEWEST, or bitboard:fewest, the item with the
+        fewest fits), so every solution is in exactly one child; those that clash left out."""
         left_out = frozenset(-k - 1 for k in cube if k < 0)
         board = board_of(state.model, left_out) if left_out else state.board
-        search = Search(board, cube)
+        search = Search(board, cube, fewest=self.fewest or FEWEST in cube)
         if search.done:
             return None
-        children = []
-        for j in range(int(search.nxt[0]), int(search.last[0])):
-            if board.take(search.state.copy(), j):
-                children.append((*cube, int(board.option[j]) + 1))
-        return children
+        return [(*cube, int(board.option[j]) + 1) for j in branches(search, 0)]
 
     def count_cube(
         self, state: Prepared, cube: Cube, deadline: float | None
@@ -987,24 +1072,19 @@ class BitboardBackend(Backend):
         was, as a path through `split`'s children: at each level down to the one it was on,
         the place of the branch it was in (at the last level, of the next branch it would try).
         Everything after that path is left to count (Backend.count_part); only the node it was
-        at is searched again. A search branching on the fewest fits on the way (bitboard:fewest):
-        rest None. The default searches a part on the first empty cell throughout, the
-        branching `split` and the path speak (a fewest-fits race per part cost the 4x20 split
-        on 2 threads 30% of its CPU in estimates, and a search it turned could not be split)."""
-        search = self._counted(state, cube, deadline, race=False)
+        at is searched again. A part races as a whole cube does (a part that kept the first
+        empty cell searched the one-sided 9x10's drawn cubes in 1.8 times the nodes: the
+        fewest fits had taken over in them); a search the fewest fits took over speaks of the
+        children of the cube with FEWEST added (its rest begins with REST_FEWEST), and its
+        parts hold FEWEST: searched and split by the fewest fits, they race no more."""
+        search = self._counted(state, cube, deadline)
         if search.done:
             return (search.found,), True, None
-        depth = int(search.var[V_DEPTH])
-        if any(search.listed[: depth + 1]):
+        turned = bool(search.fewest_levels) and FEWEST not in cube and not self.fewest
+        path = where(search, (*cube, FEWEST) if turned else tuple(cube))
+        if path is None:
             return (search.found,), False, None
-        board, prefix, rests = search.board, tuple(cube), []
-        for d in range(depth + 1):
-            root = Search(board, prefix)
-            current = int(search.placed[d]) if d < depth else int(search.nxt[d])
-            rests.append(sum(1 for j in range(int(root.nxt[0]), current)
-                             if board.take(root.state.copy(), j)))
-            prefix = (*prefix, int(board.option[current]) + 1)
-        return (search.found,), False, rests
+        return (search.found,), False, [REST_FEWEST, *path] if turned else path
 
     def _counted(self, state: Prepared, cube: Cube, deadline: float | None,
                  race: bool = True) -> Search:
@@ -1016,11 +1096,12 @@ class BitboardBackend(Backend):
         slices = Slices(max(Slices.LEAST, min(SLICE, left)))
         try:
             while not search.run(slices.next()):
+                grow(state, search)
+                if race_of(search, cube) is not None and search.nodes > search.race:
+                    # (before the deadline: a part stopped then is split on the fewest fits)
+                    search = self._raced(state, search, cube)
                 if deadline is not None and time.time() >= deadline or STOP.is_set():
                     break
-                grow(state, search)
-                if search.race is not None and search.nodes > search.race:
-                    search = self._raced(state, search, cube)
             grow(state, search)  # (its stores count toward the next search's table)
         except KeyboardInterrupt:
             raise Interrupted((search.found,)) from None

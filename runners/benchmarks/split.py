@@ -11,16 +11,24 @@ the split count's total work (its parts' seconds; and its process's CPU) against
 (target: within 1.1 times; the machine is shared: the load is written beside). Medians over
 --repeat runs.
 
-For a board too long to count here (the one-sided 9x10, 43,726 s), its committed checkpoint's
-figure, and what a budget would make of it from Knuth's estimates: each stopped cube's
-measured seconds shared among the parts it leaves in proportion to their estimates -- an
-ESTIMATE, labelled so, never a measurement.
+For a board too long to count whole here (the one-sided 9x10: about 12,000 CPU s with the
+search of session 12), a random sample of its cubes is counted both ways (`sampled`): cubes
+drawn with probability in proportion to their Knuth estimates (the large cubes, where
+splitting matters, are drawn), each counted on one worker unsplit and, on 2 threads, split by
+the budget the whole count would take for the most workers (`splitting.auto_budget` of the
+whole plan's estimate). Measured: each drawn cube's work both ways, the parts' longest
+against the budget, the 2 threads' wall; worked out from the draws (Hansen-Hurwitz: each
+draw's seconds over its probability, averaged): the whole count's work, and so about what N
+workers take -- labelled so. With --estimate, its committed checkpoint's figure, and what a
+budget would make of it from Knuth's estimates: an ESTIMATE, labelled so.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import random
+import resource
 import statistics
 import sys
 import tempfile
@@ -52,7 +60,8 @@ class Board:
     puzzle: str
     modulo: str = "symmetry"
     checkpoint: str | None = None  # a committed checkpoint (its cube times)
-    too_long: bool = False  # worked out from the checkpoint alone, never counted here
+    too_long: bool = False  # never counted whole here: a sample of its cubes, or estimated
+    sample: int = 0  # cubes drawn (by their estimates) where it is too long
 
 
 BOARDS = {
@@ -61,8 +70,10 @@ BOARDS = {
                   checkpoint="results/open-counts/polyominoes-45-4x20.checkpoint"),
     "9x10": Board("one-sided-pentomino-9x10",
                   checkpoint="results/one-sided-pentomino-9x10-recount.checkpoint",
-                  too_long=True),
+                  too_long=True, sample=4),
 }
+PLAN_CUBES = 128  # the cubes a drawn sample is taken from ask for (`count --jobs 32`'s plan)
+SEED = 40
 
 
 def counted(board: Board, folder: Path, jobs: int, split_for: int, n: int,
@@ -213,6 +224,162 @@ def cut(parts: splitting.Parts, literals: tuple, took: float, left: float, level
     return inner + list(zip(children[place + 1:], times[place + 1:])), wasted
 
 
+def _plan(board: Board) -> tuple[object, list[tuple[object, object]]]:
+    """The board's plan as `count --jobs 32` cuts it (PLAN_CUBES) and each task's payload for
+    the bitboard search, as a count encodes it."""
+    from ..models.packing.plan import count_plan
+    from ..registry import backend as backend_named
+    from ..registry import family_of
+
+    puzzle = api.load(board.puzzle)
+    chosen = backend_named("bitboard")
+    family = family_of(puzzle)
+    plan = count_plan(puzzle, board.modulo, min_cubes=PLAN_CUBES)
+    return plan, [(task, chosen.payload(family.encode(puzzle, chosen, task.options)))
+                  for task in plan.tasks]
+
+
+def drawn(board: Board, workers: int) -> dict:
+    """`board.sample` cubes of its plan drawn with replacement, each with probability its share
+    of the plan's Knuth estimates (seeded: the same cubes every run), and the budget the
+    whole count split for `workers` workers would take (splitting.auto_budget of the plan's
+    estimate, as `count --split-for N` computes it)."""
+    from ..executors import Work
+    from ..registry import backend as backend_named
+
+    chosen = backend_named("bitboard")
+    plan, tasks = _plan(board)
+    cubes, whole = [], 0.0
+    for t, (task, payload) in enumerate(tasks):
+        parts = splitting.resumed(Work(task.label, chosen.name, payload, task.cubes), None,
+                                  chosen)
+        whole += splitting.estimated(parts)
+        state = parts._state()
+        cubes += [(t, i, max(1.0, float(chosen.estimate(state, cube))))
+                  for i, cube in enumerate(task.cubes)]
+    total = sum(size for _, _, size in cubes)
+    picks = random.Random(SEED).choices(cubes, [size for _, _, size in cubes], k=board.sample)
+    return {"puzzle": board.puzzle, "modulo": board.modulo, "cubes": len(cubes),
+            "picks": [[t, i, size / total] for t, i, size in picks],
+            "budget": splitting.auto_budget(whole, workers)}
+
+
+def arm(spec_path: str, jobs: int, after: float | None, out_path: str) -> None:
+    """One arm of `sampled`, in a process of its own: the drawn cubes (each once) counted as a
+    count runs them, on `jobs` workers, split by the budget `after` (None: unsplit); writes
+    each cube's numbers and its parts' seconds, the count's wall and CPU (the model's
+    building left out) to out_path as JSON."""
+    from ..backends.bitboard import memo_hits, nodes_searched
+    from ..counting import Busy
+    from ..counting import run as run_count
+    from ..executors import LocalExecutor, Work
+
+    spec = json.loads(Path(spec_path).read_text(encoding="utf-8"))
+    _, tasks = _plan(Board(spec["puzzle"], spec["modulo"]))
+    chosen: dict[int, list[int]] = {}
+    for t, i, _ in spec["picks"]:
+        if i not in chosen.setdefault(t, []):
+            chosen[t].append(i)
+    works = [Work(f"{t}", "bitboard", tasks[t][1], [tasks[t][0].cubes[i] for i in indexes])
+             for t, indexes in sorted(chosen.items())]
+    with tempfile.TemporaryDirectory(prefix="bench-split-arm-") as folder:
+        saved = Checkpoint(Path(folder) / "arm.checkpoint", {"arm": spec_path})
+        busy, start = Busy(), time.perf_counter()
+        cpu = resource.getrusage(resource.RUSAGE_SELF)
+        split = splitting.Split(after=after) if after else None
+        tallies, stopped = run_count(works, LocalExecutor(), jobs, checkpoint=saved, split=split,
+                                     busy=busy)
+        wall, used = time.perf_counter() - start, resource.getrusage(resource.RUSAGE_SELF)
+        saved.close()
+        recorded = Checkpoint(Path(folder) / "arm.checkpoint", None)
+    seconds: dict[str, list[float]] = {}
+    for (label, index), took in recorded.seconds.items():
+        seconds.setdefault(f"{label} {chosen[int(label)][index]}", []).append(took)
+    for (label, index, _), took in recorded.part_seconds.items():
+        seconds.setdefault(f"{label} {chosen[int(label)][index]}", []).append(took)
+    values = {f"{w.label} {chosen[int(w.label)][i]}": v[0] if v else None
+              for w, tally in zip(works, tallies) for i, v in enumerate(tally.values)}
+    Path(out_path).write_text(json.dumps({
+        "nodes": nodes_searched(), "hits": memo_hits(), "wall": wall,
+        "cpu": used.ru_utime + used.ru_stime - cpu.ru_utime - cpu.ru_stime,
+        "seconds": seconds, "values": values, "busy": busy.share,
+        "complete": not stopped and all(t.complete for t in tallies)}), encoding="utf-8")
+
+
+def _arm_run(spec: Path, jobs: int, after: float | None, name: str) -> dict:
+    """`arm` run in a process of its own (each count's memory its own)."""
+    out = spec.with_name(f"{name}.json")
+    command = [sys.executable, "-c", "import sys; from puzzlesat.benchmarks.split import arm; "
+               "arm(sys.argv[1], int(sys.argv[2]), float(sys.argv[3]) or None, sys.argv[4])",
+               str(spec), str(jobs), repr(float(after or 0.0)), str(out)]
+    run = timed(command, COUNT_TIMEOUT)
+    if run["code"] != 0 or run["killed"]:
+        said = (run["err"].strip().splitlines() or ["(nothing)"])[-1]
+        raise Failed(f"the drawn cubes' count ({name}) ended with exit code {run['code']}"
+                     f"{' at the timeout' if run['killed'] else ''}: {said}")
+    found = json.loads(out.read_text(encoding="utf-8"))
+    if not found["complete"]:
+        raise Failed(f"the drawn cubes' count ({name}) did not finish")
+    return found
+
+
+def sampled(board: Board, workers: list[int], repeat: int, say: Say) -> dict:
+    """A board too long to count whole here, measured on cubes drawn by `drawn`: each counted
+    on one worker unsplit and split on 2 threads by the whole count's budget, `repeat` times
+    in turns (medians); the whole count's work worked out from the draws (Hansen-Hurwitz),
+    and N workers' wall from it: the work / N plus the longest part at most (no worker idles
+    while a part waits; a worker waits at most a budget for a running part to be split)."""
+    with tempfile.TemporaryDirectory(prefix="bench-split-sample-") as folder:
+        plan = drawn(board, max(workers))
+        spec = Path(folder) / "spec.json"
+        spec.write_text(json.dumps(plan), encoding="utf-8")
+        distinct = {(t, i) for t, i, _ in plan["picks"]}
+        say(f"  {board.puzzle}: {plural(len(distinct), 'cube')} drawn of {plan['cubes']:,} "
+            f"by their estimates; the whole count's budget for {max(workers)} workers "
+            f"{plan['budget']:,.1f} s")
+        runs = []
+        for n in range(repeat):
+            arms = ["split", "one"] if n % 2 else ["one", "split"]
+            got = {a: _arm_run(spec, 1 if a == "one" else 2,
+                               None if a == "one" else plan["budget"], f"{a}-{n}")
+                   for a in arms}
+            if got["one"]["values"] != got["split"]["values"]:
+                raise Failed(f"{board.puzzle}: the drawn cubes split counted "
+                             f"{got['split']['values']}, on one worker {got['one']['values']}")
+            say(f"  {board.puzzle}: one worker {got['one']['wall']:.1f} s wall, split on 2 "
+                f"threads {got['split']['wall']:.1f} s wall, "
+                f"{plural(sum(map(len, got['split']['seconds'].values())), 'part')}")
+            runs.append(sample_figures(plan, got["one"], got["split"], workers))
+    keys = runs[0].keys()
+    return {k: statistics.median(r[k] for r in runs) if isinstance(runs[0][k], float)
+            else runs[0][k] for k in keys} | {"runs": repeat}
+
+
+def sample_figures(plan: dict, one: dict, two: dict, workers: list[int]) -> dict:
+    """The drawn cubes' figures: measured on them, and worked out for the whole count."""
+    def whole(arm: dict) -> float:
+        return statistics.fmean(sum(arm["seconds"][f"{t} {i}"]) / p for t, i, p in plan["picks"])
+
+    parts = [s for took in two["seconds"].values() for s in took]
+    one_work = sum(sum(took) for took in one["seconds"].values())
+    found = {"cubes": plan["cubes"], "drawn": len(one["seconds"]), "budget": plan["budget"],
+             "parts": len(parts), "one_work": float(one_work), "one_cpu": one["cpu"],
+             "split_work": float(sum(parts)), "split_cpu": two["cpu"], "split_wall": two["wall"],
+             "one_longest": float(max(max(t) for t in one["seconds"].values())),
+             "split_longest": float(max(parts)), "busy": float(two["busy"] or 0.0),
+             "whole_one": whole(one), "whole_split": whole(two),
+             "one_nodes": float(one["nodes"]), "split_nodes": float(two["nodes"]),
+             "one_hits": float(one["hits"]), "split_hits": float(two["hits"])}
+    found["work_ratio"] = found["split_work"] / one_work
+    found["cpu_ratio"] = two["cpu"] / one["cpu"]
+    found["wall_ratio"] = two["wall"] / (one["cpu"] / 2)
+    for n in workers:
+        found[f"bound_{n}"] = 1 + n * found["split_longest"] / found["whole_split"]
+        found[f"unsplit_{n}"] = max(found["whole_one"] / n, found["one_longest"]) / (
+            found["whole_one"] / n)
+    return found
+
+
 def bench_split(names: list[str], workers: list[int], repeat: int, say: Say,
                 after: str | None = None, estimate: bool = False) -> dict:
     """Each board measured, or (`estimate`, or a board too long to count here) worked out from
@@ -221,7 +388,9 @@ def bench_split(names: list[str], workers: list[int], repeat: int, say: Say,
     for name in names:
         board = BOARDS[name]
         say(f"{name}: {board.puzzle} --modulo {board.modulo}")
-        if board.checkpoint and (estimate or board.too_long):
+        if board.too_long and board.sample and not estimate:
+            found = {"estimate": False, "sample": True} | sampled(board, workers, repeat, say)
+        elif board.checkpoint and (estimate or board.too_long):
             found = {"estimate": True} | estimated(board, workers, say)
         else:
             found = {"estimate": False} | measured(board, workers, repeat, after,
@@ -231,6 +400,33 @@ def bench_split(names: list[str], workers: list[int], repeat: int, say: Say,
                                 "load": " ".join(f"{x:.1f}" for x in os.getloadavg()),
                                 "workers": workers, "board": name}
     return results
+
+
+def sample_lines(name: str, r: dict, workers: list[int]) -> list[str]:
+    """A board measured on drawn cubes (`sampled`): what was measured, then what was worked
+    out from it, each labelled."""
+    board = BOARDS[board_of(name, r)]
+    lines = [f"**{name} ({board.puzzle}): measured on {plural(r['drawn'], 'cube')} drawn of "
+             f"{r['cubes']:,}** (by their Knuth estimates, seed {SEED}; {r['runs']} "
+             f"{'run' if r['runs'] == 1 else 'runs, medians'}; {r['date']}, load {r['load']}). "
+             f"Budget: the whole count's for {max(workers)} workers, {r['budget']:,.1f} s.",
+             f"- measured: one worker {r['one_work']:,.1f} s of cubes (the longest "
+             f"{r['one_longest']:,.1f} s); split on 2 threads {plural(r['parts'], 'part')}, "
+             f"{r['split_work']:,.1f} s = {ok(r['work_ratio'], WORK_TARGET)} of one worker's "
+             f"work (CPU {r['split_cpu']:,.1f} / {r['one_cpu']:,.1f} s = {r['cpu_ratio']:.2f}), "
+             f"the longest part {r['split_longest']:,.1f} s; 2 threads' wall "
+             f"{r['split_wall']:,.1f} s / half one worker's CPU {r['one_cpu'] / 2:,.1f} s = "
+             f"{ok(r['wall_ratio'], WALL_TARGET)}; busy {r['busy']:.0%}",
+             f"- worked out from the draws (each draw's seconds over its probability, "
+             f"averaged: an ESTIMATE of the whole count): {r['whole_one']:,.0f} s on one "
+             f"worker, {r['whole_split']:,.0f} s split"]
+    for n in workers:
+        lines.append(
+            f"- {plural(n, 'worker')}: split, at most the work / {n} plus the longest part: "
+            f"{ok(r[f'bound_{n}'], SPREAD_TARGET)} x total/{n} (a bound from the estimate); "
+            f"unsplit, at least {r[f'unsplit_{n}']:.2f} x total/{n} (the work / {n}, or the "
+            "longest drawn cube where it is longer)")
+    return lines
 
 
 def merged(results: dict, folder: Path) -> dict:
@@ -284,7 +480,7 @@ def table(results: dict, workers: list[int]) -> str:
         "when, load |"
     lines += [head, "|" + "---|" * (head.count("|") - 1)]
     for name, r in results.items():
-        if r["estimate"]:
+        if r["estimate"] or r.get("sample"):
             continue
         spread = " | ".join(f"{r[f'unsplit_{n}']:.2f} / {ok(r[f'plan_{n}'], SPREAD_TARGET)}"
                             for n in workers)
@@ -296,6 +492,9 @@ def table(results: dict, workers: list[int]) -> str:
             f"{r['one_cpu']:,.1f} s = {r['cpu_ratio']:.2f} | {r['split_wall']:,.1f} / "
             f"{r['one_cpu'] / 2:,.1f} s = {ok(r['wall_ratio'], WALL_TARGET)} | "
             f"{r['busy']:.0%} | {budget(r)} | {r['date']}, {r['load']} |")
+    for name, r in results.items():
+        if r.get("sample"):
+            lines += ["", *sample_lines(name, r, workers)]
     for name, r in results.items():
         if not r["estimate"]:
             continue

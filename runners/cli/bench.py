@@ -95,7 +95,8 @@ SUITES = (
           "writes results/first-run.md"),
     Suite("split", "bench", "add_split", "packing: cubes split on demand: the split plan's "
           "timed parts handed to 16 and 64 workers, its total work against one worker's, 2 "
-          "workers' wall (the 5x18, the 4x20; the 9x10 estimated); writes results/split.md"),
+          "workers' wall (the 5x18, the 4x20; the 9x10 on 4 of its cubes drawn by their "
+          "estimates); writes results/split.md"),
     Suite("workshop", "serve", "add_bench", "the workshop: a count from a click to the number "
           "(IQ Block 10 by default) against `puzzlesat count`'s wall; writes "
           "results/workshop-bench.md"),
@@ -354,8 +355,8 @@ def add_split(parser: argparse.ArgumentParser) -> None:
     from . import positive
 
     parser.add_argument("boards", nargs="*", metavar="BOARD",
-                        help=f"boards: {', '.join(BOARDS)} (default all; the 9x10 is estimated "
-                        "from its checkpoint)")
+                        help=f"boards: {', '.join(BOARDS)} (default all; the 9x10, too long to "
+                        "count whole here, is measured on cubes drawn by their estimates)")
     parser.add_argument("--workers", type=positive, nargs="+", default=[16, 64], metavar="N",
                         help="worker counts the split plan is judged for (default 16 64)")
     parser.add_argument("--repeat", type=positive, default=3,
@@ -365,8 +366,8 @@ def add_split(parser: argparse.ArgumentParser) -> None:
                         "(auto: one worker's measured work over the most workers x 4; default: "
                         "the count's own, its estimated time over the most workers x 4)")
     parser.add_argument("--estimate", action="store_true",
-                        help="boards with a committed checkpoint (the 4x20) worked out from it "
-                        "instead of counted (an estimate, labelled so)")
+                        help="boards with a committed checkpoint (the 4x20, the 9x10) worked out "
+                        "from it instead of counted (an estimate, labelled so)")
     report.add_record_arguments(parser, "the figures (results/split.md)")
     parser.set_defaults(run=recording(bench_split))
 

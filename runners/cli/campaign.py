@@ -61,6 +61,10 @@ def add_commands(subparsers) -> None:
     campaign.add_argument("--cube-time-limit", type=seconds, default=600.0, metavar="S",
                           help="--check: seconds for each backend's count of a cube (default "
                           "600); one not finished is a lower bound")
+    campaign.add_argument("--most-solutions", type=positive, default=None, metavar="N",
+                          help="--check: a drawn cube holding more than N solutions is checked "
+                          "on a part of it, drawn down the bitboard search's split (each "
+                          "step's children counted by it must add up); default: whole cubes")
     campaign.add_argument("--json", action="store_true", help="print JSON")
     campaign.add_argument("--record", action="store_true",
                           help="write in the campaign's folder: --run's checkpoint, --check's "
@@ -137,7 +141,7 @@ def _check(args, state, folder, say) -> bool:
     from .. import campaign
 
     plan = campaign.CheckPlan(args.sample, args.empty, args.pool, args.seed,
-                              time_limit=args.cube_time_limit)
+                              time_limit=args.cube_time_limit, most=args.most_solutions)
     names = args.check or [b.name for b in state.boards if b.state == "counted" and (
         b.check is None or campaign.unfinished(b.check))]
     if not names:

@@ -1177,34 +1177,39 @@ static PyObject *py_first_uncovered(PyObject *self, PyObject *const *args, Py_ss
     return Py_BuildValue("(LL)", (long long)w, (long long)b);
 }
 
-/* Every entry of `from` stored in `to` (keys of `words` words, hashed by m's zobrist and
- * fields); a bucket being written meanwhile is left out. */
-static void rehash(const Memo *from, const Memo *to, const Masks *m, int64_t words) {
+/* Every entry of `from` that took at least `fewest_nodes` nodes to count stored in `to`
+ * (keys of `words` words, hashed by m's zobrist and fields); a bucket being written
+ * meanwhile is left out. */
+static void rehash(const Memo *from, const Memo *to, const Masks *m, int64_t words,
+                   int64_t fewest_nodes) {
     int64_t bucket[2 * (1024 + ENTRY)];
     for (int64_t b = 0; to->size && b + from->stride <= from->size * from->stride;
          b += from->stride) {
         if (!bucket_read(from, b, bucket)) continue;
         for (int64_t e = 0; e < 2 * from->entry; e += from->entry)
-            if (bucket[e] != -1)
+            if (bucket[e] != -1 && bucket[e + words + 2] >= fewest_nodes)
                 memo_store(to, bucket_of(to, hash_of(m, bucket + e)), bucket + e,
                            bucket[e + words], bucket[e + words + 1], bucket[e + words + 2]);
     }
 }
 
-/* rehash(old, new, words, zobrist, fields, shared): copy a memo's entries into a larger table
- * of the same layout. A shared table is read bucket by bucket as memo_get reads it while other
- * threads may still write it: a bucket being written is left out (a later miss at worst). */
+/* rehash(old, new, words, zobrist, fields, shared, fewest_nodes): copy a memo's entries that
+ * took at least `fewest_nodes` nodes into a larger table of the same layout (one that took
+ * fewer costs more to copy than to count again). A shared table is read bucket by bucket as
+ * memo_get reads it while other threads may still write it: a bucket being written is left
+ * out (a later miss at worst). */
 static PyObject *py_rehash(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     (void)self;
-    if (check_arguments("rehash", nargs, 6) < 0) return NULL;
+    if (check_arguments("rehash", nargs, 7) < 0) return NULL;
     Arrays arrays = {0};
     Table old, new, zobrist, fields;
-    int64_t words, shared;
+    int64_t words, shared, fewest_nodes;
     if (table_of(&arrays, args[0], 0, "old", &old) < 0 ||
         table_of(&arrays, args[1], 1, "new", &new) < 0 || int_of(args[2], &words, "words") < 0 ||
         table_of(&arrays, args[3], 0, "zobrist", &zobrist) < 0 ||
         table_of(&arrays, args[4], 0, "fields", &fields) < 0 ||
-        int_of(args[5], &shared, "shared") < 0)
+        int_of(args[5], &shared, "shared") < 0 ||
+        int_of(args[6], &fewest_nodes, "fewest_nodes") < 0)
         return fail(&arrays);
     Memo from = memo_of(old.at, old.rows, words, shared != 0);
     Memo to = memo_of(new.at, new.rows, words, shared != 0);
@@ -1217,7 +1222,7 @@ static PyObject *py_rehash(PyObject *self, PyObject *const *args, Py_ssize_t nar
     m.zobrist = zobrist;
     m.fields = fields;
     Py_BEGIN_ALLOW_THREADS
-    rehash(&from, &to, &m, words);
+    rehash(&from, &to, &m, words, fewest_nodes);
     Py_END_ALLOW_THREADS
     arrays_release(&arrays);
     Py_RETURN_NONE;
