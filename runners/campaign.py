@@ -341,8 +341,8 @@ def check_count(name: str, folder: Path, plan: CheckPlan = CheckPlan(), jobs: in
                           else verdict(solutions, [row[b] for b in plan.backends]))
         rows.append(row)
         if say:
-            part = (f" (its part of {len(checked)} placements, {solutions:,} by the bitboard "
-                    "search's split)" if checked is not task.cubes[i] else "")
+            part = (f" (its part of {plural(len(checked), 'placement')}, {solutions:,} by the "
+                    "bitboard search's split)" if checked is not task.cubes[i] else "")
             say(f"{name} cube {i}: recorded {recorded:,}{part}; " + ", ".join(
                 f"{b} {row[b]['solutions']:,}{'' if row[b]['complete'] else ' (unfinished)'} "
                 f"in {row[b]['seconds']} s" for b in plan.backends) + f": {row['verdict']}")
@@ -356,7 +356,7 @@ def check_count(name: str, folder: Path, plan: CheckPlan = CheckPlan(), jobs: in
         "at random "
         f"(seed {plan.seed}) among the {plan.pool} of each kind with the least recorded seconds, "
         f"of the {plural(len(task.cubes), 'cube')} of the work '{task.label}'" + (
-            "" if plan.most is None else f"; a cube of more than {plan.most:,} solutions "
+            "" if plan.most is None else f"; a cube of more than {plural(plan.most, 'solution')} "
             "checked on a part of it, drawn down the bitboard search's split (each step's "
             "children counted by it add up to the step's number)"),
         "most": plan.most,
@@ -452,7 +452,9 @@ def checked_words(check: dict | None) -> str:
     said = ", ".join(f"{verdicts.count(v)} {v}" for v in ("agree", "unfinished", "DISAGREE")
                      if v in verdicts)
     by = [b for b in check.get("backends", []) if b != BACKEND]
-    return f"{plural(len(verdicts), 'cube')} by {', '.join(by)}: {said}"
+    parts = sum(1 for r in check["cubes"] if isinstance(r, dict) and r.get("part"))
+    on = f" ({parts} on a part of the cube)" if parts else ""
+    return f"{plural(len(verdicts), 'cube')}{on} by {', '.join(by)}: {said}"
 
 
 def record_check(folder: Path, record: dict) -> Path:
@@ -490,7 +492,7 @@ def checks_page(folder: Path) -> str:
             seconds = row["recorded_seconds"]
             part = row.get("part")
             recorded = f"{row['recorded']:,}" + (
-                f" -> a part of {row['placements'] + len(part['added'])} placements: "
+                f" -> a part of {plural(row['placements'] + len(part['added']), 'placement')}: "
                 f"{part['solutions']:,}" if part else "")
             lines.append(f"| {row['cube']} | {row['placements']} | {recorded} | "
                          f"{'-' if seconds is None else f'{seconds:g}'} | "

@@ -152,6 +152,7 @@ def test_a_cube_too_large_is_checked_on_a_part_whose_steps_add_up(counted, tmp_p
     assert not caught["cubes"][0]["steps"][0]["adds_up"]
     campaign.record_check(folder, caught)
     assert "a part of" in (folder / "checks.md").read_text()
+    assert "on a part of the cube" in campaign.checked_words(record)
 
 
 def test_an_unfinished_recount_is_a_lower_bound():

@@ -335,7 +335,7 @@ def sampled(board: Board, workers: list[int], repeat: int, say: Say) -> dict:
         spec.write_text(json.dumps(plan), encoding="utf-8")
         distinct = {(t, i) for t, i, _ in plan["picks"]}
         say(f"  {board.puzzle}: {plural(len(distinct), 'cube')} drawn of {plan['cubes']:,} "
-            f"by their estimates; the whole count's budget for {max(workers)} workers "
+            f"by their estimates; the whole count's budget for {plural(max(workers), 'worker')} "
             f"{plan['budget']:,.1f} s")
         runs = []
         for n in range(repeat):
@@ -409,7 +409,8 @@ def sample_lines(name: str, r: dict, workers: list[int]) -> list[str]:
     lines = [f"**{name} ({board.puzzle}): measured on {plural(r['drawn'], 'cube')} drawn of "
              f"{r['cubes']:,}** (by their Knuth estimates, seed {SEED}; {r['runs']} "
              f"{'run' if r['runs'] == 1 else 'runs, medians'}; {r['date']}, load {r['load']}). "
-             f"Budget: the whole count's for {max(workers)} workers, {r['budget']:,.1f} s.",
+             f"Budget: the whole count's for {plural(max(workers), 'worker')}, "
+             f"{r['budget']:,.1f} s.",
              f"- measured: one worker {r['one_work']:,.1f} s of cubes (the longest "
              f"{r['one_longest']:,.1f} s); split on 2 threads {plural(r['parts'], 'part')}, "
              f"{r['split_work']:,.1f} s = {ok(r['work_ratio'], WORK_TARGET)} of one worker's "
