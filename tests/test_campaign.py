@@ -155,6 +155,24 @@ def test_a_cube_too_large_is_checked_on_a_part_whose_steps_add_up(counted, tmp_p
     assert "on a part of the cube" in campaign.checked_words(record)
 
 
+def test_a_recorded_check_keeps_the_results_index_above_its_folder(counted, tmp_path):
+    """Regression: `campaign --check --record` added a check to results/open-counts/ and rebuilt
+    that folder's index but not results/index.md, whose line still said 85 files (the test of
+    the committed index failed on a fresh clone)."""
+    from puzzlesat import output
+    from puzzlesat.cli import main
+
+    results = tmp_path / "results"
+    folder = results / "open-counts"
+    shutil.copytree(counted, folder)
+    output.write_results_index(results)
+    estimates = str(fake_estimates(tmp_path / "estimates.json"))
+    assert main(["campaign", "--folder", str(folder), "--estimates", estimates, "--check",
+                 BOARD, "--pool", "100", "--empty", "0", "--record"]) == 0
+    assert (folder / f"{BOARD}-cube-check.json").exists()
+    assert (results / "index.md").read_text() == output.results_index(results)
+
+
 def test_an_unfinished_recount_is_a_lower_bound():
     finished = {"solutions": 5, "complete": True}
     assert campaign.verdict(5, [finished, {"solutions": 3, "complete": False}]) == "unfinished"

@@ -100,6 +100,8 @@ def run_campaign(args: argparse.Namespace) -> int:
         folder.mkdir(parents=True, exist_ok=True)
         report.write_text_atomic(folder / "campaign.md", page(state), "results")
         report.write_results_index(folder)
+        if (folder.parent / report.INDEX).exists():  # a folder of results/: its line there
+            report.write_results_index(folder.parent)
     if args.json:
         print(json.dumps({"folder": str(folder), "hours": state.hours, "order": state.order,
                           "next": state.next.name if state.next else None,
