@@ -315,8 +315,7 @@ def check_count(name: str, folder: Path, plan: CheckPlan = CheckPlan(), jobs: in
         recorded = saved.done[(task.label, i)][0]
         row: dict[str, object] = {
             "cube": i, "placements": len(task.cubes[i]),
-            "placed": {puzzle.pieces[options[k - 1].piece].name:
-                       [list(c) for c in options[k - 1].cells] for k in task.cubes[i]},
+            "placed": placed(puzzle, options, task.cubes[i]),
             "recorded": recorded,
             "recorded_seconds": saved.seconds.get((task.label, i)),
         }
@@ -324,9 +323,7 @@ def check_count(name: str, folder: Path, plan: CheckPlan = CheckPlan(), jobs: in
         if plan.most is not None and recorded > plan.most:
             checked, solutions, row["steps"] = descended(puzzle, task, checked, recorded, plan)
             row["part"] = {"added": list(checked[len(task.cubes[i]):]), "solutions": solutions,
-                           "placed": {puzzle.pieces[options[k - 1].piece].name:
-                                      [list(c) for c in options[k - 1].cells]
-                                      for k in checked[len(task.cubes[i]):]}}
+                           "placed": placed(puzzle, options, checked[len(task.cubes[i]):])}
         card = cube_puzzle(puzzle, options, checked, number)
         for backend in plan.backends:
             kept = _finished(previous, i, backend, row.get("part", {}).get("added"))
@@ -366,6 +363,12 @@ def check_count(name: str, folder: Path, plan: CheckPlan = CheckPlan(), jobs: in
         "seconds": round(time.time() - began, 1), "date": time.strftime(
             "%Y-%m-%dT%H:%M:%S+00:00", time.gmtime()), "load": load(), **versions(),
     }
+
+
+def placed(puzzle, options, literals) -> dict[str, list[list[int]]]:
+    """A cube's placements (1-based literals) as each piece's cells."""
+    return {puzzle.pieces[options[k - 1].piece].name: [list(c) for c in options[k - 1].cells]
+            for k in literals}
 
 
 def descended(puzzle, task, cube: tuple[int, ...], recorded: int, plan: CheckPlan

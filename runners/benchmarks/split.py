@@ -125,9 +125,13 @@ def measured(board: Board, workers: list[int], repeat: int, after: str | None,
                              f"one worker {one['number']}")
             runs.append(figures(one, two, workers)
                         | {"budget": two["split"].get("budget_seconds") or 0.0})
-    keys = runs[0].keys()
-    return {k: statistics.median(r[k] for r in runs) if isinstance(runs[0][k], float)
-            else runs[0][k] for k in keys} | {"runs": repeat}
+    return medians(runs)
+
+
+def medians(runs: list[dict]) -> dict:
+    """Each figure's median over the runs (a figure that is no float: the first run's)."""
+    return {k: statistics.median(r[k] for r in runs) if isinstance(v, float) else v
+            for k, v in runs[0].items()} | {"runs": len(runs)}
 
 
 def figures(one: dict, two: dict, workers: list[int]) -> dict:
@@ -350,9 +354,7 @@ def sampled(board: Board, workers: list[int], repeat: int, say: Say) -> dict:
                 f"threads {got['split']['wall']:.1f} s wall, "
                 f"{plural(sum(map(len, got['split']['seconds'].values())), 'part')}")
             runs.append(sample_figures(plan, got["one"], got["split"], workers))
-    keys = runs[0].keys()
-    return {k: statistics.median(r[k] for r in runs) if isinstance(runs[0][k], float)
-            else runs[0][k] for k in keys} | {"runs": repeat}
+    return medians(runs)
 
 
 def sample_figures(plan: dict, one: dict, two: dict, workers: list[int]) -> dict:
