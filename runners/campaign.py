@@ -332,6 +332,8 @@ def check_count(name: str, folder: Path, plan: CheckPlan = CheckPlan(), jobs: in
                 continue
             counted = api.count(card, backend=backend, modulo="none", jobs=jobs,
                                 time_limit=plan.time_limit)
+            if counted.details.get("interrupted"):  # Ctrl-C: the check stops, nothing recorded
+                raise KeyboardInterrupt
             row[backend] = {"solutions": counted.details["solutions"],
                             "complete": counted.complete, "seconds": round(counted.seconds, 1)}
         row["verdict"] = ("DISAGREE" if any(not step["adds_up"] for step in row.get("steps", ()))

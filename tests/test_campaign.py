@@ -173,6 +173,23 @@ def test_a_recorded_check_keeps_the_results_index_above_its_folder(counted, tmp_
     assert (results / "index.md").read_text() == output.results_index(results)
 
 
+def test_a_check_interrupted_stops_instead_of_going_on(counted, monkeypatch):
+    """Regression: Ctrl-C during a check's count returned that count as unfinished and the
+    check went on to the next cube (found pressing Ctrl-C on `campaign --check`); an
+    interrupted count now stops the check."""
+    real = api.count
+
+    def interrupted(*args, **kwargs):
+        found = real(*args, **kwargs)
+        found.details["interrupted"] = True
+        return found
+
+    monkeypatch.setattr(api, "count", interrupted)
+    plan = campaign.CheckPlan(with_solutions=1, empty=1, pool=100, seed=3, time_limit=300)
+    with pytest.raises(KeyboardInterrupt):
+        campaign.check_count(BOARD, counted, plan)
+
+
 def test_an_unfinished_recount_is_a_lower_bound():
     finished = {"solutions": 5, "complete": True}
     assert campaign.verdict(5, [finished, {"solutions": 3, "complete": False}]) == "unfinished"
