@@ -78,6 +78,27 @@ def test_a_signal_stops_a_count_with_its_partial_count(backend, sig):
     assert not [k for k in kids if alive(k)], "worker processes were left behind"
 
 
+def test_ctrl_c_stops_a_cpsat_count_under_a_time_limit_in_process():
+    """Regression: CP-SAT catches SIGINT and returns as it does when its time is up, so a count
+    on one worker with a time limit (as `campaign --check` runs its cubes) read Ctrl-C as the
+    end of one cube's time and went on to the next cubes until the limit. A stop before the
+    deadline is now the interrupt it was."""
+    import threading
+
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)  # as in a terminal
+    timer = threading.Timer(1.0, os.kill, (os.getpid(), signal.SIGINT))
+    begin = time.perf_counter()
+    try:
+        timer.start()
+        counted = puzzlesat.count(puzzlesat.load("pentomino-6x10"), backend="cpsat",
+                                  jobs=1, time_limit=120)  # minutes of work without the stop
+    finally:
+        timer.cancel()
+        signal.signal(signal.SIGINT, previous)
+    assert counted.details.get("interrupted") and not counted.complete
+    assert time.perf_counter() - begin < 60
+
+
 def test_time_limit_holds_on_the_reference():
     begin = time.perf_counter()
     result = subprocess.run([*COMMAND, "count", "pentomino-6x10", "--backend", "reference",

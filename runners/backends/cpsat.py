@@ -54,8 +54,9 @@ class CpsatBackend(Backend):
         if status is None:
             return (0,), False
         finished = status in (cp_model.OPTIMAL, cp_model.INFEASIBLE)
-        if not finished and deadline is None:
-            # no time limit, so CP-SAT stopped on Ctrl-C (it returns): pass the interrupt on
+        if not finished and (deadline is None or time.time() < deadline):
+            # stopped before its time was up, so CP-SAT stopped on Ctrl-C (it catches the
+            # signal and returns): pass the interrupt on
             raise Interrupted((counter.count,))
         return (counter.count,), finished
 
