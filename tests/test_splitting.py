@@ -372,6 +372,38 @@ def test_bench_split_keeps_the_boards_it_did_not_run(tmp_path):
     assert "measured on 2 cubes drawn of 668" in text and "an ESTIMATE of the whole" in text
 
 
+def test_bench_split_tells_the_splits_cost_from_two_threads(monkeypatch):
+    """Each measured run also counts the split plan on one worker and the plan unsplit on 2
+    workers (the 4x20's split work, 1.17 on 2 threads, was 1.00 on one: the rest is what two
+    threads cost here); a count of either that disagrees fails the bench."""
+    from puzzlesat.benchmarks import split
+
+    def counted(board, folder, jobs, split_for, n, after=None):
+        seconds = {(1, 1): [4.0, 4.0], (1, 64): [3.0, 2.0, 3.2], (2, 64): [3.0, 3.0, 3.0],
+                   (2, 1): [4.5, 4.5]}[(jobs, split_for)]
+        return {"wall": sum(seconds) / jobs, "cpu": sum(seconds) + 0.5, "seconds": seconds,
+                "number": 7, "complete": True, "busy": 0.9, "split": {}, "cubes": 2,
+                "parts": len(seconds)}
+
+    monkeypatch.setattr(split, "counted", counted)
+    found = split.measured(split.BOARDS["4x20"], [16, 64], 1, None, lambda line: None)
+    assert found["alone_work_ratio"] == pytest.approx(8.2 / 8.0)
+    assert found["alone_cpu_ratio"] == pytest.approx(8.7 / 8.5)
+    assert found["pair_cpu_ratio"] == pytest.approx(9.5 / 8.5)
+    assert found["pair_wall_ratio"] == pytest.approx(4.5 / (8.5 / 2))
+    text = split.table({"4x20": found | {"estimate": False, "date": "d", "load": "l",
+                                         "board": "4x20", "workers": [16, 64]}}, [16, 64])
+    assert "| 4x20 | 8.2 / 8.0 s = 1.02 (met) / 8.7 / 8.5 s = 1.02 | 9.5 s = 1.12" in text
+
+    def disagreeing(board, folder, jobs, split_for, n, after=None):
+        return counted(board, folder, jobs, split_for, n) | (
+            {"number": 6} if (jobs, split_for) == (2, 1) else {})
+
+    monkeypatch.setattr(split, "counted", disagreeing)
+    with pytest.raises(split.Failed, match="2 workers unsplit counted 6, one worker 7"):
+        split.measured(split.BOARDS["4x20"], [16, 64], 1, None, lambda line: None)
+
+
 def test_an_interrupt_after_cubes_were_stopped_leaves_the_count_incomplete():
     """Regression: a part stopped for its budget was kept as finished (what it counted) while
     the parts after it were made only at the round's end, so a count interrupted in between

@@ -9,7 +9,8 @@ handed to 16 and 64 workers (`puzzlesat checkpoint FILE --workers N`'s figure:
 the split count's total work (its parts' seconds; and its process's CPU) against one worker's
 (target: at most 1.1 times); the wall of 2 workers here against half the one-worker CPU
 (target: within 1.1 times; the machine is shared: the load is written beside). Medians over
---repeat runs.
+--repeat runs. Each run also counts the split plan on one worker and the plan unsplit on 2
+workers: the split's own cost told apart from what two threads cost on this machine.
 
 For a board too long to count whole here (the one-sided 9x10: about 12,000 CPU s with the
 search of session 12), a random sample of its cubes is counted both ways (`sampled`): cubes
@@ -82,7 +83,7 @@ def counted(board: Board, folder: Path, jobs: int, split_for: int, n: int,
     count in a process of its own: counted one after another in one process, the second paid
     for the memory the first had let go, 18.3 s wall against 11.0 s alone on the 5x18); its
     wall, its CPU (with its children), its cubes' or parts' seconds."""
-    path = folder / f"{board.puzzle}-{jobs}-{n}.checkpoint"
+    path = folder / f"{board.puzzle}-{jobs}-{split_for}-{n}.checkpoint"
     command = [sys.executable, "-m", "puzzlesat", "count", board.puzzle, "--backend", "bitboard",
                "--modulo", board.modulo, "--jobs", str(jobs), "--split-for", str(split_for),
                "--checkpoint", str(path), "--json"]
@@ -107,7 +108,9 @@ def measured(board: Board, workers: list[int], repeat: int, after: str | None,
     plan first every other run: on this machine a count that follows one which let go of a
     large memo pays for the memory again, the 5x18's split plan 18.7 s wall after the one
     worker, 11.6 s before it); medians. `after`: the split plan's budget (seconds; 'auto':
-    one worker's work over the most workers * SHARE, which runs the one worker first)."""
+    one worker's work over the most workers * SHARE, which runs the one worker first).
+    Beside them, to tell the split's own cost from that of running two threads here: the
+    split plan on one worker, and the plan unsplit on 2 workers (`apart`)."""
     runs = []
     with tempfile.TemporaryDirectory(prefix="bench-split-") as folder:
         for n in range(repeat):
@@ -120,10 +123,17 @@ def measured(board: Board, workers: list[int], repeat: int, after: str | None,
             two = two or counted(board, Path(folder), 2, max(workers), n, budget)
             say(f"  {board.puzzle}: split plan, 2 workers {two['wall']:.1f} s wall, "
                 f"{two['cpu']:.1f} s CPU, {plural(two['parts'], 'part')}")
-            if one["number"] != two["number"] or not (one["complete"] and two["complete"]):
-                raise Failed(f"{board.puzzle}: the split plan counted {two['number']}, "
-                             f"one worker {one['number']}")
-            runs.append(figures(one, two, workers)
+            alone = counted(board, Path(folder), 1, max(workers), n, budget)
+            pair = counted(board, Path(folder), 2, 1, n)
+            say(f"  {board.puzzle}: split plan, 1 worker {alone['cpu']:.1f} s CPU; unsplit, "
+                f"2 workers {pair['wall']:.1f} s wall, {pair['cpu']:.1f} s CPU")
+            for other, what in ((two, "the split plan"), (alone, "the split plan on one worker"),
+                                (pair, "2 workers unsplit")):
+                if one["number"] != other["number"] or not (one["complete"]
+                                                            and other["complete"]):
+                    raise Failed(f"{board.puzzle}: {what} counted {other['number']}, "
+                                 f"one worker {one['number']}")
+            runs.append(figures(one, two, workers) | apart(one, alone, pair)
                         | {"budget": two["split"].get("budget_seconds") or 0.0})
     return medians(runs)
 
@@ -149,6 +159,17 @@ def figures(one: dict, two: dict, workers: list[int]) -> dict:
     found["cpu_ratio"] = two["cpu"] / one["cpu"]
     found["wall_ratio"] = two["wall"] / (one["cpu"] / 2)
     return found
+
+
+def apart(one: dict, alone: dict, pair: dict) -> dict:
+    """The split's own cost (the split plan on one worker against the plan on one worker) and
+    that of two threads on this machine (the plan unsplit on 2 workers against one worker)."""
+    return {"alone_work": float(sum(alone["seconds"])), "alone_cpu": alone["cpu"],
+            "alone_work_ratio": sum(alone["seconds"]) / sum(one["seconds"]),
+            "alone_cpu_ratio": alone["cpu"] / one["cpu"],
+            "pair_cpu": pair["cpu"], "pair_wall": pair["wall"],
+            "pair_cpu_ratio": pair["cpu"] / one["cpu"],
+            "pair_wall_ratio": pair["wall"] / (one["cpu"] / 2)}
 
 
 def estimated(board: Board, workers: list[int], say: Say) -> dict:
@@ -404,6 +425,28 @@ def bench_split(names: list[str], workers: list[int], repeat: int, say: Say,
     return results
 
 
+def apart_lines(results: dict) -> list[str]:
+    """The measured boards' split cost told apart from two threads' (`apart`), where a run
+    measured both."""
+    rows = {k: r for k, r in results.items() if "alone_work_ratio" in r}
+    if not rows:
+        return []
+    head = ("| board | the split plan on 1 worker: work (parts' s) / CPU, over one worker's | "
+            "unsplit on 2 workers: CPU over one worker's / wall over half its CPU | split on 2 "
+            "workers: CPU over one worker's |")
+    lines = ["", "The split's own cost told apart from that of two threads on this machine "
+             "(each run also counts the split plan on one worker, and the plan unsplit on 2 "
+             "workers): the same medians.", "", head, "|" + "---|" * (head.count("|") - 1)]
+    for name, r in rows.items():
+        lines.append(
+            f"| {name} | {r['alone_work']:,.1f} / {r['one_work']:,.1f} s = "
+            f"{ok(r['alone_work_ratio'], WORK_TARGET)} / {r['alone_cpu']:,.1f} / "
+            f"{r['one_cpu']:,.1f} s = {r['alone_cpu_ratio']:.2f} | {r['pair_cpu']:,.1f} s = "
+            f"{r['pair_cpu_ratio']:.2f} / {r['pair_wall']:,.1f} s = {r['pair_wall_ratio']:.2f} | "
+            f"{r['cpu_ratio']:.2f} |")
+    return lines
+
+
 def sample_lines(name: str, r: dict, workers: list[int]) -> list[str]:
     """A board measured on drawn cubes (`sampled`): what was measured, then what was worked
     out from it, each labelled."""
@@ -495,6 +538,7 @@ def table(results: dict, workers: list[int]) -> str:
             f"{r['one_cpu']:,.1f} s = {r['cpu_ratio']:.2f} | {r['split_wall']:,.1f} / "
             f"{r['one_cpu'] / 2:,.1f} s = {ok(r['wall_ratio'], WALL_TARGET)} | "
             f"{r['busy']:.0%} | {budget(r)} | {r['date']}, {r['load']} |")
+    lines += apart_lines(results)
     for name, r in results.items():
         if r.get("sample"):
             lines += ["", *sample_lines(name, r, workers)]

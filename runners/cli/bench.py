@@ -95,8 +95,9 @@ SUITES = (
           "writes results/first-run.md"),
     Suite("split", "bench", "add_split", "packing: cubes split on demand: the split plan's "
           "timed parts handed to 16 and 64 workers, its total work against one worker's, 2 "
-          "workers' wall (the 5x18, the 4x20; the 9x10 on 4 of its cubes drawn by their "
-          "estimates); writes results/split.md"),
+          "workers' wall, and apart the split plan on one worker and the plan unsplit on 2 "
+          "(the 5x18, the 4x20; the 9x10 on 4 of its cubes drawn by their estimates); writes "
+          "results/split.md"),
     Suite("workshop", "serve", "add_bench", "the workshop: a count from a click to the number "
           "(IQ Block 10 by default) against `puzzlesat count`'s wall; writes "
           "results/workshop-bench.md"),
