@@ -35,6 +35,15 @@ def singular(word: str) -> str:
     return word
 
 
+def duration(seconds: float) -> str:
+    """A span of time as a line says it: '5 s', '3 min 27 s', '2 h 10 min'."""
+    minutes, whole = divmod(int(seconds), 60)
+    hours, minutes = divmod(minutes, 60)
+    if hours:
+        return f"{hours} h {minutes} min"
+    return f"{minutes} min {whole} s" if minutes else f"{whole} s"
+
+
 _HEAD = re.compile(r"^([^(:;,]*?)\b([A-Za-z]+s)\b")  # the phrase's first plural noun
 
 

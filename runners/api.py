@@ -312,7 +312,7 @@ def count(puzzle, backend: str | None = None, modulo: str | None = None,
                              split_after)
     chosen = resolve(backend, puzzle.kind, "count")
     begin = time.time()
-    with progress_bar(f"{chosen.name}", progress) as shown:
+    with progress_bar(f"{puzzle.name} ({chosen.name})", progress) as shown:
         runner.progress = shown
         built_partly = False
         try:

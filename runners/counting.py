@@ -29,6 +29,7 @@ from .splitting import Split
 Progress = Callable[[int, int, int], None]
 SCALE = 100_000  # work units in all when cubes are weighted by their estimated size
 REDRAW_SECONDS = 1.0  # a progress bar's redraw between updates
+LINE_SECONDS = 60.0  # between progress lines where no bar can be drawn (no terminal)
 
 
 def cube_sizes(backend_name: str, payload: object, cubes: list) -> list[float] | None:
@@ -286,6 +287,10 @@ def progress_bar(what: str, show: bool | Progress | None):
     if not show:
         yield None
         return
+    if not sys.stderr.isatty():
+        with progress_lines(what) as update:
+            yield update
+        return
     from tqdm import tqdm
 
     bar = None
@@ -305,24 +310,75 @@ def progress_bar(what: str, show: bool | Progress | None):
         bar.update(done - bar.n)
         bar.set_postfix_str(f"{found:,} found", refresh=False)
 
+    def redraw() -> bool:
+        if bar is not None:
+            bar.refresh()
+        return True
+
     # redrawn every second between cubes: elapsed time moves, and the time left grows while a
     # long cube runs (a bar still for minutes reads as a hang)
-    closing = threading.Event()
-
-    def redraw() -> None:
-        while not closing.wait(REDRAW_SECONDS):
-            if bar is not None:
-                bar.refresh()
-
-    painter = threading.Thread(target=redraw, name="progress bar", daemon=True)
-    painter.start()
     try:
-        yield update
+        with every(REDRAW_SECONDS, redraw, "progress bar"):
+            yield update
     finally:
-        closing.set()
-        painter.join()
         if bar is not None:
             bar.close()
+
+
+def progress_line(what: str, began: int, done: int, total: int, found: int,
+                  seconds: float) -> str:
+    """How far a count is, in one line: the share done (of the work by its cubes' estimated
+    sizes where the works give them, else of the cubes), found so far, this run's time, and the
+    time left at this run's pace (`began`: the work a checkpoint held when it started)."""
+    from .models.words import duration
+
+    line = (f"{what}: {done / max(total, 1):.1%} done, {found:,} found; "
+            f"{duration(seconds)} this run")
+    if done > began and seconds > 0:
+        line += f", about {duration((total - done) * seconds / (done - began))} left at its pace"
+    return line
+
+
+@contextmanager
+def progress_lines(what: str):
+    """Progress where no bar can be drawn (standard error a file or a pipe: a count run in the
+    background, its log read later): a line every LINE_SECONDS (`progress_line`)."""
+    began = time.monotonic()
+    latest: list[int] = []  # the first update's work done, then the latest (done, total, found)
+
+    def update(done: int, total: int, found: int) -> None:
+        latest[:] = [latest[0] if latest else done, done, total, found]
+
+    def say() -> bool:
+        if latest:
+            try:
+                print(progress_line(what, *latest, time.monotonic() - began), file=sys.stderr,
+                      flush=True)
+            except (OSError, ValueError):  # standard error closed (a broken pipe)
+                return False
+        return True
+
+    with every(LINE_SECONDS, say, "progress lines"):
+        yield update
+
+
+@contextmanager
+def every(seconds: float, act: Callable[[], bool], name: str):
+    """`act` called every `seconds` on a thread of its own while the block runs (until it
+    returns False)."""
+    closing = threading.Event()
+
+    def run() -> None:
+        while not closing.wait(seconds) and act():
+            pass
+
+    thread = threading.Thread(target=run, name=name, daemon=True)
+    thread.start()
+    try:
+        yield
+    finally:
+        closing.set()
+        thread.join()
 
 
 @dataclass

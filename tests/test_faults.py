@@ -177,6 +177,26 @@ def test_the_bar_moves_while_a_long_cube_runs(monkeypatch):
     assert "1:00:00<9:00:00" in shown, shown  # 10 % in an hour: nine hours left
 
 
+def test_a_count_in_the_background_says_how_far_it_is(monkeypatch, capsys):
+    """Where no bar can be drawn (standard error a file: `count ... 2> log &`), a count said
+    only 'still at work' for hours (the pentahex campaign count): it now says, every
+    LINE_SECONDS, the share done, what it found and the time left at this run's pace, the work
+    a checkpoint held not taken for this run's progress."""
+    from puzzlesat import counting
+
+    line = counting.progress_line("pentahexes-hexagon-4 (bitboard)", 15_000, 21_000, 100_000,
+                                  5_897, 1800.0)
+    assert line == ("pentahexes-hexagon-4 (bitboard): 21.0% done, 5,897 found; 30 min 0 s "
+                    "this run, about 6 h 35 min left at its pace")  # 6 % in 30 min: 79 % left
+    assert "left" not in counting.progress_line("x", 10, 10, 100, 0, 5.0)  # no pace yet
+    monkeypatch.setattr(counting, "LINE_SECONDS", 0.05)
+    found = puzzlesat.count("pentomino-6x10", modulo="symmetry", jobs=2, progress=True)
+    assert found.details["classes"] == 2339  # published
+    err = capsys.readouterr().err
+    assert "pentomino-6x10 (bitboard): " in err and "% done, " in err, err
+    assert "\r" not in err  # no bar drawn into a file
+
+
 def test_a_count_showing_its_time_left_reports_in_small_steps():
     """Regression: the one-sided 9x10 (about 700 cubes) went out in 32 chunks, so its checkpoint
     and time left first moved after 24 minutes. Where cubes are sized, chunks are few cubes."""

@@ -16,6 +16,8 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 
+from ..models.words import duration
+
 FIRST = 5.0  # seconds of silence before the first line
 AGAIN = 60.0  # seconds of silence before each line after it
 # set by a command that now waits for others (`puzzlesat serve` once it listens): its silence
@@ -44,11 +46,6 @@ class Noted:
         return getattr(self._stream, name)
 
 
-def elapsed(seconds: float) -> str:
-    minutes, seconds = divmod(int(seconds), 60)
-    return f"{minutes} min {seconds} s" if minutes else f"{seconds} s"
-
-
 @contextmanager
 def watching(what: str) -> Iterator[None]:
     """Say on standard error that `what` is still at work whenever it has been silent long."""
@@ -67,7 +64,7 @@ def watching(what: str) -> Iterator[None]:
             if time.monotonic() - clock[0] < wait:
                 continue  # something was said meanwhile
             try:
-                print(f"puzzlesat: {what}: still at work ({elapsed(time.monotonic() - began)})",
+                print(f"puzzlesat: {what}: still at work ({duration(time.monotonic() - began)})",
                       file=sys.stderr, flush=True)
             except (OSError, ValueError):  # standard error closed (a broken pipe)
                 return
