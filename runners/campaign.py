@@ -106,7 +106,7 @@ class Board:
     checkpoint: Path
     cubes_done: int = 0
     cubes: int = 0
-    seconds: float = 0.0  # the recorded cubes' seconds on their workers
+    seconds: float = 0.0  # the recorded cubes' and parts' seconds on their workers
     solutions: int | None = None
     classes: int | None = None
     symmetric: int | None = None  # solutions fixed by some symmetry (Burnside's fixed points)
@@ -165,7 +165,7 @@ def board_state(name: str, folder: Path, estimate: Estimate | None = None) -> Bo
     found.cubes = sum(len(t.cubes) for t in plan.tasks)
     found.cubes_done = sum(1 for t in plan.tasks for i in range(len(t.cubes))
                            if (t.label, i) in saved.done)
-    found.seconds = sum(saved.seconds.values())
+    found.seconds = sum(saved.seconds.values()) + sum(saved.part_seconds.values())
     if found.cubes_done < found.cubes:
         found.state = "incomplete"
         return found

@@ -12,7 +12,7 @@ import time
 
 from .. import output as report
 from ..models.errors import InputError
-from ..models.words import plural
+from ..models.words import duration, plural
 
 
 def add_commands(subparsers) -> None:
@@ -169,6 +169,14 @@ def estimate_words(board) -> str:
             "of CPU with --modulo symmetry")
 
 
+def so_far(board) -> str:
+    """What a board stopped midway holds (the estimate alone misleads where it runs long)."""
+    if board.state != "incomplete":
+        return ""
+    return (f"; resumes with {board.cubes_done:,} of {plural(board.cubes, 'cube')} done, "
+            f"{duration(board.seconds)} of work on its workers so far")
+
+
 def hours_words(hours: float) -> str:
     if hours < 1 / 60:
         return f"{hours * 3600:.0f} s"
@@ -191,8 +199,8 @@ def table(state) -> str:
         lines.append(f"{b.name:44} {group:>3} {est:>9} {b.state:12} {cubes:>9} {sols:>12} "
                      f"{classes:>10}  {report_check(b)}")
     board = state.next
-    lines.append(f"next: {board.name} ({estimate_words(board)}): {state.command()}"
-                 if board else "next: nothing left within reach")
+    lines.append(f"next: {board.name} ({estimate_words(board)}{so_far(board)}): "
+                 f"{state.command()}" if board else "next: nothing left within reach")
     return "\n".join(lines)
 
 
