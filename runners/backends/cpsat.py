@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Iterator
 
@@ -32,7 +33,7 @@ class CpsatBackend(Backend):
             solver.parameters.random_seed = self.seed
         if time_limit is not None:
             solver.parameters.max_time_in_seconds = max(0.001, time_limit)
-        status = solver.solve(model.model)
+        status = solved(solver, model.model)
         seconds = time.perf_counter() - start
         if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
             return Outcome([int(solver.value(k)) for k in model.keys], seconds)
@@ -50,15 +51,13 @@ class CpsatBackend(Backend):
     def count_cube(self, state, cube: Cube, deadline: float | None) -> tuple[Values, bool]:
         base, keys, fixed_search = state
         counter = _Counter()
-        status = _run(base, keys, fixed_search, cube, deadline, counter)
+        try:
+            status = _run(base, keys, fixed_search, cube, deadline, counter)
+        except KeyboardInterrupt:
+            raise Interrupted((counter.count,)) from None
         if status is None:
             return (0,), False
-        finished = status in (cp_model.OPTIMAL, cp_model.INFEASIBLE)
-        if not finished and (deadline is None or time.time() < deadline):
-            # stopped before its time was up, so CP-SAT stopped on Ctrl-C (it catches the
-            # signal and returns): pass the interrupt on
-            raise Interrupted((counter.count,))
-        return (counter.count,), finished
+        return (counter.count,), status in (cp_model.OPTIMAL, cp_model.INFEASIBLE)
 
     def enumerate(self, state, cube: Cube, limit: int | None) -> Iterator[list[int]]:
         base, keys, fixed_search = state
@@ -90,7 +89,39 @@ def _run(base, keys, fixed_search, cube, deadline, callback) -> int | None:
         if left <= 0:
             return None
         solver.parameters.max_time_in_seconds = left
-    return solver.solve(model, callback)
+    return solved(solver, model, callback)
+
+
+def solved(solver, model, callback=None) -> int:
+    """solver.solve(model, callback), Ctrl-C told apart from a time limit: CP-SAT catches SIGINT
+    itself and returns as if its time were up (a count on one worker read Ctrl-C as a cube's
+    time running out and went on to the next cubes until its limit; a solve said 'no solution
+    found within the time limit'). Here the search runs on a thread of its own, the signal
+    reaches Python's handler on this one, which stops the search and raises (SIGTERM alike;
+    where SIGINT is ignored, a worker process leaving Ctrl-C to its parent, it is ignored here
+    too). Off the main thread, where no handler runs, CP-SAT keeps its own."""
+    if threading.current_thread() is not threading.main_thread():
+        return solver.solve(model, callback)
+    solver.parameters.catch_sigint_signal = False
+    status: list[int] = []
+    done = threading.Event()  # (not Thread.join: interrupted, it may take a live thread for done)
+
+    def search() -> None:
+        try:
+            status.append(solver.solve(model, callback))
+        finally:
+            done.set()
+
+    threading.Thread(target=search, name="cp-sat", daemon=True).start()
+    try:
+        while not done.wait(0.1):
+            pass
+    except BaseException:
+        solver.stop_search()
+        while not done.wait(0.1):  # the search returns within moments of being stopped
+            pass
+        raise
+    return status[0]
 
 
 class _Counter(cp_model.CpSolverSolutionCallback):
