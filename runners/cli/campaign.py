@@ -205,8 +205,12 @@ def table(state) -> str:
 
 
 def report_check(board) -> str:
+    """The last column: a counted board's check; one stopped midway, its work so far (its
+    estimate, from the plain search, can be far from what the count takes)."""
     from .. import campaign
 
+    if board.state == "incomplete":
+        return f"(counting: {duration(board.seconds)} of work so far)"
     return campaign.checked_words(board.check) if board.state == "counted" else ""
 
 
