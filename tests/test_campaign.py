@@ -89,7 +89,7 @@ def test_a_count_stopped_midway_is_incomplete_and_runs_next(counted, tmp_path):
     assert board.seconds > 0
     assert (f"resumes with {board.cubes_done:,} of {board.cubes:,} cubes done, "
             f"{duration(board.seconds)} of work on its workers so far") in table(state)
-    assert f"(counting: {duration(board.seconds)} of work so far)" in table(state)
+    assert f"(so far: {duration(board.seconds)} of work)" in table(state)
 
 
 def test_run_resumes_the_next_board_and_records_only_when_asked(counted, tmp_path, capsys):

@@ -210,7 +210,7 @@ def report_check(board) -> str:
     from .. import campaign
 
     if board.state == "incomplete":
-        return f"(counting: {duration(board.seconds)} of work so far)"
+        return f"(so far: {duration(board.seconds)} of work)"
     return campaign.checked_words(board.check) if board.state == "counted" else ""
 
 
