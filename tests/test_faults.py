@@ -78,20 +78,26 @@ def test_a_signal_stops_a_count_with_its_partial_count(backend, sig):
     assert not [k for k in kids if alive(k)], "worker processes were left behind"
 
 
-def test_ctrl_c_stops_a_cpsat_count_under_a_time_limit_in_process():
-    """Regression: CP-SAT catches SIGINT and returns as it does when its time is up, so a count
-    on one worker with a time limit (as `campaign --check` runs its cubes) read Ctrl-C as the
-    end of one cube's time and went on to the next cubes until the limit. A stop before the
-    deadline is now the interrupt it was."""
+@pytest.mark.parametrize("backend,board", [
+    ("cpsat", "pentomino-6x10"), ("pysat:cadical195", "pentomino-6x10"),
+    ("xcover", "pentomino-6x10"), ("reference", "pentomino-6x10"),
+    ("bitboard", "one-sided-pentomino-9x10")])
+def test_ctrl_c_stops_a_count_under_a_time_limit_in_process(backend, board):
+    """Regression (CP-SAT): it catches SIGINT and returns as when its time is up, so a count on
+    one worker with a time limit (as `campaign --check` runs its cubes) read Ctrl-C as the end
+    of one cube's time and went on to the next cubes until the limit. The class, on every
+    counting backend of a different kind: Ctrl-C with time left is an interrupt, at once."""
+    if backend == "xcover":
+        pytest.importorskip("xcover", reason="xcover is an extra: pip install 'puzzlesat[dlx]'")
     import threading
 
     previous = signal.signal(signal.SIGINT, signal.default_int_handler)  # as in a terminal
-    timer = threading.Timer(1.0, os.kill, (os.getpid(), signal.SIGINT))
+    timer = threading.Timer(2.0, os.kill, (os.getpid(), signal.SIGINT))
     begin = time.perf_counter()
     try:
         timer.start()
-        counted = puzzlesat.count(puzzlesat.load("pentomino-6x10"), backend="cpsat",
-                                  jobs=1, time_limit=120)  # minutes of work without the stop
+        counted = puzzlesat.count(puzzlesat.load(board), backend=backend, jobs=1,
+                                  time_limit=300)  # minutes of work without the stop
     finally:
         timer.cancel()
         signal.signal(signal.SIGINT, previous)
