@@ -147,6 +147,15 @@ def test_ctrl_c_during_a_cpsat_search_with_time_left_is_an_interrupt():
     assert time.perf_counter() - begin < 60
     assert [t.name for t in threading.enumerate() if t.name == "cp-sat"] == []
 
+    class Failing(cp_model.CpSolverSolutionCallback):
+        def on_solution_callback(self) -> None:
+            raise ValueError("from the callback")
+
+    model = cp_model.CpModel()
+    model.new_bool_var("x")  # a solution at once, its callback raising
+    with pytest.raises(ValueError, match="from the callback"):  # raised here, not lost
+        solved(cp_model.CpSolver(), model, Failing())
+
 
 def test_time_limit_holds_on_the_reference():
     begin = time.perf_counter()

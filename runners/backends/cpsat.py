@@ -103,12 +103,14 @@ def solved(solver, model, callback=None) -> int:
     if threading.current_thread() is not threading.main_thread():
         return solver.solve(model, callback)
     solver.parameters.catch_sigint_signal = False
-    status: list[int] = []
+    status: list = []  # the status, or what the search raised (raised here in turn)
     done = threading.Event()  # (not Thread.join: interrupted, it may take a live thread for done)
 
     def search() -> None:
         try:
             status.append(solver.solve(model, callback))
+        except BaseException as error:  # noqa: BLE001 - handed to the caller's thread
+            status.append(error)
         finally:
             done.set()
 
@@ -121,6 +123,8 @@ def solved(solver, model, callback=None) -> int:
         while not done.wait(0.1):  # the search returns within moments of being stopped
             pass
         raise
+    if isinstance(status[0], BaseException):
+        raise status[0]
     return status[0]
 
 
