@@ -21,6 +21,7 @@ from .checkpoint import Checkpoint, digest, recorded_split
 from .children import WorkerDied
 from .executors import Executor, More, Record, Result, Work
 from .models.errors import PuzzlesatWarning
+from .models.words import duration
 from .splitting import Split
 
 # (work done, work in all, solutions so far): cubes, or, where the works estimate their cubes'
@@ -330,8 +331,6 @@ def progress_line(what: str, began: int, done: int, total: int, found: int,
     """How far a count is, in one line: the share done (of the work by its cubes' estimated
     sizes where the works give them, else of the cubes), found so far, this run's time, and the
     time left at this run's pace (`began`: the work a checkpoint held when it started)."""
-    from .models.words import duration
-
     line = (f"{what}: {done / max(total, 1):.1%} done, {found:,} found; "
             f"{duration(seconds)} this run")
     if done > began and seconds > 0:
