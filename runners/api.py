@@ -289,9 +289,9 @@ def count(puzzle, backend: str | None = None, modulo: str | None = None,
     split_for: cubes split while counting, for this many workers (default: the jobs from 16
     jobs on, else not split; 1: not split); split_after: a cube running longer than this many
     seconds is stopped and split where its search is, the parts after that point counted by the
-    workers that are free (default: with split_for N, the estimated time over N * 4, at least
-    0.25 s; else never). Either needs a backend that splits cubes (the bitboard search); the
-    count is the same.
+    workers that are free (default: with split_for N, 0.25 s until the count's pace is known,
+    then its time at that pace over N * 4, at most the estimated time's; else never). Either
+    needs a backend that splits cubes (the bitboard search); the count is the same.
     details['workers_busy'] is the share of the workers' time spent searching.
     """
     puzzle = _puzzle(puzzle)

@@ -432,10 +432,13 @@ class Pool:
         self._start("fork")
         return "fork"
 
-    def results(self, tasks: list, deadline: float | None = None, grace: float = 0.0
+    def results(self, tasks: list, deadline: float | None = None, grace: float = 0.0,
+                current: Callable[[object], object] | None = None
                 ) -> Iterator[tuple[object, object]]:
         """Run every task; stops early (without an error): no task is sent past `deadline`, and
-        none is waited for past `deadline` + `grace`; the tasks not answered are left undone."""
+        none is waited for past `deadline` + `grace`; the tasks not answered are left undone.
+        `current`, where given, makes a task as it should be sent now (what it yields is the
+        task as sent)."""
         method = self.method or start_method()
         retried = False
         try:
@@ -451,7 +454,7 @@ class Pool:
                     return
             for child in self.workers:
                 if child.ready and child.busy is None and todo:
-                    child.busy = todo.pop()
+                    child.busy = todo.pop() if current is None else current(todo.pop())
                     try:
                         child.conn.send(child.busy)
                     except OSError:  # BrokenPipeError: it died since its last answer

@@ -125,15 +125,17 @@ def run(
     if split is not None and budget is None and split.workers and split.workers > 1:
         budget = splitting.auto_budget(sum(splitting.estimated(p) for p in plans.values()
                                            if not p.work.first), split.workers)
-    busy.budget = budget
+    paced = budget is not None and split.after is None  # the budget follows the count's pace
+    busy.budget = splitting.paced_budget(budget, split.workers, 0.0, 0.0) if paced else budget
     units = work_units(works)
     total = sum(sum(u) for u in units.values())
 
     def shown() -> int:
         return sum(_tally(p).total() for p in plans.values() if p.work.shown)
 
-    done = sum(units[t][p.cube] * p.share for t, plan in plans.items() for p in plan.parts
-               if p.finished and not p.replaced)
+    done = sum(units[t][p.cube] * p.done_share for t, plan in plans.items()
+               for p in plan.parts if p.finished and not p.replaced)
+    resumed = done
     if progress:
         progress(round(done), total, shown())
 
@@ -142,7 +144,10 @@ def run(
         plan = plans[work.token]
         start = len(plan.parts)
         finished, again = _kept(plan, work, indexes, results, deadline, busy)
-        done += sum(units[work.token][p.cube] * p.share for p in finished if p.rest is None)
+        done += sum(units[work.token][p.cube] * p.done_share for p in finished)
+        if paced and work.budget is not None and not plan.wasted:
+            work.budget = busy.budget = splitting.paced_budget(
+                budget, split.workers, (done - resumed) / total, busy.searching)
         if checkpoint and finished:
             checkpoint.record(work.label, [p.cube for p in finished],
                               [p.values for p in finished], [p.seconds for p in finished],
@@ -157,7 +162,7 @@ def run(
     interrupted = False
     start = time.perf_counter()
     try:
-        _parts_run(works, plans, executor, jobs, deadline, record, budget, busy)
+        _parts_run(works, plans, executor, jobs, deadline, record, busy)
     except Found:
         pass
     except KeyboardInterrupt:
@@ -172,15 +177,14 @@ def run(
 
 
 def _parts_run(works: list[Work], plans: dict[str, splitting.Parts], executor: Executor,
-            jobs: int, deadline: float | None, record: Record, budget: float | None,
-            busy: Busy) -> None:
+            jobs: int, deadline: float | None, record: Record, busy: Busy) -> None:
     """The pending parts run on the executor in one pass: a part stopped for its budget is split
     at once and its parts go to the workers that are free (`record` hands them back), with no
     round to wait for; where a stopped search threw its work away, its work's budget becomes
     twice that part's seconds (a part wastes at most about its own time)."""
     if solution_found([_tally(p) for p in plans.values()]):
         return  # a solve the checkpoint holds the solution of
-    counted = [_counted(plans[w.token], budget) for w in works]
+    counted = [_counted(plans[w.token], busy.budget) for w in works]
     pending = {w.token: plans[w.token].pending() for w in works}
     pending = {t: left for t, left in pending.items() if left}
     if not pending:

@@ -253,10 +253,15 @@ def run_on_threads(works: list[Work], pending: dict[str, list[int]], threads: in
             payloads[work.token] = (backend_named(work.backend).share(work.payload, threads)
                                     if share else work.payload)
         for part in chunks(work, indexes, threads):
-            future = pool.submit(run_chunk, work.backend, work.token, payloads[work.token],
-                                 [work.cubes[i] for i in part], deadline, work.first,
-                                 work.budget)
+            future = pool.submit(chunk_now, work, payloads[work.token],
+                                 [work.cubes[i] for i in part])
             owners[future] = (work, part)
+
+    def chunk_now(work: Work, payload: object, cubes: list[Cube]) -> list[Result]:
+        """A chunk counted with its work's budget as it is when the chunk starts (a count's
+        budget follows its pace: splitting.paced_budget)."""
+        return run_chunk(work.backend, work.token, payload, cubes, deadline, work.first,
+                         work.budget)
 
     try:
         for work in works:
@@ -316,8 +321,11 @@ class LocalExecutor(Executor):
         for work in works:
             tasks += tasks_of(work, pending.get(work.token, []))
         payloads = {w.token: (w.backend, w.payload) for w in works if pending.get(w.token)}
+        def current(task: tuple) -> tuple:  # its work's budget as it is when it is sent
+            return (*task[:5], owners[task[0]][0].budget)
+
         with interruptible(), Pool(processes, _serve_chunks, (payloads,), "a pool worker") as pool:
-            for _, (number, result) in pool.results(tasks, deadline, GRACE):
+            for _, (number, result) in pool.results(tasks, deadline, GRACE, current):
                 work, part = owners[number]
                 for token, more in (record(work, part, result) or {}).items():
                     for task in reversed(tasks_of(named[token], more)):

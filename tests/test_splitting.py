@@ -480,3 +480,41 @@ def test_a_bench_count_that_fails_is_one_line(monkeypatch, capsys):
     err = capsys.readouterr().err.strip().splitlines()
     assert err[-1] == ("puzzlesat: bench split: one-sided-pentomino-5x18: the count ended with "
                        "exit code 2: puzzlesat: count: something went wrong")
+
+
+def test_a_budget_split_for_workers_follows_the_counts_pace(monkeypatch):
+    """Split for N workers with no budget asked for: LEAST_BUDGET until PACED_FROM of the work
+    is done, then the work that pace gives over N * SHARE, never past the estimate's budget."""
+    from puzzlesat import splitting as sp
+
+    monkeypatch.setattr(sp, "LEAST_BUDGET", 0.25)
+    assert sp.paced_budget(10.0, 64, 0.0, 0.0) == 0.25
+    assert sp.paced_budget(10.0, 64, sp.PACED_FROM / 2, 5.0) == 0.25
+    assert sp.paced_budget(0.1, 64, 0.0, 0.0) == 0.1
+    assert sp.paced_budget(10.0, 2, 0.1, 4.0) == pytest.approx(4.0 / 0.1 / (2 * sp.SHARE))
+    assert sp.paced_budget(1.0, 2, 0.1, 4.0) == 1.0  # the estimate's is less
+    assert sp.paced_budget(10.0, 64, 0.5, 1.0) == 0.25  # at least LEAST_BUDGET
+
+
+@pytest.mark.parametrize("executor", ["threads", "processes"])
+def test_parts_sent_later_take_the_budget_as_it_is_then(monkeypatch, executor):
+    """Regression: a part's budget was the one when it was handed to the executor (every
+    cube at the count's start), so a budget that follows the count's pace reached none of
+    the first cubes: the 4x20's took the estimate's 0.95 s where 0.25 s was known after the
+    first two. Here the budget is 50 ms until the first part comes back, then 1,000 s: the 6x10
+    (8 cubes) splits those started before then (on threads, a worker may take its next cube
+    before the first is recorded: 0 to 2 of them measured), where the old code split 7 (on
+    threads) and 10 (processes)."""
+    from puzzlesat import splitting as sp
+
+    def paced(budget, workers, share_done, seconds):
+        return 0.05 if seconds == 0 and share_done == 0 else 1e3
+
+    monkeypatch.setattr(sp, "paced_budget", paced)
+    if executor == "processes":  # a pool of processes even for a backend on threads
+        monkeypatch.setattr("puzzlesat.executors._releases_gil", lambda name: False)
+    found = api.count("pentomino-6x10", "bitboard", "none", jobs=2, split_for=64)
+    assert found.number == PENTOMINO_6X10["none"] and found.complete
+    split = found.details.get("split", {})  # (none split: no part ran 50 ms)
+    assert split.get("cubes_split", 0) <= (2 if executor == "processes" else 4)
+    assert split.get("budget_seconds", 1e3) == 1e3

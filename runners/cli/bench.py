@@ -365,7 +365,8 @@ def add_split(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--split-after", default=None, metavar="S",
                         help="the split plan's budget: cubes that run past S seconds are split "
                         "(auto: one worker's measured work over the most workers x 4; default: "
-                        "the count's own, its estimated time over the most workers x 4)")
+                        "the count's own, its time at its pace over the most workers x 4, at "
+                        "most its estimated time's)")
     parser.add_argument("--estimate", action="store_true",
                         help="boards with a committed checkpoint (the 4x20, the 9x10) worked out "
                         "from it instead of counted (an estimate, labelled so)")
