@@ -44,6 +44,13 @@ def duration(seconds: float) -> str:
     return f"{minutes} min {whole} s" if minutes else f"{whole} s"
 
 
+def in_seconds(value: float) -> str:
+    """A number of seconds to the places its size needs ('2,651', '16.1', '0.36'): whole
+    seconds alone read a small count's figures as 0."""
+    places = 0 if value >= 100 else 1 if value >= 10 else 2
+    return f"{value:,.{places}f}"
+
+
 _HEAD = re.compile(r"^([^(:;,]*?)\b([A-Za-z]+s)\b")  # the phrase's first plural noun
 
 

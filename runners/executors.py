@@ -321,6 +321,7 @@ class LocalExecutor(Executor):
         for work in works:
             tasks += tasks_of(work, pending.get(work.token, []))
         payloads = {w.token: (w.backend, w.payload) for w in works if pending.get(w.token)}
+
         def current(task: tuple) -> tuple:  # its work's budget as it is when it is sent
             return (*task[:5], owners[task[0]][0].budget)
 

@@ -332,7 +332,8 @@ def test_a_checkpoint_from_before_cube_times_says_which_cubes_it_leaves_out(tmp_
     assert said.returncode == 0, said.stderr
     assert "3 cubes recorded, 2 of them timed" in said.stdout
     assert "1 cube was recorded before cube times were kept" in said.stdout
-    assert [line.split() for line in said.stdout.splitlines()[-2:]] == [["1", "4"], ["2", "2"]]
+    assert [line.split() for line in said.stdout.splitlines()[-2:]] == [["1", "4.00"],
+                                                                         ["2", "2.50"]]
 
 
 @pytest.mark.parametrize(("text", "says"), [

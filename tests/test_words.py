@@ -13,7 +13,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from puzzlesat.cli import main
-from puzzlesat.models.words import counted, plural, singular
+from puzzlesat.models.words import counted, in_seconds, plural, singular
 
 ROOT = pathlib.Path(__file__).parent.parent
 
@@ -196,3 +196,17 @@ def test_a_gallery_of_one_page_says_one_page(tmp_path, capsys):
     assert main(["gallery", "a-puzzle-a-day", "-o", str(tmp_path / "x.html")]) == 0
     said = capsys.readouterr().out
     assert "(1 page, 57 pictures)" in said and "the board's 1 symmetry." in said, said
+
+
+def test_seconds_keep_the_places_their_size_needs():
+    """Regression: `checkpoint --workers` printed whole seconds, so the one-sided 5x18 split
+    for 64 workers read "0" (0.44 s)."""
+    assert [in_seconds(x) for x in (0.442, 1.571, 25.137, 2651.4, 43726.0)] == [
+        "0.44", "1.57", "25.1", "2,651", "43,726"]
+
+
+@given(st.floats(0, 1e7, allow_nan=False))
+def test_seconds_in_words_read_back_within_their_places(value):
+    said = in_seconds(value)
+    assert abs(float(said.replace(",", "")) - value) <= 0.5 + 1e-9
+    assert said.replace(",", "").strip("0.") != "" or value < 0.005

@@ -29,7 +29,7 @@ from ..children import WorkerDied
 from ..executors import EXECUTOR_NAMES
 from ..models import files
 from ..models.errors import InputError
-from ..models.words import plural
+from ..models.words import in_seconds, plural
 from ..registry import DEFAULTS, FAMILIES, default_backend, family_of, module_name, part
 from . import pictures
 
@@ -393,8 +393,8 @@ def run_checkpoint(args: argparse.Namespace) -> int:
     print(f"{args.file}: {purpose(key)} of {key.get('puzzle')} (backend {key.get('backend')}): "
           f"{plural(found.cubes + found.split, 'cube')} recorded, {len(found.seconds):,} "
           f"{'of them' if not found.split else 'cubes or parts'} timed on their workers: "
-          f"{total:,.0f} s in all, the longest "
-          f"{max(found.seconds, default=0.0):,.0f} s")
+          f"{in_seconds(total)} s in all, the longest "
+          f"{in_seconds(max(found.seconds, default=0.0))} s")
     if found.split:
         print(f"  ({plural(found.split, 'cube')} split while counting, recorded by "
               f"{plural(found.parts, 'part')}; each part timed on its own: the split plan)")
@@ -405,7 +405,7 @@ def run_checkpoint(args: argparse.Namespace) -> int:
     print("  workers  wall seconds (the timed cubes handed out largest first to the worker "
           "free first)")
     for n, wall in workers.items():
-        print(f"  {n:7,}  {wall:12,.0f}")
+        print(f"  {n:7,}  {in_seconds(wall):>12}")
     return 0
 
 
