@@ -126,7 +126,10 @@ def run(
         budget = splitting.auto_budget(sum(splitting.estimated(p) for p in plans.values()
                                            if not p.work.first), split.workers)
     paced = budget is not None and split.after is None  # the budget follows the count's pace
-    busy.budget = splitting.paced_budget(budget, split.workers, 0.0, 0.0) if paced else budget
+    # (its first the least, where parts take it as they start: the cubes submitted at the start
+    # of a count on Dask keep the estimate's, or all would be cut at the least)
+    busy.budget = (splitting.paced_budget(budget, split.workers, 0.0, 0.0)
+                   if paced and executor.budget_as_started else budget)
     units = work_units(works)
     total = sum(sum(u) for u in units.values())
 

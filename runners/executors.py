@@ -179,6 +179,9 @@ class Executor(ABC):
     """Runs works' cubes and reports each finished chunk to `record`."""
 
     name: str
+    # whether a part takes its work's budget as it is when the part starts (False: as it was
+    # when the part was submitted, every cube at the count's start)
+    budget_as_started: bool = True
 
     def processes(self, jobs: int, cubes: int) -> int:
         return max(1, min(jobs, cubes))
@@ -335,6 +338,8 @@ class LocalExecutor(Executor):
 
 class DaskExecutor(Executor):
     """A Dask distributed cluster: a LocalCluster of N workers, or a running scheduler."""
+
+    budget_as_started = False  # every cube is submitted to the scheduler at the start
 
     def __init__(self, address: str | None = None, workers: int | None = None) -> None:
         self.address = address

@@ -518,3 +518,27 @@ def test_parts_sent_later_take_the_budget_as_it_is_then(monkeypatch, executor):
     split = found.details.get("split", {})  # (none split: no part ran 50 ms)
     assert split.get("cubes_split", 0) <= (2 if executor == "processes" else 4)
     assert split.get("budget_seconds", 1e3) == 1e3
+
+
+def test_cubes_submitted_at_the_start_keep_the_estimates_budget_on_dask(monkeypatch):
+    """Dask takes every cube at the count's start, each with the budget of that moment: the
+    least budget, which threads and the process pool give parts until the count's pace is
+    known, would cut every cube there. On Dask a count starts with the estimate's budget."""
+    pytest.importorskip("distributed")
+    from puzzlesat import splitting as sp
+
+    asked = []
+    plain = sp.paced_budget
+
+    def paced(budget, workers, share_done, seconds):
+        asked.append((share_done, seconds))
+        return plain(budget, workers, share_done, seconds)
+
+    monkeypatch.setattr(sp, "paced_budget", paced)
+    found = api.count("pentomino-6x10", "bitboard", "symmetry", jobs=2, split_for=64,
+                      executor="dask-local:2")
+    assert found.number == PENTOMINO_6X10["symmetry"] and found.complete
+    assert asked and (0.0, 0.0) not in asked
+    asked.clear()
+    api.count("pentomino-6x10", "bitboard", "symmetry", jobs=2, split_for=64)
+    assert asked[0] == (0.0, 0.0)  # threads: the least first
