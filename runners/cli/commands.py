@@ -218,8 +218,8 @@ def build_parser() -> argparse.ArgumentParser:
     count.add_argument("--split-after", type=seconds, default=None, metavar="S",
                        help="stop a cube that runs longer than S seconds and count what "
                        "follows where its search was as parts (default: with --split-for N, "
-                       "0.25 s until its pace is known, then its time at that pace over N x 4, at "
-                       "most the estimated time's)")
+                       "0.25 s until its pace is known (on Dask the estimated time over N x 4), "
+                       "then its time at that pace over N x 4, at most the estimated time's)")
     solve.add_argument("--jobs", type=positive, default=None,
                        help="edge matching on edgecount: search the cubes a count searches on "
                        "N threads, stopping at the first grid")
