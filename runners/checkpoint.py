@@ -179,7 +179,11 @@ class Checkpoint:
                              "added), its rest a list of whole numbers", file=str(self.path),
                              line=file_line, field="checkpoint")
         seconds = entry.get("seconds")
-        timed = isinstance(seconds, (int, float)) and not isinstance(seconds, bool)
+        timed = seconds is not None
+        if timed and not (isinstance(seconds, (int, float)) and not isinstance(seconds, bool)
+                          and 0 <= seconds < float("inf")):
+            raise InputError(f"a line's seconds are not a number at least 0: {seconds!r}",
+                             file=str(self.path), line=file_line, field="checkpoint")
         if rest is not None:
             self.rests[(*at, tuple(part or ()))] = rest
         if part is not None:

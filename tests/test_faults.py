@@ -336,12 +336,28 @@ def test_a_checkpoint_from_before_cube_times_says_which_cubes_it_leaves_out(tmp_
                                                                          ["2", "2.50"]]
 
 
+def test_a_checkpoint_naming_no_puzzle_says_so(tmp_path):
+    """Regression: a checkpoint whose key names no puzzle read 'of None (backend None)'."""
+    path = tmp_path / "count.jsonl"
+    path.write_text('{"format":"puzzlesat checkpoint 1","key":{}}\n'
+                    '{"work":"w","cube":0,"values":[1],"seconds":2}\n')
+    said = subprocess.run([*COMMAND, "checkpoint", str(path)], capture_output=True, text=True,
+                          timeout=HANG)
+    assert said.returncode == 0, said.stderr
+    assert "None" not in said.stdout and "a puzzle it does not name" in said.stdout
+
+
 @pytest.mark.parametrize(("text", "says"), [
     ("", "an empty file"),
     ("hello\n", ":1: not a checkpoint line"),
     ('{"format":"puzzlesat checkpoint 1","key":{}}\n[1, 2]\n', ":2: not a cube's line"),
     ('{"format":"puzzlesat checkpoint 1","key":{}}\n{"work":"w","cube":"x","values":[1]}\n',
      ":2: not a cube's line"),
+    # regression: seconds of another kind were read as no time at all, silently
+    ('{"format":"puzzlesat checkpoint 1","key":{}}\n{"work":"w","cube":0,"values":[1],'
+     '"seconds":"x"}\n', ":2: a line's seconds are not a number at least 0"),
+    ('{"format":"puzzlesat checkpoint 1","key":{}}\n{"work":"w","cube":0,"values":[1],'
+     '"seconds":-2}\n', ":2: a line's seconds are not a number at least 0"),
 ])
 def test_a_damaged_checkpoint_is_named_with_its_line(tmp_path, text, says):
     """Regression: a line of valid JSON without a cube's fields stopped a resumed count with a

@@ -390,7 +390,8 @@ def run_checkpoint(args: argparse.Namespace) -> int:
                           "parts": found.parts}))
         return 0
     key = found.key
-    print(f"{args.file}: {purpose(key)} of {key.get('puzzle')} (backend {key.get('backend')}): "
+    named = key.get("puzzle") or "a puzzle it does not name"
+    print(f"{args.file}: {purpose(key)} of {named} (backend {key.get('backend') or 'not named'}): "
           f"{plural(found.cubes + found.split, 'cube')} recorded, {len(found.seconds):,} "
           f"{'of them' if not found.split else 'cubes or parts'} timed on their workers: "
           f"{in_seconds(total)} s in all, the longest "
