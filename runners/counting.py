@@ -133,21 +133,20 @@ def run(
     units = work_units(works)
     total = sum(sum(u) for u in units.values())
 
-    def shown() -> int:
-        return sum(_tally(p).total() for p in plans.values() if p.work.shown)
-
     done = sum(units[t][p.cube] * p.done_share for t, plan in plans.items()
                for p in plan.parts if p.finished and not p.replaced)
     resumed = done
+    shown = sum(_found(plan, plan.parts) for plan in plans.values())
     if progress:
-        progress(round(done), total, shown())
+        progress(round(done), total, shown)
 
     def record(work: Work, indexes: list[int], results: list[Result]) -> More:
-        nonlocal done
+        nonlocal done, shown
         plan = plans[work.token]
         start = len(plan.parts)
         finished, again = _kept(plan, work, indexes, results, deadline, busy)
         done += sum(units[work.token][p.cube] * p.done_share for p in finished)
+        shown += _found(plan, [plan.parts[i] for i in indexes])
         if paced and work.budget is not None and not plan.wasted:
             work.budget = busy.budget = splitting.paced_budget(
                 budget, split.workers, (done - resumed) / total, busy.searching)
@@ -156,7 +155,7 @@ def run(
                               [p.values for p in finished], [p.seconds for p in finished],
                               [p.added for p in finished], [p.rest for p in finished])
         if progress:
-            progress(round(done), total, shown())
+            progress(round(done), total, shown)
         if work.first and any(p.finished and p.values and p.values[0] > 0 for p in finished):
             raise Found
         fed = again + plan.fed(work, start)
@@ -250,6 +249,19 @@ def _counted(plan: splitting.Parts, budget: float | None) -> Work:
     work = plan.counted()
     work.budget = budget if plan.splittable and not work.first and work.stops_itself else None
     return work
+
+
+def _found(plan: splitting.Parts, parts: list[splitting.Part]) -> int:
+    """What `parts` found that the running count shows (its first number, weighted by its
+    cube's orbit where the work has weights), so the count shown grows by the parts each
+    record brings: tallied over every part at each record, a count split into 10,000 parts
+    spent its time adding them up (the 6x10 split at 2 ms with a progress bar: 131 s, 7 s
+    without)."""
+    if not plan.work.shown:
+        return 0
+    weights = plan.work.weights
+    return sum((weights[p.cube] if weights else 1) * p.values[0] for p in parts
+               if p.values is not None and not p.replaced)
 
 
 def _tally(plan: splitting.Parts) -> Tally:

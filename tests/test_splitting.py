@@ -66,14 +66,22 @@ def load(tmp_path, text: str):
 @settings(max_examples=20, deadline=None, suppress_health_check=list(HealthCheck))
 @given(text=boards(), modulo=st.sampled_from(["none", "symmetry"]))
 def test_split_plans_count_random_boards_exactly(tmp_path_factory, text, modulo):
+    """... and their progress ends where the plain plan's does: all of the work done, the same
+    count shown (each part's found added once, a stopped part's own share of the work)."""
     puzzle = load(tmp_path_factory.mktemp("b"), text)
-    plain = api.count(puzzle, "bitboard", modulo, jobs=1)
+    seen: list[tuple[int, int, int]] = []
+    plain = api.count(puzzle, "bitboard", modulo, jobs=1, progress=lambda *said: seen.append(
+        said))
+    shown = seen[-1][2]
     for split_for, after in ((64, None), (8, 1e-6)):
+        seen.clear()
         split = api.count(puzzle, "bitboard", modulo, jobs=2, split_for=split_for,
-                          split_after=after)
+                          split_after=after, progress=lambda *said: seen.append(said))
         assert (split.number, split.details["solutions"]) == (
             plain.number, plain.details["solutions"]), (split_for, after)
         assert split.complete
+        done, total, found = seen[-1]
+        assert found == shown and abs(done - total) <= 0.001 * total, (split_for, after)
 
 
 def test_children_hold_exactly_the_cube(tmp_path):
@@ -542,3 +550,31 @@ def test_cubes_submitted_at_the_start_keep_the_estimates_budget_on_dask(monkeypa
     asked.clear()
     api.count("pentomino-6x10", "bitboard", "symmetry", jobs=2, split_for=64)
     assert asked[0] == (0.0, 0.0)  # threads: the least first
+
+
+def test_progress_counts_a_stopped_parts_own_share_once(tmp_path):
+    """Regression: a part stopped where its search was moved the progress by nothing while the
+    count ran (so a split count ended short of its total) and, read back from a checkpoint, by
+    its whole share beside its rest's parts (a resumed pentahex count said 59.2% where 47.5% was
+    done). Its own share is now its share less its rest's: a count split while running ends at
+    its total, and the same count resumed from its finished checkpoint starts there."""
+    path = tmp_path / "split.checkpoint"
+    seen: list[tuple[int, int]] = []
+    shown: list[int] = []
+
+    def progress(done, total, found):
+        seen.append((done, total))
+        shown.append(found)
+
+    found = api.count("pentomino-6x10", "bitboard", "none", jobs=2, split_for=1,
+                      split_after=0.002, checkpoint=str(path), progress=progress)
+    assert found.complete and found.details["split"]["cubes_split"] > 0
+    done, total = seen[-1]
+    assert abs(done - total) <= 0.001 * total
+    assert shown[-1] == PENTOMINO_6X10["none"]  # the running count shown: every part once
+    seen.clear()
+    again = api.count("pentomino-6x10", "bitboard", "none", jobs=2, split_for=1,
+                      split_after=0.002, checkpoint=str(path), progress=progress)
+    assert again.number == found.number
+    done, total = seen[0]
+    assert abs(done - total) <= 0.001 * total
