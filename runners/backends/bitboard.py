@@ -562,10 +562,10 @@ class SharedMemo:
         with self.lock:
             self.stores += int(search.tally[2])
             search.tally[2] = 0
-            old = self.memo
+            old, stored_in = self.memo, search.memo
             size, most = old.size, self.threads * memo_entries(board.words)
             search.memo = old
-            if self.grower is not None or not self.room or not (
+            if stored_in is not old or self.grower is not None or not self.room or not (
                     0 < size < most and self.stores > 2 * size):
                 return
             self.grower = threading.Thread(target=self._grown, name="puzzlesat memo growth",
