@@ -291,8 +291,8 @@ def count(puzzle, backend: str | None = None, modulo: str | None = None,
     seconds is stopped and split where its search is, the parts after that point counted by the
     workers that are free (default: with split_for N, 0.25 s until the count's pace is known,
     on Dask the estimated time over N * 4, then its time at that pace over N * 4, at most the
-    estimated time's; else never). Either
-    needs a backend that splits cubes (the bitboard search); the count is the same.
+    estimated time's; else never). Either needs a backend that splits cubes (the bitboard
+    search); the count is the same.
     details['workers_busy'] is the share of the workers' time spent searching.
     """
     puzzle = _puzzle(puzzle)

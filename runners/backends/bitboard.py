@@ -574,16 +574,19 @@ class SharedMemo:
 
     def _grown(self, board: Board, old: Memo, size: int) -> None:
         """The table of `size` entries made and given old's entries (those worth their copy:
-        COPIED), then made the memo the searches take at their next slice."""
+        COPIED), then made the memo the searches take at their next slice (where there was no
+        memory for it, the searches keep the table they have and it grows no more)."""
         larger = None
         try:
-            larger = Memo(size, board.words, shared=True)
-            _kernel().rehash(old.table, larger.table, board.words, board.masks.zobrist,
+            made = Memo(size, board.words, shared=True)
+            _kernel().rehash(old.table, made.table, board.words, board.masks.zobrist,
                              board.masks.fields, True, COPIED)
-        except MemoryError:  # no room for it: the searches keep the table they have
-            larger, self.room = None, False
+            larger = made
+        except MemoryError:
+            pass
         finally:
             with self.lock:
+                self.room = larger is not None
                 if larger is not None:
                     self.memo, self.stores = larger, 0
                 self.grower = None
