@@ -282,6 +282,16 @@ def cube_puzzle(puzzle, options, cube: tuple[int, ...], number: int):
     return card_puzzle(puzzle, held, f"{puzzle.name}-cube-{number}")
 
 
+def counted_checkpoint(folder: Path, name: str) -> Path:
+    """The checkpoint of a board to check; an InputError naming the board where the folder
+    holds none (asked before anything slow, so a mistyped name is said at once)."""
+    path = folder / f"{name}.checkpoint"
+    if not path.exists():
+        raise InputError(f"{name}: no checkpoint of this board in the campaign's folder "
+                         f"({path}): nothing counted to check", field="board")
+    return path
+
+
 def check_count(name: str, folder: Path, plan: CheckPlan = CheckPlan(), jobs: int = 1,
                 say: Say | None = None, previous: dict | None = None) -> dict:
     """Check a finished count of the campaign on cubes of its own plan: each drawn cube counted
@@ -296,10 +306,7 @@ def check_count(name: str, folder: Path, plan: CheckPlan = CheckPlan(), jobs: in
     from .models.packing import placements
     from .output import load, versions
 
-    path = folder / f"{name}.checkpoint"
-    if not path.exists():
-        raise InputError(f"{name}: no checkpoint of this board in the campaign's folder "
-                         f"({path}): nothing counted to check", field="board")
+    path = counted_checkpoint(folder, name)
     puzzle = files.load(name)
     saved = Checkpoint(path, None)
     count_plan = recorded_plan(puzzle, saved)

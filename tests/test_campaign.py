@@ -301,6 +301,21 @@ def test_checking_a_board_not_counted_blames_the_board_not_a_flag(tmp_path, caps
     assert err.count("\n") == 1
 
 
+def test_checking_a_board_not_counted_is_refused_before_the_survey(tmp_path, capsys,
+                                                                   monkeypatch):
+    """Regression: `campaign --check NAME` of a board with no checkpoint surveyed the whole
+    campaign first (13 s on the committed one, a "still at work" notice) before saying so."""
+    from puzzlesat.cli import main
+
+    def survey(*_args, **_kwargs):
+        raise AssertionError("surveyed before the name was checked")
+
+    monkeypatch.setattr(campaign, "survey", survey)
+    assert main(["campaign", "--folder", str(tmp_path), "--check", OTHER]) == 2
+    err = capsys.readouterr().err
+    assert "no checkpoint of this board" in err and err.count("\n") == 1
+
+
 def _hinted(out: str) -> list[str]:
     """The command the survey's "next:" line tells the user to run, as its words."""
     import shlex

@@ -86,6 +86,8 @@ def run_campaign(args: argparse.Namespace) -> int:
     if args.run_next and not args.record:
         raise InputError(f"writes the count's checkpoint in {folder}: add --record to write "
                          "there", field="--run")
+    for name in args.check or ():
+        campaign.counted_checkpoint(folder, name)
     say = (lambda _: None) if args.json else report.say
     state = campaign.survey(folder, args.hours, args.order, args.estimates)
     failed = False  # a run stopped before its end, or a check that disagrees: exit 1
