@@ -317,6 +317,39 @@ def test_bench_choice_counts_sampled_cubes_in_both_branchings(tmp_path, capsys, 
     assert main(["bench", "search", "--choice", "iq-block-8"]) == 2  # no --sample
 
 
+def test_bench_choice_counts_the_raced_cubes_at_each_race(tmp_path, capsys, monkeypatch):
+    """`bench search --choice --race R`: each sampled cube the default races counted again as
+    the default counts it at each R (its count equal to both branchings': run_choice raises
+    otherwise), and the total at each R; RACE as it was after the bench; --race alone is
+    refused in one line."""
+    import csv
+
+    from puzzlesat.backends import bitboard
+    from puzzlesat.cli import main
+
+    monkeypatch.setattr(bitboard, "CHOICE_FROM_NODES", 0)
+    monkeypatch.setattr(bitboard, "FEWEST_FROM", 0.0)  # every sampled cube races ...
+    monkeypatch.setattr(bitboard, "SLICE", 100)  # ... priced after a first slice this small
+    monkeypatch.setattr(bitboard.Slices, "LEAST", 100)
+    kept = bitboard.RACE
+    assert main(["bench", "search", "--choice", "--sample", "3", "--race", "0.01", "--race",
+                 "2", "pentomino-8x8-centre-hole", "--results", str(tmp_path)]) == 0
+    assert bitboard.RACE == kept
+    out = capsys.readouterr().out
+    assert "default at RACE 0.01:" in out and "default at RACE 2:" in out
+    rows = list(csv.DictReader((tmp_path / "bitboard-choice.csv").open()))
+    assert len(rows) == 3
+    nodes = []
+    for row in rows:
+        runs = row["race_runs"].split("; ")
+        assert [run.split(":")[0] for run in runs] == ["0.01", "2"]
+        nodes.append([int(run.split(", ")[1].split()[0]) for run in runs])
+    # the largest cube: RACE 0.01 hands it to the fewest fits early, RACE 2 never
+    assert nodes[-1][0] < nodes[-1][1] == int(rows[-1]["first_cell_nodes"])
+    assert main(["bench", "search", "--race", "0.5", "iq-block-8"]) == 2
+    assert "add --choice" in capsys.readouterr().err
+
+
 @pytest.mark.parametrize("name", ["iq-block-8", "soma"])
 def test_sampled_cubes_are_counted_alike_by_every_backend(name, tmp_path):
     """verify --sample-cubes: random cubes of the bitboard search (the first pieces of a random

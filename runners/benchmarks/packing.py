@@ -527,7 +527,8 @@ CHOICE_THRESHOLDS = (1.5, 2, 3, 3.5, 4, 5, 6, 8, 12)  # FEWEST_FROM values the t
 
 
 def run_choice(cases, sample: int, results: Path | None = Path("results"),
-               progress: Callable[[str], None] | None = print) -> list[dict]:
+               progress: Callable[[str], None] | None = print,
+               races: tuple[float, ...] = (), repeat: int = 1) -> list[dict]:
     """The figures FEWEST_FROM is chosen by (runners/backends/bitboard.py): of the plan's cubes
     as `count --jobs 32` cuts it, those large enough for the default's choice (estimated above
     CHOICE_FROM_NODES), `sample` of them spread evenly over their sizes (Knuth's estimate of
@@ -535,12 +536,16 @@ def run_choice(cases, sample: int, results: Path | None = Path("results"),
     default takes: thread CPU seconds and nodes of each, the estimated ratio the choice reads
     (fewest_pays: first-cell tree / fewest-fits tree); then, the cubes weighted by how many
     they stand for, the CPU the whole would take at each threshold of CHOICE_THRESHOLDS, on the
-    first empty cell only and on fewest fits only. Writes results/bitboard-choice.md and .csv
-    (the rows of other puzzles kept)."""
+    first empty cell only and on fewest fits only. `races`: RACE values (fewest_race) at which
+    each sampled cube the default races (its ratio past FEWEST_FROM) is counted again as the
+    default counts it, `repeat` times at each (the values taking turns; the median CPU
+    seconds), and the total the default would take at each. Writes
+    results/bitboard-choice.md and .csv (the rows of other puzzles kept)."""
     from ..backends.bitboard import (
         CHOICE_FROM_NODES,
         CHOICE_PATHS,
         ESTIMATE_STEPS,
+        FEWEST_FROM,
         MEMO_PROBE_PATHS,
         SLICE,
         Memo,
@@ -595,9 +600,14 @@ def run_choice(cases, sample: int, results: Path | None = Path("results"),
                 row[f"{label}_cpu_seconds"] = round(time.thread_time() - start, 3)
                 row[f"{label}_nodes"] = search.nodes
                 found.add(search.found)
+            runs = raced_runs(races if ratio > FEWEST_FROM else (), repeat, model, board, cube)
+            found |= {solutions for _, _, solutions in runs}
             if len(found) != 1:
                 raise ArithmeticError(f"{name} cube {cube}: the branchings disagree: {found}")
             row["solutions"] = found.pop()
+            row["race_runs"] = "; ".join(f"{r:g}: {seconds:.3f} s, {nodes} nodes"
+                                         for r, (seconds, nodes, _) in zip(races, runs))
+            row["race_seconds"] = {r: seconds for r, (seconds, _, _) in zip(races, runs)}
             row["load"] = _load()
             cubes.append(row)
             say(f"{name} {modulo} cube {n}/{len(picks)} (ratio {ratio:.2f}): first cell "
@@ -608,7 +618,11 @@ def run_choice(cases, sample: int, results: Path | None = Path("results"),
                   for t in CHOICE_THRESHOLDS}
         totals["first cell only"] = weight * sum(r["first_cell_cpu_seconds"] for r in cubes)
         totals["fewest fits only"] = weight * sum(r["fewest_cpu_seconds"] for r in cubes)
+        for race in races:  # the cubes the default does not race take the first empty cell
+            totals[f"default at RACE {race:g}"] = weight * sum(
+                r["race_seconds"].get(race, r["first_cell_cpu_seconds"]) for r in cubes)
         for row in cubes:
+            del row["race_seconds"]
             row["of"] = (f"{len(picks)} of {plural(len(eligible), 'cube')} large enough, of "
                          f"{sum(len(t.cubes) for t in plan.tasks)}")
             row["weighted_totals"] = "; ".join(f"{k}: {v:.1f}" for k, v in totals.items())
@@ -616,6 +630,42 @@ def run_choice(cases, sample: int, results: Path | None = Path("results"),
     if results is not None and rows:
         write_choice(rows, results)
     return rows
+
+
+def raced_runs(races: tuple[float, ...], repeat: int, model, board, cube
+               ) -> list[tuple[float, int, int]]:
+    """The cube counted as the default counts it at each of `races` (default_at), `repeat`
+    times each, the values taking turns (reversed every other round): at each, the median CPU
+    seconds, the nodes and the solutions (one value each, or an ArithmeticError)."""
+    runs: dict[float, list[tuple[float, int, int]]] = {race: [] for race in races}
+    for k in range(repeat if races else 0):
+        for race in races if k % 2 == 0 else races[::-1]:
+            runs[race].append(default_at(race, model, board, cube))
+    found = []
+    for race, timed in runs.items():
+        if len({(nodes, solutions) for _, nodes, solutions in timed}) != 1:
+            raise ArithmeticError(f"cube {cube} at RACE {race:g}: its runs differ: {timed}")
+        found.append((statistics.median(seconds for seconds, _, _ in timed), *timed[0][1:]))
+    return found
+
+
+def default_at(race: float, model, board, cube) -> tuple[float, int, int]:
+    """One cube counted on this thread as the default backend counts it (the memo it takes,
+    the race to the fewest fits) with RACE at `race` for this count: thread CPU seconds,
+    nodes, solutions."""
+    from ..backends import bitboard
+
+    backend, kept = BitboardBackend(), bitboard.RACE
+    state = backend.prepare(bitboard.Prepared(model, board))
+    before, start = bitboard.nodes_searched(), time.thread_time()
+    bitboard.RACE = race
+    try:
+        (solutions,), done = backend.count_cube(state, cube, None)
+    finally:
+        bitboard.RACE = kept
+    if not done:
+        raise ArithmeticError(f"cube {cube} not finished at RACE {race:g}")
+    return time.thread_time() - start, bitboard.nodes_searched() - before, solutions
 
 
 def write_choice(rows: list[dict], folder: Path) -> None:
@@ -635,7 +685,11 @@ def write_choice(rows: list[dict], folder: Path) -> None:
         "fewest-fits tree, what `fewest_pays` compares with FEWEST_FROM. Weighted totals: the "
         "CPU seconds the cubes large enough would take in all, each sampled cube standing for "
         "as many as the sample spreads over, at each threshold (fewest fits where the ratio "
-        "passes it).",
+        "passes it). The default at RACE (`--race R`): each sampled cube whose ratio passes "
+        "FEWEST_FROM counted again as the default counts it (its estimates included, the "
+        "first empty cell until RACE times the fewest-fits estimate, then the fewest fits), "
+        "`--repeat` times at each R, the values taking turns (the median CPU seconds), and its "
+        "total taking the first-cell figure for the cubes it does not race.",
         machine_line(),
         "",
     ]
@@ -645,14 +699,15 @@ def write_choice(rows: list[dict], folder: Path) -> None:
         lines += [f"## {name}, {modulo} ({mine[0]['of']})", "",
                   f"Weighted totals, CPU s: {mine[0]['weighted_totals']}.", "",
                   "| cube | estimated first-cell nodes | ratio | first cell: CPU s, nodes | "
-                  "fewest fits: CPU s, nodes | solutions | load |",
-                  "|---|---|---|---|---|---|---|"]
+                  "fewest fits: CPU s, nodes | the default at RACE: CPU s, nodes | solutions | "
+                  "load |",
+                  "|---|---|---|---|---|---|---|---|"]
         for r in mine:
             lines.append(
                 f"| {r['cube']} | {int(r['estimated_first_cell_nodes']):,} | {r['ratio']} | "
                 f"{float(r['first_cell_cpu_seconds']):.2f}, {int(r['first_cell_nodes']):,} | "
                 f"{float(r['fewest_cpu_seconds']):.2f}, {int(r['fewest_nodes']):,} | "
-                f"{int(r['solutions']):,} | {r['load']} |")
+                f"{r.get('race_runs') or '-'} | {int(r['solutions']):,} | {r['load']} |")
         lines.append("")
     write_rows(folder, "bitboard-choice", rows, lines)
 
@@ -762,7 +817,8 @@ def write_rows(folder: Path, stem: str, rows: list[dict], lines: list[str]) -> N
     all."""
     folder.mkdir(parents=True, exist_ok=True)
     table = io.StringIO()
-    writer = csv.DictWriter(table, fieldnames=list(rows[0]))
+    # every row's columns, in the order met (rows kept from an older file may lack new ones)
+    writer = csv.DictWriter(table, fieldnames=list(dict.fromkeys(k for r in rows for k in r)))
     writer.writeheader()
     writer.writerows(rows)
     for path, text in ((f"{stem}.csv", table.getvalue()), (f"{stem}.md", "\n".join(lines) + "\n")):

@@ -245,7 +245,7 @@ def add_dlx(parser: argparse.ArgumentParser) -> None:
 
 
 def add_search(parser: argparse.ArgumentParser) -> None:
-    from . import positive
+    from . import amount_of, positive
 
     _packing_flags(parser, "the suite's cases, --modulo symmetry",
                    "the figures (results/bitboard-*.*)")
@@ -264,6 +264,12 @@ def add_search(parser: argparse.ArgumentParser) -> None:
                         "each counted on the first empty cell and on the fewest fits (CPU s, "
                         "nodes, the estimated ratio), and the total at each threshold; writes "
                         "results/bitboard-choice.*")
+    parser.add_argument("--race", type=amount_of("times the fewest-fits estimate"),
+                        action="append", default=[], metavar="R",
+                        help="with --choice, once or more: each sampled cube the default races "
+                        "to the fewest fits counted again as the default counts it, with RACE "
+                        "at R (--repeat times each, the median), and the total the default "
+                        "takes at each R")
     parser.set_defaults(run=recording(bench_search, "bench search", ("bitboard",)))
 
 
@@ -766,6 +772,9 @@ def bench_search(args: argparse.Namespace) -> int:
     from ..benchmarks import packing
 
     cases = search_cases(args)
+    if args.race and not args.choice:
+        raise InputError("counts the sampled cubes of --choice again: add --choice",
+                         field="--race")
     if args.choice:
         return _search_choice(args, cases)
     if args.jobs and args.jobs > 1:  # threads: the memo they share against each one's own
@@ -809,7 +818,8 @@ def _search_choice(args: argparse.Namespace, cases) -> int:
     if not args.cubes or args.against or (args.jobs and args.jobs > 1):
         raise InputError("--choice counts --sample CUBES cubes on one thread: give --sample, "
                          "without --against or --jobs", field="--choice")
-    rows = packing.run_choice(cases, args.cubes, args.record_in, report.say)
+    rows = packing.run_choice(cases, args.cubes, args.record_in, report.say,
+                              tuple(dict.fromkeys(args.race)), args.repeat)
     for row in rows:
         print(f"{row['puzzle']:26} {row['modulo']:9} ratio {row['ratio']:>8} first cell "
               f"{row['first_cell_cpu_seconds']:8.2f} s fewest fits "
