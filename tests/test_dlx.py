@@ -344,7 +344,7 @@ def test_bench_choice_counts_the_raced_cubes_at_each_race(tmp_path, capsys, monk
     for row in rows:
         runs = row["race_runs"].split("; ")
         assert [run.split(":")[0] for run in runs] == ["0.01", "2"]
-        nodes.append([int(run.split(", ")[1].split()[0]) for run in runs])
+        nodes.append([int(run.split(", ")[1].split()[0].replace(",", "")) for run in runs])
     # the largest cube: RACE 0.01 hands it to the fewest fits early, RACE 2 never
     assert nodes[-1][0] < nodes[-1][1] == int(rows[-1]["first_cell_nodes"])
     assert main(["bench", "search", "--race", "0.5", "iq-block-8"]) == 2

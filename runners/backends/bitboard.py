@@ -104,7 +104,14 @@ MEMO_PROBE_PATHS = 200  # paths of that estimate (about a millisecond)
 # (2.1 times a first-cell node's on O'Beirne, 3.2 on the polyhexes) would be the better one.
 FEWEST_FROM = 3.5
 # ... and then only after the first-cell search, memo and all, has taken RACE times the
-# fewest-fits tree's estimated nodes unfinished (fewest_race)
+# fewest-fits tree's estimated nodes unfinished (fewest_race). Measured (session 17, `bench
+# search --choice --race R`, the cubes the default races counted as it counts them, medians of
+# 3; weighted CPU s at 0.1 / 0.25 / 0.5): O'Beirne's hexagon 1,177 / 1,213 / 1,265; the Tetris
+# Cube 201 / 210 / 211; the one-sided 5x18 362 / 323 / 241 (its racing cube's first cell
+# with the memo finishes in 3.8 s); the 5x8 polyhexes 27.1 / 27.2 / 30.9; the Bedlam cube 130 at
+# each (its cubes' first slice of SLICE nodes outlasts any race); the pentahexes' hexagon 4
+# (4 cubes, session 16, one run) 102 at 0.1, 125 at 0.5. 0.5 costs at most 1.23 times the best
+# value; 0.1 costs the 5x18 1.50 times.
 RACE = 0.5
 CHOICE_PATHS = 1000
 # ... a choice made only for cubes whose whole tree (the memo's estimate) passes this many

@@ -605,7 +605,7 @@ def run_choice(cases, sample: int, results: Path | None = Path("results"),
             if len(found) != 1:
                 raise ArithmeticError(f"{name} cube {cube}: the branchings disagree: {found}")
             row["solutions"] = found.pop()
-            row["race_runs"] = "; ".join(f"{r:g}: {seconds:.3f} s, {nodes} nodes"
+            row["race_runs"] = "; ".join(f"{r:g}: {seconds:.3f} s, {plural(nodes, 'node')}"
                                          for r, (seconds, nodes, _) in zip(races, runs))
             row["race_seconds"] = {r: seconds for r, (seconds, _, _) in zip(races, runs)}
             row["load"] = _load()
