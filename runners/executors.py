@@ -251,11 +251,23 @@ def run_on_threads(works: list[Work], pending: dict[str, list[int]], threads: in
     payloads: dict[str, object] = {}
     named = {w.token: w for w in works}
 
-    def submit(work: Work, indexes: list[int]) -> None:
+    todo: list[tuple[Work, list[int]]] = []  # chunks not started, the next last
+
+    def add(work: Work, indexes: list[int]) -> None:
+        """A work's cubes to count, before the chunks still waiting (the parts of a cube a
+        worker stopped to split)."""
         if work.token not in payloads:
             payloads[work.token] = (backend_named(work.backend).share(work.payload, threads)
                                     if share else work.payload)
-        for part in chunks(work, indexes, threads):
+        todo.extend(reversed([(work, part) for part in chunks(work, indexes, threads)]))
+
+    def start() -> None:
+        """Free threads take the next chunks: one a thread, handed over only once the last
+        result is recorded, so a chunk takes its work's budget as it is then (a pool's own
+        queue let a thread start its next chunk before the main thread had recorded the one
+        it finished: with a budget following the count's pace, a stale one)."""
+        while todo and len(owners) < threads:
+            work, part = todo.pop()
             future = pool.submit(chunk_now, work, payloads[work.token],
                                  [work.cubes[i] for i in part])
             owners[future] = (work, part)
@@ -267,14 +279,16 @@ def run_on_threads(works: list[Work], pending: dict[str, list[int]], threads: in
                          work.budget)
 
     try:
-        for work in works:
-            submit(work, pending.get(work.token, []))
+        for work in reversed(works):  # the first work's chunks first
+            add(work, pending.get(work.token, []))
+        start()
         while owners:
             finished, _ = wait(owners, return_when=FIRST_COMPLETED)
             for future in finished:
                 work, part = owners.pop(future)
                 for token, more in (record(work, part, future.result()) or {}).items():
-                    submit(named[token], more)
+                    add(named[token], more)
+            start()
     except BaseException:  # Ctrl-C, or `record` ending the run (a solve's first solution)
         STOP.set()  # the searches return at their next look at the clock
         raise

@@ -17,6 +17,7 @@ import json
 import random
 import subprocess
 import sys
+import time
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -510,9 +511,9 @@ def test_parts_sent_later_take_the_budget_as_it_is_then(monkeypatch, executor):
     cube at the count's start), so a budget that follows the count's pace reached none of
     the first cubes: the 4x20's took the estimate's 0.95 s where 0.25 s was known after the
     first two. Here the budget is 50 ms until the first part comes back, then 1,000 s: the 6x10
-    (8 cubes) splits those started before then (on threads, a worker may take its next cube
-    before the first is recorded: 0 to 2 of them measured), where the old code split 7 (on
-    threads) and 10 (processes)."""
+    (8 cubes) splits at most those started before then (one a worker), where the old code split
+    7 (on threads) and 10 (processes); on threads, a worker then took its next cube before the
+    first was recorded (6 split on a loaded CI machine)."""
     from puzzlesat import splitting as sp
 
     def paced(budget, workers, share_done, seconds):
@@ -524,8 +525,40 @@ def test_parts_sent_later_take_the_budget_as_it_is_then(monkeypatch, executor):
     found = api.count("pentomino-6x10", "bitboard", "none", jobs=2, split_for=64)
     assert found.number == PENTOMINO_6X10["none"] and found.complete
     split = found.details.get("split", {})  # (none split: no part ran 50 ms)
-    assert split.get("cubes_split", 0) <= (2 if executor == "processes" else 4)
+    assert split.get("cubes_split", 0) <= 2
     assert split.get("budget_seconds", 1e3) == 1e3
+
+
+def test_a_thread_takes_its_next_chunk_once_the_last_is_recorded(monkeypatch):
+    """Regression (CI, a loaded machine): the threads took their chunks from the pool's own
+    queue, so a thread that finished one started the next with the budget of that moment,
+    before the main thread had recorded what it returned (and moved the budget). Here recording
+    is slow and moves the budget each time: every chunk after the first two (one a thread)
+    starts with the budget its last recorded result set."""
+    from puzzlesat import executors as ex
+
+    started = []
+
+    def chunk(backend, token, payload, cubes, deadline, first, budget):
+        started.append(budget)
+        return [None] * len(cubes)
+
+    monkeypatch.setattr(ex, "run_chunk", chunk)
+    work = ex.Work("w", "bitboard", None, list(range(12)), budget=0.0)
+    recorded = []
+
+    def record(work, part, results):
+        time.sleep(0.05)  # a slow record: the threads would have run on without it
+        recorded.append(part)
+        work.budget = float(len(recorded))
+        return None
+
+    ex.run_on_threads([work], {work.token: list(range(12))}, 2, None, record, share=False)
+    assert sorted(i for part in recorded for i in part) == list(range(12))
+    assert started[:2] == [0.0, 0.0] and len(started) > 4
+    assert all(budget >= 1.0 for budget in started[2:])  # the old code: most started at 0.0
+    assert started == sorted(started)
+    assert max(started.count(budget) for budget in started) <= 2  # one a thread at most
 
 
 def test_cubes_submitted_at_the_start_keep_the_estimates_budget_on_dask(monkeypatch):
