@@ -196,7 +196,7 @@ def fewest_at_once(monkeypatch):
     nodes (as the one-sided 9x10's large cubes do after millions)."""
     from puzzlesat.backends import bitboard
 
-    monkeypatch.setattr(bitboard, "fewest_race", lambda board, cube: 1000)
+    monkeypatch.setattr(bitboard, "fewest_race", lambda board, cube, race: 1000)
 
 
 def test_a_part_the_fewest_fits_took_over_splits_on_them_and_resumes_exactly(
@@ -251,7 +251,7 @@ def test_parts_the_fewest_fits_took_over_count_random_boards_exactly(tmp_path_fa
     def racing(*args):
         return dataclasses.replace(made(*args), free=0)
 
-    with mock.patch.object(bitboard, "fewest_race", lambda board, cube: 1), \
+    with mock.patch.object(bitboard, "fewest_race", lambda board, cube, race: 1), \
             mock.patch.object(bitboard, "CHOICE_FROM_NODES", 0), \
             mock.patch.object(bitboard, "board_of", racing), \
             mock.patch.object(bitboard.Slices, "LEAST", 20):

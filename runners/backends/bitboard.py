@@ -836,6 +836,7 @@ class Prepared:
     memo: Memo = NO_MEMO
     shared: SharedMemo | None = None
     stores: int = 0  # sub-problems this thread's searches wrote to `memo` since it was made
+    race: float | None = None  # the race's length (fewest_race; None: RACE): the bench's --race
 
 
 MODES = {
@@ -864,29 +865,30 @@ def fewest_pays(board: Board, cube: Cube) -> bool:
     return fewest_race(board, cube) is not None
 
 
-def fewest_race(board: Board, cube: Cube) -> int | None:
+def fewest_race(board: Board, cube: Cube, race: float | None = None) -> int | None:
     """Where the fewest fits pay by the estimates (fewest_pays), the first-cell nodes the
-    default's first-cell search may take before the fewest-fits search replaces it: RACE times
-    the fewest-fits tree's estimate. The estimates cannot see the memo, which may cut the
-    first-cell tree far below them (one cube of the one-sided 5x18 --modulo symmetry, ratio
-    3.84: 44.6 s branching on the fewest fits, 1.1 s and 2.5 M nodes on the first empty cell
-    with the memo); where it does not, the race costs at most RACE times the fewest-fits
-    tree's nodes at a first-cell node's price (a third to a half of a fewest-fits node's).
-    None: the first empty cell throughout."""
+    default's first-cell search may take before the fewest-fits search replaces it: `race`
+    (None: RACE) times the fewest-fits tree's estimate. The estimates cannot see the memo,
+    which may cut the first-cell tree far below them (one cube of the one-sided 5x18 --modulo
+    symmetry, ratio 3.84: 44.6 s branching on the fewest fits, 1.1 s and 2.5 M nodes on the
+    first empty cell with the memo); where it does not, the race costs at most RACE times the
+    fewest-fits tree's nodes at a first-cell node's price (a third to a half of a fewest-fits
+    node's). None: the first empty cell throughout."""
     paths = max(4, min(CHOICE_PATHS, ESTIMATE_STEPS // max(1, len(board.bit_of))))
     first = Search(board, cube).estimate(paths)
     fewest = Search(board, cube, fewest=True).estimate(paths)
-    return int(RACE * fewest) if first > FEWEST_FROM * fewest else None
+    length = RACE if race is None else race
+    return int(length * fewest) if first > FEWEST_FROM * fewest else None
 
 
-def race_of(search: Search, cube: Cube) -> int | None:
+def race_of(search: Search, cube: Cube, race: float | None = None) -> int | None:
     """The search's race (fewest_race), priced the first time it is asked: after a first
     slice left the search unfinished, so that the many small parts a split makes never pay
     for the fewest-fits estimates (priced up front, every part of the one-sided 5x18 split
     for 64 workers paid: 32.0 s of CPU against 23.7 s on one worker)."""
     if search.racing:
         search.racing = False
-        search.race = fewest_race(search.board, cube)
+        search.race = fewest_race(search.board, cube, race)
     return search.race
 
 
@@ -1022,12 +1024,13 @@ class BitboardBackend(Backend):
         """For `threads` threads of this process: one memo for all of them (SharedMemo)."""
         if threads < 2:
             return payload
-        return Prepared(payload.model, payload.board, shared=SharedMemo(threads))
+        return Prepared(payload.model, payload.board, shared=SharedMemo(threads),
+                        race=payload.race)
 
     def prepare(self, payload: Prepared) -> Prepared:
         # each thread its own memo (made when a cube wants it) or the one its process's threads
         # share, the board shared: it is read only
-        return Prepared(payload.model, payload.board, shared=payload.shared)
+        return Prepared(payload.model, payload.board, shared=payload.shared, race=payload.race)
 
     def _search(self, state: Prepared, cube: Cube, counting: bool = False,
                 race: bool = True) -> Search:
@@ -1127,7 +1130,7 @@ class BitboardBackend(Backend):
         try:
             while not search.run(slices.next()):
                 grow(state, search)
-                if race_of(search, cube) is not None and search.nodes > search.race:
+                if race_of(search, cube, state.race) is not None and search.nodes > search.race:
                     # (before the deadline: a part stopped then is split on the fewest fits)
                     search = self._raced(state, search, cube)
                 if deadline is not None and time.time() >= deadline or STOP.is_set():

@@ -657,14 +657,10 @@ def default_at(race: float, model, board, cube) -> tuple[float, int, int]:
     nodes, solutions."""
     from ..backends import bitboard
 
-    backend, kept = BitboardBackend(), bitboard.RACE
-    state = backend.prepare(bitboard.Prepared(model, board))
+    backend = BitboardBackend()
+    state = backend.prepare(bitboard.Prepared(model, board, race=race))
     before, start = bitboard.nodes_searched(), time.thread_time()
-    bitboard.RACE = race
-    try:
-        (solutions,), done = backend.count_cube(state, cube, None)
-    finally:
-        bitboard.RACE = kept
+    (solutions,), done = backend.count_cube(state, cube, None)
     if not done:
         raise ArithmeticError(f"cube {cube} not finished at RACE {race:g}")
     return time.thread_time() - start, bitboard.nodes_searched() - before, solutions
