@@ -24,6 +24,7 @@ from __future__ import annotations
 import functools
 import itertools
 import math
+import operator
 import re
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Collection, Iterable
@@ -364,7 +365,7 @@ class Lattice(ABC):
 
     def translate(self, cells: Iterable[Cell], vector: Cell) -> list[Cell]:
         """Cells moved by a lattice vector (one that `translation` gives)."""
-        return [tuple(x + v for x, v in zip(cell, vector)) for cell in cells]
+        return [tuple(map(operator.add, cell, vector)) for cell in cells]
 
     @abstractmethod
     def normalise(self, cells: Iterable[Cell]) -> Shape:

@@ -239,7 +239,7 @@ def placements(puzzle: PackingPuzzle) -> list[Placement]:
                     if vector is None:
                         continue
                     cells = tuple(lattice.translate(shape, vector))
-                    if all(cell in board for cell in cells):
+                    if board.issuperset(cells):
                         fits.append((o, cells))
             by_shape[key] = fits
         step("placements", len(found), estimate)
