@@ -911,6 +911,27 @@ def test_classes_cards_and_a_booklet_from_the_puzzle_page(server, tab):
 
 
 @in_browser
+def test_a_grid_asked_again_as_its_field_loses_focus_is_not_drawn_again(server, tab):
+    """CI lost a click (stop 53): the columns' field fired its change event again when the
+    first cell was clicked, and the same grid redrawn between a later click's press and
+    release swallowed that click."""
+    tab.goto(server.url + "editor")
+    tab.wait_for_selector("body[data-ready=true]")
+    tab.fill("#cols", "5")
+    tab.dispatch_event("#cols", "change")
+    tab.wait_for_selector("#canvas[data-grid='square,6,5,2'][data-drawing=no]")
+    tab.evaluate("document.querySelector('#canvas polygon').dataset.mark = 'drawn once'")
+    click_cells(tab, [(0, 0), (0, 1)])  # the field loses focus: its change fires again
+    tab.wait_for_selector("#canvas[data-drawing=no]")
+    assert tab.locator("#canvas polygon[data-mark]").count() == 1
+    assert tab.get_attribute("#areas", "data-board") == "2"
+    tab.fill("#cols", "4")  # a grid of another size is drawn anew
+    tab.dispatch_event("#cols", "change")
+    tab.wait_for_selector("#canvas[data-grid='square,6,4,2'][data-drawing=no]")
+    assert tab.locator("#canvas polygon[data-mark]").count() == 0
+
+
+@in_browser
 @pytest.mark.parametrize("lattice", [*SOLIDS])
 def test_a_puzzle_in_space_made_layer_by_layer_in_the_editor_counts_as_the_command_line(
         server, tab, lattice):
@@ -928,7 +949,7 @@ def test_a_puzzle_in_space_made_layer_by_layer_in_the_editor_counts_as_the_comma
     for _, cells, _ in pieces:
         tab.click("#add-piece")
         click_cells(tab, cells)
-    assert tab.get_attribute("#areas", "class") == "ok"
+    assert tab.get_attribute("#areas", "class") == "ok", tab.inner_text("#areas")
     tab.click("#turn")  # the last piece turned about the vertical: its size stays
     tab.wait_for_function("document.querySelectorAll('#canvas polygon.on').length === "
                           f"{len(pieces[-1][1])}")

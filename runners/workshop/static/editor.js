@@ -76,16 +76,28 @@ function refresh() { drawLayers(); paint(); areas(); }
 const inSpace = () => ["cubic", "balls"].includes($("lattice").value);
 let gridsAsked = 0;  // the grids asked for: an answer to an older question is dropped
 
+// The grid asked for, drawn once: asked again (a field's change event fires again when the
+// field loses focus, as a cell is clicked) it is only repainted, since cells redrawn between
+// a click's press and release would lose the click. canvas[data-drawing] says whether a grid
+// is still on its way.
 function grid(rows, cols) {
   const lattice = $("lattice").value;
+  const layers = Number($("layers-count").value);
   const mine = ++gridsAsked;
+  const svg = $("canvas");
+  const asked = [lattice, rows, cols, layers].join();
   $("layers-field").hidden = !inSpace();
   $("flip-field").hidden = inSpace();  // in space a piece turns by its rotations
+  if (svg.dataset.grid === asked) {
+    svg.dataset.drawing = "no";
+    refresh();
+    return Promise.resolve();
+  }
+  svg.dataset.drawing = "yes";
   return fetch("/api/editor/grid?lattice=" + lattice + "&rows=" + rows + "&cols=" + cols
-    + "&layers=" + Number($("layers-count").value))
+    + "&layers=" + layers)
     .then((r) => r.json()).then((g) => {
       if (mine !== gridsAsked) return;
-      const svg = $("canvas");
       svg.setAttribute("width", g.width);
       svg.setAttribute("height", g.height);
       svg.innerHTML = "";
@@ -110,6 +122,8 @@ function grid(rows, cols) {
         svg.appendChild(poly);
       }
       svg.dataset.lattice = lattice;
+      svg.dataset.grid = asked;
+      svg.dataset.drawing = "no";
       refresh();
     });
 }
