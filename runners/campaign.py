@@ -144,6 +144,51 @@ def recorded_plan(puzzle, saved: Checkpoint):
     return plan
 
 
+@dataclass(frozen=True)
+class Recorded:
+    """A count's cubes as its checkpoint finished them: a cube recorded whole, or split while
+    counting and recorded by parts that cover it (its number their sum, its seconds theirs)."""
+
+    values: dict[tuple[str, int], tuple[int, ...]]
+    seconds: dict[tuple[str, int], float]
+
+    def number(self, label: str, cube: int) -> int:
+        """A finished cube's solutions (its first number)."""
+        return self.values[(label, cube)][0]
+
+
+def recorded_cubes(puzzle, plan, saved: Checkpoint) -> Recorded:
+    """The cubes of `plan` the checkpoint finished. A split cube's parts are rebuilt by the
+    same splits as the count made them (splitting.resumed): it is finished only where every
+    part of it is, so a cube some of whose parts are missing stays unfinished."""
+    from . import splitting
+    from .executors import Work
+    from .registry import backend as backend_named
+    from .registry import family_of
+
+    values, seconds = {}, {}
+    for task in plan.tasks:
+        cubes = range(len(task.cubes))
+        if not any((task.label, i) in saved.parts for i in cubes):
+            for i in cubes:
+                if (task.label, i) in saved.done:
+                    values[(task.label, i)] = tuple(saved.done[(task.label, i)])
+                    if (task.label, i) in saved.seconds:
+                        seconds[(task.label, i)] = saved.seconds[(task.label, i)]
+            continue
+        chosen = backend_named(BACKEND)
+        payload = chosen.payload(family_of(puzzle).encode(puzzle, chosen, task.options))
+        parts = splitting.resumed(Work(task.label, chosen.name, payload, task.cubes), saved,
+                                  chosen)
+        numbers, finished, times, _ = splitting.cube_tallies(parts)
+        for i in cubes:
+            if finished[i] and numbers[i] is not None:
+                values[(task.label, i)] = tuple(numbers[i])
+                if times[i] is not None:
+                    seconds[(task.label, i)] = times[i]
+    return Recorded(values, seconds)
+
+
 def board_state(name: str, folder: Path, estimate: Estimate | None = None) -> Board:
     """Where a board stands in the campaign's folder (its checkpoint, and its check)."""
     from .models import files
@@ -157,20 +202,21 @@ def board_state(name: str, folder: Path, estimate: Estimate | None = None) -> Bo
     except InputError:  # damaged, or not a checkpoint: said, not fatal to the survey
         found.state = "unreadable"
         return found
+    puzzle = files.load(name)
     try:
-        plan = recorded_plan(files.load(name), saved)
-    except InputError:
+        plan = recorded_plan(puzzle, saved)
+        finished = recorded_cubes(puzzle, plan, saved)
+    except InputError:  # another version's plan, or parts its splits do not make
         found.state = "other work"
         return found
     found.cubes = sum(len(t.cubes) for t in plan.tasks)
-    found.cubes_done = sum(1 for t in plan.tasks for i in range(len(t.cubes))
-                           if (t.label, i) in saved.done)
+    found.cubes_done = len(finished.values)
     found.seconds = sum(saved.seconds.values()) + sum(saved.part_seconds.values())
     if found.cubes_done < found.cubes:
         found.state = "incomplete"
         return found
     found.state = "counted"
-    counts = [[saved.done[(t.label, i)][0] for i in range(len(t.cubes))] for t in plan.tasks]
+    counts = [[finished.number(t.label, i) for i in range(len(t.cubes))] for t in plan.tasks]
     found.solutions, found.classes = plan.combine(counts)
     found.symmetric = sum(sum(c) for c in counts[1:])
     return found
@@ -253,15 +299,16 @@ class CheckPlan:
     most: int | None = None
 
 
-def draw_cubes(saved: Checkpoint, label: str, cubes: int, plan: CheckPlan) -> list[int]:
+def draw_cubes(finished: Recorded, label: str, cubes: int, plan: CheckPlan) -> list[int]:
     """The cubes a check counts (indexes into the work's cubes): drawn at random with the plan's
     seed among the `pool` cheapest cubes with solutions, and likewise among the empty ones; those
     with solutions first, each kind the cheapest first."""
     rng = random.Random(plan.seed)
-    timed = sorted(range(cubes), key=lambda i: (saved.seconds.get((label, i), float("inf")), i))
+    timed = sorted(range(cubes),
+                   key=lambda i: (finished.seconds.get((label, i), float("inf")), i))
     chosen = []
     for wanted, holds in ((plan.with_solutions, True), (plan.empty, False)):
-        kind = [i for i in timed if (saved.done[(label, i)][0] > 0) == holds]
+        kind = [i for i in timed if (finished.number(label, i) > 0) == holds]
         pool = kind[:max(plan.pool, wanted)]
         drawn = set(rng.sample(pool, min(wanted, len(pool))))
         chosen += [i for i in pool if i in drawn]  # the cheapest first: evidence comes soonest
@@ -311,20 +358,22 @@ def check_count(name: str, folder: Path, plan: CheckPlan = CheckPlan(), jobs: in
     saved = Checkpoint(path, None)
     count_plan = recorded_plan(puzzle, saved)
     task = count_plan.tasks[0]
-    missing = [i for i in range(len(task.cubes)) if (task.label, i) not in saved.done]
+    finished = recorded_cubes(puzzle, count_plan, saved)
+    missing = [i for i in range(len(task.cubes)) if (task.label, i) not in finished.values]
     if missing:
         raise InputError(f"the count is not finished ({len(missing)} of "
                          f"{plural(len(task.cubes), 'cube')} left): check it when it is",
                          file=str(path), field="checkpoint")
     options = placements(puzzle)
     rows, began = [], time.time()
-    for number, i in enumerate(draw_cubes(saved, task.label, len(task.cubes), plan), start=1):
-        recorded = saved.done[(task.label, i)][0]
+    for number, i in enumerate(draw_cubes(finished, task.label, len(task.cubes), plan),
+                               start=1):
+        recorded = finished.number(task.label, i)
         row: dict[str, object] = {
             "cube": i, "placements": len(task.cubes[i]),
             "placed": placed(puzzle, options, task.cubes[i]),
             "recorded": recorded,
-            "recorded_seconds": saved.seconds.get((task.label, i)),
+            "recorded_seconds": finished.seconds.get((task.label, i)),
         }
         checked, solutions = task.cubes[i], recorded
         if plan.most is not None and recorded > plan.most:

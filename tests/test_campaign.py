@@ -164,6 +164,46 @@ def test_a_cube_too_large_is_checked_on_a_part_whose_steps_add_up(counted, tmp_p
     assert "on a part of the cube" in campaign.checked_words(record)
 
 
+def test_a_count_whose_cubes_were_split_is_counted_by_their_parts_and_checked(tmp_path):
+    """Regression: the pentahex board's count finished (245 of its cubes split while counting,
+    recorded by 37,501 parts) and the campaign still called it incomplete ("2487/2732"), its
+    check refused as "not finished (245 of 2,729 cubes left)": only cubes recorded whole were
+    read. A split cube is finished where all its parts are, its number their sum (equal to the
+    unsplit count's), and a part missing leaves its cube unfinished."""
+    folder, whole = tmp_path / "split", tmp_path / "whole"
+    folder.mkdir()
+    whole.mkdir()
+    path = folder / f"{OTHER}.checkpoint"
+    found = api.count(OTHER, backend="bitboard", modulo="symmetry", jobs=1, split_for=64,
+                      split_after=1e-4, checkpoint=str(path))
+    assert found.complete and (found.details["solutions"], found.number) == (148, 74)
+    api.count(OTHER, backend="bitboard", modulo="symmetry", jobs=1,
+              checkpoint=str(whole / f"{OTHER}.checkpoint"))
+    saved, unsplit = (campaign.Checkpoint(f / f"{OTHER}.checkpoint", None)
+                      for f in (folder, whole))
+    assert saved.parts and not unsplit.parts
+    puzzle = api.load(OTHER)
+    plan = campaign.recorded_plan(puzzle, saved)
+    assert campaign.recorded_cubes(puzzle, plan, saved).values == campaign.recorded_cubes(
+        puzzle, plan, unsplit).values
+    estimates = fake_estimates(tmp_path / "estimates.json")
+    board = next(b for b in campaign.survey(folder, 24, "hours", estimates).boards
+                 if b.name == OTHER)
+    assert board.state == "counted" and board.cubes_done == board.cubes
+    assert (board.solutions, board.classes) == (148, 74)
+    record = campaign.check_count(OTHER, folder, campaign.CheckPlan(
+        with_solutions=2, empty=1, pool=100, seed=3, time_limit=300))
+    assert record["agree"] and not record["disagree"] and len(record["cubes"]) == 3
+    lines = path.read_text().splitlines(keepends=True)
+    cut = next(k for k in range(len(lines) - 1, 0, -1) if '"part"' in lines[k])
+    path.write_text("".join(lines[:cut] + lines[cut + 1:]))  # one part's line lost
+    board = next(b for b in campaign.survey(folder, 24, "hours", estimates).boards
+                 if b.name == OTHER)
+    assert board.state == "incomplete" and board.cubes_done == board.cubes - 1
+    with pytest.raises(InputError, match="not finished"):
+        campaign.check_count(OTHER, folder, campaign.CheckPlan())
+
+
 def test_a_recorded_check_keeps_the_results_index_above_its_folder(counted, tmp_path):
     """Regression: `campaign --check --record` added a check to results/open-counts/ and rebuilt
     that folder's index but not results/index.md, whose line still said 85 files (the test of
