@@ -202,8 +202,8 @@ def board_state(name: str, folder: Path, estimate: Estimate | None = None) -> Bo
     except InputError:  # damaged, or not a checkpoint: said, not fatal to the survey
         found.state = "unreadable"
         return found
-    puzzle = files.load(name)
     try:
+        puzzle = files.load(name)
         plan = recorded_plan(puzzle, saved)
         finished = recorded_cubes(puzzle, plan, saved)
     except InputError:  # another version's plan, or parts its splits do not make
