@@ -166,18 +166,14 @@ def recorded_cubes(puzzle, plan, saved: Checkpoint) -> Recorded:
     from .registry import backend as backend_named
     from .registry import family_of
 
+    chosen = backend_named(BACKEND)
     values, seconds = {}, {}
     for task in plan.tasks:
         cubes = range(len(task.cubes))
-        if not any((task.label, i) in saved.parts for i in cubes):
-            for i in cubes:
-                if (task.label, i) in saved.done:
-                    values[(task.label, i)] = tuple(saved.done[(task.label, i)])
-                    if (task.label, i) in saved.seconds:
-                        seconds[(task.label, i)] = saved.seconds[(task.label, i)]
-            continue
-        chosen = backend_named(BACKEND)
-        payload = chosen.payload(family_of(puzzle).encode(puzzle, chosen, task.options))
+        split = any((task.label, i) in saved.parts for i in cubes)
+        # the model is encoded only to split cubes again (the splits need it)
+        payload = (chosen.payload(family_of(puzzle).encode(puzzle, chosen, task.options))
+                   if split else None)
         parts = splitting.resumed(Work(task.label, chosen.name, payload, task.cubes), saved,
                                   chosen)
         numbers, finished, times, _ = splitting.cube_tallies(parts)
